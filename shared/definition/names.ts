@@ -1,0 +1,67 @@
+// Names shared by the definition format, the engine and the UI: step kinds, edge outcomes,
+// step and run states. One list each, so a new name is added in exactly one place.
+
+export const STEP_KINDS = [
+  'agent',
+  'script',
+  'command',
+  'http',
+  'human',
+  'wait',
+  'event',
+  'router',
+  'join',
+  'map',
+  'subworkflow',
+  'transform',
+  'end',
+] as const;
+export type StepKind = (typeof STEP_KINDS)[number];
+
+/** Outcomes an edge can follow. `any` matches every settled outcome. */
+export const EDGE_OUTCOMES = [
+  'succeeded',
+  'failed',
+  'unknown',
+  'timed_out',
+  'rejected',
+  'expired',
+  'any',
+] as const;
+export type EdgeOutcome = (typeof EDGE_OUTCOMES)[number];
+
+export const EFFECTS = ['none', 'idempotent', 'external'] as const;
+export type Effect = (typeof EFFECTS)[number];
+
+export const STEP_STATES = [
+  'blocked',
+  'ready',
+  'running',
+  'retry_wait',
+  'waiting',
+  'succeeded',
+  'failed',
+  'unknown',
+  'rejected',
+  'skipped',
+  'cancelled',
+  'compensating',
+  'compensated',
+] as const;
+export type StepState = (typeof STEP_STATES)[number];
+
+export const RUN_STATES = [
+  'running',
+  'waiting',
+  'paused',
+  'needs_attention',
+  'succeeded',
+  'failed',
+  'cancelled',
+] as const;
+export type RunState = (typeof RUN_STATES)[number];
+
+/** Step ids must be JSONata names so that `steps.<id>.output` reads them without quoting. */
+export const STEP_ID_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Workflow ids are slugs: they name files and appear in URLs. */
+export const WORKFLOW_ID_PATTERN = /^[a-z0-9][a-z0-9-]*$/;

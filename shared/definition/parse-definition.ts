@@ -1,0 +1,132 @@
+// Text → Workflow, or diagnostics that say what is wrong and where. Never throws for user input.
+import type { z } from 'zod';
+import { formatPath, type Diagnostic } from '../validator/diagnostic.ts';
+import { lineColumn, locateJsonError } from './json-error-locator.ts';
+import { Workflow } from './workflow-schema.ts';
+
+/** Deeper nesting than this is refused before any recursive walk can meet it. */
+export const MAX_NESTING = 64;
+
+export type ParseResult = { ok: true; workflow: Workflow } | { ok: false; diagnostics: Diagnostic[] };
+
+const FORMAT_HINT = 'see docs/definition-format.md for every field, with examples';
+
+/**
+ * Parses and schema-checks a definition file's text.
+ *
+ * @example
+ * const r = parseDefinitionText('{"format":"weft/v1", ...}');
+ * if (!r.ok) for (const d of r.diagnostics) console.log(d.path, d.message);
+ */
+export function parseDefinitionText(text: string): ParseResult {
+  if (text.trim() === '') {
+    return fail({
+      code: 'empty-file',
+      path: '$',
+      message: 'the file is empty',
+      hint: 'a workflow file is a JSON object starting with {"format": "weft/v1", ...}; see examples/',
+    });
+  }
+  const nul = text.indexOf('\u0000');
+  if (nul >= 0) {
+    return fail({
+      code: 'not-text',
+      path: '$',
+      message: `the file contains a NUL byte at offset ${nul}: it is binary, not a JSON text`,
+      hint: 'open a .weft.json file saved as UTF-8 text',
+      ...lineColumn(text, nul),
+    });
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    const located = locateJsonError(text);
+    const offset = located?.offset ?? 0;
+    const { line, column } = lineColumn(text, offset);
+    return fail({
+      code: 'not-json',
+      path: '$',
+      message: `not valid JSON at line ${line}, column ${column}: ${located?.message ?? (e as Error).message}`,
+      hint: 'fix the JSON syntax there (comments and trailing commas are not allowed)',
+      line,
+      column,
+    });
+  }
+  const deep = findTooDeep(data);
+  if (deep) {
+    return fail({
+      code: 'too-deep',
+      path: formatPath(deep),
+      message: `the JSON nests deeper than ${MAX_NESTING} levels at ${shorten(formatPath(deep))}`,
+      hint: 'a workflow never needs this much nesting; flatten the value or move it into the run input',
+    });
+  }
+  const parsed = Workflow.safeParse(data);
+  if (parsed.success) return { ok: true, workflow: parsed.data };
+  return { ok: false, diagnostics: zodIssuesToDiagnostics(parsed.error.issues, data) };
+}
+
+const shorten = (p: string): string => (p.length > 60 ? `${p.slice(0, 40)}…${p.slice(-16)}` : p);
+
+function fail(d: Omit<Diagnostic, 'severity'>): ParseResult {
+  return { ok: false, diagnostics: [{ severity: 'error', ...d }] };
+}
+
+/** Iterative depth check: returns the path of the first value nested deeper than MAX_NESTING. */
+function findTooDeep(root: unknown): PropertyKey[] | undefined {
+  const stack: { value: unknown; path: PropertyKey[] }[] = [{ value: root, path: [] }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop() as { value: unknown; path: PropertyKey[] };
+    if (value === null || typeof value !== 'object') continue;
+    if (path.length >= MAX_NESTING) return path;
+    if (Array.isArray(value)) value.forEach((v, k) => stack.push({ value: v, path: [...path, k] }));
+    else for (const [k, v] of Object.entries(value)) stack.push({ value: v, path: [...path, k] });
+  }
+  return undefined;
+}
+
+function zodIssuesToDiagnostics(issues: readonly z.core.$ZodIssue[], data: unknown): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const issue of issues) {
+    const picked = pickUnionBranch(issue);
+    const path = [...issue.path, ...(picked === issue ? [] : picked.path)];
+    const stepId = stepIdAt(data, path);
+    out.push({
+      code: 'schema-violation',
+      severity: 'error',
+      ...(stepId === undefined ? {} : { stepId }),
+      path: formatPath(path),
+      message: `${formatPath(path)}: ${describeIssue(picked)}`,
+      hint: FORMAT_HINT,
+    });
+  }
+  return out;
+}
+
+/** A union failure lists every branch's issues; report the most telling one. */
+function pickUnionBranch(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return issue;
+  const branches = issue.errors.filter((b) => b.length > 0);
+  const notTypeMismatch = branches.find((b) => !b.every((i) => i.code === 'invalid_type' && i.path.length === 0));
+  const first = (notTypeMismatch ?? branches[0])?.[0];
+  return first ? pickUnionBranch(first) : issue;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') {
+    return `unknown ${issue.keys.length === 1 ? 'key' : 'keys'} ${issue.keys.map((k) => `"${k}"`).join(', ')} (check the spelling)`;
+  }
+  return issue.message.replace(/^Invalid input: /, '');
+}
+
+function stepIdAt(data: unknown, path: readonly PropertyKey[]): string | undefined {
+  if (path[0] !== 'steps' || typeof path[1] !== 'number') return undefined;
+  const steps = (data as { steps?: unknown }).steps;
+  if (!Array.isArray(steps)) return undefined;
+  const step: unknown = steps[path[1]];
+  if (step && typeof step === 'object' && typeof (step as { id?: unknown }).id === 'string') {
+    return (step as { id: string }).id;
+  }
+  return undefined;
+}

@@ -1,0 +1,140 @@
+// Per-kind `config` schemas. Each is strict: an unknown key is a typo until proven otherwise.
+import { z } from 'zod';
+import { Expression, JsonSchemaValue, Template } from './json-schema-value.ts';
+
+const WorkflowRef = z.strictObject({
+  id: z.string().min(1).describe('id of the called workflow'),
+  version: z.number().int().positive().describe('the pinned version of the called workflow'),
+});
+
+/** One scripted reply of the `mock` provider; attempt N uses reply N (the last one repeats). */
+export const MockReply = z.strictObject({
+  output: z.unknown().optional().describe('structured output returned as the model reply'),
+  text: z.string().optional().describe('raw reply text (used as-is, for malformed-reply tests)'),
+  error: z
+    .strictObject({
+      code: z.string().min(1),
+      message: z.string(),
+      status: z.number().int().optional(),
+      retryAfterMs: z.number().int().nonnegative().optional(),
+    })
+    .optional(),
+  delayMs: z.number().int().nonnegative().optional(),
+  usage: z
+    .strictObject({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() })
+    .optional(),
+});
+
+export const AgentConfig = z
+  .strictObject({
+    provider: z.enum(['openai', 'anthropic', 'mock']),
+    model: z.string().min(1).optional().describe('model name; required for openai and anthropic'),
+    baseUrl: z.url().optional().describe('server URL for openai-compatible providers'),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name such as OPENAI_API_KEY')
+      .optional()
+      .describe('name of the environment variable holding the key; keys never appear in definitions'),
+    system: Template.optional(),
+    prompt: Template,
+    temperature: z.number().min(0).max(2).optional(),
+    maxTokens: z.number().int().positive().optional(),
+    responseFormat: z.enum(['json', 'text']).optional(),
+    mock: z.strictObject({ replies: z.array(MockReply).min(1) }).optional(),
+  })
+  .refine((c) => c.provider === 'mock' || c.model !== undefined, {
+    message: 'openai and anthropic agents need a model',
+    path: ['model'],
+  })
+  .refine((c) => c.provider !== 'mock' || c.mock !== undefined, {
+    message: 'a mock agent needs mock.replies',
+    path: ['mock'],
+  });
+
+export const ScriptConfig = z.strictObject({
+  module: z.string().min(1).describe('path of a JS/TS module, relative to the workflow file'),
+  export: z.string().min(1).optional().describe('name of the exported function (default "default")'),
+});
+
+const ExitMapping = z.strictObject({
+  outcome: z.enum(['succeeded', 'failed', 'unknown']),
+  code: z.string().min(1).optional().describe('error code recorded for a failed outcome'),
+});
+
+export const CommandConfig = z.strictObject({
+  argv: z.array(z.string()).min(1, 'argv needs at least the program to run'),
+  cwd: z.string().optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  exitCodes: z
+    .record(z.string().regex(/^\d+$/, 'exit codes are whole numbers'), ExitMapping)
+    .optional()
+    .describe('outcome per exit code; 0 is succeeded and anything else failed unless mapped'),
+});
+
+export const HttpConfig = z.strictObject({
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']),
+  url: Template,
+  headers: z.record(z.string(), Template).optional(),
+  body: Expression.optional().describe('JSONata expression giving the JSON body'),
+  expectStatus: z.array(z.number().int().min(100).max(599)).min(1).optional(),
+});
+
+export const HumanConfig = z.strictObject({
+  task: z.enum(['approve', 'review', 'correct', 'classify', 'provide']),
+  title: z.string().min(1),
+  instructions: Template.optional(),
+  assignee: z.string().min(1).optional(),
+  form: JsonSchemaValue.optional().describe('JSON Schema of the answer a person gives'),
+  options: z.array(z.string().min(1)).min(2).optional().describe('choices of a classify task'),
+  onExpire: z.enum(['reject', 'escalate', 'expire']).optional(),
+});
+
+export const WaitConfig = z
+  .strictObject({
+    durationMs: z.number().int().nonnegative().optional(),
+    until: Expression.optional().describe('JSONata expression giving an ISO 8601 time'),
+  })
+  .refine((c) => c.durationMs !== undefined || c.until !== undefined, {
+    message: 'a wait step needs durationMs or until',
+  });
+
+export const EventConfig = z.strictObject({
+  name: z.string().min(1).describe('event name, as sent with `weft send NAME`'),
+  correlationKey: Expression.describe('JSONata expression giving the key that events must carry'),
+});
+
+export const RouterConfig = z.strictObject({});
+
+export const JoinConfig = z
+  .strictObject({
+    mode: z.enum(['all', 'any', 'atLeast', 'subset']),
+    count: z.number().int().positive().optional().describe('N of an atLeast join'),
+    branches: z.array(z.string()).min(1).optional().describe('step ids a subset join waits for'),
+    onFailedBranch: z.enum(['fail', 'ignore']).optional(),
+    onCancelledBranch: z.enum(['fail', 'ignore']).optional(),
+  })
+  .refine((c) => c.mode !== 'atLeast' || c.count !== undefined, {
+    message: 'an atLeast join needs count',
+    path: ['count'],
+  })
+  .refine((c) => c.mode !== 'subset' || c.branches !== undefined, {
+    message: 'a subset join needs branches',
+    path: ['branches'],
+  });
+
+export const MapConfig = z.strictObject({
+  items: Expression.describe('JSONata expression giving the list to map over'),
+  workflow: WorkflowRef,
+  concurrency: z.number().int().positive().optional(),
+  onItemFailure: z.enum(['fail', 'continue']).optional(),
+});
+
+export const SubworkflowConfig = z.strictObject({ workflow: WorkflowRef });
+
+export const TransformConfig = z.strictObject({
+  expression: Expression.describe('JSONata over {input, steps, run}; its value is the output'),
+});
+
+export const EndConfig = z.strictObject({
+  status: z.enum(['succeeded', 'failed']).optional(),
+});
