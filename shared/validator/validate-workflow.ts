@@ -2,22 +2,63 @@
 import type { Workflow } from '../definition/workflow-schema.ts';
 import { parseDefinitionText } from '../definition/parse-definition.ts';
 import type { Diagnostic } from './diagnostic.ts';
+import { ExpressionCache } from './expressions/expression-cache.ts';
+import { JsonSchemaChecker } from './schema/json-schema-check.ts';
+import { ValidationContext } from './validation-context.ts';
+import { checkIdsAndReferences } from './checks/ids-and-references.ts';
+import { checkReachability } from './checks/reachability.ts';
+import { checkExpressions } from './checks/expressions.ts';
+import { checkRouting } from './checks/routing.ts';
+import { checkJoins } from './checks/joins.ts';
+import { checkEffects } from './checks/effects.ts';
+import { checkWaiting } from './checks/waiting.ts';
+import { checkJsonSchemas } from './checks/json-schemas.ts';
+
+const CHECKS = [
+  checkIdsAndReferences,
+  checkReachability,
+  checkExpressions,
+  checkRouting,
+  checkJoins,
+  checkEffects,
+  checkWaiting,
+  checkJsonSchemas,
+];
+
+/** Parse caches; the editor passes one set in and reuses it while a graph is drawn. */
+export interface ValidatorCaches {
+  expressions: ExpressionCache;
+  schemas: JsonSchemaChecker;
+}
+
+export const createValidatorCaches = (): ValidatorCaches => ({
+  expressions: new ExpressionCache(),
+  schemas: new JsonSchemaChecker(),
+});
 
 /**
- * Validates a parsed workflow and returns every finding, errors first.
+ * Validates a parsed workflow and returns every finding, errors first, then in file order.
  *
  * @example
  * const ds = validateWorkflow(workflow);
  * const ok = !ds.some((d) => d.severity === 'error');
  */
-export function validateWorkflow(workflow: Workflow): Diagnostic[] {
-  void workflow;
-  return [];
+export function validateWorkflow(workflow: Workflow, caches: ValidatorCaches = createValidatorCaches()): Diagnostic[] {
+  const ctx = new ValidationContext(workflow, caches.expressions, caches.schemas);
+  for (const check of CHECKS) check(ctx);
+  const rank = (d: Diagnostic): number => (d.severity === 'error' ? 0 : 1);
+  return ctx.diagnostics
+    .map((d, i) => ({ d, i }))
+    .sort((a, b) => rank(a.d) - rank(b.d) || a.i - b.i)
+    .map((x) => x.d);
 }
 
 /** Parses a definition file's text and validates it: what `weft validate` reports for one file. */
-export function validateDefinitionText(text: string): { workflow?: Workflow; diagnostics: Diagnostic[] } {
+export function validateDefinitionText(
+  text: string,
+  caches?: ValidatorCaches,
+): { workflow?: Workflow; diagnostics: Diagnostic[] } {
   const parsed = parseDefinitionText(text);
   if (!parsed.ok) return { diagnostics: parsed.diagnostics };
-  return { workflow: parsed.workflow, diagnostics: validateWorkflow(parsed.workflow) };
+  return { workflow: parsed.workflow, diagnostics: validateWorkflow(parsed.workflow, caches) };
 }

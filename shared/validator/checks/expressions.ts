@@ -1,0 +1,198 @@
+// Expression syntax, data handoffs (missing dependencies, undeclared fields) and conditions that
+// cannot be boolean. One pass over every expression site of every step.
+import type { Step } from '../../definition/workflow-schema.ts';
+import { shapeOf } from '../expressions/boolean-shape.ts';
+import { expressionSitesOf, type ExpressionSite } from '../expressions/expression-sites.ts';
+import type { AstNode } from '../expressions/jsonata-ast.ts';
+import { referencesOf, type Reference } from '../expressions/references.ts';
+import type { BitsetTable } from '../graph/bitset.ts';
+import { guaranteedBefore } from '../graph/guaranteed-before.ts';
+import { declaredType, walkSchema } from '../schema/schema-path.ts';
+import { outputSchemaOf } from '../schema/implicit-outputs.ts';
+import type { Finding, ValidationContext } from '../validation-context.ts';
+import { suggest } from './ids-and-references.ts';
+
+const RUN_FIELDS = ['id', 'workflowId', 'version', 'inputRevision', 'startedAt'];
+
+export function checkExpressions(ctx: ValidationContext): void {
+  const { graph, workflow } = ctx;
+  let before: BitsetTable | undefined;
+  const report = (site: ExpressionSite, f: Finding): void => {
+    if (site.edge) ctx.atEdge(site.edge, site.path, f, graph.step(site.reader).id);
+    else ctx.atStep(site.reader, site.path, f);
+  };
+  for (let v = 0; v < graph.size; v++) {
+    for (const site of expressionSitesOf(graph, v)) {
+      const parsed = ctx.expressions.parse(site.text);
+      if (!parsed.ok) {
+        const at = parsed.position === undefined ? undefined : site.offset + parsed.position;
+        report(site, {
+          code: 'expression-syntax',
+          message: `JSONata syntax error${at === undefined ? '' : ` at character ${at}`} in "${clip(site.text)}": ${parsed.message}`,
+          hint: 'fix the expression; try it at the JSONata exerciser with sample data',
+          ...(at === undefined ? {} : { position: at }),
+        });
+        continue;
+      }
+      for (const ref of referencesOf(parsed.ast)) {
+        before ??= guaranteedBefore(graph);
+        checkReference(ctx, site, ref, before, report);
+      }
+      if (site.condition) {
+        const shape = shapeOf(parsed.ast, (path) => typeOfPath(ctx, site, path));
+        if (shape === 'non-boolean') {
+          report(site, {
+            code: 'non-boolean-condition',
+            message: `"${clip(site.text)}" gives a ${describeNonBoolean(parsed.ast)}, not true or false`,
+            hint: 'write a comparison such as output.score > 0.8 or output.status = "ok"',
+          });
+        }
+      }
+    }
+  }
+  if (workflow.output !== undefined) {
+    const parsed = ctx.expressions.parse(workflow.output);
+    if (!parsed.ok) {
+      ctx.at(['output'], {
+        code: 'expression-syntax',
+        message: `JSONata syntax error${parsed.position === undefined ? '' : ` at character ${parsed.position}`} in the workflow output "${clip(workflow.output)}": ${parsed.message}`,
+        hint: 'fix the expression',
+        ...(parsed.position === undefined ? {} : { position: parsed.position }),
+      });
+    }
+  }
+}
+
+function checkReference(
+  ctx: ValidationContext,
+  site: ExpressionSite,
+  ref: Reference,
+  before: BitsetTable,
+  report: (site: ExpressionSite, f: Finding) => void,
+): void {
+  const { graph, workflow } = ctx;
+  const position = ref.position === undefined ? {} : { position: site.offset + ref.position };
+  if (ref.root === 'input') {
+    const walk = walkSchema(workflow.input, ref.names);
+    if (walk.status === 'undeclared') {
+      report(site, {
+        code: 'undeclared-field',
+        message: `reads input.${ref.names.slice(0, walk.index + 1).join('.')}, which the workflow's input schema does not declare`,
+        hint: `declare it in the top-level "input" schema or read one of: ${walk.known.join(', ') || '(none)'}${suggest(ref.names[walk.index] ?? '', walk.known)}`,
+        ...position,
+      });
+    }
+    return;
+  }
+  if (ref.root === 'run') {
+    const field = ref.names[0];
+    if (field !== undefined && !RUN_FIELDS.includes(field)) {
+      report(site, {
+        code: 'undeclared-field',
+        message: `reads run.${field}; a run has ${RUN_FIELDS.join(', ')}`,
+        hint: `use one of those fields${suggest(field, RUN_FIELDS)}`,
+        ...position,
+      });
+    }
+    return;
+  }
+  if (ref.root === 'output') {
+    if (site.outputOf === undefined) {
+      report(site, {
+        code: 'missing-dependency',
+        message: '"output" is only defined in edge conditions and accept rules',
+        hint: 'read another step\'s result as steps.<id>.output',
+        ...position,
+      });
+      return;
+    }
+    checkFields(site, graph.step(site.outputOf), 'output', ref.names, position, report);
+    return;
+  }
+  // steps.X.output...
+  const [stepId, field, ...rest] = ref.names;
+  if (stepId === undefined) return;
+  const x = graph.indexOf.get(stepId);
+  if (x === undefined) {
+    report(site, {
+      code: 'unknown-step-reference',
+      message: `reads steps.${stepId}, but no step has id "${stepId}"`,
+      hint: `use the id of an existing step${suggest(stepId, graph.indexOf.keys())}`,
+      ...position,
+    });
+    return;
+  }
+  const readerId = graph.step(site.reader).id;
+  const finished = before.has(site.reader, x) || (site.readerDone && x === site.reader);
+  if (!finished) {
+    const where = site.edge ? `the condition of edge "${site.edge.edge.id}"` : `step "${readerId}"`;
+    report(site, {
+      code: 'missing-dependency',
+      message: x === site.reader
+        ? `step "${readerId}" reads its own output before it has run`
+        : `${where} reads steps.${stepId}, but "${stepId}" has not certainly finished before "${readerId}" on every path`,
+      hint: x === site.reader
+        ? 'read the step\'s own result in accept or in an edge condition as output'
+        : `make "${stepId}" a prerequisite on every path into "${readerId}" (an edge or an "all" join), or read it in a step after both`,
+      ...position,
+    });
+    return;
+  }
+  if (field === undefined) return;
+  if (field !== 'output') {
+    report(site, {
+      code: 'undeclared-field',
+      message: `reads steps.${stepId}.${field}; a step exposes only steps.${stepId}.output`,
+      hint: `read steps.${stepId}.output${rest.length > 0 ? `.${rest.join('.')}` : ''}`,
+      ...position,
+    });
+    return;
+  }
+  checkFields(site, graph.step(x), `steps.${stepId}.output`, rest, position, report);
+}
+
+function checkFields(
+  site: ExpressionSite,
+  source: Step,
+  prefix: string,
+  names: readonly string[],
+  position: { position?: number },
+  report: (site: ExpressionSite, f: Finding) => void,
+): void {
+  const schema = outputSchemaOf(source);
+  if (schema === undefined || names.length === 0) return;
+  const walk = walkSchema(schema, names);
+  if (walk.status !== 'undeclared') return;
+  report(site, {
+    code: 'undeclared-field',
+    message: `reads ${prefix}.${names.slice(0, walk.index + 1).join('.')}, which the output schema of "${source.id}" does not declare`,
+    hint: `declare it in "${source.id}".output or read one of: ${walk.known.join(', ') || '(none)'}${suggest(names[walk.index] ?? '', walk.known)}`,
+    ...position,
+  });
+}
+
+function typeOfPath(ctx: ValidationContext, site: ExpressionSite, path: AstNode): string | undefined {
+  const [ref] = referencesOf(path);
+  if (ref === undefined) return undefined;
+  let schema: unknown;
+  let names: readonly string[] = ref.names;
+  if (ref.root === 'output' && site.outputOf !== undefined) schema = outputSchemaOf(ctx.graph.step(site.outputOf));
+  else if (ref.root === 'input') schema = ctx.workflow.input;
+  else if (ref.root === 'steps' && ref.names[1] === 'output') {
+    const x = ctx.graph.indexOf.get(ref.names[0] ?? '');
+    schema = x === undefined ? undefined : outputSchemaOf(ctx.graph.step(x));
+    names = ref.names.slice(2);
+  }
+  if (schema === undefined || path.steps?.some((s) => s.stages || s.predicate)) return undefined;
+  const walk = walkSchema(schema, names);
+  return walk.status === 'declared' ? declaredType(walk.schema) : undefined;
+}
+
+function describeNonBoolean(ast: AstNode): string {
+  if (ast.type === 'string') return 'string';
+  if (ast.type === 'number') return 'number';
+  if (ast.type === 'path') return 'value that is not a boolean (by its schema)';
+  return 'value that is not a boolean';
+}
+
+const clip = (s: string): string => (s.length > 60 ? `${s.slice(0, 57)}...` : s);

@@ -1,0 +1,78 @@
+// Every place a definition holds a JSONata expression or a template, with what it may read.
+import type { Step } from '../../definition/workflow-schema.ts';
+import type { WorkflowGraph, GraphEdge } from '../graph/workflow-graph.ts';
+import { placeholdersOf } from './template.ts';
+
+export interface ExpressionSite {
+  text: string;
+  /** Offset of `text` inside the JSON string at `path` (non-zero for template placeholders). */
+  offset: number;
+  /** JSON path from the step (or edge) to the string holding the expression. */
+  path: PropertyKey[];
+  /** Graph node of the step that evaluates it; for an edge, its `from` step. */
+  reader: number;
+  edge?: GraphEdge;
+  /** Which step `output` means here: the edge's from-step, or the step itself in `accept`. */
+  outputOf?: number;
+  /** The reader itself has finished when this is evaluated (edge conditions, accept rules). */
+  readerDone: boolean;
+  /** Must evaluate to a boolean. */
+  condition: boolean;
+}
+
+export function expressionSitesOf(graph: WorkflowGraph, v: number): ExpressionSite[] {
+  const step = graph.step(v);
+  const sites: ExpressionSite[] = [];
+  const expr = (text: string | undefined, path: PropertyKey[], extra: Partial<ExpressionSite> = {}): void => {
+    if (text !== undefined) sites.push({ text, offset: 0, path, reader: v, readerDone: false, condition: false, ...extra });
+  };
+  const template = (text: string | undefined, path: PropertyKey[]): void => {
+    if (text === undefined) return;
+    for (const p of placeholdersOf(text)) {
+      sites.push({ text: p.expression, offset: p.offset, path, reader: v, readerDone: false, condition: false });
+    }
+  };
+  expr(step.input, ['input']);
+  expr(step.idempotencyKey, ['idempotencyKey']);
+  expr(step.accept, ['accept'], { outputOf: v, readerDone: true, condition: true });
+  configSites(step, expr, template);
+  for (const e of graph.out[v] ?? []) {
+    if (e.edge.when !== undefined) {
+      sites.push({ text: e.edge.when, offset: 0, path: ['when'], reader: v, edge: e, outputOf: v, readerDone: true, condition: true });
+    }
+  }
+  return sites;
+}
+
+type Add = (text: string | undefined, path: PropertyKey[]) => void;
+
+function configSites(step: Step, expr: Add, template: Add): void {
+  switch (step.kind) {
+    case 'agent':
+      template(step.config.prompt, ['config', 'prompt']);
+      template(step.config.system, ['config', 'system']);
+      return;
+    case 'http':
+      template(step.config.url, ['config', 'url']);
+      for (const [k, h] of Object.entries(step.config.headers ?? {})) template(h, ['config', 'headers', k]);
+      expr(step.config.body, ['config', 'body']);
+      return;
+    case 'human':
+      template(step.config.instructions, ['config', 'instructions']);
+      return;
+    case 'wait':
+      expr(step.config.until, ['config', 'until']);
+      return;
+    case 'event':
+      expr(step.config.correlationKey, ['config', 'correlationKey']);
+      return;
+    case 'map':
+      expr(step.config.items, ['config', 'items']);
+      return;
+    case 'transform':
+      expr(step.config.expression, ['config', 'expression']);
+      return;
+    default:
+      return;
+  }
+}
