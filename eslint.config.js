@@ -1,0 +1,47 @@
+// Lint, including the layer rule of DESIGN.md: shared/ imports nothing of ours and no Node or
+// React; engine/, renderer/ and electron/ import only shared/; the renderer never touches Node,
+// Electron or SQLite. A violation is an error, and `npm test` runs lint.
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const ours = (dirs) => dirs.flatMap((d) => [`**/${d}/**`, `**/${d}`]);
+const NODE_BUILTINS = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'worker_threads', 'http', 'https', 'net', 'crypto', 'url', 'util', 'stream', 'events', 'process', 'module'];
+
+const restrict = (groups, message) => ({
+  'no-restricted-imports': ['error', { patterns: [{ group: groups, message }] }],
+});
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', 'scratch/**', 'coverage/**', 'test-results/**'] },
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['shared/**'],
+    rules: restrict(
+      [...ours(['engine', 'renderer', 'electron', 'test']), ...NODE_BUILTINS, 'react', 'react-dom', 'react/*', 'electron', 'better-sqlite3'],
+      'shared/ is pure: it imports nothing of ours outside shared/, and no Node, React, Electron or SQLite',
+    ),
+  },
+  {
+    files: ['engine/**'],
+    rules: restrict([...ours(['renderer', 'electron', 'test']), 'react', 'react-dom', 'electron'], 'engine/ may import only shared/ of ours'),
+  },
+  {
+    files: ['renderer/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: restrict(
+      [...ours(['engine', 'electron', 'test']), ...NODE_BUILTINS, 'electron', 'better-sqlite3'],
+      'renderer/ may import only shared/ of ours, and never Node, Electron or SQLite',
+    ),
+  },
+  {
+    files: ['electron/**'],
+    rules: restrict([...ours(['engine', 'renderer', 'test'])], 'electron/ may import only shared/ of ours'),
+  },
+);
