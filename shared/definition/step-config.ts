@@ -81,7 +81,7 @@ export const HttpConfig = z.strictObject({
 
 export const HumanConfig = z.strictObject({
   task: z.enum(['approve', 'review', 'correct', 'classify', 'provide']),
-  title: z.string().min(1),
+  title: Template.min(1),
   instructions: Template.optional(),
   assignee: z.string().min(1).optional(),
   form: JsonSchemaValue.optional().describe('JSON Schema of the answer a person gives'),

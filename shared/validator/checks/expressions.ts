@@ -106,7 +106,7 @@ function checkReference(
       });
       return;
     }
-    checkFields(site, graph.step(site.outputOf), 'output', ref.names, position, report);
+    checkFields(ctx, site, site.outputOf, 'output', ref.names, position, report);
     return;
   }
   // steps.X.output...
@@ -130,10 +130,10 @@ function checkReference(
       code: 'missing-dependency',
       message: x === site.reader
         ? `step "${readerId}" reads its own output before it has run`
-        : `${where} reads steps.${stepId}, but "${stepId}" has not certainly finished before "${readerId}" on every path`,
+        : `${where} reads steps.${stepId}, but "${stepId}" has not certainly finished with an output before "${readerId}" on every path`,
       hint: x === site.reader
         ? 'read the step\'s own result in accept or in an edge condition as output'
-        : `make "${stepId}" a prerequisite on every path into "${readerId}" (an edge or an "all" join), or read it in a step after both`,
+        : `make "${stepId}" finish on every path into "${readerId}" (an edge on succeeded, or an "all" join), read it after a join as steps.<join>.output.${stepId}, or read it in a later step`,
       ...position,
     });
     return;
@@ -148,18 +148,20 @@ function checkReference(
     });
     return;
   }
-  checkFields(site, graph.step(x), `steps.${stepId}.output`, rest, position, report);
+  checkFields(ctx, site, x, `steps.${stepId}.output`, rest, position, report);
 }
 
 function checkFields(
+  ctx: ValidationContext,
   site: ExpressionSite,
-  source: Step,
+  sourceNode: number,
   prefix: string,
   names: readonly string[],
   position: { position?: number },
   report: (site: ExpressionSite, f: Finding) => void,
 ): void {
-  const schema = outputSchemaOf(source);
+  const source: Step = ctx.graph.step(sourceNode);
+  const schema = outputSchemaOf(ctx.graph, sourceNode);
   if (schema === undefined || names.length === 0) return;
   const walk = walkSchema(schema, names);
   if (walk.status !== 'undeclared') return;
@@ -176,11 +178,11 @@ function typeOfPath(ctx: ValidationContext, site: ExpressionSite, path: AstNode)
   if (ref === undefined) return undefined;
   let schema: unknown;
   let names: readonly string[] = ref.names;
-  if (ref.root === 'output' && site.outputOf !== undefined) schema = outputSchemaOf(ctx.graph.step(site.outputOf));
+  if (ref.root === 'output' && site.outputOf !== undefined) schema = outputSchemaOf(ctx.graph, site.outputOf);
   else if (ref.root === 'input') schema = ctx.workflow.input;
   else if (ref.root === 'steps' && ref.names[1] === 'output') {
     const x = ctx.graph.indexOf.get(ref.names[0] ?? '');
-    schema = x === undefined ? undefined : outputSchemaOf(ctx.graph.step(x));
+    schema = x === undefined ? undefined : outputSchemaOf(ctx.graph, x);
     names = ref.names.slice(2);
   }
   if (schema === undefined || path.steps?.some((s) => s.stages || s.predicate)) return undefined;

@@ -58,6 +58,7 @@ function configSites(step: Step, expr: Add, template: Add): void {
       expr(step.config.body, ['config', 'body']);
       return;
     case 'human':
+      template(step.config.title, ['config', 'title']);
       template(step.config.instructions, ['config', 'instructions']);
       return;
     case 'wait':

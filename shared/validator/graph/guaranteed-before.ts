@@ -1,5 +1,8 @@
-// For each step, the steps that have certainly finished before it starts, on every path:
-// the intersection over its predecessors, except after `all` and `subset` joins, which wait for
+// For each step, the steps that have certainly finished *with an output* before it starts, on
+// every path. A predecessor counts only when every edge from it into the step follows outcomes
+// that carry an output (`succeeded`, or `rejected`, whose output holds the reason): a step reached
+// on `unknown`, `failed` or `expired` must not read an output that may not exist. They combine by
+// intersection, except after `all` and `subset` joins, which wait for
 // every (named, non-optional) branch and so guarantee the union. A compensation step follows the
 // step it offsets. Loop edges are left out: what the first pass guarantees is what counts.
 import { BitsetTable } from './bitset.ts';
@@ -17,7 +20,10 @@ export function guaranteedBefore(graph: WorkflowGraph): BitsetTable {
   }
   for (const v of graph.topo) {
     const step = graph.step(v);
-    const preds = [...graph.forwardPreds(v).keys(), ...(compensates.get(v) ?? [])];
+    const predEdges = graph.forwardPreds(v);
+    const preds = [...predEdges.keys(), ...(compensates.get(v) ?? [])];
+    const withOutput = (p: number): boolean =>
+      (predEdges.get(p) ?? []).every((e) => [...e.outcomes].every((o) => o === 'succeeded' || o === 'rejected'));
     const join = step.kind === 'join' ? (step.config?.mode ?? 'all') : undefined;
     const required = (p: number): boolean => {
       if (join === 'all') return graph.step(p).optional !== true;
@@ -28,7 +34,7 @@ export function guaranteedBefore(graph: WorkflowGraph): BitsetTable {
     const combine = unionPreds.length > 0 ? unionPreds : preds;
     combine.forEach((p, k) => {
       table.copy(temp, p);
-      table.set(temp, p);
+      if (withOutput(p)) table.set(temp, p);
       if (k === 0) table.copy(v, temp);
       else if (unionPreds.length > 0) table.union(v, temp);
       else table.intersect(v, temp);

@@ -1,6 +1,7 @@
-// What a step produces when its definition declares no `output` schema. Human, event and wait
-// steps have outputs the engine itself builds, so downstream reads of them can be checked.
+// What a step produces when its definition declares no `output` schema. Human, event, wait, http
+// and join steps have outputs the engine itself builds, so downstream reads of them can be checked.
 import type { Step } from '../../definition/workflow-schema.ts';
+import type { WorkflowGraph } from '../graph/workflow-graph.ts';
 
 const HUMAN_OUTPUT = {
   type: 'object',
@@ -21,9 +22,29 @@ const EVENT_OUTPUT = {
 
 const WAIT_OUTPUT = { type: 'object', properties: { firedAt: { type: 'string' } } };
 
-/** The schema of a step's output: its own `output`, else what the engine builds, else none. */
-export function outputSchemaOf(step: Step): Record<string, unknown> | undefined {
+const HTTP_OUTPUT = {
+  type: 'object',
+  properties: { status: { type: 'integer' }, headers: { type: 'object' }, body: {} },
+};
+
+/**
+ * The schema of a step's output: its own `output`, else what the engine builds, else none.
+ * A join's output holds the outputs of the branches that arrived, by step id: after an `any` or
+ * `atLeast` join, `steps.<join>.output.<branch>` is how to read whichever branches ran.
+ */
+export function outputSchemaOf(graph: WorkflowGraph, v: number): Record<string, unknown> | undefined {
+  const step: Step = graph.step(v);
   if (step.output) return step.output;
+  if (step.kind === 'join') {
+    const properties: Record<string, unknown> = {};
+    for (const e of graph.in[v] ?? []) {
+      const from = graph.step(e.from);
+      // One level only: a branch that is itself a join stays open (no deep or repeated walks).
+      properties[from.id] = (from.kind === 'join' ? undefined : outputSchemaOf(graph, e.from)) ?? {};
+    }
+    return { type: 'object', properties };
+  }
+  if (step.kind === 'http') return HTTP_OUTPUT;
   if (step.kind === 'human') {
     return step.config.form ? { ...HUMAN_OUTPUT, properties: { ...HUMAN_OUTPUT.properties, data: step.config.form } } : HUMAN_OUTPUT;
   }
