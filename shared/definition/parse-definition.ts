@@ -48,7 +48,7 @@ export function parseDefinitionText(text: string): ParseResult {
       code: 'not-json',
       path: '$',
       message: `not valid JSON at line ${line}, column ${column}: ${located?.message ?? (e as Error).message}`,
-      hint: 'fix the JSON syntax there (comments and trailing commas are not allowed)',
+      hint: 'fix the JSON syntax there; comments and trailing commas are not allowed in JSON',
       line,
       column,
     });
@@ -73,17 +73,46 @@ function fail(d: Omit<Diagnostic, 'severity'>): ParseResult {
   return { ok: false, diagnostics: [{ severity: 'error', ...d }] };
 }
 
-/** Iterative depth check: returns the path of the first value nested deeper than MAX_NESTING. */
+/**
+ * Iterative depth check: returns the path of the first value nested deeper than MAX_NESTING.
+ * Paths are rebuilt from parent links only when one is found, so a large file costs little.
+ */
 function findTooDeep(root: unknown): PropertyKey[] | undefined {
-  const stack: { value: unknown; path: PropertyKey[] }[] = [{ value: root, path: [] }];
+  const t: DepthWalk = { values: [root], depths: [0], parents: [-1], keys: [''] };
+  const stack: number[] = [0];
   while (stack.length > 0) {
-    const { value, path } = stack.pop() as { value: unknown; path: PropertyKey[] };
+    const at = stack.pop() as number;
+    const value = t.values[at];
     if (value === null || typeof value !== 'object') continue;
-    if (path.length >= MAX_NESTING) return path;
-    if (Array.isArray(value)) value.forEach((v, k) => stack.push({ value: v, path: [...path, k] }));
-    else for (const [k, v] of Object.entries(value)) stack.push({ value: v, path: [...path, k] });
+    const depth = t.depths[at] as number;
+    if (depth >= MAX_NESTING) {
+      const path: PropertyKey[] = [];
+      for (let k = at; k > 0; k = t.parents[k] as number) path.push(t.keys[k] as PropertyKey);
+      return path.reverse();
+    }
+    if (Array.isArray(value)) {
+      for (let k = 0; k < value.length; k++) pushChild(t, stack, value[k], k, at, depth);
+    } else {
+      for (const key in value) pushChild(t, stack, (value as Record<string, unknown>)[key], key, at, depth);
+    }
   }
   return undefined;
+}
+
+interface DepthWalk {
+  values: unknown[];
+  depths: number[];
+  parents: number[];
+  keys: PropertyKey[];
+}
+
+function pushChild(t: DepthWalk, stack: number[], v: unknown, key: PropertyKey, parent: number, depth: number): void {
+  if (v === null || typeof v !== 'object') return;
+  t.values.push(v);
+  t.depths.push(depth + 1);
+  t.parents.push(parent);
+  t.keys.push(key);
+  stack.push(t.values.length - 1);
 }
 
 function zodIssuesToDiagnostics(issues: readonly z.core.$ZodIssue[], data: unknown): Diagnostic[] {

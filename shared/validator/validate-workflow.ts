@@ -36,6 +36,10 @@ export const createValidatorCaches = (): ValidatorCaches => ({
   schemas: new JsonSchemaChecker(),
 });
 
+let shared: ValidatorCaches | undefined;
+/** One set of caches per process unless the caller brings its own (ajv is costly to create). */
+const sharedCaches = (): ValidatorCaches => (shared ??= createValidatorCaches());
+
 /**
  * Validates a parsed workflow and returns every finding, errors first, then in file order.
  *
@@ -43,7 +47,7 @@ export const createValidatorCaches = (): ValidatorCaches => ({
  * const ds = validateWorkflow(workflow);
  * const ok = !ds.some((d) => d.severity === 'error');
  */
-export function validateWorkflow(workflow: Workflow, caches: ValidatorCaches = createValidatorCaches()): Diagnostic[] {
+export function validateWorkflow(workflow: Workflow, caches: ValidatorCaches = sharedCaches()): Diagnostic[] {
   const ctx = new ValidationContext(workflow, caches.expressions, caches.schemas);
   for (const check of CHECKS) check(ctx);
   const rank = (d: Diagnostic): number => (d.severity === 'error' ? 0 : 1);

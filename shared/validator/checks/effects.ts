@@ -47,7 +47,7 @@ export function checkEffects(ctx: ValidationContext): void {
       ctx.atStep(v, ['retry', 'maxAttempts'], {
         code: 'unsafe-retry',
         message: `external step "${step.id}" is retried up to ${step.retry?.maxAttempts} times without an idempotencyKey, so a retry could repeat its effect`,
-        hint: 'add an "idempotencyKey" expression (for example "input.orderId") that the receiver uses to drop repeats, or set maxAttempts to 1',
+        hint: 'add an "idempotencyKey" expression such as "input.orderId" that the receiver uses to drop repeats, or set maxAttempts to 1',
       });
     }
     if (external && !escalates && !outs.some((e) => e.outcomes.has('unknown') || e.outcomes.has('any'))) {
@@ -64,7 +64,7 @@ export function checkEffects(ctx: ValidationContext): void {
       ctx.atStep(v, [], {
         code: 'unhandled-failure',
         message: `step "${step.id}" can fail after external step "${causeId}" took effect, and nothing handles that failure`,
-        hint: `add an edge with "on": "failed" (or rejected/expired) from "${step.id}", set "onExhausted": "escalate", or give "${causeId}" a compensation`,
+        hint: `add an edge with "on": "failed", "rejected" or "expired" from "${step.id}", set "onExhausted": "escalate", or give "${causeId}" a compensation`,
       });
     }
     if (external && step.compensation === undefined && failsDownstream[v] === 1) {
@@ -72,7 +72,7 @@ export function checkEffects(ctx: ValidationContext): void {
         code: 'absent-compensation',
         severity: 'warning',
         message: `external step "${step.id}" is followed by steps that can fail, and has no compensation to offset its effect`,
-        hint: `add a step that undoes it (for example cancel_${step.id}) and name it in "compensation"`,
+        hint: `add a step that undoes it, such as cancel_${step.id}, and name it in "compensation"`,
       });
     }
   }

@@ -4,6 +4,7 @@ import type { Step } from '../../definition/workflow-schema.ts';
 import { shapeOf } from '../expressions/boolean-shape.ts';
 import { expressionSitesOf, type ExpressionSite } from '../expressions/expression-sites.ts';
 import type { AstNode } from '../expressions/jsonata-ast.ts';
+import type { Shape } from '../expressions/expression-shape.ts';
 import { referencesOf, type Reference } from '../expressions/references.ts';
 import type { BitsetTable } from '../graph/bitset.ts';
 import { guaranteedBefore } from '../graph/guaranteed-before.ts';
@@ -34,12 +35,12 @@ export function checkExpressions(ctx: ValidationContext): void {
         });
         continue;
       }
-      for (const ref of referencesOf(parsed.ast)) {
+      for (const ref of referencesOf(parsed.ast, parsed.shape)) {
         before ??= guaranteedBefore(graph);
         checkReference(ctx, site, ref, before, report);
       }
       if (site.condition) {
-        const shape = shapeOf(parsed.ast, (path) => typeOfPath(ctx, site, path));
+        const shape = shapeOf(parsed.ast, (path) => typeOfPath(ctx, site, path, parsed.shape));
         if (shape === 'non-boolean') {
           report(site, {
             code: 'non-boolean-condition',
@@ -78,7 +79,7 @@ function checkReference(
       report(site, {
         code: 'undeclared-field',
         message: `reads input.${ref.names.slice(0, walk.index + 1).join('.')}, which the workflow's input schema does not declare`,
-        hint: `declare it in the top-level "input" schema or read one of: ${walk.known.join(', ') || '(none)'}${suggest(ref.names[walk.index] ?? '', walk.known)}`,
+        hint: `declare it in the top-level "input" schema or read one of: ${walk.known.join(', ') || 'none declared'}${suggest(ref.names[walk.index] ?? '', walk.known)}`,
         ...position,
       });
     }
@@ -168,13 +169,13 @@ function checkFields(
   report(site, {
     code: 'undeclared-field',
     message: `reads ${prefix}.${names.slice(0, walk.index + 1).join('.')}, which the output schema of "${source.id}" does not declare`,
-    hint: `declare it in "${source.id}".output or read one of: ${walk.known.join(', ') || '(none)'}${suggest(names[walk.index] ?? '', walk.known)}`,
+    hint: `declare it in "${source.id}".output or read one of: ${walk.known.join(', ') || 'none declared'}${suggest(names[walk.index] ?? '', walk.known)}`,
     ...position,
   });
 }
 
-function typeOfPath(ctx: ValidationContext, site: ExpressionSite, path: AstNode): string | undefined {
-  const [ref] = referencesOf(path);
+function typeOfPath(ctx: ValidationContext, site: ExpressionSite, path: AstNode, shape: Shape | undefined): string | undefined {
+  const [ref] = referencesOf(path, shape);
   if (ref === undefined) return undefined;
   let schema: unknown;
   let names: readonly string[] = ref.names;

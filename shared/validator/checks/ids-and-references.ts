@@ -49,7 +49,7 @@ export function checkIdsAndReferences(ctx: ValidationContext): void {
         ctx.atStep(v, ['compensation'], {
           code: 'invalid-compensation',
           message: 'a step cannot compensate itself',
-          hint: 'name a separate step that offsets this one (for example cancel_order for create_order)',
+          hint: 'name a separate step that offsets this one, such as cancel_order for create_order',
         });
       } else {
         const c = graph.indexOf.get(step.compensation) as number;
@@ -86,13 +86,13 @@ export function checkIdsAndReferences(ctx: ValidationContext): void {
         code: 'unknown-step-reference',
         severity: 'warning',
         message: `layout has a position for step "${key}", which does not exist`,
-        hint: 'remove the stale layout entry (the editor rewrites layout on save)',
+        hint: 'remove the stale layout entry; the editor rewrites layout on save',
       });
     }
   }
 }
 
-/** ", did you mean "x"?" for a near-miss id, else ''. */
+/** "; did you mean "x"?" for a near-miss id, else ''. */
 export function suggest(name: string, candidates: Iterable<string>): string {
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
@@ -104,7 +104,7 @@ export function suggest(name: string, candidates: Iterable<string>): string {
       bestDistance = d;
     }
   }
-  return best === undefined ? '' : ` (did you mean "${best}"?)`;
+  return best === undefined ? '' : `; did you mean "${best}"?`;
 }
 
 function editDistance(a: string, b: string, cap: number): number {

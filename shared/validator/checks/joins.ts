@@ -41,7 +41,9 @@ export function checkJoins(ctx: ValidationContext): void {
     const required = incoming.filter((e) => e.forward && graph.step(e.from).optional !== true);
     if (required.length < 2) continue;
     dominators ??= new EdgeDominators(graph);
-    const clash = findExclusivePair(ctx, dominators, required);
+    // Choices made above the join's immediate dominator are the same for every branch: walk up
+    // only to it, which keeps this linear in the size of the fork rather than of the workflow.
+    const clash = findExclusivePair(ctx, dominators, required, dominators.idomOf(v));
     if (clash) {
       const [a, b, at] = clash;
       const atStep = graph.step(at);
@@ -58,8 +60,9 @@ function findExclusivePair(
   ctx: ValidationContext,
   dominators: EdgeDominators,
   edges: readonly GraphEdge[],
+  stop: number,
 ): [GraphEdge, GraphEdge, number] | undefined {
-  const doms = edges.map((e) => dominators.dominatingEdges(e));
+  const doms = edges.map((e) => dominators.dominatingEdges(e, stop));
   for (let i = 0; i < edges.length; i++) {
     for (let j = i + 1; j < edges.length; j++) {
       for (const [s, a] of doms[i] ?? []) {

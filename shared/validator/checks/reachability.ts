@@ -54,7 +54,7 @@ export function checkReachability(ctx: ValidationContext): void {
     ctx.atEdge(e, ['maxTraversals'], {
       code: 'unbounded-cycle',
       message: `edge "${e.edge.id}" (${from} → ${to}) closes a cycle without maxTraversals, so the loop could run forever`,
-      hint: `add "maxTraversals": 3 (or the bound you want) to edge "${e.edge.id}"`,
+      hint: `add "maxTraversals": 3, or the bound you want, to edge "${e.edge.id}"`,
     });
   }
 }

@@ -1,5 +1,6 @@
 // Routers need one default edge and real conditions; no two edges of a step may test the same
 // condition on the same outcome (the second could never be the reason a path is taken).
+import { spacingInsensitiveKey } from '../expressions/expression-shape.ts';
 import type { GraphEdge } from '../graph/workflow-graph.ts';
 import type { ValidationContext } from '../validation-context.ts';
 
@@ -15,7 +16,7 @@ export function checkRouting(ctx: ValidationContext): void {
         ctx.atStep(v, [], {
           code: 'router-without-default',
           message: `router "${step.id}" has no default edge, so a run stalls when no condition matches`,
-          hint: 'mark one outgoing edge with "default": true (and no "when")',
+          hint: 'mark one outgoing edge with "default": true and no "when"',
         });
       }
       for (const e of defaults.slice(1)) {
@@ -61,7 +62,7 @@ function checkDuplicateConditions(ctx: ValidationContext, outs: readonly GraphEd
   for (const e of outs) {
     if (e.edge.when === undefined) continue;
     const parsed = ctx.expressions.parse(e.edge.when);
-    const key = parsed.ok ? JSON.stringify(parsed.ast, (k, val: unknown) => (k === 'position' ? undefined : val)) : e.edge.when;
+    const key = parsed.ok ? spacingInsensitiveKey(e.edge.when, parsed.shape) : e.edge.when;
     const earlier = seen.get(key) ?? [];
     const clash = earlier.find((p) => [...p.outcomes].some((o) => e.outcomes.has(o) || o === 'any') || e.outcomes.has('any'));
     if (clash) {

@@ -28,30 +28,22 @@ export interface AstNode {
 export const isAstNode = (v: unknown): v is AstNode =>
   typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string';
 
-/** Every direct child node, in no particular order. */
-export function childrenOf(node: AstNode): AstNode[] {
-  const out: AstNode[] = [];
-  const add = (v: unknown): void => {
-    if (Array.isArray(v)) for (const x of v) add(x);
-    else if (isAstNode(v)) out.push(v);
-  };
-  add(node.steps);
-  add(node.stages);
-  add(node.predicate);
-  add(node.expr);
-  add(node.lhs);
-  add(node.rhs);
-  add(node.arguments);
-  add(node.procedure);
-  add(node.condition);
-  add(node.then);
-  add(node.else);
-  add(node.expressions);
-  add(node.body);
-  add(node.group?.lhs);
-  add(node.terms?.map((t) => t.expression));
-  add(node.pattern);
-  add(node.update);
-  add(node.delete);
-  return out;
+const CHILD_KEYS = [
+  'steps', 'stages', 'predicate', 'expr', 'lhs', 'rhs', 'arguments', 'procedure', 'condition', 'then', 'else',
+  'expressions', 'body', 'pattern', 'update', 'delete',
+] as const;
+
+/** Calls `visit` for every direct child node (no arrays or closures are built: this runs per node). */
+export function forEachChild(node: AstNode, visit: (child: AstNode) => void): void {
+  for (const k of CHILD_KEYS) {
+    const v = node[k];
+    if (v !== undefined) visitValue(v, visit);
+  }
+  if (node.group) visitValue(node.group.lhs, visit);
+  if (node.terms) for (const t of node.terms) visitValue(t.expression, visit);
+}
+
+function visitValue(v: unknown, visit: (child: AstNode) => void): void {
+  if (Array.isArray(v)) for (const x of v) visitValue(x, visit);
+  else if (isAstNode(v)) visit(v);
 }

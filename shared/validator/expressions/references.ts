@@ -2,7 +2,8 @@
 // `steps.review.output.reason` → {root: 'steps', names: ['review', 'output', 'reason']}.
 // Only paths evaluated against the root context count; names inside filters and later path
 // steps are relative to other data. `$$.steps...` is always rooted.
-import { childrenOf, type AstNode } from './jsonata-ast.ts';
+import { forEachChild, type AstNode } from './jsonata-ast.ts';
+import { realName, realPosition, type Shape } from './expression-shape.ts';
 
 export const CONTEXT_ROOTS = ['input', 'steps', 'run', 'output'] as const;
 export type ContextRoot = (typeof CONTEXT_ROOTS)[number];
@@ -17,7 +18,27 @@ export interface Reference {
 
 const isRoot = (v: unknown): v is ContextRoot => (CONTEXT_ROOTS as readonly unknown[]).includes(v);
 
-export function referencesOf(ast: AstNode): Reference[] {
+const canonicalCache = new WeakMap<AstNode, Reference[]>();
+
+/**
+ * The references of a parsed expression, in real names and positions. The walk runs once per
+ * distinct AST (shapes share one) and is then only renamed.
+ */
+export function referencesOf(ast: AstNode, shape?: Shape): Reference[] {
+  let canonical = canonicalCache.get(ast);
+  if (canonical === undefined) {
+    canonical = walkReferences(ast);
+    canonicalCache.set(ast, canonical);
+  }
+  if (shape === undefined) return canonical;
+  return canonical.map((r) => ({
+    root: r.root,
+    names: r.names.map((n) => realName(shape, n)),
+    position: realPosition(shape, r.position),
+  }));
+}
+
+function walkReferences(ast: AstNode): Reference[] {
   const out: Reference[] = [];
   // Iterative walk: user expressions may nest deeply and must not overflow the stack.
   const stack: { node: AstNode; atRoot: boolean }[] = [{ node: ast, atRoot: true }];
@@ -49,14 +70,14 @@ export function referencesOf(ast: AstNode): Reference[] {
       }
       steps.forEach((s, k) => {
         if (k === start && head.type !== 'name') return;
-        for (const c of childrenOf(s)) stack.push({ node: c, atRoot: false });
+        forEachChild(s, (c) => stack.push({ node: c, atRoot: false }));
       });
       continue;
     }
     if (node.type === 'name' && atRoot && isRoot(node.value)) {
       out.push({ root: node.value, names: [], position: node.position });
     }
-    for (const c of childrenOf(node)) stack.push({ node: c, atRoot });
+    forEachChild(node, (c) => stack.push({ node: c, atRoot }));
   }
   return out;
 }

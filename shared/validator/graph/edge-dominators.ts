@@ -46,12 +46,20 @@ export class EdgeDominators {
     return x;
   }
 
-  /** For each step S, the edge out of S that every path through `e` takes (including e itself). */
-  dominatingEdges(e: GraphEdge): Map<number, GraphEdge> {
+  /** The immediate dominator of step `v` (a step or edge node), -1 for the root. */
+  idomOf(v: number): number {
+    return this.idom[v] ?? -1;
+  }
+
+  /**
+   * For each step S, the edge out of S that every path through `e` takes (including e itself),
+   * walking up the dominator tree until `stop` (a node that dominates e) or the root.
+   */
+  dominatingEdges(e: GraphEdge, stop = -1): Map<number, GraphEdge> {
     const out = new Map<number, GraphEdge>();
     let x = this.edgeNode.get(e) ?? -1;
     const n = this.graph.size;
-    while (x >= 0) {
+    while (x >= 0 && x !== stop) {
       if (x >= n) {
         const edge = this.nodeEdge[x - n] as GraphEdge;
         if (!out.has(edge.from)) out.set(edge.from, edge);

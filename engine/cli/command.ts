@@ -1,0 +1,18 @@
+// The shape every `weft` subcommand file exports. main.ts dispatches on `name` and prints
+// `summary`/`usage`/`help`, so adding a command is one new file plus one line in command-list.ts.
+import type { CliIo } from './cli-io.ts';
+
+export interface Command {
+  name: string;
+  /** One line for `weft --help`. */
+  summary: string;
+  /** Synopsis, e.g. `weft validate FILE|DIR... [--json]`. */
+  usage: string;
+  /** Full text for `weft help NAME` and `weft NAME --help` (without the usage line). */
+  help: string;
+  /**
+   * Runs the command and returns its exit code (0 success, 1 failed or invalid, 2 usage or I/O
+   * error, 3 run left waiting). Throws UsageError for bad arguments; main prints usage for it.
+   */
+  run(args: readonly string[], io: CliIo): Promise<number>;
+}

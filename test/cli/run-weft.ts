@@ -1,0 +1,33 @@
+// Runs the real `weft` binary in a child process, the way users and CI scripts do, so tests
+// see exactly the exit code and the bytes on stdout and stderr.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/weft.js', import.meta.url));
+
+export interface WeftResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function runWeft(args: readonly string[], cwd: string = REPO_ROOT): Promise<WeftResult> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd, timeout: 20_000, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        if (error !== null && typeof error.code !== 'number') {
+          reject(new Error(`weft ${args.join(' ')} did not exit normally (${error.signal ?? error.message})\n${stderr}`));
+          return;
+        }
+        resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr });
+      },
+    );
+  });
+}
+
+/** A stack trace line as Node prints it; user errors must never show one. */
+export const STACK_LINE = '    at ';
