@@ -2,5 +2,21 @@
 // under commands/ and one line here.
 import type { Command } from './command.ts';
 import { validateCommand } from './commands/validate-command.ts';
+import { runCommand } from './commands/run-command.ts';
+import { runsCommand } from './commands/runs-command.ts';
+import { inspectCommand } from './commands/inspect-command.ts';
+import { eventsCommand } from './commands/events-command.ts';
+import { resumeCommand } from './commands/resume-command.ts';
+import { reviseCommand } from './commands/revise-command.ts';
+import { forkCommand } from './commands/fork-command.ts';
 
-export const COMMANDS: readonly Command[] = [validateCommand];
+export const COMMANDS: readonly Command[] = [
+  validateCommand,
+  runCommand,
+  runsCommand,
+  inspectCommand,
+  eventsCommand,
+  resumeCommand,
+  reviseCommand,
+  forkCommand,
+];

@@ -1,0 +1,55 @@
+// `weft inspect RUN [--db PATH] [--json]`: the run's restart record.
+import { foldRun } from '../../runtime/fold-run.ts';
+import { restartRecord, type RestartRecord } from '../../runtime/restart-record.ts';
+import type { Command } from '../command.ts';
+import { withUserErrors } from '../cli-errors.ts';
+import { openReadOnlyStore } from '../engine-session.ts';
+import { EXIT_OK } from '../exit-codes.ts';
+import { parseCommandArgs } from '../parse-command-args.ts';
+import { storePath } from '../store-path.ts';
+import { UsageError } from '../usage-error.ts';
+
+export const inspectCommand: Command = {
+  name: 'inspect',
+  summary: "show a run's restart record: each step's state, evidence and next action",
+  usage: 'weft inspect RUN [--db PATH] [--json]',
+  help: `Shows, for each step of RUN (an id or a unique prefix): its state, its evidence and what
+that evidence covers (input hash, definition version, input revision), its attempts, and the
+next permitted action with its reason.
+
+  --json   print {"run":{...},"steps":[{"id","state","activation","attempts":[...],"evidence","next"}]}`,
+
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, json: { type: 'boolean' } });
+    const [run, ...extra] = positionals;
+    if (run === undefined || extra.length > 0) throw new UsageError('give exactly one run id');
+    return withUserErrors('inspect', io, async () => {
+      const { store, close } = openReadOnlyStore(storePath(values.db, io.cwd));
+      try {
+        const record = restartRecord(foldRun(store, store.resolveRunId(run)));
+        io.stdout.write(values.json === true ? `${JSON.stringify(record)}\n` : formatRecord(record));
+        return EXIT_OK;
+      } finally {
+        close();
+      }
+    });
+  },
+};
+
+/** The record as a person reads it, in the shape of the A17 example of the reference text. */
+export function formatRecord(r: RestartRecord): string {
+  const lines = [
+    `Run ${r.run.id}: ${r.run.workflowId} v${r.run.version}, ${r.run.state}`,
+    `Input revision: ${r.run.inputRevision}`,
+  ];
+  const width = Math.max(...r.steps.map((s) => s.id.length));
+  for (const s of r.steps) {
+    const detail: string[] = [];
+    if (s.evidence) detail.push(`evidence ${s.evidence.id} covers input ${s.evidence.covers.inputHash} under v${s.evidence.covers.definitionVersion}, revision ${s.evidence.covers.inputRevision}`);
+    const last = s.attempts[s.attempts.length - 1];
+    if (last && s.state !== 'succeeded') detail.push(`attempt ${last.id} ${last.state}${last.error ? ` (${last.error.code})` : ''}, input ${last.inputHash}`);
+    lines.push(`${s.id.padEnd(width)}  ${s.state}${detail.length > 0 ? `; ${detail.join('; ')}` : ''}`);
+    lines.push(`${''.padEnd(width)}  next: ${s.next}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

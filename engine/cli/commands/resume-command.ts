@@ -1,0 +1,57 @@
+// `weft resume [RUN] [--db PATH] [--json]`: continues unfinished runs after a stop or a crash.
+import type { RunState } from '../../../shared/definition/names.ts';
+import type { Command } from '../command.ts';
+import { withUserErrors } from '../cli-errors.ts';
+import { openEngineSession } from '../engine-session.ts';
+import { EXIT_OK } from '../exit-codes.ts';
+import { parseCommandArgs } from '../parse-command-args.ts';
+import { exitCodeOf, printRunOutcome } from '../run-outcome.ts';
+import { storePath } from '../store-path.ts';
+import { UsageError } from '../usage-error.ts';
+
+export const resumeCommand: Command = {
+  name: 'resume',
+  summary: 'continue unfinished runs (after a stop or a crash)',
+  usage: 'weft resume [RUN] [--db PATH] [--json]',
+  help: `Continues RUN, or every unfinished run of the store, from its event log: completed work
+is kept; an attempt the stop interrupted is run again if its effect is none or idempotent,
+and is marked unknown if it is external (never repeated blindly); overdue timers fire at once.
+Waits until the runs end or only waiting work remains.
+
+  --json   print {"runId","state"} per run (one line each)
+
+Exit status as for weft run, for the worst run: 1 if any failed, else 3 if any waits, else 0.`,
+
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, json: { type: 'boolean' } });
+    if (positionals.length > 1) throw new UsageError('give at most one run id');
+    const [only] = positionals;
+    return withUserErrors('resume', io, async () => {
+      const session = openEngineSession(storePath(values.db, io.cwd), 'weft resume');
+      try {
+        let ids: string[];
+        if (only !== undefined) {
+          const id = session.store.resolveRunId(only);
+          session.engine.load(id);
+          ids = [id];
+        } else {
+          ids = session.store.unfinishedRunIds();
+          session.engine.recover();
+        }
+        if (ids.length === 0 && values.json !== true) io.stdout.write('no unfinished runs\n');
+        const states: RunState[] = [];
+        for (const id of ids) states.push(await session.engine.settled(id));
+        let worst = EXIT_OK;
+        ids.forEach((id, k) => {
+          const state = states[k] as RunState;
+          printRunOutcome(io, id, state, values.json === true);
+          const code = exitCodeOf(state);
+          worst = code === 1 || worst === 1 ? 1 : Math.max(worst, code);
+        });
+        return worst;
+      } finally {
+        session.close();
+      }
+    });
+  },
+};

@@ -1,0 +1,42 @@
+// `weft revise RUN --input JSON|@file [--db PATH] [--json]`: a new input revision for a run.
+import { foldRun } from '../../runtime/fold-run.ts';
+import type { Command } from '../command.ts';
+import { withUserErrors } from '../cli-errors.ts';
+import { openEngineSession } from '../engine-session.ts';
+import { parseCommandArgs } from '../parse-command-args.ts';
+import { checkRunInput, readRunInput } from '../run-input.ts';
+import { printRunOutcome } from '../run-outcome.ts';
+import { storePath } from '../store-path.ts';
+import { UsageError } from '../usage-error.ts';
+
+export const reviseCommand: Command = {
+  name: 'revise',
+  summary: "add an input revision to a run; only what depends on changed input runs again",
+  usage: 'weft revise RUN --input JSON|@file [--db PATH] [--json]',
+  help: `Gives RUN a new input (input revision N+1) and continues it. Each step's evidence records
+the hash of the input it covered: a step whose resolved input is unchanged keeps its evidence,
+one whose input changed runs again, and an external step whose earlier attempt with the same
+input is unknown stays unknown (it is never repeated blindly). Earlier attempts stay on record.
+
+Exit status as for weft run.`,
+
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, { input: { type: 'string' }, db: { type: 'string' }, json: { type: 'boolean' } });
+    const [run, ...extra] = positionals;
+    if (run === undefined || extra.length > 0) throw new UsageError('give exactly one run id');
+    if (values.input === undefined) throw new UsageError('--input is required: the new run input, as JSON or @file');
+    return withUserErrors('revise', io, async () => {
+      const input = readRunInput(values.input, io.cwd);
+      const session = openEngineSession(storePath(values.db, io.cwd), 'weft revise');
+      try {
+        const id = session.store.resolveRunId(run);
+        checkRunInput(foldRun(session.store, id).workflow, input);
+        session.engine.load(id);
+        session.engine.revise(id, input);
+        return printRunOutcome(io, id, await session.engine.settled(id), values.json === true);
+      } finally {
+        session.close();
+      }
+    });
+  },
+};

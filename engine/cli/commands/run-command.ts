@@ -1,0 +1,61 @@
+// `weft run FILE [--input JSON|@file] [--db PATH] [--json]`: runs a workflow until it ends or
+// only waiting work remains.
+import { dirname, resolve } from 'node:path';
+import { hasErrors } from '../../../shared/validator/diagnostic.ts';
+import { loadDefinitionFile } from '../../definition/load-definition-file.ts';
+import type { Command } from '../command.ts';
+import { withUserErrors } from '../cli-errors.ts';
+import { openEngineSession } from '../engine-session.ts';
+import { EXIT_FAILED } from '../exit-codes.ts';
+import { formatDiagnosticLine } from '../format-diagnostic.ts';
+import { parseCommandArgs } from '../parse-command-args.ts';
+import { checkRunInput, readRunInput } from '../run-input.ts';
+import { printRunOutcome } from '../run-outcome.ts';
+import { storePath } from '../store-path.ts';
+import { UsageError } from '../usage-error.ts';
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'run a workflow until it ends or only waiting work remains',
+  usage: 'weft run FILE [--input JSON|@file] [--db PATH] [--json]',
+  help: `Validates FILE, stores a snapshot of its definition (a version that has run is
+immutable), starts a run and drives it until it ends or only waiting work remains
+(timers, people, events, or a step that needs a person).
+
+  --input JSON|@file   the run input (default {}); checked against the workflow's input schema
+  --db PATH            the store (default $WEFT_DB, else .weft/weft.db in this folder)
+  --json               print {"runId","state"}
+
+Exit status: 0 succeeded, 1 failed (or the definition is invalid), 2 usage, input or store
+error, 3 left waiting or needing attention.`,
+
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, {
+      input: { type: 'string' },
+      db: { type: 'string' },
+      json: { type: 'boolean' },
+    });
+    const [file, ...extra] = positionals;
+    if (file === undefined || extra.length > 0) throw new UsageError('give exactly one workflow file');
+    return withUserErrors('run', io, async () => {
+      const path = resolve(io.cwd, file);
+      const { workflow, diagnostics } = await loadDefinitionFile(path);
+      if (workflow === undefined || hasErrors(diagnostics)) {
+        for (const d of diagnostics) if (d.severity === 'error') io.stderr.write(`${formatDiagnosticLine(file, d)}\n`);
+        io.stderr.write(`weft run: ${file} is not a valid workflow; nothing was run (check it with weft validate)\n`);
+        return EXIT_FAILED;
+      }
+      const input = readRunInput(values.input, io.cwd);
+      checkRunInput(workflow, input);
+      const session = openEngineSession(storePath(values.db, io.cwd), 'weft run');
+      try {
+        const hash = session.store.saveDefinition(workflow, Date.now());
+        const runId = session.engine.startRun({ workflow, definitionHash: hash, input, workspaceDir: dirname(path) });
+        const state = await session.engine.settled(runId);
+        return printRunOutcome(io, runId, state, values.json === true);
+      } finally {
+        session.close();
+      }
+    });
+  },
+};

@@ -1,0 +1,39 @@
+// The contract between the runtime and the code that does a step's work. An executor does the
+// work of ONE attempt and reports what happened; it never retries, routes or decides anything
+// else (principle 1). The runtime owns timeouts: it aborts `signal` when the attempt's time is up.
+import type { Step } from '../../shared/definition/workflow-schema.ts';
+
+export interface AttemptContext {
+  runId: string;
+  stepId: string;
+  activation: number;
+  attempt: number;
+  /** The resolved input of this attempt (the step's `input` expression, evaluated). */
+  input: unknown;
+  /** The step's config with this attempt's retry variant merged in. */
+  config: Record<string, unknown>;
+  step: Step;
+  /** Evaluated once per activation for steps that declare `idempotencyKey`. */
+  idempotencyKey: string | undefined;
+  /** Aborted on timeout, cancellation or engine shutdown; executors must stop promptly. */
+  signal: AbortSignal;
+  /** Folder of the workflow file: relative module paths and working directories resolve here. */
+  workspaceDir: string;
+}
+
+export type AttemptResult =
+  | { outcome: 'succeeded'; output: unknown }
+  | {
+      outcome: 'failed';
+      code: string;
+      message: string;
+      /** false: do not retry whatever the policy says (for example a malformed module path). */
+      retryable?: boolean;
+      /** Anything the work produced before failing, kept as evidence. */
+      output?: unknown;
+    }
+  | { outcome: 'unknown'; reason: string };
+
+export interface Executor {
+  execute(ctx: AttemptContext): Promise<AttemptResult>;
+}

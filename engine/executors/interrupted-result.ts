@@ -1,0 +1,24 @@
+// Principle 3: when an attempt is cut short after its work began (aborted on timeout or
+// cancellation, or its process died), nobody knows whether the effect happened. For a step with an
+// `external` effect that is the outcome `unknown`, which is never retried blindly; for other
+// steps, repeating the work is harmless, so it is a retryable failure.
+import type { Step } from '../../shared/definition/workflow-schema.ts';
+import type { AttemptResult } from './executor.ts';
+
+/** The result of an attempt aborted through its signal while the work was running. */
+export function abortedResult(step: Step, reasonText: string, detail = ''): AttemptResult {
+  const reason = `aborted: ${reasonText}`;
+  if (step.effect === 'external') return { outcome: 'unknown', reason: reason + detail };
+  return { outcome: 'failed', code: 'aborted', message: reason + detail, retryable: true };
+}
+
+/** The result of an attempt whose process ended without reporting (a crash, a foreign signal). */
+export function crashedResult(step: Step, code: string, message: string): AttemptResult {
+  if (step.effect === 'external') return { outcome: 'unknown', reason: `${code}: ${message}` };
+  return { outcome: 'failed', code, message };
+}
+
+/** Aborted before anything started: nothing can have happened, whatever the effect. */
+export function notStartedResult(reasonText: string): AttemptResult {
+  return { outcome: 'failed', code: 'aborted', message: `aborted before it started: ${reasonText}`, retryable: true };
+}

@@ -1,0 +1,17 @@
+// Executors need wall-clock timers for a few process-level chores (the grace period between
+// SIGTERM and SIGKILL, closing idle script runners). They take them through this type so the
+// engine's composition root, and tests, choose the clock (STYLE habit 6); only `realSchedule`
+// touches the global timer functions.
+
+export interface ScheduledTimer {
+  cancel(): void;
+}
+
+/** Runs `fn` once after `ms`. `keepAlive: false` lets the engine process exit while it waits. */
+export type Schedule = (fn: () => void, ms: number, options?: { keepAlive?: boolean }) => ScheduledTimer;
+
+export const realSchedule: Schedule = (fn, ms, options) => {
+  const timer = setTimeout(fn, ms);
+  if (options?.keepAlive === false) timer.unref();
+  return { cancel: () => clearTimeout(timer) };
+};

@@ -1,0 +1,683 @@
+// The scheduler. It folds every change into the run model through an event (append + apply),
+// commits each tick's events in one transaction before acting on them (starting executors,
+// setting timers), and fsyncs that commit when it records the start of an external attempt.
+// Pure step kinds (transform, router, join, end) run inline inside the tick: they have no effect
+// on the world, so recording their start and result in the same commit loses nothing.
+import type { StepKind, RunState } from '../../shared/definition/names.ts';
+import type { Step, Workflow } from '../../shared/definition/workflow-schema.ts';
+import type { EventData, EventType, RunEvent, SettleOutcome } from '../../shared/events/run-event.ts';
+import type { AttemptResult, Executor } from '../executors/executor.ts';
+import { hashOf } from '../store/canonical-json.ts';
+import type { Store } from '../store/store.ts';
+import { StoreError } from '../store/store-error.ts';
+import { newRunId, type Clock, type Random } from './clock.ts';
+import { indexDefinition, type DefinitionIndex } from './definition-index.ts';
+import { decideEdges } from './edge-decisions.ts';
+import { evaluate, stepReads } from './expressions.ts';
+import { checkAgainstSchema } from './output-contract.ts';
+import { readiness } from './readiness.ts';
+import { backoffMs, configForAttempt, mayRetry } from './retry-policy.ts';
+import { foldRun } from './fold-run.ts';
+import { applyEvent, newRunModel, type AttemptRecord, type Evidence, type RunModel, type StepRuntime } from './run-model.ts';
+import { desiredRunState, isQuiet, isTerminal } from './run-status.ts';
+
+export interface EngineOptions {
+  store: Store;
+  clock: Clock;
+  random: Random;
+  executors: Partial<Record<StepKind, Executor>>;
+  /** Called when a tick throws: the engine cannot go on safely (for example the disk is full). */
+  onFatal?: (error: unknown) => void;
+}
+
+interface Completion {
+  stepId: string;
+  activation: number;
+  attempt: number;
+  result: AttemptResult;
+}
+
+interface Launch {
+  live: LiveRun;
+  stepId: string;
+  activation: number;
+  attempt: number;
+  executor: Executor;
+  input: unknown;
+  config: Record<string, unknown>;
+  step: Step;
+  idempotencyKey: string | undefined;
+  timeoutMs: number | undefined;
+}
+
+interface LiveRun {
+  model: RunModel;
+  index: DefinitionIndex;
+  dirty: Set<string>;
+  ready: string[];
+  inbox: Completion[];
+  due: string[];
+  running: Map<string, { controller: AbortController; cancelTimeout: (() => void) | undefined }>;
+  timers: Map<string, () => void>;
+  touched: Set<string>;
+  waiters: (() => void)[];
+}
+
+export interface StartRunOptions {
+  workflow: Workflow;
+  definitionHash: string;
+  input: unknown;
+  workspaceDir: string;
+  forkOf?: { runId: string; fromStep: string };
+  importEvidence?: Evidence[];
+  importUnknowns?: RunModel['unknowns'];
+}
+
+const FAILURE_CODES_TIMED_OUT = new Set(['timeout']);
+const INLINE_KINDS = new Set<StepKind>(['transform', 'router', 'join', 'end']);
+
+export class Engine {
+  private readonly runs = new Map<string, LiveRun>();
+  private readonly dirtyRuns = new Set<string>();
+  private launches: Launch[] = [];
+  private needDurable = false;
+  private tickScheduled = false;
+  private ticking = false;
+  private closed = false;
+
+  constructor(private readonly o: EngineOptions) {}
+
+  // ---------------------------------------------------------------- public API
+
+  /** Creates a run and schedules it; returns its id. The definition must be saved already. */
+  startRun(opts: StartRunOptions): string {
+    const now = this.o.clock.now();
+    const runId = newRunId(now, this.o.random);
+    const live = this.live(newRunModel(runId, opts.workflow));
+    this.emit(live, 'run_created', {
+      workflowId: opts.workflow.id,
+      version: opts.workflow.version,
+      definitionHash: opts.definitionHash,
+      workspaceDir: opts.workspaceDir,
+      input: opts.input,
+      ...(opts.forkOf ? { forkOf: opts.forkOf } : {}),
+    }, opts.forkOf ? { reason: `fork of ${opts.forkOf.runId} from step "${opts.forkOf.fromStep}"` } : {});
+    for (const ev of opts.importEvidence ?? []) {
+      this.emit(live, 'evidence_imported', { evidenceId: ev.id, stepId: ev.stepId, output: ev.output, covers: ev.covers, from: { runId: ev.fromRun, activation: ev.activation, attempt: ev.attempt } }, { step: ev.stepId });
+    }
+    for (const u of opts.importUnknowns ?? []) {
+      this.emit(live, 'unknown_imported', { stepId: u.stepId, inputHash: u.inputHash, from: { runId: u.fromRun, activation: u.activation, attempt: u.attempt } }, { step: u.stepId });
+    }
+    this.activateEntries(live, 'entry step');
+    this.markDirty(live);
+    return runId;
+  }
+
+  /** Adds an input revision: the run passes over its graph again, reusing evidence whose coverage still matches. */
+  revise(runId: string, input: unknown): number {
+    const live = this.load(runId);
+    const busy = [...live.model.steps.values()].filter((s) => s.state === 'running');
+    if (busy.length > 0) throw new StoreError('refused', `run ${runId} has attempts in progress (${busy.map((s) => s.id).join(', ')}); revise it when they have finished`);
+    const revision = live.model.inputRevision + 1;
+    for (const cancel of live.timers.values()) cancel();
+    live.timers.clear();
+    live.due = [];
+    live.ready = [];
+    this.emit(live, 'run_input_revised', { inputRevision: revision, input }, { reason: `input revision ${revision}` });
+    if (live.model.state !== 'running') this.emit(live, 'run_state_changed', { state: 'running' }, { reason: `input revised to revision ${revision}` });
+    this.activateEntries(live, `input revision ${revision}`);
+    this.markDirty(live);
+    return revision;
+  }
+
+  /** Loads (or returns) a run from the log; recovers attempts that a stopped engine left running. */
+  load(runId: string): LiveRun {
+    const existing = this.runs.get(runId);
+    if (existing) return existing;
+    const model = foldRun(this.o.store, runId);
+    const live = this.live(model);
+    this.recoverLive(live);
+    return live;
+  }
+
+  /** Continues every unfinished run of the store. Returns how many runs and interrupted attempts. */
+  recover(): { runs: number; interrupted: number } {
+    let interrupted = 0;
+    let runs = 0;
+    for (const id of this.o.store.unfinishedRunIds()) {
+      if (this.runs.has(id)) continue;
+      const live = this.load(id);
+      runs++;
+      interrupted += live.inbox.length;
+    }
+    return { runs, interrupted };
+  }
+
+  /** Resolves when the run has ended or only waiting work (people, events, timers, escalations) remains. */
+  settled(runId: string): Promise<RunState> {
+    const live = this.runs.get(runId);
+    if (live === undefined) return Promise.resolve(this.o.store.getRun(runId)?.state ?? 'failed');
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (this.isSettled(live)) resolve(live.model.state);
+        else live.waiters.push(check);
+      };
+      check();
+    });
+  }
+
+  model(runId: string): RunModel | undefined {
+    return this.runs.get(runId)?.model;
+  }
+
+  /** Stops timers and aborts running attempts; the log already holds everything needed to resume. */
+  close(): void {
+    this.closed = true;
+    for (const live of this.runs.values()) {
+      for (const cancel of live.timers.values()) cancel();
+      for (const r of live.running.values()) {
+        r.cancelTimeout?.();
+        r.controller.abort(new Error('engine shut down'));
+      }
+    }
+  }
+
+  /** Writes whatever is pending (the CLI calls this before exiting). */
+  flush(): void {
+    this.o.store.flush(this.needDurable);
+    this.needDurable = false;
+  }
+
+  // ---------------------------------------------------------------- events
+
+  private emit<T extends EventType>(
+    live: LiveRun,
+    type: T,
+    data: EventData<T>,
+    extra: { step?: string; activation?: number; attempt?: number; reason?: string } = {},
+  ): RunEvent<T> {
+    const e = this.o.store.append({ runId: live.model.runId, type, at: this.o.clock.now(), data, ...extra });
+    applyEvent(live.model, e);
+    if (extra.step !== undefined) live.touched.add(extra.step);
+    return e;
+  }
+
+  private live(model: RunModel): LiveRun {
+    const live: LiveRun = {
+      model,
+      index: indexDefinition(model.workflow),
+      dirty: new Set(),
+      ready: [],
+      inbox: [],
+      due: [],
+      running: new Map(),
+      timers: new Map(),
+      touched: new Set(),
+      waiters: [],
+    };
+    this.runs.set(model.runId, live);
+    return live;
+  }
+
+  private activateEntries(live: LiveRun, reason: string): void {
+    for (const id of live.index.entries) this.activate(live, id, reason);
+  }
+
+  private activate(live: LiveRun, stepId: string, reason: string): void {
+    const s = live.model.steps.get(stepId) as StepRuntime;
+    this.emit(live, 'step_activated', {}, { step: stepId, activation: s.activation + 1, reason });
+    live.ready.push(stepId);
+  }
+
+  /** After a load: interrupted attempts become completions, timers are re-armed, work is queued. */
+  private recoverLive(live: LiveRun): void {
+    const m = live.model;
+    if (isTerminal(m.state)) return;
+    let interrupted = 0;
+    const timed: { stepId: string; dueAt: number }[] = [];
+    for (const s of m.steps.values()) {
+      if (s.state === 'running') {
+        const a = currentAttempt(s);
+        if (a && a.state === 'running') {
+          interrupted++;
+          const result: AttemptResult = a.effect === 'external'
+            ? { outcome: 'unknown', reason: 'the engine stopped during this attempt; whether its effect happened is unknown' }
+            : { outcome: 'failed', code: 'interrupted', message: 'the engine stopped during this attempt; it is run again', retryable: true };
+          live.inbox.push({ stepId: s.id, activation: a.activation, attempt: a.number, result });
+        }
+      } else if (s.state === 'ready') live.ready.push(s.id);
+      else if (s.state === 'retry_wait' && s.retryDueAt !== null) timed.push({ stepId: s.id, dueAt: s.retryDueAt });
+      else if (s.state === 'waiting' && s.timerDueAt !== null) timed.push({ stepId: s.id, dueAt: s.timerDueAt });
+      else if (s.state === 'blocked' || s.state === 'skipped') live.dirty.add(s.id);
+    }
+    // Overdue timers fire at once, in the order they were due.
+    timed.sort((a, b) => a.dueAt - b.dueAt);
+    for (const t of timed) this.arm(live, t.stepId, t.dueAt);
+    if (interrupted > 0 || timed.length > 0 || live.ready.length > 0) {
+      this.emit(live, 'engine_resumed', { interrupted }, { reason: interrupted > 0 ? `${interrupted} attempt(s) were interrupted by a stop` : 'resumed' });
+    }
+    this.markDirty(live);
+  }
+
+  // ---------------------------------------------------------------- tick
+
+  private markDirty(live: LiveRun): void {
+    this.dirtyRuns.add(live.model.runId);
+    this.kick();
+  }
+
+  private kick(): void {
+    if (this.tickScheduled || this.closed) return;
+    this.tickScheduled = true;
+    setImmediate(() => void this.tick());
+  }
+
+  private async tick(): Promise<void> {
+    this.tickScheduled = false;
+    if (this.ticking) {
+      this.kick();
+      return;
+    }
+    this.ticking = true;
+    const advanced: LiveRun[] = [];
+    try {
+      const ids = [...this.dirtyRuns];
+      this.dirtyRuns.clear();
+      for (const id of ids) {
+        const live = this.runs.get(id);
+        if (live === undefined) continue;
+        await this.advance(live);
+        this.project(live);
+        advanced.push(live);
+      }
+      this.o.store.flush(this.needDurable);
+      this.needDurable = false;
+    } catch (e) {
+      this.ticking = false;
+      this.closed = true;
+      if (this.o.onFatal) this.o.onFatal(e);
+      else throw e;
+      return;
+    }
+    this.ticking = false;
+    const launches = this.launches;
+    this.launches = [];
+    for (const l of launches) this.launch(l);
+    for (const live of advanced) this.wake(live);
+    if (this.dirtyRuns.size > 0) this.kick();
+  }
+
+  private wake(live: LiveRun): void {
+    const waiters = live.waiters;
+    live.waiters = [];
+    for (const w of waiters) w();
+    if (isTerminal(live.model.state) && live.running.size === 0 && live.waiters.length === 0) this.runs.delete(live.model.runId);
+  }
+
+  private isSettled(live: LiveRun): boolean {
+    if (this.dirtyRuns.has(live.model.runId) || live.inbox.length > 0 || live.due.length > 0) return false;
+    if (isTerminal(live.model.state)) return true;
+    return live.model.state !== 'running' && isQuiet(live.model);
+  }
+
+  private project(live: LiveRun): void {
+    const m = live.model;
+    this.o.store.setRunProjection({ id: m.runId, workflowId: m.workflow.id, version: m.workflow.version, state: m.state, inputRevision: m.inputRevision, createdAt: m.createdAt, updatedAt: m.updatedAt });
+    for (const id of live.touched) {
+      const s = m.steps.get(id);
+      if (s === undefined) continue;
+      this.o.store.setStepProjection(m.runId, {
+        stepId: id,
+        activation: s.activation,
+        state: s.state,
+        attempts: s.attempts.filter((a) => a.activation === s.activation).length,
+        evidenceId: s.evidence?.id ?? null,
+      });
+    }
+    live.touched.clear();
+  }
+
+  private async advance(live: LiveRun): Promise<void> {
+    const m = live.model;
+    const inbox = live.inbox;
+    live.inbox = [];
+    for (const c of inbox) await this.onResult(live, c);
+    const due = live.due;
+    live.due = [];
+    for (const stepId of due) await this.onTimer(live, stepId);
+    while (!isTerminal(m.state) && (live.dirty.size > 0 || live.ready.length > 0)) {
+      const dirty = [...live.dirty];
+      live.dirty.clear();
+      for (const id of dirty) await this.checkReadiness(live, id);
+      while (live.ready.length > 0 && !isTerminal(m.state)) {
+        const id = live.ready.shift() as string;
+        if (m.steps.get(id)?.state === 'ready') await this.startAttempt(live, id);
+      }
+    }
+    if (!isTerminal(m.state)) {
+      const want = desiredRunState(m);
+      if (want.state !== m.state) this.emit(live, 'run_state_changed', { state: want.state }, { reason: want.reason });
+    }
+  }
+
+  private async checkReadiness(live: LiveRun, stepId: string): Promise<void> {
+    const s = live.model.steps.get(stepId);
+    if (s === undefined) return;
+    const r = readiness(live.model, live.index, s);
+    if (r.kind === 'activate') this.activate(live, stepId, r.reason);
+    else if (r.kind === 'skip') await this.settle(live, s, 'skipped', r.reason);
+    else if (r.kind === 'fail') {
+      // A join that can no longer be met: an activation that fails at once, routed like any failure.
+      this.emit(live, 'step_activated', {}, { step: stepId, activation: s.activation + 1, reason: r.reason });
+      await this.settle(live, s, 'failed', r.reason);
+    }
+  }
+
+  // ---------------------------------------------------------------- attempts
+
+  private context(live: LiveRun, extra: Record<string, unknown> = {}): Record<string, unknown> {
+    const m = live.model;
+    return {
+      input: m.input,
+      steps: m.view,
+      run: { id: m.runId, workflowId: m.workflow.id, version: m.workflow.version, inputRevision: m.inputRevision, startedAt: new Date(m.createdAt).toISOString() },
+      ...extra,
+    };
+  }
+
+  private async startAttempt(live: LiveRun, stepId: string): Promise<void> {
+    const m = live.model;
+    const s = m.steps.get(stepId) as StepRuntime;
+    const step = live.index.steps.get(stepId) as Step;
+    const inActivation = s.attempts.filter((a) => a.activation === s.activation);
+    const number = inActivation.length + 1;
+    const effect = step.effect ?? 'none';
+    const ctx = this.context(live);
+    let input: unknown;
+    let idempotencyKey: string | undefined;
+    try {
+      input = step.input === undefined ? m.input : await evaluate(step.input, ctx);
+      if (number === 1 && step.idempotencyKey !== undefined) idempotencyKey = String(await evaluate(step.idempotencyKey, ctx));
+      else idempotencyKey = inActivation[0]?.idempotencyKey;
+    } catch (e) {
+      this.emit(live, 'attempt_started', { inputHash: '-', input: null, variant: null, effect }, { step: stepId, activation: s.activation, attempt: number });
+      await this.onResult(live, { stepId, activation: s.activation, attempt: number, result: { outcome: 'failed', code: 'input_error', message: (e as Error).message, retryable: false } });
+      return;
+    }
+    const reads = stepReads(step);
+    const inputHash = hashOf(reads.length === 0 ? { input } : { input, reads: Object.fromEntries(reads.map((id) => [id, m.view[id]?.output ?? null])) });
+
+    if (number === 1 && (await this.reuseOrCarry(live, s, step, inputHash))) return;
+
+    const { config, variant } = configForAttempt((step as { config?: Record<string, unknown> }).config ?? {}, step.retry, number);
+    this.emit(live, 'attempt_started', {
+      inputHash,
+      input,
+      variant,
+      effect,
+      ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+      ...(step.timeoutMs === undefined ? {} : { timeoutMs: step.timeoutMs }),
+    }, { step: stepId, activation: s.activation, attempt: number, ...(variant === null ? {} : { reason: `retry variant ${variant + 1}` }) });
+
+    const done = (result: AttemptResult): Promise<void> => this.onResult(live, { stepId, activation: s.activation, attempt: number, result });
+    if (INLINE_KINDS.has(step.kind)) {
+      await done(await this.runInline(live, step, input, config));
+      return;
+    }
+    if (step.kind === 'wait') {
+      const w = config as { durationMs?: number; until?: string };
+      let dueAt: number;
+      try {
+        dueAt = w.durationMs !== undefined ? this.o.clock.now() + w.durationMs : Date.parse(String(await evaluate(w.until ?? '', ctx)));
+      } catch (e) {
+        await done({ outcome: 'failed', code: 'input_error', message: (e as Error).message, retryable: false });
+        return;
+      }
+      if (Number.isNaN(dueAt)) {
+        await done({ outcome: 'failed', code: 'input_error', message: `"until" did not give a date`, retryable: false });
+        return;
+      }
+      this.emit(live, 'timer_set', { dueAt }, { step: stepId, activation: s.activation, attempt: number, reason: `fires at ${new Date(dueAt).toISOString()}` });
+      this.arm(live, stepId, dueAt);
+      return;
+    }
+    const executor = this.o.executors[step.kind];
+    if (executor === undefined) {
+      await done({ outcome: 'failed', code: 'unsupported_kind', message: `this engine cannot run "${step.kind}" steps yet`, retryable: false });
+      return;
+    }
+    if (effect === 'external') this.needDurable = true;
+    this.launches.push({ live, stepId, activation: s.activation, attempt: number, executor, input, config, step, idempotencyKey, timeoutMs: step.timeoutMs });
+  }
+
+  /** Restart per prerequisite: reuse evidence (or an unknown outcome) whose coverage still matches. */
+  private async reuseOrCarry(live: LiveRun, s: StepRuntime, step: Step, inputHash: string): Promise<boolean> {
+    const m = live.model;
+    const earlier = (fromRun: string, revision: number): boolean => fromRun !== m.runId || revision < m.inputRevision;
+    let best: Evidence | undefined;
+    for (const ev of m.evidence.values()) {
+      if (ev.stepId !== s.id || !ev.satisfies || ev.covers.inputHash !== inputHash || ev.covers.definitionVersion !== m.workflow.version) continue;
+      if (earlier(ev.fromRun, ev.covers.inputRevision)) best = ev;
+    }
+    if (best) {
+      const covers = { ...best.covers, inputRevision: m.inputRevision };
+      this.emit(live, 'evidence_reused', { evidenceId: best.id, output: best.output, covers, from: { runId: best.fromRun, activation: best.activation, attempt: best.attempt } }, {
+        step: s.id,
+        activation: s.activation,
+        reason: `input unchanged: evidence ${best.id} (revision ${best.covers.inputRevision}${best.fromRun === m.runId ? '' : ` of run ${best.fromRun}`}) still covers it`,
+      });
+      await this.settle(live, s, 'succeeded', `evidence ${best.id} reused`, best.id);
+      return true;
+    }
+    if (step.effect === 'external') {
+      const u = m.unknowns.filter((x) => x.stepId === s.id && x.inputHash === inputHash && earlier(x.fromRun, x.inputRevision)).pop();
+      if (u) {
+        this.emit(live, 'outcome_carried', { outcome: 'unknown', fromActivation: u.activation, attempt: u.attempt }, {
+          step: s.id,
+          activation: s.activation,
+          reason: `attempt ${s.id}/${u.activation}.${u.attempt}${u.fromRun === m.runId ? '' : ` of run ${u.fromRun}`} with the same input has an unknown outcome; it is not repeated`,
+        });
+        await this.settle(live, s, 'unknown', 'outcome of the same external effect is unknown');
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private async runInline(live: LiveRun, step: Step, input: unknown, config: Record<string, unknown>): Promise<AttemptResult> {
+    switch (step.kind) {
+      case 'transform':
+        try {
+          return { outcome: 'succeeded', output: (await evaluate(String(config['expression']), this.context(live))) ?? null };
+        } catch (e) {
+          return { outcome: 'failed', code: 'expression_error', message: (e as Error).message, retryable: false };
+        }
+      case 'join': {
+        const out: Record<string, unknown> = {};
+        for (const e of live.index.in.get(step.id) ?? []) {
+          const d = live.model.edges.get(e.edge.id);
+          if (d?.taken) out[e.edge.from] = live.model.view[e.edge.from]?.output ?? null;
+        }
+        return { outcome: 'succeeded', output: out };
+      }
+      default:
+        return { outcome: 'succeeded', output: input ?? null };
+    }
+  }
+
+  private launch(l: Launch): void {
+    const controller = new AbortController();
+    let cancelTimeout: (() => void) | undefined;
+    const key = l.stepId;
+    if (l.timeoutMs !== undefined) {
+      cancelTimeout = this.o.clock.setTimer(l.timeoutMs, () => {
+        if (!l.live.running.has(key)) return;
+        controller.abort(new Error(`timed out after ${l.timeoutMs} ms`));
+        const result: AttemptResult = l.step.effect === 'external'
+          ? { outcome: 'unknown', reason: `no reply within ${l.timeoutMs} ms: the reply was lost or late, so whether the effect happened is unknown` }
+          : { outcome: 'failed', code: 'timeout', message: `no result within ${l.timeoutMs} ms`, retryable: true };
+        this.complete(l, result);
+      });
+    }
+    l.live.running.set(key, { controller, cancelTimeout });
+    let promise: Promise<AttemptResult>;
+    try {
+      promise = l.executor.execute({
+        runId: l.live.model.runId,
+        stepId: l.stepId,
+        activation: l.activation,
+        attempt: l.attempt,
+        input: l.input,
+        config: l.config,
+        step: l.step,
+        idempotencyKey: l.idempotencyKey,
+        signal: controller.signal,
+        workspaceDir: l.live.model.workspaceDir,
+      });
+    } catch (e) {
+      promise = Promise.resolve({ outcome: 'failed', code: 'executor_error', message: (e as Error).message, retryable: false });
+    }
+    promise.then(
+      (result) => this.complete(l, result),
+      (e: unknown) => this.complete(l, { outcome: 'failed', code: 'executor_error', message: e instanceof Error ? e.message : String(e), retryable: false }),
+    );
+  }
+
+  private complete(l: Launch, result: AttemptResult): void {
+    const r = l.live.running.get(l.stepId);
+    if (r === undefined) return; // already completed (a timeout won the race)
+    r.cancelTimeout?.();
+    l.live.running.delete(l.stepId);
+    l.live.inbox.push({ stepId: l.stepId, activation: l.activation, attempt: l.attempt, result });
+    this.markDirty(l.live);
+  }
+
+  private arm(live: LiveRun, stepId: string, dueAt: number): void {
+    live.timers.get(stepId)?.();
+    live.timers.set(stepId, this.o.clock.setTimer(dueAt - this.o.clock.now(), () => {
+      live.timers.delete(stepId);
+      live.due.push(stepId);
+      this.markDirty(live);
+    }));
+  }
+
+  private async onTimer(live: LiveRun, stepId: string): Promise<void> {
+    const s = live.model.steps.get(stepId);
+    if (s === undefined || isTerminal(live.model.state)) return;
+    if (s.state === 'retry_wait') {
+      await this.startAttempt(live, stepId);
+    } else if (s.state === 'waiting') {
+      const a = currentAttempt(s);
+      if (a === undefined) return;
+      this.emit(live, 'timer_fired', {}, { step: stepId, activation: a.activation, attempt: a.number });
+      await this.onResult(live, { stepId, activation: a.activation, attempt: a.number, result: { outcome: 'succeeded', output: { firedAt: new Date(this.o.clock.now()).toISOString() } } });
+    }
+  }
+
+  private async onResult(live: LiveRun, c: Completion): Promise<void> {
+    const m = live.model;
+    const s = m.steps.get(c.stepId);
+    const a = s?.attempts.find((x) => x.activation === c.activation && x.number === c.attempt);
+    if (s === undefined || a === undefined || a.state !== 'running') return;
+    const step = live.index.steps.get(c.stepId) as Step;
+    const at = { step: c.stepId, activation: c.activation, attempt: c.attempt };
+    const r = c.result;
+    const covers = { inputHash: a.inputHash, definitionVersion: m.workflow.version, inputRevision: m.inputRevision };
+    const evidenceId = `${c.stepId}/${c.activation}.${c.attempt}`;
+    if (r.outcome === 'unknown') {
+      this.emit(live, 'attempt_unknown', { error: { code: 'unknown', message: r.reason } }, { ...at, reason: r.reason });
+      if (!isTerminal(m.state)) await this.settle(live, s, 'unknown', r.reason);
+      return;
+    }
+    if (r.outcome === 'failed') {
+      this.emit(live, 'attempt_failed', {
+        error: { code: r.code, message: r.message },
+        retryable: r.retryable !== false,
+        ...(r.output === undefined ? {} : { output: r.output, evidenceId, covers }),
+      }, { ...at, reason: r.message });
+      if (!isTerminal(m.state)) await this.afterFailure(live, s, step, r.code, r.retryable !== false);
+      return;
+    }
+    // Succeeded by the executor's account; the contract decides whether it counts.
+    const output = r.output;
+    const violations = step.output === undefined ? undefined : checkAgainstSchema(step.output, output);
+    let failure: { code: string; message: string } | undefined;
+    if (violations !== undefined) failure = { code: 'invalid_output', message: `the output does not match the step's output schema: ${violations}` };
+    else if (step.accept !== undefined) {
+      try {
+        const ok = await evaluate(step.accept, this.context(live, { output }));
+        if (ok !== true) failure = { code: 'acceptance_not_met', message: `acceptance rule "${step.accept}" is not met` };
+      } catch (e) {
+        failure = { code: 'acceptance_not_met', message: `acceptance rule could not be evaluated: ${(e as Error).message}` };
+      }
+    }
+    if (failure) {
+      this.emit(live, 'attempt_failed', { error: failure, retryable: true, output, evidenceId, covers }, { ...at, reason: failure.message });
+      if (!isTerminal(m.state)) await this.afterFailure(live, s, step, failure.code, true);
+      return;
+    }
+    this.emit(live, 'attempt_succeeded', { output, evidenceId, covers }, at);
+    if (!isTerminal(m.state)) await this.settle(live, s, 'succeeded', `attempt ${evidenceId} succeeded`, evidenceId);
+  }
+
+  private async afterFailure(live: LiveRun, s: StepRuntime, step: Step, code: string, retryable: boolean): Promise<void> {
+    const inActivation = s.attempts.filter((a) => a.activation === s.activation);
+    const counted = inActivation.filter((a) => a.error?.code !== 'interrupted').length;
+    const next = inActivation.length + 1;
+    const now = this.o.clock.now();
+    if (code === 'interrupted') {
+      this.emit(live, 'retry_scheduled', { nextAttempt: next, dueAt: now, delayMs: 0 }, { step: s.id, activation: s.activation, reason: 'the engine restarted during the attempt; running it again (not counted as a retry)' });
+      live.due.push(s.id);
+      return;
+    }
+    if (mayRetry(step.retry, counted, code, retryable)) {
+      const delayMs = backoffMs(step.retry, counted + 1, this.o.random);
+      this.emit(live, 'retry_scheduled', { nextAttempt: next, dueAt: now + delayMs, delayMs }, {
+        step: s.id,
+        activation: s.activation,
+        reason: `${code}: attempt ${counted + 1} of ${step.retry?.maxAttempts ?? 1} in ${delayMs} ms`,
+      });
+      this.arm(live, s.id, now + delayMs);
+      return;
+    }
+    const why = !retryable ? `${code} is not retryable` : step.retry?.nonRetryable?.includes(code) ? `${code} is listed in nonRetryable` : `${counted} of ${step.retry?.maxAttempts ?? 1} attempts used`;
+    await this.settle(live, s, FAILURE_CODES_TIMED_OUT.has(code) ? 'timed_out' : 'failed', why);
+  }
+
+  private async settle(live: LiveRun, s: StepRuntime, outcome: SettleOutcome, reason: string, evidenceId?: string): Promise<void> {
+    const m = live.model;
+    const step = live.index.steps.get(s.id) as Step;
+    let edges = await decideEdges(m, live.index, s.id, outcome, this.context(live, { output: s.output }));
+    const handled = edges.some((e) => e.taken);
+    const quiet = outcome === 'succeeded' || outcome === 'skipped' || outcome === 'cancelled';
+    // An outcome nobody handles and a person must look at: leave the outgoing edges undecided, so
+    // what follows stays blocked (not skipped) until the person acts.
+    const escalate = !quiet && !handled && (outcome === 'unknown' || step.onExhausted === 'escalate');
+    if (escalate) edges = [];
+    this.emit(live, 'step_settled', { outcome, ...(evidenceId === undefined ? {} : { evidenceId }), edges }, { step: s.id, activation: s.activation, reason });
+    for (const e of edges) {
+      const to = live.index.edges.get(e.id)?.edge.to;
+      if (to !== undefined) live.dirty.add(to);
+    }
+    if (quiet || handled) return;
+    if (escalate) {
+      this.emit(live, 'step_escalated', { outcome }, {
+        step: s.id,
+        activation: s.activation,
+        reason: outcome === 'unknown'
+          ? `the outcome of "${s.id}" is unknown and no edge handles it: a person must find out whether it took effect`
+          : `"${s.id}" ${outcome} and onExhausted is escalate`,
+      });
+      return;
+    }
+    this.emit(live, 'run_state_changed', { state: 'failed' }, { reason: `step "${s.id}" ${outcome} (${reason}) and no edge or escalation handles it` });
+  }
+}
+
+function currentAttempt(s: StepRuntime): AttemptRecord | undefined {
+  for (let i = s.attempts.length - 1; i >= 0; i--) {
+    const a = s.attempts[i] as AttemptRecord;
+    if (a.activation === s.activation) return a;
+  }
+  return undefined;
+}

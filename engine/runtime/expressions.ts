@@ -1,0 +1,97 @@
+// Evaluating definition expressions at run time: compiled once per text, evaluated against the
+// run context {input, steps, run} (plus `output` in conditions and acceptance rules).
+import jsonata from 'jsonata';
+import { placeholdersOf } from '../../shared/validator/expressions/template.ts';
+import type { AstNode } from '../../shared/validator/expressions/jsonata-ast.ts';
+import { referencesOf } from '../../shared/validator/expressions/references.ts';
+import type { Step } from '../../shared/definition/workflow-schema.ts';
+
+type Compiled = ReturnType<typeof jsonata>;
+const compiled = new Map<string, Compiled>();
+
+export class ExpressionError extends Error {
+  constructor(readonly expression: string, message: string) {
+    super(message);
+    this.name = 'ExpressionError';
+  }
+}
+
+function compile(text: string): Compiled {
+  let c = compiled.get(text);
+  if (c === undefined) {
+    try {
+      c = jsonata(text);
+    } catch (e) {
+      throw new ExpressionError(text, `cannot parse "${text}": ${(e as Error).message}`);
+    }
+    compiled.set(text, c);
+  }
+  return c;
+}
+
+export async function evaluate(text: string, context: Record<string, unknown>): Promise<unknown> {
+  try {
+    const v: unknown = await compile(text).evaluate(context);
+    return normalise(v);
+  } catch (e) {
+    if (e instanceof ExpressionError) throw e;
+    throw new ExpressionError(text, `"${text}" failed: ${(e as Error).message}`);
+  }
+}
+
+/** Renders `{{ expression }}` placeholders; objects are inserted as JSON. */
+export async function renderTemplate(template: string, context: Record<string, unknown>): Promise<string> {
+  const parts = placeholdersOf(template);
+  if (parts.length === 0) return template;
+  let out = '';
+  let last = 0;
+  const re = /\{\{([\s\S]*?)\}\}/g;
+  for (let m = re.exec(template), k = 0; m !== null; m = re.exec(template), k++) {
+    out += template.slice(last, m.index);
+    const v = await evaluate(parts[k]?.expression ?? '', context);
+    out += v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v);
+    last = m.index + m[0].length;
+  }
+  return out + template.slice(last);
+}
+
+/** JSONata results can carry sequence flags and undefined; make them plain JSON values. */
+function normalise(v: unknown): unknown {
+  if (v === undefined) return undefined;
+  return JSON.parse(JSON.stringify(v)) as unknown;
+}
+
+const readsCache = new WeakMap<Step, string[]>();
+
+/**
+ * Steps whose outputs a step's expressions read (besides its `input`): they are part of what the
+ * step's evidence covers, so a changed upstream output invalidates it.
+ */
+export function stepReads(step: Step): string[] {
+  const hit = readsCache.get(step);
+  if (hit) return hit;
+  const texts: string[] = [];
+  const add = (t: unknown): void => {
+    if (typeof t === 'string') texts.push(t);
+  };
+  add(step.input);
+  add(step.idempotencyKey);
+  const config = (step as { config?: Record<string, unknown> }).config ?? {};
+  for (const [k, v] of Object.entries(config)) {
+    if (typeof v === 'string') {
+      if (['expression', 'items', 'correlationKey', 'until', 'body'].includes(k)) add(v);
+      else for (const p of placeholdersOf(v)) add(p.expression);
+    }
+  }
+  const ids = new Set<string>();
+  for (const t of texts) {
+    try {
+      for (const r of referencesOf(jsonata(t).ast() as AstNode)) if (r.root === 'steps' && r.names[0]) ids.add(r.names[0]);
+    } catch {
+      // a syntax error is the validator's to report
+    }
+  }
+  const out = [...ids].sort();
+  readsCache.set(step, out);
+  return out;
+}

@@ -1,0 +1,123 @@
+// A run's restart record (DESIGN.md "States"): for each step its state, evidence and what that
+// evidence covers, its attempts, and the next permitted action with its reason. `weft inspect`
+// prints it; a resumed engine and the timeline read the same facts from the same fold.
+import type { Step } from '../../shared/definition/workflow-schema.ts';
+import { indexDefinition } from './definition-index.ts';
+import type { AttemptRecord, RunModel, StepRuntime } from './run-model.ts';
+
+export interface AttemptView {
+  id: string;
+  activation: number;
+  number: number;
+  state: AttemptRecord['state'];
+  startedAt: string;
+  endedAt: string | null;
+  inputHash: string;
+  variant: number | null;
+  error: { code: string; message: string } | null;
+}
+
+export interface StepView {
+  id: string;
+  state: string;
+  activation: number;
+  attempts: AttemptView[];
+  evidence: { id: string; attempt: string; covers: { inputHash: string; definitionVersion: number; inputRevision: number } } | null;
+  next: string;
+}
+
+export interface RestartRecord {
+  run: { id: string; workflowId: string; version: number; state: string; inputRevision: number };
+  steps: StepView[];
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+export const attemptId = (stepId: string, a: { activation: number; number: number }): string => `${stepId}/${a.activation}.${a.number}`;
+
+export function restartRecord(run: RunModel): RestartRecord {
+  return {
+    run: { id: run.runId, workflowId: run.workflow.id, version: run.workflow.version, state: run.state, inputRevision: run.inputRevision },
+    steps: run.workflow.steps.map((step) => {
+      const s = run.steps.get(step.id) as StepRuntime;
+      return {
+        id: step.id,
+        state: s.state,
+        activation: s.activation,
+        attempts: s.attempts.map((a) => ({
+          id: attemptId(step.id, a),
+          activation: a.activation,
+          number: a.number,
+          state: a.state,
+          startedAt: iso(a.startedAt) as string,
+          endedAt: iso(a.endedAt),
+          inputHash: a.inputHash,
+          variant: a.variant,
+          error: a.error,
+        })),
+        evidence: s.evidence === null ? null : { id: s.evidence.id, attempt: `${s.evidence.fromRun === run.runId ? '' : `${s.evidence.fromRun}:`}${attemptId(step.id, { activation: s.evidence.activation, number: s.evidence.attempt })}`, covers: s.evidence.covers },
+        next: nextAction(run, step, s),
+      };
+    }),
+  };
+}
+
+/** The next permitted action for a step, in words, with its reason. */
+export function nextAction(run: RunModel, step: Step, s: StepRuntime): string {
+  const last = s.attempts[s.attempts.length - 1];
+  const lastId = last === undefined ? '' : attemptId(step.id, last);
+  switch (s.state) {
+    case 'blocked':
+      return `blocked: ${awaits(run, step, s)}`;
+    case 'ready': {
+      const viaUnknown = unknownUpstream(run, step);
+      return viaUnknown === undefined ? 'ready: may start now' : `ready for investigation: attempt ${viaUnknown} outcome unknown`;
+    }
+    case 'running':
+      return `running: attempt ${lastId} started ${iso(last?.startedAt ?? null) ?? ''}${last?.timeoutMs === undefined ? '' : `, times out after ${last.timeoutMs} ms`}`;
+    case 'retry_wait':
+      return `retry: attempt ${s.activation}.${(last?.number ?? 0) + 1} due ${iso(s.retryDueAt) ?? ''} after ${last?.error?.code ?? 'a failure'}`;
+    case 'waiting':
+      return `waiting: timer fires ${iso(s.timerDueAt) ?? ''}`;
+    case 'succeeded':
+      return s.evidence === null
+        ? 'done'
+        : `done: evidence ${s.evidence.id} covers input ${s.evidence.covers.inputHash} under definition v${s.evidence.covers.definitionVersion}, input revision ${s.evidence.covers.inputRevision}`;
+    case 'unknown':
+      return `investigate: attempt ${lastId || '(carried)'} outcome unknown (${last?.error?.message ?? 'the same effect was unknown before'}); it is never retried automatically${s.escalated ? ' and a person must resolve it' : ''}`;
+    case 'failed':
+      return `${s.escalated ? 'needs a person' : 'failed'}: ${last?.error ? `${last.error.code}: ${last.error.message}` : (s.outcome ?? 'failed')}`;
+    case 'skipped':
+      return 'skipped: no incoming path was taken';
+    default:
+      return s.state;
+  }
+}
+
+function awaits(run: RunModel, step: Step, s: StepRuntime): string {
+  const index = indexDefinition(run.workflow);
+  const waitingFor = (index.in.get(step.id) ?? [])
+    .filter((e) => !e.loop)
+    .filter((e) => ((run.edges.get(e.edge.id)?.seq ?? 0) <= s.openedSeq))
+    .map((e) => {
+      const from = run.steps.get(e.edge.from);
+      const need = [...e.outcomes].join('|');
+      const what = need === 'succeeded' ? 'accepted result' : `${need} outcome`;
+      return `${what} of ${e.edge.from}${from && from.state !== 'blocked' ? ` (now ${from.state})` : ''}`;
+    });
+  if (waitingFor.length === 0) return index.entries.includes(step.id) ? 'not started' : 'awaits its prerequisites';
+  return `awaits ${waitingFor.join(' and ')}`;
+}
+
+/** The unknown attempt upstream whose edge made this step ready, if any. */
+function unknownUpstream(run: RunModel, step: Step): string | undefined {
+  const index = indexDefinition(run.workflow);
+  for (const e of index.in.get(step.id) ?? []) {
+    const d = run.edges.get(e.edge.id);
+    const from = run.steps.get(e.edge.from);
+    if (d?.taken && from?.outcome === 'unknown') {
+      const a = from.attempts[from.attempts.length - 1];
+      return a === undefined ? e.edge.from : attemptId(e.edge.from, a);
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,38 @@
+// Retry decisions and backoff. The engine alone decides whether to retry (principle 1).
+import type { RetryPolicy } from '../../shared/definition/workflow-schema.ts';
+import type { Random } from './clock.ts';
+
+export const DEFAULT_INITIAL_INTERVAL_MS = 1_000;
+export const DEFAULT_BACKOFF_COEFFICIENT = 2;
+export const DEFAULT_MAX_INTERVAL_MS = 300_000;
+
+/**
+ * Delay before attempt `next` (2, 3, ...): initial × coefficient^(next-2), capped, then reduced
+ * by up to `jitter` of itself at random.
+ */
+export function backoffMs(policy: RetryPolicy | undefined, next: number, random: Random): number {
+  const initial = policy?.initialIntervalMs ?? DEFAULT_INITIAL_INTERVAL_MS;
+  const coefficient = policy?.backoffCoefficient ?? DEFAULT_BACKOFF_COEFFICIENT;
+  const cap = policy?.maxIntervalMs ?? DEFAULT_MAX_INTERVAL_MS;
+  const base = Math.min(cap, initial * coefficient ** Math.max(0, next - 2));
+  const jitter = policy?.jitter ?? 0;
+  return Math.round(base * (1 - jitter * random()));
+}
+
+export function mayRetry(policy: RetryPolicy | undefined, attemptsCounted: number, code: string, retryable: boolean): boolean {
+  if (!retryable) return false;
+  if (policy?.nonRetryable?.includes(code)) return false;
+  return attemptsCounted < (policy?.maxAttempts ?? 1);
+}
+
+/** The config of attempt `n`: attempt 1 uses the step's config; attempt k uses variant k-2 merged in. */
+export function configForAttempt(
+  config: Record<string, unknown>,
+  policy: RetryPolicy | undefined,
+  n: number,
+): { config: Record<string, unknown>; variant: number | null } {
+  const variants = policy?.variants ?? [];
+  if (n < 2 || variants.length === 0) return { config, variant: null };
+  const k = Math.min(n - 2, variants.length - 1);
+  return { config: { ...config, ...variants[k] }, variant: k };
+}

@@ -1,0 +1,311 @@
+// The in-memory state of one run, and `applyEvent`, the fold that builds it from the event log.
+// The scheduler never changes this state directly: it appends an event and applies it, so the
+// state after a crash (rebuilt by folding the stored log) equals the state before it.
+import type { StepState, RunState } from '../../shared/definition/names.ts';
+import type { Workflow } from '../../shared/definition/workflow-schema.ts';
+import type { Covers, RunEvent, SettleOutcome } from '../../shared/events/run-event.ts';
+import { indexDefinition } from './definition-index.ts';
+
+export interface AttemptRecord {
+  activation: number;
+  number: number;
+  state: 'running' | 'succeeded' | 'failed' | 'unknown';
+  startedAt: number;
+  endedAt: number | null;
+  inputHash: string;
+  input: unknown;
+  variant: number | null;
+  effect: 'none' | 'idempotent' | 'external';
+  idempotencyKey: string | undefined;
+  timeoutMs: number | undefined;
+  error: { code: string; message: string } | null;
+  evidenceId: string | null;
+}
+
+export interface Evidence {
+  id: string;
+  stepId: string;
+  activation: number;
+  attempt: number;
+  output: unknown;
+  covers: Covers;
+  /** false for work that ran but failed its contract (invalid_output, acceptance_not_met). */
+  satisfies: boolean;
+  fromRun: string;
+}
+
+export interface StepRuntime {
+  id: string;
+  activation: number;
+  state: StepState;
+  attempts: AttemptRecord[];
+  /** Seq of the event that opened (or skipped) the current activation. */
+  openedSeq: number;
+  retryDueAt: number | null;
+  timerDueAt: number | null;
+  /** Satisfying evidence of the current activation, if it succeeded. */
+  evidence: Evidence | null;
+  outcome: SettleOutcome | null;
+  output: unknown;
+  escalated: boolean;
+}
+
+export interface EdgeDecisionState {
+  taken: boolean;
+  seq: number;
+  why: string;
+}
+
+export interface RunModel {
+  runId: string;
+  workflow: Workflow;
+  definitionHash: string;
+  workspaceDir: string;
+  input: unknown;
+  inputRevision: number;
+  state: RunState;
+  createdAt: number;
+  updatedAt: number;
+  steps: Map<string, StepRuntime>;
+  edges: Map<string, EdgeDecisionState>;
+  traversals: Map<string, number>;
+  evidence: Map<string, Evidence>;
+  /** `{ <stepId>: { output } }` for expressions, kept current as steps settle. */
+  view: Record<string, { output: unknown }>;
+  endsReached: { stepId: string; status: 'succeeded' | 'failed' }[];
+  /**
+   * Attempts of external steps whose outcome is unknown, from earlier revisions or imported by a
+   * fork: a new activation with the same input inherits the unknown instead of repeating the effect.
+   */
+  unknowns: { stepId: string; inputHash: string; inputRevision: number; fromRun: string; activation: number; attempt: number }[];
+  lastSeq: number;
+  forkOf: { runId: string; fromStep: string } | undefined;
+}
+
+export function newRunModel(runId: string, workflow: Workflow): RunModel {
+  const steps = new Map<string, StepRuntime>();
+  for (const s of workflow.steps) {
+    steps.set(s.id, {
+      id: s.id,
+      activation: 0,
+      state: 'blocked',
+      attempts: [],
+      openedSeq: 0,
+      retryDueAt: null,
+      timerDueAt: null,
+      evidence: null,
+      outcome: null,
+      output: undefined,
+      escalated: false,
+    });
+  }
+  return {
+    runId,
+    workflow,
+    definitionHash: '',
+    workspaceDir: '.',
+    input: null,
+    inputRevision: 1,
+    state: 'running',
+    createdAt: 0,
+    updatedAt: 0,
+    steps,
+    edges: new Map(),
+    traversals: new Map(),
+    evidence: new Map(),
+    view: {},
+    endsReached: [],
+    unknowns: [],
+    lastSeq: 0,
+    forkOf: undefined,
+  };
+}
+
+const stepOf = (run: RunModel, e: RunEvent): StepRuntime => {
+  const s = e.step === null ? undefined : run.steps.get(e.step);
+  if (s === undefined) throw new Error(`run ${run.runId} event ${e.seq} (${e.type}) names step "${e.step}", which the definition does not have`);
+  return s;
+};
+
+const attemptOf = (s: StepRuntime, e: RunEvent): AttemptRecord => {
+  const a = s.attempts.find((x) => x.activation === e.activation && x.number === e.attempt);
+  if (a === undefined) throw new Error(`event ${e.seq} (${e.type}) names attempt ${e.activation}.${e.attempt} of "${s.id}", which never started`);
+  return a;
+};
+
+/** Applies one event to the run model. Pure with respect to everything but `run`. */
+export function applyEvent(run: RunModel, e: RunEvent): void {
+  if (e.seq !== run.lastSeq + 1) throw new Error(`run ${run.runId}: event ${e.seq} follows ${run.lastSeq}; the log has a gap`);
+  run.lastSeq = e.seq;
+  run.updatedAt = e.at;
+  switch (e.type) {
+    case 'run_created': {
+      const d = e.data as RunEvent<'run_created'>['data'];
+      run.definitionHash = d.definitionHash;
+      run.workspaceDir = d.workspaceDir;
+      run.input = d.input;
+      run.createdAt = e.at;
+      run.forkOf = d.forkOf;
+      return;
+    }
+    case 'run_input_revised': {
+      const d = e.data as RunEvent<'run_input_revised'>['data'];
+      run.input = d.input;
+      run.inputRevision = d.inputRevision;
+      // A new revision is a new pass over the graph; history (attempts, evidence) stays.
+      run.edges.clear();
+      run.traversals.clear();
+      run.endsReached = [];
+      run.view = {};
+      for (const s of run.steps.values()) {
+        if (s.state !== 'running') s.state = 'blocked';
+        s.openedSeq = e.seq;
+        s.evidence = null;
+        s.outcome = null;
+        s.output = undefined;
+        s.escalated = false;
+        s.retryDueAt = null;
+        s.timerDueAt = null;
+      }
+      return;
+    }
+    case 'run_state_changed':
+      run.state = (e.data as RunEvent<'run_state_changed'>['data']).state;
+      return;
+    case 'engine_resumed':
+      return;
+    case 'evidence_imported': {
+      const d = e.data as RunEvent<'evidence_imported'>['data'];
+      run.evidence.set(d.evidenceId, { id: d.evidenceId, stepId: d.stepId, activation: d.from.activation, attempt: d.from.attempt, output: d.output, covers: d.covers, satisfies: true, fromRun: d.from.runId });
+      return;
+    }
+    case 'step_activated': {
+      const s = stepOf(run, e);
+      s.activation = e.activation ?? s.activation + 1;
+      s.state = 'ready';
+      s.openedSeq = e.seq;
+      s.evidence = null;
+      s.outcome = null;
+      s.escalated = false;
+      s.retryDueAt = null;
+      s.timerDueAt = null;
+      return;
+    }
+    case 'attempt_started': {
+      const s = stepOf(run, e);
+      const d = e.data as RunEvent<'attempt_started'>['data'];
+      s.state = 'running';
+      s.retryDueAt = null;
+      s.attempts.push({
+        activation: e.activation ?? s.activation,
+        number: e.attempt ?? 1,
+        state: 'running',
+        startedAt: e.at,
+        endedAt: null,
+        inputHash: d.inputHash,
+        input: d.input,
+        variant: d.variant,
+        effect: d.effect,
+        idempotencyKey: d.idempotencyKey,
+        timeoutMs: d.timeoutMs,
+        error: null,
+        evidenceId: null,
+      });
+      return;
+    }
+    case 'attempt_succeeded': {
+      const s = stepOf(run, e);
+      const a = attemptOf(s, e);
+      const d = e.data as RunEvent<'attempt_succeeded'>['data'];
+      a.state = 'succeeded';
+      a.endedAt = e.at;
+      a.evidenceId = d.evidenceId;
+      const ev: Evidence = { id: d.evidenceId, stepId: s.id, activation: a.activation, attempt: a.number, output: d.output, covers: d.covers, satisfies: true, fromRun: run.runId };
+      run.evidence.set(ev.id, ev);
+      s.evidence = ev;
+      s.output = d.output;
+      return;
+    }
+    case 'attempt_failed': {
+      const s = stepOf(run, e);
+      const a = attemptOf(s, e);
+      const d = e.data as RunEvent<'attempt_failed'>['data'];
+      a.state = 'failed';
+      a.endedAt = e.at;
+      a.error = d.error;
+      if (d.evidenceId !== undefined && d.covers !== undefined) {
+        a.evidenceId = d.evidenceId;
+        run.evidence.set(d.evidenceId, { id: d.evidenceId, stepId: s.id, activation: a.activation, attempt: a.number, output: d.output, covers: d.covers, satisfies: false, fromRun: run.runId });
+      }
+      if (d.output !== undefined) s.output = d.output;
+      return;
+    }
+    case 'attempt_unknown': {
+      const s = stepOf(run, e);
+      const a = attemptOf(s, e);
+      a.state = 'unknown';
+      a.endedAt = e.at;
+      a.error = (e.data as RunEvent<'attempt_unknown'>['data']).error;
+      if (a.effect === 'external') {
+        run.unknowns.push({ stepId: s.id, inputHash: a.inputHash, inputRevision: run.inputRevision, fromRun: run.runId, activation: a.activation, attempt: a.number });
+      }
+      return;
+    }
+    case 'unknown_imported': {
+      const d = e.data as RunEvent<'unknown_imported'>['data'];
+      run.unknowns.push({ stepId: d.stepId, inputHash: d.inputHash, inputRevision: 0, fromRun: d.from.runId, activation: d.from.activation, attempt: d.from.attempt });
+      return;
+    }
+    case 'retry_scheduled': {
+      const s = stepOf(run, e);
+      s.state = 'retry_wait';
+      s.retryDueAt = (e.data as RunEvent<'retry_scheduled'>['data']).dueAt;
+      return;
+    }
+    case 'timer_set': {
+      const s = stepOf(run, e);
+      s.state = 'waiting';
+      s.timerDueAt = (e.data as RunEvent<'timer_set'>['data']).dueAt;
+      return;
+    }
+    case 'timer_fired': {
+      const s = stepOf(run, e);
+      s.timerDueAt = null;
+      return;
+    }
+    case 'evidence_reused': {
+      const s = stepOf(run, e);
+      const d = e.data as RunEvent<'evidence_reused'>['data'];
+      const ev = run.evidence.get(d.evidenceId) ?? { id: d.evidenceId, stepId: s.id, activation: d.from.activation, attempt: d.from.attempt, output: d.output, covers: d.covers, satisfies: true, fromRun: d.from.runId };
+      s.evidence = { ...ev, covers: d.covers };
+      s.output = d.output;
+      return;
+    }
+    case 'outcome_carried':
+      return;
+    case 'step_settled': {
+      const s = stepOf(run, e);
+      const d = e.data as RunEvent<'step_settled'>['data'];
+      s.outcome = d.outcome;
+      s.state = d.outcome === 'timed_out' || d.outcome === 'expired' ? 'failed' : d.outcome;
+      if (d.outcome === 'skipped') s.openedSeq = e.seq;
+      if (d.outcome === 'succeeded' || d.outcome === 'rejected') run.view[s.id] = { output: s.output };
+      const index = indexDefinition(run.workflow);
+      for (const edge of d.edges) {
+        run.edges.set(edge.id, { taken: edge.taken, seq: e.seq, why: edge.why });
+        if (edge.taken && index.edges.get(edge.id)?.loop === true) run.traversals.set(edge.id, (run.traversals.get(edge.id) ?? 0) + 1);
+      }
+      const def = index.steps.get(s.id);
+      if (def?.kind === 'end' && d.outcome === 'succeeded') run.endsReached.push({ stepId: s.id, status: def.config?.status ?? 'succeeded' });
+      return;
+    }
+    case 'step_escalated': {
+      const s = stepOf(run, e);
+      s.escalated = true;
+      const d = e.data as RunEvent<'step_escalated'>['data'];
+      if (d.outcome !== 'unknown') s.state = 'failed';
+      return;
+    }
+  }
+}
+

@@ -1,0 +1,64 @@
+// One engine schedules a store at a time. The lease row names the owning process; a lease whose
+// process is gone (on this host) or whose heartbeat is stale is taken over, so a kill -9 never
+// locks a store, and two live engines never both schedule it.
+import { hostname } from 'node:os';
+import type { Db } from './open-database.ts';
+import { StoreError } from './store-error.ts';
+
+/** A heartbeat older than this means the owner is gone even if we cannot check its pid. */
+const STALE_MS = 30_000;
+
+interface LeaseRow {
+  owner: string;
+  pid: number;
+  host: string;
+  heartbeat_at: number;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: string }).code === 'EPERM';
+  }
+}
+
+export class Lease {
+  private readonly host = hostname();
+
+  constructor(
+    private readonly db: Db,
+    private readonly owner: string,
+    private readonly now: () => number,
+  ) {}
+
+  /** Takes the lease or throws StoreError('locked') naming the live owner. */
+  acquire(): void {
+    this.db.transaction(() => {
+      const row = this.db.prepare('SELECT owner, pid, host, heartbeat_at FROM lease WHERE id = 1').get() as LeaseRow | undefined;
+      if (row && row.pid !== process.pid && this.held(row)) {
+        throw new StoreError(
+          'locked',
+          `the store is being run by ${row.owner} (process ${row.pid} on ${row.host}); wait for it to finish, or stop it, and try again`,
+        );
+      }
+      this.db
+        .prepare('INSERT INTO lease (id, owner, pid, host, heartbeat_at) VALUES (1, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, pid = excluded.pid, host = excluded.host, heartbeat_at = excluded.heartbeat_at')
+        .run(this.owner, process.pid, this.host, this.now());
+    }).immediate();
+  }
+
+  heartbeat(): void {
+    this.db.prepare('UPDATE lease SET heartbeat_at = ? WHERE id = 1 AND pid = ?').run(this.now(), process.pid);
+  }
+
+  release(): void {
+    this.db.prepare('DELETE FROM lease WHERE id = 1 AND pid = ?').run(process.pid);
+  }
+
+  private held(row: LeaseRow): boolean {
+    if (row.host === this.host) return alive(row.pid);
+    return this.now() - row.heartbeat_at < STALE_MS;
+  }
+}

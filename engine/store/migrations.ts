@@ -1,0 +1,71 @@
+// Numbered, forward-only schema migrations. The database's `user_version` is the number of the
+// last one applied. Never edit a migration that has shipped: add the next one.
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'event log, definition snapshots, runs',
+    sql: `
+      CREATE TABLE definitions (
+        workflow_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        hash TEXT NOT NULL,
+        content TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (workflow_id, version)
+      ) WITHOUT ROWID;
+      CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        workflow_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE events (
+        run_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        step TEXT,
+        activation INTEGER,
+        attempt INTEGER,
+        data TEXT NOT NULL,
+        reason TEXT,
+        PRIMARY KEY (run_id, seq)
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 2,
+    name: 'step projection, input revision and run listing index, engine lease',
+    sql: `
+      ALTER TABLE runs ADD COLUMN input_revision INTEGER NOT NULL DEFAULT 1;
+      CREATE INDEX runs_by_state ON runs (state, created_at);
+      CREATE TABLE step_states (
+        run_id TEXT NOT NULL,
+        step_id TEXT NOT NULL,
+        activation INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        evidence_id TEXT,
+        PRIMARY KEY (run_id, step_id)
+      ) WITHOUT ROWID;
+      CREATE TABLE lease (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        owner TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        host TEXT NOT NULL,
+        heartbeat_at INTEGER NOT NULL
+      );
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

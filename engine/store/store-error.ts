@@ -1,0 +1,12 @@
+// Errors about the store that a user can act on: what is wrong with which file, and what to do.
+// The CLI prints the message and exits 2; nothing about them is a bug.
+
+export class StoreError extends Error {
+  constructor(
+    readonly code: 'not-a-database' | 'newer-schema' | 'definition-conflict' | 'unknown-run' | 'locked' | 'io' | 'bad-input' | 'refused',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'StoreError';
+  }
+}

@@ -1,0 +1,236 @@
+// The only module that touches SQLite (with lease.ts and open-database.ts beside it). Events are
+// appended to an in-memory batch and written by flush() in one transaction, together with the
+// projections of the runs they touched: one commit per engine tick, not one per event. flush
+// (durable) raises synchronous to FULL for that commit, so the record that an external attempt is
+// about to start reaches the disk before the attempt does.
+import type { Workflow } from '../../shared/definition/workflow-schema.ts';
+import { parseEventData, type EventData, type EventType, type RunEvent } from '../../shared/events/run-event.ts';
+import type { RunState } from '../../shared/definition/names.ts';
+import { canonicalJson, sha256 } from './canonical-json.ts';
+import type { Db } from './open-database.ts';
+import { StoreError } from './store-error.ts';
+
+export interface NewEvent<T extends EventType = EventType> {
+  runId: string;
+  type: T;
+  at: number;
+  step?: string | null;
+  activation?: number | null;
+  attempt?: number | null;
+  data: EventData<T>;
+  reason?: string | null;
+}
+
+export interface RunRow {
+  id: string;
+  workflowId: string;
+  version: number;
+  state: RunState;
+  inputRevision: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface StepProjection {
+  stepId: string;
+  activation: number;
+  state: string;
+  attempts: number;
+  evidenceId: string | null;
+}
+
+export interface StoreStats {
+  commits: number;
+  durableCommits: number;
+  rows: number;
+  bytes: number;
+}
+
+type Row = [string, number, number, string, string | null, number | null, number | null, string, string | null];
+
+export class Store {
+  readonly stats: StoreStats = { commits: 0, durableCommits: 0, rows: 0, bytes: 0 };
+  private readonly seqs = new Map<string, number>();
+  private pending: Row[] = [];
+  private readonly pendingRuns = new Map<string, RunRow>();
+  private readonly pendingSteps = new Map<string, Map<string, StepProjection>>();
+  private readonly insertEvent;
+  private readonly upsertRun;
+  private readonly upsertStep;
+  private readonly writeBatch;
+
+  constructor(readonly db: Db) {
+    this.insertEvent = db.prepare('INSERT INTO events (run_id, seq, at, type, step, activation, attempt, data, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.upsertRun = db.prepare(
+      'INSERT INTO runs (id, workflow_id, version, state, input_revision, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET state = excluded.state, input_revision = excluded.input_revision, updated_at = excluded.updated_at',
+    );
+    this.upsertStep = db.prepare(
+      'INSERT INTO step_states (run_id, step_id, activation, state, attempts, evidence_id) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, step_id) DO UPDATE SET activation = excluded.activation, state = excluded.state, attempts = excluded.attempts, evidence_id = excluded.evidence_id',
+    );
+    this.writeBatch = db.transaction((rows: Row[], runs: RunRow[], steps: [string, StepProjection][]) => {
+      for (const r of rows) this.insertEvent.run(r);
+      for (const r of runs) this.upsertRun.run(r.id, r.workflowId, r.version, r.state, r.inputRevision, r.createdAt, r.updatedAt);
+      for (const [runId, s] of steps) this.upsertStep.run(runId, s.stepId, s.activation, s.state, s.attempts, s.evidenceId);
+    });
+  }
+
+  // ---- definitions ----
+
+  /**
+   * Stores the snapshot of a definition version, or checks it against the one stored. The editor's
+   * `layout` and `$schema` are not part of the content: moving a box does not need a new version.
+   */
+  saveDefinition(workflow: Workflow, now: number): string {
+    const { layout: _layout, $schema: _schema, ...content } = workflow;
+    const text = canonicalJson(content);
+    const hash = sha256(text);
+    const row = this.db.prepare('SELECT hash FROM definitions WHERE workflow_id = ? AND version = ?').get(workflow.id, workflow.version) as { hash: string } | undefined;
+    if (row === undefined) {
+      this.db.prepare('INSERT INTO definitions (workflow_id, version, hash, content, created_at) VALUES (?, ?, ?, ?, ?)').run(workflow.id, workflow.version, hash, text, now);
+    } else if (row.hash !== hash) {
+      throw new StoreError(
+        'definition-conflict',
+        `workflow "${workflow.id}" version ${workflow.version} has already run with different content; a version that has run is immutable: bump "version" to ${workflow.version + 1} (or higher) in the file`,
+      );
+    }
+    return hash;
+  }
+
+  loadDefinition(workflowId: string, version: number): { workflow: Workflow; hash: string } | undefined {
+    const row = this.db.prepare('SELECT content, hash FROM definitions WHERE workflow_id = ? AND version = ?').get(workflowId, version) as { content: string; hash: string } | undefined;
+    return row === undefined ? undefined : { workflow: JSON.parse(row.content) as Workflow, hash: row.hash };
+  }
+
+  // ---- events ----
+
+  /** Adds an event to the current batch; it is durable after the next flush(). */
+  append<T extends EventType>(e: NewEvent<T>): RunEvent<T> {
+    const seq = this.nextSeq(e.runId);
+    const event: RunEvent<T> = {
+      runId: e.runId,
+      seq,
+      at: e.at,
+      type: e.type,
+      step: e.step ?? null,
+      activation: e.activation ?? null,
+      attempt: e.attempt ?? null,
+      data: e.data,
+      reason: e.reason ?? null,
+    };
+    const data = JSON.stringify(e.data);
+    this.pending.push([e.runId, seq, e.at, e.type, event.step, event.activation, event.attempt, data, event.reason]);
+    this.stats.bytes += data.length;
+    return event;
+  }
+
+  setRunProjection(run: RunRow): void {
+    this.pendingRuns.set(run.id, run);
+  }
+
+  setStepProjection(runId: string, step: StepProjection): void {
+    let m = this.pendingSteps.get(runId);
+    if (m === undefined) this.pendingSteps.set(runId, (m = new Map()));
+    m.set(step.stepId, step);
+  }
+
+  get hasPending(): boolean {
+    return this.pending.length > 0 || this.pendingRuns.size > 0;
+  }
+
+  /** Writes the batch in one transaction; with `durable`, that commit is fsynced. */
+  flush(durable = false): void {
+    if (!this.hasPending) return;
+    const rows = this.pending;
+    const runs = [...this.pendingRuns.values()];
+    const steps: [string, StepProjection][] = [];
+    for (const [runId, m] of this.pendingSteps) for (const s of m.values()) steps.push([runId, s]);
+    this.pending = [];
+    this.pendingRuns.clear();
+    this.pendingSteps.clear();
+    try {
+      if (durable) this.db.pragma('synchronous = FULL');
+      this.writeBatch(rows, runs, steps);
+    } catch (e) {
+      // Nothing of the batch was written: forget its sequence numbers so the log stays gapless.
+      for (const r of rows) this.seqs.delete(r[0]);
+      throw e;
+    } finally {
+      if (durable) this.db.pragma('synchronous = NORMAL');
+    }
+    this.stats.commits++;
+    if (durable) this.stats.durableCommits++;
+    this.stats.rows += rows.length + runs.length + steps.length;
+  }
+
+  readEvents(runId: string): RunEvent[] {
+    const rows = this.db
+      .prepare('SELECT run_id, seq, at, type, step, activation, attempt, data, reason FROM events WHERE run_id = ? ORDER BY seq')
+      .raw()
+      .all(runId) as Row[];
+    return rows.map(toEvent);
+  }
+
+  private nextSeq(runId: string): number {
+    let last = this.seqs.get(runId);
+    if (last === undefined) {
+      const row = this.db.prepare('SELECT MAX(seq) AS m FROM events WHERE run_id = ?').get(runId) as { m: number | null };
+      last = row.m ?? 0;
+    }
+    this.seqs.set(runId, last + 1);
+    return last + 1;
+  }
+
+  // ---- runs ----
+
+  getRun(runId: string): RunRow | undefined {
+    const r = this.db.prepare('SELECT id, workflow_id, version, state, input_revision, created_at, updated_at FROM runs WHERE id = ?').raw().get(runId) as
+      | [string, string, number, RunState, number, number, number]
+      | undefined;
+    return r === undefined ? undefined : toRunRow(r);
+  }
+
+  /** Resolves a full run id or a unique prefix of one. */
+  resolveRunId(idOrPrefix: string): string {
+    if (this.getRun(idOrPrefix)) return idOrPrefix;
+    const rows = this.db.prepare("SELECT id FROM runs WHERE id LIKE ? ESCAPE '\\' LIMIT 3").all(`${idOrPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) as { id: string }[];
+    if (rows.length === 1 && rows[0]) return rows[0].id;
+    if (rows.length === 0) throw new StoreError('unknown-run', `no run "${idOrPrefix}" in this store; list runs with \`weft runs\``);
+    throw new StoreError('unknown-run', `"${idOrPrefix}" matches several runs (${rows.map((r) => r.id).join(', ')}…); give more of the id`);
+  }
+
+  listRuns(limit = 50): RunRow[] {
+    const rows = this.db.prepare('SELECT id, workflow_id, version, state, input_revision, created_at, updated_at FROM runs ORDER BY created_at DESC, id DESC LIMIT ?').raw().all(limit) as [string, string, number, RunState, number, number, number][];
+    return rows.map(toRunRow);
+  }
+
+  unfinishedRunIds(): string[] {
+    const rows = this.db.prepare("SELECT id FROM runs WHERE state NOT IN ('succeeded', 'failed', 'cancelled') ORDER BY created_at, id").all() as { id: string }[];
+    return rows.map((r) => r.id);
+  }
+
+  stepProjections(runId: string): StepProjection[] {
+    return (this.db.prepare('SELECT step_id, activation, state, attempts, evidence_id FROM step_states WHERE run_id = ? ORDER BY step_id').raw().all(runId) as [string, number, string, number, string | null][]).map(
+      ([stepId, activation, state, attempts, evidenceId]) => ({ stepId, activation, state, attempts, evidenceId }),
+    );
+  }
+
+  /** Deletes every projection row (runs keep their identity columns); callers then rebuild them. */
+  clearProjections(): void {
+    this.db.exec('DELETE FROM step_states');
+  }
+}
+
+function toRunRow([id, workflowId, version, state, inputRevision, createdAt, updatedAt]: [string, string, number, RunState, number, number, number]): RunRow {
+  return { id, workflowId, version, state, inputRevision, createdAt, updatedAt };
+}
+
+function toEvent([runId, seq, at, type, step, activation, attempt, data, reason]: Row): RunEvent {
+  const where = `run ${runId} event ${seq}`;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch {
+    throw new StoreError('io', `${where}: stored data is not JSON; the store is damaged`);
+  }
+  return { runId, seq, at, type: type as EventType, step, activation, attempt, data: parseEventData(type as EventType, parsed, where), reason };
+}

@@ -1,0 +1,112 @@
+// The event log is the truth of every run (principle 4): all run and step state is a fold of
+// these events. Stored as rows (run, seq, time, type, step, activation, attempt, data, reason);
+// `data` is the JSON below, per type. Readers parse rows with `RunEvent` so a corrupt or future
+// row is caught at the boundary instead of deep in the fold.
+import { z } from 'zod';
+import { RUN_STATES } from '../definition/names.ts';
+
+const Covers = z.object({
+  inputHash: z.string(),
+  definitionVersion: z.number().int(),
+  inputRevision: z.number().int(),
+});
+export type Covers = z.infer<typeof Covers>;
+
+const ErrorInfo = z.object({ code: z.string(), message: z.string() });
+
+export const SETTLE_OUTCOMES = ['succeeded', 'failed', 'unknown', 'timed_out', 'rejected', 'expired', 'skipped', 'cancelled'] as const;
+export const SettleOutcome = z.enum(SETTLE_OUTCOMES);
+export type SettleOutcome = z.infer<typeof SettleOutcome>;
+
+const EdgeDecision = z.object({ id: z.string(), taken: z.boolean(), why: z.string() });
+export type EdgeDecision = z.infer<typeof EdgeDecision>;
+
+/** The data of each event type. */
+export const EVENT_DATA = {
+  run_created: z.object({
+    workflowId: z.string(),
+    version: z.number().int(),
+    definitionHash: z.string(),
+    workspaceDir: z.string(),
+    input: z.unknown(),
+    forkOf: z.object({ runId: z.string(), fromStep: z.string() }).optional(),
+  }),
+  run_input_revised: z.object({ inputRevision: z.number().int(), input: z.unknown() }),
+  run_state_changed: z.object({ state: z.enum(RUN_STATES) }),
+  engine_resumed: z.object({ interrupted: z.number().int() }),
+  step_activated: z.object({}),
+  attempt_started: z.object({
+    inputHash: z.string(),
+    input: z.unknown(),
+    variant: z.number().int().nullable(),
+    idempotencyKey: z.string().optional(),
+    effect: z.enum(['none', 'idempotent', 'external']),
+    timeoutMs: z.number().int().optional(),
+  }),
+  attempt_succeeded: z.object({ output: z.unknown(), evidenceId: z.string(), covers: Covers }),
+  attempt_failed: z.object({
+    error: ErrorInfo,
+    retryable: z.boolean(),
+    /** Work that ran but failed its contract (invalid_output, acceptance_not_met) is evidence too. */
+    output: z.unknown().optional(),
+    evidenceId: z.string().optional(),
+    covers: Covers.optional(),
+  }),
+  attempt_unknown: z.object({ error: ErrorInfo }),
+  retry_scheduled: z.object({ nextAttempt: z.number().int(), dueAt: z.number(), delayMs: z.number() }),
+  timer_set: z.object({ dueAt: z.number() }),
+  timer_fired: z.object({}),
+  evidence_reused: z.object({
+    evidenceId: z.string(),
+    output: z.unknown(),
+    covers: Covers,
+    from: z.object({ runId: z.string(), activation: z.number().int(), attempt: z.number().int() }),
+  }),
+  evidence_imported: z.object({
+    evidenceId: z.string(),
+    stepId: z.string(),
+    output: z.unknown(),
+    covers: Covers,
+    from: z.object({ runId: z.string(), activation: z.number().int(), attempt: z.number().int() }),
+  }),
+  unknown_imported: z.object({
+    stepId: z.string(),
+    inputHash: z.string(),
+    from: z.object({ runId: z.string(), activation: z.number().int(), attempt: z.number().int() }),
+  }),
+  outcome_carried: z.object({ outcome: SettleOutcome, fromActivation: z.number().int(), attempt: z.number().int() }),
+  step_settled: z.object({
+    outcome: SettleOutcome,
+    evidenceId: z.string().optional(),
+    edges: z.array(EdgeDecision),
+  }),
+  step_escalated: z.object({ outcome: SettleOutcome }),
+} as const;
+
+export type EventType = keyof typeof EVENT_DATA;
+export const EVENT_TYPES = Object.keys(EVENT_DATA) as EventType[];
+
+export type EventData<T extends EventType> = z.infer<(typeof EVENT_DATA)[T]>;
+
+/** One stored event, as the fold sees it. */
+export interface RunEvent<T extends EventType = EventType> {
+  runId: string;
+  seq: number;
+  /** Milliseconds since the epoch, from the engine's clock. */
+  at: number;
+  type: T;
+  step: string | null;
+  activation: number | null;
+  attempt: number | null;
+  data: EventData<T>;
+  reason: string | null;
+}
+
+/** Parses the data of a stored row; throws a readable error naming run, seq and type. */
+export function parseEventData<T extends EventType>(type: T, data: unknown, where: string): EventData<T> {
+  const schema: z.ZodType | undefined = Object.hasOwn(EVENT_DATA, type) ? EVENT_DATA[type] : undefined;
+  if (schema === undefined) throw new Error(`${where}: unknown event type "${type}" (written by a newer Weft?)`);
+  const r = schema.safeParse(data);
+  if (!r.success) throw new Error(`${where}: ${type} event data does not match its schema: ${r.error.issues[0]?.message ?? ''}`);
+  return r.data as EventData<T>;
+}
