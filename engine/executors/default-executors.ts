@@ -3,7 +3,8 @@
 import type { StepKind } from '../../shared/definition/names.ts';
 import { CommandExecutor } from './command-executor.ts';
 import type { Executor } from './executor.ts';
+import { ScriptExecutor } from './script-executor.ts';
 
 export function defaultExecutors(): Partial<Record<StepKind, Executor>> {
-  return { command: new CommandExecutor() };
+  return { command: new CommandExecutor(), script: new ScriptExecutor() };
 }

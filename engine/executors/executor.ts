@@ -36,4 +36,6 @@ export type AttemptResult =
 
 export interface Executor {
   execute(ctx: AttemptContext): Promise<AttemptResult>;
+  /** Releases what the executor keeps between attempts (warm processes); called on engine close. */
+  close?(): void;
 }

@@ -31,7 +31,7 @@ export interface ScriptExecutorOptions {
   maxIdleRunners?: number;
   /** How long an idle runner is kept (default 60 s). */
   idleRunnerMs?: number;
-  /** Attempts one runner serves before it is replaced (default 100). */
+  /** Attempts one runner serves before it is replaced (default 1000). */
   maxUsesPerRunner?: number;
   /** Where the inherited variables come from (default process.env). */
   environment?: Readonly<Record<string, string | undefined>>;
@@ -55,7 +55,7 @@ export class ScriptExecutor implements Executor {
     this.pool = new ScriptRunnerPool({
       maxIdle,
       idleMs: options.idleRunnerMs ?? 60_000,
-      maxUses: options.maxUsesPerRunner ?? 100,
+      maxUses: options.maxUsesPerRunner ?? 1000,
       schedule,
       start: (cwd) =>
         new RunnerProcess({

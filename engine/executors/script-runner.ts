@@ -115,8 +115,10 @@ async function handleRun(request: RunRequest): Promise<void> {
 
 process.on('message', (message: unknown) => {
   if (!isToRunner(message)) return;
-  if (message.type === 'abort') current?.abort(new DOMException(message.reason, 'AbortError'));
-  else void handleRun(message);
+  if (message.type === 'run') void handleRun(message);
+  // An abort that crossed the attempt's result in flight: the engine discards this runner anyway.
+  else if (current === undefined) process.exit(0);
+  else current.abort(new DOMException(message.reason, 'AbortError'));
 });
 // The engine went away (exit, crash, kill -9): nobody is left to report to.
 process.on('disconnect', () => process.exit(0));

@@ -13,11 +13,12 @@ import { StoreError } from '../store/store-error.ts';
 import { newRunId, type Clock, type Random } from './clock.ts';
 import { indexDefinition, type DefinitionIndex } from './definition-index.ts';
 import { decideEdges } from './edge-decisions.ts';
-import { evaluate, stepReads } from './expressions.ts';
+import { evaluate, projectInput, stepReads, transformInputPaths } from './expressions.ts';
 import { checkAgainstSchema } from './output-contract.ts';
 import { readiness } from './readiness.ts';
 import { backoffMs, configForAttempt, mayRetry } from './retry-policy.ts';
 import { foldRun } from './fold-run.ts';
+import { runRow } from './projections.ts';
 import { applyEvent, newRunModel, type AttemptRecord, type Evidence, type RunModel, type StepRuntime } from './run-model.ts';
 import { desiredRunState, isQuiet, isTerminal } from './run-status.ts';
 
@@ -74,6 +75,8 @@ export interface StartRunOptions {
 }
 
 const FAILURE_CODES_TIMED_OUT = new Set(['timeout']);
+/** How long an aborted executor may take to stop before its attempt is ended without it. */
+const ABORT_GRACE_MS = 10_000;
 const INLINE_KINDS = new Set<StepKind>(['transform', 'router', 'join', 'end']);
 
 export class Engine {
@@ -173,6 +176,7 @@ export class Engine {
   /** Stops timers and aborts running attempts; the log already holds everything needed to resume. */
   close(): void {
     this.closed = true;
+    for (const executor of new Set(Object.values(this.o.executors))) executor?.close?.();
     for (const live of this.runs.values()) {
       for (const cancel of live.timers.values()) cancel();
       for (const r of live.running.values()) {
@@ -252,7 +256,11 @@ export class Engine {
     }
     // Overdue timers fire at once, in the order they were due.
     timed.sort((a, b) => a.dueAt - b.dueAt);
-    for (const t of timed) this.arm(live, t.stepId, t.dueAt);
+    const now = this.o.clock.now();
+    for (const t of timed) {
+      if (t.dueAt <= now) live.due.push(t.stepId);
+      else this.arm(live, t.stepId, t.dueAt);
+    }
     if (interrupted > 0 || timed.length > 0 || live.ready.length > 0) {
       this.emit(live, 'engine_resumed', { interrupted }, { reason: interrupted > 0 ? `${interrupted} attempt(s) were interrupted by a stop` : 'resumed' });
     }
@@ -322,7 +330,7 @@ export class Engine {
 
   private project(live: LiveRun): void {
     const m = live.model;
-    this.o.store.setRunProjection({ id: m.runId, workflowId: m.workflow.id, version: m.workflow.version, state: m.state, inputRevision: m.inputRevision, createdAt: m.createdAt, updatedAt: m.updatedAt });
+    this.o.store.setRunProjection(runRow(m));
     for (const id of live.touched) {
       const s = m.steps.get(id);
       if (s === undefined) continue;
@@ -404,8 +412,13 @@ export class Engine {
       await this.onResult(live, { stepId, activation: s.activation, attempt: number, result: { outcome: 'failed', code: 'input_error', message: (e as Error).message, retryable: false } });
       return;
     }
+    // What the evidence covers: the resolved input (for a transform without an `input`
+    // expression, only the input fields its expression reads) and the outputs of the steps its
+    // expressions read.
     const reads = stepReads(step);
-    const inputHash = hashOf(reads.length === 0 ? { input } : { input, reads: Object.fromEntries(reads.map((id) => [id, m.view[id]?.output ?? null])) });
+    const paths = step.kind === 'transform' && step.input === undefined ? transformInputPaths(step) : null;
+    const covered = paths === null ? input : projectInput(input, paths);
+    const inputHash = hashOf(reads.length === 0 ? { input: covered } : { input: covered, reads: Object.fromEntries(reads.map((id) => [id, m.view[id]?.output ?? null])) });
 
     if (number === 1 && (await this.reuseOrCarry(live, s, step, inputHash))) return;
 
@@ -508,15 +521,20 @@ export class Engine {
   private launch(l: Launch): void {
     const controller = new AbortController();
     let cancelTimeout: (() => void) | undefined;
+    let timedOut: AttemptResult | undefined;
     const key = l.stepId;
     if (l.timeoutMs !== undefined) {
       cancelTimeout = this.o.clock.setTimer(l.timeoutMs, () => {
         if (!l.live.running.has(key)) return;
-        controller.abort(new Error(`timed out after ${l.timeoutMs} ms`));
-        const result: AttemptResult = l.step.effect === 'external'
+        timedOut = l.step.effect === 'external'
           ? { outcome: 'unknown', reason: `no reply within ${l.timeoutMs} ms: the reply was lost or late, so whether the effect happened is unknown` }
           : { outcome: 'failed', code: 'timeout', message: `no result within ${l.timeoutMs} ms`, retryable: true };
-        this.complete(l, result);
+        controller.abort(new Error(`timed out after ${l.timeoutMs} ms`));
+        // The executor stops its work and then settles; the attempt ends when it has, so a retry
+        // never overlaps the attempt it replaces. An executor that does not settle is not waited on.
+        const result = timedOut;
+        const entry = l.live.running.get(key);
+        if (entry) entry.cancelTimeout = this.o.clock.setTimer(ABORT_GRACE_MS, () => this.complete(l, result));
       });
     }
     l.live.running.set(key, { controller, cancelTimeout });
@@ -538,8 +556,8 @@ export class Engine {
       promise = Promise.resolve({ outcome: 'failed', code: 'executor_error', message: (e as Error).message, retryable: false });
     }
     promise.then(
-      (result) => this.complete(l, result),
-      (e: unknown) => this.complete(l, { outcome: 'failed', code: 'executor_error', message: e instanceof Error ? e.message : String(e), retryable: false }),
+      (result) => this.complete(l, timedOut ?? result),
+      (e: unknown) => this.complete(l, timedOut ?? { outcome: 'failed', code: 'executor_error', message: e instanceof Error ? e.message : String(e), retryable: false }),
     );
   }
 

@@ -62,6 +62,53 @@ function normalise(v: unknown): unknown {
 }
 
 const readsCache = new WeakMap<Step, string[]>();
+const inputPathsCache = new WeakMap<Step, string[][] | null>();
+
+/**
+ * The run-input paths a transform's expression reads (`input.a.b` → ['a','b']), or null when it
+ * reads the whole input. A transform's evidence covers exactly these values, so a revision that
+ * changes other input fields leaves it valid.
+ */
+export function transformInputPaths(step: Step): string[][] | null {
+  if (inputPathsCache.has(step)) return inputPathsCache.get(step) ?? null;
+  let paths: string[][] | null = [];
+  const text = step.kind === 'transform' ? step.config.expression : undefined;
+  try {
+    for (const r of text === undefined ? [] : referencesOf(jsonata(text).ast() as AstNode)) {
+      if (r.root !== 'input') continue;
+      if (r.names.length === 0) {
+        paths = null;
+        break;
+      }
+      paths.push(r.names);
+    }
+  } catch {
+    paths = null;
+  }
+  inputPathsCache.set(step, paths);
+  return paths;
+}
+
+/** The parts of `input` at `paths`, as one object (arrays and scalars are taken whole). */
+export function projectInput(input: unknown, paths: readonly string[][]): unknown {
+  const out: Record<string, unknown> = {};
+  for (const path of paths) {
+    let src: unknown = input;
+    let dst = out;
+    for (let i = 0; i < path.length; i++) {
+      const key = path[i] as string;
+      const v: unknown = src !== null && typeof src === 'object' && !Array.isArray(src) ? (src as Record<string, unknown>)[key] : undefined;
+      if (i === path.length - 1 || v === null || typeof v !== 'object' || Array.isArray(v)) {
+        dst[key] = v ?? null;
+        break;
+      }
+      const next = (dst[key] ??= {}) as Record<string, unknown>;
+      dst = next;
+      src = v;
+    }
+  }
+  return out;
+}
 
 /**
  * Steps whose outputs a step's expressions read (besides its `input`): they are part of what the

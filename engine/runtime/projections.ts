@@ -1,0 +1,31 @@
+// Projections (the runs and step_states tables) are caches of the event log for listing and
+// quick looks. They can always be rebuilt from the log; a test rebuilds them and compares.
+import type { RunRow, StepProjection, Store } from '../store/store.ts';
+import { foldRun } from './fold-run.ts';
+import type { RunModel } from './run-model.ts';
+
+export function runRow(m: RunModel): RunRow {
+  return { id: m.runId, workflowId: m.workflow.id, version: m.workflow.version, state: m.state, inputRevision: m.inputRevision, createdAt: m.createdAt, updatedAt: m.updatedAt };
+}
+
+export function stepRows(m: RunModel): StepProjection[] {
+  const out: StepProjection[] = [];
+  for (const s of m.steps.values()) {
+    if (s.activation === 0 && s.state === 'blocked' && s.attempts.length === 0) continue; // never touched
+    out.push({ stepId: s.id, activation: s.activation, state: s.state, attempts: s.attempts.filter((a) => a.activation === s.activation).length, evidenceId: s.evidence?.id ?? null });
+  }
+  return out.sort((a, b) => a.stepId.localeCompare(b.stepId));
+}
+
+/** Recomputes every projection row from the event log, in one transaction. */
+export function rebuildProjections(store: Store): number {
+  const ids = (store.db.prepare('SELECT DISTINCT run_id AS id FROM events').all() as { id: string }[]).map((r) => r.id);
+  store.clearProjections();
+  for (const id of ids) {
+    const m = foldRun(store, id);
+    store.setRunProjection(runRow(m));
+    for (const s of stepRows(m)) store.setStepProjection(id, s);
+  }
+  store.flush();
+  return ids.length;
+}

@@ -1,0 +1,88 @@
+// A real engine on a real SQLite file in a temp folder, for engine tests: workflows are written
+// as plain data, validated like the CLI does, and run with the real executors and clock.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseDefinitionText } from '../../shared/definition/parse-definition.ts';
+import type { Workflow } from '../../shared/definition/workflow-schema.ts';
+import type { RunEvent } from '../../shared/events/run-event.ts';
+import { validateWorkflow } from '../../shared/validator/validate-workflow.ts';
+import { defaultExecutors } from '../../engine/executors/default-executors.ts';
+import { systemClock, systemRandom } from '../../engine/runtime/clock.ts';
+import { Engine } from '../../engine/runtime/engine.ts';
+import { foldRun } from '../../engine/runtime/fold-run.ts';
+import type { RunModel } from '../../engine/runtime/run-model.ts';
+import { openDatabase, type Db } from '../../engine/store/open-database.ts';
+import { Store } from '../../engine/store/store.ts';
+
+export interface Harness {
+  dir: string;
+  dbPath: string;
+  db: Db;
+  store: Store;
+  engine: Engine;
+  /** Parses and validates a workflow object (errors fail the test), saves it, starts a run. */
+  start(workflow: unknown, input?: unknown): { runId: string; workflow: Workflow };
+  events(runId: string): RunEvent[];
+  /** The run as its stored log says (the engine drops finished runs from memory). */
+  model(runId: string): RunModel;
+  /** A new engine on the same store, as after a restart (the old one is abandoned, not closed). */
+  restart(): Engine;
+  close(): void;
+}
+
+export function parseWorkflow(workflow: unknown): Workflow {
+  const parsed = parseDefinitionText(JSON.stringify(workflow));
+  if (!parsed.ok) throw new Error(`test workflow does not parse: ${JSON.stringify(parsed.diagnostics, null, 1)}`);
+  const errors = validateWorkflow(parsed.workflow).filter((d) => d.severity === 'error');
+  if (errors.length > 0) throw new Error(`test workflow is invalid: ${errors.map((d) => `${d.code}: ${d.message}`).join('\n')}`);
+  return parsed.workflow;
+}
+
+export function harness(dir = mkdtempSync(join(tmpdir(), 'weft-engine-'))): Harness {
+  const dbPath = join(dir, 'weft.db');
+  let db = openDatabase(dbPath);
+  let store = new Store(db);
+  const make = (): Engine => new Engine({ store, clock: systemClock, random: systemRandom, executors: defaultExecutors() });
+  const h: Harness = {
+    dir,
+    dbPath,
+    db,
+    store,
+    engine: make(),
+    start(raw, input = {}) {
+      const workflow = parseWorkflow(raw);
+      const hash = h.store.saveDefinition(workflow, Date.now());
+      const runId = h.engine.startRun({ workflow, definitionHash: hash, input, workspaceDir: dir });
+      return { runId, workflow };
+    },
+    events: (runId) => h.store.readEvents(runId),
+    model: (runId) => foldRun(h.store, runId),
+    restart() {
+      h.engine.close();
+      db = openDatabase(dbPath);
+      store = new Store(db);
+      h.db = db;
+      h.store = store;
+      h.engine = make();
+      return h.engine;
+    },
+    close() {
+      h.engine.close();
+      h.db.close();
+    },
+  };
+  return h;
+}
+
+/** Polls until `check` is true (state, not time: the timeout only bounds a broken test). */
+export async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export const types = (events: readonly RunEvent[], step?: string): string[] =>
+  events.filter((e) => step === undefined || e.step === step).map((e) => e.type);

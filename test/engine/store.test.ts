@@ -1,0 +1,117 @@
+// The store on real SQLite files: migrations from empty and from an older schema, refusal of
+// files that are not stores or are newer, definition snapshots, and projections rebuilt from the
+// log matching the ones the engine kept.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { rebuildProjections } from '../../engine/runtime/projections.ts';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../engine/store/migrations.ts';
+import { openDatabase } from '../../engine/store/open-database.ts';
+import { Store } from '../../engine/store/store.ts';
+import { StoreError } from '../../engine/store/store-error.ts';
+import { harness, parseWorkflow, type Harness } from './harness.ts';
+
+const temp = () => mkdtempSync(join(tmpdir(), 'weft-store-'));
+const chain = (id: string, n: number) => ({
+  format: 'weft/v1',
+  id,
+  version: 1,
+  name: id,
+  steps: [
+    ...Array.from({ length: n }, (_, i) => ({ id: `s${i}`, kind: 'transform', config: { expression: `{"i": ${i}}` } })),
+    { id: 'done', kind: 'end' },
+  ],
+  edges: Array.from({ length: n }, (_, i) => ({ id: `e${i}`, from: `s${i}`, to: i === n - 1 ? 'done' : `s${i + 1}` })),
+});
+
+let h: Harness | undefined;
+afterEach(() => h?.close());
+
+describe('migrations', () => {
+  it('migrates an empty database to the current schema', () => {
+    const db = openDatabase(join(temp(), 'new.db'));
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+    expect(tables).toEqual(['definitions', 'events', 'lease', 'runs', 'step_states']);
+    db.close();
+  });
+
+  it('migrates a version-1 database with data, keeping the data', () => {
+    const path = join(temp(), 'old.db');
+    const old = openDatabase(path, { upTo: 1 });
+    expect(old.pragma('user_version', { simple: true })).toBe(1);
+    old.prepare("INSERT INTO runs (id, workflow_id, version, state, created_at, updated_at) VALUES ('r1', 'w', 1, 'succeeded', 1, 2)").run();
+    old.prepare("INSERT INTO events (run_id, seq, at, type, data) VALUES ('r1', 1, 1, 'run_created', '{}')").run();
+    old.close();
+    const db = openDatabase(path);
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(db.prepare("SELECT id, state, input_revision FROM runs").all()).toEqual([{ id: 'r1', state: 'succeeded', input_revision: 1 }]);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM events').get()).toEqual({ n: 1 });
+    db.close();
+  });
+
+  it('refuses a database from a newer Weft, unchanged', () => {
+    const path = join(temp(), 'newer.db');
+    const db = new Database(path);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    const before = readFileSync(path);
+    expect(() => openDatabase(path)).toThrow(/newer than this Weft understands/);
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('refuses a file that is not SQLite, unchanged', () => {
+    const path = join(temp(), 'notes.db');
+    writeFileSync(path, 'these are my notes, not a database\n'.repeat(200));
+    const before = readFileSync(path);
+    let error: unknown;
+    try {
+      openDatabase(path);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as StoreError).code).toBe('not-a-database');
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+});
+
+describe('definition snapshots', () => {
+  it('refuses different content under a version that has run, and says to bump it', () => {
+    const store = new Store(openDatabase(join(temp(), 'w.db')));
+    const a = parseWorkflow(chain('flow', 2));
+    store.saveDefinition(a, 1);
+    expect(store.saveDefinition({ ...a, layout: { s0: { x: 1, y: 2 } } }, 2)).toBeTypeOf('string');
+    const changed = parseWorkflow({ ...chain('flow', 2), name: 'renamed' });
+    expect(() => store.saveDefinition(changed, 3)).toThrow(/bump "version" to 2/);
+    expect(store.saveDefinition({ ...changed, version: 2 }, 4)).toBeTypeOf('string');
+  });
+});
+
+describe('event log and projections', () => {
+  it('keeps a gapless log per run and rebuilds projections equal to the live ones', async () => {
+    h = harness();
+    const runs = [h.start(chain('one', 5)).runId, h.start(chain('two', 3)).runId];
+    for (const id of runs) expect(await h.engine.settled(id)).toBe('succeeded');
+    for (const id of runs) expect(h.events(id).map((e) => e.seq)).toEqual(Array.from({ length: h.events(id).length }, (_, i) => i + 1));
+    const live = runs.map((id) => ({ run: h?.store.getRun(id), steps: h?.store.stepProjections(id) }));
+    expect(rebuildProjections(h.store)).toBe(2);
+    const rebuilt = runs.map((id) => ({ run: h?.store.getRun(id), steps: h?.store.stepProjections(id) }));
+    expect(rebuilt).toEqual(live);
+    expect(live[0]?.steps).toHaveLength(6);
+    expect(live[0]?.run?.state).toBe('succeeded');
+  });
+
+  it('refuses appends that would break the sequence and keeps the log intact', () => {
+    const store = new Store(openDatabase(join(temp(), 'seq.db')));
+    store.append({ runId: 'r1', type: 'run_state_changed', at: 1, data: { state: 'running' } });
+    store.flush();
+    store.db.prepare("INSERT INTO events (run_id, seq, at, type, data) VALUES ('r1', 2, 1, 'run_state_changed', '{\"state\":\"running\"}')").run();
+    store.append({ runId: 'r1', type: 'run_state_changed', at: 2, data: { state: 'failed' } });
+    expect(() => store.flush()).toThrow(/UNIQUE|PRIMARY KEY/);
+    expect(store.readEvents('r1').map((e) => e.seq)).toEqual([1, 2]);
+  });
+});
