@@ -96,6 +96,7 @@ export class Engine {
   startRun(opts: StartRunOptions): string {
     const now = this.o.clock.now();
     const runId = newRunId(now, this.o.random);
+    this.o.store.newRun(runId);
     const live = this.live(newRunModel(runId, opts.workflow));
     this.emit(live, 'run_created', {
       workflowId: opts.workflow.id,
