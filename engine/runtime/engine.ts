@@ -62,6 +62,8 @@ interface LiveRun {
   timers: Map<string, () => void>;
   touched: Set<string>;
   waiters: (() => void)[];
+  /** The `run` object of expression contexts, rebuilt when the input revision changes. */
+  runInfo: { id: string; workflowId: string; version: number; inputRevision: number; startedAt: string } | undefined;
 }
 
 export interface StartRunOptions {
@@ -219,6 +221,7 @@ export class Engine {
       timers: new Map(),
       touched: new Set(),
       waiters: [],
+      runInfo: undefined,
     };
     this.runs.set(model.runId, live);
     return live;
@@ -386,12 +389,10 @@ export class Engine {
 
   private context(live: LiveRun, extra: Record<string, unknown> = {}): Record<string, unknown> {
     const m = live.model;
-    return {
-      input: m.input,
-      steps: m.view,
-      run: { id: m.runId, workflowId: m.workflow.id, version: m.workflow.version, inputRevision: m.inputRevision, startedAt: new Date(m.createdAt).toISOString() },
-      ...extra,
-    };
+    if (live.runInfo?.inputRevision !== m.inputRevision) {
+      live.runInfo = { id: m.runId, workflowId: m.workflow.id, version: m.workflow.version, inputRevision: m.inputRevision, startedAt: new Date(m.createdAt).toISOString() };
+    }
+    return { input: m.input, steps: m.view, run: live.runInfo, ...extra };
   }
 
   private async startAttempt(live: LiveRun, stepId: string): Promise<void> {

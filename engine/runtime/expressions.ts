@@ -29,7 +29,33 @@ function compile(text: string): Compiled {
   return c;
 }
 
+const SIMPLE_PATH = /^\s*[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\s*$/;
+const simplePaths = new Map<string, string[] | null>();
+
+/**
+ * `input.order.id`-style paths are most of what definitions say; they are read directly when every
+ * value on the way is a plain object (anything else, such as an array JSONata would map over,
+ * goes to JSONata itself, so the result is always JSONata's).
+ */
+function readSimplePath(text: string, context: Record<string, unknown>): { hit: boolean; value?: unknown } {
+  let names = simplePaths.get(text);
+  if (names === undefined) {
+    names = SIMPLE_PATH.test(text) && !/\b(and|or|in|true|false|null)\b/.test(text) ? text.trim().split('.') : null;
+    simplePaths.set(text, names);
+  }
+  if (names === null) return { hit: false };
+  let cur: unknown = context;
+  for (const name of names) {
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) return { hit: false };
+    cur = (cur as Record<string, unknown>)[name];
+    if (cur === undefined) return { hit: true, value: undefined };
+  }
+  return Array.isArray(cur) ? { hit: false } : { hit: true, value: cur };
+}
+
 export async function evaluate(text: string, context: Record<string, unknown>): Promise<unknown> {
+  const direct = readSimplePath(text, context);
+  if (direct.hit) return direct.value; // values in the context are plain JSON already
   try {
     const v: unknown = await compile(text).evaluate(context);
     return normalise(v);
