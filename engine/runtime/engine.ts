@@ -62,6 +62,9 @@ interface LiveRun {
   timers: Map<string, () => void>;
   touched: Set<string>;
   waiters: (() => void)[];
+  evidenceIndex: { size: number; byStep: Map<string, Evidence[]> } | undefined;
+  /** This run may have step rows in the projection (true for runs loaded from the store). */
+  stepRows: boolean;
   /** The `run` object of expression contexts, rebuilt when the input revision changes. */
   runInfo: { id: string; workflowId: string; version: number; inputRevision: number; startedAt: string } | undefined;
 }
@@ -141,6 +144,7 @@ export class Engine {
     const existing = this.runs.get(runId);
     if (existing) return existing;
     const model = foldRun(this.o.store, runId);
+    this.o.store.knownLastSeq(runId, model.lastSeq);
     const live = this.live(model);
     this.recoverLive(live);
     return live;
@@ -222,6 +226,8 @@ export class Engine {
       touched: new Set(),
       waiters: [],
       runInfo: undefined,
+      evidenceIndex: undefined,
+      stepRows: model.lastSeq > 0,
     };
     this.runs.set(model.runId, live);
     return live;
@@ -286,6 +292,7 @@ export class Engine {
 
   private async tick(): Promise<void> {
     this.tickScheduled = false;
+    if (this.closed) return; // a closed engine writes nothing more and starts nothing
     if (this.ticking) {
       this.kick();
       return;
@@ -314,7 +321,7 @@ export class Engine {
     this.ticking = false;
     const launches = this.launches;
     this.launches = [];
-    for (const l of launches) this.launch(l);
+    if (!this.closed) for (const l of launches) this.launch(l);
     for (const live of advanced) this.wake(live);
     if (this.dirtyRuns.size > 0) this.kick();
   }
@@ -332,9 +339,21 @@ export class Engine {
     return live.model.state !== 'running' && isQuiet(live.model);
   }
 
+  /**
+   * Projections: the run's row always; step rows only while the run is unfinished (the live
+   * state an operator or a task list queries). A finished run's steps are read from its log, so a
+   * run that starts and ends in one tick writes no step rows at all.
+   */
   private project(live: LiveRun): void {
     const m = live.model;
     this.o.store.setRunProjection(runRow(m));
+    if (isTerminal(m.state)) {
+      if (live.stepRows) this.o.store.clearStepProjection(m.runId);
+      live.stepRows = false;
+      live.touched.clear();
+      return;
+    }
+    if (live.touched.size > 0) live.stepRows = true;
     for (const id of live.touched) {
       const s = m.steps.get(id);
       if (s === undefined) continue;
@@ -468,10 +487,12 @@ export class Engine {
   /** Restart per prerequisite: reuse evidence (or an unknown outcome) whose coverage still matches. */
   private async reuseOrCarry(live: LiveRun, s: StepRuntime, step: Step, inputHash: string): Promise<boolean> {
     const m = live.model;
+    // Only evidence of an earlier revision or another run can be reused: none exists in a first pass.
+    if (m.inputRevision === 1 && m.forkOf === undefined) return false;
     const earlier = (fromRun: string, revision: number): boolean => fromRun !== m.runId || revision < m.inputRevision;
     let best: Evidence | undefined;
-    for (const ev of m.evidence.values()) {
-      if (ev.stepId !== s.id || !ev.satisfies || ev.covers.inputHash !== inputHash || ev.covers.definitionVersion !== m.workflow.version) continue;
+    for (const ev of evidenceOf(live, s.id)) {
+      if (!ev.satisfies || ev.covers.inputHash !== inputHash || ev.covers.definitionVersion !== m.workflow.version) continue;
       if (earlier(ev.fromRun, ev.covers.inputRevision)) best = ev;
     }
     if (best) {
@@ -692,6 +713,21 @@ export class Engine {
     }
     this.emit(live, 'run_state_changed', { state: 'failed' }, { reason: `step "${s.id}" ${outcome} (${reason}) and no edge or escalation handles it` });
   }
+}
+
+/** The run's evidence of one step, indexed once per change in the evidence count. */
+function evidenceOf(live: LiveRun, stepId: string): Evidence[] {
+  const m = live.model;
+  if (live.evidenceIndex?.size !== m.evidence.size) {
+    const byStep = new Map<string, Evidence[]>();
+    for (const ev of m.evidence.values()) {
+      const list = byStep.get(ev.stepId);
+      if (list) list.push(ev);
+      else byStep.set(ev.stepId, [ev]);
+    }
+    live.evidenceIndex = { size: m.evidence.size, byStep };
+  }
+  return live.evidenceIndex.byStep.get(stepId) ?? [];
 }
 
 function currentAttempt(s: StepRuntime): AttemptRecord | undefined {

@@ -1,8 +1,10 @@
-// Projections (the runs and step_states tables) are caches of the event log for listing and
-// quick looks. They can always be rebuilt from the log; a test rebuilds them and compares.
+// Projections are caches of the event log: `runs` (one row per run) and `step_states` (the steps
+// of unfinished runs: the live work an operator looks at). They can always be rebuilt from the
+// log; a test rebuilds them and compares.
 import type { RunRow, StepProjection, Store } from '../store/store.ts';
 import { foldRun } from './fold-run.ts';
 import type { RunModel } from './run-model.ts';
+import { isTerminal } from './run-status.ts';
 
 export function runRow(m: RunModel): RunRow {
   return { id: m.runId, workflowId: m.workflow.id, version: m.workflow.version, state: m.state, inputRevision: m.inputRevision, createdAt: m.createdAt, updatedAt: m.updatedAt };
@@ -24,7 +26,7 @@ export function rebuildProjections(store: Store): number {
   for (const id of ids) {
     const m = foldRun(store, id);
     store.setRunProjection(runRow(m));
-    for (const s of stepRows(m)) store.setStepProjection(id, s);
+    if (!isTerminal(m.state)) for (const s of stepRows(m)) store.setStepProjection(id, s);
   }
   store.flush();
   return ids.length;

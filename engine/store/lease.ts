@@ -57,8 +57,14 @@ export class Lease {
     this.db.prepare('DELETE FROM lease WHERE id = 1 AND pid = ?').run(process.pid);
   }
 
+  /**
+   * A live owner heartbeats every few seconds. On this host its pid must also be alive: a dead pid
+   * frees the lease at once. A stale heartbeat frees it anyway, so a pid reused by an unrelated
+   * process after a crash cannot lock the store.
+   */
   private held(row: LeaseRow): boolean {
-    if (row.host === this.host) return alive(row.pid);
-    return this.now() - row.heartbeat_at < STALE_MS;
+    const fresh = this.now() - row.heartbeat_at < STALE_MS;
+    if (row.host === this.host) return fresh && alive(row.pid);
+    return fresh;
   }
 }

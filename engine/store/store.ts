@@ -7,6 +7,7 @@ import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { parseEventData, type EventData, type EventType, type RunEvent } from '../../shared/events/run-event.ts';
 import type { RunState } from '../../shared/definition/names.ts';
 import { canonicalJson, sha256 } from './canonical-json.ts';
+import type Database from 'better-sqlite3';
 import type { Db } from './open-database.ts';
 import { StoreError } from './store-error.ts';
 
@@ -56,10 +57,12 @@ export class Store {
   private pending: Row[] = [];
   private readonly pendingRuns = new Map<string, RunRow>();
   private readonly pendingSteps = new Map<string, Map<string, StepProjection>>();
+  private readonly pendingStepClears = new Set<string>();
   private readonly insertEvent;
   private readonly insertEvents;
   private readonly upsertRun;
   private readonly upsertStep;
+  private readonly clearSteps;
   private readonly writeBatch;
 
   constructor(readonly db: Db) {
@@ -72,13 +75,28 @@ export class Store {
     this.upsertStep = db.prepare(
       'INSERT INTO step_states (run_id, step_id, activation, state, attempts, evidence_id) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, step_id) DO UPDATE SET activation = excluded.activation, state = excluded.state, attempts = excluded.attempts, evidence_id = excluded.evidence_id',
     );
-    this.writeBatch = db.transaction((rows: Row[], runs: RunRow[], steps: [string, StepProjection][]) => {
+    this.clearSteps = db.prepare('DELETE FROM step_states WHERE run_id = ?');
+    this.writeBatch = db.transaction((rows: Row[], runs: RunRow[], steps: [string, StepProjection][], clears: string[]) => {
+      for (const id of clears) this.clearSteps.run(id);
       let k = 0;
       for (; k + CHUNK <= rows.length; k += CHUNK) this.insertEvents.run(rows.slice(k, k + CHUNK).flat());
       for (; k < rows.length; k++) this.insertEvent.run(rows[k]);
       for (const r of runs) this.upsertRun.run(r.id, r.workflowId, r.version, r.state, r.inputRevision, r.createdAt, r.updatedAt);
       for (const [runId, s] of steps) this.upsertStep.run(runId, s.stepId, s.activation, s.state, s.attempts, s.evidenceId);
     });
+  }
+
+  private readonly statements = new Map<string, Database.Statement>();
+  private readonly definitions = new Map<string, { workflow: Workflow; hash: string }>();
+
+  /** Statements are prepared once per store, not once per call (recovery reads thousands of runs). */
+  private stmt(sql: string): Database.Statement {
+    let st = this.statements.get(sql);
+    if (st === undefined) {
+      st = this.db.prepare(sql);
+      this.statements.set(sql, st);
+    }
+    return st;
   }
 
   // ---- definitions ----
@@ -91,9 +109,9 @@ export class Store {
     const { layout: _layout, $schema: _schema, ...content } = workflow;
     const text = canonicalJson(content);
     const hash = sha256(text);
-    const row = this.db.prepare('SELECT hash FROM definitions WHERE workflow_id = ? AND version = ?').get(workflow.id, workflow.version) as { hash: string } | undefined;
+    const row = this.stmt('SELECT hash FROM definitions WHERE workflow_id = ? AND version = ?').get(workflow.id, workflow.version) as { hash: string } | undefined;
     if (row === undefined) {
-      this.db.prepare('INSERT INTO definitions (workflow_id, version, hash, content, created_at) VALUES (?, ?, ?, ?, ?)').run(workflow.id, workflow.version, hash, text, now);
+      this.stmt('INSERT INTO definitions (workflow_id, version, hash, content, created_at) VALUES (?, ?, ?, ?, ?)').run(workflow.id, workflow.version, hash, text, now);
     } else if (row.hash !== hash) {
       throw new StoreError(
         'definition-conflict',
@@ -104,8 +122,15 @@ export class Store {
   }
 
   loadDefinition(workflowId: string, version: number): { workflow: Workflow; hash: string } | undefined {
-    const row = this.db.prepare('SELECT content, hash FROM definitions WHERE workflow_id = ? AND version = ?').get(workflowId, version) as { content: string; hash: string } | undefined;
-    return row === undefined ? undefined : { workflow: JSON.parse(row.content) as Workflow, hash: row.hash };
+    // One parsed object per version: runs of a version share it (and the runtime's index of it).
+    const key = `${workflowId}@${version}`;
+    const hit = this.definitions.get(key);
+    if (hit) return hit;
+    const row = this.stmt('SELECT content, hash FROM definitions WHERE workflow_id = ? AND version = ?').get(workflowId, version) as { content: string; hash: string } | undefined;
+    if (row === undefined) return undefined;
+    const loaded = { workflow: JSON.parse(row.content) as Workflow, hash: row.hash };
+    this.definitions.set(key, loaded);
+    return loaded;
   }
 
   // ---- events ----
@@ -135,9 +160,16 @@ export class Store {
   }
 
   setStepProjection(runId: string, step: StepProjection): void {
+    this.pendingStepClears.delete(runId);
     let m = this.pendingSteps.get(runId);
     if (m === undefined) this.pendingSteps.set(runId, (m = new Map()));
     m.set(step.stepId, step);
+  }
+
+  /** A finished run keeps no step rows: its steps are read from its log (weft inspect). */
+  clearStepProjection(runId: string): void {
+    this.pendingSteps.delete(runId);
+    this.pendingStepClears.add(runId);
   }
 
   get hasPending(): boolean {
@@ -151,12 +183,14 @@ export class Store {
     const runs = [...this.pendingRuns.values()];
     const steps: [string, StepProjection][] = [];
     for (const [runId, m] of this.pendingSteps) for (const s of m.values()) steps.push([runId, s]);
+    const clears = [...this.pendingStepClears];
     this.pending = [];
     this.pendingRuns.clear();
     this.pendingSteps.clear();
+    this.pendingStepClears.clear();
     try {
       if (durable) this.db.pragma('synchronous = FULL');
-      this.writeBatch(rows, runs, steps);
+      this.writeBatch(rows, runs, steps, clears);
     } catch (e) {
       // Nothing of the batch was written: forget its sequence numbers so the log stays gapless.
       for (const r of rows) this.seqs.delete(r[0]);
@@ -166,12 +200,11 @@ export class Store {
     }
     this.stats.commits++;
     if (durable) this.stats.durableCommits++;
-    this.stats.rows += rows.length + runs.length + steps.length;
+    this.stats.rows += rows.length + runs.length + steps.length + clears.length;
   }
 
   readEvents(runId: string): RunEvent[] {
-    const rows = this.db
-      .prepare('SELECT run_id, seq, at, type, step, activation, attempt, data, reason FROM events WHERE run_id = ? ORDER BY seq')
+    const rows = this.stmt('SELECT run_id, seq, at, type, step, activation, attempt, data, reason FROM events WHERE run_id = ? ORDER BY seq')
       .raw()
       .all(runId) as Row[];
     return rows.map(toEvent);
@@ -182,10 +215,15 @@ export class Store {
     this.seqs.set(runId, 0);
   }
 
+  /** The last sequence number of a run whose log was just read (saves a query per run on recovery). */
+  knownLastSeq(runId: string, seq: number): void {
+    if (!this.seqs.has(runId)) this.seqs.set(runId, seq);
+  }
+
   private nextSeq(runId: string): number {
     let last = this.seqs.get(runId);
     if (last === undefined) {
-      const row = this.db.prepare('SELECT MAX(seq) AS m FROM events WHERE run_id = ?').get(runId) as { m: number | null };
+      const row = this.stmt('SELECT MAX(seq) AS m FROM events WHERE run_id = ?').get(runId) as { m: number | null };
       last = row.m ?? 0;
     }
     this.seqs.set(runId, last + 1);
@@ -195,7 +233,7 @@ export class Store {
   // ---- runs ----
 
   getRun(runId: string): RunRow | undefined {
-    const r = this.db.prepare('SELECT id, workflow_id, version, state, input_revision, created_at, updated_at FROM runs WHERE id = ?').raw().get(runId) as
+    const r = this.stmt('SELECT id, workflow_id, version, state, input_revision, created_at, updated_at FROM runs WHERE id = ?').raw().get(runId) as
       | [string, string, number, RunState, number, number, number]
       | undefined;
     return r === undefined ? undefined : toRunRow(r);
@@ -204,24 +242,24 @@ export class Store {
   /** Resolves a full run id or a unique prefix of one. */
   resolveRunId(idOrPrefix: string): string {
     if (this.getRun(idOrPrefix)) return idOrPrefix;
-    const rows = this.db.prepare("SELECT id FROM runs WHERE id LIKE ? ESCAPE '\\' LIMIT 3").all(`${idOrPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) as { id: string }[];
+    const rows = this.stmt("SELECT id FROM runs WHERE id LIKE ? ESCAPE '\\' LIMIT 3").all(`${idOrPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) as { id: string }[];
     if (rows.length === 1 && rows[0]) return rows[0].id;
     if (rows.length === 0) throw new StoreError('unknown-run', `no run "${idOrPrefix}" in this store; list runs with \`weft runs\``);
     throw new StoreError('unknown-run', `"${idOrPrefix}" matches several runs (${rows.map((r) => r.id).join(', ')}…); give more of the id`);
   }
 
   listRuns(limit = 50): RunRow[] {
-    const rows = this.db.prepare('SELECT id, workflow_id, version, state, input_revision, created_at, updated_at FROM runs ORDER BY created_at DESC, id DESC LIMIT ?').raw().all(limit) as [string, string, number, RunState, number, number, number][];
+    const rows = this.stmt('SELECT id, workflow_id, version, state, input_revision, created_at, updated_at FROM runs ORDER BY created_at DESC, id DESC LIMIT ?').raw().all(limit) as [string, string, number, RunState, number, number, number][];
     return rows.map(toRunRow);
   }
 
   unfinishedRunIds(): string[] {
-    const rows = this.db.prepare("SELECT id FROM runs WHERE state NOT IN ('succeeded', 'failed', 'cancelled') ORDER BY created_at, id").all() as { id: string }[];
+    const rows = this.stmt("SELECT id FROM runs WHERE state NOT IN ('succeeded', 'failed', 'cancelled') ORDER BY created_at, id").all() as { id: string }[];
     return rows.map((r) => r.id);
   }
 
   stepProjections(runId: string): StepProjection[] {
-    return (this.db.prepare('SELECT step_id, activation, state, attempts, evidence_id FROM step_states WHERE run_id = ? ORDER BY step_id').raw().all(runId) as [string, number, string, number, string | null][]).map(
+    return (this.stmt('SELECT step_id, activation, state, attempts, evidence_id FROM step_states WHERE run_id = ? ORDER BY step_id').raw().all(runId) as [string, number, string, number, string | null][]).map(
       ([stepId, activation, state, attempts, evidenceId]) => ({ stepId, activation, state, attempts, evidenceId }),
     );
   }

@@ -94,15 +94,23 @@ describe('definition snapshots', () => {
 describe('event log and projections', () => {
   it('keeps a gapless log per run and rebuilds projections equal to the live ones', async () => {
     h = harness();
-    const runs = [h.start(chain('one', 5)).runId, h.start(chain('two', 3)).runId];
-    for (const id of runs) expect(await h.engine.settled(id)).toBe('succeeded');
+    const waiting = {
+      format: 'weft/v1', id: 'parked', version: 1, name: 'parked',
+      steps: [{ id: 'first', kind: 'transform', config: { expression: '1' } }, { id: 'pause', kind: 'wait', config: { durationMs: 3_600_000 } }, { id: 'done', kind: 'end' }],
+      edges: [{ id: 'a', from: 'first', to: 'pause' }, { id: 'b', from: 'pause', to: 'done' }],
+    };
+    const runs = [h.start(chain('one', 5)).runId, h.start(chain('two', 3)).runId, h.start(waiting).runId];
+    expect(await h.engine.settled(runs[0] as string)).toBe('succeeded');
+    expect(await h.engine.settled(runs[1] as string)).toBe('succeeded');
+    expect(await h.engine.settled(runs[2] as string)).toBe('waiting');
     for (const id of runs) expect(h.events(id).map((e) => e.seq)).toEqual(Array.from({ length: h.events(id).length }, (_, i) => i + 1));
     const live = runs.map((id) => ({ run: h?.store.getRun(id), steps: h?.store.stepProjections(id) }));
-    expect(rebuildProjections(h.store)).toBe(2);
+    expect(rebuildProjections(h.store)).toBe(3);
     const rebuilt = runs.map((id) => ({ run: h?.store.getRun(id), steps: h?.store.stepProjections(id) }));
     expect(rebuilt).toEqual(live);
-    expect(live[0]?.steps).toHaveLength(6);
+    expect(live[0]?.steps).toEqual([]); // finished runs keep no step rows
     expect(live[0]?.run?.state).toBe('succeeded');
+    expect(live[2]?.steps?.map((r) => [r.stepId, r.state])).toEqual([['first', 'succeeded'], ['pause', 'waiting']]);
   });
 
   it('refuses appends that would break the sequence and keeps the log intact', () => {

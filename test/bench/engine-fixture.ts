@@ -1,0 +1,61 @@
+// A real Engine on a real SQLite file in a fresh temp folder, with the system clock and random
+// source, for the engine benchmark; and what the store holds afterwards (rows, bytes, file size).
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { StepKind } from '../../shared/definition/names.ts';
+import type { Workflow } from '../../shared/definition/workflow-schema.ts';
+import type { Executor } from '../../engine/executors/executor.ts';
+import { systemClock, systemRandom } from '../../engine/runtime/clock.ts';
+import { Engine } from '../../engine/runtime/engine.ts';
+import { openDatabase } from '../../engine/store/open-database.ts';
+import { Store } from '../../engine/store/store.ts';
+
+export interface EngineFixture {
+  dir: string;
+  dbPath: string;
+  store: Store;
+  engine: Engine;
+  /** Saves the definition (once per workflow) and starts a run. */
+  start(workflow: Workflow): string;
+  /** What the event table holds. */
+  eventTotals(): { events: number; dataBytes: number };
+  /** Size of the store file after a full checkpoint (the WAL folded in). */
+  fileBytes(): number;
+  close(): void;
+}
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function engineFixture(executors: Partial<Record<StepKind, Executor>> = {}, dir = tempDir('weft-bench-')): EngineFixture {
+  const dbPath = join(dir, 'weft.db');
+  const db = openDatabase(dbPath);
+  const store = new Store(db);
+  const engine = new Engine({ store, clock: systemClock, random: systemRandom, executors });
+  const hashes = new Map<Workflow, string>();
+  return {
+    dir,
+    dbPath,
+    store,
+    engine,
+    start(workflow) {
+      let hash = hashes.get(workflow);
+      if (hash === undefined) hashes.set(workflow, (hash = store.saveDefinition(workflow, Date.now())));
+      return engine.startRun({ workflow, definitionHash: hash, input: {}, workspaceDir: dir });
+    },
+    eventTotals() {
+      return db.prepare('SELECT count(*) AS events, coalesce(sum(length(data)), 0) AS dataBytes FROM events').get() as { events: number; dataBytes: number };
+    },
+    fileBytes() {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      return statSync(dbPath).size;
+    },
+    close() {
+      engine.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

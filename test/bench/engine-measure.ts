@@ -1,0 +1,149 @@
+// Scenario runners of the engine benchmark: each builds a fresh store, drives runs through a real
+// Engine, and reports wall time plus what the store wrote. Kept apart from engine-bench.ts, which
+// only decides what to run and prints.
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { StepKind } from '../../shared/definition/names.ts';
+import type { Workflow } from '../../shared/definition/workflow-schema.ts';
+import type { Executor } from '../../engine/executors/executor.ts';
+import { systemClock, systemRandom } from '../../engine/runtime/clock.ts';
+import { Engine } from '../../engine/runtime/engine.ts';
+import { openDatabase } from '../../engine/store/open-database.ts';
+import { Store, type StoreStats } from '../../engine/store/store.ts';
+import { engineFixture, tempDir } from './engine-fixture.ts';
+
+export interface RunsSample {
+  /** Wall time of the timed runs. */
+  ms: number;
+  /** Steps of the timed runs. */
+  steps: number;
+  /** What the timed runs cost the store (commits, durable commits, rows, data bytes). */
+  stats: StoreStats;
+  /** The store after all runs, the untimed first one included: steps, events, data bytes, file size. */
+  store: { steps: number; events: number; dataBytes: number; fileBytes: number };
+}
+
+/** An executor that succeeds at once: a step with a real attempt (and commit) but no work. */
+export const noopExecutor: Executor = { execute: () => Promise.resolve({ outcome: 'succeeded', output: {} }) };
+
+/**
+ * Runs `runs` runs of `workflow` on a fresh store, one after another (each awaited) or all at
+ * once (all started, then awaited). Every run must succeed.
+ */
+export async function measureRuns(
+  workflow: Workflow,
+  runs: number,
+  mode: 'sequential' | 'concurrent',
+  executors: Partial<Record<StepKind, Executor>> = {},
+): Promise<RunsSample> {
+  const f = engineFixture(executors);
+  try {
+    // An untimed first run saves the definition and warms this store's statements.
+    await f.engine.settled(f.start(workflow));
+    const before = { ...f.store.stats };
+    const start = performance.now();
+    const states: string[] = [];
+    if (mode === 'sequential') {
+      for (let k = 0; k < runs; k++) states.push(await f.engine.settled(f.start(workflow)));
+    } else {
+      const ids = Array.from({ length: runs }, () => f.start(workflow));
+      states.push(...(await Promise.all(ids.map((id) => f.engine.settled(id)))));
+    }
+    const ms = performance.now() - start;
+    const failed = states.filter((s) => s !== 'succeeded');
+    if (failed.length > 0) throw new Error(`${failed.length} runs of ${workflow.id} ended ${failed[0]}`);
+    const stats: StoreStats = {
+      commits: f.store.stats.commits - before.commits,
+      durableCommits: f.store.stats.durableCommits - before.durableCommits,
+      rows: f.store.stats.rows - before.rows,
+      bytes: f.store.stats.bytes - before.bytes,
+    };
+    const totals = f.eventTotals();
+    return {
+      ms,
+      steps: runs * workflow.steps.length,
+      stats,
+      store: { steps: (runs + 1) * workflow.steps.length, ...totals, fileBytes: f.fileBytes() },
+    };
+  } finally {
+    f.close();
+  }
+}
+
+// ---------------------------------------------------------------- recovery
+
+const CHILD = fileURLToPath(new URL('./engine-recovery-child.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A store holding `count` runs parked on a one-hour timer, left by a process that was SIGKILLed. */
+export async function killedStore(count: number): Promise<string> {
+  const dir = tempDir('weft-bench-killed-');
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, String(count)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const signal = await new Promise<NodeJS.Signals | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, sig) => (sig === null ? reject(new Error(`recovery child exited with ${code}: ${stderr}`)) : resolve(sig)));
+  });
+  if (signal !== 'SIGKILL') throw new Error(`recovery child ended by ${signal}: ${stderr}`);
+  return join(dir, 'weft.db');
+}
+
+/** A private copy of a killed store (its file and WAL, as the kill left them). */
+export function copyStore(dbPath: string): { dir: string; dbPath: string } {
+  const dir = tempDir('weft-bench-recover-');
+  const copy = join(dir, 'weft.db');
+  copyFileSync(dbPath, copy);
+  if (existsSync(`${dbPath}-wal`)) copyFileSync(`${dbPath}-wal`, `${copy}-wal`);
+  return { dir, dbPath: copy };
+}
+
+export interface RecoverySample {
+  openMs: number;
+  recoverMs: number;
+  tickMs: number;
+  totalMs: number;
+  runs: number;
+  resumedEvents: number;
+}
+
+/**
+ * Opens a copy of the killed store in a fresh Engine and times: open (SQLite + Store + Engine),
+ * `engine.recover()` (fold every unfinished run, re-arm its timer) and the first tick, which
+ * writes the engine_resumed events and projections in one commit.
+ */
+export async function measureRecovery(killed: string): Promise<RecoverySample> {
+  const { dir, dbPath } = copyStore(killed);
+  const t0 = performance.now();
+  const db = openDatabase(dbPath);
+  const store = new Store(db);
+  const engine = new Engine({ store, clock: systemClock, random: systemRandom, executors: {} });
+  const t1 = performance.now();
+  const { runs } = engine.recover();
+  const t2 = performance.now();
+  while (store.stats.commits === 0) await new Promise((r) => setImmediate(r));
+  const t3 = performance.now();
+  const resumedEvents = (db.prepare("SELECT count(*) AS n FROM events WHERE type = 'engine_resumed'").get() as { n: number }).n;
+  engine.close();
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+  return { openMs: t1 - t0, recoverMs: t2 - t1, tickMs: t3 - t2, totalMs: t3 - t0, runs, resumedEvents };
+}
+
+/** Wall time of `weft resume --db` (a new process) on a copy of the killed store. */
+export async function measureCliResume(killed: string): Promise<{ ms: number; code: number | null; lines: number }> {
+  const { dir, dbPath } = copyStore(killed);
+  const start = performance.now();
+  const child = spawn(process.execPath, [join(ROOT, 'bin/weft.js'), 'resume', '--db', dbPath, '--json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  const ms = performance.now() - start;
+  rmSync(dir, { recursive: true, force: true });
+  return { ms, code, lines: stdout.split('\n').filter((l) => l !== '').length };
+}

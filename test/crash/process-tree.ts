@@ -1,0 +1,77 @@
+// Kills a process and everything it started, as a machine stop would. Command steps run in their
+// own process groups (the command executor spawns them detached), so killing the engine's group
+// alone would leave them running; they are found through /proc by parent pid instead. Linux only.
+import { readdirSync, readFileSync } from 'node:fs';
+
+interface ProcInfo {
+  pid: number;
+  ppid: number;
+  pgrp: number;
+}
+
+function procInfo(pid: number): ProcInfo | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined; // gone between the listing and the read
+  }
+  // The command name may hold spaces and ')': the fields we want follow the last ')'.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const ppid = Number(fields[1]);
+  const pgrp = Number(fields[2]);
+  return Number.isInteger(ppid) && Number.isInteger(pgrp) ? { pid, ppid, pgrp } : undefined;
+}
+
+/** The pids of every living descendant of `root`. */
+export function descendants(root: number): ProcInfo[] {
+  const all: ProcInfo[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const info = procInfo(Number(entry));
+    if (info !== undefined) all.push(info);
+  }
+  const found: ProcInfo[] = [];
+  const parents = new Set([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of all) {
+      if (!parents.has(p.pid) && parents.has(p.ppid)) {
+        parents.add(p.pid);
+        found.push(p);
+        grew = true;
+      }
+    }
+  }
+  return found;
+}
+
+function signal(target: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(target, sig);
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'ESRCH') throw e;
+  }
+}
+
+/**
+ * SIGKILLs `root` (the leader of its own process group) and all its descendants and their groups.
+ * The root is stopped first, so it can neither start another command nor see one die and record
+ * that as the command's own failure: everything ends "at the same instant", like a power cut.
+ * Returns how many descendants were killed.
+ */
+export function killTree(root: number): number {
+  const own = procInfo(process.pid)?.pgrp;
+  if (own === root) throw new Error('killTree: the process shares our process group; spawn it with detached: true');
+  signal(root, 'SIGSTOP');
+  const tree = descendants(root);
+  for (const p of tree) {
+    // A command's shell leads its group; its children (sleep) may appear after the listing.
+    if (p.pgrp !== own) signal(-p.pgrp, 'SIGKILL');
+    signal(-p.pid, 'SIGKILL');
+    signal(p.pid, 'SIGKILL');
+  }
+  signal(-root, 'SIGKILL');
+  signal(root, 'SIGKILL');
+  return tree.length;
+}
