@@ -19,10 +19,29 @@ export interface AttemptContext {
   signal: AbortSignal;
   /** Folder of the workflow file: relative module paths and working directories resolve here. */
   workspaceDir: string;
+  /**
+   * Evaluates definition text against the run context {input (the run input), steps, run}: a
+   * `{{ expression }}` template (prompts, URLs, headers) or a JSONata expression (an http body).
+   */
+  expressions: {
+    render(template: string): Promise<string>;
+    evaluate(expression: string): Promise<unknown>;
+  };
+}
+
+/** Facts about an attempt worth keeping with it: token use, latency, model, HTTP status. */
+export interface AttemptMeta {
+  provider?: string;
+  model?: string;
+  usage?: { inputTokens: number; outputTokens: number };
+  latencyMs?: number;
+  status?: number;
+  /** Provider-requested wait before a retry (a 429's retry-after), in ms. */
+  retryAfterMs?: number;
 }
 
 export type AttemptResult =
-  | { outcome: 'succeeded'; output: unknown }
+  | { outcome: 'succeeded'; output: unknown; meta?: AttemptMeta }
   | {
       outcome: 'failed';
       code: string;
@@ -31,8 +50,9 @@ export type AttemptResult =
       retryable?: boolean;
       /** Anything the work produced before failing, kept as evidence. */
       output?: unknown;
+      meta?: AttemptMeta;
     }
-  | { outcome: 'unknown'; reason: string };
+  | { outcome: 'unknown'; reason: string; meta?: AttemptMeta };
 
 export interface Executor {
   execute(ctx: AttemptContext): Promise<AttemptResult>;

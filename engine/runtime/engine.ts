@@ -13,7 +13,7 @@ import { StoreError } from '../store/store-error.ts';
 import { newRunId, type Clock, type Random } from './clock.ts';
 import { indexDefinition, type DefinitionIndex } from './definition-index.ts';
 import { decideEdges } from './edge-decisions.ts';
-import { evaluate, projectInput, stepReads, transformInputPaths } from './expressions.ts';
+import { evaluate, projectInput, renderTemplate, stepReads, transformInputPaths } from './expressions.ts';
 import { checkAgainstSchema } from './output-contract.ts';
 import { readiness } from './readiness.ts';
 import { backoffMs, configForAttempt, mayRetry } from './retry-policy.ts';
@@ -574,6 +574,10 @@ export class Engine {
         idempotencyKey: l.idempotencyKey,
         signal: controller.signal,
         workspaceDir: l.live.model.workspaceDir,
+        expressions: {
+          render: (template) => renderTemplate(template, this.context(l.live)),
+          evaluate: (expression) => evaluate(expression, this.context(l.live)),
+        },
       });
     } catch (e) {
       promise = Promise.resolve({ outcome: 'failed', code: 'executor_error', message: (e as Error).message, retryable: false });
@@ -625,8 +629,9 @@ export class Engine {
     const r = c.result;
     const covers = { inputHash: a.inputHash, definitionVersion: m.workflow.version, inputRevision: m.inputRevision };
     const evidenceId = `${c.stepId}/${c.activation}.${c.attempt}`;
+    const meta = r.meta === undefined ? {} : { meta: r.meta };
     if (r.outcome === 'unknown') {
-      this.emit(live, 'attempt_unknown', { error: { code: 'unknown', message: r.reason } }, { ...at, reason: r.reason });
+      this.emit(live, 'attempt_unknown', { error: { code: 'unknown', message: r.reason }, ...meta }, { ...at, reason: r.reason });
       if (!isTerminal(m.state)) await this.settle(live, s, 'unknown', r.reason);
       return;
     }
@@ -635,6 +640,7 @@ export class Engine {
         error: { code: r.code, message: r.message },
         retryable: r.retryable !== false,
         ...(r.output === undefined ? {} : { output: r.output, evidenceId, covers }),
+        ...meta,
       }, { ...at, reason: r.message });
       if (!isTerminal(m.state)) await this.afterFailure(live, s, step, r.code, r.retryable !== false);
       return;
@@ -653,11 +659,11 @@ export class Engine {
       }
     }
     if (failure) {
-      this.emit(live, 'attempt_failed', { error: failure, retryable: true, output, evidenceId, covers }, { ...at, reason: failure.message });
+      this.emit(live, 'attempt_failed', { error: failure, retryable: true, output, evidenceId, covers, ...meta }, { ...at, reason: failure.message });
       if (!isTerminal(m.state)) await this.afterFailure(live, s, step, failure.code, true);
       return;
     }
-    this.emit(live, 'attempt_succeeded', { output, evidenceId, covers }, at);
+    this.emit(live, 'attempt_succeeded', { output, evidenceId, covers, ...meta }, at);
     if (!isTerminal(m.state)) await this.settle(live, s, 'succeeded', `attempt ${evidenceId} succeeded`, evidenceId);
   }
 

@@ -168,3 +168,8 @@ export function stepReads(step: Step): string[] {
   readsCache.set(step, out);
   return out;
 }
+
+/** The `expressions` of an executor's AttemptContext, over a fixed context (tests, tools). */
+export function expressionsOver(context: Record<string, unknown>): { render(t: string): Promise<string>; evaluate(e: string): Promise<unknown> } {
+  return { render: (t) => renderTemplate(t, context), evaluate: (e) => evaluate(e, context) };
+}

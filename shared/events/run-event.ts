@@ -14,6 +14,18 @@ export type Covers = z.infer<typeof Covers>;
 
 const ErrorInfo = z.object({ code: z.string(), message: z.string() });
 
+/** What an executor reports about an attempt besides its result (tokens, latency, model, status). */
+const AttemptMeta = z
+  .object({
+    provider: z.string().optional(),
+    model: z.string().optional(),
+    usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).optional(),
+    latencyMs: z.number().optional(),
+    status: z.number().optional(),
+    retryAfterMs: z.number().optional(),
+  })
+  .optional();
+
 export const SETTLE_OUTCOMES = ['succeeded', 'failed', 'unknown', 'timed_out', 'rejected', 'expired', 'skipped', 'cancelled'] as const;
 export const SettleOutcome = z.enum(SETTLE_OUTCOMES);
 export type SettleOutcome = z.infer<typeof SettleOutcome>;
@@ -43,7 +55,7 @@ export const EVENT_DATA = {
     effect: z.enum(['none', 'idempotent', 'external']),
     timeoutMs: z.number().int().optional(),
   }),
-  attempt_succeeded: z.object({ output: z.unknown(), evidenceId: z.string(), covers: Covers }),
+  attempt_succeeded: z.object({ output: z.unknown(), evidenceId: z.string(), covers: Covers, meta: AttemptMeta }),
   attempt_failed: z.object({
     error: ErrorInfo,
     retryable: z.boolean(),
@@ -51,8 +63,9 @@ export const EVENT_DATA = {
     output: z.unknown().optional(),
     evidenceId: z.string().optional(),
     covers: Covers.optional(),
+    meta: AttemptMeta,
   }),
-  attempt_unknown: z.object({ error: ErrorInfo }),
+  attempt_unknown: z.object({ error: ErrorInfo, meta: AttemptMeta }),
   retry_scheduled: z.object({ nextAttempt: z.number().int(), dueAt: z.number(), delayMs: z.number() }),
   timer_set: z.object({ dueAt: z.number() }),
   timer_fired: z.object({}),

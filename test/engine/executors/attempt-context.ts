@@ -1,5 +1,6 @@
 // Test helpers for executors: an attempt context around a fake step, a temporary workspace,
 // and process checks that wait for state instead of sleeping for a fixed time.
+import { expressionsOver } from '../../../engine/runtime/expressions.ts';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +39,7 @@ function context(step: Step, options: ContextOptions): AttemptContext {
     idempotencyKey: options.idempotencyKey,
     signal: options.signal ?? new AbortController().signal,
     workspaceDir: options.workspaceDir,
+    expressions: expressionsOver({ input: options.input ?? { n: 1 }, steps: {}, run: { id: 'run_1' } }),
   };
 }
 
