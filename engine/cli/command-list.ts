@@ -9,6 +9,9 @@ import { eventsCommand } from './commands/events-command.ts';
 import { resumeCommand } from './commands/resume-command.ts';
 import { reviseCommand } from './commands/revise-command.ts';
 import { forkCommand } from './commands/fork-command.ts';
+import { approveCommand, reassignCommand, rejectCommand } from './commands/task-commands.ts';
+import { tasksCommand } from './commands/tasks-command.ts';
+import { sendCommand } from './commands/send-command.ts';
 
 export const COMMANDS: readonly Command[] = [
   validateCommand,
@@ -19,4 +22,9 @@ export const COMMANDS: readonly Command[] = [
   resumeCommand,
   reviseCommand,
   forkCommand,
+  approveCommand,
+  rejectCommand,
+  reassignCommand,
+  tasksCommand,
+  sendCommand,
 ];

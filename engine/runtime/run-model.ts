@@ -48,6 +48,21 @@ export interface StepRuntime {
   outcome: SettleOutcome | null;
   output: unknown;
   escalated: boolean;
+  /** The open task of a waiting human step (current activation). */
+  task: OpenTask | null;
+  /** What a waiting event step waits for (current activation). */
+  awaiting: { name: string; key: string } | null;
+}
+
+export interface OpenTask {
+  task: 'approve' | 'review' | 'correct' | 'classify' | 'provide';
+  title: string;
+  instructions: string | undefined;
+  assignee: string | undefined;
+  form: Record<string, unknown> | undefined;
+  options: string[] | undefined;
+  deadlineAt: number | undefined;
+  openedAt: number;
 }
 
 export interface EdgeDecisionState {
@@ -97,6 +112,8 @@ export function newRunModel(runId: string, workflow: Workflow): RunModel {
       outcome: null,
       output: undefined,
       escalated: false,
+      task: null,
+      awaiting: null,
     });
   }
   return {
@@ -189,6 +206,8 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       s.escalated = false;
       s.retryDueAt = null;
       s.timerDueAt = null;
+      s.task = null;
+      s.awaiting = null;
       return;
     }
     case 'attempt_started': {
@@ -273,6 +292,45 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       s.timerDueAt = null;
       return;
     }
+    case 'task_opened': {
+      const s = stepOf(run, e);
+      const d = e.data as RunEvent<'task_opened'>['data'];
+      s.state = 'waiting';
+      s.task = { task: d.task, title: d.title, instructions: d.instructions, assignee: d.assignee, form: d.form, options: d.options, deadlineAt: d.deadlineAt, openedAt: e.at };
+      s.timerDueAt = d.deadlineAt ?? null;
+      return;
+    }
+    case 'task_reassigned': {
+      const s = stepOf(run, e);
+      if (s.task) s.task.assignee = (e.data as RunEvent<'task_reassigned'>['data']).to;
+      return;
+    }
+    case 'task_decided': {
+      const s = stepOf(run, e);
+      s.timerDueAt = null;
+      return;
+    }
+    case 'event_awaited': {
+      const s = stepOf(run, e);
+      const d = e.data as RunEvent<'event_awaited'>['data'];
+      s.state = 'waiting';
+      s.awaiting = { name: d.name, key: d.key };
+      s.timerDueAt = d.deadlineAt ?? null;
+      return;
+    }
+    case 'event_received': {
+      const s = stepOf(run, e);
+      s.timerDueAt = null;
+      s.awaiting = null;
+      return;
+    }
+    case 'event_duplicate':
+      return;
+    case 'deadline_passed': {
+      const s = stepOf(run, e);
+      s.timerDueAt = null;
+      return;
+    }
     case 'evidence_reused': {
       const s = stepOf(run, e);
       const d = e.data as RunEvent<'evidence_reused'>['data'];
@@ -287,6 +345,9 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       const s = stepOf(run, e);
       const d = e.data as RunEvent<'step_settled'>['data'];
       s.outcome = d.outcome;
+      s.task = null;
+      s.awaiting = null;
+      s.escalated = false; // settling answers an earlier escalation (an escalated task that is decided)
       s.state = d.outcome === 'timed_out' || d.outcome === 'expired' ? 'failed' : d.outcome;
       if (d.outcome === 'skipped') s.openedSeq = e.seq;
       if (d.outcome === 'succeeded' || d.outcome === 'rejected') run.view[s.id] = { output: s.output };
@@ -303,7 +364,8 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       const s = stepOf(run, e);
       s.escalated = true;
       const d = e.data as RunEvent<'step_escalated'>['data'];
-      if (d.outcome !== 'unknown') s.state = 'failed';
+      // An expired task that escalates stays open (waiting) for its person.
+      if (d.outcome !== 'unknown' && s.state !== 'waiting') s.state = 'failed';
       return;
     }
   }

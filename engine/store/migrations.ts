@@ -66,6 +66,23 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'external events for event steps (kept until a run consumes them)',
+    sql: `
+      CREATE TABLE external_events (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        key TEXT NOT NULL,
+        data TEXT NOT NULL,
+        received_at INTEGER NOT NULL,
+        duplicates INTEGER NOT NULL DEFAULT 0,
+        consumed_run TEXT,
+        consumed_step TEXT
+      ) WITHOUT ROWID;
+      CREATE INDEX external_events_waiting ON external_events (name, key, received_at) WHERE consumed_run IS NULL;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -40,6 +40,14 @@ export interface StepProjection {
   evidenceId: string | null;
 }
 
+export interface ExternalEvent {
+  id: string;
+  name: string;
+  key: string;
+  data: unknown;
+  receivedAt: number;
+}
+
 export interface StoreStats {
   commits: number;
   durableCommits: number;
@@ -58,6 +66,7 @@ export class Store {
   private readonly pendingRuns = new Map<string, RunRow>();
   private readonly pendingSteps = new Map<string, Map<string, StepProjection>>();
   private readonly pendingStepClears = new Set<string>();
+  private pendingConsumed: [string, string, string][] = [];
   private readonly insertEvent;
   private readonly insertEvents;
   private readonly upsertRun;
@@ -76,8 +85,10 @@ export class Store {
       'INSERT INTO step_states (run_id, step_id, activation, state, attempts, evidence_id) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, step_id) DO UPDATE SET activation = excluded.activation, state = excluded.state, attempts = excluded.attempts, evidence_id = excluded.evidence_id',
     );
     this.clearSteps = db.prepare('DELETE FROM step_states WHERE run_id = ?');
-    this.writeBatch = db.transaction((rows: Row[], runs: RunRow[], steps: [string, StepProjection][], clears: string[]) => {
+    const consume = db.prepare('UPDATE external_events SET consumed_run = ?, consumed_step = ? WHERE id = ?');
+    this.writeBatch = db.transaction((rows: Row[], runs: RunRow[], steps: [string, StepProjection][], clears: string[], consumed: [string, string, string][]) => {
       for (const id of clears) this.clearSteps.run(id);
+      for (const [runId, stepId, id] of consumed) consume.run(runId, stepId, id);
       let k = 0;
       for (; k + CHUNK <= rows.length; k += CHUNK) this.insertEvents.run(rows.slice(k, k + CHUNK).flat());
       for (; k < rows.length; k++) this.insertEvent.run(rows[k]);
@@ -173,7 +184,7 @@ export class Store {
   }
 
   get hasPending(): boolean {
-    return this.pending.length > 0 || this.pendingRuns.size > 0;
+    return this.pending.length > 0 || this.pendingRuns.size > 0 || this.pendingConsumed.length > 0;
   }
 
   /** Writes the batch in one transaction; with `durable`, that commit is fsynced. */
@@ -184,13 +195,15 @@ export class Store {
     const steps: [string, StepProjection][] = [];
     for (const [runId, m] of this.pendingSteps) for (const s of m.values()) steps.push([runId, s]);
     const clears = [...this.pendingStepClears];
+    const consumed = this.pendingConsumed;
+    this.pendingConsumed = [];
     this.pending = [];
     this.pendingRuns.clear();
     this.pendingSteps.clear();
     this.pendingStepClears.clear();
     try {
       if (durable) this.db.pragma('synchronous = FULL');
-      this.writeBatch(rows, runs, steps, clears);
+      this.writeBatch(rows, runs, steps, clears, consumed);
     } catch (e) {
       // Nothing of the batch was written: forget its sequence numbers so the log stays gapless.
       for (const r of rows) this.seqs.delete(r[0]);
@@ -230,6 +243,38 @@ export class Store {
     return last + 1;
   }
 
+  // ---- external events ----
+
+  /**
+   * Records an event sent from outside (weft send), in its own commit: once this returns, the
+   * event is kept until a run consumes it. A repeated id is counted and ignored.
+   */
+  receiveExternalEvent(e: ExternalEvent): 'new' | 'duplicate' {
+    const inserted = this.stmt('INSERT INTO external_events (id, name, key, data, received_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING').run(e.id, e.name, e.key, JSON.stringify(e.data ?? null), e.receivedAt);
+    if (inserted.changes === 1) return 'new';
+    this.stmt('UPDATE external_events SET duplicates = duplicates + 1 WHERE id = ?').run(e.id);
+    return 'duplicate';
+  }
+
+  /** The oldest event with this name and key that no run has consumed (or none). */
+  findExternalEvent(name: string, key: string): ExternalEvent | undefined {
+    const row = this.stmt('SELECT id, name, key, data, received_at FROM external_events WHERE name = ? AND key = ? AND consumed_run IS NULL ORDER BY received_at, id LIMIT 1').get(name, key) as
+      | { id: string; name: string; key: string; data: string; received_at: number }
+      | undefined;
+    if (row === undefined || this.pendingConsumed.some((c) => c[2] === row.id)) return undefined;
+    return { id: row.id, name: row.name, key: row.key, data: JSON.parse(row.data) as unknown, receivedAt: row.received_at };
+  }
+
+  /** Marks an event consumed, in the same commit as the run events that record its delivery. */
+  consumeExternalEvent(id: string, runId: string, stepId: string): void {
+    this.pendingConsumed.push([runId, stepId, id]);
+  }
+
+  externalEventConsumer(id: string): { runId: string; stepId: string } | undefined {
+    const row = this.stmt('SELECT consumed_run, consumed_step FROM external_events WHERE id = ?').get(id) as { consumed_run: string | null; consumed_step: string | null } | undefined;
+    return row?.consumed_run ? { runId: row.consumed_run, stepId: row.consumed_step ?? '' } : undefined;
+  }
+
   // ---- runs ----
 
   getRun(runId: string): RunRow | undefined {
@@ -251,6 +296,11 @@ export class Store {
   listRuns(limit = 50): RunRow[] {
     const rows = this.stmt('SELECT id, workflow_id, version, state, input_revision, created_at, updated_at FROM runs ORDER BY created_at DESC, id DESC LIMIT ?').raw().all(limit) as [string, string, number, RunState, number, number, number][];
     return rows.map(toRunRow);
+  }
+
+  /** Unfinished runs that have a step waiting (from the step projection). */
+  runsWithWaitingSteps(): string[] {
+    return (this.stmt("SELECT DISTINCT run_id AS id FROM step_states WHERE state = 'waiting' ORDER BY run_id").all() as { id: string }[]).map((r) => r.id);
   }
 
   unfinishedRunIds(): string[] {

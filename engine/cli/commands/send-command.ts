@@ -1,0 +1,58 @@
+// `weft send NAME --key K [--id D] [--data JSON|@file]`: an event for runs waiting on it.
+import { randomUUID } from 'node:crypto';
+import { foldRun } from '../../runtime/fold-run.ts';
+import { StoreError } from '../../store/store-error.ts';
+import type { Command } from '../command.ts';
+import { withUserErrors } from '../cli-errors.ts';
+import { openEngineSession } from '../engine-session.ts';
+import { EXIT_OK } from '../exit-codes.ts';
+import { parseCommandArgs } from '../parse-command-args.ts';
+import { readRunInput } from '../run-input.ts';
+import { exitCodeOf } from '../run-outcome.ts';
+import { storePath } from '../store-path.ts';
+import { UsageError } from '../usage-error.ts';
+
+export const sendCommand: Command = {
+  name: 'send',
+  summary: 'send an event to the runs that wait (or will wait) for it',
+  usage: 'weft send NAME --key KEY [--id ID] [--data JSON|@file] [--db PATH] [--json]',
+  help: `Sends event NAME with correlation key KEY. The oldest run whose event step waits for NAME
+and KEY receives it and continues; if none waits yet but an unfinished run has an event step for
+NAME, the event is kept and matched when that step starts waiting. An event id seen before
+(--id, default a new UUID) is ignored and recorded as a duplicate.
+
+  --json   print {"id","status":"delivered"|"kept"|"duplicate","runId"?,"state"?}
+
+Exit status 0, or 2 when no unfinished run has an event step for NAME (nothing is stored then).`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, { key: { type: 'string' }, id: { type: 'string' }, data: { type: 'string' }, db: { type: 'string' }, json: { type: 'boolean' } });
+    const [name, ...extra] = positionals;
+    if (name === undefined || extra.length > 0) throw new UsageError('give exactly one event name');
+    if (values.key === undefined) throw new UsageError('--key KEY is required: the correlation key the waiting step expects');
+    const key = values.key;
+    const data = values.data === undefined ? null : readRunInput(values.data, io.cwd);
+    return withUserErrors('send', io, async () => {
+      const session = openEngineSession(storePath(values.db, io.cwd), 'weft send');
+      try {
+        const candidates = session.store.unfinishedRunIds().filter((id) => {
+          const m = foldRun(session.store, id);
+          return m.workflow.steps.some((s) => s.kind === 'event' && s.config.name === name && m.steps.get(s.id)?.state !== 'succeeded');
+        });
+        if (candidates.length === 0) {
+          throw new StoreError('bad-input', `no unfinished run has an event step for "${name}"; nothing was stored (check the name, or start the run first)`);
+        }
+        for (const id of candidates) session.engine.load(id);
+        const id = values.id ?? randomUUID();
+        const result = await session.engine.sendEvent({ id, name, key, data, receivedAt: Date.now() });
+        const state = result.runId === undefined ? undefined : await session.engine.settled(result.runId);
+        if (values.json === true) io.stdout.write(`${JSON.stringify({ id, status: result.status, ...(result.runId === undefined ? {} : { runId: result.runId }), ...(state === undefined ? {} : { state }) })}\n`);
+        else if (result.status === 'duplicate') io.stdout.write(`event ${id} was sent before; ignored\n`);
+        else if (result.status === 'kept') io.stdout.write(`event ${id} kept: no run waits for "${name}" with key "${key}" yet\n`);
+        else io.stdout.write(`event ${id} delivered to run ${result.runId ?? ''}: ${state ?? ''}\n`);
+        return state === undefined ? EXIT_OK : exitCodeOf(state) === 1 ? 1 : EXIT_OK;
+      } finally {
+        session.close();
+      }
+    });
+  },
+};
