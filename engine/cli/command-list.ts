@@ -12,6 +12,7 @@ import { forkCommand } from './commands/fork-command.ts';
 import { approveCommand, reassignCommand, rejectCommand } from './commands/task-commands.ts';
 import { tasksCommand } from './commands/tasks-command.ts';
 import { sendCommand } from './commands/send-command.ts';
+import { cancelCommand, pauseCommand, resolveCommand, retryCommand, skipCommand } from './commands/operator-commands.ts';
 
 export const COMMANDS: readonly Command[] = [
   validateCommand,
@@ -27,4 +28,9 @@ export const COMMANDS: readonly Command[] = [
   reassignCommand,
   tasksCommand,
   sendCommand,
+  pauseCommand,
+  cancelCommand,
+  retryCommand,
+  skipCommand,
+  resolveCommand,
 ];

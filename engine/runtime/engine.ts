@@ -63,6 +63,8 @@ interface LiveRun {
   touched: Set<string>;
   waiters: (() => void)[];
   evidenceIndex: { size: number; byStep: Map<string, Evidence[]> } | undefined;
+  /** Steps whose running attempt holds a slot of a resource pool (released when its end is logged). */
+  holding: Set<string>;
   /** True while a tick advances this run: its state is between two consistent points. */
   busy: boolean;
   /** Operator actions and deliveries, applied inside the next tick so they never interleave with one. */
@@ -88,8 +90,16 @@ const FAILURE_CODES_TIMED_OUT = new Set(['timeout']);
 const ABORT_GRACE_MS = 10_000;
 const INLINE_KINDS = new Set<StepKind>(['transform', 'router', 'join', 'end']);
 
+/** A concurrency pool of limits.concurrency, shared by every run this engine schedules. */
+interface Pool {
+  limit: number;
+  inUse: number;
+  queue: { live: LiveRun; stepId: string }[];
+}
+
 export class Engine {
   private readonly runs = new Map<string, LiveRun>();
+  private readonly pools = new Map<string, Pool>();
   private readonly dirtyRuns = new Set<string>();
   private launches: Launch[] = [];
   private needDurable = false;
@@ -233,6 +243,7 @@ export class Engine {
       evidenceIndex: undefined,
       actions: [],
       busy: false,
+      holding: new Set(),
       stepRows: model.lastSeq > 0,
     };
     this.runs.set(model.runId, live);
@@ -346,8 +357,10 @@ export class Engine {
   }
 
   private isSettled(live: LiveRun): boolean {
-    if (live.busy || this.dirtyRuns.has(live.model.runId) || live.inbox.length > 0 || live.due.length > 0 || live.actions.length > 0) return false;
+    if (live.busy || this.dirtyRuns.has(live.model.runId) || live.inbox.length > 0 || live.actions.length > 0) return false;
     if (isTerminal(live.model.state)) return true;
+    if (live.model.state === 'paused') return live.running.size === 0; // nothing moves until resumed
+    if (live.due.length > 0) return false;
     if (live.dirty.size > 0 || live.ready.length > 0) return false;
     return live.model.state !== 'running' && isQuiet(live.model);
   }
@@ -389,22 +402,70 @@ export class Engine {
     const actions = live.actions;
     live.actions = [];
     for (const act of actions) await act();
-    const due = live.due;
-    live.due = [];
-    for (const stepId of due) await this.onTimer(live, stepId);
-    while (!isTerminal(m.state) && (live.dirty.size > 0 || live.ready.length > 0)) {
+    // Paused (or queued): results are recorded and routed and steps become ready, but no attempt
+    // starts and timers wait until the run is resumed.
+    const held = m.state === 'paused' || m.queued;
+    if (!held) {
+      const due = live.due;
+      live.due = [];
+      for (const stepId of due) await this.onTimer(live, stepId);
+    }
+    while (!isTerminal(m.state) && (live.dirty.size > 0 || (!held && live.ready.length > 0))) {
       const dirty = [...live.dirty];
       live.dirty.clear();
       for (const id of dirty) await this.checkReadiness(live, id);
-      while (live.ready.length > 0 && !isTerminal(m.state)) {
+      while (!held && live.ready.length > 0 && !isTerminal(m.state)) {
         const id = live.ready.shift() as string;
-        if (m.steps.get(id)?.state === 'ready') await this.startAttempt(live, id);
+        const s = m.steps.get(id);
+        if (s?.state !== 'ready') continue;
+        if (m.failing !== null && s.compensates === null) await this.settle(live, s, 'cancelled', 'the run is failing: nothing new starts');
+        else await this.startAttempt(live, id);
       }
     }
-    if (!isTerminal(m.state)) {
-      const want = desiredRunState(m);
-      if (want.state !== m.state) this.emit(live, 'run_state_changed', { state: want.state }, { reason: want.reason });
+    if (isTerminal(m.state) || held) return;
+    const want = desiredRunState(m);
+    if (want.state !== 'running' && want.state !== 'needs_attention' && (m.failing !== null || want.state === 'failed')) {
+      if (await this.compensateOrFail(live, m.failing?.reason ?? want.reason)) return;
     }
+    if (want.state !== m.state && !(m.compensation !== null && want.state === 'succeeded')) {
+      this.emit(live, 'run_state_changed', { state: want.state }, { reason: want.reason });
+    }
+  }
+
+  /**
+   * A run that is to fail first offsets what its external steps did: their compensation steps
+   * run one at a time, in reverse order of completion. Returns true while compensation goes on
+   * (or has just started); emits the failure when everything is offset.
+   */
+  private async compensateOrFail(live: LiveRun, reason: string): Promise<boolean> {
+    const m = live.model;
+    if (m.compensation === null) {
+      const order = [...m.steps.values()]
+        .filter((s) => {
+          const step = live.index.steps.get(s.id);
+          return step?.effect === 'external' && step.compensation !== undefined && s.outcome === 'succeeded';
+        })
+        .sort((a, b) => b.settledSeq - a.settledSeq)
+        .map((s) => s.id);
+      if (order.length === 0) {
+        this.emit(live, 'run_state_changed', { state: 'failed' }, { reason });
+        return true;
+      }
+      this.emit(live, 'compensation_started', { order }, { reason: `the run fails (${reason}): offsetting ${order.join(', ')} in reverse order of completion` });
+    }
+    const c = m.compensation;
+    if (c === null) return false;
+    const next = c.pending[0];
+    if (next === undefined) {
+      this.emit(live, 'run_state_changed', { state: 'failed' }, { reason: `${reason}; compensated ${c.done.join(', ')}` });
+      return true;
+    }
+    const by = live.index.steps.get(next)?.compensation as string;
+    const comp = m.steps.get(by) as StepRuntime;
+    if (comp.compensates === next && comp.state !== 'succeeded') return false; // running, or needs a person
+    this.emit(live, 'step_activated', { compensates: next }, { step: by, activation: comp.activation + 1, reason: `compensates "${next}"` });
+    await this.startAttempt(live, by);
+    return true;
   }
 
   private async checkReadiness(live: LiveRun, stepId: string): Promise<void> {
@@ -434,6 +495,13 @@ export class Engine {
     const m = live.model;
     const s = m.steps.get(stepId) as StepRuntime;
     const step = live.index.steps.get(stepId) as Step;
+    const gated = !INLINE_KINDS.has(step.kind) && step.kind !== 'wait' && step.kind !== 'human' && step.kind !== 'event';
+    const gate = gated ? this.poolOf(live, step) : undefined;
+    if (gate && gate.inUse >= gate.limit) {
+      // No slot in the step's resource pool: it waits (still ready or retry_wait) for one to free.
+      if (!gate.queue.some((q) => q.live === live && q.stepId === stepId)) gate.queue.push({ live, stepId });
+      return;
+    }
     const inActivation = s.attempts.filter((a) => a.activation === s.activation);
     const number = inActivation.length + 1;
     const effect = step.effect ?? 'none';
@@ -441,7 +509,7 @@ export class Engine {
     let input: unknown;
     let idempotencyKey: string | undefined;
     try {
-      input = step.input === undefined ? m.input : await evaluate(step.input, ctx);
+      input = s.inputOverride !== null ? s.inputOverride.value : step.input === undefined ? m.input : await evaluate(step.input, ctx);
       if (number === 1 && step.idempotencyKey !== undefined) idempotencyKey = String(await evaluate(step.idempotencyKey, ctx));
       else idempotencyKey = inActivation[0]?.idempotencyKey;
     } catch (e) {
@@ -502,6 +570,10 @@ export class Engine {
     }
     if (effect === 'external') this.needDurable = true;
     this.launches.push({ live, stepId, activation: s.activation, attempt: number, executor, input, config, step, idempotencyKey, timeoutMs: step.timeoutMs });
+    if (gate) {
+      gate.inUse++;
+      live.holding.add(stepId);
+    }
   }
 
   /** Restart per prerequisite: reuse evidence (or an unknown outcome) whose coverage still matches. */
@@ -602,8 +674,15 @@ export class Engine {
     } catch (e) {
       promise = Promise.resolve({ outcome: 'failed', code: 'executor_error', message: (e as Error).message, retryable: false });
     }
+    // After a timeout, an executor that settles within the grace period knows best what happened
+    // (a reply that came late, or a request that was never sent); only its "aborted" of a step
+    // without external effect becomes the engine's `timeout`.
+    const afterTimeout = (result: AttemptResult): AttemptResult =>
+      timedOut === undefined || result.outcome === 'succeeded' || result.outcome === 'unknown' || l.step.effect === 'external'
+        ? result
+        : result.code === 'aborted' ? timedOut : result;
     promise.then(
-      (result) => this.complete(l, timedOut ?? result),
+      (result) => this.complete(l, afterTimeout(result)),
       (e: unknown) => this.complete(l, timedOut ?? { outcome: 'failed', code: 'executor_error', message: e instanceof Error ? e.message : String(e), retryable: false }),
     );
   }
@@ -613,6 +692,7 @@ export class Engine {
     if (r === undefined) return; // already completed (a timeout won the race)
     r.cancelTimeout?.();
     l.live.running.delete(l.stepId);
+
     l.live.inbox.push({ stepId: l.stepId, activation: l.activation, attempt: l.attempt, result });
     this.markDirty(l.live);
   }
@@ -642,6 +722,144 @@ export class Engine {
       this.emit(live, 'timer_fired', {}, { step: stepId, activation: a.activation, attempt: a.number });
       await this.onResult(live, { stepId, activation: a.activation, attempt: a.number, result: { outcome: 'succeeded', output: { firedAt: new Date(this.o.clock.now()).toISOString() } } });
     }
+  }
+
+  // ---------------------------------------------------------------- operator control
+  // Each action is an event naming who and why, applied inside a tick; a state that does not
+  // permit it is refused (StoreError 'refused') before anything is written.
+
+  async pauseRun(runId: string, by: string, reason: string): Promise<void> {
+    const live = this.operable(runId, 'pause', ['running', 'waiting', 'needs_attention']);
+    await this.enqueue(live, async () => {
+      this.emit(live, 'operator_action', { action: 'pause', by }, { reason: `paused by ${by}: ${reason}` });
+      this.emit(live, 'run_state_changed', { state: 'paused' }, { reason: `paused by ${by}` });
+    });
+  }
+
+  async unpauseRun(runId: string, by: string, reason: string): Promise<void> {
+    const live = this.operable(runId, 'resume', ['paused']);
+    await this.enqueue(live, async () => {
+      this.emit(live, 'operator_action', { action: 'resume', by }, { reason: `resumed by ${by}: ${reason}` });
+      this.emit(live, 'run_state_changed', { state: 'running' }, { reason: `resumed by ${by}` });
+      for (const s of live.model.steps.values()) if (s.state === 'ready') live.ready.push(s.id);
+    });
+  }
+
+  async cancelRun(runId: string, by: string, reason: string): Promise<void> {
+    const live = this.operable(runId, 'cancel', ['running', 'waiting', 'needs_attention', 'paused']);
+    await this.enqueue(live, async () => {
+      const m = live.model;
+      this.emit(live, 'operator_action', { action: 'cancel', by }, { reason: `cancelled by ${by}: ${reason}` });
+      for (const s of m.steps.values()) {
+        if (s.state === 'ready' || s.state === 'retry_wait' || s.state === 'waiting' || s.state === 'blocked') {
+          live.timers.get(s.id)?.();
+          live.timers.delete(s.id);
+          if (s.state !== 'blocked') {
+            this.emit(live, 'step_settled', { outcome: 'cancelled', edges: [] }, { step: s.id, activation: s.activation, reason: `cancelled by ${by}` });
+          }
+        }
+      }
+      for (const r of live.running.values()) r.controller.abort(new Error(`cancelled by ${by}`));
+      this.emit(live, 'run_state_changed', { state: 'cancelled' }, { reason: `cancelled by ${by}: ${reason}` });
+    });
+  }
+
+  async retryStep(runId: string, stepId: string, by: string, reason: string, input?: { value: unknown }): Promise<void> {
+    const live = this.operable(runId, 'retry', ['running', 'waiting', 'needs_attention', 'failed', 'paused']);
+    const s = this.stepFor(live, stepId, 'retry', ['failed', 'unknown', 'rejected', 'cancelled']);
+    await this.enqueue(live, async () => {
+      const m = live.model;
+      this.emit(live, 'operator_action', { action: 'retry', by }, { step: stepId, reason: `retried by ${by}: ${reason}` });
+      if (m.state === 'failed') this.emit(live, 'run_state_changed', { state: 'running' }, { reason: `step "${stepId}" retried by ${by}` });
+      this.emit(live, 'step_activated', input === undefined ? {} : { input: input.value }, { step: stepId, activation: s.activation + 1, reason: `retried by ${by}${input === undefined ? '' : ' with a new input'}` });
+      live.ready.push(stepId);
+    });
+  }
+
+  async skipStep(runId: string, stepId: string, output: unknown, by: string, reason: string): Promise<void> {
+    const live = this.operable(runId, 'skip', ['running', 'waiting', 'needs_attention', 'failed', 'paused']);
+    const s = this.stepFor(live, stepId, 'skip', ['blocked', 'ready', 'retry_wait', 'waiting', 'failed', 'unknown', 'rejected', 'cancelled', 'skipped']);
+    const step = live.index.steps.get(stepId) as Step;
+    const problems = step.output === undefined ? undefined : checkAgainstSchema(step.output, output);
+    if (problems !== undefined) throw new StoreError('bad-input', `the output does not match the output schema of "${stepId}": ${problems}; nothing was changed`);
+    await this.enqueue(live, async () => {
+      this.operatorSettles(live, s, 'skip', by, reason);
+      this.emit(live, 'operator_action', { action: 'skip', by, output }, { step: stepId, activation: s.activation, reason: `skipped by ${by} with a given output: ${reason}` });
+      await this.settle(live, s, 'succeeded', `skipped by ${by}`, `${stepId}/${s.activation}.operator`);
+    });
+  }
+
+  async resolveStep(runId: string, stepId: string, as: 'succeeded' | 'failed', by: string, reason: string, evidence?: unknown): Promise<void> {
+    const live = this.operable(runId, 'resolve', ['running', 'waiting', 'needs_attention', 'failed', 'paused']);
+    const s = this.stepFor(live, stepId, 'resolve', ['unknown']);
+    const step = live.index.steps.get(stepId) as Step;
+    if (as === 'succeeded' && step.output !== undefined) {
+      const problems = checkAgainstSchema(step.output, evidence ?? null);
+      if (problems !== undefined) throw new StoreError('bad-input', `the evidence does not match the output schema of "${stepId}": ${problems}; nothing was changed`);
+    }
+    await this.enqueue(live, async () => {
+      this.operatorSettles(live, s, 'resolve', by, reason);
+      this.emit(live, 'operator_action', { action: 'resolve', by, as, ...(evidence === undefined ? {} : { output: evidence }) }, { step: stepId, activation: s.activation, reason: `resolved as ${as} by ${by}: ${reason}` });
+      await this.settle(live, s, as, `resolved as ${as} by ${by}`, as === 'succeeded' ? `${stepId}/${s.activation}.operator` : undefined);
+    });
+  }
+
+  /** A skip or resolve reopens a failed run and needs an activation to settle. */
+  private operatorSettles(live: LiveRun, s: StepRuntime, action: string, by: string, reason: string): void {
+    const m = live.model;
+    if (m.state === 'failed') this.emit(live, 'run_state_changed', { state: 'running' }, { reason: `${action} of "${s.id}" by ${by}` });
+    if (s.state === 'blocked' || s.state === 'skipped' || s.activation === 0) {
+      this.emit(live, 'step_activated', {}, { step: s.id, activation: s.activation + 1, reason: `${action} by ${by}: ${reason}` });
+    }
+    live.timers.get(s.id)?.();
+    live.timers.delete(s.id);
+  }
+
+  private operable(runId: string, action: string, states: RunState[]): LiveRun {
+    const live = this.load(runId);
+    if (!states.includes(live.model.state)) {
+      throw new StoreError('refused', `cannot ${action} run ${runId}: it is ${live.model.state} (${action} works on ${states.join(', ')} runs); nothing was changed`);
+    }
+    return live;
+  }
+
+  private stepFor(live: LiveRun, stepId: string, action: string, states: string[]): StepRuntime {
+    const s = live.model.steps.get(stepId);
+    if (s === undefined) throw new StoreError('bad-input', `run ${live.model.runId} has no step "${stepId}"; its steps are ${[...live.index.steps.keys()].join(', ')}`);
+    if (!states.includes(s.state)) {
+      throw new StoreError('refused', `cannot ${action} step "${stepId}": it is ${s.state} (${action} works on ${states.join(', ')} steps); nothing was changed`);
+    }
+    return s;
+  }
+
+  /**
+   * Frees the pool slot of a step whose attempt has just ended, at the moment its end is logged, so
+   * the log never shows more attempts of a resource at once than its limit; wakes the next waiter.
+   */
+  private releaseSlot(live: LiveRun, step: Step): void {
+    if (!live.holding.delete(step.id)) return;
+    const pool = this.poolOf(live, step);
+    if (pool === undefined) return;
+    pool.inUse--;
+    const next = pool.queue.shift();
+    if (next === undefined) return;
+    const s = next.live.model.steps.get(next.stepId);
+    if (s?.state === 'ready') next.live.ready.push(next.stepId);
+    else if (s?.state === 'retry_wait') next.live.due.push(next.stepId);
+    this.markDirty(next.live);
+  }
+
+  /** The pool of a step's `resource`, when its workflow limits it (the first limit seen wins). */
+  private poolOf(live: LiveRun, step: Step): Pool | undefined {
+    if (step.resource === undefined) return undefined;
+    let pool = this.pools.get(step.resource);
+    if (pool === undefined) {
+      const limit = live.model.workflow.limits?.concurrency?.[step.resource];
+      if (limit === undefined) return undefined;
+      pool = { limit, inUse: 0, queue: [] };
+      this.pools.set(step.resource, pool);
+    }
+    return pool;
   }
 
   // ---------------------------------------------------------------- people and events
@@ -811,6 +1029,7 @@ export class Engine {
     const a = s?.attempts.find((x) => x.activation === c.activation && x.number === c.attempt);
     if (s === undefined || a === undefined || a.state !== 'running') return;
     const step = live.index.steps.get(c.stepId) as Step;
+    this.releaseSlot(live, step);
     const at = { step: c.stepId, activation: c.activation, attempt: c.attempt };
     const r = c.result;
     const covers = { inputHash: a.inputHash, definitionVersion: m.workflow.version, inputRevision: m.inputRevision };
@@ -864,7 +1083,9 @@ export class Engine {
       return;
     }
     if (mayRetry(step.retry, counted, code, retryable)) {
-      const delayMs = backoffMs(step.retry, counted + 1, this.o.random);
+      // A provider's retry-after (429, 503) is honoured when it asks for longer than the backoff.
+      const asked = currentAttempt(s)?.retryAfterMs ?? 0;
+      const delayMs = Math.max(backoffMs(step.retry, counted + 1, this.o.random), asked);
       this.emit(live, 'retry_scheduled', { nextAttempt: next, dueAt: now + delayMs, delayMs }, {
         step: s.id,
         activation: s.activation,
@@ -892,6 +1113,14 @@ export class Engine {
       const to = live.index.edges.get(e.id)?.edge.to;
       if (to !== undefined) live.dirty.add(to);
     }
+    if (s.compensates !== null) {
+      if (outcome === 'succeeded') {
+        this.emit(live, 'step_compensated', { compensatedBy: s.id }, { step: s.compensates, reason: `"${s.id}" offset it` });
+      } else {
+        this.emit(live, 'step_escalated', { outcome }, { step: s.id, activation: s.activation, reason: `compensation of "${s.compensates}" ${outcome}: a person must offset it (the run is not marked failed until then)` });
+      }
+      return;
+    }
     if (quiet || handled) return;
     if (escalate) {
       this.emit(live, 'step_escalated', { outcome }, {
@@ -903,7 +1132,15 @@ export class Engine {
       });
       return;
     }
-    this.emit(live, 'run_state_changed', { state: 'failed' }, { reason: `step "${s.id}" ${outcome} (${reason}) and no edge or escalation handles it` });
+    this.emit(live, 'run_failing', { stepId: s.id }, { reason: `step "${s.id}" ${outcome} (${reason}) and no edge or escalation handles it` });
+    // Nothing new starts; what waits is cancelled; running attempts finish and are recorded.
+    for (const other of m.steps.values()) {
+      if (other.state === 'retry_wait' || other.state === 'waiting') {
+        live.timers.get(other.id)?.();
+        live.timers.delete(other.id);
+        await this.settle(live, other, 'cancelled', 'the run is failing');
+      }
+    }
   }
 }
 

@@ -149,13 +149,15 @@ export function stepReads(step: Step): string[] {
   };
   add(step.input);
   add(step.idempotencyKey);
-  const config = (step as { config?: Record<string, unknown> }).config ?? {};
-  for (const [k, v] of Object.entries(config)) {
+  // Expressions sit in known config keys; templates anywhere in config (headers included).
+  const walk = (v: unknown, key: string): void => {
     if (typeof v === 'string') {
-      if (['expression', 'items', 'correlationKey', 'until', 'body'].includes(k)) add(v);
+      if (['expression', 'items', 'correlationKey', 'until', 'body'].includes(key)) add(v);
       else for (const p of placeholdersOf(v)) add(p.expression);
-    }
-  }
+    } else if (Array.isArray(v)) v.forEach((x) => walk(x, ''));
+    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k);
+  };
+  walk((step as { config?: Record<string, unknown> }).config ?? {}, '');
   const ids = new Set<string>();
   for (const t of texts) {
     try {

@@ -20,6 +20,8 @@ export interface AttemptRecord {
   timeoutMs: number | undefined;
   error: { code: string; message: string } | null;
   evidenceId: string | null;
+  /** How long the provider asked to wait before another attempt (meta.retryAfterMs). */
+  retryAfterMs: number | undefined;
 }
 
 export interface Evidence {
@@ -48,6 +50,12 @@ export interface StepRuntime {
   outcome: SettleOutcome | null;
   output: unknown;
   escalated: boolean;
+  /** Input given by an operator's retry for the current activation. */
+  inputOverride: { value: unknown } | null;
+  /** The step this one compensates, while it runs as a compensation. */
+  compensates: string | null;
+  /** Seq of the step's last step_settled event (compensation runs in reverse order of these). */
+  settledSeq: number;
   /** The open task of a waiting human step (current activation). */
   task: OpenTask | null;
   /** What a waiting event step waits for (current activation). */
@@ -93,6 +101,14 @@ export interface RunModel {
    * fork: a new activation with the same input inherits the unknown instead of repeating the effect.
    */
   unknowns: { stepId: string; inputHash: string; inputRevision: number; fromRun: string; activation: number; attempt: number }[];
+  /** Set when a failure nothing handles has doomed the run: nothing new starts but compensations. */
+  failing: { stepId: string; reason: string } | null;
+  /** Compensation in progress: the steps still to offset, in order, and those offset already. */
+  compensation: { pending: string[]; done: string[] } | null;
+  /** Waiting for a slot under limits.maxParallelRuns. */
+  queued: boolean;
+  priority: number;
+  key: string | undefined;
   lastSeq: number;
   forkOf: { runId: string; fromStep: string } | undefined;
 }
@@ -114,6 +130,9 @@ export function newRunModel(runId: string, workflow: Workflow): RunModel {
       escalated: false,
       task: null,
       awaiting: null,
+      inputOverride: null,
+      compensates: null,
+      settledSeq: 0,
     });
   }
   return {
@@ -133,6 +152,11 @@ export function newRunModel(runId: string, workflow: Workflow): RunModel {
     view: {},
     endsReached: [],
     unknowns: [],
+    failing: null,
+    compensation: null,
+    queued: false,
+    priority: 0,
+    key: undefined,
     lastSeq: 0,
     forkOf: undefined,
   };
@@ -163,12 +187,51 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       run.input = d.input;
       run.createdAt = e.at;
       run.forkOf = d.forkOf;
+      run.priority = d.priority ?? 0;
+      run.key = d.key;
+      return;
+    }
+    case 'run_queued':
+      run.queued = true;
+      return;
+    case 'run_dequeued':
+      run.queued = false;
+      return;
+    case 'operator_action': {
+      const d = e.data as RunEvent<'operator_action'>['data'];
+      if (e.step === null) return;
+      const s = stepOf(run, e);
+      if (d.action === 'skip' || (d.action === 'resolve' && d.as === 'succeeded')) {
+        // The operator's word is the evidence: it satisfies dependents like an accepted output.
+        const id = `${s.id}/${s.activation}.operator`;
+        const ev: Evidence = { id, stepId: s.id, activation: s.activation, attempt: 0, output: d.output ?? null, covers: { inputHash: 'operator', definitionVersion: run.workflow.version, inputRevision: run.inputRevision }, satisfies: true, fromRun: run.runId };
+        run.evidence.set(id, ev);
+        s.evidence = ev;
+        s.output = d.output ?? null;
+      }
+      return;
+    }
+    case 'run_failing':
+      run.failing = { stepId: (e.data as RunEvent<'run_failing'>['data']).stepId, reason: e.reason ?? '' };
+      return;
+    case 'compensation_started':
+      run.compensation = { pending: [...(e.data as RunEvent<'compensation_started'>['data']).order], done: [] };
+      return;
+    case 'step_compensated': {
+      const s = stepOf(run, e);
+      s.state = 'compensated';
+      if (run.compensation) {
+        run.compensation.pending = run.compensation.pending.filter((x) => x !== s.id);
+        run.compensation.done.push(s.id);
+      }
       return;
     }
     case 'run_input_revised': {
       const d = e.data as RunEvent<'run_input_revised'>['data'];
       run.input = d.input;
       run.inputRevision = d.inputRevision;
+      run.failing = null;
+      run.compensation = null;
       // A new revision is a new pass over the graph; history (attempts, evidence) stays.
       run.edges.clear();
       run.traversals.clear();
@@ -208,6 +271,13 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       s.timerDueAt = null;
       s.task = null;
       s.awaiting = null;
+      const { input, compensates } = e.data as RunEvent<'step_activated'>['data'];
+      s.inputOverride = input === undefined ? null : { value: input };
+      s.compensates = compensates ?? null;
+      if (compensates !== undefined) {
+        const target = run.steps.get(compensates);
+        if (target) target.state = 'compensating';
+      }
       return;
     }
     case 'attempt_started': {
@@ -229,6 +299,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
         timeoutMs: d.timeoutMs,
         error: null,
         evidenceId: null,
+        retryAfterMs: undefined,
       });
       return;
     }
@@ -252,6 +323,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       a.state = 'failed';
       a.endedAt = e.at;
       a.error = d.error;
+      a.retryAfterMs = d.meta?.retryAfterMs;
       if (d.evidenceId !== undefined && d.covers !== undefined) {
         a.evidenceId = d.evidenceId;
         run.evidence.set(d.evidenceId, { id: d.evidenceId, stepId: s.id, activation: a.activation, attempt: a.number, output: d.output, covers: d.covers, satisfies: false, fromRun: run.runId });
@@ -348,6 +420,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       s.task = null;
       s.awaiting = null;
       s.escalated = false; // settling answers an earlier escalation (an escalated task that is decided)
+      s.settledSeq = e.seq;
       s.state = d.outcome === 'timed_out' || d.outcome === 'expired' ? 'failed' : d.outcome;
       if (d.outcome === 'skipped') s.openedSeq = e.seq;
       if (d.outcome === 'succeeded' || d.outcome === 'rejected') run.view[s.id] = { output: s.output };

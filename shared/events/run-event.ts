@@ -36,6 +36,8 @@ export type EdgeDecision = z.infer<typeof EdgeDecision>;
 /** The data of each event type. */
 export const EVENT_DATA = {
   run_created: z.object({
+    priority: z.number().optional(),
+    key: z.string().optional(),
     workflowId: z.string(),
     version: z.number().int(),
     definitionHash: z.string(),
@@ -46,7 +48,18 @@ export const EVENT_DATA = {
   run_input_revised: z.object({ inputRevision: z.number().int(), input: z.unknown() }),
   run_state_changed: z.object({ state: z.enum(RUN_STATES) }),
   engine_resumed: z.object({ interrupted: z.number().int() }),
-  step_activated: z.object({}),
+  step_activated: z.object({ input: z.unknown().optional(), compensates: z.string().optional() }),
+  operator_action: z.object({
+    action: z.enum(['pause', 'resume', 'cancel', 'retry', 'skip', 'resolve']),
+    by: z.string(),
+    output: z.unknown().optional(),
+    as: z.enum(['succeeded', 'failed']).optional(),
+  }),
+  run_failing: z.object({ stepId: z.string() }),
+  compensation_started: z.object({ order: z.array(z.string()) }),
+  step_compensated: z.object({ compensatedBy: z.string() }),
+  run_queued: z.object({ priority: z.number() }),
+  run_dequeued: z.object({}),
   attempt_started: z.object({
     inputHash: z.string(),
     input: z.unknown(),

@@ -8,22 +8,24 @@ import { parseCommandArgs } from '../parse-command-args.ts';
 import { exitCodeOf, printRunOutcome } from '../run-outcome.ts';
 import { storePath } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
+import { actor } from '../operator.ts';
 
 export const resumeCommand: Command = {
   name: 'resume',
   summary: 'continue unfinished runs (after a stop or a crash)',
-  usage: 'weft resume [RUN] [--db PATH] [--json]',
+  usage: 'weft resume [RUN] [--by NAME] [--reason TEXT] [--db PATH] [--json]',
   help: `Continues RUN, or every unfinished run of the store, from its event log: completed work
 is kept; an attempt the stop interrupted is run again if its effect is none or idempotent,
 and is marked unknown if it is external (never repeated blindly); overdue timers fire at once.
-Waits until the runs end or only waiting work remains.
+Waits until the runs end or only waiting work remains. A paused RUN is resumed (recorded with
+--by and --reason).
 
   --json   print {"runId","state"} per run (one line each)
 
 Exit status as for weft run, for the worst run: 1 if any failed, else 3 if any waits, else 0.`,
 
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, json: { type: 'boolean' } });
+    const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, json: { type: 'boolean' }, by: { type: 'string' }, reason: { type: 'string' } });
     if (positionals.length > 1) throw new UsageError('give at most one run id');
     const [only] = positionals;
     return withUserErrors('resume', io, async () => {
@@ -32,7 +34,8 @@ Exit status as for weft run, for the worst run: 1 if any failed, else 3 if any w
         let ids: string[];
         if (only !== undefined) {
           const id = session.store.resolveRunId(only);
-          session.engine.load(id);
+          const live = session.engine.load(id);
+          if (live.model.state === 'paused') await session.engine.unpauseRun(id, actor(values.by), values.reason ?? 'resumed');
           ids = [id];
         } else {
           ids = session.store.unfinishedRunIds();

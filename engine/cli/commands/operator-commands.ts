@@ -1,0 +1,113 @@
+// Operator control: pause, cancel, retry, skip, resolve. Each is recorded as an event with who
+// (--by) and why (--reason), and refused with a clear message when the run or step state does not
+// permit it. (Resuming a paused run is `weft resume RUN`.)
+import type { Command } from '../command.ts';
+import type { CliIo } from '../cli-io.ts';
+import type { Engine } from '../../runtime/engine.ts';
+import { withUserErrors } from '../cli-errors.ts';
+import { openEngineSession } from '../engine-session.ts';
+import { actor } from '../operator.ts';
+import { parseCommandArgs } from '../parse-command-args.ts';
+import { readRunInput } from '../run-input.ts';
+import { printRunOutcome } from '../run-outcome.ts';
+import { storePath } from '../store-path.ts';
+import { UsageError } from '../usage-error.ts';
+
+const common = { db: { type: 'string' }, json: { type: 'boolean' }, by: { type: 'string' }, reason: { type: 'string' } } as const;
+
+async function act(name: string, io: CliIo, values: { db?: string | undefined; json?: boolean | undefined }, run: string, body: (engine: Engine, runId: string) => Promise<void>): Promise<number> {
+  return withUserErrors(name, io, async () => {
+    const session = openEngineSession(storePath(values.db, io.cwd), `weft ${name}`);
+    try {
+      const runId = session.store.resolveRunId(run);
+      await body(session.engine, runId);
+      return printRunOutcome(io, runId, await session.engine.settled(runId), values.json === true);
+    } finally {
+      session.close();
+    }
+  });
+}
+
+const one = (positionals: string[], what: string): string[] => {
+  const want = what.split(' ').length;
+  if (positionals.length !== want) throw new UsageError(`give ${what}`);
+  return positionals;
+};
+
+const reasonOf = (r: string | undefined): string => r ?? 'no reason given';
+const EXIT = 'Exit status as for weft run; 2 when the run or step state does not permit it (nothing changes then).';
+
+export const pauseCommand: Command = {
+  name: 'pause',
+  summary: 'pause a run: nothing new starts until it is resumed',
+  usage: 'weft pause RUN [--reason TEXT] [--by NAME] [--db PATH] [--json]',
+  help: `Pauses RUN: attempts already running finish and are recorded, but no new attempt starts and
+timers wait. weft resume RUN continues it.\n\n${EXIT}`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, common);
+    const [run] = one(positionals, 'RUN');
+    return act('pause', io, values, run as string, (e, id) => e.pauseRun(id, actor(values.by), reasonOf(values.reason)));
+  },
+};
+
+export const cancelCommand: Command = {
+  name: 'cancel',
+  summary: 'cancel a run: running attempts are aborted, waiting ones cancelled',
+  usage: 'weft cancel RUN [--reason TEXT] [--by NAME] [--db PATH] [--json]',
+  help: `Cancels RUN: running attempts get an abort signal (an external attempt aborted this way ends
+unknown, on record), waiting steps and open tasks are cancelled, and the run ends cancelled.\n\n${EXIT}`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, common);
+    const [run] = one(positionals, 'RUN');
+    return act('cancel', io, values, run as string, (e, id) => e.cancelRun(id, actor(values.by), reasonOf(values.reason)));
+  },
+};
+
+export const retryCommand: Command = {
+  name: 'retry',
+  summary: 'run a failed, unknown or rejected step again (optionally with a new input)',
+  usage: 'weft retry RUN STEP [--input JSON|@file] [--reason TEXT] [--by NAME] [--db PATH] [--json]',
+  help: `Starts a new activation of STEP, which is failed, unknown, rejected or cancelled, with its
+own attempts; --input replaces the step's resolved input for it. Retrying an unknown external
+step is the operator's decision that repeating the effect is safe.\n\n${EXIT}`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, { ...common, input: { type: 'string' } });
+    const [run, step] = one(positionals, 'RUN STEP');
+    const input = values.input === undefined ? undefined : { value: readRunInput(values.input, io.cwd) };
+    return act('retry', io, values, run as string, (e, id) => e.retryStep(id, step as string, actor(values.by), reasonOf(values.reason), input));
+  },
+};
+
+export const skipCommand: Command = {
+  name: 'skip',
+  summary: "settle a step with an output a person gives, without running it",
+  usage: 'weft skip RUN STEP --output JSON|@file --reason TEXT [--by NAME] [--db PATH] [--json]',
+  help: `Settles STEP as succeeded with the given output (checked against its output schema), as
+evidence recorded with who and why, and continues the run from it.\n\n${EXIT}`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, { ...common, output: { type: 'string' } });
+    const [run, step] = one(positionals, 'RUN STEP');
+    if (values.output === undefined) throw new UsageError('--output JSON is required: the output the step is taken to have produced');
+    if (values.reason === undefined) throw new UsageError('--reason TEXT is required: skipping work needs a why on record');
+    const output = readRunInput(values.output, io.cwd);
+    const reason = values.reason;
+    return act('skip', io, values, run as string, (e, id) => e.skipStep(id, step as string, output, actor(values.by), reason));
+  },
+};
+
+export const resolveCommand: Command = {
+  name: 'resolve',
+  summary: 'settle an unknown outcome as succeeded or failed, from evidence found outside',
+  usage: 'weft resolve RUN STEP --as succeeded|failed [--evidence JSON|@file] [--reason TEXT] [--by NAME] [--db PATH] [--json]',
+  help: `For a step whose outcome is unknown: records what a person found out. --as succeeded takes
+--evidence as the step's output (checked against its output schema) and routes the success;
+--as failed routes the failure.\n\n${EXIT}`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, { ...common, as: { type: 'string' }, evidence: { type: 'string' } });
+    const [run, step] = one(positionals, 'RUN STEP');
+    if (values.as !== 'succeeded' && values.as !== 'failed') throw new UsageError('--as succeeded or --as failed is required');
+    const as = values.as;
+    const evidence = values.evidence === undefined ? undefined : readRunInput(values.evidence, io.cwd);
+    return act('resolve', io, values, run as string, (e, id) => e.resolveStep(id, step as string, as, actor(values.by), reasonOf(values.reason), evidence));
+  },
+};

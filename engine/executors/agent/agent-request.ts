@@ -1,0 +1,55 @@
+// Turns an agent step's config and resolved input into the one request of this attempt: the
+// `system` and `prompt` templates rendered against the run context, the step's input appended
+// as JSON, and, for a JSON reply, an instruction to answer in JSON when the prompt does not
+// already ask for it (OpenAI's JSON mode refuses a request whose messages never mention JSON,
+// and Anthropic has no JSON switch at all).
+import type { z } from 'zod';
+import type { AgentConfig } from '../../../shared/definition/step-config.ts';
+import type { AttemptContext } from '../executor.ts';
+import type { CompletionRequest } from './provider.ts';
+
+export const JSON_INSTRUCTION = 'Reply with one JSON value and nothing else.';
+
+export type AgentRequest = { ok: true; request: CompletionRequest } | { ok: false; code: string; message: string };
+
+export async function agentRequest(ctx: AttemptContext, config: z.infer<typeof AgentConfig>, model: string): Promise<AgentRequest> {
+  const json = (config.responseFormat ?? 'json') === 'json';
+  let system: string | undefined;
+  let prompt: string;
+  try {
+    system = config.system === undefined ? undefined : await ctx.expressions.render(config.system);
+  } catch (error) {
+    return expressionFailed(ctx.stepId, 'system', error);
+  }
+  try {
+    prompt = await ctx.expressions.render(config.prompt);
+  } catch (error) {
+    return expressionFailed(ctx.stepId, 'prompt', error);
+  }
+  if (json && !/json/i.test(`${system ?? ''}\n${prompt}`)) {
+    system = system === undefined || system.trim() === '' ? JSON_INSTRUCTION : `${system}\n\n${JSON_INSTRUCTION}`;
+  }
+  // The input goes to the model only when the step says what it is (an `input` expression):
+  // without one, the runtime hands every step the whole run input, which may hold more than
+  // the model should see. The prompt template can still quote run input fields.
+  if (ctx.step.input !== undefined && ctx.input !== null && ctx.input !== undefined) {
+    let inputJson: string;
+    try {
+      inputJson = JSON.stringify(ctx.input);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      return { ok: false, code: 'invalid_input', message: `the input of step "${ctx.stepId}" is not JSON: ${why}` };
+    }
+    prompt = `${prompt}\n\nInput:\n${inputJson}`;
+  }
+  const request: CompletionRequest = { model, prompt, json };
+  if (system !== undefined) request.system = system;
+  if (config.temperature !== undefined) request.temperature = config.temperature;
+  if (config.maxTokens !== undefined) request.maxTokens = config.maxTokens;
+  return { ok: true, request };
+}
+
+function expressionFailed(stepId: string, key: 'system' | 'prompt', error: unknown): AgentRequest {
+  const why = error instanceof Error ? error.message : String(error);
+  return { ok: false, code: 'expression_error', message: `agent step "${stepId}": config.${key} could not be rendered: ${why}` };
+}
