@@ -12,6 +12,7 @@ import { forkCommand } from './commands/fork-command.ts';
 import { approveCommand, reassignCommand, rejectCommand } from './commands/task-commands.ts';
 import { tasksCommand } from './commands/tasks-command.ts';
 import { sendCommand } from './commands/send-command.ts';
+import { trustCommand } from './commands/trust-command.ts';
 import { cancelCommand, pauseCommand, resolveCommand, retryCommand, skipCommand } from './commands/operator-commands.ts';
 
 export const COMMANDS: readonly Command[] = [
@@ -33,4 +34,5 @@ export const COMMANDS: readonly Command[] = [
   retryCommand,
   skipCommand,
   resolveCommand,
+  trustCommand,
 ];

@@ -83,6 +83,10 @@ export interface StartRunOptions {
   forkOf?: { runId: string; fromStep: string };
   importEvidence?: Evidence[];
   importUnknowns?: RunModel['unknowns'];
+  /** Higher runs first when runs queue under limits.maxParallelRuns (default 0). */
+  priority?: number;
+  /** Idempotency key of run creation; the caller checks the store for an earlier run with it. */
+  key?: string;
 }
 
 const FAILURE_CODES_TIMED_OUT = new Set(['timeout']);
@@ -118,6 +122,8 @@ export class Engine {
     this.o.store.newRun(runId);
     const live = this.live(newRunModel(runId, opts.workflow));
     this.emit(live, 'run_created', {
+      ...(opts.priority === undefined ? {} : { priority: opts.priority }),
+      ...(opts.key === undefined ? {} : { key: opts.key }),
       workflowId: opts.workflow.id,
       version: opts.workflow.version,
       definitionHash: opts.definitionHash,
@@ -131,9 +137,40 @@ export class Engine {
     for (const u of opts.importUnknowns ?? []) {
       this.emit(live, 'unknown_imported', { stepId: u.stepId, inputHash: u.inputHash, from: { runId: u.fromRun, activation: u.activation, attempt: u.attempt } }, { step: u.stepId });
     }
-    this.activateEntries(live, 'entry step');
+    const max = opts.workflow.limits?.maxParallelRuns;
+    const busy = max === undefined ? 0 : this.runningCount(opts.workflow.id, runId);
+    if (max !== undefined && busy >= max) {
+      this.emit(live, 'run_queued', { priority: opts.priority ?? 0 }, { reason: `${busy} of ${max} parallel runs of "${opts.workflow.id}" are running` });
+      this.emit(live, 'run_state_changed', { state: 'waiting' }, { reason: 'queued for a free run slot (limits.maxParallelRuns)' });
+    } else this.activateEntries(live, 'entry step');
     this.markDirty(live);
     return runId;
+  }
+
+  /** Runs of a workflow that are running now: this engine's, and those the store lists. */
+  private runningCount(workflowId: string, except: string): number {
+    const ids = new Set(this.o.store.runningRunIds(workflowId));
+    for (const live of this.runs.values()) {
+      const m = live.model;
+      if (m.workflow.id !== workflowId || m.runId === except) continue;
+      if (m.state === 'running' && !m.queued) ids.add(m.runId);
+      else ids.delete(m.runId);
+    }
+    ids.delete(except);
+    return ids.size;
+  }
+
+  /** When a run slot frees, the queued run with the highest priority (then the oldest) starts. */
+  private dequeue(workflowId: string): void {
+    const queued = [...this.runs.values()].filter((l) => l.model.queued && l.model.workflow.id === workflowId && l.model.state === 'waiting');
+    const first = queued.sort((a, b) => b.model.priority - a.model.priority || a.model.createdAt - b.model.createdAt)[0];
+    if (first === undefined) return;
+    const max = first.model.workflow.limits?.maxParallelRuns ?? Infinity;
+    if (this.runningCount(workflowId, first.model.runId) >= max) return;
+    this.emit(first, 'run_dequeued', {}, { reason: 'a run slot is free' });
+    this.emit(first, 'run_state_changed', { state: 'running' }, { reason: 'dequeued' });
+    this.activateEntries(first, 'entry step');
+    this.markDirty(first);
   }
 
   /** Adds an input revision: the run passes over its graph again, reusing evidence whose coverage still matches. */
@@ -168,12 +205,15 @@ export class Engine {
   recover(): { runs: number; interrupted: number } {
     let interrupted = 0;
     let runs = 0;
+    const queuedWorkflows = new Set<string>();
     for (const id of this.o.store.unfinishedRunIds()) {
       if (this.runs.has(id)) continue;
       const live = this.load(id);
       runs++;
       interrupted += live.inbox.length;
+      if (live.model.queued) queuedWorkflows.add(live.model.workflow.id);
     }
+    for (const w of queuedWorkflows) this.dequeue(w);
     return { runs, interrupted };
   }
 
@@ -332,6 +372,7 @@ export class Engine {
         advanced.push(live);
       }
       if (this.closed) return; // closed while this tick ran: write nothing more
+      this.freeSlots(advanced);
       this.o.store.flush(this.needDurable);
       this.needDurable = false;
     } catch (e) {
@@ -430,6 +471,16 @@ export class Engine {
     if (want.state !== m.state && !(m.compensation !== null && want.state === 'succeeded')) {
       this.emit(live, 'run_state_changed', { state: want.state }, { reason: want.reason });
     }
+  }
+
+  /** After a tick: runs that stopped running may free slots for queued runs of their workflow. */
+  private freeSlots(advanced: readonly LiveRun[]): void {
+    const workflows = new Set<string>();
+    for (const live of advanced) {
+      const m = live.model;
+      if (m.workflow.limits?.maxParallelRuns !== undefined && m.state !== 'running') workflows.add(m.workflow.id);
+    }
+    for (const id of workflows) this.dequeue(id);
   }
 
   /**

@@ -7,7 +7,7 @@ import type { RunModel } from './run-model.ts';
 import { isTerminal } from './run-status.ts';
 
 export function runRow(m: RunModel): RunRow {
-  return { id: m.runId, workflowId: m.workflow.id, version: m.workflow.version, state: m.state, inputRevision: m.inputRevision, createdAt: m.createdAt, updatedAt: m.updatedAt };
+  return { id: m.runId, workflowId: m.workflow.id, version: m.workflow.version, state: m.state, inputRevision: m.inputRevision, createdAt: m.createdAt, updatedAt: m.updatedAt, key: m.key ?? null };
 }
 
 export function stepRows(m: RunModel): StepProjection[] {

@@ -68,7 +68,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
-    name: 'external events for event steps (kept until a run consumes them)',
+    name: 'external events for event steps (kept until a run consumes them); run idempotency keys',
     sql: `
       CREATE TABLE external_events (
         id TEXT PRIMARY KEY,
@@ -81,6 +81,8 @@ export const MIGRATIONS: readonly Migration[] = [
         consumed_step TEXT
       ) WITHOUT ROWID;
       CREATE INDEX external_events_waiting ON external_events (name, key, received_at) WHERE consumed_run IS NULL;
+      ALTER TABLE runs ADD COLUMN idempotency_key TEXT;
+      CREATE UNIQUE INDEX runs_by_key ON runs (workflow_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
     `,
   },
 ];

@@ -24,6 +24,8 @@ export interface NewEvent<T extends EventType = EventType> {
 
 export interface RunRow {
   id: string;
+  /** The idempotency key a run was created with (weft run --key), if any. */
+  key?: string | null;
   workflowId: string;
   version: number;
   state: RunState;
@@ -79,7 +81,7 @@ export class Store {
     // Many rows per statement: one call into SQLite per CHUNK events instead of per event.
     this.insertEvents = db.prepare(`INSERT INTO events (run_id, seq, at, type, step, activation, attempt, data, reason) VALUES ${Array.from({ length: CHUNK }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`);
     this.upsertRun = db.prepare(
-      'INSERT INTO runs (id, workflow_id, version, state, input_revision, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET state = excluded.state, input_revision = excluded.input_revision, updated_at = excluded.updated_at',
+      'INSERT INTO runs (id, workflow_id, version, state, input_revision, created_at, updated_at, idempotency_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET state = excluded.state, input_revision = excluded.input_revision, updated_at = excluded.updated_at',
     );
     this.upsertStep = db.prepare(
       'INSERT INTO step_states (run_id, step_id, activation, state, attempts, evidence_id) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, step_id) DO UPDATE SET activation = excluded.activation, state = excluded.state, attempts = excluded.attempts, evidence_id = excluded.evidence_id',
@@ -92,7 +94,7 @@ export class Store {
       let k = 0;
       for (; k + CHUNK <= rows.length; k += CHUNK) this.insertEvents.run(rows.slice(k, k + CHUNK).flat());
       for (; k < rows.length; k++) this.insertEvent.run(rows[k]);
-      for (const r of runs) this.upsertRun.run(r.id, r.workflowId, r.version, r.state, r.inputRevision, r.createdAt, r.updatedAt);
+      for (const r of runs) this.upsertRun.run(r.id, r.workflowId, r.version, r.state, r.inputRevision, r.createdAt, r.updatedAt, r.key ?? null);
       for (const [runId, s] of steps) this.upsertStep.run(runId, s.stepId, s.activation, s.state, s.attempts, s.evidenceId);
     });
   }
@@ -301,6 +303,17 @@ export class Store {
   /** Unfinished runs that have a step waiting (from the step projection). */
   runsWithWaitingSteps(): string[] {
     return (this.stmt("SELECT DISTINCT run_id AS id FROM step_states WHERE state = 'waiting' ORDER BY run_id").all() as { id: string }[]).map((r) => r.id);
+  }
+
+  /** The run created earlier with this idempotency key (weft run --key), if any. */
+  runByKey(workflowId: string, key: string): string | undefined {
+    const row = this.stmt('SELECT id FROM runs WHERE workflow_id = ? AND idempotency_key = ?').get(workflowId, key) as { id: string } | undefined;
+    return row?.id;
+  }
+
+  /** Runs of a workflow in state running (the projection), for limits.maxParallelRuns. */
+  runningRunIds(workflowId: string): string[] {
+    return (this.stmt("SELECT id FROM runs WHERE workflow_id = ? AND state = 'running'").all(workflowId) as { id: string }[]).map((r) => r.id);
   }
 
   unfinishedRunIds(): string[] {

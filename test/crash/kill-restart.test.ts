@@ -64,6 +64,9 @@ it('survives repeated kill -9 of the engine and its commands without losing or r
   const validated = await cliJson<{ files: { valid: boolean; diagnostics: { severity: string; code: string; message: string }[] }[] }>(['validate', file], dir);
   expect(validated.files[0]?.diagnostics.filter((d) => d.severity === 'error') ?? ['no report']).toEqual([]);
   expect(workflow.steps).toHaveLength(40);
+  // The workflow runs commands: its workspace must be trusted (in a config folder of this test's own).
+  process.env['WEFT_CONFIG_DIR'] = join(dir, 'config');
+  await runCli(['trust', dir], dir);
 
   const random = seededRandom(SEED);
   const lives: Life[] = [];

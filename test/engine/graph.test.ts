@@ -1,4 +1,6 @@
 // Readiness, routing, joins, dead paths, loops, timers, recovery and forks on the real engine.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import { forkPlan } from '../../engine/runtime/fork-plan.ts';
@@ -157,6 +159,8 @@ describe('timers and recovery', () => {
       ],
     ));
     await until(() => h?.store.readEvents(runId).filter((e) => e.type === 'attempt_started').length === 2, 'both attempts to start');
+    // The first copy attempt has done its work (the marker exists) and now hangs: a stop interrupts it.
+    await until(() => existsSync(join(h?.dir ?? '', 'copied')), 'the first copy attempt to reach its side effect');
     const engine = h.restart();
     expect(engine.recover()).toEqual({ runs: 1, interrupted: 2 });
     expect(await engine.settled(runId)).toBe('succeeded');

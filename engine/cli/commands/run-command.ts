@@ -13,16 +13,20 @@ import { checkRunInput, readRunInput } from '../run-input.ts';
 import { printRunOutcome } from '../run-outcome.ts';
 import { storePath } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
+import { requireTrust } from '../workspace-trust.ts';
 
 export const runCommand: Command = {
   name: 'run',
   summary: 'run a workflow until it ends or only waiting work remains',
-  usage: 'weft run FILE [--input JSON|@file] [--db PATH] [--json]',
+  usage: 'weft run FILE [--input JSON|@file] [--key KEY] [--priority N] [--db PATH] [--json]',
   help: `Validates FILE, stores a snapshot of its definition (a version that has run is
 immutable), starts a run and drives it until it ends or only waiting work remains
 (timers, people, events, or a step that needs a person).
 
   --input JSON|@file   the run input (default {}); checked against the workflow's input schema
+  --key KEY            idempotent creation: if a run of this workflow was created with KEY,
+                       nothing new starts and that run is reported (and driven on)
+  --priority N         order among runs queued by limits.maxParallelRuns (higher first)
   --db PATH            the store (default $WEFT_DB, else .weft/weft.db in this folder)
   --json               print {"runId","state"}
 
@@ -34,7 +38,11 @@ error, 3 left waiting or needing attention.`,
       input: { type: 'string' },
       db: { type: 'string' },
       json: { type: 'boolean' },
+      key: { type: 'string' },
+      priority: { type: 'string' },
     });
+    const priority = values.priority === undefined ? undefined : Number(values.priority);
+    if (priority !== undefined && !Number.isInteger(priority)) throw new UsageError('--priority takes a whole number');
     const [file, ...extra] = positionals;
     if (file === undefined || extra.length > 0) throw new UsageError('give exactly one workflow file');
     return withUserErrors('run', io, async () => {
@@ -47,10 +55,20 @@ error, 3 left waiting or needing attention.`,
       }
       const input = readRunInput(values.input, io.cwd);
       checkRunInput(workflow, input);
+      requireTrust(workflow, dirname(path));
       const session = openEngineSession(storePath(values.db, io.cwd), 'weft run');
       try {
         const hash = session.store.saveDefinition(workflow, Date.now());
-        const runId = session.engine.startRun({ workflow, definitionHash: hash, input, workspaceDir: dirname(path) });
+        const earlier = values.key === undefined ? undefined : session.store.runByKey(workflow.id, values.key);
+        if (earlier !== undefined) session.engine.load(earlier);
+        const runId = earlier ?? session.engine.startRun({
+          workflow,
+          definitionHash: hash,
+          input,
+          workspaceDir: dirname(path),
+          ...(values.key === undefined ? {} : { key: values.key }),
+          ...(priority === undefined ? {} : { priority }),
+        });
         const state = await session.engine.settled(runId);
         return printRunOutcome(io, runId, state, values.json === true);
       } finally {

@@ -1,0 +1,292 @@
+// Every example in examples/ driven end to end through the real `weft` CLI, the way the README's
+// "Try the examples" section does it: `weft run`, then `weft tasks` / `weft approve` / `weft reject`
+// / `weft send` until the run ends, then `weft inspect` for the path it took. The HTTP examples
+// call examples/fake-api.mjs, started in-process on a free port; agents use the mock provider.
+// Each test has its own store, so the tests run concurrently (each CLI call costs about 0.8 s).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, runWeft } from '../cli/run-weft.ts';
+
+interface FakeRequest {
+  method: string;
+  path: string;
+  idempotencyKey: string | undefined;
+  body: unknown;
+  status: number;
+  replayed: boolean;
+}
+interface FakeApi {
+  url: string;
+  close: () => Promise<void>;
+  requests: FakeRequest[];
+}
+interface RunReply {
+  runId: string;
+  state: string;
+}
+interface Inspect {
+  run: { id: string; workflowId: string; state: string };
+  steps: { id: string; state: string; attempts: { number: number; state: string; variant: number | null; error: { code: string } | null }[] }[];
+}
+interface Task {
+  runId: string;
+  stepId: string;
+  task: string;
+  title: string;
+  instructions: string;
+}
+interface LogEvent {
+  seq: number;
+  type: string;
+  step: string | null;
+  data: Record<string, unknown>;
+  reason: string | null;
+}
+
+/** Exit codes of run-like commands (run, approve, reject, send). */
+const EXIT = { succeeded: 0, failed: 1, waiting: 3 } as const;
+
+const EXAMPLES = join(REPO_ROOT, 'examples');
+const example = (name: string): string => join(EXAMPLES, `${name}.weft.json`);
+
+let api: FakeApi;
+let tmp: string;
+let stores = 0;
+
+beforeAll(async () => {
+  // Imported by URL: the fake API is a plain .mjs script that the type checker does not see.
+  const module = (await import(pathToFileURL(join(EXAMPLES, 'fake-api.mjs')).href)) as { startFakeApi: (port?: number) => Promise<FakeApi> };
+  api = await module.startFakeApi(0);
+  tmp = mkdtempSync(join(tmpdir(), 'weft-examples-'));
+});
+
+afterAll(async () => {
+  await api?.close();
+  if (tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
+});
+
+/** A `weft` session on a fresh store of its own. */
+function session() {
+  stores += 1;
+  const db = join(tmp, `store-${stores}.db`);
+  const weft = async <T>(args: readonly string[], code: number = EXIT.succeeded): Promise<T> => {
+    const r = await runWeft([...args, '--db', db, '--json']);
+    if (r.code !== code) throw new Error(`weft ${args.join(' ')} exited ${r.code}, expected ${code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+    return JSON.parse(r.stdout) as T;
+  };
+  return {
+    run: (name: string, input: object, code: number) => weft<RunReply>(['run', example(name), '--input', JSON.stringify(input)], code),
+    tasks: async () => (await weft<{ tasks: Task[] }>(['tasks'])).tasks,
+    approve: (runId: string, step: string, code: number) => weft<RunReply>(['approve', runId, step, '--by', 'e2e-lead'], code),
+    reject: (runId: string, step: string, reason: string, code: number) => weft<RunReply>(['reject', runId, step, '--reason', reason, '--by', 'e2e-editor'], code),
+    send: (name: string, key: string, data: object) => weft<{ status: string; runId?: string; state?: string }>(['send', name, '--key', key, '--data', JSON.stringify(data)]),
+    inspect: (runId: string) => weft<Inspect>(['inspect', runId]),
+    events: async (runId: string) => (await weft<{ events: LogEvent[] }>(['events', runId])).events,
+  };
+}
+
+/** The path a run took: each step's state, by step id. */
+function path(record: Inspect): Record<string, string> {
+  return Object.fromEntries(record.steps.map((s) => [s.id, s.state]));
+}
+
+function step(record: Inspect, id: string): Inspect['steps'][number] {
+  const s = record.steps.find((x) => x.id === id);
+  if (s === undefined) throw new Error(`no step ${id} in run ${record.run.id}`);
+  return s;
+}
+
+/** The fake API's requests whose path contains `part`, as "METHOD path -> status". */
+function calls(part: string): string[] {
+  return api.requests.filter((r) => r.path.includes(part)).map((r) => `${r.method} ${r.path} -> ${r.status}${r.replayed ? ' (replayed)' : ''}`);
+}
+
+const traveller = { name: 'Ada Lovelace', email: 'ada@example.org' };
+const tripInput = (tripId: string, car: { from: string; until: string }) => ({
+  apiBase: api.url,
+  tripId,
+  traveller,
+  flight: { from: 'LHR', to: 'LIS', date: '2026-05-04' },
+  hotel: { city: 'Lisbon', checkIn: '2026-05-04', checkOut: '2026-05-08' },
+  car: { pickUp: 'Lisbon airport', ...car },
+});
+
+describe.concurrent('examples run end to end with mock agents and the fake API', { timeout: 120_000 }, () => {
+  it('record-update: validate, write, verify, record the follow-up intention', async ({ expect }) => {
+    const weft = session();
+    const input = { apiBase: api.url, recordId: 'A17', field: 'status', value: 'archived', baseRevision: 3, recipient: 'R2' };
+    const { runId } = await weft.run('record-update', input, EXIT.succeeded);
+    const record = await weft.inspect(runId);
+    expect(record.run.state).toBe('succeeded');
+    expect(path(record)).toEqual({
+      validate: 'succeeded', write: 'succeeded', verify: 'succeeded', notify_intent: 'succeeded', done: 'succeeded',
+      rejected_request: 'skipped', write_failed: 'skipped', reconcile: 'skipped', unresolved: 'skipped',
+    });
+    const put = api.requests.find((r) => r.method === 'PUT' && r.idempotencyKey === 'A17:status:3');
+    expect(put).toMatchObject({ path: '/records/A17', status: 200, body: { fields: { status: 'archived' }, baseRevision: 3 } });
+  });
+
+  it('record-update: a stale base revision is refused (412) and nothing is verified', async ({ expect }) => {
+    const weft = session();
+    const input = { apiBase: api.url, recordId: 'A17', field: 'owner', value: 'ana', baseRevision: 2, recipient: 'R2' };
+    const { runId } = await weft.run('record-update', input, EXIT.failed);
+    const record = await weft.inspect(runId);
+    expect(record.run.state).toBe('failed');
+    expect(path(record)).toMatchObject({ validate: 'succeeded', write: 'failed', write_failed: 'succeeded', verify: 'skipped', notify_intent: 'skipped', done: 'skipped' });
+    expect(step(record, 'write').attempts.map((a) => a.error?.code)).toEqual(['http_412']);
+  });
+
+  it('order-payment: a payment that covers the total goes straight to fulfilment', async ({ expect }) => {
+    const weft = session();
+    const input = { apiBase: api.url, orderId: 'ORD-1001', customerId: 'C-7', items: [{ sku: 'BOOK-42', quantity: 2 }], totalCents: 4990, currency: 'EUR' };
+    const { runId } = await weft.run('order-payment', input, EXIT.waiting);
+    const sent = await weft.send('payment.received', 'ORD-1001', { paymentId: 'PAY-9', amountCents: 4990, currency: 'EUR' });
+    expect(sent).toMatchObject({ status: 'delivered', runId, state: 'succeeded' });
+    const record = await weft.inspect(runId);
+    expect(record.run.state).toBe('succeeded');
+    expect(path(record)).toMatchObject({
+      create_order: 'succeeded', await_payment: 'succeeded', check_payment: 'succeeded', payment_review: 'skipped',
+      fulfil: 'succeeded', shipped: 'succeeded', order_failed: 'skipped', payment_expired: 'skipped', payment_rejected: 'skipped',
+    });
+    expect(step(record, 'cancel_order').attempts).toEqual([]);
+    expect(calls('ORD-1001')).toEqual(['POST /orders/ORD-1001/fulfilment -> 202']);
+    expect(api.requests.find((r) => r.idempotencyKey === 'order-ORD-1001')).toMatchObject({ method: 'POST', path: '/orders', status: 201 });
+  });
+
+  it('order-payment: a short payment goes to a person; a rejection cancels the order (compensation)', async ({ expect }) => {
+    const weft = session();
+    const input = { apiBase: api.url, orderId: 'ORD-1002', customerId: 'C-7', items: [{ sku: 'BOOK-42', quantity: 2 }], totalCents: 4990, currency: 'EUR' };
+    const { runId } = await weft.run('order-payment', input, EXIT.waiting);
+    expect(await weft.send('payment.received', 'ORD-1002', { paymentId: 'PAY-10', amountCents: 2000, currency: 'EUR' })).toMatchObject({ status: 'delivered', state: 'waiting' });
+    const [task] = await weft.tasks();
+    expect(task).toMatchObject({ runId, stepId: 'payment_review', task: 'approve', title: 'Payment does not match the order' });
+    expect(task?.instructions).toContain('the total is 49.90 EUR');
+    expect((await weft.reject(runId, 'payment_review', 'paid 20.00 of 49.90 EUR', EXIT.failed)).state).toBe('failed');
+    const record = await weft.inspect(runId);
+    expect(path(record)).toMatchObject({
+      create_order: 'compensated', await_payment: 'succeeded', check_payment: 'succeeded', payment_review: 'rejected',
+      fulfil: 'skipped', shipped: 'skipped', payment_rejected: 'succeeded', cancel_order: 'succeeded',
+    });
+    expect(calls('ORD-1002')).toEqual(['POST /orders/ORD-1002/cancel -> 200']);
+  });
+
+  it('trip-saga: books flight, hotel and car and assembles the itinerary', async ({ expect }) => {
+    const weft = session();
+    const { runId } = await weft.run('trip-saga', tripInput('TRIP-1', { from: '2026-05-04', until: '2026-05-08' }), EXIT.succeeded);
+    const record = await weft.inspect(runId);
+    expect(record.run.state).toBe('succeeded');
+    expect(path(record)).toMatchObject({
+      book_flight: 'succeeded', book_hotel: 'succeeded', book_car: 'succeeded', itinerary: 'succeeded', booked: 'succeeded', trip_failed: 'skipped',
+    });
+    for (const cancel of ['cancel_flight', 'cancel_hotel', 'cancel_car']) expect(step(record, cancel).attempts).toEqual([]);
+    expect(calls('TRIP-1')).toEqual([]); // no cancellation (bookings are POSTed to the desk, not to a reference)
+    expect(api.requests.filter((r) => r.idempotencyKey?.startsWith('TRIP-1-')).map((r) => `${r.path} ${r.status}`)).toEqual([
+      '/flights/bookings 201', '/hotels/bookings 201', '/cars/bookings 201',
+    ]);
+  });
+
+  it('trip-saga: a failed car booking cancels the hotel, then the flight, and the run fails', async ({ expect }) => {
+    const weft = session();
+    // The car desk refuses a rental that ends before it starts (422).
+    const { runId } = await weft.run('trip-saga', tripInput('TRIP-2', { from: '2026-05-08', until: '2026-05-04' }), EXIT.failed);
+    const record = await weft.inspect(runId);
+    expect(record.run.state).toBe('failed');
+    expect(path(record)).toMatchObject({
+      book_flight: 'compensated', book_hotel: 'compensated', book_car: 'failed', itinerary: 'skipped', booked: 'skipped',
+      trip_failed: 'succeeded', cancel_hotel: 'succeeded', cancel_flight: 'succeeded',
+    });
+    expect(step(record, 'book_car').attempts.map((a) => a.error?.code)).toEqual(['http_422']);
+    expect(step(record, 'cancel_car').attempts).toEqual([]);
+    const events = await weft.events(runId);
+    const compensations = events.filter((e) => e.type === 'step_activated' && e.step?.startsWith('cancel_')).map((e) => e.step);
+    expect(compensations).toEqual(['cancel_hotel', 'cancel_flight']);
+    expect(calls('TRIP-2')).toEqual([
+      'DELETE /hotels/bookings/by-reference/TRIP-2-hotel -> 200',
+      'DELETE /flights/bookings/by-reference/TRIP-2-flight -> 200',
+    ]);
+  });
+
+  it('agent-escalation: two bad replies are retried with varied calls, then a lead approves', async ({ expect }) => {
+    const weft = session();
+    const input = { ticketId: 'T-4711', customerMessage: 'My parcel never arrived.', orderTotal: 49.9, currency: 'EUR' };
+    const { runId } = await weft.run('agent-escalation', input, EXIT.waiting);
+    const tasks = await weft.tasks();
+    expect(tasks.map((t) => `${t.runId} ${t.stepId}`)).toEqual([`${runId} approve`]);
+    expect(tasks[0]?.instructions).toContain('The agent proposes refund of 49.9 (confidence 0.86)');
+    expect((await weft.approve(runId, 'approve', EXIT.succeeded)).state).toBe('succeeded');
+    const record = await weft.inspect(runId);
+    expect(path(record)).toEqual({ propose: 'succeeded', approve: 'succeeded', approved: 'succeeded', declined: 'skipped' });
+    // Attempt 1: prose instead of JSON; attempt 2 (variant 0, lower temperature): confidence too low;
+    // attempt 3 (variant 1, fallback model): a good proposal.
+    expect(step(record, 'propose').attempts.map((a) => [a.state, a.variant, a.error?.code ?? null])).toEqual([
+      ['failed', null, 'invalid_json_reply'],
+      ['failed', 0, 'acceptance_not_met'],
+      ['succeeded', 1, null],
+    ]);
+  });
+
+  it('research-review: an editor approves the first draft', async ({ expect }) => {
+    const weft = session();
+    const { runId } = await weft.run('research-review', { topic: 'durable workflow engines', audience: 'platform engineers', maxWords: 600 }, EXIT.waiting);
+    expect((await weft.tasks()).map((t) => t.stepId)).toEqual(['review']);
+    expect((await weft.approve(runId, 'review', EXIT.succeeded)).state).toBe('succeeded');
+    expect(path(await weft.inspect(runId))).toEqual({
+      research: 'succeeded', draft: 'succeeded', review: 'succeeded', approved: 'succeeded',
+      redraft: 'skipped', rereview: 'skipped', review_expired: 'skipped',
+    });
+  });
+
+  it('research-review: a rejection with a reason feeds the redraft, and the revision is approved', async ({ expect }) => {
+    const weft = session();
+    const reason = 'Explain what happens to idempotency keys when a step is retried.';
+    const { runId } = await weft.run('research-review', { topic: 'durable workflow engines', audience: 'platform engineers' }, EXIT.waiting);
+    expect((await weft.tasks()).map((t) => t.stepId)).toEqual(['review']);
+    expect((await weft.reject(runId, 'review', reason, EXIT.waiting)).state).toBe('waiting');
+    const [task] = await weft.tasks();
+    expect(task).toMatchObject({ runId, stepId: 'rereview', title: 'Review revised article' });
+    expect((await weft.approve(runId, 'rereview', EXIT.succeeded)).state).toBe('succeeded');
+    const record = await weft.inspect(runId);
+    expect(path(record)).toEqual({
+      research: 'succeeded', draft: 'succeeded', review: 'rejected', redraft: 'succeeded', rereview: 'succeeded',
+      approved: 'succeeded', review_expired: 'skipped',
+    });
+    const redraftInput = (await weft.events(runId)).find((e) => e.type === 'attempt_started' && e.step === 'redraft')?.data['input'];
+    expect(redraftInput).toMatchObject({ reason, previous: { title: 'Why durable workflows resume instead of repeat' } });
+  });
+
+  // KNOWN ENGINE BUG (reported): a branch that fails into a join with onFailedBranch "ignore" still
+  // fails the run ("step forums failed ... and no edge or escalation handles it"), even after the run
+  // reached its succeeded end. The example is right (docs/engine.md, "Joins"; definition-format.md,
+  // "Best N of M"). Remove `.fails` once the engine lets the join handle its failed branches.
+  it.fails('parallel-research: two of three searches suffice; the forums branch fails and is ignored', async ({ expect }) => {
+    const weft = session();
+    const { runId } = await weft.run('parallel-research', { question: 'How durable is SQLite in WAL mode?', since: '2020-01-01' }, EXIT.succeeded);
+    const record = await weft.inspect(runId);
+    expect(record.run.state).toBe('succeeded');
+    expect(path(record)).toEqual({
+      plan: 'succeeded', web: 'succeeded', papers: 'succeeded', forums: 'failed', gather: 'succeeded',
+      synthesize: 'succeeded', done: 'succeeded', too_few_sources: 'skipped',
+    });
+    expect(step(record, 'forums').attempts.map((a) => a.error?.code)).toEqual(['rate_limited', 'rate_limited']);
+  });
+});
+
+describe('the fake API', () => {
+  it('answers a repeated Idempotency-Key with the first response and changes nothing', async () => {
+    const post = (key: string, body: object) =>
+      fetch(`${api.url}/flights/bookings`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify(body) });
+    const booking = { reference: 'IDEM-1-flight', passenger: traveller, from: 'LHR', to: 'LIS', date: '2026-05-04' };
+    const first = await post('IDEM-1', booking);
+    const again = await post('IDEM-1', booking);
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const [a, b] = [await first.json(), await again.json()] as { bookingId: string }[];
+    expect(b?.bookingId).toBe(a?.bookingId);
+    expect((await post('IDEM-2', booking)).status).toBe(409); // a new key for the same reference: a duplicate booking
+    expect((await post('IDEM-1', { ...booking, date: '2026-05-05' })).status).toBe(422); // the key reused for another request
+  });
+});
