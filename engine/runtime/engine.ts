@@ -401,6 +401,11 @@ export class Engine {
     if (live.busy || this.dirtyRuns.has(live.model.runId) || live.inbox.length > 0 || live.actions.length > 0) return false;
     if (isTerminal(live.model.state)) return true;
     if (live.model.state === 'paused') return live.running.size === 0; // nothing moves until resumed
+    if (live.model.queued) {
+      // Queued behind runs this engine drives: it will start when one of them ends.
+      const wid = live.model.workflow.id;
+      return ![...this.runs.values()].some((l) => l.model.workflow.id === wid && !l.model.queued && l.model.state === 'running');
+    }
     if (live.due.length > 0) return false;
     if (live.dirty.size > 0 || live.ready.length > 0) return false;
     return live.model.state !== 'running' && isQuiet(live.model);
