@@ -1162,7 +1162,14 @@ export class Engine {
     const quiet = outcome === 'succeeded' || outcome === 'skipped' || outcome === 'cancelled';
     // An outcome nobody handles and a person must look at: leave the outgoing edges undecided, so
     // what follows stays blocked (not skipped) until the person acts.
-    const escalate = !quiet && !handled && (outcome === 'unknown' || step.onExhausted === 'escalate');
+    // A failed branch that only feeds joins which ignore failed branches, or an optional step, is
+    // handled by that policy: the join goes on without it.
+    const outs = live.index.out.get(s.id) ?? [];
+    const absorbed = !quiet && !handled && outcome !== 'unknown' && (step.optional === true || (outs.length > 0 && outs.every((e) => {
+      const to = live.index.steps.get(e.edge.to);
+      return to?.kind === 'join' && to.config?.onFailedBranch === 'ignore';
+    })));
+    const escalate = !quiet && !handled && !absorbed && (outcome === 'unknown' || step.onExhausted === 'escalate');
     if (escalate) edges = [];
     this.emit(live, 'step_settled', { outcome, ...(evidenceId === undefined ? {} : { evidenceId }), edges }, { step: s.id, activation: s.activation, reason });
     for (const e of edges) {
@@ -1178,6 +1185,7 @@ export class Engine {
       return;
     }
     if (quiet || handled) return;
+    if (absorbed) return;
     if (escalate) {
       this.emit(live, 'step_escalated', { outcome }, {
         step: s.id,
