@@ -18,6 +18,7 @@ import { checkAgainstSchema } from './output-contract.ts';
 import { readiness } from './readiness.ts';
 import { backoffMs, configForAttempt, mayRetry } from './retry-policy.ts';
 import { foldRun } from './fold-run.ts';
+import { findWorkspaceWorkflow } from './workspace-workflows.ts';
 import { runRow } from './projections.ts';
 import { applyEvent, newRunModel, type AttemptRecord, type Evidence, type RunModel, type StepRuntime } from './run-model.ts';
 import { desiredRunState, isQuiet, isTerminal } from './run-status.ts';
@@ -65,6 +66,9 @@ interface LiveRun {
   evidenceIndex: { size: number; byStep: Map<string, Evidence[]> } | undefined;
   /** Steps whose running attempt holds a slot of a resource pool (released when its end is logged). */
   holding: Set<string>;
+  parentNotified: boolean;
+  /** The items (and child definition) of map and subworkflow steps being run, by step id. */
+  childItems: Map<string, { items: unknown[]; def: { workflow: Workflow; hash: string } }>;
   /** True while a tick advances this run: its state is between two consistent points. */
   busy: boolean;
   /** Operator actions and deliveries, applied inside the next tick so they never interleave with one. */
@@ -87,6 +91,8 @@ export interface StartRunOptions {
   priority?: number;
   /** Idempotency key of run creation; the caller checks the store for an earlier run with it. */
   key?: string;
+  /** The subworkflow or map step this run is a child of. */
+  parent?: { runId: string; stepId: string; activation: number; attempt: number; index?: number };
 }
 
 const FAILURE_CODES_TIMED_OUT = new Set(['timeout']);
@@ -122,6 +128,7 @@ export class Engine {
     this.o.store.newRun(runId);
     const live = this.live(newRunModel(runId, opts.workflow));
     this.emit(live, 'run_created', {
+      ...(opts.parent === undefined ? {} : { parent: opts.parent }),
       ...(opts.priority === undefined ? {} : { priority: opts.priority }),
       ...(opts.key === undefined ? {} : { key: opts.key }),
       workflowId: opts.workflow.id,
@@ -283,6 +290,8 @@ export class Engine {
       evidenceIndex: undefined,
       actions: [],
       busy: false,
+      parentNotified: false,
+      childItems: new Map(),
       holding: new Set(),
       stepRows: model.lastSeq > 0,
     };
@@ -320,6 +329,10 @@ export class Engine {
       else if (s.state === 'retry_wait' && s.retryDueAt !== null) timed.push({ stepId: s.id, dueAt: s.retryDueAt });
       else if (s.state === 'waiting' && s.timerDueAt !== null) timed.push({ stepId: s.id, dueAt: s.timerDueAt });
       else if (s.state === 'blocked' || s.state === 'skipped') live.dirty.add(s.id);
+      if (s.state === 'waiting' && s.children.size > 0) {
+        // A child may have ended while no engine listened; and a map may have items to start.
+        live.actions.push(() => this.catchUpChildren(live, s.id));
+      }
     }
     // Overdue timers fire at once, in the order they were due.
     timed.sort((a, b) => a.dueAt - b.dueAt);
@@ -370,6 +383,10 @@ export class Engine {
         }
         this.project(live);
         advanced.push(live);
+        if (isTerminal(live.model.state) && live.model.parent !== undefined && !live.parentNotified) {
+          live.parentNotified = true;
+          await this.notifyParent(live);
+        }
       }
       if (this.closed) return; // closed while this tick ran: write nothing more
       this.freeSlots(advanced);
@@ -619,6 +636,10 @@ export class Engine {
       await this.startWaiting(live, s, step, number, ctx);
       return;
     }
+    if (step.kind === 'subworkflow' || step.kind === 'map') {
+      await this.startChildren(live, s, step, number, input, ctx);
+      return;
+    }
     const executor = this.o.executors[step.kind];
     if (executor === undefined) {
       await done({ outcome: 'failed', code: 'unsupported_kind', message: `this engine cannot run "${step.kind}" steps yet`, retryable: false });
@@ -816,6 +837,7 @@ export class Engine {
         }
       }
       for (const r of live.running.values()) r.controller.abort(new Error(`cancelled by ${by}`));
+      for (const s of m.steps.values()) this.cancelChildren(s, `parent run ${m.runId} cancelled`);
       this.emit(live, 'run_state_changed', { state: 'cancelled' }, { reason: `cancelled by ${by}: ${reason}` });
     });
   }
@@ -916,6 +938,166 @@ export class Engine {
       this.pools.set(step.resource, pool);
     }
     return pool;
+  }
+
+  // ---------------------------------------------------------------- child runs
+
+  /** Finds a workflow version: its stored snapshot, else a file of the run's workspace. */
+  private childDefinition(live: LiveRun, ref: { id: string; version: number }): { workflow: Workflow; hash: string } {
+    const stored = this.o.store.loadDefinition(ref.id, ref.version);
+    if (stored) return stored;
+    const found = findWorkspaceWorkflow(live.model.workspaceDir, ref.id, ref.version);
+    const hash = this.o.store.saveDefinition(found, this.o.clock.now());
+    return { workflow: found, hash };
+  }
+
+  private async startChildren(live: LiveRun, s: StepRuntime, step: Step, attempt: number, input: unknown, ctx: Record<string, unknown>): Promise<void> {
+    const done = (r: AttemptResult): Promise<void> => this.onResult(live, { stepId: s.id, activation: s.activation, attempt, result: r });
+    if (step.kind !== 'subworkflow' && step.kind !== 'map') return;
+    let def: { workflow: Workflow; hash: string };
+    try {
+      def = this.childDefinition(live, step.config.workflow);
+    } catch (e) {
+      await done({ outcome: 'failed', code: 'workflow_not_found', message: (e as Error).message, retryable: false });
+      return;
+    }
+    let items: unknown[] = [input];
+    if (step.kind === 'map') {
+      let value: unknown;
+      try {
+        value = await evaluate(step.config.items, ctx);
+      } catch (e) {
+        await done({ outcome: 'failed', code: 'invalid_items', message: (e as Error).message, retryable: false });
+        return;
+      }
+      if (!Array.isArray(value)) {
+        await done({ outcome: 'failed', code: 'invalid_items', message: `"items" gave ${value === undefined ? 'nothing' : typeof value}, not a list`, retryable: false });
+        return;
+      }
+      items = value;
+      if (items.length === 0) {
+        await done({ outcome: 'succeeded', output: [] });
+        return;
+      }
+    }
+    for (const [k, item] of items.entries()) {
+      const problems = def.workflow.input === undefined ? undefined : checkAgainstSchema(def.workflow.input, item);
+      if (problems !== undefined) {
+        await done({ outcome: 'failed', code: 'invalid_input', message: `${step.kind === 'map' ? `item ${k}` : 'the input'} does not match the input schema of "${def.workflow.id}": ${problems}`, retryable: false });
+        return;
+      }
+    }
+    live.childItems.set(s.id, { items, def });
+    await this.topUpChildren(live, s, step, attempt);
+  }
+
+  /** Starts child runs until the map's concurrency is used (a subworkflow has one child). */
+  private async topUpChildren(live: LiveRun, s: StepRuntime, step: Step, attempt: number): Promise<void> {
+    const plan = live.childItems.get(s.id);
+    if (plan === undefined || (step.kind !== 'map' && step.kind !== 'subworkflow')) return;
+    const limit = step.kind === 'map' ? (step.config.concurrency ?? 4) : 1;
+    let open = [...s.children.values()].filter((c) => c.state === null).length;
+    for (let k = 0; k < plan.items.length && open < limit; k++) {
+      if (s.children.has(k)) continue;
+      const childRunId = this.startRun({
+        workflow: plan.def.workflow,
+        definitionHash: plan.def.hash,
+        input: plan.items[k],
+        workspaceDir: live.model.workspaceDir,
+        parent: { runId: live.model.runId, stepId: s.id, activation: s.activation, attempt, ...(step.kind === 'map' ? { index: k } : {}) },
+      });
+      this.emit(live, 'child_started', { childRunId, ...(step.kind === 'map' ? { index: k } : {}) }, { step: s.id, activation: s.activation, attempt, reason: `${plan.def.workflow.id} v${plan.def.workflow.version} run ${childRunId}${step.kind === 'map' ? ` for item ${k}` : ''}` });
+      open++;
+    }
+  }
+
+  private async notifyParent(child: LiveRun): Promise<void> {
+    const p = child.model.parent;
+    if (p === undefined) return;
+    let output: unknown = null;
+    if (child.model.state === 'succeeded' && child.model.workflow.output !== undefined) {
+      try {
+        output = (await evaluate(child.model.workflow.output, this.context(child))) ?? null;
+      } catch (e) {
+        output = { error: (e as Error).message };
+      }
+    }
+    let parent: LiveRun;
+    try {
+      parent = this.load(p.runId);
+    } catch {
+      return; // the parent is gone from this store: nothing to tell
+    }
+    const state = child.model.state;
+    parent.actions.push(() => this.childFinished(parent, p, child.model.runId, state, output));
+    this.markDirty(parent);
+  }
+
+  private async childFinished(live: LiveRun, p: NonNullable<RunModel['parent']>, childRunId: string, state: string, output: unknown): Promise<void> {
+    const s = live.model.steps.get(p.stepId);
+    const a = s === undefined ? undefined : currentAttempt(s);
+    if (s === undefined || a === undefined || a.activation !== p.activation || a.number !== p.attempt || s.state !== 'waiting') return;
+    const index = p.index ?? 0;
+    if (s.children.get(index)?.state !== null) return; // already recorded
+    const step = live.index.steps.get(s.id) as Step;
+    this.emit(live, 'child_finished', { childRunId, state, ...(output === null ? {} : { output }), ...(p.index === undefined ? {} : { index: p.index }) }, { step: s.id, activation: a.activation, attempt: a.number, reason: `child run ${childRunId} ${state}` });
+    const done = (r: AttemptResult): Promise<void> => this.onResult(live, { stepId: s.id, activation: a.activation, attempt: a.number, result: r });
+    if (step.kind === 'subworkflow') {
+      await done(state === 'succeeded' ? { outcome: 'succeeded', output } : { outcome: 'failed', code: `child_${state}`, message: `child run ${childRunId} ended ${state}`, retryable: true });
+      return;
+    }
+    if (step.kind !== 'map') return;
+    if (state !== 'succeeded' && step.config.onItemFailure !== 'continue') {
+      this.cancelChildren(s, `item ${index} of "${s.id}" ended ${state}`);
+      await done({ outcome: 'failed', code: 'item_failed', message: `item ${index} (run ${childRunId}) ended ${state}`, retryable: true });
+      return;
+    }
+    const plan = live.childItems.get(s.id) ?? { items: await this.mapItems(live, step), def: this.childDefinition(live, step.config.workflow) };
+    live.childItems.set(s.id, plan);
+    const finished = [...s.children.values()].filter((c) => c.state !== null).length;
+    if (finished >= plan.items.length) {
+      const results = plan.items.map((_, k) => {
+        const c = s.children.get(k);
+        return c?.state === 'succeeded' ? (c.output ?? null) : { error: `item ${k} ended ${c?.state ?? 'unknown'}`, runId: c?.runId ?? null };
+      });
+      await done({ outcome: 'succeeded', output: results });
+      return;
+    }
+    await this.topUpChildren(live, s, step, a.number);
+  }
+
+  /** Cancels a step's unfinished child runs (not awaited: each applies in its own tick). */
+  private cancelChildren(s: StepRuntime, why: string): void {
+    for (const c of s.children.values()) {
+      if (c.state === null) void this.cancelRun(c.runId, 'engine', why).catch(() => undefined);
+    }
+  }
+
+  private async mapItems(live: LiveRun, step: Step): Promise<unknown[]> {
+    if (step.kind !== 'map') return [];
+    const v = await evaluate(step.config.items, this.context(live));
+    return Array.isArray(v) ? v : [];
+  }
+
+  /** After a restart: deliver child ends nobody heard, and start map items still to run. */
+  private async catchUpChildren(live: LiveRun, stepId: string): Promise<void> {
+    const s = live.model.steps.get(stepId);
+    const step = live.index.steps.get(stepId);
+    const a = s === undefined ? undefined : currentAttempt(s);
+    if (s === undefined || step === undefined || a === undefined || s.state !== 'waiting') return;
+    for (const c of s.children.values()) {
+      if (c.state !== null) continue;
+      const row = this.o.store.getRun(c.runId);
+      if (row !== undefined && isTerminal(row.state)) await this.notifyParent(this.load(c.runId));
+    }
+    if (step.kind === 'map' && !live.childItems.has(stepId)) {
+      try {
+        live.childItems.set(stepId, { items: await this.mapItems(live, step), def: this.childDefinition(live, step.config.workflow) });
+      } catch {
+        return;
+      }
+    }
+    await this.topUpChildren(live, s, step, a.number);
   }
 
   // ---------------------------------------------------------------- people and events
@@ -1162,13 +1344,11 @@ export class Engine {
     const quiet = outcome === 'succeeded' || outcome === 'skipped' || outcome === 'cancelled';
     // An outcome nobody handles and a person must look at: leave the outgoing edges undecided, so
     // what follows stays blocked (not skipped) until the person acts.
-    // A failed branch that only feeds joins which ignore failed branches, or an optional step, is
-    // handled by that policy: the join goes on without it.
+    // A failed branch that only feeds joins is handled by their policy (a join that ignores failed
+    // branches goes on without it; one that does not fails and routes its own failure), and an
+    // optional step's failure is handled by being optional.
     const outs = live.index.out.get(s.id) ?? [];
-    const absorbed = !quiet && !handled && outcome !== 'unknown' && (step.optional === true || (outs.length > 0 && outs.every((e) => {
-      const to = live.index.steps.get(e.edge.to);
-      return to?.kind === 'join' && to.config?.onFailedBranch === 'ignore';
-    })));
+    const absorbed = !quiet && !handled && outcome !== 'unknown' && (step.optional === true || (outs.length > 0 && outs.every((e) => live.index.steps.get(e.edge.to)?.kind === 'join')));
     const escalate = !quiet && !handled && !absorbed && (outcome === 'unknown' || step.onExhausted === 'escalate');
     if (escalate) edges = [];
     this.emit(live, 'step_settled', { outcome, ...(evidenceId === undefined ? {} : { evidenceId }), edges }, { step: s.id, activation: s.activation, reason });

@@ -66,8 +66,11 @@ export function nextAction(run: RunModel, step: Step, s: StepRuntime): string {
   const last = s.attempts[s.attempts.length - 1];
   const lastId = last === undefined ? '' : attemptId(step.id, last);
   switch (s.state) {
-    case 'blocked':
+    case 'blocked': {
+      const offsets = run.workflow.steps.filter((x) => x.compensation === step.id).map((x) => x.id);
+      if (offsets.length > 0) return `standby: compensates ${offsets.join(', ')}; runs only if the run fails after ${offsets.length === 1 ? 'it' : 'they'} took effect`;
       return `blocked: ${awaits(run, step, s)}`;
+    }
     case 'ready': {
       const viaUnknown = unknownUpstream(run, step);
       return viaUnknown === undefined ? 'ready: may start now' : `ready for investigation: attempt ${viaUnknown} outcome unknown`;

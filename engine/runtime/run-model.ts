@@ -56,6 +56,8 @@ export interface StepRuntime {
   compensates: string | null;
   /** Seq of the step's last step_settled event (compensation runs in reverse order of these). */
   settledSeq: number;
+  /** Child runs of a subworkflow or map step's current attempt, by item index (0 for subworkflow). */
+  children: Map<number, { runId: string; state: string | null; output: unknown }>;
   /** The open task of a waiting human step (current activation). */
   task: OpenTask | null;
   /** What a waiting event step waits for (current activation). */
@@ -108,6 +110,8 @@ export interface RunModel {
   /** Waiting for a slot under limits.maxParallelRuns. */
   queued: boolean;
   priority: number;
+  /** The subworkflow or map step this run is a child of. */
+  parent: { runId: string; stepId: string; activation: number; attempt: number; index?: number | undefined } | undefined;
   key: string | undefined;
   lastSeq: number;
   forkOf: { runId: string; fromStep: string } | undefined;
@@ -133,6 +137,7 @@ export function newRunModel(runId: string, workflow: Workflow): RunModel {
       inputOverride: null,
       compensates: null,
       settledSeq: 0,
+      children: new Map(),
     });
   }
   return {
@@ -156,6 +161,7 @@ export function newRunModel(runId: string, workflow: Workflow): RunModel {
     compensation: null,
     queued: false,
     priority: 0,
+    parent: undefined,
     key: undefined,
     lastSeq: 0,
     forkOf: undefined,
@@ -189,6 +195,20 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       run.forkOf = d.forkOf;
       run.priority = d.priority ?? 0;
       run.key = d.key;
+      run.parent = d.parent;
+      return;
+    }
+    case 'child_started': {
+      const s = stepOf(run, e);
+      const d = e.data as RunEvent<'child_started'>['data'];
+      s.state = 'waiting';
+      s.children.set(d.index ?? 0, { runId: d.childRunId, state: null, output: undefined });
+      return;
+    }
+    case 'child_finished': {
+      const s = stepOf(run, e);
+      const d = e.data as RunEvent<'child_finished'>['data'];
+      s.children.set(d.index ?? 0, { runId: d.childRunId, state: d.state, output: d.output });
       return;
     }
     case 'run_queued':
@@ -284,6 +304,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       const s = stepOf(run, e);
       const d = e.data as RunEvent<'attempt_started'>['data'];
       s.state = 'running';
+      s.children = new Map();
       s.retryDueAt = null;
       s.attempts.push({
         activation: e.activation ?? s.activation,

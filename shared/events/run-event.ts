@@ -36,6 +36,7 @@ export type EdgeDecision = z.infer<typeof EdgeDecision>;
 /** The data of each event type. */
 export const EVENT_DATA = {
   run_created: z.object({
+    parent: z.object({ runId: z.string(), stepId: z.string(), activation: z.number().int(), attempt: z.number().int(), index: z.number().int().optional() }).optional(),
     priority: z.number().optional(),
     key: z.string().optional(),
     workflowId: z.string(),
@@ -59,6 +60,8 @@ export const EVENT_DATA = {
   compensation_started: z.object({ order: z.array(z.string()) }),
   step_compensated: z.object({ compensatedBy: z.string() }),
   run_queued: z.object({ priority: z.number() }),
+  child_started: z.object({ childRunId: z.string(), index: z.number().int().optional() }),
+  child_finished: z.object({ childRunId: z.string(), index: z.number().int().optional(), state: z.string(), output: z.unknown().optional() }),
   run_dequeued: z.object({}),
   attempt_started: z.object({
     inputHash: z.string(),

@@ -88,6 +88,18 @@ describe('joins', () => {
     expect(outcome(h.events(ignoring), 'merge')).toEqual(['succeeded']);
   });
 
+  it('a failed branch with no edge of its own is left to the join, which routes its own failure', async () => {
+    h = harness();
+    const flow = fan({ mode: 'all' }, true);
+    flow.edges = (flow.edges as { id: string }[]).filter((e) => e.id !== 'bf');
+    const { runId } = h.start({ ...flow, id: 'graph-join-fails' });
+    expect(await h.engine.settled(runId)).toBe('failed');
+    const events = h.events(runId);
+    expect(outcome(events, 'merge')).toEqual(['failed']);
+    expect(outcome(events, 'failed_end')).toEqual(['succeeded']);
+    expect(events.at(-1)?.reason).toBe('reached end step "failed_end" (status failed)');
+  });
+
   it('an atLeast join goes on after N branches and fails when N can no longer arrive', async () => {
     h = harness();
     const two = h.start(fan({ mode: 'atLeast', count: 2 }, true)).runId;
