@@ -341,9 +341,8 @@ export class Engine {
       if (t.dueAt <= now) live.due.push(t.stepId);
       else this.arm(live, t.stepId, t.dueAt);
     }
-    if (interrupted > 0 || timed.length > 0 || live.ready.length > 0) {
-      this.emit(live, 'engine_resumed', { interrupted }, { reason: interrupted > 0 ? `${interrupted} attempt(s) were interrupted by a stop` : 'resumed' });
-    }
+    // Only a stop that cut attempts short is an event; re-arming timers changes nothing.
+    if (interrupted > 0) this.emit(live, 'engine_resumed', { interrupted }, { reason: `${interrupted} attempt(s) were interrupted by a stop` });
     this.markDirty(live);
   }
 

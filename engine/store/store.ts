@@ -272,6 +272,10 @@ export class Store {
     this.pendingConsumed.push([runId, stepId, id]);
   }
 
+  hasExternalEvent(id: string): boolean {
+    return this.stmt('SELECT 1 FROM external_events WHERE id = ?').get(id) !== undefined;
+  }
+
   externalEventConsumer(id: string): { runId: string; stepId: string } | undefined {
     const row = this.stmt('SELECT consumed_run, consumed_step FROM external_events WHERE id = ?').get(id) as { consumed_run: string | null; consumed_step: string | null } | undefined;
     return row?.consumed_run ? { runId: row.consumed_run, stepId: row.consumed_step ?? '' } : undefined;

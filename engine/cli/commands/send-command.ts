@@ -34,15 +34,18 @@ Exit status 0, or 2 when no unfinished run has an event step for NAME (nothing i
     return withUserErrors('send', io, async () => {
       const session = openEngineSession(storePath(values.db, io.cwd), 'weft send');
       try {
-        const candidates = session.store.unfinishedRunIds().filter((id) => {
-          const m = foldRun(session.store, id);
+        const id = values.id ?? randomUUID();
+        const seen = session.store.hasExternalEvent(id);
+        const candidates = seen ? [] : session.store.unfinishedRunIds().filter((runId) => {
+          const m = foldRun(session.store, runId);
           return m.workflow.steps.some((s) => s.kind === 'event' && s.config.name === name && m.steps.get(s.id)?.state !== 'succeeded');
         });
-        if (candidates.length === 0) {
+        if (!seen && candidates.length === 0) {
           throw new StoreError('bad-input', `no unfinished run has an event step for "${name}"; nothing was stored (check the name, or start the run first)`);
         }
-        for (const id of candidates) session.engine.load(id);
-        const id = values.id ?? randomUUID();
+        for (const runId of candidates) session.engine.load(runId);
+        const consumer = seen ? session.store.externalEventConsumer(id) : undefined;
+        if (consumer !== undefined && session.store.getRun(consumer.runId) !== undefined) session.engine.load(consumer.runId);
         const result = await session.engine.sendEvent({ id, name, key, data, receivedAt: Date.now() });
         const state = result.runId === undefined ? undefined : await session.engine.settled(result.runId);
         if (values.json === true) io.stdout.write(`${JSON.stringify({ id, status: result.status, ...(result.runId === undefined ? {} : { runId: result.runId }), ...(state === undefined ? {} : { state }) })}\n`);
