@@ -3,7 +3,7 @@
 // usually says what to fix ("model not found", "max_tokens too large"); it is scrubbed of keys
 // by the executor like every message.
 import { ProviderError } from './provider.ts';
-import { retryAfterMs } from './retry-after.ts';
+import { retryAfterMs } from '../retry-after.ts';
 import type { HttpReply } from './post-json.ts';
 
 const MAX_DETAIL_CHARS = 500;
@@ -12,7 +12,7 @@ export function providerHttpError(provider: string, reply: HttpReply, now: numbe
   const status = reply.status;
   const detail = errorDetail(reply.body);
   const said = detail === '' ? '' : `: ${detail}`;
-  const wait = retryAfterMs(reply.headers, now);
+  const wait = retryAfterMs((name) => reply.headers.get(name), now);
   const waitFields = wait === undefined ? {} : { retryAfterMs: wait };
   if (status === 429) {
     const after = wait === undefined ? '' : ` (it asks to wait ${wait} ms)`;

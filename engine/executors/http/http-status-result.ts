@@ -5,7 +5,7 @@
 import { STATUS_CODES, type IncomingHttpHeaders } from 'node:http';
 import type { AttemptMeta, AttemptResult } from '../executor.ts';
 import type { HttpRequestPlan } from './http-request-plan.ts';
-import { retryAfterMs } from './retry-after.ts';
+import { retryAfterMs } from '../retry-after.ts';
 
 export interface HttpOutput {
   status: number;
@@ -33,7 +33,7 @@ export function statusResult(input: StatusResultInput): AttemptResult {
   if (isExpectedStatus(status, expectStatus)) return { outcome: 'succeeded', output, meta };
 
   if (status === 429 || status === 503) {
-    const wait = retryAfterMs(output.headers['retry-after'], input.now);
+    const wait = retryAfterMs((name) => output.headers[name], input.now);
     if (wait !== undefined) meta.retryAfterMs = wait;
   }
   return {

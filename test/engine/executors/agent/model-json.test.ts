@@ -1,7 +1,7 @@
 // What counts as a JSON reply from a model, and what the message says when it is not.
 import { describe, expect, it } from 'vitest';
 import { parseModelJson } from '../../../../engine/executors/agent/model-json.ts';
-import { retryAfterMs } from '../../../../engine/executors/agent/retry-after.ts';
+import { retryAfterMs } from '../../../../engine/executors/retry-after.ts';
 
 describe('parseModelJson', () => {
   it.each([
@@ -40,6 +40,6 @@ describe('retryAfterMs', () => {
     [{ 'retry-after': 'soon' }, undefined],
     [{}, undefined],
   ])('reads %j as %j', (headers, expected) => {
-    expect(retryAfterMs(new Headers(headers), now)).toBe(expected);
+    expect(retryAfterMs((name) => new Headers(headers).get(name), now)).toBe(expected);
   });
 });
