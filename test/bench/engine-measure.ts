@@ -111,8 +111,8 @@ export interface RecoverySample {
 
 /**
  * Opens a copy of the killed store in a fresh Engine and times: open (SQLite + Store + Engine),
- * `engine.recover()` (fold every unfinished run, re-arm its timer) and the first tick, which
- * writes the engine_resumed events and projections in one commit.
+ * `engine.recover()` (fold every unfinished run, re-arm its timer) and the first tick (projections;
+ * no engine_resumed events, since nothing was interrupted).
  */
 export async function measureRecovery(killed: string): Promise<RecoverySample> {
   const { dir, dbPath } = copyStore(killed);
