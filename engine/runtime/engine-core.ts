@@ -1,0 +1,992 @@
+// The scheduler core. It folds every change into the run model through an event (append + apply),
+// commits each tick's events in one transaction before acting on them (starting executors,
+// setting timers), and fsyncs that commit when it records the start of an external attempt.
+// Pure step kinds (transform, router, join, end) run inline inside the tick: they have no effect
+// on the world, so recording their start and result in the same commit loses nothing.
+import type { StepKind, RunState } from '../../shared/definition/names.ts';
+import type { Step, Workflow } from '../../shared/definition/workflow-schema.ts';
+import type { EventData, EventType, RunEvent, SettleOutcome } from '../../shared/events/run-event.ts';
+import type { AttemptResult, Executor } from '../executors/executor.ts';
+import { hashOf } from '../store/canonical-json.ts';
+import type { Store } from '../store/store.ts';
+import { StoreError } from '../store/store-error.ts';
+import { newRunId, type Clock, type Random } from './clock.ts';
+import { indexDefinition, type DefinitionIndex } from './definition-index.ts';
+import { decideEdges } from './edge-decisions.ts';
+import { evaluate, projectInput, renderTemplate, stepReads, transformInputPaths } from './expressions.ts';
+import { checkAgainstSchema } from './output-contract.ts';
+import { readiness } from './readiness.ts';
+import { backoffMs, configForAttempt, mayRetry } from './retry-policy.ts';
+import { foldRun } from './fold-run.ts';
+import { runRow } from './projections.ts';
+import { applyEvent, newRunModel, type AttemptRecord, type Evidence, type RunModel, type StepRuntime } from './run-model.ts';
+import { desiredRunState, isQuiet, isTerminal } from './run-status.ts';
+
+export interface EngineOptions {
+  store: Store;
+  clock: Clock;
+  random: Random;
+  executors: Partial<Record<StepKind, Executor>>;
+  /** Called when a tick throws: the engine cannot go on safely (for example the disk is full). */
+  onFatal?: (error: unknown) => void;
+}
+
+export interface Completion {
+  stepId: string;
+  activation: number;
+  attempt: number;
+  result: AttemptResult;
+}
+
+export interface Launch {
+  live: LiveRun;
+  stepId: string;
+  activation: number;
+  attempt: number;
+  executor: Executor;
+  input: unknown;
+  config: Record<string, unknown>;
+  step: Step;
+  idempotencyKey: string | undefined;
+  timeoutMs: number | undefined;
+}
+
+export interface LiveRun {
+  model: RunModel;
+  index: DefinitionIndex;
+  dirty: Set<string>;
+  ready: string[];
+  inbox: Completion[];
+  due: string[];
+  running: Map<string, { controller: AbortController; cancelTimeout: (() => void) | undefined }>;
+  timers: Map<string, () => void>;
+  touched: Set<string>;
+  waiters: (() => void)[];
+  evidenceIndex: { size: number; byStep: Map<string, Evidence[]> } | undefined;
+  /** Steps whose running attempt holds a slot of a resource pool (released when its end is logged). */
+  holding: Set<string>;
+  parentNotified: boolean;
+  /** The items (and child definition) of map and subworkflow steps being run, by step id. */
+  childItems: Map<string, { items: unknown[]; def: { workflow: Workflow; hash: string } }>;
+  /** True while a tick advances this run: its state is between two consistent points. */
+  busy: boolean;
+  /** Operator actions and deliveries, applied inside the next tick so they never interleave with one. */
+  actions: (() => Promise<void>)[];
+  /** This run may have step rows in the projection (true for runs loaded from the store). */
+  stepRows: boolean;
+  /** The `run` object of expression contexts, rebuilt when the input revision changes. */
+  runInfo: { id: string; workflowId: string; version: number; inputRevision: number; startedAt: string } | undefined;
+}
+
+export interface StartRunOptions {
+  workflow: Workflow;
+  definitionHash: string;
+  input: unknown;
+  workspaceDir: string;
+  forkOf?: { runId: string; fromStep: string };
+  importEvidence?: Evidence[];
+  importUnknowns?: RunModel['unknowns'];
+  /** Higher runs first when runs queue under limits.maxParallelRuns (default 0). */
+  priority?: number;
+  /** Idempotency key of run creation; the caller checks the store for an earlier run with it. */
+  key?: string;
+  /** The subworkflow or map step this run is a child of. */
+  parent?: { runId: string; stepId: string; activation: number; attempt: number; index?: number };
+}
+
+export const FAILURE_CODES_TIMED_OUT = new Set(['timeout']);
+/** How long an aborted executor may take to stop before its attempt is ended without it. */
+export const ABORT_GRACE_MS = 10_000;
+export const INLINE_KINDS = new Set<StepKind>(['transform', 'router', 'join', 'end']);
+
+/** A concurrency pool of limits.concurrency, shared by every run this engine schedules. */
+export interface Pool {
+  limit: number;
+  inUse: number;
+  queue: { live: LiveRun; stepId: string }[];
+}export abstract class EngineCore {
+  protected readonly runs = new Map<string, LiveRun>();
+  protected readonly pools = new Map<string, Pool>();
+  protected readonly dirtyRuns = new Set<string>();
+  protected launches: Launch[] = [];
+  protected needDurable = false;
+  protected tickScheduled = false;
+  protected ticking = false;
+  protected closed = false;
+
+  constructor(protected readonly o: EngineOptions) {}
+
+
+  /** Creates a run and schedules it; returns its id. The definition must be saved already. */
+  startRun(opts: StartRunOptions): string {
+    const now = this.o.clock.now();
+    const runId = newRunId(now, this.o.random);
+    this.o.store.newRun(runId);
+    const live = this.live(newRunModel(runId, opts.workflow));
+    this.emit(live, 'run_created', {
+      ...(opts.parent === undefined ? {} : { parent: opts.parent }),
+      ...(opts.priority === undefined ? {} : { priority: opts.priority }),
+      ...(opts.key === undefined ? {} : { key: opts.key }),
+      workflowId: opts.workflow.id,
+      version: opts.workflow.version,
+      definitionHash: opts.definitionHash,
+      workspaceDir: opts.workspaceDir,
+      input: opts.input,
+      ...(opts.forkOf ? { forkOf: opts.forkOf } : {}),
+    }, opts.forkOf ? { reason: `fork of ${opts.forkOf.runId} from step "${opts.forkOf.fromStep}"` } : {});
+    for (const ev of opts.importEvidence ?? []) {
+      this.emit(live, 'evidence_imported', { evidenceId: ev.id, stepId: ev.stepId, output: ev.output, covers: ev.covers, from: { runId: ev.fromRun, activation: ev.activation, attempt: ev.attempt } }, { step: ev.stepId });
+    }
+    for (const u of opts.importUnknowns ?? []) {
+      this.emit(live, 'unknown_imported', { stepId: u.stepId, inputHash: u.inputHash, from: { runId: u.fromRun, activation: u.activation, attempt: u.attempt } }, { step: u.stepId });
+    }
+    const max = opts.workflow.limits?.maxParallelRuns;
+    const busy = max === undefined ? 0 : this.runningCount(opts.workflow.id, runId);
+    if (max !== undefined && busy >= max) {
+      this.emit(live, 'run_queued', { priority: opts.priority ?? 0 }, { reason: `${busy} of ${max} parallel runs of "${opts.workflow.id}" are running` });
+      this.emit(live, 'run_state_changed', { state: 'waiting' }, { reason: 'queued for a free run slot (limits.maxParallelRuns)' });
+    } else this.activateEntries(live, 'entry step');
+    this.markDirty(live);
+    return runId;
+  }
+
+  /** Runs of a workflow that are running now: this engine's, and those the store lists. */
+  protected runningCount(workflowId: string, except: string): number {
+    const ids = new Set(this.o.store.runningRunIds(workflowId));
+    for (const live of this.runs.values()) {
+      const m = live.model;
+      if (m.workflow.id !== workflowId || m.runId === except) continue;
+      if (m.state === 'running' && !m.queued) ids.add(m.runId);
+      else ids.delete(m.runId);
+    }
+    ids.delete(except);
+    return ids.size;
+  }
+
+  /** When a run slot frees, the queued run with the highest priority (then the oldest) starts. */
+  protected dequeue(workflowId: string): void {
+    const queued = [...this.runs.values()].filter((l) => l.model.queued && l.model.workflow.id === workflowId && l.model.state === 'waiting');
+    const first = queued.sort((a, b) => b.model.priority - a.model.priority || a.model.createdAt - b.model.createdAt)[0];
+    if (first === undefined) return;
+    const max = first.model.workflow.limits?.maxParallelRuns ?? Infinity;
+    if (this.runningCount(workflowId, first.model.runId) >= max) return;
+    this.emit(first, 'run_dequeued', {}, { reason: 'a run slot is free' });
+    this.emit(first, 'run_state_changed', { state: 'running' }, { reason: 'dequeued' });
+    this.activateEntries(first, 'entry step');
+    this.markDirty(first);
+  }
+
+  /** Adds an input revision: the run passes over its graph again, reusing evidence whose coverage still matches. */
+  revise(runId: string, input: unknown): number {
+    const live = this.load(runId);
+    const busy = [...live.model.steps.values()].filter((s) => s.state === 'running');
+    if (busy.length > 0) throw new StoreError('refused', `run ${runId} has attempts in progress (${busy.map((s) => s.id).join(', ')}); revise it when they have finished`);
+    const revision = live.model.inputRevision + 1;
+    for (const cancel of live.timers.values()) cancel();
+    live.timers.clear();
+    live.due = [];
+    live.ready = [];
+    this.emit(live, 'run_input_revised', { inputRevision: revision, input }, { reason: `input revision ${revision}` });
+    if (live.model.state !== 'running') this.emit(live, 'run_state_changed', { state: 'running' }, { reason: `input revised to revision ${revision}` });
+    this.activateEntries(live, `input revision ${revision}`);
+    this.markDirty(live);
+    return revision;
+  }
+
+  /** Loads (or returns) a run from the log; recovers attempts that a stopped engine left running. */
+  load(runId: string): LiveRun {
+    const existing = this.runs.get(runId);
+    if (existing) return existing;
+    const model = foldRun(this.o.store, runId);
+    this.o.store.knownLastSeq(runId, model.lastSeq);
+    const live = this.live(model);
+    this.recoverLive(live);
+    return live;
+  }
+
+  /** Continues every unfinished run of the store. Returns how many runs and interrupted attempts. */
+  recover(): { runs: number; interrupted: number } {
+    let interrupted = 0;
+    let runs = 0;
+    const queuedWorkflows = new Set<string>();
+    for (const id of this.o.store.unfinishedRunIds()) {
+      if (this.runs.has(id)) continue;
+      const live = this.load(id);
+      runs++;
+      interrupted += live.inbox.length;
+      if (live.model.queued) queuedWorkflows.add(live.model.workflow.id);
+    }
+    for (const w of queuedWorkflows) this.dequeue(w);
+    return { runs, interrupted };
+  }
+
+  /** Resolves when the run has ended or only waiting work (people, events, timers, escalations) remains. */
+  settled(runId: string): Promise<RunState> {
+    const live = this.runs.get(runId);
+    if (live === undefined) return Promise.resolve(this.o.store.getRun(runId)?.state ?? 'failed');
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (this.isSettled(live)) resolve(live.model.state);
+        else live.waiters.push(check);
+      };
+      check();
+    });
+  }
+
+  model(runId: string): RunModel | undefined {
+    return this.runs.get(runId)?.model;
+  }
+
+  /** Stops timers and aborts running attempts; the log already holds everything needed to resume. */
+  close(): void {
+    this.closed = true;
+    for (const executor of new Set(Object.values(this.o.executors))) executor?.close?.();
+    for (const live of this.runs.values()) {
+      for (const cancel of live.timers.values()) cancel();
+      for (const r of live.running.values()) {
+        r.cancelTimeout?.();
+        r.controller.abort(new Error('engine shut down'));
+      }
+    }
+  }
+
+  /** Writes whatever is pending (the CLI calls this before exiting). */
+  flush(): void {
+    this.o.store.flush(this.needDurable);
+    this.needDurable = false;
+  }
+
+
+  protected emit<T extends EventType>(
+    live: LiveRun,
+    type: T,
+    data: EventData<T>,
+    extra: { step?: string; activation?: number; attempt?: number; reason?: string } = {},
+  ): RunEvent<T> {
+    const e = this.o.store.append({ runId: live.model.runId, type, at: this.o.clock.now(), data, ...extra });
+    applyEvent(live.model, e);
+    if (extra.step !== undefined) live.touched.add(extra.step);
+    return e;
+  }
+
+  protected live(model: RunModel): LiveRun {
+    const live: LiveRun = {
+      model,
+      index: indexDefinition(model.workflow),
+      dirty: new Set(),
+      ready: [],
+      inbox: [],
+      due: [],
+      running: new Map(),
+      timers: new Map(),
+      touched: new Set(),
+      waiters: [],
+      runInfo: undefined,
+      evidenceIndex: undefined,
+      actions: [],
+      busy: false,
+      parentNotified: false,
+      childItems: new Map(),
+      holding: new Set(),
+      stepRows: model.lastSeq > 0,
+    };
+    this.runs.set(model.runId, live);
+    return live;
+  }
+
+  protected activateEntries(live: LiveRun, reason: string): void {
+    for (const id of live.index.entries) this.activate(live, id, reason);
+  }
+
+  protected activate(live: LiveRun, stepId: string, reason: string): void {
+    const s = live.model.steps.get(stepId) as StepRuntime;
+    this.emit(live, 'step_activated', {}, { step: stepId, activation: s.activation + 1, reason });
+    live.ready.push(stepId);
+  }
+
+  /** After a load: interrupted attempts become completions, timers are re-armed, work is queued. */
+  protected recoverLive(live: LiveRun): void {
+    const m = live.model;
+    if (isTerminal(m.state)) return;
+    let interrupted = 0;
+    const timed: { stepId: string; dueAt: number }[] = [];
+    for (const s of m.steps.values()) {
+      if (s.state === 'running') {
+        const a = currentAttempt(s);
+        if (a && a.state === 'running') {
+          interrupted++;
+          const result: AttemptResult = a.effect === 'external'
+            ? { outcome: 'unknown', reason: 'the engine stopped during this attempt; whether its effect happened is unknown' }
+            : { outcome: 'failed', code: 'interrupted', message: 'the engine stopped during this attempt; it is run again', retryable: true };
+          live.inbox.push({ stepId: s.id, activation: a.activation, attempt: a.number, result });
+        }
+      } else if (s.state === 'ready') live.ready.push(s.id);
+      else if (s.state === 'retry_wait' && s.retryDueAt !== null) timed.push({ stepId: s.id, dueAt: s.retryDueAt });
+      else if (s.state === 'waiting' && s.timerDueAt !== null) timed.push({ stepId: s.id, dueAt: s.timerDueAt });
+      else if (s.state === 'blocked' || s.state === 'skipped') live.dirty.add(s.id);
+      if (s.state === 'waiting' && s.children.size > 0) {
+        // A child may have ended while no engine listened; and a map may have items to start.
+        live.actions.push(() => this.catchUpChildren(live, s.id));
+      }
+    }
+    // Overdue timers fire at once, in the order they were due.
+    timed.sort((a, b) => a.dueAt - b.dueAt);
+    const now = this.o.clock.now();
+    for (const t of timed) {
+      if (t.dueAt <= now) live.due.push(t.stepId);
+      else this.arm(live, t.stepId, t.dueAt);
+    }
+    // Only a stop that cut attempts short is an event; re-arming timers changes nothing.
+    if (interrupted > 0) this.emit(live, 'engine_resumed', { interrupted }, { reason: `${interrupted} attempt(s) were interrupted by a stop` });
+    this.markDirty(live);
+  }
+
+
+  protected markDirty(live: LiveRun): void {
+    this.dirtyRuns.add(live.model.runId);
+    this.kick();
+  }
+
+  protected kick(): void {
+    if (this.tickScheduled || this.closed) return;
+    this.tickScheduled = true;
+    setImmediate(() => void this.tick());
+  }
+
+  protected async tick(): Promise<void> {
+    this.tickScheduled = false;
+    if (this.closed) return; // a closed engine writes nothing more and starts nothing
+    if (this.ticking) {
+      this.kick();
+      return;
+    }
+    this.ticking = true;
+    const advanced: LiveRun[] = [];
+    try {
+      const ids = [...this.dirtyRuns];
+      this.dirtyRuns.clear();
+      for (const id of ids) {
+        const live = this.runs.get(id);
+        if (live === undefined) continue;
+        live.busy = true;
+        try {
+          await this.advance(live);
+        } finally {
+          live.busy = false;
+        }
+        this.project(live);
+        advanced.push(live);
+        if (isTerminal(live.model.state) && live.model.parent !== undefined && !live.parentNotified) {
+          live.parentNotified = true;
+          await this.notifyParent(live);
+        }
+      }
+      if (this.closed) return; // closed while this tick ran: write nothing more
+      this.freeSlots(advanced);
+      this.o.store.flush(this.needDurable);
+      this.needDurable = false;
+    } catch (e) {
+      this.ticking = false;
+      this.closed = true;
+      if (this.o.onFatal) this.o.onFatal(e);
+      else throw e;
+      return;
+    }
+    this.ticking = false;
+    const launches = this.launches;
+    this.launches = [];
+    if (!this.closed) for (const l of launches) this.launch(l);
+    for (const live of advanced) this.wake(live);
+    if (this.dirtyRuns.size > 0) this.kick();
+  }
+
+  protected wake(live: LiveRun): void {
+    const waiters = live.waiters;
+    live.waiters = [];
+    for (const w of waiters) w();
+    if (isTerminal(live.model.state) && live.running.size === 0 && live.waiters.length === 0) this.runs.delete(live.model.runId);
+  }
+
+  protected isSettled(live: LiveRun): boolean {
+    if (live.busy || this.dirtyRuns.has(live.model.runId) || live.inbox.length > 0 || live.actions.length > 0) return false;
+    if (isTerminal(live.model.state)) return true;
+    if (live.model.state === 'paused') return live.running.size === 0; // nothing moves until resumed
+    if (live.model.queued) {
+      // Queued behind runs this engine drives: it will start when one of them ends.
+      const wid = live.model.workflow.id;
+      return ![...this.runs.values()].some((l) => l.model.workflow.id === wid && !l.model.queued && l.model.state === 'running');
+    }
+    if (live.due.length > 0) return false;
+    if (live.dirty.size > 0 || live.ready.length > 0) return false;
+    return live.model.state !== 'running' && isQuiet(live.model);
+  }
+
+  /**
+   * Projections: the run's row always; step rows only while the run is unfinished (the live
+   * state an operator or a task list queries). A finished run's steps are read from its log, so a
+   * run that starts and ends in one tick writes no step rows at all.
+   */
+  protected project(live: LiveRun): void {
+    const m = live.model;
+    this.o.store.setRunProjection(runRow(m));
+    if (isTerminal(m.state)) {
+      if (live.stepRows) this.o.store.clearStepProjection(m.runId);
+      live.stepRows = false;
+      live.touched.clear();
+      return;
+    }
+    if (live.touched.size > 0) live.stepRows = true;
+    for (const id of live.touched) {
+      const s = m.steps.get(id);
+      if (s === undefined) continue;
+      this.o.store.setStepProjection(m.runId, {
+        stepId: id,
+        activation: s.activation,
+        state: s.state,
+        attempts: s.attempts.filter((a) => a.activation === s.activation).length,
+        evidenceId: s.evidence?.id ?? null,
+      });
+    }
+    live.touched.clear();
+  }
+
+  protected async advance(live: LiveRun): Promise<void> {
+    const m = live.model;
+    const inbox = live.inbox;
+    live.inbox = [];
+    for (const c of inbox) await this.onResult(live, c);
+    const actions = live.actions;
+    live.actions = [];
+    for (const act of actions) await act();
+    // Paused (or queued): results are recorded and routed and steps become ready, but no attempt
+    // starts and timers wait until the run is resumed.
+    const held = m.state === 'paused' || m.queued;
+    if (!held) {
+      const due = live.due;
+      live.due = [];
+      for (const stepId of due) await this.onTimer(live, stepId);
+    }
+    while (!isTerminal(m.state) && (live.dirty.size > 0 || (!held && live.ready.length > 0))) {
+      const dirty = [...live.dirty];
+      live.dirty.clear();
+      for (const id of dirty) await this.checkReadiness(live, id);
+      while (!held && live.ready.length > 0 && !isTerminal(m.state)) {
+        const id = live.ready.shift() as string;
+        const s = m.steps.get(id);
+        if (s?.state !== 'ready') continue;
+        if (m.failing !== null && s.compensates === null) await this.settle(live, s, 'cancelled', 'the run is failing: nothing new starts');
+        else await this.startAttempt(live, id);
+      }
+    }
+    if (isTerminal(m.state) || held) return;
+    const want = desiredRunState(m);
+    if (want.state !== 'running' && want.state !== 'needs_attention' && (m.failing !== null || want.state === 'failed')) {
+      if (await this.compensateOrFail(live, m.failing?.reason ?? want.reason)) return;
+    }
+    if (want.state !== m.state && !(m.compensation !== null && want.state === 'succeeded')) {
+      this.emit(live, 'run_state_changed', { state: want.state }, { reason: want.reason });
+    }
+  }
+
+  /** After a tick: runs that stopped running may free slots for queued runs of their workflow. */
+  protected freeSlots(advanced: readonly LiveRun[]): void {
+    const workflows = new Set<string>();
+    for (const live of advanced) {
+      const m = live.model;
+      if (m.workflow.limits?.maxParallelRuns !== undefined && m.state !== 'running') workflows.add(m.workflow.id);
+    }
+    for (const id of workflows) this.dequeue(id);
+  }
+
+  /**
+   * A run that is to fail first offsets what its external steps did: their compensation steps
+   * run one at a time, in reverse order of completion. Returns true while compensation goes on
+   * (or has just started); emits the failure when everything is offset.
+   */
+  protected async compensateOrFail(live: LiveRun, reason: string): Promise<boolean> {
+    const m = live.model;
+    if (m.compensation === null) {
+      const order = [...m.steps.values()]
+        .filter((s) => {
+          const step = live.index.steps.get(s.id);
+          return step?.effect === 'external' && step.compensation !== undefined && s.outcome === 'succeeded';
+        })
+        .sort((a, b) => b.settledSeq - a.settledSeq)
+        .map((s) => s.id);
+      if (order.length === 0) {
+        this.emit(live, 'run_state_changed', { state: 'failed' }, { reason });
+        return true;
+      }
+      this.emit(live, 'compensation_started', { order }, { reason: `the run fails (${reason}): offsetting ${order.join(', ')} in reverse order of completion` });
+    }
+    const c = m.compensation;
+    if (c === null) return false;
+    const next = c.pending[0];
+    if (next === undefined) {
+      this.emit(live, 'run_state_changed', { state: 'failed' }, { reason: `${reason}; compensated ${c.done.join(', ')}` });
+      return true;
+    }
+    const by = live.index.steps.get(next)?.compensation as string;
+    const comp = m.steps.get(by) as StepRuntime;
+    if (comp.compensates === next && comp.state !== 'succeeded') return false; // running, or needs a person
+    this.emit(live, 'step_activated', { compensates: next }, { step: by, activation: comp.activation + 1, reason: `compensates "${next}"` });
+    await this.startAttempt(live, by);
+    return true;
+  }
+
+  protected async checkReadiness(live: LiveRun, stepId: string): Promise<void> {
+    const s = live.model.steps.get(stepId);
+    if (s === undefined) return;
+    const r = readiness(live.model, live.index, s);
+    if (r.kind === 'activate') this.activate(live, stepId, r.reason);
+    else if (r.kind === 'skip') await this.settle(live, s, 'skipped', r.reason);
+    else if (r.kind === 'fail') {
+      // A join that can no longer be met: an activation that fails at once, routed like any failure.
+      this.emit(live, 'step_activated', {}, { step: stepId, activation: s.activation + 1, reason: r.reason });
+      await this.settle(live, s, 'failed', r.reason);
+    }
+  }
+
+
+  protected context(live: LiveRun, extra: Record<string, unknown> = {}): Record<string, unknown> {
+    const m = live.model;
+    if (live.runInfo?.inputRevision !== m.inputRevision) {
+      live.runInfo = { id: m.runId, workflowId: m.workflow.id, version: m.workflow.version, inputRevision: m.inputRevision, startedAt: new Date(m.createdAt).toISOString() };
+    }
+    return { input: m.input, steps: m.view, run: live.runInfo, ...extra };
+  }
+
+  protected async startAttempt(live: LiveRun, stepId: string): Promise<void> {
+    const m = live.model;
+    const s = m.steps.get(stepId) as StepRuntime;
+    const step = live.index.steps.get(stepId) as Step;
+    const gated = !INLINE_KINDS.has(step.kind) && step.kind !== 'wait' && step.kind !== 'human' && step.kind !== 'event';
+    const gate = gated ? this.poolOf(live, step) : undefined;
+    if (gate && gate.inUse >= gate.limit) {
+      // No slot in the step's resource pool: it waits (still ready or retry_wait) for one to free.
+      if (!gate.queue.some((q) => q.live === live && q.stepId === stepId)) gate.queue.push({ live, stepId });
+      return;
+    }
+    const inActivation = s.attempts.filter((a) => a.activation === s.activation);
+    const number = inActivation.length + 1;
+    const effect = step.effect ?? 'none';
+    const ctx = this.context(live);
+    let input: unknown;
+    let idempotencyKey: string | undefined;
+    try {
+      input = s.inputOverride !== null ? s.inputOverride.value : step.input === undefined ? m.input : await evaluate(step.input, ctx);
+      if (number === 1 && step.idempotencyKey !== undefined) idempotencyKey = String(await evaluate(step.idempotencyKey, ctx));
+      else idempotencyKey = inActivation[0]?.idempotencyKey;
+    } catch (e) {
+      this.emit(live, 'attempt_started', { inputHash: '-', input: null, variant: null, effect }, { step: stepId, activation: s.activation, attempt: number });
+      await this.onResult(live, { stepId, activation: s.activation, attempt: number, result: { outcome: 'failed', code: 'input_error', message: (e as Error).message, retryable: false } });
+      return;
+    }
+    // What the evidence covers: the resolved input (for a transform without an `input`
+    // expression, only the input fields its expression reads) and the outputs of the steps its
+    // expressions read.
+    const reads = stepReads(step);
+    const paths = step.kind === 'transform' && step.input === undefined ? transformInputPaths(step) : null;
+    const covered = paths === null ? input : projectInput(input, paths);
+    const inputHash = hashOf(reads.length === 0 ? { input: covered } : { input: covered, reads: Object.fromEntries(reads.map((id) => [id, m.view[id]?.output ?? null])) });
+
+    if (number === 1 && (await this.reuseOrCarry(live, s, step, inputHash))) return;
+
+    const { config, variant } = configForAttempt((step as { config?: Record<string, unknown> }).config ?? {}, step.retry, number);
+    this.emit(live, 'attempt_started', {
+      inputHash,
+      input,
+      variant,
+      effect,
+      ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+      ...(step.timeoutMs === undefined ? {} : { timeoutMs: step.timeoutMs }),
+    }, { step: stepId, activation: s.activation, attempt: number, ...(variant === null ? {} : { reason: `retry variant ${variant + 1}` }) });
+
+    const done = (result: AttemptResult): Promise<void> => this.onResult(live, { stepId, activation: s.activation, attempt: number, result });
+    if (INLINE_KINDS.has(step.kind)) {
+      await done(await this.runInline(live, step, input, config));
+      return;
+    }
+    if (step.kind === 'wait') {
+      const w = config as { durationMs?: number; until?: string };
+      let dueAt: number;
+      try {
+        dueAt = w.durationMs !== undefined ? this.o.clock.now() + w.durationMs : Date.parse(String(await evaluate(w.until ?? '', ctx)));
+      } catch (e) {
+        await done({ outcome: 'failed', code: 'input_error', message: (e as Error).message, retryable: false });
+        return;
+      }
+      if (Number.isNaN(dueAt)) {
+        await done({ outcome: 'failed', code: 'input_error', message: `"until" did not give a date`, retryable: false });
+        return;
+      }
+      this.emit(live, 'timer_set', { dueAt }, { step: stepId, activation: s.activation, attempt: number, reason: `fires at ${new Date(dueAt).toISOString()}` });
+      this.arm(live, stepId, dueAt);
+      return;
+    }
+    if (step.kind === 'human' || step.kind === 'event') {
+      await this.startWaiting(live, s, step, number, ctx);
+      return;
+    }
+    if (step.kind === 'subworkflow' || step.kind === 'map') {
+      await this.startChildren(live, s, step, number, input, ctx);
+      return;
+    }
+    const executor = this.o.executors[step.kind];
+    if (executor === undefined) {
+      await done({ outcome: 'failed', code: 'unsupported_kind', message: `this engine cannot run "${step.kind}" steps yet`, retryable: false });
+      return;
+    }
+    if (effect === 'external') this.needDurable = true;
+    this.launches.push({ live, stepId, activation: s.activation, attempt: number, executor, input, config, step, idempotencyKey, timeoutMs: step.timeoutMs });
+    if (gate) {
+      gate.inUse++;
+      live.holding.add(stepId);
+    }
+  }
+
+  /** Restart per prerequisite: reuse evidence (or an unknown outcome) whose coverage still matches. */
+  protected async reuseOrCarry(live: LiveRun, s: StepRuntime, step: Step, inputHash: string): Promise<boolean> {
+    const m = live.model;
+    // Only evidence of an earlier revision or another run can be reused: none exists in a first pass.
+    if (m.inputRevision === 1 && m.forkOf === undefined) return false;
+    const earlier = (fromRun: string, revision: number): boolean => fromRun !== m.runId || revision < m.inputRevision;
+    let best: Evidence | undefined;
+    for (const ev of evidenceOf(live, s.id)) {
+      if (!ev.satisfies || ev.covers.inputHash !== inputHash || ev.covers.definitionVersion !== m.workflow.version) continue;
+      if (earlier(ev.fromRun, ev.covers.inputRevision)) best = ev;
+    }
+    if (best) {
+      const covers = { ...best.covers, inputRevision: m.inputRevision };
+      this.emit(live, 'evidence_reused', { evidenceId: best.id, output: best.output, covers, from: { runId: best.fromRun, activation: best.activation, attempt: best.attempt } }, {
+        step: s.id,
+        activation: s.activation,
+        reason: `input unchanged: evidence ${best.id} (revision ${best.covers.inputRevision}${best.fromRun === m.runId ? '' : ` of run ${best.fromRun}`}) still covers it`,
+      });
+      await this.settle(live, s, 'succeeded', `evidence ${best.id} reused`, best.id);
+      return true;
+    }
+    if (step.effect === 'external') {
+      const u = m.unknowns.filter((x) => x.stepId === s.id && x.inputHash === inputHash && earlier(x.fromRun, x.inputRevision)).pop();
+      if (u) {
+        this.emit(live, 'outcome_carried', { outcome: 'unknown', fromActivation: u.activation, attempt: u.attempt }, {
+          step: s.id,
+          activation: s.activation,
+          reason: `attempt ${s.id}/${u.activation}.${u.attempt}${u.fromRun === m.runId ? '' : ` of run ${u.fromRun}`} with the same input has an unknown outcome; it is not repeated`,
+        });
+        await this.settle(live, s, 'unknown', 'outcome of the same external effect is unknown');
+        return true;
+      }
+    }
+    return false;
+  }
+
+  protected async runInline(live: LiveRun, step: Step, input: unknown, config: Record<string, unknown>): Promise<AttemptResult> {
+    switch (step.kind) {
+      case 'transform':
+        try {
+          return { outcome: 'succeeded', output: (await evaluate(String(config['expression']), this.context(live))) ?? null };
+        } catch (e) {
+          return { outcome: 'failed', code: 'expression_error', message: (e as Error).message, retryable: false };
+        }
+      case 'join': {
+        const out: Record<string, unknown> = {};
+        for (const e of live.index.in.get(step.id) ?? []) {
+          const d = live.model.edges.get(e.edge.id);
+          if (d?.taken) out[e.edge.from] = live.model.view[e.edge.from]?.output ?? null;
+        }
+        return { outcome: 'succeeded', output: out };
+      }
+      default:
+        return { outcome: 'succeeded', output: input ?? null };
+    }
+  }
+
+  protected launch(l: Launch): void {
+    const controller = new AbortController();
+    let cancelTimeout: (() => void) | undefined;
+    let timedOut: AttemptResult | undefined;
+    const key = l.stepId;
+    if (l.timeoutMs !== undefined) {
+      cancelTimeout = this.o.clock.setTimer(l.timeoutMs, () => {
+        if (!l.live.running.has(key)) return;
+        timedOut = l.step.effect === 'external'
+          ? { outcome: 'unknown', reason: `no reply within ${l.timeoutMs} ms: the reply was lost or late, so whether the effect happened is unknown` }
+          : { outcome: 'failed', code: 'timeout', message: `no result within ${l.timeoutMs} ms`, retryable: true };
+        controller.abort(new Error(`timed out after ${l.timeoutMs} ms`));
+        // The executor stops its work and then settles; the attempt ends when it has, so a retry
+        // never overlaps the attempt it replaces. An executor that does not settle is not waited on.
+        const result = timedOut;
+        const entry = l.live.running.get(key);
+        if (entry) entry.cancelTimeout = this.o.clock.setTimer(ABORT_GRACE_MS, () => this.complete(l, result));
+      });
+    }
+    l.live.running.set(key, { controller, cancelTimeout });
+    let promise: Promise<AttemptResult>;
+    try {
+      promise = l.executor.execute({
+        runId: l.live.model.runId,
+        stepId: l.stepId,
+        activation: l.activation,
+        attempt: l.attempt,
+        input: l.input,
+        config: l.config,
+        step: l.step,
+        idempotencyKey: l.idempotencyKey,
+        signal: controller.signal,
+        workspaceDir: l.live.model.workspaceDir,
+        expressions: {
+          render: (template) => renderTemplate(template, this.context(l.live)),
+          evaluate: (expression) => evaluate(expression, this.context(l.live)),
+        },
+      });
+    } catch (e) {
+      promise = Promise.resolve({ outcome: 'failed', code: 'executor_error', message: (e as Error).message, retryable: false });
+    }
+    // After a timeout, an executor that settles within the grace period knows best what happened
+    // (a reply that came late, or a request that was never sent); only its "aborted" of a step
+    // without external effect becomes the engine's `timeout`.
+    const afterTimeout = (result: AttemptResult): AttemptResult =>
+      timedOut === undefined || result.outcome === 'succeeded' || result.outcome === 'unknown' || l.step.effect === 'external'
+        ? result
+        : result.code === 'aborted' ? timedOut : result;
+    promise.then(
+      (result) => this.complete(l, afterTimeout(result)),
+      (e: unknown) => this.complete(l, timedOut ?? { outcome: 'failed', code: 'executor_error', message: e instanceof Error ? e.message : String(e), retryable: false }),
+    );
+  }
+
+  protected complete(l: Launch, result: AttemptResult): void {
+    const r = l.live.running.get(l.stepId);
+    if (r === undefined) return; // already completed (a timeout won the race)
+    r.cancelTimeout?.();
+    l.live.running.delete(l.stepId);
+
+    l.live.inbox.push({ stepId: l.stepId, activation: l.activation, attempt: l.attempt, result });
+    this.markDirty(l.live);
+  }
+
+  protected arm(live: LiveRun, stepId: string, dueAt: number): void {
+    live.timers.get(stepId)?.();
+    live.timers.set(stepId, this.o.clock.setTimer(dueAt - this.o.clock.now(), () => {
+      live.timers.delete(stepId);
+      live.due.push(stepId);
+      this.markDirty(live);
+    }));
+  }
+
+  protected async onTimer(live: LiveRun, stepId: string): Promise<void> {
+    const s = live.model.steps.get(stepId);
+    if (s === undefined || isTerminal(live.model.state)) return;
+    if (s.state === 'retry_wait') {
+      await this.startAttempt(live, stepId);
+    } else if (s.state === 'waiting') {
+      const a = currentAttempt(s);
+      if (a === undefined) return;
+      const step = live.index.steps.get(stepId) as Step;
+      if (step.kind === 'human' || step.kind === 'event') {
+        await this.deadlinePassed(live, s, step, a);
+        return;
+      }
+      this.emit(live, 'timer_fired', {}, { step: stepId, activation: a.activation, attempt: a.number });
+      await this.onResult(live, { stepId, activation: a.activation, attempt: a.number, result: { outcome: 'succeeded', output: { firedAt: new Date(this.o.clock.now()).toISOString() } } });
+    }
+  }
+
+  /**
+   * Frees the pool slot of a step whose attempt has just ended, at the moment its end is logged, so
+   * the log never shows more attempts of a resource at once than its limit; wakes the next waiter.
+   */
+  protected releaseSlot(live: LiveRun, step: Step): void {
+    if (!live.holding.delete(step.id)) return;
+    const pool = this.poolOf(live, step);
+    if (pool === undefined) return;
+    pool.inUse--;
+    const next = pool.queue.shift();
+    if (next === undefined) return;
+    const s = next.live.model.steps.get(next.stepId);
+    if (s?.state === 'ready') next.live.ready.push(next.stepId);
+    else if (s?.state === 'retry_wait') next.live.due.push(next.stepId);
+    this.markDirty(next.live);
+  }
+
+  /** The pool of a step's `resource`, when its workflow limits it (the first limit seen wins). */
+  protected poolOf(live: LiveRun, step: Step): Pool | undefined {
+    if (step.resource === undefined) return undefined;
+    let pool = this.pools.get(step.resource);
+    if (pool === undefined) {
+      const limit = live.model.workflow.limits?.concurrency?.[step.resource];
+      if (limit === undefined) return undefined;
+      pool = { limit, inUse: 0, queue: [] };
+      this.pools.set(step.resource, pool);
+    }
+    return pool;
+  }
+
+
+  /** Runs `act` inside the run's next tick (after checks made now) and resolves when it has. */
+  protected enqueue(live: LiveRun, act: () => Promise<void>): Promise<void> {
+    return new Promise((resolve, reject) => {
+      live.actions.push(() => act().then(resolve, reject));
+      this.markDirty(live);
+    });
+  }
+
+  protected async onResult(live: LiveRun, c: Completion): Promise<void> {
+    const m = live.model;
+    const s = m.steps.get(c.stepId);
+    const a = s?.attempts.find((x) => x.activation === c.activation && x.number === c.attempt);
+    if (s === undefined || a === undefined || a.state !== 'running') return;
+    const step = live.index.steps.get(c.stepId) as Step;
+    this.releaseSlot(live, step);
+    const at = { step: c.stepId, activation: c.activation, attempt: c.attempt };
+    const r = c.result;
+    const covers = { inputHash: a.inputHash, definitionVersion: m.workflow.version, inputRevision: m.inputRevision };
+    const evidenceId = `${c.stepId}/${c.activation}.${c.attempt}`;
+    const meta = r.meta === undefined ? {} : { meta: r.meta };
+    if (r.outcome === 'unknown') {
+      this.emit(live, 'attempt_unknown', { error: { code: 'unknown', message: r.reason }, ...meta }, { ...at, reason: r.reason });
+      if (!isTerminal(m.state)) await this.settle(live, s, 'unknown', r.reason);
+      return;
+    }
+    if (r.outcome === 'failed') {
+      this.emit(live, 'attempt_failed', {
+        error: { code: r.code, message: r.message },
+        retryable: r.retryable !== false,
+        ...(r.output === undefined ? {} : { output: r.output, evidenceId, covers }),
+        ...meta,
+      }, { ...at, reason: r.message });
+      if (!isTerminal(m.state)) await this.afterFailure(live, s, step, r.code, r.retryable !== false);
+      return;
+    }
+    // Succeeded by the executor's account; the contract decides whether it counts.
+    const output = r.output;
+    const violations = step.output === undefined ? undefined : checkAgainstSchema(step.output, output);
+    let failure: { code: string; message: string } | undefined;
+    if (violations !== undefined) failure = { code: 'invalid_output', message: `the output does not match the step's output schema: ${violations}` };
+    else if (step.accept !== undefined) {
+      try {
+        const ok = await evaluate(step.accept, this.context(live, { output }));
+        if (ok !== true) failure = { code: 'acceptance_not_met', message: `acceptance rule "${step.accept}" is not met` };
+      } catch (e) {
+        failure = { code: 'acceptance_not_met', message: `acceptance rule could not be evaluated: ${(e as Error).message}` };
+      }
+    }
+    if (failure) {
+      this.emit(live, 'attempt_failed', { error: failure, retryable: true, output, evidenceId, covers, ...meta }, { ...at, reason: failure.message });
+      if (!isTerminal(m.state)) await this.afterFailure(live, s, step, failure.code, true);
+      return;
+    }
+    this.emit(live, 'attempt_succeeded', { output, evidenceId, covers, ...meta }, at);
+    if (!isTerminal(m.state)) await this.settle(live, s, 'succeeded', `attempt ${evidenceId} succeeded`, evidenceId);
+  }
+
+  protected async afterFailure(live: LiveRun, s: StepRuntime, step: Step, code: string, retryable: boolean): Promise<void> {
+    const inActivation = s.attempts.filter((a) => a.activation === s.activation);
+    const counted = inActivation.filter((a) => a.error?.code !== 'interrupted').length;
+    const next = inActivation.length + 1;
+    const now = this.o.clock.now();
+    if (code === 'interrupted') {
+      this.emit(live, 'retry_scheduled', { nextAttempt: next, dueAt: now, delayMs: 0 }, { step: s.id, activation: s.activation, reason: 'the engine restarted during the attempt; running it again (not counted as a retry)' });
+      live.due.push(s.id);
+      return;
+    }
+    if (mayRetry(step.retry, counted, code, retryable)) {
+      // A provider's retry-after (429, 503) is honoured when it asks for longer than the backoff.
+      const asked = currentAttempt(s)?.retryAfterMs ?? 0;
+      const delayMs = Math.max(backoffMs(step.retry, counted + 1, this.o.random), asked);
+      this.emit(live, 'retry_scheduled', { nextAttempt: next, dueAt: now + delayMs, delayMs }, {
+        step: s.id,
+        activation: s.activation,
+        reason: `${code}: attempt ${counted + 1} of ${step.retry?.maxAttempts ?? 1} in ${delayMs} ms`,
+      });
+      this.arm(live, s.id, now + delayMs);
+      return;
+    }
+    const why = !retryable ? `${code} is not retryable` : step.retry?.nonRetryable?.includes(code) ? `${code} is listed in nonRetryable` : `${counted} of ${step.retry?.maxAttempts ?? 1} attempts used`;
+    await this.settle(live, s, FAILURE_CODES_TIMED_OUT.has(code) ? 'timed_out' : 'failed', why);
+  }
+
+  protected async settle(live: LiveRun, s: StepRuntime, outcome: SettleOutcome, reason: string, evidenceId?: string): Promise<void> {
+    const m = live.model;
+    const step = live.index.steps.get(s.id) as Step;
+    let edges = await decideEdges(m, live.index, s.id, outcome, this.context(live, { output: s.output }));
+    const handled = edges.some((e) => e.taken);
+    const quiet = outcome === 'succeeded' || outcome === 'skipped' || outcome === 'cancelled';
+    // An outcome nobody handles and a person must look at: leave the outgoing edges undecided, so
+    // what follows stays blocked (not skipped) until the person acts.
+    // A failed branch that only feeds joins is handled by their policy (a join that ignores failed
+    // branches goes on without it; one that does not fails and routes its own failure), and an
+    // optional step's failure is handled by being optional.
+    const outs = live.index.out.get(s.id) ?? [];
+    const absorbed = !quiet && !handled && outcome !== 'unknown' && (step.optional === true || (outs.length > 0 && outs.every((e) => live.index.steps.get(e.edge.to)?.kind === 'join')));
+    const escalate = !quiet && !handled && !absorbed && (outcome === 'unknown' || step.onExhausted === 'escalate');
+    if (escalate) edges = [];
+    this.emit(live, 'step_settled', { outcome, ...(evidenceId === undefined ? {} : { evidenceId }), edges }, { step: s.id, activation: s.activation, reason });
+    for (const e of edges) {
+      const to = live.index.edges.get(e.id)?.edge.to;
+      if (to !== undefined) live.dirty.add(to);
+    }
+    if (s.compensates !== null) {
+      if (outcome === 'succeeded') {
+        this.emit(live, 'step_compensated', { compensatedBy: s.id }, { step: s.compensates, reason: `"${s.id}" offset it` });
+      } else {
+        this.emit(live, 'step_escalated', { outcome }, { step: s.id, activation: s.activation, reason: `compensation of "${s.compensates}" ${outcome}: a person must offset it (the run is not marked failed until then)` });
+      }
+      return;
+    }
+    if (quiet || handled) return;
+    if (absorbed) return;
+    if (escalate) {
+      this.emit(live, 'step_escalated', { outcome }, {
+        step: s.id,
+        activation: s.activation,
+        reason: outcome === 'unknown'
+          ? `the outcome of "${s.id}" is unknown and no edge handles it: a person must find out whether it took effect`
+          : `"${s.id}" ${outcome} and onExhausted is escalate`,
+      });
+      return;
+    }
+    this.emit(live, 'run_failing', { stepId: s.id }, { reason: `step "${s.id}" ${outcome} (${reason}) and no edge or escalation handles it` });
+    // Nothing new starts; what waits is cancelled; running attempts finish and are recorded.
+    for (const other of m.steps.values()) {
+      if (other.state === 'retry_wait' || other.state === 'waiting') {
+        live.timers.get(other.id)?.();
+        live.timers.delete(other.id);
+        await this.settle(live, other, 'cancelled', 'the run is failing');
+      }
+    }
+  }
+
+  // Implemented by the layers above: people and events (engine-people.ts), child runs
+  // (engine-children.ts), operator control (engine.ts).
+  protected abstract startWaiting(live: LiveRun, s: StepRuntime, step: Step, attempt: number, ctx: Record<string, unknown>): Promise<void>;
+  protected abstract deadlinePassed(live: LiveRun, s: StepRuntime, step: Step, a: AttemptRecord): Promise<void>;
+  protected abstract startChildren(live: LiveRun, s: StepRuntime, step: Step, attempt: number, input: unknown, ctx: Record<string, unknown>): Promise<void>;
+  protected abstract notifyParent(child: LiveRun): Promise<void>;
+  protected abstract catchUpChildren(live: LiveRun, stepId: string): Promise<void>;
+}
+
+
+/** The run's evidence of one step, indexed once per change in the evidence count. */
+export function evidenceOf(live: LiveRun, stepId: string): Evidence[] {
+  const m = live.model;
+  if (live.evidenceIndex?.size !== m.evidence.size) {
+    const byStep = new Map<string, Evidence[]>();
+    for (const ev of m.evidence.values()) {
+      const list = byStep.get(ev.stepId);
+      if (list) list.push(ev);
+      else byStep.set(ev.stepId, [ev]);
+    }
+    live.evidenceIndex = { size: m.evidence.size, byStep };
+  }
+  return live.evidenceIndex.byStep.get(stepId) ?? [];
+}
+
+export function currentAttempt(s: StepRuntime): AttemptRecord | undefined {
+  for (let i = s.attempts.length - 1; i >= 0; i--) {
+    const a = s.attempts[i] as AttemptRecord;
+    if (a.activation === s.activation) return a;
+  }
+  return undefined;
+}
