@@ -18,15 +18,32 @@ export interface EngineSession {
 
 const HEARTBEAT_MS = 5_000;
 
-export function openEngineSession(dbPath: string, owner: string): EngineSession {
+/** How long a command waits for another live engine to give the store back ($WEFT_LEASE_WAIT_MS). */
+const leaseWaitMs = (): number => {
+  const v = Number(process.env['WEFT_LEASE_WAIT_MS'] ?? 10_000);
+  return Number.isFinite(v) && v >= 0 ? v : 10_000;
+};
+
+/**
+ * Opens the store and takes its lease, waiting a while for a live owner to finish (a command run
+ * while another one drives the store); a dead or stale owner's lease is taken over at once.
+ */
+export async function openEngineSession(dbPath: string, owner: string): Promise<EngineSession> {
   const db = openDatabase(dbPath);
   const store = new Store(db);
   const lease = new Lease(db, owner, systemClock.now);
-  try {
-    lease.acquire();
-  } catch (e) {
-    db.close();
-    throw e;
+  const giveUpAt = Date.now() + leaseWaitMs();
+  for (;;) {
+    try {
+      lease.acquire();
+      break;
+    } catch (e) {
+      if (!(e instanceof StoreError && e.code === 'locked') || Date.now() >= giveUpAt) {
+        db.close();
+        throw e;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
   const heartbeat = setInterval(() => lease.heartbeat(), HEARTBEAT_MS);
   heartbeat.unref();

@@ -30,7 +30,7 @@ Exit status as for weft run, for the new run.`,
     if (values.from === undefined) throw new UsageError('--from STEP is required: the first step to run again');
     const from = values.from;
     return withUserErrors('fork', io, async () => {
-      const session = openEngineSession(storePath(values.db, io.cwd), 'weft fork');
+      const session = await openEngineSession(storePath(values.db, io.cwd), 'weft fork');
       try {
         const source = foldRun(session.store, session.store.resolveRunId(run));
         const input = values.input === undefined ? source.input : readRunInput(values.input, io.cwd);

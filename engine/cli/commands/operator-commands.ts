@@ -17,7 +17,7 @@ const common = { db: { type: 'string' }, json: { type: 'boolean' }, by: { type: 
 
 async function act(name: string, io: CliIo, values: { db?: string | undefined; json?: boolean | undefined }, run: string, body: (engine: Engine, runId: string) => Promise<void>): Promise<number> {
   return withUserErrors(name, io, async () => {
-    const session = openEngineSession(storePath(values.db, io.cwd), `weft ${name}`);
+    const session = await openEngineSession(storePath(values.db, io.cwd), `weft ${name}`);
     try {
       const runId = session.store.resolveRunId(run);
       await body(session.engine, runId);

@@ -29,7 +29,7 @@ Exit status as for weft run, for the worst run: 1 if any failed, else 3 if any w
     if (positionals.length > 1) throw new UsageError('give at most one run id');
     const [only] = positionals;
     return withUserErrors('resume', io, async () => {
-      const session = openEngineSession(storePath(values.db, io.cwd), 'weft resume');
+      const session = await openEngineSession(storePath(values.db, io.cwd), 'weft resume');
       try {
         let ids: string[];
         if (only !== undefined) {

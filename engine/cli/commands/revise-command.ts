@@ -27,7 +27,7 @@ Exit status as for weft run.`,
     if (values.input === undefined) throw new UsageError('--input is required: the new run input, as JSON or @file');
     return withUserErrors('revise', io, async () => {
       const input = readRunInput(values.input, io.cwd);
-      const session = openEngineSession(storePath(values.db, io.cwd), 'weft revise');
+      const session = await openEngineSession(storePath(values.db, io.cwd), 'weft revise');
       try {
         const id = session.store.resolveRunId(run);
         checkRunInput(foldRun(session.store, id).workflow, input);

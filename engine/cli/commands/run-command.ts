@@ -56,7 +56,7 @@ error, 3 left waiting or needing attention.`,
       const input = readRunInput(values.input, io.cwd);
       checkRunInput(workflow, input);
       requireTrust(workflow, dirname(path));
-      const session = openEngineSession(storePath(values.db, io.cwd), 'weft run');
+      const session = await openEngineSession(storePath(values.db, io.cwd), 'weft run');
       try {
         const hash = session.store.saveDefinition(workflow, Date.now());
         const earlier = values.key === undefined ? undefined : session.store.runByKey(workflow.id, values.key);

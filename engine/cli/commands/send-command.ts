@@ -32,7 +32,7 @@ Exit status 0, or 2 when no unfinished run has an event step for NAME (nothing i
     const key = values.key;
     const data = values.data === undefined ? null : readRunInput(values.data, io.cwd);
     return withUserErrors('send', io, async () => {
-      const session = openEngineSession(storePath(values.db, io.cwd), 'weft send');
+      const session = await openEngineSession(storePath(values.db, io.cwd), 'weft send');
       try {
         const id = values.id ?? randomUUID();
         const seen = session.store.hasExternalEvent(id);

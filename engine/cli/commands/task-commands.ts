@@ -2,7 +2,7 @@
 import type { Command } from '../command.ts';
 import type { CliIo } from '../cli-io.ts';
 import { withUserErrors } from '../cli-errors.ts';
-import { openEngineSession } from '../engine-session.ts';
+import { openEngineSession, type EngineSession } from '../engine-session.ts';
 import { actor } from '../operator.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { readRunInput } from '../run-input.ts';
@@ -18,9 +18,9 @@ function runAndStep(positionals: string[]): [string, string] {
   return [run, step];
 }
 
-async function withRun(name: string, io: CliIo, db: string | undefined, json: boolean, run: string, act: (session: ReturnType<typeof openEngineSession>, runId: string) => Promise<void>): Promise<number> {
+async function withRun(name: string, io: CliIo, db: string | undefined, json: boolean, run: string, act: (session: EngineSession, runId: string) => Promise<void>): Promise<number> {
   return withUserErrors(name, io, async () => {
-    const session = openEngineSession(storePath(db, io.cwd), `weft ${name}`);
+    const session = await openEngineSession(storePath(db, io.cwd), `weft ${name}`);
     try {
       const runId = session.store.resolveRunId(run);
       await act(session, runId);
