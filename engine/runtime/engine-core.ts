@@ -250,6 +250,15 @@ export interface Pool {
     }
   }
 
+  /**
+   * True when the engine has nothing to do until a timer fires or an executor answers: no tick is
+   * scheduled or running and no run is marked for work. A virtual-time driver advances the clock
+   * only then.
+   */
+  get idle(): boolean {
+    return !this.tickScheduled && !this.ticking && this.dirtyRuns.size === 0;
+  }
+
   /** Writes whatever is pending (the CLI calls this before exiting). */
   flush(): void {
     this.o.store.flush(this.needDurable);

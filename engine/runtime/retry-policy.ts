@@ -13,7 +13,8 @@ export const DEFAULT_MAX_INTERVAL_MS = 300_000;
 export function backoffMs(policy: RetryPolicy | undefined, next: number, random: Random): number {
   const initial = policy?.initialIntervalMs ?? DEFAULT_INITIAL_INTERVAL_MS;
   const coefficient = policy?.backoffCoefficient ?? DEFAULT_BACKOFF_COEFFICIENT;
-  const cap = policy?.maxIntervalMs ?? DEFAULT_MAX_INTERVAL_MS;
+  // Without maxIntervalMs the cap is 5 minutes, but never below the initial interval asked for.
+  const cap = policy?.maxIntervalMs ?? Math.max(DEFAULT_MAX_INTERVAL_MS, initial);
   const base = Math.min(cap, initial * coefficient ** Math.max(0, next - 2));
   const jitter = policy?.jitter ?? 0;
   return Math.round(base * (1 - jitter * random()));

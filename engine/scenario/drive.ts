@@ -1,0 +1,23 @@
+// Drives an engine in virtual time: let it work until it is idle, then move the clock to the next
+// due timer, and repeat until nothing is left to do (or a bound is hit, so a scenario that would
+// loop forever stops with an error instead of hanging).
+import type { Engine } from '../runtime/engine.ts';
+import type { VirtualClock } from '../runtime/virtual-clock.ts';
+
+/** Lets queued ticks and settled promises run (a macrotask turn lets the engine's setImmediate fire). */
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+export async function settleEngine(engine: Engine): Promise<void> {
+  for (let quiet = 0; quiet < 3; ) {
+    await turn();
+    quiet = engine.idle ? quiet + 1 : 0;
+  }
+}
+
+export async function driveUntilQuiet(engine: Engine, clock: VirtualClock, maxTimers = 100_000): Promise<void> {
+  for (let fired = 0; ; fired++) {
+    await settleEngine(engine);
+    if (fired >= maxTimers) throw new Error(`the scenario was still running after ${maxTimers} timers; does a loop never end?`);
+    if (!clock.advance()) return;
+  }
+}
