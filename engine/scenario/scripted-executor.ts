@@ -24,13 +24,13 @@ export class ScriptedExecutor implements Executor {
     const plan = this.script.get(ctx.stepId) ?? [];
     const outcome = plan[Math.min(ctx.attempt, plan.length) - 1] ?? { succeed: null };
     return new Promise((resolve) => {
+      const timer: { cancel?: () => void } = {};
       const aborted = (): void => {
-        cancel?.();
+        timer.cancel?.();
         resolve(ctx.step.effect === 'external'
           ? { outcome: 'unknown', reason: 'aborted while the effect may have happened' }
           : { outcome: 'failed', code: 'aborted', message: 'aborted', retryable: true });
       };
-      let cancel: (() => void) | undefined;
       ctx.signal.addEventListener('abort', aborted, { once: true });
       if ('hang' in outcome) return;
       const finish = (): void => {
@@ -39,7 +39,7 @@ export class ScriptedExecutor implements Executor {
         else if ('fail' in outcome) resolve({ outcome: 'failed', code: outcome.fail, message: outcome.message ?? `scripted failure ${outcome.fail}`, retryable: outcome.retryable ?? true });
         else resolve({ outcome: 'unknown', reason: outcome.unknown });
       };
-      cancel = this.clock.setTimer(outcome.takeMs ?? 0, finish);
+      timer.cancel = this.clock.setTimer(outcome.takeMs ?? 0, finish);
     });
   }
 }
