@@ -13,6 +13,7 @@ import { approveCommand, reassignCommand, rejectCommand } from './commands/task-
 import { tasksCommand } from './commands/tasks-command.ts';
 import { sendCommand } from './commands/send-command.ts';
 import { trustCommand } from './commands/trust-command.ts';
+import { testCommand } from './commands/test-command.ts';
 import { cancelCommand, pauseCommand, resolveCommand, retryCommand, skipCommand } from './commands/operator-commands.ts';
 
 export const COMMANDS: readonly Command[] = [
@@ -35,4 +36,5 @@ export const COMMANDS: readonly Command[] = [
   skipCommand,
   resolveCommand,
   trustCommand,
+  testCommand,
 ];

@@ -1,0 +1,58 @@
+// Scenario files (NAME.scenarios.json beside NAME.weft.json): a workflow's tests. Each scenario
+// gives the run input, scripted outcomes per step and attempt, people's decisions and events at
+// virtual times, an optional engine crash, and what must hold at the end. Time is virtual.
+import { z } from 'zod';
+
+const Ms = z.number().int().nonnegative();
+
+export const ScriptedOutcome = z.union([
+  z.strictObject({ succeed: z.unknown(), takeMs: Ms.optional() }),
+  z.strictObject({ fail: z.string().min(1), message: z.string().optional(), retryable: z.boolean().optional(), takeMs: Ms.optional() }),
+  z.strictObject({ unknown: z.string().min(1), takeMs: Ms.optional() }),
+  z.strictObject({ hang: z.literal(true) }),
+]);
+
+export const ScenarioDecision = z.strictObject({
+  step: z.string().min(1),
+  atMs: Ms.describe('virtual time after the run starts'),
+  decision: z.enum(['approve', 'reject']),
+  data: z.unknown().optional(),
+  choice: z.string().optional(),
+  reason: z.string().optional(),
+  by: z.string().optional(),
+});
+
+export const ScenarioEvent = z.strictObject({
+  atMs: Ms,
+  name: z.string().min(1),
+  key: z.string(),
+  id: z.string().optional(),
+  data: z.unknown().optional(),
+});
+
+export const ScenarioExpect = z.strictObject({
+  state: z.enum(['running', 'waiting', 'paused', 'needs_attention', 'succeeded', 'failed', 'cancelled']).optional(),
+  steps: z.record(z.string(), z.strictObject({ state: z.string().optional(), output: z.unknown().optional(), attempts: z.number().int().nonnegative().optional() })).optional(),
+  path: z.array(z.string()).optional().describe('edge ids that must have been taken'),
+  notTaken: z.array(z.string()).optional().describe('edge ids that must never have been taken'),
+  neverRan: z.array(z.string()).optional().describe('step ids that must never have started an attempt'),
+});
+
+export const Scenario = z.strictObject({
+  name: z.string().min(1),
+  input: z.unknown().optional(),
+  seed: z.number().int().optional(),
+  steps: z.record(z.string(), z.array(ScriptedOutcome).min(1)).optional(),
+  decisions: z.array(ScenarioDecision).optional(),
+  events: z.array(ScenarioEvent).optional(),
+  crash: z.strictObject({ afterEvent: z.string().min(1), step: z.string().optional(), nth: z.number().int().positive().optional() }).optional(),
+  expect: ScenarioExpect,
+});
+export type Scenario = z.infer<typeof Scenario>;
+
+export const ScenarioFile = z.strictObject({
+  $schema: z.string().optional(),
+  workflow: z.string().optional().describe('the workflow file, when not NAME.weft.json beside this file'),
+  scenarios: z.array(Scenario).min(1),
+});
+export type ScenarioFile = z.infer<typeof ScenarioFile>;

@@ -1,0 +1,47 @@
+// Scenario tests: the example's scenarios pass, run deterministically (the same event log twice,
+// timestamps included), and a failing assertion exits 1 naming the assertion, expected and actual.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ScenarioFile } from '../../shared/scenario/scenario-schema.ts';
+import { runScenario } from '../../engine/scenario/run-scenario.ts';
+import { runWeft } from '../cli/run-weft.ts';
+import { parseWorkflow } from './harness.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const workflow = parseWorkflow(JSON.parse(readFileSync(join(root, 'examples/order-payment.weft.json'), 'utf8')));
+const scenarios = ScenarioFile.parse(JSON.parse(readFileSync(join(root, 'examples/order-payment.scenarios.json'), 'utf8'))).scenarios;
+
+describe('scenarios', () => {
+  it.each(scenarios.map((s) => [s.name, s] as const))('%s passes, and gives the same log twice', async (_name, scenario) => {
+    const a = await runScenario(workflow, scenario);
+    expect(a.assertions.filter((x) => !x.ok)).toEqual([]);
+    expect(a.passed).toBe(true);
+    const b = await runScenario(workflow, scenario);
+    expect(JSON.stringify(b.events)).toBe(JSON.stringify(a.events));
+  });
+
+  it('runs days of virtual time at once', async () => {
+    const expired = scenarios.find((s) => s.name.startsWith('no payment'));
+    const r = await runScenario(workflow, expired ?? (scenarios[0] as (typeof scenarios)[number]));
+    expect(r.virtualMs).toBeGreaterThanOrEqual(3 * 24 * 3_600_000);
+  });
+
+  it('weft test exits 1 on a failed assertion and says which, with expected and actual', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-scenarios-'));
+    writeFileSync(join(dir, 'order-payment.weft.json'), readFileSync(join(root, 'examples/order-payment.weft.json')));
+    const wrong = { scenarios: [{ ...scenarios[0], name: 'expects the wrong end', expect: { state: 'failed', path: ['payment_timeout'] } }] };
+    writeFileSync(join(dir, 'order-payment.scenarios.json'), JSON.stringify(wrong));
+    const r = await runWeft(['test', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('0/1 scenarios passed');
+    expect(r.stdout).toContain('FAIL "expects the wrong end"');
+    expect(r.stdout).toContain('run state: expected "failed", got "succeeded"');
+    expect(r.stdout).toContain('edge "payment_timeout" taken: expected true, got false');
+    const ok = await runWeft(['test', join(root, 'examples'), '--json']);
+    expect(ok.code).toBe(0);
+    const report = JSON.parse(ok.stdout) as { workflows: { file: string; coverage: { steps: { covered: number } } }[] };
+    expect(report.workflows.map((w) => w.file.split('/').pop())).toContain('order-payment.weft.json');
+  });
+});
