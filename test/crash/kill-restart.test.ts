@@ -56,7 +56,7 @@ it('survives repeated kill -9 of the engine and its commands without losing or r
   const db = join(dir, 'weft.db');
   const idempotentOut = join(dir, 'idempotent-effects.txt');
   const externalOut = join(dir, 'external-effects.txt');
-  const { workflow, idempotent, external } = crashWorkflow({ steps: 40, seed: 1, idempotentOut, externalOut, sleepMs: [60, 220] });
+  const { workflow, idempotent, external } = crashWorkflow({ steps: 40, seed: 1, idempotentOut, externalOut, sleepMs: [90, 280] });
   const file = join(dir, 'crash-fan-out.weft.json');
   writeFileSync(file, JSON.stringify(workflow, null, 2));
 
