@@ -3,6 +3,7 @@
 // outputs, parallel fan-outs into `all` joins, routers with conditions and a default, human
 // approvals with deadlines, one end. Seeded, so a given size always yields the same file.
 import type { Edge, Step, Workflow } from '../../shared/definition/workflow-schema.ts';
+import { seededRandom } from '../../engine/runtime/virtual-clock.ts';
 
 export interface GenerateOptions {
   /** Exact number of steps (at least 2). */
@@ -45,7 +46,7 @@ const NAMES: Record<WorkKind, readonly string[]> = {
  * const text = JSON.stringify(workflow, null, 2);
  */
 export function generateWorkflow(options: GenerateOptions): GeneratedWorkflow {
-  const random = mulberry32(options.seed ?? 1);
+  const random = seededRandom(options.seed ?? 1);
   const int = (min: number, max: number): number => min + Math.floor(random() * (max - min + 1));
   const pick = <T>(items: readonly T[]): T => items[int(0, items.length - 1)] as T;
   const flawEvery = options.flawEvery ?? 0;
@@ -242,14 +243,3 @@ function objectSchema(fields: Record<string, string>): Record<string, unknown> {
   return { type: 'object', properties, required: Object.keys(fields) };
 }
 
-/** Small seeded PRNG: the same seed gives the same workflow on every machine. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
