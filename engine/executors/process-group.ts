@@ -54,8 +54,8 @@ function livingGroupMembers(pgid: number): number {
   return count;
 }
 
-/** State and process group from /proc/PID/stat; the command name may hold spaces and ')'. */
-export function procStat(pid: string | number): { state: string; pgrp: number } | undefined {
+/** State, parent and process group from /proc/PID/stat; the command name may hold spaces and ')'. */
+export function procStat(pid: string | number): { state: string; ppid: number; pgrp: number } | undefined {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -64,6 +64,7 @@ export function procStat(pid: string | number): { state: string; pgrp: number } 
   }
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const state = fields[0];
+  const ppid = Number(fields[1]);
   const pgrp = Number(fields[2]);
-  return state === undefined || !Number.isInteger(pgrp) ? undefined : { state, pgrp };
+  return state === undefined || !Number.isInteger(pgrp) || !Number.isInteger(ppid) ? undefined : { state, ppid, pgrp };
 }

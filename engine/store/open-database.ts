@@ -11,7 +11,6 @@ export type Db = Database.Database;
 export interface OpenOptions {
   /** Apply migrations up to this version only (tests build "older" databases with it). */
   upTo?: number;
-  readonly?: boolean;
 }
 
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
@@ -24,7 +23,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   }
   let db: Db;
   try {
-    db = new Database(path, { readonly: options.readonly === true, fileMustExist: options.readonly === true });
+    db = new Database(path);
   } catch (e) {
     throw new StoreError('io', `cannot open the store ${path}: ${(e as Error).message}`);
   }
@@ -36,12 +35,10 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
         `the store ${path} has schema version ${version}, newer than this Weft understands (${SCHEMA_VERSION}); use a newer Weft, or another store with --db`,
       );
     }
-    if (!options.readonly) {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-      db.pragma('busy_timeout = 5000');
-      migrate(db, version, MIGRATIONS.filter((m) => m.version <= (options.upTo ?? SCHEMA_VERSION)));
-    }
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    migrate(db, version, MIGRATIONS.filter((m) => m.version <= (options.upTo ?? SCHEMA_VERSION)));
     return db;
   } catch (e) {
     db.close();

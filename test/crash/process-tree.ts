@@ -1,7 +1,8 @@
 // Kills a process and everything it started, as a machine stop would. Command steps run in their
 // own process groups (the command executor spawns them detached), so killing the engine's group
 // alone would leave them running; they are found through /proc by parent pid instead. Linux only.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { procStat } from '../../engine/executors/process-group.ts';
 
 interface ProcInfo {
   pid: number;
@@ -9,18 +10,10 @@ interface ProcInfo {
   pgrp: number;
 }
 
+/** The engine's /proc reader (engine/executors/process-group.ts), with the pid attached. */
 function procInfo(pid: number): ProcInfo | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined; // gone between the listing and the read
-  }
-  // The command name may hold spaces and ')': the fields we want follow the last ')'.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  const ppid = Number(fields[1]);
-  const pgrp = Number(fields[2]);
-  return Number.isInteger(ppid) && Number.isInteger(pgrp) ? { pid, ppid, pgrp } : undefined;
+  const info = procStat(pid);
+  return info === undefined ? undefined : { pid, ppid: info.ppid, pgrp: info.pgrp };
 }
 
 /** The pids of every living descendant of `root`. */

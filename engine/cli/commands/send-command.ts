@@ -37,6 +37,10 @@ Exit status 0, or 2 when no unfinished run has an event step for NAME (nothing i
         const id = values.id ?? randomUUID();
         const seen = session.store.hasExternalEvent(id);
         const candidates = seen ? [] : session.store.unfinishedRunIds().filter((runId) => {
+          // Only runs whose definition waits for NAME at all are folded (definitions are cached).
+          const row = session.store.getRun(runId);
+          const def = row === undefined ? undefined : session.store.loadDefinition(row.workflowId, row.version);
+          if (!def?.workflow.steps.some((s) => s.kind === 'event' && s.config.name === name)) return false;
           const m = foldRun(session.store, runId);
           return m.workflow.steps.some((s) => s.kind === 'event' && s.config.name === name && m.steps.get(s.id)?.state !== 'succeeded');
         });
