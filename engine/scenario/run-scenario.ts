@@ -51,19 +51,29 @@ export async function runScenario(workflow: Workflow, scenario: Scenario): Promi
   try {
     const hash = store.saveDefinition(workflow, start);
     const runId = engine.startRun({ workflow, definitionHash: hash, input: scenario.input ?? {}, workspaceDir: '.' });
+    const timed: AssertionResult[] = [];
     for (const d of scenario.decisions ?? []) {
       clock.setTimer(d.atMs, () => {
         const by = d.by ?? 'scenario';
+        const what = `${d.decision} of "${d.step}" at ${d.atMs} ms`;
         const decided = d.decision === 'approve'
           ? engine.decideTask(runId, d.step, { decision: 'approved', by, ...(d.data === undefined ? {} : { data: d.data }), ...(d.choice === undefined ? {} : { choice: d.choice }) })
           : engine.decideTask(runId, d.step, { decision: 'rejected', by, reason: d.reason ?? 'rejected in the scenario' });
-        decided.catch((e: unknown) => problems.push(`decision on "${d.step}" at ${d.atMs} ms: ${(e as Error).message}`));
+        decided.then(
+          () => { if (d.refused === true) timed.push({ what: `${what} refused`, ok: false, expected: 'refused', actual: 'accepted' }); },
+          (e: unknown) => {
+            if (d.refused === true) timed.push({ what: `${what} refused`, ok: true, expected: 'refused', actual: `refused: ${(e as Error).message}` });
+            else problems.push(`${what}: ${(e as Error).message}`);
+          },
+        );
       });
     }
     for (const [k, ev] of (scenario.events ?? []).entries()) {
       clock.setTimer(ev.atMs, () => {
-        engine.sendEvent({ id: ev.id ?? `scenario-event-${k}`, name: ev.name, key: ev.key, data: ev.data ?? null, receivedAt: clock.now() })
-          .catch((e: unknown) => problems.push(`event "${ev.name}" at ${ev.atMs} ms: ${(e as Error).message}`));
+        engine.sendEvent({ id: ev.id ?? `scenario-event-${k}`, name: ev.name, key: ev.key, data: ev.data ?? null, receivedAt: clock.now() }).then(
+          (r) => { if (ev.expect !== undefined) timed.push({ what: `event "${ev.name}" (${ev.id ?? `#${k}`}) at ${ev.atMs} ms`, ok: r.status === ev.expect, expected: ev.expect, actual: r.status }); },
+          (e: unknown) => problems.push(`event "${ev.name}" at ${ev.atMs} ms: ${(e as Error).message}`),
+        );
       });
     }
     if (scenario.crash !== undefined) {
@@ -83,7 +93,7 @@ export async function runScenario(workflow: Workflow, scenario: Scenario): Promi
     }
     await driveUntilQuiet(engine, clock);
     const events = store.readEvents(runId);
-    const assertions = check(scenario, foldRun(store, runId), events, scripted);
+    const assertions = [...check(scenario, foldRun(store, runId), events, scripted), ...timed];
     for (const p of problems) assertions.push({ what: p, ok: false, expected: 'no error', actual: 'error' });
     return { name: scenario.name, passed: assertions.every((a) => a.ok), assertions, events, virtualMs: clock.now() - start, crashed };
   } catch (e) {

@@ -20,6 +20,7 @@ export const ScenarioDecision = z.strictObject({
   choice: z.string().optional(),
   reason: z.string().optional(),
   by: z.string().optional(),
+  refused: z.boolean().optional().describe('the engine must refuse this decision (say, a second answer to a task already decided); nothing changes'),
 });
 
 export const ScenarioEvent = z.strictObject({
@@ -28,6 +29,7 @@ export const ScenarioEvent = z.strictObject({
   key: z.string(),
   id: z.string().optional(),
   data: z.unknown().optional(),
+  expect: z.enum(['delivered', 'kept', 'duplicate']).optional().describe('what the engine must do with it: deliver it to a waiting step, keep it for a step that asks later, or ignore it as a duplicate'),
 });
 
 export const ScenarioExpect = z.strictObject({
