@@ -14,6 +14,7 @@ import { tasksCommand } from './commands/tasks-command.ts';
 import { sendCommand } from './commands/send-command.ts';
 import { trustCommand } from './commands/trust-command.ts';
 import { testCommand } from './commands/test-command.ts';
+import { statsCommand } from './commands/stats-command.ts';
 import { cancelCommand, pauseCommand, resolveCommand, retryCommand, skipCommand } from './commands/operator-commands.ts';
 
 export const COMMANDS: readonly Command[] = [
@@ -37,4 +38,5 @@ export const COMMANDS: readonly Command[] = [
   resolveCommand,
   trustCommand,
   testCommand,
+  statsCommand,
 ];

@@ -601,7 +601,9 @@ export interface Pool {
 
     if (number === 1 && (await this.reuseOrCarry(live, s, step, inputHash))) return;
 
-    const { config, variant } = configForAttempt((step as { config?: Record<string, unknown> }).config ?? {}, step.retry, number);
+    // A rerun after an engine restart is not a retry: it gets the config its interrupted attempt had.
+    const counted = s.attempts.filter((a) => a.activation === s.activation && a.number < number && a.error?.code !== 'interrupted').length + 1;
+    const { config, variant } = configForAttempt((step as { config?: Record<string, unknown> }).config ?? {}, step.retry, counted);
     this.emit(live, 'attempt_started', {
       inputHash,
       input,

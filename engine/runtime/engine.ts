@@ -9,10 +9,23 @@ import { checkAgainstSchema } from './output-contract.ts';
 import type { StepRuntime } from './run-model.ts';
 import { type LiveRun } from './engine-core.ts';
 import { ChildrenEngine } from './engine-children.ts';
+import type { RunMetrics } from '../metrics/run-metrics.ts';
+import { runMetricsOf, workflowReport, type WorkflowReport } from '../metrics/stats.ts';
 
 export type { EngineOptions, StartRunOptions } from './engine-core.ts';
 
 export class Engine extends ChildrenEngine {
+  /** Where a run's time went, its retries, compensations, interventions and failure (from its log). */
+  runMetrics(runId: string): RunMetrics {
+    this.o.store.flush();
+    return runMetricsOf(this.o.store, runId, this.o.clock.now());
+  }
+
+  /** A workflow's rates, branch frequencies and step latencies over its runs (docs/metrics.md). */
+  workflowStats(workflowId: string, version?: number): WorkflowReport {
+    this.o.store.flush();
+    return workflowReport(this.o.store, workflowId, { ...(version === undefined ? {} : { version }), asOf: this.o.clock.now() });
+  }
 
 
   async pauseRun(runId: string, by: string, reason: string): Promise<void> {

@@ -36,9 +36,14 @@ export interface ScenarioResult {
   error?: string;
 }
 
-export async function runScenario(workflow: Workflow, scenario: Scenario): Promise<ScenarioResult> {
+export interface RunScenarioOptions {
+  /** Keep the run in this SQLite file (created if missing) instead of an in-memory store. */
+  dbPath?: string;
+}
+
+export async function runScenario(workflow: Workflow, scenario: Scenario, opts: RunScenarioOptions = {}): Promise<ScenarioResult> {
   const clock = new VirtualClock();
-  const db = openDatabase(':memory:');
+  const db = openDatabase(opts.dbPath ?? ':memory:');
   const store = new Store(db);
   const script = new Map<string, ScriptedOutcome[]>(Object.entries(scenario.steps ?? {}) as [string, ScriptedOutcome[]][]);
   const scripted = new ScriptedExecutor(clock, script);

@@ -85,6 +85,13 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE UNIQUE INDEX runs_by_key ON runs (workflow_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
     `,
   },
+  {
+    version: 4,
+    name: 'runs by workflow, for weft stats and parallel-run limits',
+    sql: `
+      CREATE INDEX runs_by_workflow ON runs (workflow_id, version, created_at);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

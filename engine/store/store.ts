@@ -320,6 +320,20 @@ export class Store {
     return (this.stmt("SELECT id FROM runs WHERE workflow_id = ? AND state = 'running'").all(workflowId) as { id: string }[]).map((r) => r.id);
   }
 
+  /** Runs of a workflow (of one version if given), oldest first. */
+  runIdsOfWorkflow(workflowId: string, version?: number): string[] {
+    const rows = version === undefined
+      ? this.stmt('SELECT id FROM runs WHERE workflow_id = ? ORDER BY created_at, id').all(workflowId)
+      : this.stmt('SELECT id FROM runs WHERE workflow_id = ? AND version = ? ORDER BY created_at, id').all(workflowId, version);
+    return (rows as { id: string }[]).map((r) => r.id);
+  }
+
+  /** Workflow ids with a stored definition, and the latest version of each. */
+  workflowVersions(): Map<string, number> {
+    const rows = this.stmt('SELECT workflow_id AS id, MAX(version) AS version FROM definitions GROUP BY workflow_id ORDER BY workflow_id').all() as { id: string; version: number }[];
+    return new Map(rows.map((r) => [r.id, r.version]));
+  }
+
   unfinishedRunIds(): string[] {
     const rows = this.stmt("SELECT id FROM runs WHERE state NOT IN ('succeeded', 'failed', 'cancelled') ORDER BY created_at, id").all() as { id: string }[];
     return rows.map((r) => r.id);

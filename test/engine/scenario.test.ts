@@ -45,3 +45,21 @@ describe('scenarios', () => {
     expect(report.workflows.map((w) => w.file.split('/').pop())).toContain('order-payment.weft.json');
   });
 });
+
+describe('retry variants after a restart', () => {
+  it('a rerun after a crash keeps the config of the interrupted attempt; real retries get variants 1, 2 in order', async () => {
+    const agent = parseWorkflow(JSON.parse(readFileSync(join(root, 'examples/agent-escalation.weft.json'), 'utf8')));
+    const good = { decision: 'refund', amount: 49.9, confidence: 0.9, rationale: 'No delivery scan after 14 days.' };
+    const r = await runScenario(agent, {
+      name: 'crash, then two 503s',
+      input: { ticketId: 'T-1042', customerMessage: 'My parcel never arrived.', orderTotal: 49.9, currency: 'EUR' },
+      steps: { propose: [{ succeed: good, takeMs: 5000 }, { fail: 'http_503' }, { fail: 'http_503' }, { succeed: good }] },
+      crash: { afterEvent: 'attempt_started', step: 'propose' },
+      decisions: [{ step: 'approve', atMs: 3_600_000, decision: 'approve' }],
+      expect: { state: 'succeeded', steps: { propose: { attempts: 4 } } },
+    });
+    expect(r.assertions.filter((a) => !a.ok)).toEqual([]);
+    const variants = r.events.filter((e) => e.type === 'attempt_started' && e.step === 'propose').map((e) => (e.data as { variant: number | null }).variant);
+    expect(variants).toEqual([null, null, 0, 1]);
+  });
+});

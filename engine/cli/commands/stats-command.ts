@@ -1,0 +1,129 @@
+// `weft stats WORKFLOW [--db PATH] [--version N] [--runs N] [--json]`: a workflow's figures over
+// its runs (rates, branch frequencies, step latencies) and each run's time split, all folded from
+// the event log (docs/metrics.md).
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { RunMetrics } from '../../metrics/run-metrics.ts';
+import { workflowReport, type WorkflowReport } from '../../metrics/stats.ts';
+import type { Percentiles } from '../../metrics/workflow-stats.ts';
+import { StoreError } from '../../store/store-error.ts';
+import type { Command } from '../command.ts';
+import { withUserErrors } from '../cli-errors.ts';
+import { openReadOnlyStore } from '../engine-session.ts';
+import { EXIT_OK } from '../exit-codes.ts';
+import { parseCommandArgs } from '../parse-command-args.ts';
+import { storePath } from '../store-path.ts';
+import { UsageError } from '../usage-error.ts';
+
+export const statsCommand: Command = {
+  name: 'stats',
+  summary: "a workflow's success, retry, compensation and intervention rates, branch frequencies and step latencies",
+  usage: 'weft stats WORKFLOW [--db PATH] [--version N] [--runs N] [--json]',
+  help: `Figures of WORKFLOW (its id, or its .weft.json file) over all its runs in the store, folded
+from the event log: success rate (of finished runs), retry, compensation and human-intervention
+rates (of all runs), run duration p50/p95, per step its runs, attempts, retries, outcomes and
+latency p50/p95 (activation to settlement), per edge how often it was taken when its source
+decided it, and where failed runs went wrong. Then the newest runs, each with its duration split
+into active, waiting, queued and attention time. docs/metrics.md defines every figure.
+
+  --version N  only runs of that version (default: all versions)
+  --runs N     how many of the newest runs to list (default 10; --json always has all)
+  --db PATH    the store (default $WEFT_DB, else .weft/weft.db in this folder)
+  --json       print {"asOf","stats":{...},"runs":[{...}]} (shapes in docs/metrics.md)`,
+
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, version: { type: 'string' }, runs: { type: 'string' }, json: { type: 'boolean' } });
+    const [target, ...extra] = positionals;
+    if (target === undefined || extra.length > 0) throw new UsageError('give exactly one workflow: its id or its .weft.json file');
+    const version = values.version === undefined ? undefined : Number(values.version);
+    if (version !== undefined && (!Number.isInteger(version) || version < 1)) throw new UsageError('--version takes a whole number of at least 1');
+    const listed = values.runs === undefined ? 10 : Number(values.runs);
+    if (!Number.isInteger(listed) || listed < 0) throw new UsageError('--runs takes a whole number (0 for none)');
+    return withUserErrors('stats', io, async () => {
+      const workflowId = target.endsWith('.json') ? workflowIdOfFile(resolve(io.cwd, target)) : target;
+      const { store, close } = openReadOnlyStore(storePath(values.db, io.cwd));
+      try {
+        const asOf = Date.now();
+        const report = workflowReport(store, workflowId, { ...(version === undefined ? {} : { version }), asOf });
+        io.stdout.write(values.json === true ? `${JSON.stringify({ asOf: new Date(asOf).toISOString(), ...report })}\n` : formatReport(report, listed));
+        return EXIT_OK;
+      } finally {
+        close();
+      }
+    });
+  },
+};
+
+function workflowIdOfFile(path: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new StoreError('bad-input', `cannot read the workflow id from ${path}: ${(e as Error).message}; give the file of a workflow, or its id`);
+  }
+  const id = parsed !== null && typeof parsed === 'object' && 'id' in parsed ? parsed.id : undefined;
+  if (typeof id !== 'string' || id === '') throw new StoreError('bad-input', `${path} has no "id"; give the file of a workflow, or its id`);
+  return id;
+}
+
+/** 1234 -> "1.2 s", 90 000 000 -> "1.0 d": durations as a person reads them. */
+export function formatMs(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms < 3_600_000) return `${(ms / 60_000).toFixed(1)} min`;
+  if (ms < 86_400_000) return `${(ms / 3_600_000).toFixed(1)} h`;
+  return `${(ms / 86_400_000).toFixed(1)} d`;
+}
+
+const pct = (r: number | null): string => (r === null ? '–' : `${Math.round(r * 1000) / 10}%`);
+const pp = (p: Percentiles | null): [string, string] => (p === null ? ['–', '–'] : [formatMs(p.p50), formatMs(p.p95)]);
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ').trimEnd());
+}
+
+export function formatReport({ stats: s, runs }: WorkflowReport, listed: number): string {
+  const states = Object.entries(s.states).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ');
+  const [d50, d95] = pp(s.durationMs);
+  const lines = [
+    `${s.workflowId}${s.versions.length > 0 ? ` (v${s.versions.join(', v')})` : ''}: ${s.runs} runs${states === '' ? '' : ` (${states})`}`,
+    `success ${pct(s.successRate)} of ${s.finished} finished · retried ${pct(s.retryRate)} · compensated ${pct(s.compensationRate)} · a person acted ${pct(s.humanInterventionRate)}`,
+    `run duration p50 ${d50}, p95 ${d95} (finished runs)`,
+  ];
+  const failures = Object.entries(s.failures);
+  if (failures.length > 0) lines.push(`went wrong at: ${failures.map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  lines.push('');
+  const stepRows = [['step', 'runs', 'attempts', 'retries', 'p50', 'p95', 'outcomes']];
+  for (const [id, x] of Object.entries(s.steps)) {
+    const [p50, p95] = pp(x.latencyMs);
+    stepRows.push([id, String(x.runs), String(x.attempts), String(x.retries), p50, p95, Object.entries(x.outcomes).map(([k, n]) => `${k} ${n}`).join(', ')]);
+  }
+  lines.push(...table(stepRows), '');
+  const edgeRows = [['edge', 'taken', 'of', 'frequency']];
+  for (const [id, x] of Object.entries(s.edges)) edgeRows.push([id, String(x.taken), String(x.decided), pct(x.frequency)]);
+  lines.push(...table(edgeRows));
+  if (listed > 0 && runs.length > 0) {
+    lines.push('', `newest ${Math.min(listed, runs.length)} of ${runs.length} runs:`);
+    const runRows = [['run', 'state', 'duration', 'active', 'waiting', 'queued', 'attention', 'retries', 'comp.', 'people', 'went wrong at']];
+    for (const r of [...runs].reverse().slice(0, listed)) runRows.push(runRow(r));
+    lines.push(...table(runRows));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function runRow(r: RunMetrics): string[] {
+  return [
+    r.runId,
+    r.state,
+    formatMs(r.durationMs),
+    formatMs(r.activeMs),
+    formatMs(r.waitingMs),
+    formatMs(r.queueMs),
+    formatMs(r.attentionMs),
+    String(r.retries),
+    String(r.compensations),
+    String(r.humanInterventions),
+    r.failure?.step == null ? '' : `${r.failure.step} (${r.failure.outcome ?? '?'})`,
+  ];
+}
