@@ -32,7 +32,7 @@ export interface StepMetrics {
 }
 
 export interface RunFailure {
-  /** The step where the run went wrong: the one that failed it, else the last one with a bad outcome. */
+  /** The step where the run went wrong: the one whose failure nothing handled, else the last one with a bad outcome. */
   step: string | null;
   outcome: SettleOutcome | null;
   reason: string;
@@ -240,10 +240,11 @@ export function runMetrics(events: readonly RunEvent[], asOf?: number): RunMetri
     else s.queueMs += ms;
   }
   const time = splitTime(intervals, first.at, end);
-  const failure: RunFailure | null =
-    state === 'failed' || state === 'needs_attention'
-      ? { step: failingStep ?? lastBad?.step ?? null, outcome: failingStep !== null ? (steps[failingStep]?.outcome ?? null) : (lastBad?.outcome ?? null), reason: stateReason }
-      : null;
+  // A run that failed by reaching a failed end step went wrong where the last bad outcome was (the
+  // deadline that expired, the check that failed); with none, the routing to that end is the place.
+  const failingOutcome = failingStep === null ? null : (steps[failingStep]?.outcome ?? null);
+  const at = failingStep !== null && failingOutcome !== null && BAD.has(failingOutcome) ? { step: failingStep, outcome: failingOutcome } : (lastBad ?? (failingStep === null ? null : { step: failingStep, outcome: failingOutcome }));
+  const failure: RunFailure | null = state === 'failed' || state === 'needs_attention' ? { step: at?.step ?? null, outcome: at?.outcome ?? null, reason: stateReason } : null;
   return {
     runId: first.runId,
     workflowId: created.workflowId,

@@ -938,6 +938,10 @@ export interface Pool {
       const to = live.index.edges.get(e.id)?.edge.to;
       if (to !== undefined) live.dirty.add(to);
     }
+    if (step.kind === 'end' && outcome === 'succeeded' && step.config?.status === 'failed' && m.failing === null) {
+      await this.startFailing(live, s.id, `reached end step "${s.id}" (status failed)`);
+      return;
+    }
     if (s.compensates !== null) {
       if (outcome === 'succeeded') {
         this.emit(live, 'step_compensated', { compensatedBy: s.id }, { step: s.compensates, reason: `"${s.id}" offset it` });
@@ -958,8 +962,13 @@ export interface Pool {
       });
       return;
     }
-    this.emit(live, 'run_failing', { stepId: s.id }, { reason: `step "${s.id}" ${outcome} (${reason}) and no edge or escalation handles it` });
-    // Nothing new starts; what waits is cancelled; running attempts finish and are recorded.
+    await this.startFailing(live, s.id, `step "${s.id}" ${outcome} (${reason}) and no edge or escalation handles it`);
+  }
+
+  /** The run is to fail: nothing new starts, what waits is cancelled, running attempts finish and are recorded. */
+  protected async startFailing(live: LiveRun, stepId: string, reason: string): Promise<void> {
+    const m = live.model;
+    this.emit(live, 'run_failing', { stepId }, { reason });
     for (const other of m.steps.values()) {
       if (other.state === 'retry_wait' || other.state === 'waiting') {
         live.timers.get(other.id)?.();

@@ -1,6 +1,7 @@
-// Scenario tests: the example's scenarios pass, run deterministically (the same event log twice,
-// timestamps included), and a failing assertion exits 1 naming the assertion, expected and actual.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+// Scenario tests: every example's scenarios pass and run deterministically (the same event log
+// twice, byte for byte, timestamps included), and a failing assertion exits 1 naming the
+// assertion, expected and actual.
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,16 +11,33 @@ import { runWeft } from '../cli/run-weft.ts';
 import { parseWorkflow } from './harness.ts';
 
 const root = join(import.meta.dirname, '..', '..');
-const workflow = parseWorkflow(JSON.parse(readFileSync(join(root, 'examples/order-payment.weft.json'), 'utf8')));
-const scenarios = ScenarioFile.parse(JSON.parse(readFileSync(join(root, 'examples/order-payment.scenarios.json'), 'utf8'))).scenarios;
+const examples = join(root, 'examples');
+const load = (name: string) => ({
+  workflow: parseWorkflow(JSON.parse(readFileSync(join(examples, `${name}.weft.json`), 'utf8'))),
+  scenarios: ScenarioFile.parse(JSON.parse(readFileSync(join(examples, `${name}.scenarios.json`), 'utf8'))).scenarios,
+});
+const names = readdirSync(examples).filter((f) => f.endsWith('.weft.json')).map((f) => f.slice(0, -'.weft.json'.length)).sort();
+const { workflow, scenarios } = load('order-payment');
 
 describe('scenarios', () => {
-  it.each(scenarios.map((s) => [s.name, s] as const))('%s passes, and gives the same log twice', async (_name, scenario) => {
-    const a = await runScenario(workflow, scenario);
+  it('every example workflow ships scenarios', () => {
+    expect(names.length).toBeGreaterThanOrEqual(6);
+    for (const n of names) expect(load(n).scenarios.length, n).toBeGreaterThanOrEqual(8);
+  });
+
+  const all = names.flatMap((n) => {
+    const { workflow: w, scenarios: list } = load(n);
+    return list.map((s) => [`${n}: ${s.name}`, w, s] as const);
+  });
+  it.each(all)('%s passes, and gives the same log twice, byte for byte', async (_name, w, scenario) => {
+    const a = await runScenario(w, scenario);
+    expect(a.error).toBeUndefined();
     expect(a.assertions.filter((x) => !x.ok)).toEqual([]);
     expect(a.passed).toBe(true);
-    const b = await runScenario(workflow, scenario);
+    expect(a.assertions.length).toBeGreaterThan(0);
+    const b = await runScenario(w, scenario);
     expect(JSON.stringify(b.events)).toBe(JSON.stringify(a.events));
+    expect(b.events.length).toBeGreaterThan(0);
   });
 
   it('runs days of virtual time at once', async () => {
@@ -39,10 +57,22 @@ describe('scenarios', () => {
     expect(r.stdout).toContain('FAIL "expects the wrong end"');
     expect(r.stdout).toContain('run state: expected "failed", got "succeeded"');
     expect(r.stdout).toContain('edge "payment_timeout" taken: expected true, got false');
-    const ok = await runWeft(['test', join(root, 'examples'), '--json']);
-    expect(ok.code).toBe(0);
-    const report = JSON.parse(ok.stdout) as { workflows: { file: string; coverage: { steps: { covered: number } } }[] };
-    expect(report.workflows.map((w) => w.file.split('/').pop())).toContain('order-payment.weft.json');
+  });
+
+  it('weft test examples/ passes and prints, per workflow, scenarios passed and step and edge coverage', async () => {
+    const r = await runWeft(['test', examples]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    for (const n of names) {
+      const count = load(n).scenarios.length;
+      expect(r.stdout).toMatch(new RegExp(`${n}\\.weft\\.json: ${count}/${count} scenarios passed; steps \\d+/\\d+ covered, edges \\d+/\\d+ covered`));
+    }
+    const json = await runWeft(['test', examples, '--json']);
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout) as { workflows: { file: string; coverage: { steps: { covered: number; total: number; missing: string[] } } }[] };
+    expect(report.workflows.map((w) => w.file.split('/').pop()).sort()).toEqual(names.map((n) => `${n}.weft.json`));
+    const trip = report.workflows.find((w) => w.file.endsWith('trip-saga.weft.json'));
+    expect(trip?.coverage.steps.missing).toEqual(['cancel_car']);
   });
 });
 
