@@ -7,9 +7,11 @@ import type { VirtualClock } from '../runtime/virtual-clock.ts';
 /** Lets queued ticks and settled promises run (a macrotask turn lets the engine's setImmediate fire). */
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-export async function settleEngine(engine: Engine): Promise<void> {
+/** Waits until the engine is idle (three quiet turns in a row), or until `stop` says so. */
+export async function settleEngine(engine: Engine, stop: () => boolean = () => false): Promise<void> {
   for (let quiet = 0; quiet < 3; ) {
     await turn();
+    if (stop()) return;
     quiet = engine.idle ? quiet + 1 : 0;
   }
 }

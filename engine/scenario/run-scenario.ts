@@ -15,6 +15,7 @@ import { openDatabase } from '../store/open-database.ts';
 import { Store } from '../store/store.ts';
 import { driveUntilQuiet, settleEngine } from './drive.ts';
 import { ScriptedExecutor, type ScriptedOutcome } from './scripted-executor.ts';
+import { CrashableStore } from './crashable-store.ts';
 
 const SCRIPTED_KINDS: StepKind[] = ['agent', 'http', 'command', 'script', 'map', 'subworkflow'];
 
@@ -44,12 +45,14 @@ export interface RunScenarioOptions {
 export async function runScenario(workflow: Workflow, scenario: Scenario, opts: RunScenarioOptions = {}): Promise<ScenarioResult> {
   const clock = new VirtualClock();
   const db = openDatabase(opts.dbPath ?? ':memory:');
-  const store = new Store(db);
+  // With a crash, the store dies right after the commit holding the named event, as with kill -9.
+  const store: Store = scenario.crash === undefined ? new Store(db) : new CrashableStore(db, scenario.crash, () => engine.close());
   const script = new Map<string, ScriptedOutcome[]>(Object.entries(scenario.steps ?? {}) as [string, ScriptedOutcome[]][]);
   const scripted = new ScriptedExecutor(clock, script);
   const executors = Object.fromEntries(SCRIPTED_KINDS.map((k) => [k, scripted])) as Partial<Record<StepKind, Executor>>;
   const random = seededRandom(scenario.seed ?? 1);
   let engine = new Engine({ store, clock, random, executors });
+  let live: Store = store;
   const start = clock.now();
   let crashed = false;
   const problems: string[] = [];
@@ -57,6 +60,16 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
     const hash = store.saveDefinition(workflow, start);
     const runId = engine.startRun({ workflow, definitionHash: hash, input: scenario.input ?? {}, workspaceDir: '.' });
     const timed: AssertionResult[] = [];
+    // An action the scenario expects refused is an assertion; any other refusal is a problem.
+    const outcomeOf = (what: string, refused: boolean, done: Promise<unknown>): void => {
+      done.then(
+        () => { if (refused) timed.push({ what: `${what} refused`, ok: false, expected: 'refused', actual: 'accepted' }); },
+        (e: unknown) => {
+          if (refused) timed.push({ what: `${what} refused`, ok: true, expected: 'refused', actual: `refused: ${(e as Error).message}` });
+          else problems.push(`${what}: ${(e as Error).message}`);
+        },
+      );
+    };
     for (const d of scenario.decisions ?? []) {
       clock.setTimer(d.atMs, () => {
         const by = d.by ?? 'scenario';
@@ -64,13 +77,7 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
         const decided = d.decision === 'approve'
           ? engine.decideTask(runId, d.step, { decision: 'approved', by, ...(d.data === undefined ? {} : { data: d.data }), ...(d.choice === undefined ? {} : { choice: d.choice }) })
           : engine.decideTask(runId, d.step, { decision: 'rejected', by, reason: d.reason ?? 'rejected in the scenario' });
-        decided.then(
-          () => { if (d.refused === true) timed.push({ what: `${what} refused`, ok: false, expected: 'refused', actual: 'accepted' }); },
-          (e: unknown) => {
-            if (d.refused === true) timed.push({ what: `${what} refused`, ok: true, expected: 'refused', actual: `refused: ${(e as Error).message}` });
-            else problems.push(`${what}: ${(e as Error).message}`);
-          },
-        );
+        outcomeOf(what, d.refused === true, decided);
       });
     }
     for (const [k, ev] of (scenario.events ?? []).entries()) {
@@ -81,24 +88,30 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
         );
       });
     }
-    if (scenario.crash !== undefined) {
-      const c = scenario.crash;
-      const hits = (): number => store.readEvents(runId).filter((e) => e.type === c.afterEvent && (c.step === undefined || e.step === c.step)).length;
-      // Run in small virtual steps until the named event has happened, then drop the engine.
-      for (let guard = 0; hits() < (c.nth ?? 1) && guard < 100_000; guard++) {
-        await settleEngine(engine);
-        if (hits() >= (c.nth ?? 1) || !clock.advance()) break;
+    for (const op of scenario.operator ?? []) {
+      clock.setTimer(op.atMs, () => {
+        const what = `${op.action}${op.step === undefined ? '' : ` of "${op.step}"`} at ${op.atMs} ms`;
+        outcomeOf(what, op.refused === true, operatorAction(engine, runId, op));
+      });
+    }
+    if (store instanceof CrashableStore) {
+      const c = store.crashPoint;
+      // Run until the commit holding the named event, then start a new engine on the same
+      // database (a new Store, as a new process would open) and let it recover.
+      for (let guard = 0; !store.crashed && guard < 100_000; guard++) {
+        await settleEngine(engine, () => store.crashed);
+        if (store.crashed || !clock.advance()) break;
       }
-      if (hits() >= (c.nth ?? 1)) {
-        engine.close();
-        engine = new Engine({ store, clock, random, executors });
+      if (store.crashed) {
+        live = new Store(db);
+        engine = new Engine({ store: live, clock, random, executors });
         engine.recover();
         crashed = true;
       } else problems.push(`the scenario asked for a crash after ${c.afterEvent}${c.step ? ` of ${c.step}` : ''}, which never happened`);
     }
     await driveUntilQuiet(engine, clock);
-    const events = store.readEvents(runId);
-    const assertions = [...check(scenario, foldRun(store, runId), events, scripted), ...timed];
+    const events = live.readEvents(runId);
+    const assertions = [...check(scenario, foldRun(live, runId), events, scripted), ...timed];
     for (const p of problems) assertions.push({ what: p, ok: false, expected: 'no error', actual: 'error' });
     return { name: scenario.name, passed: assertions.every((a) => a.ok), assertions, events, virtualMs: clock.now() - start, crashed };
   } catch (e) {
@@ -129,7 +142,13 @@ function check(scenario: Scenario, run: ReturnType<typeof foldRun>, events: RunE
     }
     if (want.state !== undefined) add(`state of "${id}"`, want.state, s.state);
     if (want.output !== undefined) add(`output of "${id}"`, want.output, s.output ?? null);
+    if (want.outcome !== undefined) add(`outcome of "${id}"`, want.outcome, s.outcome);
     if (want.attempts !== undefined) add(`attempts of "${id}"`, want.attempts, s.attempts.length);
+  }
+  if (x.order !== undefined) {
+    const started: string[] = [];
+    for (const e of events) if (e.type === 'attempt_started' && e.step !== null && !started.includes(e.step)) started.push(e.step);
+    add(`steps started in the order ${x.order.join(', ')}`, x.order, started.filter((id) => x.order?.includes(id)));
   }
   for (const edge of x.path ?? []) add(`edge "${edge}" taken`, true, taken.has(edge));
   for (const edge of x.notTaken ?? []) add(`edge "${edge}" never taken`, false, taken.has(edge));
@@ -137,4 +156,32 @@ function check(scenario: Scenario, run: ReturnType<typeof foldRun>, events: RunE
     add(`step "${id}" never ran`, 0, (run.steps.get(id)?.attempts.length ?? 0) + (scripted.calls.get(id) ?? 0));
   }
   return out;
+}
+
+/** One operator action through the engine's API, as `weft pause|resume|cancel|retry|skip|resolve` does it. */
+function operatorAction(engine: Engine, runId: string, op: NonNullable<Scenario['operator']>[number]): Promise<void> {
+  const by = op.by ?? 'operator';
+  const reason = op.reason ?? `${op.action} in the scenario`;
+  const step = (): string => {
+    if (op.step === undefined) throw new Error(`${op.action} needs "step"`);
+    return op.step;
+  };
+  try {
+    switch (op.action) {
+      case 'pause':
+        return engine.pauseRun(runId, by, reason);
+      case 'resume':
+        return engine.unpauseRun(runId, by, reason);
+      case 'cancel':
+        return engine.cancelRun(runId, by, reason);
+      case 'retry':
+        return engine.retryStep(runId, step(), by, reason, op.input === undefined ? undefined : { value: op.input });
+      case 'skip':
+        return engine.skipStep(runId, step(), op.output ?? null, by, reason);
+      case 'resolve':
+        return engine.resolveStep(runId, step(), op.as ?? 'succeeded', by, reason, op.evidence);
+    }
+  } catch (e) {
+    return Promise.reject(e as Error);
+  }
 }

@@ -20,9 +20,10 @@ export class ScriptedExecutor implements Executor {
   ) {}
 
   execute(ctx: AttemptContext): Promise<AttemptResult> {
-    this.calls.set(ctx.stepId, (this.calls.get(ctx.stepId) ?? 0) + 1);
+    const n = (this.calls.get(ctx.stepId) ?? 0) + 1;
+    this.calls.set(ctx.stepId, n);
     const plan = this.script.get(ctx.stepId) ?? [];
-    const outcome = plan[Math.min(ctx.attempt, plan.length) - 1] ?? { succeed: null };
+    const outcome = plan[Math.min(n, plan.length) - 1] ?? { succeed: null };
     return new Promise((resolve) => {
       const timer: { cancel?: () => void } = {};
       const aborted = (): void => {

@@ -32,9 +32,33 @@ export const ScenarioEvent = z.strictObject({
   expect: z.enum(['delivered', 'kept', 'duplicate']).optional().describe('what the engine must do with it: deliver it to a waiting step, keep it for a step that asks later, or ignore it as a duplicate'),
 });
 
+export const ScenarioOperatorAction = z.strictObject({
+  atMs: Ms.describe('virtual time after the run starts'),
+  action: z.enum(['pause', 'resume', 'cancel', 'retry', 'skip', 'resolve']),
+  step: z.string().min(1).optional().describe('the step, for retry, skip and resolve'),
+  output: z.unknown().optional().describe('skip: the output the step settles with'),
+  input: z.unknown().optional().describe('retry: run the new activation with this input'),
+  as: z.enum(['succeeded', 'failed']).optional().describe('resolve: what a person found out'),
+  evidence: z.unknown().optional().describe('resolve: what they found'),
+  reason: z.string().optional(),
+  by: z.string().optional(),
+  refused: z.boolean().optional().describe('the engine must refuse this action (the run or step is not in a state that permits it); nothing changes'),
+});
+
 export const ScenarioExpect = z.strictObject({
   state: z.enum(['running', 'waiting', 'paused', 'needs_attention', 'succeeded', 'failed', 'cancelled']).optional(),
-  steps: z.record(z.string(), z.strictObject({ state: z.string().optional(), output: z.unknown().optional(), attempts: z.number().int().nonnegative().optional() })).optional(),
+  steps: z
+    .record(
+      z.string(),
+      z.strictObject({
+        state: z.string().optional(),
+        outcome: z.string().optional().describe('the outcome of its latest settlement: succeeded, failed, unknown, timed_out, rejected, expired, skipped, cancelled'),
+        output: z.unknown().optional(),
+        attempts: z.number().int().nonnegative().optional(),
+      }),
+    )
+    .optional(),
+  order: z.array(z.string()).optional().describe('step ids that must have started their first attempt in this order'),
   path: z.array(z.string()).optional().describe('edge ids that must have been taken'),
   notTaken: z.array(z.string()).optional().describe('edge ids that must never have been taken'),
   neverRan: z.array(z.string()).optional().describe('step ids that must never have started an attempt'),
@@ -47,6 +71,7 @@ export const Scenario = z.strictObject({
   steps: z.record(z.string(), z.array(ScriptedOutcome).min(1)).optional(),
   decisions: z.array(ScenarioDecision).optional(),
   events: z.array(ScenarioEvent).optional(),
+  operator: z.array(ScenarioOperatorAction).optional().describe("an operator's actions (weft pause, resume, cancel, retry, skip, resolve) at virtual times"),
   crash: z.strictObject({ afterEvent: z.string().min(1), step: z.string().optional(), nth: z.number().int().positive().optional() }).optional(),
   expect: ScenarioExpect,
 });

@@ -83,7 +83,8 @@ describe('retry variants after a restart', () => {
     const r = await runScenario(agent, {
       name: 'crash, then two 503s',
       input: { ticketId: 'T-1042', customerMessage: 'My parcel never arrived.', orderTotal: 49.9, currency: 'EUR' },
-      steps: { propose: [{ succeed: good, takeMs: 5000 }, { fail: 'http_503' }, { fail: 'http_503' }, { succeed: good }] },
+      // The interrupted attempt never reached the provider, so it takes no scripted outcome.
+      steps: { propose: [{ fail: 'http_503' }, { fail: 'http_503' }, { succeed: good }] },
       crash: { afterEvent: 'attempt_started', step: 'propose' },
       decisions: [{ step: 'approve', atMs: 3_600_000, decision: 'approve' }],
       expect: { state: 'succeeded', steps: { propose: { attempts: 4 } } },
@@ -91,5 +92,47 @@ describe('retry variants after a restart', () => {
     expect(r.assertions.filter((a) => !a.ok)).toEqual([]);
     const variants = r.events.filter((e) => e.type === 'attempt_started' && e.step === 'propose').map((e) => (e.data as { variant: number | null }).variant);
     expect(variants).toEqual([null, null, 0, 1]);
+  });
+});
+
+describe('scenario features', () => {
+  const trip = load('trip-saga');
+  const booked = trip.scenarios[0] as (typeof trip.scenarios)[number];
+  const carDown = trip.scenarios.find((s) => s.name.startsWith('the car rental stays unavailable')) as (typeof trip.scenarios)[number];
+
+  it('a crash lands right after the commit holding the named event: what that tick launched never starts', async () => {
+    const r = await runScenario(trip.workflow, { ...booked, name: 'crash at the flight', crash: { afterEvent: 'attempt_started', step: 'book_flight' }, expect: { state: 'needs_attention', steps: { book_flight: { state: 'unknown', outcome: 'unknown', attempts: 1 } }, neverRan: ['book_hotel'] } });
+    expect(r.assertions.filter((a) => !a.ok)).toEqual([]);
+    expect(r.crashed).toBe(true);
+    expect(r.events.map((e) => e.type)).toEqual(['run_created', 'step_activated', 'attempt_started', 'engine_resumed', 'attempt_unknown', 'step_settled', 'step_escalated', 'run_state_changed']);
+  });
+
+  it('checks the order steps started in, and a step outcome, with expected and actual', async () => {
+    const ok = await runScenario(trip.workflow, { ...carDown, expect: { order: ['book_car', 'cancel_hotel', 'cancel_flight'], steps: { book_car: { outcome: 'failed' } } } });
+    expect(ok.assertions.filter((a) => !a.ok)).toEqual([]);
+    const wrong = await runScenario(trip.workflow, { ...carDown, expect: { order: ['cancel_flight', 'cancel_hotel'], steps: { book_car: { outcome: 'timed_out' } } } });
+    expect(wrong.passed).toBe(false);
+    expect(wrong.assertions).toContainEqual({ what: 'steps started in the order cancel_flight, cancel_hotel', ok: false, expected: ['cancel_flight', 'cancel_hotel'], actual: ['cancel_hotel', 'cancel_flight'] });
+    expect(wrong.assertions).toContainEqual({ what: 'outcome of "book_car"', ok: false, expected: 'timed_out', actual: 'failed' });
+  });
+
+  it('plays operator actions, and asserts that the engine refuses one that does not fit', async () => {
+    const paid = scenarios[0] as (typeof scenarios)[number];
+    const r = await runScenario(workflow, {
+      ...paid,
+      name: 'fulfilment is escalated, then retried by an operator',
+      steps: { ...paid.steps, fulfil: [{ fail: 'http_503' }, { fail: 'http_503' }, { fail: 'http_503' }, { fail: 'http_503' }, { fail: 'http_503' }, { succeed: { status: 200, body: { orderId: 'A17', state: 'fulfilling' } } }] },
+      operator: [
+        { atMs: 7_200_000, action: 'skip', step: 'create_order', output: {}, refused: true },
+        { atMs: 7_200_000, action: 'retry', step: 'fulfil', by: 'ops', reason: 'the warehouse is back' },
+      ],
+      expect: { state: 'succeeded', steps: { fulfil: { state: 'succeeded', attempts: 6 } }, path: ['fulfilled'] },
+    });
+    expect(r.assertions.filter((a) => !a.ok)).toEqual([]);
+    expect(r.assertions.find((a) => a.what.startsWith('skip of "create_order"'))?.actual).toMatch(/^refused: /);
+    expect(r.events.filter((e) => e.type === 'operator_action')).toHaveLength(1);
+    const unexpected = await runScenario(workflow, { ...paid, name: 'a refused action that was not expected', operator: [{ atMs: 0, action: 'resolve', step: 'fulfil', as: 'succeeded' }], expect: { state: 'succeeded' } });
+    expect(unexpected.passed).toBe(false);
+    expect(unexpected.assertions.find((a) => !a.ok)?.what).toMatch(/^resolve of "fulfil" at 0 ms: /);
   });
 });
