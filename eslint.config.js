@@ -5,10 +5,13 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 const ours = (dirs) => dirs.flatMap((d) => [`**/${d}/**`, `**/${d}`]);
-const NODE_BUILTINS = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'worker_threads', 'http', 'https', 'net', 'crypto', 'url', 'util', 'stream', 'events', 'process', 'module'];
+const NODE_BUILTINS = ['node:*', 'fs/*'];
+// Bare builtin names are exact module names, not path patterns: a pattern "events" would also
+// forbid shared/'s own ../events/ folder.
+const NODE_MODULES = ['fs', 'path', 'os', 'child_process', 'worker_threads', 'http', 'https', 'net', 'crypto', 'url', 'util', 'stream', 'events', 'process', 'module'];
 
-const restrict = (groups, message) => ({
-  'no-restricted-imports': ['error', { patterns: [{ group: groups, message }] }],
+const restrict = (groups, message, names = []) => ({
+  'no-restricted-imports': ['error', { patterns: [{ group: groups, message }], paths: names.map((name) => ({ name, message })) }],
 });
 
 export default tseslint.config(
@@ -26,6 +29,7 @@ export default tseslint.config(
     rules: restrict(
       [...ours(['engine', 'renderer', 'electron', 'test']), ...NODE_BUILTINS, 'react', 'react-dom', 'react/*', 'electron', 'better-sqlite3'],
       'shared/ is pure: it imports nothing of ours outside shared/, and no Node, React, Electron or SQLite',
+      NODE_MODULES,
     ),
   },
   {
@@ -38,6 +42,7 @@ export default tseslint.config(
     rules: restrict(
       [...ours(['engine', 'electron', 'test']), ...NODE_BUILTINS, 'electron', 'better-sqlite3'],
       'renderer/ may import only shared/ of ours, and never Node, Electron or SQLite',
+      NODE_MODULES,
     ),
   },
   {

@@ -43,6 +43,8 @@ export interface RunScenarioOptions {
 }
 
 export async function runScenario(workflow: Workflow, scenario: Scenario, opts: RunScenarioOptions = {}): Promise<ScenarioResult> {
+  const wrong = unknownReferences(workflow, scenario);
+  if (wrong.length > 0) return { name: scenario.name, passed: false, assertions: wrong, events: [], virtualMs: 0, crashed: false };
   const clock = new VirtualClock();
   const db = openDatabase(opts.dbPath ?? ':memory:');
   // With a crash, the store dies right after the commit holding the named event, as with kill -9.
@@ -184,4 +186,27 @@ function operatorAction(engine: Engine, runId: string, op: NonNullable<Scenario[
   } catch (e) {
     return Promise.reject(e as Error);
   }
+}
+
+/** Step and edge ids the scenario names that the workflow does not have (a typo would otherwise pass silently). */
+export function unknownReferences(workflow: Workflow, scenario: Scenario): AssertionResult[] {
+  const steps = new Set(workflow.steps.map((x) => x.id));
+  const edges = new Set(workflow.edges.map((x) => x.id));
+  const out: AssertionResult[] = [];
+  const step = (where: string, id: string | undefined): void => {
+    if (id !== undefined && !steps.has(id)) out.push({ what: `${where} names step "${id}"`, ok: false, expected: `a step of "${workflow.id}": ${[...steps].join(', ')}`, actual: 'no such step' });
+  };
+  const edge = (where: string, id: string): void => {
+    if (!edges.has(id)) out.push({ what: `${where} names edge "${id}"`, ok: false, expected: `an edge of "${workflow.id}": ${[...edges].join(', ')}`, actual: 'no such edge' });
+  };
+  for (const id of Object.keys(scenario.steps ?? {})) step('steps', id);
+  for (const d of scenario.decisions ?? []) step('decisions', d.step);
+  for (const o of scenario.operator ?? []) step('operator', o.step);
+  step('crash', scenario.crash?.step);
+  for (const id of Object.keys(scenario.expect.steps ?? {})) step('expect.steps', id);
+  for (const id of scenario.expect.neverRan ?? []) step('expect.neverRan', id);
+  for (const id of scenario.expect.order ?? []) step('expect.order', id);
+  for (const id of scenario.expect.path ?? []) edge('expect.path', id);
+  for (const id of scenario.expect.notTaken ?? []) edge('expect.notTaken', id);
+  return out;
 }

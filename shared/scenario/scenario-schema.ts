@@ -2,6 +2,7 @@
 // gives the run input, scripted outcomes per step and attempt, people's decisions and events at
 // virtual times, an optional engine crash, and what must hold at the end. Time is virtual.
 import { z } from 'zod';
+import { EVENT_TYPES } from '../events/run-event.ts';
 
 const Ms = z.number().int().nonnegative();
 
@@ -72,7 +73,7 @@ export const Scenario = z.strictObject({
   decisions: z.array(ScenarioDecision).optional(),
   events: z.array(ScenarioEvent).optional(),
   operator: z.array(ScenarioOperatorAction).optional().describe("an operator's actions (weft pause, resume, cancel, retry, skip, resolve) at virtual times"),
-  crash: z.strictObject({ afterEvent: z.string().min(1), step: z.string().optional(), nth: z.number().int().positive().optional() }).optional(),
+  crash: z.strictObject({ afterEvent: z.enum(EVENT_TYPES as [string, ...string[]]), step: z.string().optional(), nth: z.number().int().positive().optional() }).optional(),
   expect: ScenarioExpect,
 });
 export type Scenario = z.infer<typeof Scenario>;

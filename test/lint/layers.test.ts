@@ -20,6 +20,8 @@ describe('layer rule (eslint no-restricted-imports)', () => {
     ['renderer/x.ts', "import Database from 'better-sqlite3';\nvoid Database;\n"],
     ['renderer/x.ts', "import { join } from 'node:path';\nvoid join;\n"],
     ['electron/x.ts', "import { a } from '../engine/server.ts';\nvoid a;\n"],
+    ['shared/x.ts', "import { EventEmitter } from 'events';\nvoid EventEmitter;\n"],
+    ['renderer/x.ts', "import { readFileSync } from 'fs';\nvoid readFileSync;\n"],
   ])('%s: refuses %s', async (file, code) => {
     expect(await restrictedImports(file, code)).not.toEqual([]);
   });
@@ -29,6 +31,7 @@ describe('layer rule (eslint no-restricted-imports)', () => {
     ['renderer/x.ts', "import { Workflow } from '../shared/definition/workflow-schema.ts';\nvoid Workflow;\n"],
     ['shared/validator/x.ts', "import { Workflow } from '../definition/workflow-schema.ts';\nvoid Workflow;\n"],
     ['engine/x.ts', "import { readFileSync } from 'node:fs';\nvoid readFileSync;\n"],
+    ['shared/scenario/x.ts', "import { EVENT_TYPES } from '../events/run-event.ts';\nvoid EVENT_TYPES;\n"],
   ])('%s: allows %s', async (file, code) => {
     expect(await restrictedImports(file, code)).toEqual([]);
   });

@@ -1,6 +1,7 @@
-// `weft test PATH... [--json]`: runs each workflow's scenarios (NAME.scenarios.json beside
-// NAME.weft.json) in virtual time and reports passes, failed assertions with expected and actual
-// values, and the steps and edges no scenario exercised.
+// `weft test FILE [SCENARIO_FILE...] [--json]`: runs each workflow's scenarios (given after it, or
+// NAME.scenarios.json and the files of a NAME.scenarios/ folder beside NAME.weft.json) in virtual
+// time and reports passes, failed assertions with expected and actual values, and the steps and
+// edges no scenario exercised.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ScenarioFile } from '../../../shared/scenario/scenario-schema.ts';
@@ -16,16 +17,20 @@ import { UsageError } from '../usage-error.ts';
 
 interface Target {
   workflowFile: string;
-  scenarioFile: string;
+  scenarioFiles: string[];
+  /** Named on the command line (not found from a scenario file's name or `workflow` key). */
+  explicit: boolean;
 }
 
 export const testCommand: Command = {
   name: 'test',
   summary: "run workflows' scenarios in virtual time and report coverage",
-  usage: 'weft test PATH... [--json]',
-  help: `Runs the scenarios of each workflow: PATH is a NAME.weft.json (its scenarios are in
-NAME.scenarios.json beside it), a NAME.scenarios.json, or a folder (every workflow in it that has
-scenarios). Each scenario runs on the real engine with a virtual clock (deadlines and backoffs
+  usage: 'weft test FILE [SCENARIO_FILE...] [--json]',
+  help: `Runs the scenarios of each workflow. FILE is a NAME.weft.json; the scenario files after it
+are its scenarios, and without any, NAME.scenarios.json and every *.json in a NAME.scenarios/
+folder beside it are. A scenario file or NAME.scenarios/ folder on its own tests the workflow
+beside it (or the one its "workflow" key names); a folder tests every workflow in it that has
+scenarios. Several FILEs (each with its scenario files) may follow each other. Each scenario runs on the real engine with a virtual clock (deadlines and backoffs
 of days take milliseconds), scripted step outcomes, decisions and events; see
 docs/scenarios.md. Prints, per workflow, the scenarios passed and the steps and edges that no
 scenario exercised; a failed assertion shows its expected and actual values.
@@ -36,8 +41,8 @@ Exit status: 0 every scenario passed, 1 one failed, 2 usage error or an unreadab
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } });
     if (positionals.length === 0) throw new UsageError('give workflow files, scenario files or folders');
-    const targets = positionals.flatMap((p) => targetsOf(resolve(io.cwd, p), io));
-    let code = EXIT_OK;
+    const { targets, missing } = targetsOf(positionals.map((p) => resolve(io.cwd, p)), io);
+    let code = missing ? EXIT_USAGE : EXIT_OK;
     const report = [];
     for (const t of targets) {
       const r = await testWorkflow(t, io);
@@ -53,26 +58,60 @@ Exit status: 0 every scenario passed, 1 one failed, 2 usage error or an unreadab
       io.stdout.write(`${JSON.stringify({ workflows: report.map((r) => ({ file: r.file, scenarios: r.scenarios.map((s) => ({ name: s.name, passed: s.passed, virtualMs: s.virtualMs, crashed: s.crashed, assertions: s.assertions, ...(s.error === undefined ? {} : { error: s.error }) })), coverage: r.coverage })) })}\n`);
     }
     if (targets.length === 0) {
-      io.stderr.write('weft test: no workflow with scenarios found (NAME.scenarios.json beside NAME.weft.json)\n');
+      io.stderr.write('weft test: no workflow with scenarios found (NAME.scenarios.json or a NAME.scenarios/ folder beside NAME.weft.json)\n');
       return EXIT_USAGE;
     }
     return code;
   },
 };
 
-function targetsOf(path: string, io: CliIo): Target[] {
-  if (!existsSync(path)) {
-    io.stderr.write(`weft test: ${path} does not exist\n`);
-    return [];
+/** NAME.scenarios.json, then the *.json files of NAME.scenarios/, beside NAME.weft.json. */
+function defaultScenarioFiles(workflowFile: string): string[] {
+  const base = workflowFile.replace(/\.weft\.json$/, '');
+  const files = existsSync(`${base}.scenarios.json`) ? [`${base}.scenarios.json`] : [];
+  return [...files, ...scenarioFolderFiles(`${base}.scenarios`)];
+}
+
+function scenarioFolderFiles(dir: string): string[] {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
+  return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => join(dir, f));
+}
+
+function targetsOf(paths: readonly string[], io: CliIo): { targets: Target[]; missing: boolean } {
+  const targets: Target[] = [];
+  let missing = false;
+  let current: Target | undefined;
+  const scenarios = (files: string[], workflowFile: string): void => {
+    if (current !== undefined) current.scenarioFiles.push(...files);
+    else targets.push({ workflowFile, scenarioFiles: files, explicit: false });
+  };
+  for (const path of paths) {
+    if (!existsSync(path)) {
+      io.stderr.write(`weft test: ${path} does not exist\n`);
+      missing = true;
+      continue;
+    }
+    if (statSync(path).isDirectory()) {
+      if (path.endsWith('.scenarios')) {
+        scenarios(scenarioFolderFiles(path), path.replace(/\.scenarios$/, '.weft.json'));
+        continue;
+      }
+      current = undefined;
+      for (const f of readdirSync(path).filter((x) => x.endsWith('.weft.json')).sort()) {
+        const files = defaultScenarioFiles(join(path, f));
+        if (files.length > 0) targets.push({ workflowFile: join(path, f), scenarioFiles: files, explicit: true });
+      }
+      continue;
+    }
+    if (path.endsWith('.scenarios.json')) {
+      scenarios([path], path.replace(/\.scenarios\.json$/, '.weft.json'));
+      continue;
+    }
+    current = { workflowFile: path, scenarioFiles: [], explicit: true };
+    targets.push(current);
   }
-  if (statSync(path).isDirectory()) {
-    return readdirSync(path)
-      .filter((f) => f.endsWith('.weft.json') && existsSync(join(path, f.replace(/\.weft\.json$/, '.scenarios.json'))))
-      .sort()
-      .map((f) => ({ workflowFile: join(path, f), scenarioFile: join(path, f.replace(/\.weft\.json$/, '.scenarios.json')) }));
-  }
-  if (path.endsWith('.scenarios.json')) return [{ workflowFile: path.replace(/\.scenarios\.json$/, '.weft.json'), scenarioFile: path }];
-  return [{ workflowFile: path, scenarioFile: path.replace(/\.weft\.json$/, '.scenarios.json') }];
+  for (const t of targets) if (t.scenarioFiles.length === 0 && t.explicit) t.scenarioFiles = defaultScenarioFiles(t.workflowFile);
+  return { targets, missing };
 }
 
 async function testWorkflow(t: Target, io: CliIo): Promise<{ file: string; scenarios: ScenarioResult[]; coverage: Coverage } | undefined> {
@@ -80,24 +119,32 @@ async function testWorkflow(t: Target, io: CliIo): Promise<{ file: string; scena
     io.stderr.write(`weft test: ${message}\n`);
     return undefined;
   };
-  let text: string;
-  try {
-    text = readFileSync(t.scenarioFile, 'utf8');
-  } catch {
-    return fail(`no scenarios for ${basename(t.workflowFile)}: ${t.scenarioFile} cannot be read`);
+  if (t.scenarioFiles.length === 0) {
+    return fail(`no scenarios for ${basename(t.workflowFile)}: give scenario files after it, or put them in ${basename(t.workflowFile).replace(/\.weft\.json$/, '.scenarios.json')} or a ${basename(t.workflowFile).replace(/\.weft\.json$/, '.scenarios/')} folder beside it`);
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    return fail(`${t.scenarioFile} is not valid JSON: ${(e as Error).message}`);
+  const files: { file: string; data: ScenarioFile }[] = [];
+  for (const file of t.scenarioFiles) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      return fail(`no scenarios for ${basename(t.workflowFile)}: ${file} cannot be read`);
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (e) {
+      return fail(`${file} is not valid JSON: ${(e as Error).message}`);
+    }
+    const parsed = ScenarioFile.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return fail(`${file}: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'} (see docs/scenarios.md)`);
+    }
+    files.push({ file, data: parsed.data });
   }
-  const parsed = ScenarioFile.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return fail(`${t.scenarioFile}: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'} (see docs/scenarios.md)`);
-  }
-  const workflowFile = parsed.data.workflow === undefined ? t.workflowFile : resolve(dirname(t.scenarioFile), parsed.data.workflow);
+  const named = files[0]?.data.workflow;
+  const workflowFile = t.explicit || named === undefined ? t.workflowFile : resolve(dirname(files[0]?.file ?? '.'), named);
   let loaded;
   try {
     loaded = await loadDefinitionFile(workflowFile);
@@ -106,7 +153,7 @@ async function testWorkflow(t: Target, io: CliIo): Promise<{ file: string; scena
   }
   if (loaded.workflow === undefined || hasErrors(loaded.diagnostics)) return fail(`${workflowFile} is not a valid workflow (check it with weft validate)`);
   const scenarios: ScenarioResult[] = [];
-  for (const s of parsed.data.scenarios) scenarios.push(await runScenario(loaded.workflow, s));
+  for (const f of files) for (const s of f.data.scenarios) scenarios.push(await runScenario(loaded.workflow, s));
   return { file: workflowFile, scenarios, coverage: coverageOf(loaded.workflow, scenarios.map((s) => s.events)) };
 }
 

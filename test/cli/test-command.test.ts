@@ -1,0 +1,75 @@
+// `weft test FILE [SCENARIO_FILE...]`: which scenarios go with which workflow (files after it, a
+// NAME.scenarios.json or NAME.scenarios/ folder beside it), and clear errors for bad input.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runWeft } from './run-weft.ts';
+
+const examples = join(import.meta.dirname, '..', '..', 'examples');
+const all = JSON.parse(readFileSync(join(examples, 'order-payment.scenarios.json'), 'utf8')) as { scenarios: { name: string; expect: unknown }[] };
+
+function workspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'weft-test-cmd-'));
+  cpSync(join(examples, 'order-payment.weft.json'), join(dir, 'order-payment.weft.json'));
+  return dir;
+}
+const file = (dir: string, name: string, scenarios: unknown[]): string => {
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify({ scenarios }));
+  return path;
+};
+
+describe('weft test', () => {
+  it('runs the scenario files given after a workflow, whatever their names', async () => {
+    const dir = workspace();
+    const a = file(dir, 'happy.scenarios.json', all.scenarios.slice(0, 2));
+    const b = file(dir, 'refusals.scenarios.json', all.scenarios.slice(2, 3));
+    const r = await runWeft(['test', join(dir, 'order-payment.weft.json'), a, b]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('order-payment.weft.json: 3/3 scenarios passed');
+  });
+
+  it('finds NAME.scenarios.json and the files of a NAME.scenarios/ folder beside the workflow', async () => {
+    const dir = workspace();
+    file(dir, 'order-payment.scenarios.json', all.scenarios.slice(0, 1));
+    mkdirSync(join(dir, 'order-payment.scenarios'));
+    file(join(dir, 'order-payment.scenarios'), 'one.json', all.scenarios.slice(1, 2));
+    file(join(dir, 'order-payment.scenarios'), 'two.json', all.scenarios.slice(2, 4));
+    const byFile = await runWeft(['test', join(dir, 'order-payment.weft.json')]);
+    expect(byFile.code).toBe(0);
+    expect(byFile.stdout).toContain('4/4 scenarios passed');
+    const byDir = await runWeft(['test', dir]);
+    expect(byDir.stdout).toContain('4/4 scenarios passed');
+    const byFolder = await runWeft(['test', join(dir, 'order-payment.scenarios')]);
+    expect(byFolder.stdout).toContain('3/3 scenarios passed');
+  });
+
+  it('fails a scenario that names a step or edge the workflow does not have, saying which', async () => {
+    const dir = workspace();
+    const base = all.scenarios[0] as Record<string, unknown>;
+    file(dir, 'order-payment.scenarios.json', [{ ...base, name: 'typos', steps: { crate_order: [{ succeed: {} }] }, expect: { state: 'succeeded', path: ['payment_recieved'] } }]);
+    const r = await runWeft(['test', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('steps names step "crate_order": expected "a step of \\"order-payment\\": create_order,');
+    expect(r.stdout).toContain('got "no such step"');
+    expect(r.stdout).toContain('expect.path names edge "payment_recieved"');
+  });
+
+  it('refuses a missing path, a workflow without scenarios and an invalid scenario file with exit 2', async () => {
+    const dir = workspace();
+    const missing = await runWeft(['test', join(dir, 'nope.weft.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('does not exist');
+    const none = await runWeft(['test', join(dir, 'order-payment.weft.json')]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('no scenarios for order-payment.weft.json: give scenario files after it, or put them in order-payment.scenarios.json or a order-payment.scenarios/ folder beside it');
+    file(dir, 'order-payment.scenarios.json', [{ name: 'bad crash', expect: {}, crash: { afterEvent: 'attempt_begun' } }]);
+    const bad = await runWeft(['test', dir]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/order-payment\.scenarios\.json: scenarios\.0\.crash\.afterEvent: .*attempt_started/);
+    const partly = await runWeft(['test', join(examples, 'agent-escalation.weft.json'), join(dir, 'gone.scenarios.json')]);
+    expect(partly.code).toBe(2);
+  });
+});
