@@ -39,6 +39,11 @@
 //                                           -> 200 the booking {state: "cancelled"} (again 200 when already
 //                                           cancelled); 204 when nothing was booked under that reference
 //     GET    /{flights,hotels,cars}/bookings/by-reference/:reference -> 200 booking, 404
+//     PUT    /trips/:tripId/confirmation   {flight, hotel, car} (booking references)
+//                                           -> 200 {tripId, state: "confirmed", flight, hotel, car} (again 200 when
+//                                           confirmed already); 409 when a booking is missing or cancelled, or the
+//                                           hotel check-in is not the flight date: book a hotel from the day after
+//                                           the flight to watch the saga cancel the car, the hotel and the flight
 //
 // Errors are {error: CODE, message}. GET /health answers {ok: true}.
 import { createServer } from 'node:http';
@@ -142,6 +147,7 @@ function route(state, method, path, body, headers) {
     if (parts.length === 4 && c === 'by-reference' && method === 'GET') return found(desk.get(d), 'booking', d);
     if (parts.length === 4 && c === 'by-reference' && method === 'DELETE') return cancelBooking(desk, d);
   }
+  if (a === 'trips' && parts.length === 3 && c === 'confirmation' && method === 'PUT') return confirmTrip(state, b, body);
   return error(404, 'not_found', `no route for ${method} ${path}`);
 }
 
@@ -218,6 +224,20 @@ function book(state, deskName, desk, body) {
   const booking = { ...body, bookingId: nextId(state, rules.prefix), state: 'confirmed', bookedAt: new Date().toISOString() };
   desk.set(body.reference, booking);
   return ok(201, booking);
+}
+
+function confirmTrip(state, tripId, body) {
+  if (!isObject(body)) return error(400, 'invalid_confirmation', 'a confirmation needs the flight, hotel and car references');
+  const get = (desk, ref) => (typeof ref === 'string' ? state.bookings.get(desk).get(ref) : undefined);
+  const parts = { flight: get('flights', body.flight), hotel: get('hotels', body.hotel), car: get('cars', body.car) };
+  for (const [what, booking] of Object.entries(parts)) {
+    if (booking === undefined || booking.state !== 'confirmed') return error(409, 'booking_missing', `trip ${tripId}: the ${what} booking ${String(body[what])} is not confirmed`);
+  }
+  if (parts.hotel.checkIn !== parts.flight.date) {
+    return error(409, 'itinerary_mismatch', `trip ${tripId}: the hotel check-in (${parts.hotel.checkIn}) is not the flight date (${parts.flight.date})`);
+  }
+  const trip = { tripId, state: 'confirmed', flight: parts.flight.bookingId, hotel: parts.hotel.bookingId, car: parts.car.bookingId };
+  return ok(200, trip);
 }
 
 function cancelBooking(desk, reference) {

@@ -71,8 +71,7 @@ describe('scenarios', () => {
     expect(json.code).toBe(0);
     const report = JSON.parse(json.stdout) as { workflows: { file: string; coverage: { steps: { covered: number; total: number; missing: string[] } } }[] };
     expect(report.workflows.map((w) => w.file.split('/').pop()).sort()).toEqual(names.map((n) => `${n}.weft.json`));
-    const trip = report.workflows.find((w) => w.file.endsWith('trip-saga.weft.json'));
-    expect(trip?.coverage.steps.missing).toEqual(['cancel_car']);
+    for (const w of report.workflows) expect(w.coverage, w.file).toMatchObject({ steps: { missing: [] }, edges: { missing: [] } });
   });
 });
 

@@ -129,12 +129,12 @@ function calls(part: string): string[] {
 }
 
 const traveller = { name: 'Ada Lovelace', email: 'ada@example.org' };
-const tripInput = (tripId: string, car: { from: string; until: string }) => ({
+const tripInput = (tripId: string, car: { from: string; until: string }, checkIn = '2026-05-04') => ({
   apiBase: api.url,
   tripId,
   traveller,
   flight: { from: 'LHR', to: 'LIS', date: '2026-05-04' },
-  hotel: { city: 'Lisbon', checkIn: '2026-05-04', checkOut: '2026-05-08' },
+  hotel: { city: 'Lisbon', checkIn, checkOut: '2026-05-08' },
   car: { pickUp: 'Lisbon airport', ...car },
 });
 
@@ -197,16 +197,17 @@ describe.concurrent('examples run end to end with mock agents and the fake API',
     expect(calls('ORD-1002')).toEqual(['POST /orders/ORD-1002/cancel -> 200']);
   });
 
-  it('trip-saga: books flight, hotel and car and assembles the itinerary', async ({ expect }) => {
+  it('trip-saga: books flight, hotel and car, has the package confirmed and assembles the itinerary', async ({ expect }) => {
     const weft = session();
     const { runId } = await weft.run('trip-saga', tripInput('TRIP-1', { from: '2026-05-04', until: '2026-05-08' }), EXIT.succeeded);
     const record = await weft.inspect(runId);
     expect(record.run.state).toBe('succeeded');
     expect(path(record)).toMatchObject({
-      book_flight: 'succeeded', book_hotel: 'succeeded', book_car: 'succeeded', itinerary: 'succeeded', booked: 'succeeded', trip_failed: 'skipped',
+      book_flight: 'succeeded', book_hotel: 'succeeded', book_car: 'succeeded', confirm_trip: 'succeeded', itinerary: 'succeeded', booked: 'succeeded', trip_failed: 'skipped',
     });
     for (const cancel of ['cancel_flight', 'cancel_hotel', 'cancel_car']) expect(step(record, cancel).attempts).toEqual([]);
-    expect(calls('TRIP-1')).toEqual([]); // no cancellation (bookings are POSTed to the desk, not to a reference)
+    // no cancellation (bookings are POSTed to the desk, not to a reference), one confirmation
+    expect(calls('TRIP-1')).toEqual(['PUT /trips/TRIP-1/confirmation -> 200']);
     expect(api.requests.filter((r) => r.idempotencyKey?.startsWith('TRIP-1-')).map((r) => `${r.path} ${r.status}`)).toEqual([
       '/flights/bookings 201', '/hotels/bookings 201', '/cars/bookings 201',
     ]);
@@ -230,6 +231,24 @@ describe.concurrent('examples run end to end with mock agents and the fake API',
     expect(calls('TRIP-2')).toEqual([
       'DELETE /hotels/bookings/by-reference/TRIP-2-hotel -> 200',
       'DELETE /flights/bookings/by-reference/TRIP-2-flight -> 200',
+    ]);
+  });
+
+  it('trip-saga: a refused confirmation cancels the car, the hotel and the flight, newest first', async ({ expect }) => {
+    const weft = session();
+    // The trip desk refuses a hotel whose check-in is not the flight date (409).
+    const { runId } = await weft.run('trip-saga', tripInput('TRIP-3', { from: '2026-05-04', until: '2026-05-08' }, '2026-05-05'), EXIT.failed);
+    const record = await weft.inspect(runId);
+    expect(path(record)).toMatchObject({
+      book_flight: 'compensated', book_hotel: 'compensated', book_car: 'compensated', confirm_trip: 'failed', itinerary: 'skipped',
+      trip_failed: 'succeeded', cancel_car: 'succeeded', cancel_hotel: 'succeeded', cancel_flight: 'succeeded',
+    });
+    expect(step(record, 'confirm_trip').attempts.map((a) => a.error?.code)).toEqual(['http_409']);
+    expect(calls('TRIP-3')).toEqual([
+      'PUT /trips/TRIP-3/confirmation -> 409',
+      'DELETE /cars/bookings/by-reference/TRIP-3-car -> 200',
+      'DELETE /hotels/bookings/by-reference/TRIP-3-hotel -> 200',
+      'DELETE /flights/bookings/by-reference/TRIP-3-flight -> 200',
     ]);
   });
 
