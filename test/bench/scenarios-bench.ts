@@ -50,6 +50,20 @@ export const benchmark: Benchmark = {
     rows.push(['all examples', String(all), '', '', allMs.toFixed(0)]);
     for (const line of formatTable(rows)) print(line);
 
+    // The issue's yardstick: a 7-day deadline after 10 retries with an hour of backoff.
+    const slowDir = join(root, 'test', 'fixtures', 'scenarios');
+    const slow = load(join(slowDir, 'slow-world.weft.json'));
+    const slowScenario = ScenarioFile.parse(JSON.parse(readFileSync(join(slowDir, 'slow-world.scenarios.json'), 'utf8'))).scenarios[0] as Scenario;
+    const slowTimes: number[] = [];
+    let slowVirtual = 0;
+    for (let i = 0; i < 11; i++) {
+      const t = performance.now();
+      const r = await runScenario(slow, slowScenario);
+      if (i > 0) slowTimes.push(performance.now() - t);
+      slowVirtual = r.virtualMs;
+    }
+    print(`slow-world (10 hourly retries + 7-day deadline, ${(slowVirtual / 86_400_000).toFixed(1)} virtual days): median ${median(slowTimes).toFixed(1)} ms wall`);
+
     const fixtures = join(root, 'test', 'fixtures', 'metrics');
     const workflow = load(join(fixtures, 'refund-check.weft.json'));
     const kinds = ScenarioFile.parse(JSON.parse(readFileSync(join(fixtures, 'refund-check.scenarios.json'), 'utf8'))).scenarios;

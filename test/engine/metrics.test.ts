@@ -204,3 +204,34 @@ describe('time split', () => {
     expect(percentile(Array.from({ length: 100 }, (_, i) => i + 1), 0.95)).toBe(95);
   });
 });
+
+describe('engine API', () => {
+  it('engine.runMetrics and engine.workflowStats fold what the engine has recorded', async () => {
+    const { harness, until } = await import('./harness.ts');
+    const h = harness();
+    try {
+      const flow = {
+        format: 'weft/v1', id: 'api-metrics', version: 1, name: 'API metrics',
+        steps: [
+          { id: 'a', kind: 'transform', config: { expression: '1' } },
+          { id: 'b', kind: 'transform', config: { expression: '2' } },
+          { id: 'end', kind: 'end' },
+        ],
+        edges: [{ id: 'ab', from: 'a', to: 'b' }, { id: 'bend', from: 'b', to: 'end' }],
+      };
+      const { runId } = h.start(flow);
+      await until(() => h.store.getRun(runId)?.state === 'succeeded', 'the run succeeds');
+      const m = h.engine.runMetrics(runId.slice(0, 8));
+      expect(m).toMatchObject({ runId, state: 'succeeded', finished: true, retries: 0, path: ['ab', 'bend'], failure: null });
+      expect(m.activeMs + m.waitingMs + m.queueMs + m.attentionMs).toBe(m.durationMs);
+      const second = h.start(flow).runId;
+      await until(() => h.store.getRun(second)?.state === 'succeeded', 'the second run succeeds');
+      const report = h.engine.workflowStats('api-metrics');
+      expect(report.stats.runs).toBe(2);
+      expect(report.stats.edges['ab']?.decided).toBeGreaterThanOrEqual(1);
+      expect(() => h.engine.workflowStats('nope')).toThrow('no workflow "nope" in this store; it has api-metrics');
+    } finally {
+      h.close();
+    }
+  });
+});

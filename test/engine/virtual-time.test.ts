@@ -71,3 +71,21 @@ describe('virtual time', () => {
     expect(c.log).not.toBe(a.log); // the jitter differs, and so do the times
   });
 });
+
+describe('virtual time in a scenario file', () => {
+  it('test/fixtures/scenarios/slow-world: a 7-day deadline after 10 hourly retries passes in virtual time', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { ScenarioFile } = await import('../../shared/scenario/scenario-schema.ts');
+    const { runScenario } = await import('../../engine/scenario/run-scenario.ts');
+    const dir = join(import.meta.dirname, '..', 'fixtures', 'scenarios');
+    const wf = parseWorkflow(JSON.parse(readFileSync(join(dir, 'slow-world.weft.json'), 'utf8')));
+    const [expired, approved] = ScenarioFile.parse(JSON.parse(readFileSync(join(dir, 'slow-world.scenarios.json'), 'utf8'))).scenarios;
+    const r = await runScenario(wf, expired as NonNullable<typeof expired>);
+    expect(r.assertions.filter((a) => !a.ok)).toEqual([]);
+    expect(r.virtualMs).toBeGreaterThan(7 * DAY + 10 * HOUR / 2);
+    expect(r.events.filter((e) => e.type === 'retry_scheduled')).toHaveLength(10);
+    const ok = await runScenario(wf, approved as NonNullable<typeof approved>);
+    expect(ok.passed).toBe(true);
+  });
+});
