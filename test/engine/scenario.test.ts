@@ -12,11 +12,14 @@ import { parseWorkflow } from './harness.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const examples = join(root, 'examples');
-const load = (name: string) => ({
-  workflow: parseWorkflow(JSON.parse(readFileSync(join(examples, `${name}.weft.json`), 'utf8'))),
-  scenarios: ScenarioFile.parse(JSON.parse(readFileSync(join(examples, `${name}.scenarios.json`), 'utf8'))).scenarios,
+const load = (name: string, dir = examples) => ({
+  workflow: parseWorkflow(JSON.parse(readFileSync(join(dir, `${name}.weft.json`), 'utf8'))),
+  scenarios: ScenarioFile.parse(JSON.parse(readFileSync(join(dir, `${name}.scenarios.json`), 'utf8'))).scenarios,
 });
-const names = readdirSync(examples).filter((f) => f.endsWith('.weft.json')).map((f) => f.slice(0, -'.weft.json'.length)).sort();
+const namesIn = (dir: string): string[] => readdirSync(dir).filter((f) => f.endsWith('.weft.json')).map((f) => f.slice(0, -'.weft.json'.length)).sort();
+const names = namesIn(examples);
+// Scenario files of the tests' own fixtures (two event steps in and out of order, virtual days, metrics).
+const fixtureDirs = ['scenarios', 'metrics'].map((d) => join(root, 'test', 'fixtures', d));
 const { workflow, scenarios } = load('order-payment');
 
 describe('scenarios', () => {
@@ -25,10 +28,12 @@ describe('scenarios', () => {
     for (const n of names) expect(load(n).scenarios.length, n).toBeGreaterThanOrEqual(8);
   });
 
-  const all = names.flatMap((n) => {
-    const { workflow: w, scenarios: list } = load(n);
-    return list.map((s) => [`${n}: ${s.name}`, w, s] as const);
-  });
+  const all = [examples, ...fixtureDirs].flatMap((dir) =>
+    namesIn(dir).flatMap((n) => {
+      const { workflow: w, scenarios: list } = load(n, dir);
+      return list.map((s) => [`${n}: ${s.name}`, w, s] as const);
+    }),
+  );
   it.each(all)('%s passes, and gives the same log twice, byte for byte', async (_name, w, scenario) => {
     const a = await runScenario(w, scenario);
     expect(a.error).toBeUndefined();
