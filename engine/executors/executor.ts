@@ -8,6 +8,12 @@ export interface AttemptContext {
   stepId: string;
   activation: number;
   attempt: number;
+  /**
+   * The attempt's place among those that count (1, then one more per retry): an attempt run again
+   * after an engine restart has the number of the one it replaces. Retry variants and the mock
+   * provider's replies follow it. Absent: the same as `attempt`.
+   */
+  countedAttempt?: number;
   /** The resolved input of this attempt (the step's `input` expression, evaluated). */
   input: unknown;
   /** The step's config with this attempt's retry variant merged in. */

@@ -43,6 +43,7 @@ export interface Launch {
   stepId: string;
   activation: number;
   attempt: number;
+  countedAttempt: number;
   executor: Executor;
   input: unknown;
   config: Record<string, unknown>;
@@ -649,7 +650,7 @@ export interface Pool {
       return;
     }
     if (effect === 'external') this.needDurable = true;
-    this.launches.push({ live, stepId, activation: s.activation, attempt: number, executor, input, config, step, idempotencyKey, timeoutMs: step.timeoutMs });
+    this.launches.push({ live, stepId, activation: s.activation, attempt: number, countedAttempt: counted, executor, input, config, step, idempotencyKey, timeoutMs: step.timeoutMs });
     if (gate) {
       gate.inUse++;
       live.holding.add(stepId);
@@ -740,6 +741,7 @@ export interface Pool {
         stepId: l.stepId,
         activation: l.activation,
         attempt: l.attempt,
+        countedAttempt: l.countedAttempt,
         input: l.input,
         config: l.config,
         step: l.step,

@@ -184,6 +184,35 @@ describe('timers and recovery', () => {
     expect(types(events, 'mail').filter((x) => x.startsWith('attempt'))).toEqual(['attempt_started', 'attempt_unknown']);
     expect(events.find((e) => e.type === 'attempt_unknown')?.reason).toMatch(/engine stopped during this attempt/);
   });
+
+  it('an agent attempt run again after a restart gets the reply and config of the one it replaces, not those of the next retry', async () => {
+    h = harness();
+    const good = { decision: 'refund', confidence: 0.9 };
+    const { runId } = h.start(wf(
+      [
+        {
+          id: 'propose', kind: 'agent',
+          config: { provider: 'mock', model: 'small', prompt: 'Decide.', responseFormat: 'json', temperature: 0.7, mock: { replies: [{ text: 'Sure, a refund!', delayMs: 400 }, { output: good }] } },
+          output: { type: 'object', required: ['decision', 'confidence'] },
+          retry: { maxAttempts: 3, initialIntervalMs: 10, variants: [{ temperature: 0.1 }] },
+        },
+        end(),
+      ],
+      [{ id: 'p', from: 'propose', to: 'done' }],
+    ));
+    await until(() => h?.store.readEvents(runId).some((e) => e.type === 'attempt_started') === true, 'the first call to start');
+    const engine = h.restart();
+    engine.recover();
+    expect(await engine.settled(runId)).toBe('succeeded');
+    const attempts = h.model(runId).steps.get('propose')?.attempts ?? [];
+    // 1: interrupted; 2: its rerun, same config (no variant) and the same prose reply, which fails;
+    // 3: the first real retry, variant 1, the second reply.
+    expect(attempts.map((a) => [a.number, a.variant, a.error?.code ?? a.state])).toEqual([
+      [1, null, 'interrupted'],
+      [2, null, 'invalid_json_reply'],
+      [3, 0, 'succeeded'],
+    ]);
+  });
 });
 
 describe('fork', () => {

@@ -51,7 +51,7 @@ export class AgentExecutor implements Executor {
     const config = parsed.data;
     if (ctx.signal.aborted) return notStartedResult(abortReasonText(ctx.signal));
 
-    const choice = providerForStep(ctx.stepId, ctx.attempt, config, {
+    const choice = providerForStep(ctx.stepId, ctx.countedAttempt ?? ctx.attempt, config, {
       environment: this.environment,
       fetch: this.fetch,
       schedule: this.schedule,
