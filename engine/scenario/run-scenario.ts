@@ -57,7 +57,7 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
   let live: Store = store;
   const start = clock.now();
   let crashed = false;
-  const problems: string[] = [];
+  const problems: AssertionResult[] = [];
   try {
     const hash = store.saveDefinition(workflow, start);
     const runId = engine.startRun({ workflow, definitionHash: hash, input: scenario.input ?? {}, workspaceDir: '.' });
@@ -68,7 +68,7 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
         () => { if (refused) timed.push({ what: `${what} refused`, ok: false, expected: 'refused', actual: 'accepted' }); },
         (e: unknown) => {
           if (refused) timed.push({ what: `${what} refused`, ok: true, expected: 'refused', actual: `refused: ${(e as Error).message}` });
-          else problems.push(`${what}: ${(e as Error).message}`);
+          else problems.push({ what, ok: false, expected: 'accepted', actual: `refused: ${(e as Error).message}` });
         },
       );
     };
@@ -86,7 +86,7 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
       clock.setTimer(ev.atMs, () => {
         engine.sendEvent({ id: ev.id ?? `scenario-event-${k}`, name: ev.name, key: ev.key, data: ev.data ?? null, receivedAt: clock.now() }).then(
           (r) => { if (ev.expect !== undefined) timed.push({ what: `event "${ev.name}" (${ev.id ?? `#${k}`}) at ${ev.atMs} ms`, ok: r.status === ev.expect, expected: ev.expect, actual: r.status }); },
-          (e: unknown) => problems.push(`event "${ev.name}" at ${ev.atMs} ms: ${(e as Error).message}`),
+          (e: unknown) => problems.push({ what: `event "${ev.name}" at ${ev.atMs} ms`, ok: false, expected: 'accepted', actual: `refused: ${(e as Error).message}` }),
         );
       });
     }
@@ -109,12 +109,12 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
         engine = new Engine({ store: live, clock, random, executors });
         engine.recover();
         crashed = true;
-      } else problems.push(`the scenario asked for a crash after ${c.afterEvent}${c.step ? ` of ${c.step}` : ''}, which never happened`);
+      } else problems.push({ what: `crash after ${c.afterEvent}${c.step ? ` of "${c.step}"` : ''}${(c.nth ?? 1) > 1 ? ` (time ${c.nth})` : ''}`, ok: false, expected: 'the event to happen', actual: 'it never happened' });
     }
     await driveUntilQuiet(engine, clock);
     const events = live.readEvents(runId);
     const assertions = [...check(scenario, foldRun(live, runId), events, scripted), ...timed];
-    for (const p of problems) assertions.push({ what: p, ok: false, expected: 'no error', actual: 'error' });
+    assertions.push(...problems);
     return { name: scenario.name, passed: assertions.every((a) => a.ok), assertions, events, virtualMs: clock.now() - start, crashed };
   } catch (e) {
     return { name: scenario.name, passed: false, assertions: [], events: [], virtualMs: clock.now() - start, crashed, error: (e as Error).message };

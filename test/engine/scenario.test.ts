@@ -137,6 +137,10 @@ describe('scenario features', () => {
     expect(r.events.filter((e) => e.type === 'operator_action')).toHaveLength(1);
     const unexpected = await runScenario(workflow, { ...paid, name: 'a refused action that was not expected', operator: [{ atMs: 0, action: 'resolve', step: 'fulfil', as: 'succeeded' }], expect: { state: 'succeeded' } });
     expect(unexpected.passed).toBe(false);
-    expect(unexpected.assertions.find((a) => !a.ok)?.what).toMatch(/^resolve of "fulfil" at 0 ms: /);
+    const refusal = unexpected.assertions.find((a) => !a.ok);
+    expect(refusal).toMatchObject({ what: 'resolve of "fulfil" at 0 ms', expected: 'accepted' });
+    expect(refusal?.actual).toMatch(/^refused: /);
+    const noCrash = await runScenario(workflow, { ...paid, name: 'a crash point that never comes', crash: { afterEvent: 'step_escalated' }, expect: { state: 'succeeded' } });
+    expect(noCrash.assertions).toContainEqual({ what: 'crash after step_escalated', ok: false, expected: 'the event to happen', actual: 'it never happened' });
   });
 });
