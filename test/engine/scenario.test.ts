@@ -62,6 +62,7 @@ describe('scenarios', () => {
     expect(r.stdout).toContain('FAIL "expects the wrong end"');
     expect(r.stdout).toContain('run state: expected "failed", got "succeeded"');
     expect(r.stdout).toContain('edge "payment_timeout" taken: expected true, got false');
+    expect(r.stdout).toContain('the run took order_created > payment_received > payment_covers_total > fulfilled and ended succeeded');
   });
 
   it('weft test examples/ passes and prints, per workflow, scenarios passed and step and edge coverage', async () => {
