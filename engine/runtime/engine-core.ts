@@ -414,7 +414,8 @@ export interface Pool {
     const waiters = live.waiters;
     live.waiters = [];
     for (const w of waiters) w();
-    if (isTerminal(live.model.state) && live.running.size === 0 && live.waiters.length === 0) this.runs.delete(live.model.runId);
+    // A finished run leaves memory once nothing of it is running or waiting to be recorded.
+    if (isTerminal(live.model.state) && live.running.size === 0 && live.inbox.length === 0 && live.waiters.length === 0) this.runs.delete(live.model.runId);
   }
 
   protected isSettled(live: LiveRun): boolean {
@@ -859,7 +860,8 @@ export interface Pool {
     const meta = r.meta === undefined ? {} : { meta: r.meta };
     if (r.outcome === 'unknown') {
       this.emit(live, 'attempt_unknown', { error: { code: 'unknown', message: r.reason }, ...meta }, { ...at, reason: r.reason });
-      if (!isTerminal(m.state)) await this.settle(live, s, 'unknown', r.reason);
+      if (isTerminal(m.state)) this.settleAfterEnd(live, s, 'unknown');
+      else await this.settle(live, s, 'unknown', r.reason);
       return;
     }
     if (r.outcome === 'failed') {
@@ -869,7 +871,8 @@ export interface Pool {
         ...(r.output === undefined ? {} : { output: r.output, evidenceId, covers }),
         ...meta,
       }, { ...at, reason: r.message });
-      if (!isTerminal(m.state)) await this.afterFailure(live, s, step, r.code, r.retryable !== false);
+      if (isTerminal(m.state)) this.settleAfterEnd(live, s, 'cancelled');
+      else await this.afterFailure(live, s, step, r.code, r.retryable !== false);
       return;
     }
     // Succeeded by the executor's account; the contract decides whether it counts.
@@ -887,11 +890,26 @@ export interface Pool {
     }
     if (failure) {
       this.emit(live, 'attempt_failed', { error: failure, retryable: true, output, evidenceId, covers, ...meta }, { ...at, reason: failure.message });
-      if (!isTerminal(m.state)) await this.afterFailure(live, s, step, failure.code, true);
+      if (isTerminal(m.state)) this.settleAfterEnd(live, s, 'cancelled');
+      else await this.afterFailure(live, s, step, failure.code, true);
       return;
     }
     this.emit(live, 'attempt_succeeded', { output, evidenceId, covers, ...meta }, at);
-    if (!isTerminal(m.state)) await this.settle(live, s, 'succeeded', `attempt ${evidenceId} succeeded`, evidenceId);
+    if (isTerminal(m.state)) this.settleAfterEnd(live, s, 'succeeded', evidenceId);
+    else await this.settle(live, s, 'succeeded', `attempt ${evidenceId} succeeded`, evidenceId);
+  }
+
+  /**
+   * An attempt that ends after its run has ended (a cancel aborts running attempts): its result is
+   * recorded above, and the step settles with it, routing nothing. An external attempt that may
+   * have had its effect stays `unknown`, so the record says what a person may need to check.
+   */
+  protected settleAfterEnd(live: LiveRun, s: StepRuntime, outcome: 'succeeded' | 'unknown' | 'cancelled', evidenceId?: string): void {
+    this.emit(live, 'step_settled', { outcome, ...(evidenceId === undefined ? {} : { evidenceId }), edges: [] }, {
+      step: s.id,
+      activation: s.activation,
+      reason: `the run had ended (${live.model.state}) when the attempt ended`,
+    });
   }
 
   protected async afterFailure(live: LiveRun, s: StepRuntime, step: Step, code: string, retryable: boolean): Promise<void> {

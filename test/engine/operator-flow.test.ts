@@ -1,7 +1,7 @@
 // Operator control, compensation and flow control on the real engine, from the event log.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../shared/events/run-event.ts';
-import { harness, parseWorkflow, types, type Harness } from './harness.ts';
+import { harness, until, parseWorkflow, types, type Harness } from './harness.ts';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
@@ -81,6 +81,35 @@ describe('operator control', () => {
     const events = h.events(runId);
     expect(types(events, 'two')).toContain('attempt_succeeded');
     expect(events.filter((e) => e.type === 'operator_action').map((e) => (e.data as RunEvent<'operator_action'>['data']).action)).toEqual(['pause', 'resume', 'cancel']);
+  });
+
+  it('records what became of the attempts a cancel aborts: a pure one is cancelled, an external one is unknown', async () => {
+    h = harness();
+    const flow = wf('parallel', [
+      cmd('start', 'echo 1'),
+      cmd('compute', 'sleep 30'),
+      cmd('send', 'sleep 30', { effect: 'external', onExhausted: 'escalate' }),
+      end(),
+      end('sent'),
+    ], [
+      { id: 'a', from: 'start', to: 'compute' },
+      { id: 'b', from: 'start', to: 'send' },
+      { id: 'c', from: 'compute', to: 'done' },
+      { id: 'd', from: 'send', to: 'sent', on: ['succeeded', 'unknown'] },
+    ]);
+    const { runId } = h.start(flow);
+    await until(() => h?.store.readEvents(runId).filter((e) => e.type === 'attempt_started').length === 3, 'both branches to start');
+    await h.engine.cancelRun(runId, 'ops', 'not needed');
+    await until(() => h?.store.readEvents(runId).filter((e) => e.type === 'step_settled' && (e.step === 'compute' || e.step === 'send')).length === 2, 'the aborted attempts to be recorded');
+    const m = h.model(runId);
+    expect(m.state).toBe('cancelled');
+    expect(m.steps.get('compute')).toMatchObject({ state: 'cancelled' });
+    expect(m.steps.get('send')).toMatchObject({ state: 'unknown' });
+    expect(m.steps.get('send')?.attempts[0]?.state).toBe('unknown');
+    expect(m.steps.get('done')?.attempts).toEqual([]);
+    expect(m.steps.get('sent')?.attempts).toEqual([]);
+    const types2 = h.events(runId).map((e) => e.type);
+    expect(types2.indexOf('run_state_changed')).toBeLessThan(types2.lastIndexOf('step_settled'));
   });
 });
 
