@@ -95,7 +95,6 @@ export function runMetrics(events: readonly RunEvent[], asOf?: number): RunMetri
   let stateReason = '';
   const intervals: Interval[] = [];
   const openAttempts = new Map<string, Interval>();
-  const waitingAttempts = new Set<string>();
   const openActivations = new Map<string, { at: number; queue: Interval | null }>();
   const backoffs = new Map<string, Interval>();
   const lastFailure = new Map<string, string>();
@@ -159,7 +158,6 @@ export function runMetrics(events: readonly RunEvent[], asOf?: number): RunMetri
       case 'timer_set': {
         const i = openAttempts.get(attemptKey(e));
         if (i) i.kind = 'waiting';
-        waitingAttempts.add(attemptKey(e));
         break;
       }
       case 'attempt_succeeded':
