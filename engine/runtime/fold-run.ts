@@ -4,8 +4,8 @@ import type { Store } from '../store/store.ts';
 import { StoreError } from '../store/store-error.ts';
 import { applyEvent, newRunModel, type RunModel } from './run-model.ts';
 
-export function foldRun(store: Store, runId: string): RunModel {
-  const events = store.readEvents(runId);
+/** `events`: the run's log when the caller has read it already (it is not read again). */
+export function foldRun(store: Store, runId: string, events: readonly RunEvent[] = store.readEvents(runId)): RunModel {
   const created = events[0] as RunEvent<'run_created'> | undefined;
   if (created?.type !== 'run_created') throw new StoreError('unknown-run', `no run "${runId}" in this store; list runs with \`weft runs\``);
   const def = store.loadDefinition(created.data.workflowId, created.data.version);

@@ -16,6 +16,7 @@ import { Store } from '../store/store.ts';
 import { driveUntilQuiet, settleEngine } from './drive.ts';
 import { ScriptedExecutor, type ScriptedOutcome } from './scripted-executor.ts';
 import { CrashableStore } from './crashable-store.ts';
+import { runMetrics, type RunMetrics } from '../metrics/run-metrics.ts';
 
 const SCRIPTED_KINDS: StepKind[] = ['agent', 'http', 'command', 'script', 'map', 'subworkflow'];
 
@@ -30,8 +31,10 @@ export interface ScenarioResult {
   name: string;
   passed: boolean;
   assertions: AssertionResult[];
-  /** The run's events, for coverage, determinism checks and debugging. */
+  /** The run's events, for determinism checks and debugging. */
   events: RunEvent[];
+  /** The run's metrics (path taken, steps reached, end): what coverage and a failure report read. Null when it did not run. */
+  metrics: RunMetrics | null;
   virtualMs: number;
   crashed: boolean;
   error?: string;
@@ -44,7 +47,7 @@ export interface RunScenarioOptions {
 
 export async function runScenario(workflow: Workflow, scenario: Scenario, opts: RunScenarioOptions = {}): Promise<ScenarioResult> {
   const wrong = unknownReferences(workflow, scenario);
-  if (wrong.length > 0) return { name: scenario.name, passed: false, assertions: wrong, events: [], virtualMs: 0, crashed: false };
+  if (wrong.length > 0) return { name: scenario.name, passed: false, assertions: wrong, events: [], metrics: null, virtualMs: 0, crashed: false };
   const clock = new VirtualClock();
   const db = openDatabase(opts.dbPath ?? ':memory:');
   // With a crash, the store dies right after the commit holding the named event, as with kill -9.
@@ -113,35 +116,29 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
     }
     await driveUntilQuiet(engine, clock);
     const events = live.readEvents(runId);
-    const assertions = [...check(scenario, foldRun(live, runId), events, scripted), ...timed];
+    const metrics = runMetrics(events);
+    const assertions = [...check(scenario, foldRun(live, runId, events), metrics, events, scripted), ...timed];
     assertions.push(...problems);
-    return { name: scenario.name, passed: assertions.every((a) => a.ok), assertions, events, virtualMs: clock.now() - start, crashed };
+    return { name: scenario.name, passed: assertions.every((a) => a.ok), assertions, events, metrics, virtualMs: clock.now() - start, crashed };
   } catch (e) {
-    return { name: scenario.name, passed: false, assertions: [], events: [], virtualMs: clock.now() - start, crashed, error: (e as Error).message };
+    return { name: scenario.name, passed: false, assertions: [], events: [], metrics: null, virtualMs: clock.now() - start, crashed, error: (e as Error).message };
   } finally {
     engine.close();
     db.close();
   }
 }
 
-function check(scenario: Scenario, run: ReturnType<typeof foldRun>, events: RunEvent[], scripted: ScriptedExecutor): AssertionResult[] {
+function check(scenario: Scenario, run: ReturnType<typeof foldRun>, metrics: RunMetrics, events: RunEvent[], scripted: ScriptedExecutor): AssertionResult[] {
   const out: AssertionResult[] = [];
   const x = scenario.expect;
   const add = (what: string, expected: unknown, actual: unknown): void => {
     out.push({ what, ok: isDeepStrictEqual(expected, actual), expected, actual });
   };
   if (x.state !== undefined) add('run state', x.state, run.state);
-  const taken = new Set<string>();
-  for (const e of events) {
-    if (e.type !== 'step_settled') continue;
-    for (const d of (e.data as RunEvent<'step_settled'>['data']).edges) if (d.taken) taken.add(d.id);
-  }
+  const taken = new Set(metrics.path);
   for (const [id, want] of Object.entries(x.steps ?? {})) {
     const s = run.steps.get(id);
-    if (s === undefined) {
-      out.push({ what: `step "${id}" exists`, ok: false, expected: 'a step of the workflow', actual: 'no such step' });
-      continue;
-    }
+    if (s === undefined) continue; // unknownReferences has failed the scenario before it ran
     if (want.state !== undefined) add(`state of "${id}"`, want.state, s.state);
     if (want.output !== undefined) add(`output of "${id}"`, want.output, s.output ?? null);
     if (want.outcome !== undefined) add(`outcome of "${id}"`, want.outcome, s.outcome);

@@ -8,7 +8,6 @@ import { ScenarioFile } from '../../../shared/scenario/scenario-schema.ts';
 import { hasErrors } from '../../../shared/validator/diagnostic.ts';
 import { loadDefinitionFile } from '../../definition/load-definition-file.ts';
 import { coverageOf, type Coverage } from '../../scenario/coverage.ts';
-import { runMetrics } from '../../metrics/run-metrics.ts';
 import { runScenario, type ScenarioResult } from '../../scenario/run-scenario.ts';
 import type { Command } from '../command.ts';
 import type { CliIo } from '../cli-io.ts';
@@ -155,7 +154,7 @@ async function testWorkflow(t: Target, io: CliIo): Promise<{ file: string; scena
   if (loaded.workflow === undefined || hasErrors(loaded.diagnostics)) return fail(`${workflowFile} is not a valid workflow (check it with weft validate)`);
   const scenarios: ScenarioResult[] = [];
   for (const f of files) for (const s of f.data.scenarios) scenarios.push(await runScenario(loaded.workflow, s));
-  return { file: workflowFile, scenarios, coverage: coverageOf(loaded.workflow, scenarios.map((s) => s.events)) };
+  return { file: workflowFile, scenarios, coverage: coverageOf(loaded.workflow, scenarios.flatMap((s) => (s.metrics === null ? [] : [s.metrics]))) };
 }
 
 function print(io: CliIo, r: { file: string; scenarios: ScenarioResult[]; coverage: Coverage }): void {
@@ -169,9 +168,9 @@ function print(io: CliIo, r: { file: string; scenarios: ScenarioResult[]; covera
     if (s.passed) continue;
     io.stdout.write(`  FAIL ${JSON.stringify(s.name)}${s.error === undefined ? '' : `: ${s.error}`}\n`);
     for (const a of s.assertions.filter((x) => !x.ok)) io.stdout.write(`    ${a.what}: expected ${JSON.stringify(a.expected)}, got ${JSON.stringify(a.actual)}\n`);
-    if (s.events.length > 0) {
+    const m = s.metrics;
+    if (m !== null) {
       // What did happen, to compare with what was expected: the edges taken and how the run ended.
-      const m = runMetrics(s.events);
       io.stdout.write(`    the run took ${m.path.length === 0 ? 'no edge' : m.path.join(' > ')} and ended ${m.state}${m.failure?.step == null ? '' : ` (went wrong at ${m.failure.step}: ${m.failure.outcome ?? '?'})`}${s.crashed ? ', after a crash' : ''}\n`);
     }
   }
