@@ -604,7 +604,7 @@ export interface Pool {
     if (number === 1 && (await this.reuseOrCarry(live, s, step, inputHash))) return;
 
     // A rerun after an engine restart is not a retry: it gets the config its interrupted attempt had.
-    const counted = s.attempts.filter((a) => a.activation === s.activation && a.number < number && a.error?.code !== 'interrupted').length + 1;
+    const counted = countedAttempts(s) + 1;
     const { config, variant } = configForAttempt((step as { config?: Record<string, unknown> }).config ?? {}, step.retry, counted);
     this.emit(live, 'attempt_started', {
       inputHash,
@@ -913,9 +913,8 @@ export interface Pool {
   }
 
   protected async afterFailure(live: LiveRun, s: StepRuntime, step: Step, code: string, retryable: boolean): Promise<void> {
-    const inActivation = s.attempts.filter((a) => a.activation === s.activation);
-    const counted = inActivation.filter((a) => a.error?.code !== 'interrupted').length;
-    const next = inActivation.length + 1;
+    const counted = countedAttempts(s);
+    const next = s.attempts.filter((a) => a.activation === s.activation).length + 1;
     const now = this.o.clock.now();
     if (code === 'interrupted') {
       this.emit(live, 'retry_scheduled', { nextAttempt: next, dueAt: now, delayMs: 0 }, { step: s.id, activation: s.activation, reason: 'the engine restarted during the attempt; running it again (not counted as a retry)' });
@@ -1021,6 +1020,11 @@ export function evidenceOf(live: LiveRun, stepId: string): Evidence[] {
     live.evidenceIndex = { size: m.evidence.size, byStep };
   }
   return live.evidenceIndex.byStep.get(stepId) ?? [];
+}
+
+/** Attempts of the step's current activation that count against its retry policy (a rerun after an engine restart does not). */
+export function countedAttempts(s: StepRuntime): number {
+  return s.attempts.filter((a) => a.activation === s.activation && a.error?.code !== 'interrupted').length;
 }
 
 export function currentAttempt(s: StepRuntime): AttemptRecord | undefined {
