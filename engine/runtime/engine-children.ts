@@ -4,10 +4,10 @@ import type { Step, Workflow } from '../../shared/definition/workflow-schema.ts'
 import type { AttemptResult } from '../executors/executor.ts';
 import { evaluate } from './expressions.ts';
 import { checkAgainstSchema } from './output-contract.ts';
-import type { RunModel, StepRuntime } from './run-model.ts';
 import { isTerminal } from './run-status.ts';
 import { findWorkspaceWorkflow } from './workspace-workflows.ts';
-import { currentAttempt, type LiveRun } from './engine-core.ts';
+import { type LiveRun } from './engine-core.ts';
+import { currentAttempt, type RunModel, type StepRuntime } from './run-model.ts';
 import { PeopleEngine } from './engine-people.ts';
 
 export abstract class ChildrenEngine extends PeopleEngine {

@@ -18,8 +18,8 @@ import { checkAgainstSchema } from './output-contract.ts';
 import { readiness } from './readiness.ts';
 import { backoffMs, configForAttempt, mayRetry } from './retry-policy.ts';
 import { foldRun } from './fold-run.ts';
-import { runRow } from './projections.ts';
-import { applyEvent, newRunModel, type AttemptRecord, type Evidence, type RunModel, type StepRuntime } from './run-model.ts';
+import { runRow, stepRow } from './projections.ts';
+import { applyEvent, currentAttempt, newRunModel, type AttemptRecord, type Evidence, type RunModel, type StepRuntime } from './run-model.ts';
 import { desiredRunState, isQuiet, isTerminal } from './run-status.ts';
 
 export interface EngineOptions {
@@ -450,13 +450,7 @@ export interface Pool {
     for (const id of live.touched) {
       const s = m.steps.get(id);
       if (s === undefined) continue;
-      this.o.store.setStepProjection(m.runId, {
-        stepId: id,
-        activation: s.activation,
-        state: s.state,
-        attempts: s.attempts.filter((a) => a.activation === s.activation).length,
-        evidenceId: s.evidence?.id ?? null,
-      });
+      this.o.store.setStepProjection(m.runId, stepRow(s));
     }
     live.touched.clear();
   }
@@ -578,8 +572,7 @@ export interface Pool {
       if (!gate.queue.some((q) => q.live === live && q.stepId === stepId)) gate.queue.push({ live, stepId });
       return;
     }
-    const inActivation = s.attempts.filter((a) => a.activation === s.activation);
-    const number = inActivation.length + 1;
+    const number = (currentAttempt(s)?.number ?? 0) + 1;
     const effect = step.effect ?? 'none';
     const ctx = this.context(live);
     let input: unknown;
@@ -587,7 +580,7 @@ export interface Pool {
     try {
       input = s.inputOverride !== null ? s.inputOverride.value : step.input === undefined ? m.input : await evaluate(step.input, ctx);
       if (number === 1 && step.idempotencyKey !== undefined) idempotencyKey = String(await evaluate(step.idempotencyKey, ctx));
-      else idempotencyKey = inActivation[0]?.idempotencyKey;
+      else idempotencyKey = currentAttempt(s)?.idempotencyKey; // one key per activation, given to every attempt;
     } catch (e) {
       this.emit(live, 'attempt_started', { inputHash: '-', input: null, variant: null, effect }, { step: stepId, activation: s.activation, attempt: number });
       await this.onResult(live, { stepId, activation: s.activation, attempt: number, result: { outcome: 'failed', code: 'input_error', message: (e as Error).message, retryable: false } });
@@ -780,6 +773,12 @@ export interface Pool {
     this.markDirty(l.live);
   }
 
+  /** Cancels the step's pending timer (retry, deadline, wait), if any. */
+  protected disarm(live: LiveRun, stepId: string): void {
+    live.timers.get(stepId)?.();
+    live.timers.delete(stepId);
+  }
+
   protected arm(live: LiveRun, stepId: string, dueAt: number): void {
     live.timers.get(stepId)?.();
     live.timers.set(stepId, this.o.clock.setTimer(dueAt - this.o.clock.now(), () => {
@@ -914,7 +913,7 @@ export interface Pool {
 
   protected async afterFailure(live: LiveRun, s: StepRuntime, step: Step, code: string, retryable: boolean): Promise<void> {
     const counted = countedAttempts(s);
-    const next = s.attempts.filter((a) => a.activation === s.activation).length + 1;
+    const next = (currentAttempt(s)?.number ?? 0) + 1;
     const now = this.o.clock.now();
     if (code === 'interrupted') {
       this.emit(live, 'retry_scheduled', { nextAttempt: next, dueAt: now, delayMs: 0 }, { step: s.id, activation: s.activation, reason: 'the engine restarted during the attempt; running it again (not counted as a retry)' });
@@ -990,8 +989,7 @@ export interface Pool {
     this.emit(live, 'run_failing', { stepId }, { reason });
     for (const other of m.steps.values()) {
       if (other.state === 'retry_wait' || other.state === 'waiting') {
-        live.timers.get(other.id)?.();
-        live.timers.delete(other.id);
+        this.disarm(live, other.id);
         await this.settle(live, other, 'cancelled', 'the run is failing');
       }
     }
@@ -1027,10 +1025,3 @@ export function countedAttempts(s: StepRuntime): number {
   return s.attempts.filter((a) => a.activation === s.activation && a.error?.code !== 'interrupted').length;
 }
 
-export function currentAttempt(s: StepRuntime): AttemptRecord | undefined {
-  for (let i = s.attempts.length - 1; i >= 0; i--) {
-    const a = s.attempts[i] as AttemptRecord;
-    if (a.activation === s.activation) return a;
-  }
-  return undefined;
-}

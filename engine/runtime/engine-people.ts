@@ -5,8 +5,8 @@ import type { ExternalEvent } from '../store/store.ts';
 import { StoreError } from '../store/store-error.ts';
 import { evaluate, renderTemplate } from './expressions.ts';
 import { checkAgainstSchema } from './output-contract.ts';
-import type { AttemptRecord, StepRuntime } from './run-model.ts';
-import { currentAttempt, EngineCore, type LiveRun } from './engine-core.ts';
+import { EngineCore, type LiveRun } from './engine-core.ts';
+import { currentAttempt, type AttemptRecord, type StepRuntime } from './run-model.ts';
 
 export abstract class PeopleEngine extends EngineCore {
 
@@ -64,8 +64,7 @@ export abstract class PeopleEngine extends EngineCore {
   protected async receive(live: LiveRun, s: StepRuntime, e: ExternalEvent, why: string): Promise<void> {
     const a = currentAttempt(s);
     if (a === undefined || s.state !== 'waiting') return; // no longer waiting: the event stays kept
-    live.timers.get(s.id)?.();
-    live.timers.delete(s.id);
+    this.disarm(live, s.id);
     this.emit(live, 'event_received', { name: e.name, key: e.key, id: e.id, data: e.data, receivedAt: e.receivedAt }, { step: s.id, activation: a.activation, attempt: a.number, reason: why });
     this.o.store.consumeExternalEvent(e.id, live.model.runId, s.id);
     const output = { name: e.name, key: e.key, id: e.id, data: e.data, at: new Date(e.receivedAt).toISOString() };
@@ -95,8 +94,7 @@ export abstract class PeopleEngine extends EngineCore {
     const stepId = s.id;
     if (s.state !== 'waiting' || currentAttempt(s) !== a) throw new StoreError('refused', `step "${stepId}" stopped waiting before the decision was applied; nothing was changed`);
     const at = { step: stepId, activation: a.activation, attempt: a.number };
-    live.timers.get(stepId)?.();
-    live.timers.delete(stepId);
+    this.disarm(live, stepId);
     this.emit(live, 'task_decided', { decision: d.decision, by: d.by, ...(d.data === undefined ? {} : { data: d.data }), ...(d.choice === undefined ? {} : { choice: d.choice }), ...(d.reason === undefined ? {} : { reason: d.reason }) }, { ...at, reason: `${d.decision} by ${d.by}` });
     const output = {
       decision: d.decision,

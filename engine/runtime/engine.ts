@@ -52,8 +52,7 @@ export class Engine extends ChildrenEngine {
       this.emit(live, 'operator_action', { action: 'cancel', by }, { reason: `cancelled by ${by}: ${reason}` });
       for (const s of m.steps.values()) {
         if (s.state === 'ready' || s.state === 'retry_wait' || s.state === 'waiting' || s.state === 'blocked') {
-          live.timers.get(s.id)?.();
-          live.timers.delete(s.id);
+          this.disarm(live, s.id);
           if (s.state !== 'blocked') {
             this.emit(live, 'step_settled', { outcome: 'cancelled', edges: [] }, { step: s.id, activation: s.activation, reason: `cancelled by ${by}` });
           }
@@ -112,8 +111,7 @@ export class Engine extends ChildrenEngine {
     if (s.state === 'blocked' || s.state === 'skipped' || s.activation === 0) {
       this.emit(live, 'step_activated', {}, { step: s.id, activation: s.activation + 1, reason: `${action} by ${by}: ${reason}` });
     }
-    live.timers.get(s.id)?.();
-    live.timers.delete(s.id);
+    this.disarm(live, s.id);
   }
 
   protected operable(runId: string, action: string, states: RunState[]): LiveRun {

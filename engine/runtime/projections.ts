@@ -3,18 +3,23 @@
 // log; a test rebuilds them and compares.
 import type { RunRow, StepProjection, Store } from '../store/store.ts';
 import { foldRun } from './fold-run.ts';
-import type { RunModel } from './run-model.ts';
+import { currentAttempt, type RunModel, type StepRuntime } from './run-model.ts';
 import { isTerminal } from './run-status.ts';
 
 export function runRow(m: RunModel): RunRow {
   return { id: m.runId, workflowId: m.workflow.id, version: m.workflow.version, state: m.state, inputRevision: m.inputRevision, createdAt: m.createdAt, updatedAt: m.updatedAt, key: m.key ?? null };
 }
 
+/** A step's projection row. Attempts are numbered 1..n within an activation, so the latest one's number is the count. */
+export function stepRow(s: StepRuntime): StepProjection {
+  return { stepId: s.id, activation: s.activation, state: s.state, attempts: currentAttempt(s)?.number ?? 0, evidenceId: s.evidence?.id ?? null };
+}
+
 export function stepRows(m: RunModel): StepProjection[] {
   const out: StepProjection[] = [];
   for (const s of m.steps.values()) {
     if (s.activation === 0 && s.state === 'blocked' && s.attempts.length === 0) continue; // never touched
-    out.push({ stepId: s.id, activation: s.activation, state: s.state, attempts: s.attempts.filter((a) => a.activation === s.activation).length, evidenceId: s.evidence?.id ?? null });
+    out.push(stepRow(s));
   }
   return out.sort((a, b) => a.stepId.localeCompare(b.stepId));
 }

@@ -465,3 +465,11 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
   }
 }
 
+/** The latest attempt of the step's current activation. */
+export function currentAttempt(s: StepRuntime): AttemptRecord | undefined {
+  for (let i = s.attempts.length - 1; i >= 0; i--) {
+    const a = s.attempts[i] as AttemptRecord;
+    if (a.activation === s.activation) return a;
+  }
+  return undefined;
+}
