@@ -19,7 +19,7 @@ import { readiness } from './readiness.ts';
 import { backoffMs, configForAttempt, mayRetry } from './retry-policy.ts';
 import { foldRun } from './fold-run.ts';
 import { runRow, stepRow } from './projections.ts';
-import { applyEvent, currentAttempt, newRunModel, type AttemptRecord, type Evidence, type RunModel, type StepRuntime } from './run-model.ts';
+import { applyEvent, attemptId, currentAttempt, newRunModel, type AttemptRecord, type Evidence, type RunModel, type StepRuntime } from './run-model.ts';
 import { desiredRunState, isQuiet, isTerminal } from './run-status.ts';
 
 export interface EngineOptions {
@@ -855,47 +855,49 @@ export interface Pool {
     const at = { step: c.stepId, activation: c.activation, attempt: c.attempt };
     const r = c.result;
     const covers = { inputHash: a.inputHash, definitionVersion: m.workflow.version, inputRevision: m.inputRevision };
-    const evidenceId = `${c.stepId}/${c.activation}.${c.attempt}`;
+    const evidenceId = attemptId(c.stepId, { activation: c.activation, number: c.attempt });
     const meta = r.meta === undefined ? {} : { meta: r.meta };
+    // Record how the attempt ended; then route it, unless the run has ended meanwhile (a cancel).
+    let ended: { outcome: 'unknown'; reason: string } | { outcome: 'failed'; code: string; retryable: boolean } | { outcome: 'succeeded' };
     if (r.outcome === 'unknown') {
       this.emit(live, 'attempt_unknown', { error: { code: 'unknown', message: r.reason }, ...meta }, { ...at, reason: r.reason });
-      if (isTerminal(m.state)) this.settleAfterEnd(live, s, 'unknown');
-      else await this.settle(live, s, 'unknown', r.reason);
-      return;
-    }
-    if (r.outcome === 'failed') {
+      ended = { outcome: 'unknown', reason: r.reason };
+    } else if (r.outcome === 'failed') {
       this.emit(live, 'attempt_failed', {
         error: { code: r.code, message: r.message },
         retryable: r.retryable !== false,
         ...(r.output === undefined ? {} : { output: r.output, evidenceId, covers }),
         ...meta,
       }, { ...at, reason: r.message });
-      if (isTerminal(m.state)) this.settleAfterEnd(live, s, 'cancelled');
-      else await this.afterFailure(live, s, step, r.code, r.retryable !== false);
-      return;
-    }
-    // Succeeded by the executor's account; the contract decides whether it counts.
-    const output = r.output;
-    const violations = step.output === undefined ? undefined : checkAgainstSchema(step.output, output);
-    let failure: { code: string; message: string } | undefined;
-    if (violations !== undefined) failure = { code: 'invalid_output', message: `the output does not match the step's output schema: ${violations}` };
-    else if (step.accept !== undefined) {
-      try {
-        const ok = await evaluate(step.accept, this.context(live, { output }));
-        if (ok !== true) failure = { code: 'acceptance_not_met', message: `acceptance rule "${step.accept}" is not met` };
-      } catch (e) {
-        failure = { code: 'acceptance_not_met', message: `acceptance rule could not be evaluated: ${(e as Error).message}` };
+      ended = { outcome: 'failed', code: r.code, retryable: r.retryable !== false };
+    } else {
+      // Succeeded by the executor's account; the contract decides whether it counts.
+      const failure = await this.contractFailure(live, step, r.output);
+      if (failure) {
+        this.emit(live, 'attempt_failed', { error: failure, retryable: true, output: r.output, evidenceId, covers, ...meta }, { ...at, reason: failure.message });
+        ended = { outcome: 'failed', code: failure.code, retryable: true };
+      } else {
+        this.emit(live, 'attempt_succeeded', { output: r.output, evidenceId, covers, ...meta }, at);
+        ended = { outcome: 'succeeded' };
       }
     }
-    if (failure) {
-      this.emit(live, 'attempt_failed', { error: failure, retryable: true, output, evidenceId, covers, ...meta }, { ...at, reason: failure.message });
-      if (isTerminal(m.state)) this.settleAfterEnd(live, s, 'cancelled');
-      else await this.afterFailure(live, s, step, failure.code, true);
-      return;
-    }
-    this.emit(live, 'attempt_succeeded', { output, evidenceId, covers, ...meta }, at);
-    if (isTerminal(m.state)) this.settleAfterEnd(live, s, 'succeeded', evidenceId);
+    if (isTerminal(m.state)) this.settleAfterEnd(live, s, ended.outcome === 'failed' ? 'cancelled' : ended.outcome, ended.outcome === 'succeeded' ? evidenceId : undefined);
+    else if (ended.outcome === 'unknown') await this.settle(live, s, 'unknown', ended.reason);
+    else if (ended.outcome === 'failed') await this.afterFailure(live, s, step, ended.code, ended.retryable);
     else await this.settle(live, s, 'succeeded', `attempt ${evidenceId} succeeded`, evidenceId);
+  }
+
+  /** Why an output the executor reports as a success does not count: it breaks the output schema or the accept rule. */
+  protected async contractFailure(live: LiveRun, step: Step, output: unknown): Promise<{ code: string; message: string } | undefined> {
+    const violations = step.output === undefined ? undefined : checkAgainstSchema(step.output, output);
+    if (violations !== undefined) return { code: 'invalid_output', message: `the output does not match the step's output schema: ${violations}` };
+    if (step.accept === undefined) return undefined;
+    try {
+      const ok = await evaluate(step.accept, this.context(live, { output }));
+      return ok === true ? undefined : { code: 'acceptance_not_met', message: `acceptance rule "${step.accept}" is not met` };
+    } catch (e) {
+      return { code: 'acceptance_not_met', message: `acceptance rule could not be evaluated: ${(e as Error).message}` };
+    }
   }
 
   /**

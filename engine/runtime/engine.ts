@@ -6,7 +6,7 @@ import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { RunState } from '../../shared/definition/names.ts';
 import { StoreError } from '../store/store-error.ts';
 import { checkAgainstSchema } from './output-contract.ts';
-import type { StepRuntime } from './run-model.ts';
+import { operatorEvidenceId, type StepRuntime } from './run-model.ts';
 import { type LiveRun } from './engine-core.ts';
 import { ChildrenEngine } from './engine-children.ts';
 import type { RunMetrics } from '../metrics/run-metrics.ts';
@@ -85,7 +85,7 @@ export class Engine extends ChildrenEngine {
     await this.enqueue(live, async () => {
       this.operatorSettles(live, s, 'skip', by, reason);
       this.emit(live, 'operator_action', { action: 'skip', by, output }, { step: stepId, activation: s.activation, reason: `skipped by ${by} with a given output: ${reason}` });
-      await this.settle(live, s, 'succeeded', `skipped by ${by}`, `${stepId}/${s.activation}.operator`);
+      await this.settle(live, s, 'succeeded', `skipped by ${by}`, operatorEvidenceId(stepId, s.activation));
     });
   }
 
@@ -100,7 +100,7 @@ export class Engine extends ChildrenEngine {
     await this.enqueue(live, async () => {
       this.operatorSettles(live, s, 'resolve', by, reason);
       this.emit(live, 'operator_action', { action: 'resolve', by, as, ...(evidence === undefined ? {} : { output: evidence }) }, { step: stepId, activation: s.activation, reason: `resolved as ${as} by ${by}: ${reason}` });
-      await this.settle(live, s, as, `resolved as ${as} by ${by}`, as === 'succeeded' ? `${stepId}/${s.activation}.operator` : undefined);
+      await this.settle(live, s, as, `resolved as ${as} by ${by}`, as === 'succeeded' ? operatorEvidenceId(stepId, s.activation) : undefined);
     });
   }
 

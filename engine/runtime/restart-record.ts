@@ -3,7 +3,7 @@
 // prints it; a resumed engine and the timeline read the same facts from the same fold.
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import { indexDefinition } from './definition-index.ts';
-import type { AttemptRecord, RunModel, StepRuntime } from './run-model.ts';
+import { attemptId, type AttemptRecord, type RunModel, type StepRuntime } from './run-model.ts';
 
 export interface AttemptView {
   id: string;
@@ -32,7 +32,6 @@ export interface RestartRecord {
 }
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
-export const attemptId = (stepId: string, a: { activation: number; number: number }): string => `${stepId}/${a.activation}.${a.number}`;
 
 export function restartRecord(run: RunModel): RestartRecord {
   return {

@@ -223,7 +223,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       const s = stepOf(run, e);
       if (d.action === 'skip' || (d.action === 'resolve' && d.as === 'succeeded')) {
         // The operator's word is the evidence: it satisfies dependents like an accepted output.
-        const id = `${s.id}/${s.activation}.operator`;
+        const id = operatorEvidenceId(s.id, s.activation);
         const ev: Evidence = { id, stepId: s.id, activation: s.activation, attempt: 0, output: d.output ?? null, covers: { inputHash: 'operator', definitionVersion: run.workflow.version, inputRevision: run.inputRevision }, satisfies: true, fromRun: run.runId };
         run.evidence.set(id, ev);
         s.evidence = ev;
@@ -473,3 +473,9 @@ export function currentAttempt(s: StepRuntime): AttemptRecord | undefined {
   }
   return undefined;
 }
+
+/** An attempt's id, also the id of the evidence it left: "STEP/ACTIVATION.ATTEMPT". */
+export const attemptId = (stepId: string, a: { activation: number; number: number }): string => `${stepId}/${a.activation}.${a.number}`;
+
+/** The id of the evidence an operator gave (weft skip, weft resolve --as succeeded) for an activation. */
+export const operatorEvidenceId = (stepId: string, activation: number): string => `${stepId}/${activation}.operator`;
