@@ -3,16 +3,25 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false, logger: false });
-const compiled = new Map<string, ValidateFunction>();
+// Schemas come from definition objects that runs of a version share, so the object itself is the
+// usual key; equal schemas in other objects share a compiled validator through their text.
+const byObject = new WeakMap<object, ValidateFunction>();
+const byText = new Map<string, ValidateFunction>();
+
+function validatorFor(schema: Record<string, unknown>): ValidateFunction {
+  let validate = byObject.get(schema);
+  if (validate === undefined) {
+    const key = JSON.stringify(schema);
+    validate = byText.get(key) ?? ajv.compile(schema);
+    byText.set(key, validate);
+    byObject.set(schema, validate);
+  }
+  return validate;
+}
 
 /** Returns undefined when `value` satisfies `schema`, else a readable list of the violations. */
 export function checkAgainstSchema(schema: Record<string, unknown>, value: unknown): string | undefined {
-  const key = JSON.stringify(schema);
-  let validate = compiled.get(key);
-  if (validate === undefined) {
-    validate = ajv.compile(schema);
-    compiled.set(key, validate);
-  }
+  const validate = validatorFor(schema);
   if (validate(value)) return undefined;
   return (validate.errors ?? [])
     .slice(0, 5)

@@ -380,11 +380,12 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       s.timerDueAt = (e.data as RunEvent<'timer_set'>['data']).dueAt;
       return;
     }
-    case 'timer_fired': {
-      const s = stepOf(run, e);
-      s.timerDueAt = null;
+    case 'timer_fired':
+    case 'task_decided':
+    case 'deadline_passed':
+      // The step's timer (wait, deadline) is spent.
+      stepOf(run, e).timerDueAt = null;
       return;
-    }
     case 'task_opened': {
       const s = stepOf(run, e);
       const d = e.data as RunEvent<'task_opened'>['data'];
@@ -396,11 +397,6 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
     case 'task_reassigned': {
       const s = stepOf(run, e);
       if (s.task) s.task.assignee = (e.data as RunEvent<'task_reassigned'>['data']).to;
-      return;
-    }
-    case 'task_decided': {
-      const s = stepOf(run, e);
-      s.timerDueAt = null;
       return;
     }
     case 'event_awaited': {
@@ -419,11 +415,6 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
     }
     case 'event_duplicate':
       return;
-    case 'deadline_passed': {
-      const s = stepOf(run, e);
-      s.timerDueAt = null;
-      return;
-    }
     case 'evidence_reused': {
       const s = stepOf(run, e);
       const d = e.data as RunEvent<'evidence_reused'>['data'];
