@@ -49,7 +49,6 @@ export interface Launch {
   config: Record<string, unknown>;
   step: Step;
   idempotencyKey: string | undefined;
-  timeoutMs: number | undefined;
 }
 
 export interface LiveRun {
@@ -95,9 +94,8 @@ export interface StartRunOptions {
   parent?: { runId: string; stepId: string; activation: number; attempt: number; index?: number };
 }
 
-export const FAILURE_CODES_TIMED_OUT = new Set(['timeout']);
 /** How long an aborted executor may take to stop before its attempt is ended without it. */
-export const ABORT_GRACE_MS = 10_000;
+const ABORT_GRACE_MS = 10_000;
 export const INLINE_KINDS = new Set<StepKind>(['transform', 'router', 'join', 'end']);
 
 /** A concurrency pool of limits.concurrency, shared by every run this engine schedules. */
@@ -644,7 +642,7 @@ export interface Pool {
       return;
     }
     if (effect === 'external') this.needDurable = true;
-    this.launches.push({ live, stepId, activation: s.activation, attempt: number, countedAttempt: counted, executor, input, config, step, idempotencyKey, timeoutMs: step.timeoutMs });
+    this.launches.push({ live, stepId, activation: s.activation, attempt: number, countedAttempt: counted, executor, input, config, step, idempotencyKey });
     if (gate) {
       gate.inUse++;
       live.holding.add(stepId);
@@ -713,13 +711,14 @@ export interface Pool {
     let cancelTimeout: (() => void) | undefined;
     let timedOut: AttemptResult | undefined;
     const key = l.stepId;
-    if (l.timeoutMs !== undefined) {
-      cancelTimeout = this.o.clock.setTimer(l.timeoutMs, () => {
+    const timeoutMs = l.step.timeoutMs;
+    if (timeoutMs !== undefined) {
+      cancelTimeout = this.o.clock.setTimer(timeoutMs, () => {
         if (!l.live.running.has(key)) return;
         timedOut = l.step.effect === 'external'
-          ? { outcome: 'unknown', reason: `no reply within ${l.timeoutMs} ms: the reply was lost or late, so whether the effect happened is unknown` }
-          : { outcome: 'failed', code: 'timeout', message: `no result within ${l.timeoutMs} ms`, retryable: true };
-        controller.abort(new Error(`timed out after ${l.timeoutMs} ms`));
+          ? { outcome: 'unknown', reason: `no reply within ${timeoutMs} ms: the reply was lost or late, so whether the effect happened is unknown` }
+          : { outcome: 'failed', code: 'timeout', message: `no result within ${timeoutMs} ms`, retryable: true };
+        controller.abort(new Error(`timed out after ${timeoutMs} ms`));
         // The executor stops its work and then settles; the attempt ends when it has, so a retry
         // never overlaps the attempt it replaces. An executor that does not settle is not waited on.
         const result = timedOut;
@@ -935,7 +934,7 @@ export interface Pool {
       return;
     }
     const why = !retryable ? `${code} is not retryable` : step.retry?.nonRetryable?.includes(code) ? `${code} is listed in nonRetryable` : `${counted} of ${step.retry?.maxAttempts ?? 1} attempts used`;
-    await this.settle(live, s, FAILURE_CODES_TIMED_OUT.has(code) ? 'timed_out' : 'failed', why);
+    await this.settle(live, s, code === 'timeout' ? 'timed_out' : 'failed', why);
   }
 
   protected async settle(live: LiveRun, s: StepRuntime, outcome: SettleOutcome, reason: string, evidenceId?: string): Promise<void> {
@@ -1008,7 +1007,7 @@ export interface Pool {
 
 
 /** The run's evidence of one step, indexed once per change in the evidence count. */
-export function evidenceOf(live: LiveRun, stepId: string): Evidence[] {
+function evidenceOf(live: LiveRun, stepId: string): Evidence[] {
   const m = live.model;
   if (live.evidenceIndex?.size !== m.evidence.size) {
     const byStep = new Map<string, Evidence[]>();

@@ -61,7 +61,7 @@ export function restartRecord(run: RunModel): RestartRecord {
 }
 
 /** The next permitted action for a step, in words, with its reason. */
-export function nextAction(run: RunModel, step: Step, s: StepRuntime): string {
+function nextAction(run: RunModel, step: Step, s: StepRuntime): string {
   const last = s.attempts[s.attempts.length - 1];
   const lastId = last === undefined ? '' : attemptId(step.id, last);
   switch (s.state) {

@@ -2,9 +2,9 @@
 import type { RetryPolicy } from '../../shared/definition/workflow-schema.ts';
 import type { Random } from './clock.ts';
 
-export const DEFAULT_INITIAL_INTERVAL_MS = 1_000;
-export const DEFAULT_BACKOFF_COEFFICIENT = 2;
-export const DEFAULT_MAX_INTERVAL_MS = 300_000;
+const DEFAULT_INITIAL_INTERVAL_MS = 1_000;
+const DEFAULT_BACKOFF_COEFFICIENT = 2;
+const DEFAULT_MAX_INTERVAL_MS = 300_000;
 
 /**
  * Delay before attempt `next` (2, 3, ...): initial × coefficient^(next-2), capped, then reduced

@@ -2,7 +2,7 @@
 import type { RunState } from '../../shared/definition/names.ts';
 import type { RunModel } from './run-model.ts';
 
-export const TERMINAL_RUN_STATES: ReadonlySet<RunState> = new Set(['succeeded', 'failed', 'cancelled']);
+const TERMINAL_RUN_STATES: ReadonlySet<RunState> = new Set(['succeeded', 'failed', 'cancelled']);
 const ACTIVE_STEP_STATES = new Set(['ready', 'running', 'retry_wait']);
 
 export function isTerminal(state: RunState): boolean {

@@ -44,15 +44,11 @@ export class VirtualClock implements Clock {
     const at = this.nextDue();
     if (at === undefined) return false;
     this.t = Math.max(this.t, at);
-    const due = this.timers.filter((x) => x.at <= this.t && !x.cancelled).sort((a, b) => a.at - b.at || a.order - b.order);
-    this.timers = this.timers.filter((x) => !due.includes(x));
+    // nextDue has just dropped cancelled timers; a timer cancelled by one that fires is skipped below.
+    const due = this.timers.filter((x) => x.at <= this.t).sort((a, b) => a.at - b.at || a.order - b.order);
+    this.timers = this.timers.filter((x) => x.at > this.t);
     for (const x of due) if (!x.cancelled) x.fn();
     return true;
-  }
-
-  /** How many timers are set and not cancelled. */
-  get pending(): number {
-    return this.timers.filter((x) => !x.cancelled).length;
   }
 }
 
