@@ -298,7 +298,9 @@ export interface Pool {
       holding: new Set(),
       stepRows: model.lastSeq > 0,
     };
-    this.runs.set(model.runId, live);
+    // A finished run loaded only to be looked at, or refused, is not kept: it joins the live runs
+    // when something is queued on it (markDirty), and wake() lets it go again.
+    if (!isTerminal(model.state)) this.runs.set(model.runId, live);
     return live;
   }
 
@@ -351,6 +353,7 @@ export interface Pool {
 
 
   protected markDirty(live: LiveRun): void {
+    if (!this.runs.has(live.model.runId)) this.runs.set(live.model.runId, live);
     this.dirtyRuns.add(live.model.runId);
     this.kick();
   }

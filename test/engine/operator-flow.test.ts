@@ -1,6 +1,8 @@
 // Operator control, compensation and flow control on the real engine, from the event log.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../shared/events/run-event.ts';
+import { Engine } from '../../engine/runtime/engine.ts';
+import { systemClock, systemRandom } from '../../engine/runtime/clock.ts';
 import { harness, until, parseWorkflow, types, type Harness } from './harness.ts';
 
 let h: Harness | undefined;
@@ -20,9 +22,9 @@ describe('operator control', () => {
     h = harness();
     const { runId } = h.start(flaky);
     expect(await h.engine.settled(runId)).toBe('needs_attention');
+    const before = h.events(runId).length;
     await expect(h.engine.resolveStep(runId, 'check', 'succeeded', 'ops', 'x')).rejects.toThrow(/cannot resolve step "check": it is failed \(resolve works on unknown steps\)/);
     await expect(h.engine.skipStep(runId, 'nope', {}, 'ops', 'x')).rejects.toThrow(/has no step "nope"/);
-    const before = h.events(runId).length;
     expect(h.events(runId).length).toBe(before);
     await h.engine.skipStep(runId, 'check', { ok: true }, 'ops', 'checked by hand');
     expect(await h.engine.settled(runId)).toBe('succeeded');
@@ -31,6 +33,17 @@ describe('operator control', () => {
     expect(action?.data).toMatchObject({ action: 'skip', by: 'ops' });
     expect(action?.reason).toBe('skipped by ops with a given output: checked by hand');
     await expect(h.engine.cancelRun(runId, 'ops', 'x')).rejects.toThrow(/cannot cancel run .*: it is succeeded/);
+    // A finished run loaded only to refuse an action is not kept in memory (a long-lived engine would grow).
+    class Probe extends Engine {
+      get liveRuns(): number {
+        return this.runs.size;
+      }
+    }
+    const probe = new Probe({ store: h.store, clock: systemClock, random: systemRandom, executors: {} });
+    await expect(probe.cancelRun(runId, 'ops', 'x')).rejects.toThrow(/it is succeeded/);
+    await expect(probe.decideTask(runId, 'check', { decision: 'approved', by: 'ops' })).rejects.toThrow(/not waiting for a person/);
+    expect(probe.liveRuns).toBe(0);
+    probe.close();
   });
 
   it('retries a failed step with a new input', async () => {
