@@ -62,7 +62,6 @@ export interface LiveRun {
   timers: Map<string, () => void>;
   touched: Set<string>;
   waiters: (() => void)[];
-  evidenceIndex: { size: number; byStep: Map<string, Evidence[]> } | undefined;
   /** Steps whose running attempt holds a slot of a resource pool (released when its end is logged). */
   holding: Set<string>;
   parentNotified: boolean;
@@ -290,7 +289,6 @@ export interface Pool {
       touched: new Set(),
       waiters: [],
       runInfo: undefined,
-      evidenceIndex: undefined,
       actions: [],
       busy: false,
       parentNotified: false,
@@ -659,7 +657,7 @@ export interface Pool {
     if (m.inputRevision === 1 && m.forkOf === undefined) return false;
     const earlier = (fromRun: string, revision: number): boolean => fromRun !== m.runId || revision < m.inputRevision;
     let best: Evidence | undefined;
-    for (const ev of evidenceOf(live, s.id)) {
+    for (const ev of live.model.evidenceByStep.get(s.id) ?? []) {
       if (!ev.satisfies || ev.covers.inputHash !== inputHash || ev.covers.definitionVersion !== m.workflow.version) continue;
       if (earlier(ev.fromRun, ev.covers.inputRevision)) best = ev;
     }
@@ -1008,21 +1006,6 @@ export interface Pool {
   protected abstract catchUpChildren(live: LiveRun, stepId: string): Promise<void>;
 }
 
-
-/** The run's evidence of one step, indexed once per change in the evidence count. */
-function evidenceOf(live: LiveRun, stepId: string): Evidence[] {
-  const m = live.model;
-  if (live.evidenceIndex?.size !== m.evidence.size) {
-    const byStep = new Map<string, Evidence[]>();
-    for (const ev of m.evidence.values()) {
-      const list = byStep.get(ev.stepId);
-      if (list) list.push(ev);
-      else byStep.set(ev.stepId, [ev]);
-    }
-    live.evidenceIndex = { size: m.evidence.size, byStep };
-  }
-  return live.evidenceIndex.byStep.get(stepId) ?? [];
-}
 
 /** Attempts of the step's current activation that count against its retry policy (a rerun after an engine restart does not). */
 export function countedAttempts(s: StepRuntime): number {

@@ -95,6 +95,8 @@ export interface RunModel {
   edges: Map<string, EdgeDecisionState>;
   traversals: Map<string, number>;
   evidence: Map<string, Evidence>;
+  /** The same evidence by step (kept by putEvidence with `evidence`), for reuse lookups. */
+  evidenceByStep: Map<string, Evidence[]>;
   /** `{ <stepId>: { output } }` for expressions, kept current as steps settle. */
   view: Record<string, { output: unknown }>;
   endsReached: { stepId: string; status: 'succeeded' | 'failed' }[];
@@ -154,6 +156,7 @@ export function newRunModel(runId: string, workflow: Workflow): RunModel {
     edges: new Map(),
     traversals: new Map(),
     evidence: new Map(),
+    evidenceByStep: new Map(),
     view: {},
     endsReached: [],
     unknowns: [],
@@ -225,7 +228,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
         // The operator's word is the evidence: it satisfies dependents like an accepted output.
         const id = operatorEvidenceId(s.id, s.activation);
         const ev: Evidence = { id, stepId: s.id, activation: s.activation, attempt: 0, output: d.output ?? null, covers: { inputHash: 'operator', definitionVersion: run.workflow.version, inputRevision: run.inputRevision }, satisfies: true, fromRun: run.runId };
-        run.evidence.set(id, ev);
+        putEvidence(run, ev);
         s.evidence = ev;
         s.output = d.output ?? null;
       }
@@ -276,7 +279,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       return;
     case 'evidence_imported': {
       const d = e.data as RunEvent<'evidence_imported'>['data'];
-      run.evidence.set(d.evidenceId, { id: d.evidenceId, stepId: d.stepId, activation: d.from.activation, attempt: d.from.attempt, output: d.output, covers: d.covers, satisfies: true, fromRun: d.from.runId });
+      putEvidence(run, { id: d.evidenceId, stepId: d.stepId, activation: d.from.activation, attempt: d.from.attempt, output: d.output, covers: d.covers, satisfies: true, fromRun: d.from.runId });
       return;
     }
     case 'step_activated': {
@@ -332,7 +335,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       a.endedAt = e.at;
       a.evidenceId = d.evidenceId;
       const ev: Evidence = { id: d.evidenceId, stepId: s.id, activation: a.activation, attempt: a.number, output: d.output, covers: d.covers, satisfies: true, fromRun: run.runId };
-      run.evidence.set(ev.id, ev);
+      putEvidence(run, ev);
       s.evidence = ev;
       s.output = d.output;
       return;
@@ -347,7 +350,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       a.retryAfterMs = d.meta?.retryAfterMs;
       if (d.evidenceId !== undefined && d.covers !== undefined) {
         a.evidenceId = d.evidenceId;
-        run.evidence.set(d.evidenceId, { id: d.evidenceId, stepId: s.id, activation: a.activation, attempt: a.number, output: d.output, covers: d.covers, satisfies: false, fromRun: run.runId });
+        putEvidence(run, { id: d.evidenceId, stepId: s.id, activation: a.activation, attempt: a.number, output: d.output, covers: d.covers, satisfies: false, fromRun: run.runId });
       }
       if (d.output !== undefined) s.output = d.output;
       return;
@@ -470,3 +473,24 @@ export const attemptId = (stepId: string, a: { activation: number; number: numbe
 
 /** The id of the evidence an operator gave (weft skip, weft resolve --as succeeded) for an activation. */
 export const operatorEvidenceId = (stepId: string, activation: number): string => `${stepId}/${activation}.operator`;
+
+/**
+ * Records evidence under its id and its step. Evidence that replaces an id takes the old one's
+ * place in its step's list (the order of `evidence`, where a replaced id keeps its position).
+ */
+function putEvidence(run: RunModel, ev: Evidence): void {
+  const old = run.evidence.get(ev.id);
+  run.evidence.set(ev.id, ev);
+  const oldList = old === undefined ? undefined : run.evidenceByStep.get(old.stepId);
+  if (old !== undefined && oldList !== undefined) {
+    const at = oldList.indexOf(old);
+    if (old.stepId === ev.stepId) {
+      oldList[at] = ev;
+      return;
+    }
+    oldList.splice(at, 1);
+  }
+  const list = run.evidenceByStep.get(ev.stepId);
+  if (list) list.push(ev);
+  else run.evidenceByStep.set(ev.stepId, [ev]);
+}
