@@ -26,7 +26,7 @@ export function stepRows(m: RunModel): StepProjection[] {
 
 /** Recomputes every projection row from the event log, in one transaction. */
 export function rebuildProjections(store: Store): number {
-  const ids = (store.db.prepare('SELECT DISTINCT run_id AS id FROM events').all() as { id: string }[]).map((r) => r.id);
+  const ids = store.loggedRunIds();
   store.clearProjections();
   for (const id of ids) {
     const m = foldRun(store, id);

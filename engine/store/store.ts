@@ -69,6 +69,7 @@ export class Store {
   private readonly pendingSteps = new Map<string, Map<string, StepProjection>>();
   private readonly pendingStepClears = new Set<string>();
   private pendingConsumed: [string, string, string][] = [];
+  private pendingClearAll = false;
   private readonly insertEvent;
   private readonly insertEvents;
   private readonly upsertRun;
@@ -88,7 +89,8 @@ export class Store {
     );
     this.clearSteps = db.prepare('DELETE FROM step_states WHERE run_id = ?');
     const consume = db.prepare('UPDATE external_events SET consumed_run = ?, consumed_step = ? WHERE id = ?');
-    this.writeBatch = db.transaction((rows: Row[], runs: RunRow[], steps: [string, StepProjection][], clears: string[], consumed: [string, string, string][]) => {
+    this.writeBatch = db.transaction((rows: Row[], runs: RunRow[], steps: [string, StepProjection][], clears: string[], consumed: [string, string, string][], clearAll: boolean) => {
+      if (clearAll) db.exec('DELETE FROM step_states');
       for (const id of clears) this.clearSteps.run(id);
       for (const [runId, stepId, id] of consumed) consume.run(runId, stepId, id);
       let k = 0;
@@ -186,7 +188,7 @@ export class Store {
   }
 
   get hasPending(): boolean {
-    return this.pending.length > 0 || this.pendingRuns.size > 0 || this.pendingConsumed.length > 0;
+    return this.pending.length > 0 || this.pendingRuns.size > 0 || this.pendingConsumed.length > 0 || this.pendingClearAll;
   }
 
   /** Writes the batch in one transaction; with `durable`, that commit is fsynced. */
@@ -198,6 +200,8 @@ export class Store {
     for (const [runId, m] of this.pendingSteps) for (const s of m.values()) steps.push([runId, s]);
     const clears = [...this.pendingStepClears];
     const consumed = this.pendingConsumed;
+    const clearAll = this.pendingClearAll;
+    this.pendingClearAll = false;
     this.pendingConsumed = [];
     this.pending = [];
     this.pendingRuns.clear();
@@ -205,7 +209,7 @@ export class Store {
     this.pendingStepClears.clear();
     try {
       if (durable) this.db.pragma('synchronous = FULL');
-      this.writeBatch(rows, runs, steps, clears, consumed);
+      this.writeBatch(rows, runs, steps, clears, consumed, clearAll);
     } catch (e) {
       // Nothing of the batch was written: forget its sequence numbers so the log stays gapless.
       for (const r of rows) this.seqs.delete(r[0]);
@@ -345,9 +349,17 @@ export class Store {
     );
   }
 
-  /** Deletes every projection row (runs keep their identity columns); callers then rebuild them. */
+  /**
+   * Deletes every step projection row in the next flush, before the rows the caller then sets
+   * (runs keep their identity columns): a rebuild is one transaction, never half done.
+   */
   clearProjections(): void {
-    this.db.exec('DELETE FROM step_states');
+    this.pendingClearAll = true;
+  }
+
+  /** Every run with events in the log (projections are rebuilt from these). */
+  loggedRunIds(): string[] {
+    return (this.stmt('SELECT DISTINCT run_id AS id FROM events').all() as { id: string }[]).map((r) => r.id);
   }
 }
 
