@@ -11,12 +11,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CommandConfig } from '../../shared/definition/step-config.ts';
-import { abortReasonText } from './abort-reason.ts';
 import { commandExitResult } from './command-exit-result.ts';
 import { superviseCommand } from './command-process.ts';
 import { invalidConfigResult } from './config-error.ts';
-import type { AttemptContext, AttemptResult, Executor } from './executor.ts';
+import { DEFAULT_MAX_RESULT_BYTES, type AttemptContext, type AttemptResult, type Executor } from './executor.ts';
 import { inheritedEnv } from './inherited-env.ts';
+import { inputJson } from './input-json.ts';
 import { abortedResult, notStartedResult } from './interrupted-result.ts';
 import { realSchedule, type Schedule } from './schedule.ts';
 
@@ -32,8 +32,6 @@ export interface CommandExecutorOptions {
   schedule?: Schedule;
 }
 
-export const MAX_COMMAND_OUTPUT_BYTES = 16 * 1024 * 1024;
-
 export class CommandExecutor implements Executor {
   private readonly killGraceMs: number;
   private readonly maxOutputBytes: number;
@@ -43,7 +41,7 @@ export class CommandExecutor implements Executor {
 
   constructor(options: CommandExecutorOptions = {}) {
     this.killGraceMs = options.killGraceMs ?? 2000;
-    this.maxOutputBytes = options.maxOutputBytes ?? MAX_COMMAND_OUTPUT_BYTES;
+    this.maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_RESULT_BYTES;
     this.stderrTailBytes = options.stderrTailBytes ?? 2048;
     this.environment = options.environment ?? process.env;
     this.schedule = options.schedule ?? realSchedule;
@@ -56,20 +54,16 @@ export class CommandExecutor implements Executor {
     const program = config.argv[0];
     if (program === undefined) return spawnFailed('config.argv is empty: give at least the program to run');
     const args = config.argv.slice(1);
-    if (ctx.signal.aborted) return notStartedResult(abortReasonText(ctx.signal));
+    if (ctx.signal.aborted) return notStartedResult(ctx.signal);
 
     const cwd = resolve(ctx.workspaceDir, config.cwd ?? '.');
     const cwdProblem = await directoryProblem(cwd);
     if (cwdProblem !== undefined) {
       return spawnFailed(`cannot run ${JSON.stringify(program)}: working directory ${cwd} ${cwdProblem} (config.cwd is relative to the workflow folder ${ctx.workspaceDir})`);
     }
-    let stdin: string;
-    try {
-      stdin = `${JSON.stringify(ctx.input ?? null)}\n`;
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      return { outcome: 'failed', code: 'invalid_input', message: `the input of step "${ctx.stepId}" is not JSON: ${why}`, retryable: false };
-    }
+    const input = inputJson(ctx.stepId, ctx.input ?? null);
+    if (!input.ok) return { outcome: 'failed', code: input.code, message: input.message, retryable: false };
+    const stdin = `${input.json}\n`;
 
     let child: ChildProcess;
     try {
@@ -95,7 +89,7 @@ export class CommandExecutor implements Executor {
     if (end.kind === 'spawn_error') return spawnFailed(describeSpawnError(program, cwd, end.error));
     if (end.kind === 'aborted') {
       const detail = end.stderrTail === '' ? '' : `; stderr ends with:\n${end.stderrTail}`;
-      return abortedResult(ctx.step, abortReasonText(ctx.signal), detail);
+      return abortedResult(ctx.step, ctx.signal, detail);
     }
     return commandExitResult({
       program,

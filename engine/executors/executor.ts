@@ -3,6 +3,9 @@
 // else (principle 1). The runtime owns timeouts: it aborts `signal` when the attempt's time is up.
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 
+/** The default cap on what one attempt may produce: command stdout, script output, an http or provider reply. */
+export const DEFAULT_MAX_RESULT_BYTES = 16 * 1024 * 1024;
+
 export interface AttemptContext {
   runId: string;
   stepId: string;

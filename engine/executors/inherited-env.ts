@@ -4,7 +4,7 @@
 // never given. A command gets more only through its own `config.env`.
 
 /** Variables passed through from the engine's environment, when set. */
-export const INHERITED_ENV_NAMES = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'SYSTEMROOT'] as const;
+const INHERITED_ENV_NAMES = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'SYSTEMROOT'] as const;
 
 /**
  * Picks the inherited variables out of `source`. On Windows, names are case-insensitive

@@ -3,11 +3,12 @@
 // `external` effect that is the outcome `unknown`, which is never retried blindly; for other
 // steps, repeating the work is harmless, so it is a retryable failure.
 import type { Step } from '../../shared/definition/workflow-schema.ts';
+import { abortReasonText } from './abort-reason.ts';
 import type { AttemptResult } from './executor.ts';
 
 /** The result of an attempt aborted through its signal while the work was running. */
-export function abortedResult(step: Step, reasonText: string, detail = ''): AttemptResult {
-  const reason = `aborted: ${reasonText}`;
+export function abortedResult(step: Step, signal: AbortSignal, detail = ''): AttemptResult {
+  const reason = `aborted: ${abortReasonText(signal)}`;
   if (step.effect === 'external') return { outcome: 'unknown', reason: reason + detail };
   return { outcome: 'failed', code: 'aborted', message: reason + detail, retryable: true };
 }
@@ -19,6 +20,6 @@ export function crashedResult(step: Step, code: string, message: string): Attemp
 }
 
 /** Aborted before anything started: nothing can have happened, whatever the effect. */
-export function notStartedResult(reasonText: string): AttemptResult {
-  return { outcome: 'failed', code: 'aborted', message: `aborted before it started: ${reasonText}`, retryable: true };
+export function notStartedResult(signal: AbortSignal): AttemptResult {
+  return { outcome: 'failed', code: 'aborted', message: `aborted before it started: ${abortReasonText(signal)}`, retryable: true };
 }

@@ -24,7 +24,7 @@ export function groupExists(child: ChildProcess): boolean {
   const pid = child.pid;
   if (pid === undefined) return false;
   if (process.platform === 'win32') return child.exitCode === null && child.signalCode === null;
-  if (process.platform === 'linux') return livingGroupMembers(pid) > 0;
+  if (process.platform === 'linux') return hasLivingGroupMember(pid);
   try {
     process.kill(-pid, 0);
     return true;
@@ -38,20 +38,20 @@ function isNoSuchProcess(error: unknown): boolean {
   return error instanceof Error && 'code' in error && error.code === 'ESRCH';
 }
 
-function livingGroupMembers(pgid: number): number {
-  let count = 0;
+/** Whether some process of group `pgid` is alive (not a zombie); stops at the first one found. */
+function hasLivingGroupMember(pgid: number): boolean {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
-    return 0;
+    return false;
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     const info = procStat(entry);
-    if (info !== undefined && info.pgrp === pgid && info.state !== 'Z' && info.state !== 'X') count++;
+    if (info !== undefined && info.pgrp === pgid && info.state !== 'Z' && info.state !== 'X') return true;
   }
-  return count;
+  return false;
 }
 
 /** State, parent and process group from /proc/PID/stat; the command name may hold spaces and ')'. */

@@ -10,10 +10,10 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ScriptConfig } from '../../shared/definition/step-config.ts';
-import { abortReasonText } from './abort-reason.ts';
 import { invalidConfigResult } from './config-error.ts';
-import type { AttemptContext, AttemptResult, Executor } from './executor.ts';
+import { DEFAULT_MAX_RESULT_BYTES, type AttemptContext, type AttemptResult, type Executor } from './executor.ts';
 import { inheritedEnv } from './inherited-env.ts';
+import { inputJson } from './input-json.ts';
 import { abortedResult, crashedResult, notStartedResult } from './interrupted-result.ts';
 import { realSchedule, type Schedule } from './schedule.ts';
 import { ScriptRunnerPool } from './script-runner-pool.ts';
@@ -49,7 +49,7 @@ export class ScriptExecutor implements Executor {
     const schedule = options.schedule ?? realSchedule;
     const env = inheritedEnv(options.environment ?? process.env);
     const tsxLoaderUrl = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    this.maxOutputBytes = options.maxOutputBytes ?? 16 * 1024 * 1024;
+    this.maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_RESULT_BYTES;
     const maxIdle = options.maxIdleRunners ?? 2;
     this.maxRunnerSwaps = maxIdle + 1;
     this.pool = new ScriptRunnerPool({
@@ -74,7 +74,7 @@ export class ScriptExecutor implements Executor {
     const parsed = ScriptConfig.safeParse(ctx.config);
     if (!parsed.success) return invalidConfigResult(ctx.stepId, 'script', parsed.error);
     const exportName = parsed.data.export ?? 'default';
-    if (ctx.signal.aborted) return notStartedResult(abortReasonText(ctx.signal));
+    if (ctx.signal.aborted) return notStartedResult(ctx.signal);
 
     const modulePath = resolve(ctx.workspaceDir, parsed.data.module);
     const missing = await moduleProblem(modulePath);
@@ -86,20 +86,15 @@ export class ScriptExecutor implements Executor {
         retryable: false,
       };
     }
-    let inputJson: string;
-    try {
-      inputJson = JSON.stringify(ctx.input ?? null);
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      return { outcome: 'failed', code: 'invalid_input', message: `the input of step "${ctx.stepId}" is not JSON: ${why}`, retryable: false };
-    }
+    const input = inputJson(ctx.stepId, ctx.input ?? null);
+    if (!input.ok) return { outcome: 'failed', code: input.code, message: input.message, retryable: false };
     const context: RunRequest['context'] = { runId: ctx.runId, stepId: ctx.stepId, activation: ctx.activation, attempt: ctx.attempt };
     if (ctx.idempotencyKey !== undefined) context.idempotencyKey = ctx.idempotencyKey;
     const request: RunRequest = {
       type: 'run',
       modulePath,
       exportName,
-      inputJson,
+      inputJson: input.json,
       cwd: ctx.workspaceDir,
       context,
       maxOutputBytes: this.maxOutputBytes,
@@ -114,7 +109,7 @@ export class ScriptExecutor implements Executor {
       const nothingRan = outcome.kind === 'stale' || (outcome.kind === 'crashed' && !outcome.accepted);
       if (nothingRan && !fresh && swaps < this.maxRunnerSwaps) {
         runner.kill();
-        if (ctx.signal.aborted) return notStartedResult(abortReasonText(ctx.signal));
+        if (ctx.signal.aborted) return notStartedResult(ctx.signal);
         continue;
       }
       const reusable = outcome.kind === 'result' && (outcome.message.type === 'succeeded' || outcome.message.reusable);
@@ -140,7 +135,7 @@ function toResult(outcome: RunnerOutcome, ctx: AttemptContext, exportName: strin
       return failed;
     }
     case 'aborted':
-      return abortedResult(ctx.step, abortReasonText(ctx.signal));
+      return abortedResult(ctx.step, ctx.signal);
     case 'stale':
       // Only a fresh runner gets here, and a fresh runner has loaded nothing: a bug, not a user error.
       return { outcome: 'failed', code: 'script_crashed', message: `the script runner reported ${outcome.file} as changed before loading anything` };

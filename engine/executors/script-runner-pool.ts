@@ -68,10 +68,6 @@ export class ScriptRunnerPool {
     for (const entry of [...this.idle]) this.retire(entry);
   }
 
-  get idleCount(): number {
-    return this.idle.length;
-  }
-
   private retire(entry: IdleRunner): void {
     this.remove(entry);
     entry.runner.kill();

@@ -4,6 +4,7 @@
 // pipe would block it) and its tail kept for crash messages.
 import { fork, type ChildProcess } from 'node:child_process';
 import { Socket } from 'node:net';
+import { abortReasonText } from './abort-reason.ts';
 import { signalGroup } from './process-group.ts';
 import { isFromRunner, type FromRunner, type RunRequest, type ToRunner } from './script-runner-protocol.ts';
 import type { Schedule, ScheduledTimer } from './schedule.ts';
@@ -127,8 +128,7 @@ export class RunnerProcess {
       const onAbort = (): void => {
         if (settled || aborted) return;
         aborted = true;
-        const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'aborted');
-        this.send({ type: 'abort', reason });
+        this.send({ type: 'abort', reason: abortReasonText(signal) });
         killTimer = this.options.schedule(() => signalGroup(this.child, 'SIGKILL'), this.options.killGraceMs);
       };
       if (this.closed) return onClosed();

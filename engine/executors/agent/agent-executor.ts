@@ -5,9 +5,8 @@
 // `output` schema; a reply that is not JSON fails with `invalid_json_reply` and its text is kept
 // as evidence. Every result is scrubbed of the API key before it leaves (scrub-secrets.ts).
 import { AgentConfig } from '../../../shared/definition/step-config.ts';
-import { abortReasonText } from '../abort-reason.ts';
 import { invalidConfigResult } from '../config-error.ts';
-import type { AttemptContext, AttemptMeta, AttemptResult, Executor } from '../executor.ts';
+import { DEFAULT_MAX_RESULT_BYTES, type AttemptContext, type AttemptMeta, type AttemptResult, type Executor } from '../executor.ts';
 import { abortedResult, notStartedResult } from '../interrupted-result.ts';
 import { realSchedule, type Schedule } from '../schedule.ts';
 import { agentRequest } from './agent-request.ts';
@@ -42,14 +41,14 @@ export class AgentExecutor implements Executor {
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.schedule = options.schedule ?? realSchedule;
     this.now = options.now ?? (() => Date.now());
-    this.maxReplyBytes = options.maxReplyBytes ?? 16 * 1024 * 1024;
+    this.maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_RESULT_BYTES;
   }
 
   async execute(ctx: AttemptContext): Promise<AttemptResult> {
     const parsed = AgentConfig.safeParse(ctx.config);
     if (!parsed.success) return invalidConfigResult(ctx.stepId, 'agent', parsed.error);
     const config = parsed.data;
-    if (ctx.signal.aborted) return notStartedResult(abortReasonText(ctx.signal));
+    if (ctx.signal.aborted) return notStartedResult(ctx.signal);
 
     const choice = providerForStep(ctx.stepId, ctx.countedAttempt ?? ctx.attempt, config, {
       environment: this.environment,
@@ -64,7 +63,7 @@ export class AgentExecutor implements Executor {
 
     const built = await agentRequest(ctx, config, choice.model);
     if (!built.ok) return scrubbed({ outcome: 'failed', code: built.code, message: built.message, retryable: false, meta }, scrub);
-    if (ctx.signal.aborted) return notStartedResult(abortReasonText(ctx.signal));
+    if (ctx.signal.aborted) return notStartedResult(ctx.signal);
 
     const started = performance.now();
     let completion: Completion;
@@ -100,7 +99,7 @@ function replyResult(completion: Completion, json: boolean, maxTokens: number | 
 
 function failure(ctx: AttemptContext, error: unknown, meta: AttemptMeta): AttemptResult {
   // However the provider noticed it, an aborted signal means the engine stopped the attempt.
-  if (ctx.signal.aborted) return { ...abortedResult(ctx.step, abortReasonText(ctx.signal)), meta };
+  if (ctx.signal.aborted) return { ...abortedResult(ctx.step, ctx.signal), meta };
   if (!(error instanceof ProviderError)) {
     const why = error instanceof Error ? error.message : String(error);
     return { outcome: 'failed', code: 'agent_error', message: `agent step "${ctx.stepId}" failed unexpectedly: ${why}`, retryable: false, meta };

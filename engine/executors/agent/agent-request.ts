@@ -6,9 +6,10 @@
 import type { z } from 'zod';
 import type { AgentConfig } from '../../../shared/definition/step-config.ts';
 import type { AttemptContext } from '../executor.ts';
+import { inputJson } from '../input-json.ts';
 import type { CompletionRequest } from './provider.ts';
 
-export const JSON_INSTRUCTION = 'Reply with one JSON value and nothing else.';
+const JSON_INSTRUCTION = 'Reply with one JSON value and nothing else.';
 
 export type AgentRequest = { ok: true; request: CompletionRequest } | { ok: false; code: string; message: string };
 
@@ -33,14 +34,9 @@ export async function agentRequest(ctx: AttemptContext, config: z.infer<typeof A
   // without one, the runtime hands every step the whole run input, which may hold more than
   // the model should see. The prompt template can still quote run input fields.
   if (ctx.step.input !== undefined && ctx.input !== null && ctx.input !== undefined) {
-    let inputJson: string;
-    try {
-      inputJson = JSON.stringify(ctx.input);
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      return { ok: false, code: 'invalid_input', message: `the input of step "${ctx.stepId}" is not JSON: ${why}` };
-    }
-    prompt = `${prompt}\n\nInput:\n${inputJson}`;
+    const input = inputJson(ctx.stepId, ctx.input);
+    if (!input.ok) return input;
+    prompt = `${prompt}\n\nInput:\n${input.json}`;
   }
   const request: CompletionRequest = { model, prompt, json };
   if (system !== undefined) request.system = system;

@@ -1,19 +1,15 @@
 // The `anthropic` provider: the Messages API. POST {baseUrl}/v1/messages with `x-api-key` and
 // `anthropic-version: 2023-06-01`, `stream: false`. The API requires `max_tokens`; without
 // config.maxTokens we ask for 1024. It has no JSON switch: the executor's prompt asks for JSON.
+import { callProvider, type HttpProviderOptions } from './http-provider.ts';
 import { ProviderError, type Completion, type CompletionRequest, type Provider } from './provider.ts';
-import { providerHttpError } from './provider-http-error.ts';
-import { postJson } from './post-json.ts';
-import type { HttpProviderOptions } from './openai-provider.ts';
-import { objectAt, replyJson } from './reply-shape.ts';
+import { objectAt } from './reply-shape.ts';
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
-export const ANTHROPIC_VERSION = '2023-06-01';
-export const ANTHROPIC_DEFAULT_MAX_TOKENS = 1024;
+const ANTHROPIC_VERSION = '2023-06-01';
+const ANTHROPIC_DEFAULT_MAX_TOKENS = 1024;
 
 export class AnthropicProvider implements Provider {
-  readonly name = 'anthropic';
-
   constructor(private readonly o: HttpProviderOptions) {}
 
   async complete(request: CompletionRequest, signal: AbortSignal): Promise<Completion> {
@@ -26,14 +22,8 @@ export class AnthropicProvider implements Provider {
     if (request.system !== undefined) body['system'] = request.system;
     if (request.temperature !== undefined) body['temperature'] = request.temperature;
 
-    const url = `${this.o.baseUrl.replace(/\/+$/, '')}/v1/messages`;
-    const reply = await postJson(url, { 'x-api-key': this.o.apiKey, 'anthropic-version': ANTHROPIC_VERSION }, body, {
-      fetch: this.o.fetch,
-      maxReplyBytes: this.o.maxReplyBytes,
-      signal,
-    });
-    if (reply.status < 200 || reply.status > 299) throw providerHttpError('anthropic', reply, this.o.now());
-    return parseMessage(replyJson('anthropic', reply, url), request.model);
+    const headers = { 'x-api-key': this.o.apiKey, 'anthropic-version': ANTHROPIC_VERSION };
+    return parseMessage(await callProvider('anthropic', this.o, '/v1/messages', headers, body, signal), request.model);
   }
 }
 

@@ -13,8 +13,6 @@ type Reply = z.infer<typeof MockReply>;
 export const MOCK_MODEL = 'mock';
 
 export class MockProvider implements Provider {
-  readonly name = 'mock';
-
   constructor(
     private readonly replies: readonly Reply[],
     private readonly attempt: number,

@@ -1,24 +1,13 @@
 // The `openai` provider: the Chat Completions API, which OpenAI and most other servers speak
 // (vLLM, llama.cpp, Ollama, LM Studio, OpenRouter, LiteLLM and other gateways).
 // POST {baseUrl}/chat/completions with a bearer key, `stream: false`.
+import { callProvider, type HttpProviderOptions } from './http-provider.ts';
 import { ProviderError, type Completion, type CompletionRequest, type Provider } from './provider.ts';
-import { providerHttpError } from './provider-http-error.ts';
-import { postJson, type Fetch } from './post-json.ts';
-import { objectAt, replyJson } from './reply-shape.ts';
+import { objectAt } from './reply-shape.ts';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
-export interface HttpProviderOptions {
-  baseUrl: string;
-  apiKey: string;
-  fetch: Fetch;
-  maxReplyBytes: number;
-  now: () => number;
-}
-
 export class OpenAiProvider implements Provider {
-  readonly name = 'openai';
-
   constructor(private readonly o: HttpProviderOptions) {}
 
   async complete(request: CompletionRequest, signal: AbortSignal): Promise<Completion> {
@@ -30,14 +19,8 @@ export class OpenAiProvider implements Provider {
     if (request.maxTokens !== undefined) body['max_tokens'] = request.maxTokens;
     if (request.json) body['response_format'] = { type: 'json_object' };
 
-    const url = `${this.o.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-    const reply = await postJson(url, { authorization: `Bearer ${this.o.apiKey}` }, body, {
-      fetch: this.o.fetch,
-      maxReplyBytes: this.o.maxReplyBytes,
-      signal,
-    });
-    if (reply.status < 200 || reply.status > 299) throw providerHttpError('openai', reply, this.o.now());
-    return parseChatCompletion(replyJson('openai', reply, url), request.model);
+    const reply = await callProvider('openai', this.o, '/chat/completions', { authorization: `Bearer ${this.o.apiKey}` }, body, signal);
+    return parseChatCompletion(reply, request.model);
   }
 }
 

@@ -28,8 +28,6 @@ export interface Completion {
 }
 
 export interface Provider {
-  /** Name recorded in attempt meta: `openai`, `anthropic`, `mock`. */
-  readonly name: string;
   complete(request: CompletionRequest, signal: AbortSignal): Promise<Completion>;
 }
 

@@ -41,7 +41,7 @@ export function abortResult(step: Step, plan: HttpRequestPlan, signal: AbortSign
   const detail = meta.status === undefined
     ? `; ${plan.method} ${plan.shownUrl} was sent and no reply had arrived`
     : `; ${plan.method} ${plan.shownUrl} was answered ${meta.status} but the body had not fully arrived`;
-  return { ...abortedResult(step, reason, detail), meta };
+  return { ...abortedResult(step, signal, detail), meta };
 }
 
 function connectProblem(url: URL, error: Error): string {

@@ -5,9 +5,8 @@
 // timeouts are the engine's; like every executor, this one never throws.
 import { HttpConfig } from '../../../shared/definition/step-config.ts';
 import { systemClock } from '../../runtime/clock.ts';
-import { abortReasonText } from '../abort-reason.ts';
 import { invalidConfigResult } from '../config-error.ts';
-import type { AttemptContext, AttemptMeta, AttemptResult, Executor } from '../executor.ts';
+import { DEFAULT_MAX_RESULT_BYTES, type AttemptContext, type AttemptMeta, type AttemptResult, type Executor } from '../executor.ts';
 import { notStartedResult } from '../interrupted-result.ts';
 import { abortResult, lostResult, notSentResult } from './http-connection-result.ts';
 import { exchange } from './http-exchange.ts';
@@ -22,14 +21,12 @@ export interface HttpExecutorOptions {
   clock?: { now(): number };
 }
 
-export const MAX_HTTP_RESPONSE_BYTES = 16 * 1024 * 1024;
-
 export class HttpExecutor implements Executor {
   private readonly maxResponseBytes: number;
   private readonly clock: { now(): number };
 
   constructor(options: HttpExecutorOptions = {}) {
-    this.maxResponseBytes = options.maxResponseBytes ?? MAX_HTTP_RESPONSE_BYTES;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESULT_BYTES;
     this.clock = options.clock ?? systemClock;
   }
 
@@ -37,12 +34,12 @@ export class HttpExecutor implements Executor {
     const parsed = HttpConfig.safeParse(ctx.config);
     if (!parsed.success) return invalidConfigResult(ctx.stepId, 'http', parsed.error);
     const config = parsed.data;
-    if (ctx.signal.aborted) return notStartedResult(abortReasonText(ctx.signal));
+    if (ctx.signal.aborted) return notStartedResult(ctx.signal);
     const planned = await planRequest(ctx, config);
     if (!planned.ok) return planned.result;
     const plan = planned.plan;
     // Rendering is asynchronous: the attempt may have been aborted meanwhile.
-    if (ctx.signal.aborted) return notStartedResult(abortReasonText(ctx.signal));
+    if (ctx.signal.aborted) return notStartedResult(ctx.signal);
 
     const started = this.clock.now();
     const end = await exchange(plan, { signal: ctx.signal, maxBytes: this.maxResponseBytes });
@@ -78,10 +75,11 @@ export class HttpExecutor implements Executor {
       return { outcome: 'failed', code: 'invalid_response', message: `${plan.method} ${plan.shownUrl} answered ${end.status}, but ${decoded.problem}`, retryable: false, output, meta: meta(end.status) };
     }
     const contentType = headers['content-type'];
+    const text = bodyText(decoded.bytes, contentType);
     return statusResult({
       plan,
-      output: { status: end.status, headers, body: bodyValue(decoded.bytes, contentType) },
-      bodyText: bodyText(decoded.bytes, contentType),
+      output: { status: end.status, headers, body: decoded.bytes.length === 0 ? null : bodyValue(text, contentType) },
+      bodyText: text,
       expectStatus: config.expectStatus,
       latencyMs,
       now: this.clock.now(),

@@ -36,10 +36,12 @@ export async function decodeContent(raw: Buffer, contentEncoding: string | undef
   return { ok: true, bytes };
 }
 
-/** The body as the output carries it: null if empty, parsed JSON for a JSON type that parses, else text. */
-export function bodyValue(bytes: Buffer, contentType: string | undefined): unknown {
-  if (bytes.length === 0) return null;
-  const text = bodyText(bytes, contentType);
+/**
+ * A non-empty body's decoded text as the output carries it: parsed JSON for a JSON type that
+ * parses, else the text. (An empty body is null; the caller tells by the bytes, since a BOM-only
+ * body decodes to ''.)
+ */
+export function bodyValue(text: string, contentType: string | undefined): unknown {
   if (!isJsonType(contentType)) return text;
   try {
     return JSON.parse(text) as unknown;
@@ -62,7 +64,7 @@ export function bodyText(bytes: Buffer, contentType: string | undefined): string
 }
 
 /** application/json, text/json and any `+json` type (application/problem+json, …). */
-export function isJsonType(contentType: string | undefined): boolean {
+function isJsonType(contentType: string | undefined): boolean {
   const media = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   return media === 'application/json' || media === 'text/json' || media.endsWith('+json');
 }

@@ -4,7 +4,7 @@ import { expressionsOver } from '../../../engine/runtime/expressions.ts';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AttemptContext } from '../../../engine/executors/executor.ts';
+import type { AttemptContext, AttemptResult } from '../../../engine/executors/executor.ts';
 import { procStat } from '../../../engine/executors/process-group.ts';
 import type { Step } from '../../../shared/definition/workflow-schema.ts';
 
@@ -41,6 +41,12 @@ function context(step: Step, options: ContextOptions): AttemptContext {
     workspaceDir: options.workspaceDir,
     expressions: expressionsOver({ input: options.input ?? { n: 1 }, steps: {}, run: { id: 'run_1' } }),
   };
+}
+
+/** Narrows a result to a failure, or throws with what it was instead. */
+export function failed(result: AttemptResult): Extract<AttemptResult, { outcome: 'failed' }> {
+  if (result.outcome !== 'failed') throw new Error(`expected a failure, got ${JSON.stringify(result)}`);
+  return result;
 }
 
 export function tempWorkspace(): string {

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentExecutor } from '../../../../engine/executors/agent/agent-executor.ts';
 import type { AttemptResult } from '../../../../engine/executors/executor.ts';
+import { failed } from '../attempt-context.ts';
 import { agentContext, type AgentContextOptions } from './agent-context.ts';
 import { json, openAiReply, startFakeProvider, type FakeProviderServer } from './fake-provider-server.ts';
 
@@ -27,11 +28,6 @@ const config = (extra: Record<string, unknown> = {}): Record<string, unknown> =>
 
 function run(extra: Record<string, unknown> = {}, options: Partial<AgentContextOptions> = {}): Promise<AttemptResult> {
   return executor.execute(agentContext({ config: config(extra), ...options }));
-}
-
-function failed(result: AttemptResult): Extract<AttemptResult, { outcome: 'failed' }> {
-  if (result.outcome !== 'failed') throw new Error(`expected a failure, got ${JSON.stringify(result)}`);
-  return result;
 }
 
 describe('openai provider: the request', () => {

@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AttemptResult } from '../../../../engine/executors/executor.ts';
 import { HttpExecutor } from '../../../../engine/executors/http/http-executor.ts';
+import { failed } from '../attempt-context.ts';
 import { httpContext, json, startServer, type HttpContextOptions, type TestServer } from './http-test-server.ts';
 
 const executor = new HttpExecutor();
@@ -14,11 +15,6 @@ beforeEach(async () => {
 afterEach(() => server.close());
 
 const run = (options: HttpContextOptions, using = executor): Promise<AttemptResult> => using.execute(httpContext(options));
-
-function failure(result: AttemptResult): Extract<AttemptResult, { outcome: 'failed' }> {
-  if (result.outcome !== 'failed') throw new Error(`expected a failure, got ${JSON.stringify(result)}`);
-  return result;
-}
 
 describe('http executor: requests', () => {
   it('GETs, parses a JSON reply, and sends no body even when the step has an input', async () => {
@@ -84,7 +80,7 @@ describe('http executor: requests', () => {
   it('sends credentials in the URL as Basic authentication and never shows them in messages', async () => {
     server.handle((_req, res) => json(res, 404, { error: 'no such record' }));
     const url = server.base.replace('http://', 'http://ops:s3cret@');
-    const result = failure(await run({ config: { method: 'GET', url: `${url}/records/1?view=full` } }));
+    const result = failed(await run({ config: { method: 'GET', url: `${url}/records/1?view=full` } }));
     expect(server.received[0]?.headers['authorization']).toBe(`Basic ${Buffer.from('ops:s3cret').toString('base64')}`);
     expect(result.message).toContain(`GET ${server.base}/records/1?view=full answered 404 Not Found`);
     expect(result.message).not.toContain('s3cret');
@@ -93,17 +89,17 @@ describe('http executor: requests', () => {
 
 describe('http executor: definition problems are not retryable', () => {
   it('fails with invalid_url, saying what the template produced', async () => {
-    const empty = failure(await run({ config: { method: 'GET', url: '{{ input.apiBase }}/orders' }, runInput: {} }));
+    const empty = failed(await run({ config: { method: 'GET', url: '{{ input.apiBase }}/orders' }, runInput: {} }));
     expect(empty).toMatchObject({ code: 'invalid_url', retryable: false });
     expect(empty.message).toContain('produced "/orders", which is not an absolute URL');
-    const ftp = failure(await run({ config: { method: 'GET', url: 'ftp://u:pw@example.com/x' } }));
+    const ftp = failed(await run({ config: { method: 'GET', url: 'ftp://u:pw@example.com/x' } }));
     expect(ftp.message).toContain('uses ftp: instead of http or https');
     expect(ftp.message).not.toContain('pw');
     expect(server.received).toHaveLength(0);
   });
 
   it('refuses a header value with a line break (header injection)', async () => {
-    const result = failure(await run({ config: { method: 'GET', url: server.base, headers: { 'X-Note': '{{ input.note }}' } }, runInput: { note: 'a\r\nX-Admin: 1' } }));
+    const result = failed(await run({ config: { method: 'GET', url: server.base, headers: { 'X-Note': '{{ input.note }}' } }, runInput: { note: 'a\r\nX-Admin: 1' } }));
     expect(result).toMatchObject({ code: 'invalid_header', retryable: false });
     expect(result.message).toContain('config.headers.X-Note: the rendered value has U+000D at character 2');
     expect(result.message).not.toContain('X-Admin'); // header values may be secrets: never shown
@@ -111,7 +107,7 @@ describe('http executor: definition problems are not retryable', () => {
   });
 
   it('reports an expression that fails as expression_error, naming the config key', async () => {
-    const result = failure(await run({ config: { method: 'POST', url: server.base, body: '$number("x")' } }));
+    const result = failed(await run({ config: { method: 'POST', url: server.base, body: '$number("x")' } }));
     expect(result).toMatchObject({ code: 'expression_error', retryable: false });
     expect(result.message).toMatch(/^config\.body: /);
   });
@@ -124,7 +120,7 @@ describe('http executor: definition problems are not retryable', () => {
 describe('http executor: statuses', () => {
   it('fails with http_<status> when the status is not in expectStatus', async () => {
     server.handle((_req, res) => json(res, 200, { ok: true }));
-    const result = failure(await run({ config: { method: 'POST', url: `${server.base}/x`, expectStatus: [201] }, input: {} }));
+    const result = failed(await run({ config: { method: 'POST', url: `${server.base}/x`, expectStatus: [201] }, input: {} }));
     expect(result).toMatchObject({ code: 'http_200', retryable: false, meta: { status: 200 }, output: { status: 200, body: { ok: true } } });
     expect(result.message).toContain('(expected 201)');
   });
@@ -139,7 +135,7 @@ describe('http executor: statuses', () => {
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end(`no record 7 ${'x'.repeat(2000)}`);
     });
-    const result = failure(await run({ config: { method: 'GET', url: `${server.base}/records/7` } }));
+    const result = failed(await run({ config: { method: 'GET', url: `${server.base}/records/7` } }));
     expect(result).toMatchObject({ code: 'http_404', retryable: false });
     expect(result.message).toMatch(new RegExp(`^GET ${server.base}/records/7 answered 404 Not Found \\(expected 2xx\\): no record 7 x+…$`));
     expect(result.message.length).toBeLessThan(700);
@@ -147,18 +143,18 @@ describe('http executor: statuses', () => {
 
   it('retries a 503 and a 408', async () => {
     server.handle((_req, res) => json(res, 503, { error: 'maintenance' }));
-    expect(failure(await run({ config: { method: 'GET', url: server.base } }))).toMatchObject({ code: 'http_503', retryable: true });
+    expect(failed(await run({ config: { method: 'GET', url: server.base } }))).toMatchObject({ code: 'http_503', retryable: true });
     server.handle((_req, res) => json(res, 408, {}));
-    expect(failure(await run({ config: { method: 'GET', url: server.base } }))).toMatchObject({ code: 'http_408', retryable: true });
+    expect(failed(await run({ config: { method: 'GET', url: server.base } }))).toMatchObject({ code: 'http_408', retryable: true });
   });
 
   it('records a 429\'s retry-after, in seconds or as a date', async () => {
     server.handle((_req, res) => json(res, 429, { error: 'slow down' }, { 'retry-after': '7' }));
-    expect(failure(await run({ config: { method: 'GET', url: server.base } }))).toMatchObject({ code: 'http_429', retryable: true, meta: { status: 429, retryAfterMs: 7000 } });
+    expect(failed(await run({ config: { method: 'GET', url: server.base } }))).toMatchObject({ code: 'http_429', retryable: true, meta: { status: 429, retryAfterMs: 7000 } });
     const now = Date.parse('2025-01-01T00:00:00Z');
     const clocked = new HttpExecutor({ clock: { now: () => now } });
     server.handle((_req, res) => json(res, 429, {}, { 'retry-after': 'Wed, 01 Jan 2025 00:00:30 GMT' }));
-    expect(failure(await run({ config: { method: 'GET', url: server.base } }, clocked)).meta?.retryAfterMs).toBe(30_000);
+    expect(failed(await run({ config: { method: 'GET', url: server.base } }, clocked)).meta?.retryAfterMs).toBe(30_000);
   });
 
   it('does not follow a redirect, and says where it points', async () => {
@@ -166,7 +162,7 @@ describe('http executor: statuses', () => {
       res.writeHead(302, { location: '/elsewhere' });
       res.end();
     });
-    const result = failure(await run({ config: { method: 'GET', url: server.base } }));
+    const result = failed(await run({ config: { method: 'GET', url: server.base } }));
     expect(result).toMatchObject({ code: 'http_302', retryable: false });
     expect(result.message).toContain('redirects are not followed: the server points to /elsewhere');
     expect(server.received).toHaveLength(1);
@@ -216,7 +212,7 @@ describe('http executor: reply bodies', () => {
       res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '5000' });
       res.end('x'.repeat(5000));
     });
-    const announced = failure(await run({ config: { method: 'GET', url: server.base } }, small));
+    const announced = failed(await run({ config: { method: 'GET', url: server.base } }, small));
     expect(announced).toMatchObject({ code: 'response_too_large', retryable: false, meta: { status: 200 } });
     expect(announced.message).toContain('5000 bytes, more than the 1000-byte limit');
     server.handle((_req, res) => {
