@@ -92,7 +92,7 @@ export async function killedStore(count: number): Promise<string> {
 }
 
 /** A private copy of a killed store (its file and WAL, as the kill left them). */
-export function copyStore(dbPath: string): { dir: string; dbPath: string } {
+function copyStore(dbPath: string): { dir: string; dbPath: string } {
   const dir = tempDir('weft-bench-recover-');
   const copy = join(dir, 'weft.db');
   copyFileSync(dbPath, copy);

@@ -1,9 +1,8 @@
 // Workflows for the engine benchmark, as plain data: chains of no-op steps, a wide fan-out into an
 // `all` join, and runs that park on a long timer (for recovery). Each is parsed and validated like
 // the CLI does, so the benchmark never measures a definition the product would refuse.
-import { parseDefinitionText } from '../../shared/definition/parse-definition.ts';
 import type { Edge, Step, Workflow } from '../../shared/definition/workflow-schema.ts';
-import { validateWorkflow } from '../../shared/validator/validate-workflow.ts';
+import { parseWorkflow } from '../engine/harness.ts';
 
 export type WorkKind =
   /** transform with a trivial expression: runs inline in the scheduler's tick */
@@ -28,20 +27,12 @@ function edge(from: Step, to: string): Edge {
   return { id: `${from.id}-${to}`, from: from.id, to, ...(from.effect === 'external' ? { on: ['succeeded', 'unknown'] } : {}) };
 }
 
-function checked(workflow: Workflow): Workflow {
-  const parsed = parseDefinitionText(JSON.stringify(workflow));
-  if (!parsed.ok) throw new Error(`bench workflow ${workflow.id} does not parse: ${JSON.stringify(parsed.diagnostics)}`);
-  const errors = validateWorkflow(parsed.workflow).filter((d) => d.severity === 'error');
-  if (errors.length > 0) throw new Error(`bench workflow ${workflow.id} is invalid: ${errors.map((d) => `${d.code}: ${d.message}`).join('; ')}`);
-  return parsed.workflow;
-}
-
 /** `steps` steps in a row: steps-1 work steps and an end. */
 export function chainWorkflow(steps: number, kind: WorkKind, argv: readonly string[] = ['sh', '-c', 'echo {}']): Workflow {
   const work = Array.from({ length: steps - 1 }, (_, k) => workStep(`s${k + 1}`, kind, argv));
   const all: Step[] = [...work, { id: 'end', kind: 'end' }];
   const edges = all.slice(1).map((s, k) => edge(all[k] as Step, s.id));
-  return checked({ format: 'weft/v1', id: `bench-chain-${kind}-${steps}`, version: 1, name: `${steps} ${kind} steps in a row`, steps: all, edges });
+  return parseWorkflow({ format: 'weft/v1', id: `bench-chain-${kind}-${steps}`, version: 1, name: `${steps} ${kind} steps in a row`, steps: all, edges });
 }
 
 /** start, `width` parallel transforms, an `all` join and an end: width + 3 steps. */
@@ -58,12 +49,12 @@ export function fanOutWorkflow(width: number): Workflow {
     ...branches.map((b) => ({ id: `${b.id}-gather`, from: b.id, to: 'gather' })),
     { id: 'gather-end', from: 'gather', to: 'end' },
   ];
-  return checked({ format: 'weft/v1', id: `bench-fan-out-${width}`, version: 1, name: `fan-out of ${width}`, steps, edges });
+  return parseWorkflow({ format: 'weft/v1', id: `bench-fan-out-${width}`, version: 1, name: `fan-out of ${width}`, steps, edges });
 }
 
 /** A transform, then a wait of `durationMs`, then an end: a run that stays unfinished for a long time. */
 export function parkedWorkflow(durationMs: number): Workflow {
-  return checked({
+  return parseWorkflow({
     format: 'weft/v1',
     id: 'bench-parked',
     version: 1,

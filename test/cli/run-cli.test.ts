@@ -146,8 +146,8 @@ describe('bad input gets a clear error, exit 2, and leaves the store intact', ()
     ['a database from a newer version', newer, /schema version \d+, newer than this Weft understands/],
   ])('%s', async (_name, path, message) => {
     const before = readFileSync(path);
-    for (const args of [['run', file, '--input', '{"amount": 5}'], ['runs'], ['inspect', 'x'], ['resume']]) {
-      const r = await runWeft([...args, '--db', path]);
+    const commands = [['run', file, '--input', '{"amount": 5}'], ['runs'], ['inspect', 'x'], ['resume']];
+    for (const r of await Promise.all(commands.map((args) => runWeft([...args, '--db', path])))) {
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toContain(STACK_LINE);

@@ -12,12 +12,13 @@ export interface WeftResult {
   stderr: string;
 }
 
-export function runWeft(args: readonly string[], cwd: string = REPO_ROOT): Promise<WeftResult> {
+/** `timeoutMs` bounds a hung child (it is killed and the promise rejects); 20 s unless given. */
+export function runWeft(args: readonly string[], cwd: string = REPO_ROOT, { timeoutMs = 20_000 }: { timeoutMs?: number } = {}): Promise<WeftResult> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
       [BIN, ...args],
-      { cwd, timeout: 20_000, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+      { cwd, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
       (error, stdout, stderr) => {
         if (error !== null && typeof error.code !== 'number') {
           reject(new Error(`weft ${args.join(' ')} did not exit normally (${error.signal ?? error.message})\n${stderr}`));

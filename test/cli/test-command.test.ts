@@ -4,7 +4,9 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runWeft } from './run-weft.ts';
+import { main } from '../../engine/cli/main.ts';
+import { captureIo } from './capture-io.ts';
+import { REPO_ROOT, runWeft, type WeftResult } from './run-weft.ts';
 
 const examples = join(import.meta.dirname, '..', '..', 'examples');
 const all = JSON.parse(readFileSync(join(examples, 'order-payment.scenarios.json'), 'utf8')) as { scenarios: { name: string; expect: unknown }[] };
@@ -19,6 +21,13 @@ const file = (dir: string, name: string, scenarios: unknown[]): string => {
   writeFileSync(path, JSON.stringify({ scenarios }));
   return path;
 };
+
+/** `weft ARGS` through main() in this process; the first test below runs the real binary instead. */
+async function weftInProcess(args: readonly string[]): Promise<WeftResult> {
+  const io = captureIo(REPO_ROOT);
+  const code = await main(args, io);
+  return { code, stdout: io.out(), stderr: io.err() };
+}
 
 describe('weft test', () => {
   it('runs the scenario files given after a workflow, whatever their names', async () => {
@@ -37,12 +46,12 @@ describe('weft test', () => {
     mkdirSync(join(dir, 'order-payment.scenarios'));
     file(join(dir, 'order-payment.scenarios'), 'one.json', all.scenarios.slice(1, 2));
     file(join(dir, 'order-payment.scenarios'), 'two.json', all.scenarios.slice(2, 4));
-    const byFile = await runWeft(['test', join(dir, 'order-payment.weft.json')]);
+    const byFile = await weftInProcess(['test', join(dir, 'order-payment.weft.json')]);
     expect(byFile.code).toBe(0);
     expect(byFile.stdout).toContain('4/4 scenarios passed');
-    const byDir = await runWeft(['test', dir]);
+    const byDir = await weftInProcess(['test', dir]);
     expect(byDir.stdout).toContain('4/4 scenarios passed');
-    const byFolder = await runWeft(['test', join(dir, 'order-payment.scenarios')]);
+    const byFolder = await weftInProcess(['test', join(dir, 'order-payment.scenarios')]);
     expect(byFolder.stdout).toContain('3/3 scenarios passed');
   });
 
@@ -50,7 +59,7 @@ describe('weft test', () => {
     const dir = workspace();
     const base = all.scenarios[0] as Record<string, unknown>;
     file(dir, 'order-payment.scenarios.json', [{ ...base, name: 'typos', steps: { crate_order: [{ succeed: {} }] }, expect: { state: 'succeeded', path: ['payment_recieved'] } }]);
-    const r = await runWeft(['test', dir]);
+    const r = await weftInProcess(['test', dir]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('steps names step "crate_order": expected "a step of \\"order-payment\\": create_order,');
     expect(r.stdout).toContain('got "no such step"');
@@ -59,17 +68,17 @@ describe('weft test', () => {
 
   it('refuses a missing path, a workflow without scenarios and an invalid scenario file with exit 2', async () => {
     const dir = workspace();
-    const missing = await runWeft(['test', join(dir, 'nope.weft.json')]);
+    const missing = await weftInProcess(['test', join(dir, 'nope.weft.json')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('does not exist');
-    const none = await runWeft(['test', join(dir, 'order-payment.weft.json')]);
+    const none = await weftInProcess(['test', join(dir, 'order-payment.weft.json')]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('no scenarios for order-payment.weft.json: give scenario files after it, or put them in order-payment.scenarios.json or a order-payment.scenarios/ folder beside it');
     file(dir, 'order-payment.scenarios.json', [{ name: 'bad crash', expect: {}, crash: { afterEvent: 'attempt_begun' } }]);
-    const bad = await runWeft(['test', dir]);
+    const bad = await weftInProcess(['test', dir]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/order-payment\.scenarios\.json: scenarios\.0\.crash\.afterEvent: .*attempt_started/);
-    const partly = await runWeft(['test', join(examples, 'agent-escalation.weft.json'), join(dir, 'gone.scenarios.json')]);
+    const partly = await weftInProcess(['test', join(examples, 'agent-escalation.weft.json'), join(dir, 'gone.scenarios.json')]);
     expect(partly.code).toBe(2);
   });
 });

@@ -110,7 +110,7 @@ it('survives repeated kill -9 of the engine and its commands without losing or r
     cliJson<InspectRecord>(['inspect', runId, '--db', db], dir),
     cliJson<{ runs: { id: string; state: string }[] }>(['runs', '--db', db], dir),
   ]);
-  const store = openReadOnlyStore(db);
+  const store = await openReadOnlyStore(db);
   const stepRows = store.store.stepProjections(runId);
   store.close();
 

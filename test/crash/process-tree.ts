@@ -17,7 +17,7 @@ function procInfo(pid: number): ProcInfo | undefined {
 }
 
 /** The pids of every living descendant of `root`. */
-export function descendants(root: number): ProcInfo[] {
+function descendants(root: number): ProcInfo[] {
   const all: ProcInfo[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;

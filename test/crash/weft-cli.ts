@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const WEFT_BIN = fileURLToPath(new URL('../../bin/weft.js', import.meta.url));
+const WEFT_BIN = fileURLToPath(new URL('../../bin/weft.js', import.meta.url));
 
 export interface CliResult {
   code: number | null;

@@ -2,24 +2,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../shared/events/run-event.ts';
-import { harness, types, type Harness } from './harness.ts';
+import { data, end, harness, types, wf, type Harness } from './harness.ts';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
 
-const wf = (steps: unknown[], edges: unknown[], extra: Record<string, unknown> = {}) => ({ format: 'weft/v1', id: 'attempts', version: 1, name: 'Attempts', ...extra, steps, edges });
 /** A command that fails (exit 1) until it has run `n` times, counting in a file. */
 const failTimes = (n: number, file = 'count') => ['sh', '-c', `c=$(cat ${file} 2>/dev/null || echo 0); c=$((c+1)); echo $c > ${file}; if [ $c -le ${n} ]; then echo "try $c failed" >&2; exit 1; fi; echo "{\\"tries\\": $c}"`];
 const ok = (id: string, extra: Record<string, unknown> = {}) => ({ id, kind: 'transform', config: { expression: '"ok"' }, ...extra });
-const end = (id = 'done', status?: string) => ({ id, kind: 'end', ...(status ? { config: { status } } : {}) });
-const data = <T extends RunEvent['type']>(events: RunEvent[], type: T, step: string) =>
-  events.filter((e) => e.type === type && e.step === step).map((e) => e.data as RunEvent<T>['data']);
 
 describe('retries', () => {
   it('retries a failing attempt with backoff until it succeeds', async () => {
     h = harness();
-    const { runId } = h.start(wf(
+    const { runId } = h.start(wf('attempts',
       [{ id: 'flaky', kind: 'command', config: { argv: failTimes(2) }, retry: { maxAttempts: 3, initialIntervalMs: 50, backoffCoefficient: 2 } }, end(), end('failed_end', 'failed')],
       [{ id: 'e1', from: 'flaky', to: 'done' }, { id: 'e2', from: 'flaky', to: 'failed_end', on: 'failed' }],
     ));
@@ -35,7 +30,7 @@ describe('retries', () => {
 
   it('does not retry a nonRetryable error code, and routes the failure', async () => {
     h = harness();
-    const { runId } = h.start(wf(
+    const { runId } = h.start(wf('attempts',
       [{ id: 'lookup', kind: 'command', config: { argv: ['sh', '-c', 'exit 3'], exitCodes: { '3': { outcome: 'failed', code: 'not_found' } } }, retry: { maxAttempts: 5, initialIntervalMs: 10, nonRetryable: ['not_found'] } }, end(), end('missing', 'failed')],
       [{ id: 'e1', from: 'lookup', to: 'done' }, { id: 'e2', from: 'lookup', to: 'missing', on: 'failed' }],
     ));
@@ -48,7 +43,7 @@ describe('retries', () => {
 
   it('merges retry variants into the config of attempts 2, 3, ...', async () => {
     h = harness();
-    const { runId } = h.start(wf(
+    const { runId } = h.start(wf('attempts',
       [{
         id: 'model',
         kind: 'command',
@@ -66,7 +61,7 @@ describe('retries', () => {
 
   it('escalates when attempts are exhausted and onExhausted is escalate, keeping what follows blocked', async () => {
     h = harness();
-    const { runId } = h.start(wf(
+    const { runId } = h.start(wf('attempts',
       [{ id: 'check', kind: 'command', config: { argv: ['sh', '-c', 'exit 1'] }, retry: { maxAttempts: 2, initialIntervalMs: 1 }, onExhausted: 'escalate' }, ok('after'), end()],
       [{ id: 'e1', from: 'check', to: 'after' }, { id: 'e2', from: 'after', to: 'done' }],
     ));
@@ -80,7 +75,7 @@ describe('retries', () => {
 describe('output contracts', () => {
   it('fails an output that does not match the output schema (invalid_output) and keeps it as evidence', async () => {
     h = harness();
-    const { runId } = h.start(wf(
+    const { runId } = h.start(wf('attempts',
       [{ id: 'shape', kind: 'transform', config: { expression: '{"total": "twelve"}' }, output: { type: 'object', properties: { total: { type: 'number' } } } }, end(), end('bad', 'failed')],
       [{ id: 'e1', from: 'shape', to: 'done' }, { id: 'e2', from: 'shape', to: 'bad', on: 'failed' }],
     ));
@@ -94,7 +89,7 @@ describe('output contracts', () => {
 
   it('records work that misses its acceptance rule as evidence and fails the step (acceptance_not_met)', async () => {
     h = harness();
-    const { runId } = h.start(wf(
+    const { runId } = h.start(wf('attempts',
       [{ id: 'score', kind: 'transform', config: { expression: '{"score": 0.4}' }, accept: 'output.score >= 0.8' }, ok('publish'), end(), end('bad', 'failed')],
       [{ id: 'e1', from: 'score', to: 'publish' }, { id: 'e2', from: 'publish', to: 'done' }, { id: 'e3', from: 'score', to: 'bad', on: 'failed' }],
     ));
@@ -109,7 +104,7 @@ describe('output contracts', () => {
 describe('external effects', () => {
   it('never retries an external attempt that timed out, and passes the idempotency key once per activation', async () => {
     h = harness();
-    const { runId } = h.start(wf(
+    const { runId } = h.start(wf('attempts',
       [
         { id: 'charge', kind: 'command', effect: 'external', timeoutMs: 300, idempotencyKey: '"order-" & input.orderId', retry: { maxAttempts: 3, initialIntervalMs: 1 },
           config: { argv: ['sh', '-c', 'echo "$WEFT_IDEMPOTENCY_KEY" >> keys; sleep 20'] } },
@@ -130,7 +125,7 @@ describe('external effects', () => {
 
   it('leaves an unknown outcome with no edge for a person (needs_attention)', async () => {
     h = harness();
-    const { runId } = h.start(wf(
+    const { runId } = h.start(wf('attempts',
       [{ id: 'send', kind: 'command', effect: 'external', timeoutMs: 200, onExhausted: 'escalate', config: { argv: ['sleep', '20'] } }, end()],
       [{ id: 'e1', from: 'send', to: 'done' }],
     ));
@@ -140,7 +135,7 @@ describe('external effects', () => {
 
   it('fails the run when a failure nothing handles happens', async () => {
     h = harness();
-    const { runId } = h.start(wf([{ id: 'boom', kind: 'command', config: { argv: ['sh', '-c', 'exit 9'] } }, end()], [{ id: 'e1', from: 'boom', to: 'done' }]));
+    const { runId } = h.start(wf('attempts', [{ id: 'boom', kind: 'command', config: { argv: ['sh', '-c', 'exit 9'] } }, end()], [{ id: 'e1', from: 'boom', to: 'done' }]));
     expect(await h.engine.settled(runId)).toBe('failed');
     const last = h.events(runId).at(-1);
     expect(last?.reason).toMatch(/^step "boom" failed \(1 of 1 attempts used\) and no edge or escalation handles it$/);

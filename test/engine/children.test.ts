@@ -33,12 +33,18 @@ const parent = (kind: 'map' | 'subworkflow', extra: Record<string, unknown> = {}
   edges: [{ id: 'a', from: 'each', to: 'done' }, { id: 'b', from: 'each', to: 'failed_end', on: 'failed' }],
 });
 
+/** A harness whose workspace holds the child workflow (price-one v2), as `h`. */
+function withChild(): Harness {
+  h = harness();
+  writeFileSync(join(h.dir, 'price-one.weft.json'), JSON.stringify(child));
+  return h;
+}
+
 const lines = [{ sku: 'A', qty: 1 }, { sku: 'B', qty: 2 }, { sku: 'C', qty: 3 }, { sku: 'D', qty: 4 }, { sku: 'E', qty: 5 }];
 
 describe('subworkflow', () => {
   it('runs a child run from the workspace, linked both ways, and returns its output', async () => {
-    h = harness();
-    writeFileSync(join(h.dir, 'price-one.weft.json'), JSON.stringify(child));
+    h = withChild();
     const { runId } = h.start(parent('subworkflow'), { lines });
     await until(() => h?.store.getRun(runId)?.state === 'succeeded', 'the parent');
     const m = h.model(runId);
@@ -60,8 +66,7 @@ describe('subworkflow', () => {
 
 describe('map', () => {
   it('runs one child per item, at most `concurrency` at once, with results in order', async () => {
-    h = harness();
-    writeFileSync(join(h.dir, 'price-one.weft.json'), JSON.stringify(child));
+    h = withChild();
     const { runId } = h.start(parent('map'), { lines });
     await until(() => h?.store.getRun(runId)?.state === 'succeeded', 'the map');
     expect(h.model(runId).view['each']?.output).toEqual(lines.map((l) => ({ sku: l.sku, total: l.qty * 10 })));
@@ -76,8 +81,7 @@ describe('map', () => {
   });
 
   it('fails on a failed item by default, and keeps going with onItemFailure continue', async () => {
-    h = harness();
-    writeFileSync(join(h.dir, 'price-one.weft.json'), JSON.stringify(child));
+    h = withChild();
     const bad = [...lines.slice(0, 2), { sku: 'BAD', qty: 1 }, ...lines.slice(2)];
     const failing = h.start(parent('map'), { lines: bad }).runId;
     await until(() => h?.store.getRun(failing)?.state === 'failed', 'the failing map');

@@ -5,20 +5,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import { forkPlan } from '../../engine/runtime/fork-plan.ts';
 import { foldRun } from '../../engine/runtime/fold-run.ts';
-import { harness, types, until, type Harness } from './harness.ts';
+import { end, harness, types, until, wf, type Harness } from './harness.ts';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
 
-const wf = (steps: unknown[], edges: unknown[], extra: Record<string, unknown> = {}) => ({ format: 'weft/v1', id: 'graph', version: 1, name: 'Graph', ...extra, steps, edges });
 const t = (id: string, expression = 'input', extra: Record<string, unknown> = {}) => ({ id, kind: 'transform', config: { expression }, ...extra });
-const end = (id = 'done', status?: string) => ({ id, kind: 'end', ...(status ? { config: { status } } : {}) });
 const outcome = (events: RunEvent[], step: string): string[] =>
   events.filter((e) => e.type === 'step_settled' && e.step === step).map((e) => (e.data as RunEvent<'step_settled'>['data']).outcome);
 const amountInput = { input: { type: 'object', properties: { amount: { type: 'number' } } } };
 
 describe('routing and dead paths', () => {
-  const routed = wf(
+  const routed = wf('graph',
     [t('start'), { id: 'route', kind: 'router' }, t('small', '"small"'), t('large', '"large"'), { id: 'merge', kind: 'join', config: { mode: 'any' } }, t('after_small', '"after"'), end()],
     [
       { id: 'e1', from: 'start', to: 'route' },
@@ -50,7 +48,7 @@ describe('routing and dead paths', () => {
 });
 
 describe('joins', () => {
-  const fan = (mode: Record<string, unknown>, failB = false) => wf(
+  const fan = (mode: Record<string, unknown>, failB = false) => wf('graph',
     [
       t('start'),
       t('a', '"A"'),
@@ -114,7 +112,7 @@ describe('joins', () => {
 describe('loops', () => {
   it('runs a loop body again per traversal and stops at maxTraversals', async () => {
     h = harness();
-    const { runId } = h.start(wf(
+    const { runId } = h.start(wf('graph',
       [
         t('start'),
         { id: 'attempt', kind: 'command', config: { argv: ['sh', '-c', 'n=$(cat n 2>/dev/null || echo 0); n=$((n+1)); echo $n > n; echo "{\\"n\\": $n}"'] }, output: { type: 'object', properties: { n: { type: 'integer' } } } },
@@ -141,7 +139,7 @@ describe('loops', () => {
 describe('timers and recovery', () => {
   it('keeps a wait step durable across a restart and fires an overdue timer at once', async () => {
     h = harness();
-    const { runId } = h.start(wf([t('start'), { id: 'pause', kind: 'wait', config: { durationMs: 300 } }, end()], [{ id: 'e1', from: 'start', to: 'pause' }, { id: 'e2', from: 'pause', to: 'done' }]));
+    const { runId } = h.start(wf('graph', [t('start'), { id: 'pause', kind: 'wait', config: { durationMs: 300 } }, end()], [{ id: 'e1', from: 'start', to: 'pause' }, { id: 'e2', from: 'pause', to: 'done' }]));
     expect(await h.engine.settled(runId)).toBe('waiting');
     const engine = h.restart();
     await new Promise((r) => setTimeout(r, 400));
@@ -155,7 +153,7 @@ describe('timers and recovery', () => {
 
   it('runs an interrupted idempotent attempt again and marks an interrupted external attempt unknown', async () => {
     h = harness();
-    const { runId } = h.start(wf(
+    const { runId } = h.start(wf('graph',
       [
         { id: 'copy', kind: 'command', effect: 'idempotent', config: { argv: ['sh', '-c', 'if [ -f copied ]; then echo \'"copied"\'; else touch copied; sleep 30; fi'] } },
         { id: 'mail', kind: 'command', effect: 'external', config: { argv: ['sleep', '30'] } },
@@ -188,7 +186,7 @@ describe('timers and recovery', () => {
   it('an agent attempt run again after a restart gets the reply and config of the one it replaces, not those of the next retry', async () => {
     h = harness();
     const good = { decision: 'refund', confidence: 0.9 };
-    const { runId } = h.start(wf(
+    const { runId } = h.start(wf('graph',
       [
         {
           id: 'propose', kind: 'agent',
@@ -218,7 +216,7 @@ describe('timers and recovery', () => {
 describe('fork', () => {
   it('reuses the evidence of steps before STEP and runs STEP and what follows again', async () => {
     h = harness();
-    const flow = wf(
+    const flow = wf('graph',
       [t('fetch', '{"price": input.amount}'), t('tax', 'steps.fetch.output.price * 0.2'), t('total', 'steps.fetch.output.price + steps.tax.output'), end()],
       [{ id: 'e1', from: 'fetch', to: 'tax' }, { id: 'e2', from: 'tax', to: 'total' }, { id: 'e3', from: 'total', to: 'done' }],
       amountInput,

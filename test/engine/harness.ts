@@ -15,6 +15,8 @@ import type { RunModel } from '../../engine/runtime/run-model.ts';
 import { openDatabase, type Db } from '../../engine/store/open-database.ts';
 import { Store } from '../../engine/store/store.ts';
 
+export { until } from './until.ts';
+
 export interface Harness {
   dir: string;
   dbPath: string;
@@ -75,14 +77,15 @@ export function harness(dir = mkdtempSync(join(tmpdir(), 'weft-engine-'))): Harn
   return h;
 }
 
-/** Polls until `check` is true (state, not time: the timeout only bounds a broken test). */
-export async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 export const types = (events: readonly RunEvent[], step?: string): string[] =>
   events.filter((e) => step === undefined || e.step === step).map((e) => e.type);
+
+/** The `data` of every event of `type` for `step`, typed for that event. */
+export const data = <T extends RunEvent['type']>(events: readonly RunEvent[], type: T, step: string) =>
+  events.filter((e) => e.type === type && e.step === step).map((e) => e.data as RunEvent<T>['data']);
+
+/** A workflow as plain data (named after its id), for `start` or `parseWorkflow`. */
+export const wf = (id: string, steps: unknown[], edges: unknown[], extra: Record<string, unknown> = {}) => ({ format: 'weft/v1', id, version: 1, name: id, ...extra, steps, edges });
+
+/** An end step, `done` unless named; `status` (e.g. 'failed') goes in its config. */
+export const end = (id = 'done', status?: string) => ({ id, kind: 'end', ...(status ? { config: { status } } : {}) });

@@ -12,7 +12,7 @@ import { runMetrics, type RunMetrics } from '../../engine/metrics/run-metrics.ts
 import { percentile, workflowStats } from '../../engine/metrics/workflow-stats.ts';
 import { runScenario } from '../../engine/scenario/run-scenario.ts';
 import { runWeft } from '../cli/run-weft.ts';
-import { parseWorkflow } from './harness.ts';
+import { harness, parseWorkflow, until } from './harness.ts';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'metrics');
 const workflowFile = join(fixtures, 'refund-check.weft.json');
@@ -207,7 +207,6 @@ describe('time split', () => {
 
 describe('engine API', () => {
   it('engine.runMetrics and engine.workflowStats fold what the engine has recorded', async () => {
-    const { harness, until } = await import('./harness.ts');
     const h = harness();
     try {
       const flow = {

@@ -3,14 +3,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import { Engine } from '../../engine/runtime/engine.ts';
 import { systemClock, systemRandom } from '../../engine/runtime/clock.ts';
-import { harness, until, parseWorkflow, types, type Harness } from './harness.ts';
+import { end, harness, until, parseWorkflow, types, wf, type Harness } from './harness.ts';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
 
 const cmd = (id: string, sh: string, extra: Record<string, unknown> = {}) => ({ id, kind: 'command', config: { argv: ['sh', '-c', sh] }, ...extra });
-const end = (id = 'done', status?: string) => ({ id, kind: 'end', ...(status ? { config: { status } } : {}) });
-const wf = (id: string, steps: unknown[], edges: unknown[], extra: Record<string, unknown> = {}) => ({ format: 'weft/v1', id, version: 1, name: id, steps, edges, ...extra });
 
 describe('operator control', () => {
   const flaky = wf('flaky', [cmd('check', 'exit 1', { onExhausted: 'escalate' }), { id: 'after', kind: 'transform', config: { expression: 'steps.check.output' } }, end()], [

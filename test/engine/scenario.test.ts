@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ScenarioFile } from '../../shared/scenario/scenario-schema.ts';
 import { runScenario } from '../../engine/scenario/run-scenario.ts';
-import { runWeft } from '../cli/run-weft.ts';
+import { main } from '../../engine/cli/main.ts';
+import { captureIo } from '../cli/capture-io.ts';
+import { REPO_ROOT, runWeft, type WeftResult } from '../cli/run-weft.ts';
 import { parseWorkflow } from './harness.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -21,6 +23,13 @@ const names = namesIn(examples);
 // Scenario files of the tests' own fixtures (two event steps in and out of order, virtual days, metrics).
 const fixtureDirs = ['scenarios', 'metrics'].map((d) => join(root, 'test', 'fixtures', d));
 const { workflow, scenarios } = load('order-payment');
+
+/** `weft ARGS` through main() in this process (the code bin/weft.js runs), without a child's startup cost. */
+async function weftInProcess(args: readonly string[]): Promise<WeftResult> {
+  const io = captureIo(REPO_ROOT);
+  const code = await main(args, io);
+  return { code, stdout: io.out(), stderr: io.err() };
+}
 
 describe('scenarios', () => {
   it('every example workflow ships scenarios', () => {
@@ -66,14 +75,14 @@ describe('scenarios', () => {
   });
 
   it('weft test examples/ passes and prints, per workflow, scenarios passed and step and edge coverage', async () => {
-    const r = await runWeft(['test', examples]);
+    const r = await weftInProcess(['test', examples]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     for (const n of names) {
       const count = load(n).scenarios.length;
       expect(r.stdout).toMatch(new RegExp(`${n}\\.weft\\.json: ${count}/${count} scenarios passed; steps \\d+/\\d+ covered, edges \\d+/\\d+ covered`));
     }
-    const json = await runWeft(['test', examples, '--json']);
+    const json = await weftInProcess(['test', examples, '--json']);
     expect(json.code).toBe(0);
     const report = JSON.parse(json.stdout) as { workflows: { file: string; coverage: { steps: { covered: number; total: number; missing: string[] } } }[] };
     expect(report.workflows.map((w) => w.file.split('/').pop()).sort()).toEqual(names.map((n) => `${n}.weft.json`));

@@ -1,10 +1,14 @@
 // Virtual time: the real engine on an in-memory store with a virtual clock and scripted step
 // outcomes. Days of deadlines and hours of backoff run at once, and the same scenario gives the
 // same event log twice, timestamps included.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StepKind } from '../../shared/definition/names.ts';
+import { ScenarioFile } from '../../shared/scenario/scenario-schema.ts';
 import type { Executor } from '../../engine/executors/executor.ts';
 import { driveUntilQuiet } from '../../engine/scenario/drive.ts';
+import { runScenario } from '../../engine/scenario/run-scenario.ts';
 import { ScriptedExecutor, type ScriptedOutcome } from '../../engine/scenario/scripted-executor.ts';
 import { Engine } from '../../engine/runtime/engine.ts';
 import { seededRandom, VirtualClock } from '../../engine/runtime/virtual-clock.ts';
@@ -74,10 +78,6 @@ describe('virtual time', () => {
 
 describe('virtual time in a scenario file', () => {
   it('test/fixtures/scenarios/slow-world: a 7-day deadline after 10 hourly retries passes in virtual time', async () => {
-    const { readFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { ScenarioFile } = await import('../../shared/scenario/scenario-schema.ts');
-    const { runScenario } = await import('../../engine/scenario/run-scenario.ts');
     const dir = join(import.meta.dirname, '..', 'fixtures', 'scenarios');
     const wf = parseWorkflow(JSON.parse(readFileSync(join(dir, 'slow-world.weft.json'), 'utf8')));
     const [expired, approved] = ScenarioFile.parse(JSON.parse(readFileSync(join(dir, 'slow-world.scenarios.json'), 'utf8'))).scenarios;

@@ -5,13 +5,12 @@
 // Each test has its own store, so the tests run concurrently; the CLI calls themselves (about
 // 0.8 s of CPU each) are limited to one per core (at least two), so that a loaded machine slows
 // the suite down rather than timing calls out.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../cli/run-weft.ts';
+import { REPO_ROOT, runWeft, type WeftResult } from '../cli/run-weft.ts';
 
 interface FakeRequest {
   method: string;
@@ -71,20 +70,14 @@ afterAll(async () => {
   if (tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
 });
 
-const BIN = join(REPO_ROOT, 'bin', 'weft.js');
 const slots = { free: Math.max(2, availableParallelism()), waiting: [] as (() => void)[] };
 
 /** Runs `weft ARGS` in a child process once a slot is free; resolves with its exit code and output. */
-async function cli(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(args: readonly string[]): Promise<WeftResult> {
   if (slots.free === 0) await new Promise<void>((resolve) => slots.waiting.push(resolve));
   else slots.free -= 1;
   try {
-    return await new Promise((resolve, reject) => {
-      execFile(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, timeout: 60_000, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-        if (error !== null && typeof error.code !== 'number') reject(new Error(`weft ${args.join(' ')} did not exit normally (${error.signal ?? error.message})\n${stderr}`));
-        else resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr });
-      });
-    });
+    return await runWeft(args, REPO_ROOT, { timeoutMs: 60_000 });
   } finally {
     const next = slots.waiting.shift();
     if (next !== undefined) next();

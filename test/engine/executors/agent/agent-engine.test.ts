@@ -3,13 +3,10 @@
 // variant, the malformed text as evidence and the token use, and the run succeeds.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../../shared/events/run-event.ts';
-import { harness, types, type Harness } from '../../harness.ts';
+import { data, harness, types, type Harness } from '../../harness.ts';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
-
-const data = <T extends RunEvent['type']>(events: RunEvent[], type: T, step: string) =>
-  events.filter((e) => e.type === type && e.step === step).map((e) => e.data as RunEvent<T>['data']);
 
 const workflow = (replies: unknown[], output: Record<string, unknown>) => ({
   format: 'weft/v1',

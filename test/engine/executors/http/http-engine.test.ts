@@ -1,8 +1,7 @@
 // The http executor inside the real engine: an external write whose reply never comes is
 // `unknown`, is not retried, and routes to a verification GET that finds out what happened.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../../../shared/events/run-event.ts';
-import { harness, type Harness } from '../../harness.ts';
+import { data, harness, type Harness } from '../../harness.ts';
 import { json, startServer, type TestServer } from './http-test-server.ts';
 
 let h: Harness | undefined;
@@ -13,9 +12,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-const data = <T extends RunEvent['type']>(events: RunEvent[], type: T, step: string) =>
-  events.filter((e) => e.type === type && e.step === step).map((e) => e.data as RunEvent<T>['data']);
 
 const workflow = {
   format: 'weft/v1',

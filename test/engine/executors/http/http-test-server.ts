@@ -91,15 +91,6 @@ export function httpContext(options: HttpContextOptions): AttemptContext {
   };
 }
 
-/** Polls `check` until it is true (state, not time: the timeout only bounds a broken test). */
-export async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const start = performance.now();
-  while (!check()) {
-    if (performance.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 function listen(server: Server): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -4,7 +4,8 @@ import { createServer as createNetServer, type AddressInfo, type Server, type So
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AttemptResult } from '../../../../engine/executors/executor.ts';
 import { HttpExecutor } from '../../../../engine/executors/http/http-executor.ts';
-import { closedPort, httpContext, startServer, until, type HttpContextOptions, type TestServer } from './http-test-server.ts';
+import { closedPort, httpContext, startServer, type HttpContextOptions, type TestServer } from './http-test-server.ts';
+import { until } from '../../until.ts';
 
 const executor = new HttpExecutor();
 let server: TestServer;
@@ -77,7 +78,7 @@ describe('http executor: the reply was lost', () => {
     server.handle(() => undefined); // never answers
     const controller = new AbortController();
     const pending = run({ config: put(server.base), effect: 'external', signal: controller.signal });
-    await until(() => server.received.length === 1, 'the server to receive the request');
+    await until(() => server.received.length === 1, 'the server to receive the request', 10_000);
     controller.abort(new Error('timed out after 50 ms'));
     const result = await pending;
     expect(result.outcome).toBe('unknown');
@@ -88,7 +89,7 @@ describe('http executor: the reply was lost', () => {
     server.handle(() => undefined);
     const controller = new AbortController();
     const pending = run({ config: { method: 'GET', url: server.base }, signal: controller.signal });
-    await until(() => server.received.length === 1, 'the server to receive the request');
+    await until(() => server.received.length === 1, 'the server to receive the request', 10_000);
     controller.abort(new Error('run cancelled'));
     expect(await pending).toMatchObject({ outcome: 'failed', code: 'aborted', retryable: true });
   });
@@ -124,7 +125,7 @@ describe('http executor: https, where sending starts after the TLS handshake', (
     const port = await tcpServer(() => connections++);
     const controller = new AbortController();
     const pending = run({ config: put(`https://127.0.0.1:${port}/x`), effect: 'external', signal: controller.signal });
-    await until(() => connections === 1, 'the TCP connection');
+    await until(() => connections === 1, 'the TCP connection', 10_000);
     controller.abort(new Error('timed out after 50 ms'));
     const result = await pending;
     expect(result).toMatchObject({ outcome: 'failed', code: 'aborted', retryable: true });
