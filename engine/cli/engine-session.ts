@@ -1,14 +1,17 @@
 // A CLI command that schedules runs owns the store while it works: it opens the store, takes the
 // engine lease (refusing while another live engine holds it; a dead owner's lease is taken over),
 // keeps the lease fresh, and gives it back on close. Read-only commands open the store without it.
+//
+// The engine, its executors and SQLite are imported when a session opens, not when the CLI starts:
+// `weft --version`, `weft runs` and `weft validate` do not pay for what they never use.
 import { existsSync } from 'node:fs';
-import { Engine } from '../runtime/engine.ts';
+import type { Engine } from '../runtime/engine.ts';
 import { StoreError } from '../store/store-error.ts';
 import { systemClock, systemRandom } from '../runtime/clock.ts';
-import { defaultExecutors } from '../executors/default-executors.ts';
-import { Lease } from '../store/lease.ts';
-import { openDatabase } from '../store/open-database.ts';
-import { Store } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
+import type { CliIo } from './cli-io.ts';
+import { withUserErrors } from './cli-errors.ts';
+import { storePath } from './store-path.ts';
 
 export interface EngineSession {
   store: Store;
@@ -29,6 +32,13 @@ const leaseWaitMs = (): number => {
  * while another one drives the store); a dead or stale owner's lease is taken over at once.
  */
 export async function openEngineSession(dbPath: string, owner: string): Promise<EngineSession> {
+  const [{ Engine }, { defaultExecutors }, { Lease }, { openDatabase }, { Store }] = await Promise.all([
+    import('../runtime/engine.ts'),
+    import('../executors/default-executors.ts'),
+    import('../store/lease.ts'),
+    import('../store/open-database.ts'),
+    import('../store/store.ts'),
+  ]);
   const db = openDatabase(dbPath);
   const store = new Store(db);
   const lease = new Lease(db, owner, systemClock.now);
@@ -72,10 +82,26 @@ export async function openEngineSession(dbPath: string, owner: string): Promise<
 }
 
 /** For commands that only read: no lease, and a store that must already exist. */
-export function openReadOnlyStore(dbPath: string): { store: Store; close(): void } {
+export async function openReadOnlyStore(dbPath: string): Promise<{ store: Store; close(): void }> {
   if (!existsSync(dbPath)) {
     throw new StoreError('io', `there is no store at ${dbPath}; run a workflow first (weft run FILE), or point --db or WEFT_DB at the store`);
   }
+  const [{ openDatabase }, { Store }] = await Promise.all([import('../store/open-database.ts'), import('../store/store.ts')]);
   const db = openDatabase(dbPath);
   return { store: new Store(db), close: () => db.close() };
+}
+
+/**
+ * A read-only command's body with the store of --db (or $WEFT_DB, or the workspace's), closed
+ * afterwards; the user's mistakes (no store, unknown run) exit 2 with their message.
+ */
+export function withReadOnlyStore(command: string, io: CliIo, db: string | undefined, body: (store: Store) => number | Promise<number>): Promise<number> {
+  return withUserErrors(command, io, async () => {
+    const { store, close } = await openReadOnlyStore(storePath(db, io.cwd));
+    try {
+      return await body(store);
+    } finally {
+      close();
+    }
+  });
 }

@@ -1,10 +1,8 @@
 // `weft events RUN [--db PATH] [--json]`: the run's event log, every transition with its reason.
 import type { Command } from '../command.ts';
-import { withUserErrors } from '../cli-errors.ts';
-import { openReadOnlyStore } from '../engine-session.ts';
+import { withReadOnlyStore } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
-import { storePath } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
 
 export const eventsCommand: Command = {
@@ -20,22 +18,17 @@ reason, and data.
     const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, json: { type: 'boolean' } });
     const [run, ...extra] = positionals;
     if (run === undefined || extra.length > 0) throw new UsageError('give exactly one run id');
-    return withUserErrors('events', io, async () => {
-      const { store, close } = openReadOnlyStore(storePath(values.db, io.cwd));
-      try {
-        const events = store.readEvents(store.resolveRunId(run)).map((e) => ({ ...e, at: new Date(e.at).toISOString() }));
-        if (values.json === true) {
-          io.stdout.write(`${JSON.stringify({ events: events.map(({ runId: _r, ...rest }) => rest) })}\n`);
-        } else {
-          for (const e of events) {
-            const where = e.step === null ? '' : ` ${e.step}${e.activation === null ? '' : `/${e.activation}${e.attempt === null ? '' : `.${e.attempt}`}`}`;
-            io.stdout.write(`${String(e.seq).padStart(4)} ${e.at} ${e.type}${where}${e.reason === null ? '' : `: ${e.reason}`}\n`);
-          }
+    return withReadOnlyStore('events', io, values.db, async (store) => {
+      const events = store.readEvents(store.resolveRunId(run)).map((e) => ({ ...e, at: new Date(e.at).toISOString() }));
+      if (values.json === true) {
+        io.stdout.write(`${JSON.stringify({ events: events.map(({ runId: _r, ...rest }) => rest) })}\n`);
+      } else {
+        for (const e of events) {
+          const where = e.step === null ? '' : ` ${e.step}${e.activation === null ? '' : `/${e.activation}${e.attempt === null ? '' : `.${e.attempt}`}`}`;
+          io.stdout.write(`${String(e.seq).padStart(4)} ${e.at} ${e.type}${where}${e.reason === null ? '' : `: ${e.reason}`}\n`);
         }
-        return EXIT_OK;
-      } finally {
-        close();
       }
+      return EXIT_OK;
     });
   },
 };

@@ -2,11 +2,9 @@
 import { foldRun } from '../../runtime/fold-run.ts';
 import { restartRecord, type RestartRecord } from '../../runtime/restart-record.ts';
 import type { Command } from '../command.ts';
-import { withUserErrors } from '../cli-errors.ts';
-import { openReadOnlyStore } from '../engine-session.ts';
+import { withReadOnlyStore } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
-import { storePath } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
 
 export const inspectCommand: Command = {
@@ -23,15 +21,10 @@ next permitted action with its reason.
     const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, json: { type: 'boolean' } });
     const [run, ...extra] = positionals;
     if (run === undefined || extra.length > 0) throw new UsageError('give exactly one run id');
-    return withUserErrors('inspect', io, async () => {
-      const { store, close } = openReadOnlyStore(storePath(values.db, io.cwd));
-      try {
-        const record = restartRecord(foldRun(store, store.resolveRunId(run)));
-        io.stdout.write(values.json === true ? `${JSON.stringify(record)}\n` : formatRecord(record));
-        return EXIT_OK;
-      } finally {
-        close();
-      }
+    return withReadOnlyStore('inspect', io, values.db, async (store) => {
+      const record = restartRecord(foldRun(store, store.resolveRunId(run)));
+      io.stdout.write(values.json === true ? `${JSON.stringify(record)}\n` : formatRecord(record));
+      return EXIT_OK;
     });
   },
 };

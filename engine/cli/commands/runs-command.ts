@@ -1,10 +1,8 @@
 // `weft runs [--db PATH] [--limit N] [--json]`: the newest runs of the store.
 import type { Command } from '../command.ts';
-import { withUserErrors } from '../cli-errors.ts';
-import { openReadOnlyStore } from '../engine-session.ts';
+import { withReadOnlyStore } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
-import { storePath } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
 
 export const runsCommand: Command = {
@@ -22,17 +20,12 @@ export const runsCommand: Command = {
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const limit = values.limit === undefined ? 50 : Number(values.limit);
     if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit takes a whole number of at least 1');
-    return withUserErrors('runs', io, async () => {
-      const { store, close } = openReadOnlyStore(storePath(values.db, io.cwd));
-      try {
-        const runs = store.listRuns(limit).map((r) => ({ id: r.id, workflowId: r.workflowId, version: r.version, state: r.state, inputRevision: r.inputRevision, createdAt: new Date(r.createdAt).toISOString() }));
-        if (values.json === true) io.stdout.write(`${JSON.stringify({ runs })}\n`);
-        else if (runs.length === 0) io.stdout.write('no runs yet\n');
-        else for (const r of runs) io.stdout.write(`${r.id}  ${r.workflowId} v${r.version}  ${r.state.padEnd(15)}  rev ${r.inputRevision}  ${r.createdAt}\n`);
-        return EXIT_OK;
-      } finally {
-        close();
-      }
+    return withReadOnlyStore('runs', io, values.db, async (store) => {
+      const runs = store.listRuns(limit).map((r) => ({ id: r.id, workflowId: r.workflowId, version: r.version, state: r.state, inputRevision: r.inputRevision, createdAt: new Date(r.createdAt).toISOString() }));
+      if (values.json === true) io.stdout.write(`${JSON.stringify({ runs })}\n`);
+      else if (runs.length === 0) io.stdout.write('no runs yet\n');
+      else for (const r of runs) io.stdout.write(`${r.id}  ${r.workflowId} v${r.version}  ${r.state.padEnd(15)}  rev ${r.inputRevision}  ${r.createdAt}\n`);
+      return EXIT_OK;
     });
   },
 };

@@ -8,11 +8,9 @@ import { workflowReport, type WorkflowReport } from '../../metrics/stats.ts';
 import type { Percentiles } from '../../metrics/workflow-stats.ts';
 import { StoreError } from '../../store/store-error.ts';
 import type { Command } from '../command.ts';
-import { withUserErrors } from '../cli-errors.ts';
-import { openReadOnlyStore } from '../engine-session.ts';
+import { withReadOnlyStore } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
-import { storePath } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
 
 export const statsCommand: Command = {
@@ -39,17 +37,12 @@ into active, waiting, queued and attention time. docs/metrics.md defines every f
     if (version !== undefined && (!Number.isInteger(version) || version < 1)) throw new UsageError('--version takes a whole number of at least 1');
     const listed = values.runs === undefined ? 10 : Number(values.runs);
     if (!Number.isInteger(listed) || listed < 0) throw new UsageError('--runs takes a whole number (0 for none)');
-    return withUserErrors('stats', io, async () => {
+    return withReadOnlyStore('stats', io, values.db, (store) => {
       const workflowId = target.endsWith('.json') ? workflowIdOfFile(resolve(io.cwd, target)) : target;
-      const { store, close } = openReadOnlyStore(storePath(values.db, io.cwd));
-      try {
-        const asOf = Date.now();
-        const report = workflowReport(store, workflowId, { ...(version === undefined ? {} : { version }), asOf });
-        io.stdout.write(values.json === true ? `${JSON.stringify({ asOf: new Date(asOf).toISOString(), ...report })}\n` : formatReport(report, listed));
-        return EXIT_OK;
-      } finally {
-        close();
-      }
+      const asOf = Date.now();
+      const report = workflowReport(store, workflowId, { ...(version === undefined ? {} : { version }), asOf });
+      io.stdout.write(values.json === true ? `${JSON.stringify({ asOf: new Date(asOf).toISOString(), ...report })}\n` : formatReport(report, listed));
+      return EXIT_OK;
     });
   },
 };
@@ -67,7 +60,7 @@ function workflowIdOfFile(path: string): string {
 }
 
 /** 1234 -> "1.2 s", 90 000 000 -> "1.0 d": durations as a person reads them. */
-export function formatMs(ms: number): string {
+function formatMs(ms: number): string {
   if (ms < 1000) return `${ms} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   if (ms < 3_600_000) return `${(ms / 60_000).toFixed(1)} min`;
@@ -83,7 +76,7 @@ function table(rows: string[][]): string[] {
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ').trimEnd());
 }
 
-export function formatReport({ stats: s, runs }: WorkflowReport, listed: number): string {
+function formatReport({ stats: s, runs }: WorkflowReport, listed: number): string {
   const states = Object.entries(s.states).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ');
   const [d50, d95] = pp(s.durationMs);
   const lines = [
