@@ -4,9 +4,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../engine/cli/main.ts';
-import { captureIo } from './capture-io.ts';
-import { REPO_ROOT, runWeft, type WeftResult } from './run-weft.ts';
+import { weftInProcess as inProcess } from './capture-io.ts';
+import { REPO_ROOT, runWeft } from './run-weft.ts';
 
 const examples = join(import.meta.dirname, '..', '..', 'examples');
 const all = JSON.parse(readFileSync(join(examples, 'order-payment.scenarios.json'), 'utf8')) as { scenarios: { name: string; expect: unknown }[] };
@@ -22,12 +21,7 @@ const file = (dir: string, name: string, scenarios: unknown[]): string => {
   return path;
 };
 
-/** `weft ARGS` through main() in this process; the first test below runs the real binary instead. */
-async function weftInProcess(args: readonly string[]): Promise<WeftResult> {
-  const io = captureIo(REPO_ROOT);
-  const code = await main(args, io);
-  return { code, stdout: io.out(), stderr: io.err() };
-}
+const weftInProcess = (args: readonly string[]) => inProcess(args, REPO_ROOT);
 
 describe('weft test', () => {
   it('runs the scenario files given after a workflow, whatever their names', async () => {

@@ -7,9 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ScenarioFile } from '../../shared/scenario/scenario-schema.ts';
 import { runScenario } from '../../engine/scenario/run-scenario.ts';
-import { main } from '../../engine/cli/main.ts';
-import { captureIo } from '../cli/capture-io.ts';
-import { REPO_ROOT, runWeft, type WeftResult } from '../cli/run-weft.ts';
+import { weftInProcess as inProcess } from '../cli/capture-io.ts';
+import { REPO_ROOT, runWeft } from '../cli/run-weft.ts';
 import { parseWorkflow } from './harness.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -24,12 +23,7 @@ const names = namesIn(examples);
 const fixtureDirs = ['scenarios', 'metrics'].map((d) => join(root, 'test', 'fixtures', d));
 const { workflow, scenarios } = load('order-payment');
 
-/** `weft ARGS` through main() in this process (the code bin/weft.js runs), without a child's startup cost. */
-async function weftInProcess(args: readonly string[]): Promise<WeftResult> {
-  const io = captureIo(REPO_ROOT);
-  const code = await main(args, io);
-  return { code, stdout: io.out(), stderr: io.err() };
-}
+const weftInProcess = (args: readonly string[]) => inProcess(args, REPO_ROOT);
 
 describe('scenarios', () => {
   it('every example workflow ships scenarios', () => {
