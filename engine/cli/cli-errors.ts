@@ -4,7 +4,7 @@ import { DefinitionFileError } from '../definition/definition-file-error.ts';
 import { StoreError } from '../store/store-error.ts';
 import type { CliIo } from './cli-io.ts';
 import { EXIT_USAGE } from './exit-codes.ts';
-import { InputError } from './run-input.ts';
+import { InputError } from './input-error.ts';
 
 export async function withUserErrors(command: string, io: CliIo, body: () => Promise<number>): Promise<number> {
   try {

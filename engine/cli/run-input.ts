@@ -4,11 +4,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { lineColumn, locateJsonError } from '../../shared/definition/json-error-locator.ts';
-import { checkAgainstSchema } from '../runtime/output-contract.ts';
+import { InputError } from './input-error.ts';
 
-export class InputError extends Error {
-  override readonly name = 'InputError';
-}
 
 export function readRunInput(option: string | undefined, cwd: string): unknown {
   if (option === undefined) return {};
@@ -32,8 +29,10 @@ export function readRunInput(option: string | undefined, cwd: string): unknown {
   }
 }
 
-export function checkRunInput(workflow: Workflow, input: unknown): void {
+export async function checkRunInput(workflow: Workflow, input: unknown): Promise<void> {
   if (workflow.input === undefined) return;
+  // The JSON Schema validator loads only when a schema is to be checked, not at every CLI start.
+  const { checkAgainstSchema } = await import('../runtime/output-contract.ts');
   const problems = checkAgainstSchema(workflow.input, input);
   if (problems !== undefined) {
     throw new InputError(`the input does not match the input schema of workflow "${workflow.id}": ${problems}`);

@@ -1,27 +1,23 @@
-import { z } from 'zod';
-
-export const Severity = z.enum(['error', 'warning']);
-export type Severity = z.infer<typeof Severity>;
+export type Severity = 'error' | 'warning';
 
 /**
  * One finding about a workflow definition. `code` is stable (tools and docs key on it),
  * `path` is a JSON path into the file such as `$.steps[2].input`, `hint` says how to fix it.
  */
-export const Diagnostic = z.object({
-  code: z.string(),
-  severity: Severity,
-  stepId: z.string().optional(),
-  edgeId: z.string().optional(),
-  path: z.string(),
-  message: z.string(),
-  hint: z.string(),
+export interface Diagnostic {
+  code: string;
+  severity: Severity;
+  stepId?: string;
+  edgeId?: string;
+  path: string;
+  message: string;
+  hint: string;
   /** Line and column (1-based) in the file, where the finding is a text position. */
-  line: z.number().int().optional(),
-  column: z.number().int().optional(),
+  line?: number;
+  column?: number;
   /** Offset (0-based) inside the JSONata expression at `path`, for expression errors. */
-  position: z.number().int().optional(),
-});
-export type Diagnostic = z.infer<typeof Diagnostic>;
+  position?: number;
+}
 
 /** Formats a JSON path from its segments: `['steps', 2, 'input']` → `$.steps[2].input`. */
 export function formatPath(segments: readonly PropertyKey[]): string {

@@ -34,7 +34,7 @@ Exit status as for weft run, for the new run.`,
       try {
         const source = foldRun(session.store, session.store.resolveRunId(run));
         const input = values.input === undefined ? source.input : readRunInput(values.input, io.cwd);
-        checkRunInput(source.workflow, input);
+        await checkRunInput(source.workflow, input);
         const plan = forkPlan(source, from);
         const runId = session.engine.startRun({
           workflow: source.workflow,

@@ -30,7 +30,7 @@ Exit status as for weft run.`,
       const session = await openEngineSession(storePath(values.db, io.cwd), 'weft revise');
       try {
         const id = session.store.resolveRunId(run);
-        checkRunInput(foldRun(session.store, id).workflow, input);
+        await checkRunInput(foldRun(session.store, id).workflow, input);
         session.engine.load(id);
         session.engine.revise(id, input);
         return printRunOutcome(io, id, await session.engine.settled(id), values.json === true);

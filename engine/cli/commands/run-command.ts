@@ -2,7 +2,6 @@
 // only waiting work remains.
 import { dirname, resolve } from 'node:path';
 import { hasErrors } from '../../../shared/validator/diagnostic.ts';
-import { loadDefinitionFile } from '../../definition/load-definition-file.ts';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
 import { openEngineSession } from '../engine-session.ts';
@@ -47,6 +46,8 @@ error, 3 left waiting or needing attention.`,
     if (file === undefined || extra.length > 0) throw new UsageError('give exactly one workflow file');
     return withUserErrors('run', io, async () => {
       const path = resolve(io.cwd, file);
+      // The validator loads with the command that needs it, not with every `weft` call.
+      const { loadDefinitionFile } = await import('../../definition/load-definition-file.ts');
       const { workflow, diagnostics } = await loadDefinitionFile(path);
       if (workflow === undefined || hasErrors(diagnostics)) {
         for (const d of diagnostics) if (d.severity === 'error') io.stderr.write(`${formatDiagnosticLine(file, d)}\n`);
@@ -54,7 +55,7 @@ error, 3 left waiting or needing attention.`,
         return EXIT_FAILED;
       }
       const input = readRunInput(values.input, io.cwd);
-      checkRunInput(workflow, input);
+      await checkRunInput(workflow, input);
       requireTrust(workflow, dirname(path));
       const session = await openEngineSession(storePath(values.db, io.cwd), 'weft run');
       try {

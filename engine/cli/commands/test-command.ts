@@ -4,11 +4,10 @@
 // edges no scenario exercised.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { ScenarioFile } from '../../../shared/scenario/scenario-schema.ts';
+import type { ScenarioFile } from '../../../shared/scenario/scenario-schema.ts';
 import { hasErrors } from '../../../shared/validator/diagnostic.ts';
-import { loadDefinitionFile } from '../../definition/load-definition-file.ts';
-import { coverageOf, type Coverage } from '../../scenario/coverage.ts';
-import { runScenario, type ScenarioResult } from '../../scenario/run-scenario.ts';
+import type { Coverage } from '../../scenario/coverage.ts';
+import type { ScenarioResult } from '../../scenario/run-scenario.ts';
 import type { Command } from '../command.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../exit-codes.ts';
@@ -115,6 +114,13 @@ function targetsOf(paths: readonly string[], io: CliIo): { targets: Target[]; mi
 }
 
 async function testWorkflow(t: Target, io: CliIo): Promise<{ file: string; scenarios: ScenarioResult[]; coverage: Coverage } | undefined> {
+  // The schema, the validator and the engine load with this command, not with every `weft` call.
+  const [{ ScenarioFile }, { loadDefinitionFile }, { runScenario }, { coverageOf }] = await Promise.all([
+    import('../../../shared/scenario/scenario-schema.ts'),
+    import('../../definition/load-definition-file.ts'),
+    import('../../scenario/run-scenario.ts'),
+    import('../../scenario/coverage.ts'),
+  ]);
   const fail = (message: string): undefined => {
     io.stderr.write(`weft test: ${message}\n`);
     return undefined;

@@ -3,7 +3,6 @@
 import { hasErrors, type Diagnostic } from '../../../shared/validator/diagnostic.ts';
 import { DefinitionFileError } from '../../definition/definition-file-error.ts';
 import { expandDefinitionPaths, type DefinitionTarget } from '../../definition/expand-definition-paths.ts';
-import { loadDefinitionFile } from '../../definition/load-definition-file.ts';
 import type { CliIo } from '../cli-io.ts';
 import type { Command } from '../command.ts';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../exit-codes.ts';
@@ -70,6 +69,7 @@ async function check(target: DefinitionTarget): Promise<Checked> {
   const { file } = target;
   if ('error' in target) return unreadable(file, target.error.message);
   try {
+    const { loadDefinitionFile } = await import('../../definition/load-definition-file.ts');
     const { diagnostics } = await loadDefinitionFile(target.path);
     const valid = !hasErrors(diagnostics);
     return { report: { file, valid, diagnostics }, exitCode: valid ? EXIT_OK : EXIT_FAILED };
