@@ -56,3 +56,35 @@ describe('validator on large graphs', () => {
     expect(ds.map((d) => d.code)).toEqual(['expression-syntax']);
   });
 });
+
+describe('the workflow output expression', () => {
+  const base = (output: string): Workflow => ({
+    format: 'weft/v1',
+    id: 'out',
+    version: 1,
+    name: 'Output',
+    input: { type: 'object', properties: { orderId: { type: 'string' } } },
+    output,
+    steps: [
+      { id: 'a', kind: 'transform', config: { expression: '1' }, output: { type: 'object', properties: { total: { type: 'number' } } } },
+      { id: 'b', kind: 'transform', config: { expression: '2' } },
+      { id: 'done', kind: 'end' },
+      { id: 'skipped', kind: 'end' },
+    ],
+    edges: [
+      { id: 'ab', from: 'a', to: 'b', when: 'output.total > 0' },
+      { id: 'bd', from: 'b', to: 'done' },
+      { id: 'as', from: 'a', to: 'skipped', default: true },
+    ],
+  } as Workflow);
+
+  it('is checked like every other expression: unknown steps and undeclared fields, at $.output', () => {
+    const ds = validateWorkflow(base('{ "id": input.orderId, "x": steps.nope.output, "t": steps.a.output.totl, "s": input.ordr }'));
+    expect(ds.filter((d) => d.path === '$.output').map((d) => d.code).sort()).toEqual(['undeclared-field', 'undeclared-field', 'unknown-step-reference']);
+  });
+
+  it('may name a step that not every path runs (it is read when the run ends), and reports syntax errors', () => {
+    expect(validateWorkflow(base('{ "total": steps.a.output.total, "b": steps.b.output }')).filter((d) => d.path === '$.output')).toEqual([]);
+    expect(validateWorkflow(base('steps.a.output.')).filter((d) => d.path === '$.output').map((d) => d.code)).toEqual(['expression-syntax']);
+  });
+});

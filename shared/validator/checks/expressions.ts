@@ -2,7 +2,7 @@
 // cannot be boolean. One pass over every expression site of every step.
 import type { Step } from '../../definition/workflow-schema.ts';
 import { shapeOf } from '../expressions/boolean-shape.ts';
-import { expressionSitesOf, type ExpressionSite } from '../expressions/expression-sites.ts';
+import { expressionSitesOf, WORKFLOW_OUTPUT, workflowOutputSite, type ExpressionSite } from '../expressions/expression-sites.ts';
 import type { AstNode } from '../expressions/jsonata-ast.ts';
 import type { Shape } from '../expressions/expression-shape.ts';
 import { referencesOf, type Reference } from '../expressions/references.ts';
@@ -19,47 +19,36 @@ export function checkExpressions(ctx: ValidationContext): void {
   const { graph, workflow } = ctx;
   let before: BitsetTable | undefined;
   const report = (site: ExpressionSite, f: Finding): void => {
-    if (site.edge) ctx.atEdge(site.edge, site.path, f, graph.step(site.reader).id);
+    if (site.reader === WORKFLOW_OUTPUT) ctx.at(site.path, f);
+    else if (site.edge) ctx.atEdge(site.edge, site.path, f, graph.step(site.reader).id);
     else ctx.atStep(site.reader, site.path, f);
   };
-  for (let v = 0; v < graph.size; v++) {
-    for (const site of expressionSitesOf(graph, v)) {
-      const parsed = ctx.expressions.parse(site.text);
-      if (!parsed.ok) {
-        const at = parsed.position === undefined ? undefined : site.offset + parsed.position;
-        report(site, {
-          code: 'expression-syntax',
-          message: `JSONata syntax error${at === undefined ? '' : ` at character ${at}`} in "${clip(site.text)}": ${parsed.message}`,
-          hint: 'fix the expression; try it at the JSONata exerciser with sample data',
-          ...(at === undefined ? {} : { position: at }),
-        });
-        continue;
-      }
-      for (const ref of referencesOf(parsed.ast, parsed.shape)) {
-        before ??= guaranteedBefore(graph);
-        checkReference(ctx, site, ref, before, report);
-      }
-      if (site.condition) {
-        const shape = shapeOf(parsed.ast, (path) => typeOfPath(ctx, site, path, parsed.shape));
-        if (shape === 'non-boolean') {
-          report(site, {
-            code: 'non-boolean-condition',
-            message: `"${clip(site.text)}" gives a ${describeNonBoolean(parsed.ast)}, not true or false`,
-            hint: 'write a comparison such as output.score > 0.8 or output.status = "ok"',
-          });
-        }
-      }
-    }
-  }
-  if (workflow.output !== undefined) {
-    const parsed = ctx.expressions.parse(workflow.output);
+  const sites = [...Array.from({ length: graph.size }, (_, v) => expressionSitesOf(graph, v)).flat(), ...workflowOutputSite(workflow.output)];
+  for (const site of sites) {
+    const parsed = ctx.expressions.parse(site.text);
     if (!parsed.ok) {
-      ctx.at(['output'], {
+      const at = parsed.position === undefined ? undefined : site.offset + parsed.position;
+      report(site, {
         code: 'expression-syntax',
-        message: `JSONata syntax error${parsed.position === undefined ? '' : ` at character ${parsed.position}`} in the workflow output "${clip(workflow.output)}": ${parsed.message}`,
-        hint: 'fix the expression',
-        ...(parsed.position === undefined ? {} : { position: parsed.position }),
+        message: `JSONata syntax error${at === undefined ? '' : ` at character ${at}`} in "${clip(site.text)}": ${parsed.message}`,
+        hint: 'fix the expression; try it at the JSONata exerciser with sample data',
+        ...(at === undefined ? {} : { position: at }),
       });
+      continue;
+    }
+    for (const ref of referencesOf(parsed.ast, parsed.shape)) {
+      before ??= guaranteedBefore(graph);
+      checkReference(ctx, site, ref, before, report);
+    }
+    if (site.condition) {
+      const shape = shapeOf(parsed.ast, (path) => typeOfPath(ctx, site, path, parsed.shape));
+      if (shape === 'non-boolean') {
+        report(site, {
+          code: 'non-boolean-condition',
+          message: `"${clip(site.text)}" gives a ${describeNonBoolean(parsed.ast)}, not true or false`,
+          hint: 'write a comparison such as output.score > 0.8 or output.status = "ok"',
+        });
+      }
     }
   }
 }
@@ -123,9 +112,11 @@ function checkReference(
     });
     return;
   }
-  const readerId = graph.step(site.reader).id;
-  const finished = before.has(site.reader, x) || (site.readerDone && x === site.reader);
+  // The workflow's output is read when the run ends: a step it names may not have run (a branch
+  // not taken), which JSONata reads as nothing, so only names and fields are checked there.
+  const finished = site.reader === WORKFLOW_OUTPUT || before.has(site.reader, x) || (site.readerDone && x === site.reader);
   if (!finished) {
+    const readerId = graph.step(site.reader).id;
     const where = site.edge ? `the condition of edge "${site.edge.edge.id}"` : `step "${readerId}"`;
     report(site, {
       code: 'missing-dependency',

@@ -9,7 +9,7 @@ export interface ExpressionSite {
   offset: number;
   /** JSON path from the step (or edge) to the string holding the expression. */
   path: PropertyKey[];
-  /** Graph node of the step that evaluates it; for an edge, its `from` step. */
+  /** Graph node of the step that evaluates it; for an edge, its `from` step; WORKFLOW_OUTPUT for the workflow's `output`. */
   reader: number;
   edge?: GraphEdge;
   /** Which step `output` means here: the edge's from-step, or the step itself in `accept`. */
@@ -18,6 +18,14 @@ export interface ExpressionSite {
   readerDone: boolean;
   /** Must evaluate to a boolean. */
   condition: boolean;
+}
+
+/** The reader of the workflow's own `output` expression, evaluated when the run ends (no step). */
+export const WORKFLOW_OUTPUT = -1;
+
+/** The workflow's `output` expression: read when the run ends, when every step that ran has finished. */
+export function workflowOutputSite(output: string | undefined): ExpressionSite[] {
+  return output === undefined ? [] : [{ text: output, offset: 0, path: ['output'], reader: WORKFLOW_OUTPUT, readerDone: true, condition: false }];
 }
 
 export function expressionSitesOf(graph: WorkflowGraph, v: number): ExpressionSite[] {
