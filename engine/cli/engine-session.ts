@@ -12,6 +12,7 @@ import type { Store } from '../store/store.ts';
 import type { CliIo } from './cli-io.ts';
 import { withUserErrors } from './cli-errors.ts';
 import { storePath } from './store-path.ts';
+import { printRunOutcome } from './run-outcome.ts';
 
 export interface EngineSession {
   store: Store;
@@ -102,6 +103,23 @@ export function withReadOnlyStore(command: string, io: CliIo, db: string | undef
       return await body(store);
     } finally {
       close();
+    }
+  });
+}
+
+/**
+ * A command that acts on one run (approve, pause, retry, …): under the store's lease, resolve
+ * RUN (an id or a unique prefix), act, let the engine settle, and print the run's outcome.
+ */
+export function actOnRun(command: string, io: CliIo, db: string | undefined, json: boolean, run: string, act: (engine: Engine, runId: string) => Promise<void>): Promise<number> {
+  return withUserErrors(command, io, async () => {
+    const session = await openEngineSession(storePath(db, io.cwd), `weft ${command}`);
+    try {
+      const runId = session.store.resolveRunId(run);
+      await act(session.engine, runId);
+      return printRunOutcome(io, runId, await session.engine.settled(runId), json);
+    } finally {
+      session.close();
     }
   });
 }

@@ -2,31 +2,13 @@
 // (--by) and why (--reason), and refused with a clear message when the run or step state does not
 // permit it. (Resuming a paused run is `weft resume RUN`.)
 import type { Command } from '../command.ts';
-import type { CliIo } from '../cli-io.ts';
-import type { Engine } from '../../runtime/engine.ts';
-import { withUserErrors } from '../cli-errors.ts';
-import { openEngineSession } from '../engine-session.ts';
+import { actOnRun } from '../engine-session.ts';
 import { actor } from '../operator.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { readRunInput } from '../run-input.ts';
-import { printRunOutcome } from '../run-outcome.ts';
-import { storePath } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
 
 const common = { db: { type: 'string' }, json: { type: 'boolean' }, by: { type: 'string' }, reason: { type: 'string' } } as const;
-
-async function act(name: string, io: CliIo, values: { db?: string | undefined; json?: boolean | undefined }, run: string, body: (engine: Engine, runId: string) => Promise<void>): Promise<number> {
-  return withUserErrors(name, io, async () => {
-    const session = await openEngineSession(storePath(values.db, io.cwd), `weft ${name}`);
-    try {
-      const runId = session.store.resolveRunId(run);
-      await body(session.engine, runId);
-      return printRunOutcome(io, runId, await session.engine.settled(runId), values.json === true);
-    } finally {
-      session.close();
-    }
-  });
-}
 
 const one = (positionals: string[], what: string): string[] => {
   const want = what.split(' ').length;
@@ -46,7 +28,7 @@ timers wait. weft resume RUN continues it.\n\n${EXIT}`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, common);
     const [run] = one(positionals, 'RUN');
-    return act('pause', io, values, run as string, (e, id) => e.pauseRun(id, actor(values.by), reasonOf(values.reason)));
+    return actOnRun('pause', io, values.db, values.json === true, run as string, (e, id) => e.pauseRun(id, actor(values.by), reasonOf(values.reason)));
   },
 };
 
@@ -59,7 +41,7 @@ unknown, on record), waiting steps and open tasks are cancelled, and the run end
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, common);
     const [run] = one(positionals, 'RUN');
-    return act('cancel', io, values, run as string, (e, id) => e.cancelRun(id, actor(values.by), reasonOf(values.reason)));
+    return actOnRun('cancel', io, values.db, values.json === true, run as string, (e, id) => e.cancelRun(id, actor(values.by), reasonOf(values.reason)));
   },
 };
 
@@ -74,7 +56,7 @@ step is the operator's decision that repeating the effect is safe.\n\n${EXIT}`,
     const { values, positionals } = parseCommandArgs(args, { ...common, input: { type: 'string' } });
     const [run, step] = one(positionals, 'RUN STEP');
     const input = values.input === undefined ? undefined : { value: readRunInput(values.input, io.cwd) };
-    return act('retry', io, values, run as string, (e, id) => e.retryStep(id, step as string, actor(values.by), reasonOf(values.reason), input));
+    return actOnRun('retry', io, values.db, values.json === true, run as string, (e, id) => e.retryStep(id, step as string, actor(values.by), reasonOf(values.reason), input));
   },
 };
 
@@ -91,7 +73,7 @@ evidence recorded with who and why, and continues the run from it.\n\n${EXIT}`,
     if (values.reason === undefined) throw new UsageError('--reason TEXT is required: skipping work needs a why on record');
     const output = readRunInput(values.output, io.cwd);
     const reason = values.reason;
-    return act('skip', io, values, run as string, (e, id) => e.skipStep(id, step as string, output, actor(values.by), reason));
+    return actOnRun('skip', io, values.db, values.json === true, run as string, (e, id) => e.skipStep(id, step as string, output, actor(values.by), reason));
   },
 };
 
@@ -108,6 +90,6 @@ export const resolveCommand: Command = {
     if (values.as !== 'succeeded' && values.as !== 'failed') throw new UsageError('--as succeeded or --as failed is required');
     const as = values.as;
     const evidence = values.evidence === undefined ? undefined : readRunInput(values.evidence, io.cwd);
-    return act('resolve', io, values, run as string, (e, id) => e.resolveStep(id, step as string, as, actor(values.by), reasonOf(values.reason), evidence));
+    return actOnRun('resolve', io, values.db, values.json === true, run as string, (e, id) => e.resolveStep(id, step as string, as, actor(values.by), reasonOf(values.reason), evidence));
   },
 };

@@ -1,13 +1,9 @@
 // `weft approve`, `weft reject`, `weft reassign`: a person's answer to a waiting human step.
 import type { Command } from '../command.ts';
-import type { CliIo } from '../cli-io.ts';
-import { withUserErrors } from '../cli-errors.ts';
-import { openEngineSession, type EngineSession } from '../engine-session.ts';
+import { actOnRun } from '../engine-session.ts';
 import { actor } from '../operator.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { readRunInput } from '../run-input.ts';
-import { printRunOutcome } from '../run-outcome.ts';
-import { storePath } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
 
 const common = { db: { type: 'string' }, json: { type: 'boolean' }, by: { type: 'string' } } as const;
@@ -16,19 +12,6 @@ function runAndStep(positionals: string[]): [string, string] {
   const [run, step, ...extra] = positionals;
   if (run === undefined || step === undefined || extra.length > 0) throw new UsageError('give a run id and a step id');
   return [run, step];
-}
-
-async function withRun(name: string, io: CliIo, db: string | undefined, json: boolean, run: string, act: (session: EngineSession, runId: string) => Promise<void>): Promise<number> {
-  return withUserErrors(name, io, async () => {
-    const session = await openEngineSession(storePath(db, io.cwd), `weft ${name}`);
-    try {
-      const runId = session.store.resolveRunId(run);
-      await act(session, runId);
-      return printRunOutcome(io, runId, await session.engine.settled(runId), json);
-    } finally {
-      session.close();
-    }
-  });
 }
 
 export const approveCommand: Command = {
@@ -47,8 +30,8 @@ match the form (nothing is recorded then).`,
     const { values, positionals } = parseCommandArgs(args, { ...common, data: { type: 'string' }, choice: { type: 'string' } });
     const [run, step] = runAndStep(positionals);
     const data = values.data === undefined ? undefined : readRunInput(values.data, io.cwd);
-    return withRun('approve', io, values.db, values.json === true, run, (session, runId) =>
-      session.engine.decideTask(runId, step, { decision: 'approved', by: actor(values.by), ...(data === undefined ? {} : { data }), ...(values.choice === undefined ? {} : { choice: values.choice }) }),
+    return actOnRun('approve', io, values.db, values.json === true, run, (engine, runId) =>
+      engine.decideTask(runId, step, { decision: 'approved', by: actor(values.by), ...(data === undefined ? {} : { data }), ...(values.choice === undefined ? {} : { choice: values.choice }) }),
     );
   },
 };
@@ -67,8 +50,8 @@ Exit status as for weft run; 2 when the step is not waiting for a person.`,
     const [run, step] = runAndStep(positionals);
     if (values.reason === undefined || values.reason.trim() === '') throw new UsageError('--reason TEXT is required: say why, so the next attempt can do better');
     const reason = values.reason;
-    return withRun('reject', io, values.db, values.json === true, run, (session, runId) =>
-      session.engine.decideTask(runId, step, { decision: 'rejected', by: actor(values.by), reason }),
+    return actOnRun('reject', io, values.db, values.json === true, run, (engine, runId) =>
+      engine.decideTask(runId, step, { decision: 'rejected', by: actor(values.by), reason }),
     );
   },
 };
@@ -83,6 +66,6 @@ export const reassignCommand: Command = {
     const [run, step] = runAndStep(positionals);
     if (values.to === undefined) throw new UsageError('--to NAME is required');
     const to = values.to;
-    return withRun('reassign', io, values.db, values.json === true, run, (session, runId) => session.engine.reassignTask(runId, step, to, actor(values.by)));
+    return actOnRun('reassign', io, values.db, values.json === true, run, (engine, runId) => engine.reassignTask(runId, step, to, actor(values.by)));
   },
 };
