@@ -2,6 +2,7 @@
 // version share it): steps and edges by id, edges in and out of each step, and compiled helpers.
 import type { Edge, Step, Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { EdgeOutcome } from '../../shared/definition/names.ts';
+import { edgeOutcomes, isEntryStep } from '../../shared/definition/graph-rules.ts';
 
 export interface IndexedEdge {
   edge: Edge;
@@ -28,20 +29,22 @@ export function indexDefinition(workflow: Workflow): DefinitionIndex {
   const out = new Map<string, IndexedEdge[]>(workflow.steps.map((s) => [s.id, []]));
   const inn = new Map<string, IndexedEdge[]>(workflow.steps.map((s) => [s.id, []]));
   for (const edge of workflow.edges) {
-    const on = edge.on === undefined ? ['succeeded' as const] : Array.isArray(edge.on) ? edge.on : [edge.on];
-    const ie: IndexedEdge = { edge, outcomes: new Set(on), loop: edge.maxTraversals !== undefined };
+    const ie: IndexedEdge = { edge, outcomes: new Set(edgeOutcomes(edge)), loop: edge.maxTraversals !== undefined };
     edges.set(edge.id, ie);
     out.get(edge.from)?.push(ie);
     inn.get(edge.to)?.push(ie);
   }
   const compensations = new Set(workflow.steps.flatMap((s) => (s.compensation === undefined ? [] : [s.compensation])));
-  // Same rule as the validator: no incoming edge but loop edges; not an end, a compensation or an
-  // isolated step.
   const entries = workflow.steps
     .filter((s) => {
       const incoming = inn.get(s.id) ?? [];
-      const isolated = incoming.length === 0 && (out.get(s.id) ?? []).length === 0 && workflow.steps.length > 1;
-      return !incoming.some((e) => !e.loop) && !isolated && !compensations.has(s.id) && s.kind !== 'end';
+      return isEntryStep({
+        isEnd: s.kind === 'end',
+        isCompensation: compensations.has(s.id),
+        fedByForwardEdge: incoming.some((e) => !e.loop),
+        hasEdges: incoming.length > 0 || (out.get(s.id) ?? []).length > 0,
+        stepCount: workflow.steps.length,
+      });
     })
     .map((s) => s.id);
   const index = { steps, edges, out, in: inn, entries, compensations };

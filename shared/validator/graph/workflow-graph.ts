@@ -3,6 +3,7 @@
 // the acyclic part. Built once per validation; every check reads it. All walks are iterative.
 import type { Edge, Step, Workflow } from '../../definition/workflow-schema.ts';
 import type { EdgeOutcome } from '../../definition/names.ts';
+import { edgeOutcomes, isEntryStep } from '../../definition/graph-rules.ts';
 
 export interface GraphEdge {
   edge: Edge;
@@ -46,13 +47,12 @@ export class WorkflowGraph {
       const from = this.indexOf.get(edge.from);
       const to = this.indexOf.get(edge.to);
       if (from === undefined || to === undefined) return;
-      const on = edge.on === undefined ? ['succeeded' as const] : Array.isArray(edge.on) ? edge.on : [edge.on];
       const g: GraphEdge = {
         edge,
         fileIndex,
         from,
         to,
-        outcomes: new Set(on),
+        outcomes: new Set(edgeOutcomes(edge)),
         loop: edge.maxTraversals !== undefined,
         forward: edge.maxTraversals === undefined,
       };
@@ -64,12 +64,15 @@ export class WorkflowGraph {
       const c = step.compensation === undefined ? undefined : this.indexOf.get(step.compensation);
       if (c !== undefined) this.compensationTargets.add(c);
     }
-    // Entries start a run: no incoming edge but loop edges, and not an end step, a compensation
-    // (the engine starts those) or a step with no edges at all (a forgotten step, not a start).
     for (let v = 0; v < this.steps.length; v++) {
-      const fed = (this.in[v] ?? []).some((e) => !e.loop);
-      const isolated = (this.in[v] ?? []).length === 0 && (this.out[v] ?? []).length === 0 && this.steps.length > 1;
-      if (!fed && !isolated && !this.compensationTargets.has(v) && this.step(v).kind !== 'end') this.entries.push(v);
+      const entry = isEntryStep({
+        isEnd: this.step(v).kind === 'end',
+        isCompensation: this.compensationTargets.has(v),
+        fedByForwardEdge: (this.in[v] ?? []).some((e) => !e.loop),
+        hasEdges: (this.in[v] ?? []).length > 0 || (this.out[v] ?? []).length > 0,
+        stepCount: this.steps.length,
+      });
+      if (entry) this.entries.push(v);
     }
     this.findCycleClosers();
     this.sortTopologically();
