@@ -65,3 +65,13 @@ export type RunState = (typeof RUN_STATES)[number];
 export const STEP_ID_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Workflow ids are slugs: they name files and appear in URLs. */
 export const WORKFLOW_ID_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
+
+/** What a person can be asked to do at a human step. */
+export const HUMAN_TASKS = ['approve', 'review', 'correct', 'classify', 'provide'] as const;
+
+/** What a human or event step's deadline does when it passes. */
+export const ON_EXPIRE = ['reject', 'escalate', 'expire'] as const;
+
+/** What an operator can do to a run (weft pause, resume, cancel, retry, skip, resolve). */
+export const OPERATOR_ACTIONS = ['pause', 'resume', 'cancel', 'retry', 'skip', 'resolve'] as const;
+export type OperatorAction = (typeof OPERATOR_ACTIONS)[number];

@@ -1,6 +1,7 @@
 // Per-kind `config` schemas. Each is strict: an unknown key is a typo until proven otherwise.
 import { z } from 'zod';
 import { Expression, JsonSchemaValue, Template } from './json-schema-value.ts';
+import { HUMAN_TASKS, ON_EXPIRE } from './names.ts';
 
 const WorkflowRef = z.strictObject({
   id: z.string().min(1).describe('id of the called workflow'),
@@ -80,13 +81,13 @@ export const HttpConfig = z.strictObject({
 });
 
 export const HumanConfig = z.strictObject({
-  task: z.enum(['approve', 'review', 'correct', 'classify', 'provide']),
+  task: z.enum(HUMAN_TASKS),
   title: Template.min(1),
   instructions: Template.optional(),
   assignee: z.string().min(1).optional(),
   form: JsonSchemaValue.optional().describe('JSON Schema of the answer a person gives'),
   options: z.array(z.string().min(1)).min(2).optional().describe('choices of a classify task'),
-  onExpire: z.enum(['reject', 'escalate', 'expire']).optional(),
+  onExpire: z.enum(ON_EXPIRE).optional(),
 });
 
 export const WaitConfig = z

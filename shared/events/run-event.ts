@@ -3,7 +3,7 @@
 // `data` is the JSON below, per type. Readers parse rows with `RunEvent` so a corrupt or future
 // row is caught at the boundary instead of deep in the fold.
 import { z } from 'zod';
-import { RUN_STATES } from '../definition/names.ts';
+import { EFFECTS, HUMAN_TASKS, ON_EXPIRE, OPERATOR_ACTIONS, RUN_STATES } from '../definition/names.ts';
 
 const Covers = z.object({
   inputHash: z.string(),
@@ -51,7 +51,7 @@ export const EVENT_DATA = {
   engine_resumed: z.object({ interrupted: z.number().int() }),
   step_activated: z.object({ input: z.unknown().optional(), compensates: z.string().optional() }),
   operator_action: z.object({
-    action: z.enum(['pause', 'resume', 'cancel', 'retry', 'skip', 'resolve']),
+    action: z.enum(OPERATOR_ACTIONS),
     by: z.string(),
     output: z.unknown().optional(),
     as: z.enum(['succeeded', 'failed']).optional(),
@@ -68,7 +68,7 @@ export const EVENT_DATA = {
     input: z.unknown(),
     variant: z.number().int().nullable(),
     idempotencyKey: z.string().optional(),
-    effect: z.enum(['none', 'idempotent', 'external']),
+    effect: z.enum(EFFECTS),
     timeoutMs: z.number().int().optional(),
   }),
   attempt_succeeded: z.object({ output: z.unknown(), evidenceId: z.string(), covers: Covers, meta: AttemptMeta }),
@@ -86,7 +86,7 @@ export const EVENT_DATA = {
   timer_set: z.object({ dueAt: z.number() }),
   timer_fired: z.object({}),
   task_opened: z.object({
-    task: z.enum(['approve', 'review', 'correct', 'classify', 'provide']),
+    task: z.enum(HUMAN_TASKS),
     title: z.string(),
     instructions: z.string().optional(),
     assignee: z.string().optional(),
@@ -105,7 +105,7 @@ export const EVENT_DATA = {
   event_awaited: z.object({ name: z.string(), key: z.string(), deadlineAt: z.number().optional() }),
   event_received: z.object({ name: z.string(), key: z.string(), id: z.string(), data: z.unknown(), receivedAt: z.number() }),
   event_duplicate: z.object({ name: z.string(), key: z.string(), id: z.string() }),
-  deadline_passed: z.object({ onExpire: z.enum(['reject', 'escalate', 'expire']) }),
+  deadline_passed: z.object({ onExpire: z.enum(ON_EXPIRE) }),
   evidence_reused: z.object({
     evidenceId: z.string(),
     output: z.unknown(),

@@ -3,6 +3,7 @@
 // virtual times, an optional engine crash, and what must hold at the end. Time is virtual.
 import { z } from 'zod';
 import { EVENT_TYPES } from '../events/run-event.ts';
+import { OPERATOR_ACTIONS, RUN_STATES } from '../definition/names.ts';
 
 const Ms = z.number().int().nonnegative();
 
@@ -35,7 +36,7 @@ export const ScenarioEvent = z.strictObject({
 
 export const ScenarioOperatorAction = z.strictObject({
   atMs: Ms.describe('virtual time after the run starts'),
-  action: z.enum(['pause', 'resume', 'cancel', 'retry', 'skip', 'resolve']),
+  action: z.enum(OPERATOR_ACTIONS),
   step: z.string().min(1).optional().describe('the step, for retry, skip and resolve'),
   output: z.unknown().optional().describe('skip: the output the step settles with'),
   input: z.unknown().optional().describe('retry: run the new activation with this input'),
@@ -47,7 +48,7 @@ export const ScenarioOperatorAction = z.strictObject({
 });
 
 export const ScenarioExpect = z.strictObject({
-  state: z.enum(['running', 'waiting', 'paused', 'needs_attention', 'succeeded', 'failed', 'cancelled']).optional(),
+  state: z.enum(RUN_STATES).optional(),
   steps: z
     .record(
       z.string(),
