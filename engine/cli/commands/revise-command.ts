@@ -1,5 +1,5 @@
 // `weft revise RUN --input JSON|@file [--db PATH] [--json]`: a new input revision for a run.
-import { foldRun } from '../../runtime/fold-run.ts';
+import { StoreError } from '../../store/store-error.ts';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
 import { openEngineSession } from '../engine-session.ts';
@@ -30,7 +30,11 @@ Exit status as for weft run.`,
       const session = await openEngineSession(storePath(values.db, io.cwd), 'weft revise');
       try {
         const id = session.store.resolveRunId(run);
-        await checkRunInput(foldRun(session.store, id).workflow, input);
+        // Checked against the run's definition before the engine loads (and so recovers) the run.
+        const row = session.store.getRun(id);
+        const def = row === undefined ? undefined : session.store.loadDefinition(row.workflowId, row.version);
+        if (def === undefined) throw new StoreError('io', `the definition snapshot of run ${id} is missing; the store is damaged`);
+        await checkRunInput(def.workflow, input);
         session.engine.load(id);
         session.engine.revise(id, input);
         return printRunOutcome(io, id, await session.engine.settled(id), values.json === true);

@@ -42,7 +42,7 @@ Exit status 0, or 2 when no unfinished run has an event step for NAME (nothing i
           const def = row === undefined ? undefined : session.store.loadDefinition(row.workflowId, row.version);
           if (!def?.workflow.steps.some((s) => s.kind === 'event' && s.config.name === name)) return false;
           const m = foldRun(session.store, runId);
-          return m.workflow.steps.some((s) => s.kind === 'event' && s.config.name === name && m.steps.get(s.id)?.state !== 'succeeded');
+          return def.workflow.steps.some((s) => s.kind === 'event' && s.config.name === name && m.steps.get(s.id)?.state !== 'succeeded');
         });
         if (!seen && candidates.length === 0) {
           throw new StoreError('bad-input', `no unfinished run has an event step for "${name}"; nothing was stored (check the name, or start the run first)`);
