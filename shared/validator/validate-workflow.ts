@@ -50,11 +50,8 @@ const sharedCaches = (): ValidatorCaches => (shared ??= createValidatorCaches())
 export function validateWorkflow(workflow: Workflow, caches: ValidatorCaches = sharedCaches()): Diagnostic[] {
   const ctx = new ValidationContext(workflow, caches.expressions, caches.schemas);
   for (const check of CHECKS) check(ctx);
-  const rank = (d: Diagnostic): number => (d.severity === 'error' ? 0 : 1);
-  return ctx.diagnostics
-    .map((d, i) => ({ d, i }))
-    .sort((a, b) => rank(a.d) - rank(b.d) || a.i - b.i)
-    .map((x) => x.d);
+  // Errors first, each group in the order the checks found them.
+  return [...ctx.diagnostics.filter((d) => d.severity === 'error'), ...ctx.diagnostics.filter((d) => d.severity !== 'error')];
 }
 
 /** Parses a definition file's text and validates it: what `weft validate` reports for one file. */
