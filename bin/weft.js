@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Entry point of the `weft` command. It runs the bundle in dist/ (plain JavaScript, built by
+// Entry point of the `weft` command. It runs the bundle in dist/cli/ (plain JavaScript, built by
 // `npm run build` and by `npm install`'s prepare step) while that bundle is fresh: built from the
 // sources as they are now. In a checkout whose sources changed since the build it falls back to
 // running the TypeScript through tsx (registered with the project's own tsconfig, not whatever
@@ -21,8 +21,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 function freshBundle() {
   if (process.env.WEFT_FROM_SOURCE === '1') return undefined;
-  const bundle = new URL('../dist/weft.js', import.meta.url);
-  const stampFile = new URL('../dist/build-stamp.json', import.meta.url);
+  const bundle = new URL('../dist/cli/weft.js', import.meta.url);
+  const stampFile = new URL('../dist/cli/build-stamp.json', import.meta.url);
   if (!existsSync(bundle) || !existsSync(stampFile)) return undefined;
   try {
     const built = JSON.parse(readFileSync(stampFile, 'utf8'));
