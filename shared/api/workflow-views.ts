@@ -49,7 +49,9 @@ export type WorkflowVersionDetail = z.infer<typeof WorkflowVersionDetail>;
  * The body of `POST /api/validate`: a definition as file text (findings then carry line and
  * column) or as a parsed value (what the editor holds).
  */
-export const ValidateRequest = z.union([z.strictObject({ text: z.string() }), z.strictObject({ definition: JsonValue })]);
+export const ValidateRequest = z
+  .strictObject({ text: z.string().optional(), definition: JsonValue.optional() })
+  .refine((r) => (r.text === undefined) !== (r.definition === undefined), 'give either "text" (the file\'s text) or "definition" (its parsed value), not both');
 export type ValidateRequest = z.infer<typeof ValidateRequest>;
 
 /** The answer of `POST /api/validate`. */
