@@ -104,7 +104,7 @@ export class EngineService {
 
   storedVersion(id: string, version: number): Workflow {
     const def = this.store.loadDefinition(id, version);
-    if (def === undefined) throw new ServiceError('not_found', `workflow "${id}" v${version} has never run in this store`);
+    if (def === undefined) throw new ServiceError('not-found', `workflow "${id}" v${version} has never run in this store`);
     return def.workflow;
   }
 
@@ -119,12 +119,12 @@ export class EngineService {
     let workflow = file.workflow;
     if (workflow === undefined || hasErrors(file.diagnostics)) {
       const first = file.diagnostics.find((d) => d.severity === 'error');
-      throw new ServiceError('invalid_workflow', `${file.file} is not a valid workflow; nothing was run${first ? ` (${first.code}: ${first.message})` : ''}`, 'workflow');
+      throw new ServiceError('bad-input', `${file.file} is not a valid workflow; nothing was run${first ? ` (${first.code}: ${first.message})` : ''}`, 'workflow');
     }
     if (request.version !== undefined && request.version !== workflow.version) workflow = this.storedVersion(request.workflow, request.version);
     if (workflow.input !== undefined) {
       const problems = checkAgainstSchema(workflow.input, request.input);
-      if (problems !== undefined) throw new ServiceError('bad_input', `the input does not match the input schema of workflow "${workflow.id}": ${problems}`, 'input');
+      if (problems !== undefined) throw new ServiceError('bad-input', `the input does not match the input schema of workflow "${workflow.id}": ${problems}`, 'input');
     }
     const workspaceDir = dirname(join(this.files.root, file.file));
     requireTrust(workflow, workspaceDir, this.env);
@@ -204,7 +204,7 @@ export class EngineService {
   }
 
   stats(workflowId: string, version?: number): ReturnType<Engine['workflowStats']> {
-    if (!this.store.workflowVersions().has(workflowId)) throw new ServiceError('not_found', `workflow "${workflowId}" has no runs in this store`);
+    if (!this.store.workflowVersions().has(workflowId)) throw new ServiceError('not-found', `workflow "${workflowId}" has no runs in this store`);
     return this.engine.workflowStats(workflowId, version);
   }
 
@@ -263,7 +263,7 @@ export class EngineService {
       return def.workflow.steps.some((s) => s.kind === 'event' && s.config.name === e.name && m.steps.get(s.id)?.state !== 'succeeded');
     });
     if (!seen && candidates.length === 0) {
-      throw new ServiceError('bad_input', `no unfinished run has an event step for "${e.name}"; nothing was stored (check the name, or start the run first)`, 'name');
+      throw new ServiceError('bad-input', `no unfinished run has an event step for "${e.name}"; nothing was stored (check the name, or start the run first)`, 'name');
     }
     for (const runId of candidates) this.engine.load(runId);
     const result = await this.engine.sendEvent({ id, name: e.name, key: e.key, data: e.data ?? null, receivedAt: Date.now() });
@@ -275,7 +275,7 @@ export class EngineService {
     const live = this.engine.model(runId);
     if (live !== undefined) return live.state;
     const row = this.store.getRun(runId);
-    if (row === undefined) throw new ServiceError('not_found', `no run "${runId}" in this store`);
+    if (row === undefined) throw new ServiceError('not-found', `no run "${runId}" in this store`);
     return row.state;
   }
 }

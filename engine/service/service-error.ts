@@ -3,8 +3,10 @@
 // here, once, so neither front end knows the engine's error classes.
 import { DefinitionFileError } from '../definition/definition-file-error.ts';
 import { StoreError } from '../store/store-error.ts';
+import type { ApiErrorCode } from '../../shared/api/api-error.ts';
 
-export type ServiceErrorCode = 'bad_input' | 'not_found' | 'refused' | 'conflict' | 'invalid_workflow' | 'store';
+/** The API's error codes (shared/api/api-error.ts) that the service raises. */
+export type ServiceErrorCode = Extract<ApiErrorCode, 'bad-input' | 'not-found' | 'refused' | 'internal'>;
 
 export class ServiceError extends Error {
   constructor(
@@ -20,23 +22,22 @@ export class ServiceError extends Error {
 /** The ServiceError for an error the engine, the store or a definition file raised; undefined for a bug. */
 export function serviceErrorOf(error: unknown): ServiceError | undefined {
   if (error instanceof ServiceError) return error;
-  if (error instanceof DefinitionFileError) return new ServiceError('bad_input', error.message);
+  if (error instanceof DefinitionFileError) return new ServiceError('bad-input', error.message);
   if (!(error instanceof StoreError)) {
     // InputError (bad run input) is a user error too; it lives in the CLI folder for now.
-    if (error instanceof Error && error.name === 'InputError') return new ServiceError('bad_input', error.message);
+    if (error instanceof Error && error.name === 'InputError') return new ServiceError('bad-input', error.message);
     return undefined;
   }
   switch (error.code) {
     case 'unknown-run':
-      return new ServiceError('not_found', error.message);
+      return new ServiceError('not-found', error.message);
     case 'refused':
-      return new ServiceError('refused', error.message);
     case 'definition-conflict':
     case 'locked':
-      return new ServiceError('conflict', error.message);
+      return new ServiceError('refused', error.message);
     case 'bad-input':
-      return new ServiceError('bad_input', error.message);
+      return new ServiceError('bad-input', error.message);
     default:
-      return new ServiceError('store', error.message);
+      return new ServiceError('internal', error.message);
   }
 }

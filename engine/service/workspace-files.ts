@@ -37,23 +37,23 @@ export class WorkspaceFiles {
   /** The file whose workflow has this id (the first by path when several do). */
   async byId(id: string): Promise<WorkflowFile> {
     for (const file of await this.list()) if (file.workflow?.id === id) return file;
-    throw new ServiceError('not_found', `no workflow with id "${id}" in ${this.root}; the workspace's *.weft.json files are listed by GET /api/workflows`);
+    throw new ServiceError('not-found', `no workflow with id "${id}" in ${this.root}; the workspace's *.weft.json files are listed by GET /api/workflows`);
   }
 
   /** Resolves a path given relative to the workspace, refusing any way out of it. */
   resolveInside(path: string): string {
     if (path.length === 0 || isAbsolute(path) || path.split(/[\\/]/).includes('..')) {
-      throw new ServiceError('bad_input', `"${path.slice(0, 200)}" is not a path inside the workspace: give it relative to ${this.root}, without ".."`, 'file');
+      throw new ServiceError('bad-input', `"${path.slice(0, 200)}" is not a path inside the workspace: give it relative to ${this.root}, without ".."`, 'file');
     }
     const full = resolve(this.root, path);
     let real: string;
     try {
       real = realpathSync(full);
     } catch {
-      throw new ServiceError('not_found', `no file ${path} in the workspace ${this.root}`, 'file');
+      throw new ServiceError('not-found', `no file ${path} in the workspace ${this.root}`, 'file');
     }
     if (real !== this.root && !real.startsWith(`${this.root}${sep}`)) {
-      throw new ServiceError('bad_input', `${path} leads out of the workspace (a symlink to ${real}); only files inside ${this.root} are served`, 'file');
+      throw new ServiceError('bad-input', `${path} leads out of the workspace (a symlink to ${real}); only files inside ${this.root} are served`, 'file');
     }
     return real;
   }
