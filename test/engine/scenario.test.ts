@@ -1,7 +1,7 @@
 // Scenario tests: every example's scenarios pass and run deterministically (the same event log
 // twice, byte for byte, timestamps included), and a failing assertion exits 1 naming the
 // assertion, expected and actual.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,9 +13,14 @@ import { parseWorkflow } from './harness.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const examples = join(root, 'examples');
+// NAME.scenarios.json, then the files of a NAME.scenarios/ folder, as `weft test` finds them.
+const scenarioFiles = (name: string, dir: string): string[] => {
+  const folder = join(dir, `${name}.scenarios`);
+  return [join(dir, `${name}.scenarios.json`), ...(existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.json')).sort().map((f) => join(folder, f)) : [])];
+};
 const load = (name: string, dir = examples) => ({
   workflow: parseWorkflow(JSON.parse(readFileSync(join(dir, `${name}.weft.json`), 'utf8'))),
-  scenarios: ScenarioFile.parse(JSON.parse(readFileSync(join(dir, `${name}.scenarios.json`), 'utf8'))).scenarios,
+  scenarios: scenarioFiles(name, dir).flatMap((f) => ScenarioFile.parse(JSON.parse(readFileSync(f, 'utf8'))).scenarios),
 });
 const namesIn = (dir: string): string[] => readdirSync(dir).filter((f) => f.endsWith('.weft.json')).map((f) => f.slice(0, -'.weft.json'.length)).sort();
 const names = namesIn(examples);
@@ -212,7 +217,7 @@ describe('scenario language: forks, retries with input, several runs, single att
     });
     expect(r.assertions.filter((a) => !a.ok)).toEqual([]);
     expect(r.assertions.some((a) => a.what === 'output of activation 2 of "propose"')).toBe(true);
-    const wrong = await runScenario(agent.workflow, { ...r.events.length > 0 ? { name: 'one activation expected', input: ticket } : { name: 'x' }, steps: { propose: [{ succeed: good }] }, decisions: approve, expect: { steps: { propose: { activations: [{ outcome: 'succeeded', output: null }, { outcome: 'failed' }] } } } });
+    const wrong = await runScenario(agent.workflow, { name: 'two activations expected, one happened', input: ticket, steps: { propose: [{ succeed: good }] }, decisions: approve, expect: { steps: { propose: { activations: [{ outcome: 'succeeded', output: null }, { outcome: 'failed' }] } } } });
     expect(wrong.assertions).toContainEqual({ what: 'activations of "propose" that settled', ok: false, expected: 2, actual: 1 });
     expect(wrong.assertions).toContainEqual({ what: 'output of activation 1 of "propose"', ok: false, expected: null, actual: good });
     expect(wrong.assertions).toContainEqual({ what: 'outcome of activation 2 of "propose"', ok: false, expected: 'failed', actual: 'never settled' });
