@@ -16,6 +16,9 @@ import { checkAgainstSchema } from '../runtime/output-contract.ts';
 import type { Store } from '../store/store.ts';
 import { definitionVersions, listRunPage, type RunListFilter } from '../store/run-list.ts';
 import { requireTrust } from '../cli/workspace-trust.ts';
+import type { RunSummary, RunSummaryPage } from '../../shared/api/run-summary.ts';
+import type { TaskSummary } from '../../shared/api/task-summary.ts';
+import type { WorkflowDetail, WorkflowSummary } from '../../shared/api/workflow-views.ts';
 import { ServiceError } from './service-error.ts';
 import { WorkspaceFiles } from './workspace-files.ts';
 
@@ -38,33 +41,21 @@ export type TaskAction =
   | { action: 'reject'; reason: string; by: string }
   | { action: 'reassign'; to: string; by: string };
 
-export interface RunSummaryRow {
-  id: string;
-  workflowId: string;
-  version: number;
-  state: RunState;
-  inputRevision: number;
-  createdAt: string;
-  updatedAt: string;
-  endedAt: string | null;
-}
-
-export interface OpenTask {
-  runId: string;
-  workflowId: string;
-  stepId: string;
-  task: string;
-  title: string;
-  instructions: string | null;
-  assignee: string | null;
-  deadline: string | null;
-  escalated: boolean;
-  form: unknown;
-  options: unknown;
-}
-
 const ENDED: readonly RunState[] = ['succeeded', 'failed', 'cancelled'];
 const iso = (ms: number): string => new Date(ms).toISOString();
+
+function summaryOf(file: string, workflow: Workflow | undefined, diagnostics: readonly Diagnostic[]): WorkflowSummary {
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  return {
+    id: workflow?.id ?? null,
+    file,
+    version: workflow?.version ?? null,
+    name: workflow?.name ?? null,
+    stepCount: workflow?.steps.length ?? 0,
+    errors,
+    warnings: diagnostics.length - errors,
+  };
+}
 
 export class EngineService {
   readonly files: WorkspaceFiles;
@@ -80,32 +71,24 @@ export class EngineService {
 
   // ---- workflows ----
 
-  async workflowList(): Promise<{ id: string; file: string; version: number; name: string; steps: number; errors: number; warnings: number }[]> {
-    const out = [];
-    for (const f of await this.files.list()) {
-      const errors = f.diagnostics.filter((d) => d.severity === 'error').length;
-      out.push({
-        id: f.workflow?.id ?? f.file.replace(/\.weft\.json$/, '').split('/').pop() ?? f.file,
-        file: f.file,
-        version: f.workflow?.version ?? 0,
-        name: f.workflow?.name ?? f.file,
-        steps: f.workflow?.steps.length ?? 0,
-        errors,
-        warnings: f.diagnostics.length - errors,
-      });
-    }
-    return out;
+  async workflowList(): Promise<WorkflowSummary[]> {
+    return (await this.files.list()).map((f) => summaryOf(f.file, f.workflow, f.diagnostics));
   }
 
-  async workflowDetail(id: string): Promise<{ file: string; definition: Workflow | null; diagnostics: Diagnostic[]; versions: number[] }> {
+  async workflowDetail(id: string): Promise<WorkflowDetail> {
     const f = await this.files.byId(id);
-    return { file: f.file, definition: f.workflow ?? null, diagnostics: f.diagnostics, versions: definitionVersions(this.store.db, id) };
+    return { summary: summaryOf(f.file, f.workflow, f.diagnostics), definition: f.workflow ?? null, diagnostics: f.diagnostics, versions: definitionVersions(this.store.db, id) };
   }
 
   storedVersion(id: string, version: number): Workflow {
     const def = this.store.loadDefinition(id, version);
     if (def === undefined) throw new ServiceError('not-found', `workflow "${id}" v${version} has never run in this store`);
     return def.workflow;
+  }
+
+  storedVersionDetail(id: string, version: number): { id: string; version: number; definitionHash: string; savedAtMs: number; definition: Workflow } {
+    const stored = definitionVersions(this.store.db, id).find((v) => v.version === version);
+    return { id, ...(stored ?? { version, definitionHash: '', savedAtMs: 0 }), definition: this.storedVersion(id, version) };
   }
 
   validate(definition: unknown): ReturnType<typeof validateDefinitionText> {
@@ -145,32 +128,37 @@ export class EngineService {
     return { runId, state: this.runState(runId), created: true };
   }
 
-  runs(filter: RunListFilter): { runs: RunSummaryRow[]; next: string | null } {
-    this.store.flush();
+  runs(filter: RunListFilter): RunSummaryPage {
     const { rows, next } = listRunPage(this.store.db, filter);
     return {
-      runs: rows.map((r) => ({
-        id: r.id,
-        workflowId: r.workflowId,
-        version: r.version,
-        state: r.state,
-        inputRevision: r.inputRevision,
-        createdAt: iso(r.createdAt),
-        updatedAt: iso(r.updatedAt),
-        endedAt: ENDED.includes(r.state) ? iso(r.updatedAt) : null,
-      })),
+      runs: rows.map((r): RunSummary => {
+        const ended = ENDED.includes(r.state);
+        const failure = r.state === 'failed' || r.state === 'needs_attention' ? this.engine.runMetrics(r.id).failure : null;
+        return {
+          id: r.id,
+          workflowId: r.workflowId,
+          version: r.version,
+          state: r.state,
+          inputRevision: r.inputRevision,
+          createdAt: iso(r.createdAt),
+          startedAtMs: r.createdAt,
+          updatedAtMs: r.updatedAt,
+          endedAtMs: ended ? r.updatedAt : null,
+          durationMs: Math.max(0, (ended ? r.updatedAt : Date.now()) - r.createdAt),
+          failure: failure === null ? null : { step: failure.step, outcome: failure.outcome, reason: failure.reason },
+          parentRunId: null,
+        };
+      }),
       next,
     };
   }
 
   runDetail(idOrPrefix: string): RestartRecord & { definition: Workflow } {
-    this.store.flush();
     const model = foldRun(this.store, this.store.resolveRunId(idOrPrefix));
     return { ...restartRecord(model), definition: model.workflow };
   }
 
   events(idOrPrefix: string, after: number, limit: number): { events: RunEvent[]; next: number | null } {
-    this.store.flush();
     const runId = this.store.resolveRunId(idOrPrefix);
     const events = this.store.readEvents(runId).filter((e) => e.seq > after).slice(0, limit + 1);
     const page = events.slice(0, limit);
@@ -178,16 +166,14 @@ export class EngineService {
     return { events: page, next: events.length > limit && last !== undefined ? last.seq : null };
   }
 
-  tasks(): OpenTask[] {
-    this.store.flush();
-    const tasks: OpenTask[] = [];
+  tasks(): TaskSummary[] {
+    const tasks: TaskSummary[] = [];
     for (const id of this.store.runsWithWaitingSteps()) {
       const m = foldRun(this.store, id);
       for (const s of m.steps.values()) {
         if (s.state !== 'waiting' || s.task === null) continue;
         tasks.push({
           runId: id,
-          workflowId: m.workflow.id,
           stepId: s.id,
           task: s.task.task,
           title: s.task.title,
@@ -197,6 +183,9 @@ export class EngineService {
           escalated: s.escalated,
           form: s.task.form ?? null,
           options: s.task.options ?? null,
+          activation: s.activation,
+          openedAtMs: s.task.openedAt,
+          deadlineAtMs: s.task.deadlineAt ?? null,
         });
       }
     }

@@ -52,6 +52,7 @@ export function listRunPage(db: Db, filter: RunListFilter): { rows: RunListRow[]
 }
 
 /** The versions of a workflow stored here (each ran, or was snapshotted to run), oldest first. */
-export function definitionVersions(db: Db, workflowId: string): number[] {
-  return (db.prepare('SELECT version FROM definitions WHERE workflow_id = ? ORDER BY version').all(workflowId) as { version: number }[]).map((r) => r.version);
+export function definitionVersions(db: Db, workflowId: string): { version: number; definitionHash: string; savedAtMs: number }[] {
+  const rows = db.prepare('SELECT version, hash, created_at FROM definitions WHERE workflow_id = ? ORDER BY version').raw().all(workflowId) as [number, string, number][];
+  return rows.map(([version, definitionHash, savedAtMs]) => ({ version, definitionHash, savedAtMs }));
 }
