@@ -30,7 +30,8 @@ export function serveEventStream(socket: WebSocket, store: Store, options: Strea
   let flushing = false;
   let generation = 0;
 
-  const send = (message: StreamServerMessage): void => {
+  // Events go out as the store holds them; RunEventRecord (the union in the schema) is their shape.
+  const send = (message: StreamServerMessage | CommittedEvent): void => {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
   };
   const wanted = (c: CommittedEvent): boolean => runs === 'all' || runs.has(c.event.runId);
