@@ -1,7 +1,10 @@
 // Whether a join can go on, from the decisions of its incoming edges newer than `window` (the seq
-// its pass started after). An `all` join goes on only when every required branch has arrived;
-// `atLeast` at N arrivals; `any` at the first. The operator commands ask the same question
-// (joinRefusal): a join is never settled by hand while a branch it needs is missing.
+// its pass started after). The rule, the same in every mode (docs/definition-format.md "join"):
+// a required branch (not `optional`) that fails or is skipped before the join goes on fails it,
+// unless `onFailedBranch` / `onCancelledBranch` is `ignore`, when it simply does not arrive. An
+// `all` join goes on only when every required branch has arrived; `atLeast` at N arrivals; `any` at
+// the first. The operator commands ask the same question (joinRefusal): a join is never settled by
+// hand while a branch it needs is missing.
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { DefinitionIndex, IndexedEdge } from './definition-index.ts';
 import type { RunModel, StepRuntime } from './run-model.ts';
@@ -37,14 +40,18 @@ export function joinReadiness(run: RunModel, index: DefinitionIndex, step: Step 
   if (mode === 'any') {
     if (taken.length > 0) return { kind: 'activate', reason: `branch ${branchList(taken.slice(0, 1))} arrived` };
     if (!forward.every((e) => run.edges.has(e.edge.id))) return { kind: 'wait', reason: 'no branch has arrived yet' };
-    const failedHard = forward.filter((e) => cause(e) === 'failed' && !ignored(e));
+    const failedHard = forward.filter((e) => cause(e) === 'failed' && !ignored(e) && !optional(e));
     return failedHard.length > 0
       ? { kind: 'fail', reason: `no branch arrived; ${branchList(failedHard)} failed` }
       : { kind: 'skip', reason: 'no branch arrived' };
   }
   if (mode === 'atLeast') {
     const need = step.config?.count ?? 1;
+    const stopped = forward.filter((e) => fresh(e) && !arrived(e) && !optional(e) && !ignored(e));
+    const failedHard = stopped.filter((e) => cause(e) === 'failed');
+    if (failedHard.length > 0) return { kind: 'fail', reason: `required ${failedHard.length === 1 ? 'branch' : 'branches'} ${branchList(failedHard)} failed before ${need} branches arrived (${whyNot(failedHard)})` };
     if (taken.length >= need) return { kind: 'activate', reason: `${taken.length} of ${need} required branches arrived (${branchList(taken)})` };
+    if (stopped.length > 0 && taken.length > 0) return { kind: 'fail', reason: `required ${stopped.length === 1 ? 'branch' : 'branches'} ${branchList(stopped)} did not arrive (${whyNot(stopped)})` };
     const open = forward.filter((e) => !fresh(e));
     if (taken.length + open.length >= need) return { kind: 'wait', reason: `${taken.length} of ${need} branches arrived; ${pendingWhy(open)}` };
     if (taken.length === 0 && forward.every((e) => cause(e) === 'cancelled')) return { kind: 'skip', reason: 'no branch arrived' };
