@@ -332,6 +332,7 @@ export interface Pool {
       else if (s.state === 'retry_wait' && s.retryDueAt !== null) timed.push({ stepId: s.id, dueAt: s.retryDueAt });
       else if (s.state === 'waiting' && s.timerDueAt !== null) timed.push({ stepId: s.id, dueAt: s.timerDueAt });
       else if (s.state === 'blocked' || s.state === 'skipped') live.dirty.add(s.id);
+      else if (s.state === 'failed' && live.index.steps.get(s.id)?.kind === 'join') live.dirty.add(s.id); // a branch may have arrived after it failed
       if (s.state === 'waiting' && s.children.size > 0) {
         // A child may have ended while no engine listened; and a map may have items to start.
         live.actions.push(() => this.catchUpChildren(live, s.id));
@@ -948,9 +949,10 @@ export interface Pool {
     // what follows stays blocked (not skipped) until the person acts.
     // A failed branch that only feeds joins is handled by their policy (a join that ignores failed
     // branches goes on without it; one that does not fails and routes its own failure), and an
-    // optional step's failure is handled by being optional.
+    // optional step's failure is handled by being optional. A step's own `onExhausted: escalate`
+    // comes first: the person is asked at the step that failed, and the join waits for it.
     const outs = live.index.out.get(s.id) ?? [];
-    const absorbed = !quiet && !handled && outcome !== 'unknown' && (step.optional === true || (outs.length > 0 && outs.every((e) => live.index.steps.get(e.edge.to)?.kind === 'join')));
+    const absorbed = !quiet && !handled && outcome !== 'unknown' && step.onExhausted !== 'escalate' && (step.optional === true || (outs.length > 0 && outs.every((e) => live.index.steps.get(e.edge.to)?.kind === 'join')));
     const escalate = !quiet && !handled && !absorbed && (outcome === 'unknown' || step.onExhausted === 'escalate');
     if (escalate) edges = [];
     this.emit(live, 'step_settled', { outcome, ...(evidenceId === undefined ? {} : { evidenceId }), edges }, { step: s.id, activation: s.activation, reason });

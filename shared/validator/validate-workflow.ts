@@ -10,6 +10,7 @@ import { checkReachability } from './checks/reachability.ts';
 import { checkExpressions } from './checks/expressions.ts';
 import { checkRouting } from './checks/routing.ts';
 import { checkJoins } from './checks/joins.ts';
+import { checkIgnoredBranches } from './checks/ignored-branches.ts';
 import { checkEffects } from './checks/effects.ts';
 import { checkWaiting } from './checks/waiting.ts';
 import { checkJsonSchemas } from './checks/json-schemas.ts';
@@ -20,6 +21,7 @@ const CHECKS = [
   checkExpressions,
   checkRouting,
   checkJoins,
+  checkIgnoredBranches,
   checkEffects,
   checkWaiting,
   checkJsonSchemas,
