@@ -72,7 +72,8 @@ const StatsParams = zod.strictObject({ workflowId: WorkflowId });
 const StatsQuery = zod.strictObject({ version: zod.coerce.number().int().positive().optional() });
 
 export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, bodyLimit: o.bodyLimit ?? DEFAULT_BODY_LIMIT, forceCloseConnections: true });
+  // Params up to 2,000 characters reach the schemas, which refuse ids over 200 with a clear message.
+  const app = Fastify({ logger: false, bodyLimit: o.bodyLimit ?? DEFAULT_BODY_LIMIT, forceCloseConnections: true, maxParamLength: 2000 });
   let port = 0;
   app.addHook('onListen', async () => {
     const address = app.server.address();

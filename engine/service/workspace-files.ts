@@ -71,7 +71,7 @@ export class WorkspaceFiles {
         if (found.length >= MAX_FILES) return;
         const full = join(dir, entry.name);
         if (entry.isDirectory() && depth < MAX_DEPTH && !SKIP_DIRS.has(entry.name) && !entry.name.startsWith('.')) walk(full, depth + 1);
-        else if (entry.isFile() && entry.name.endsWith('.weft.json')) found.push(relative(this.root, full).split(sep).join('/'));
+        else if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith('.weft.json')) found.push(relative(this.root, full).split(sep).join('/'));
       }
     };
     walk(this.root, 0);

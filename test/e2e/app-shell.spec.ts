@@ -18,10 +18,8 @@ test.afterAll(async () => {
 });
 
 async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
-  await page.evaluate((t) => {
-    window.localStorage.setItem('weft.theme', t);
-    document.documentElement.dataset['theme'] = t;
-  }, theme);
+  // Run in the page, where window and document exist (this file is type-checked without the DOM).
+  await page.evaluate(`localStorage.setItem('weft.theme', '${theme}'); document.documentElement.dataset.theme = '${theme}'`);
 }
 
 test('the token address opens the app and lists the six examples', async ({ page }) => {
