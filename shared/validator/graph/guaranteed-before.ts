@@ -1,7 +1,8 @@
 // For each step, the steps that have certainly finished *with an output* before it starts, on
 // every path. A predecessor counts only when every edge from it into the step follows outcomes
 // that carry an output (`succeeded`, or `rejected`, whose output holds the reason): a step reached
-// on `unknown`, `failed` or `expired` must not read an output that may not exist. They combine by
+// on `unknown`, `failed` or `expired` must not read an output that may not exist (an `exhausted`
+// edge carries the outcomes of the loop edges it stands in for). They combine by
 // intersection, except after `all` and `subset` joins, which wait for
 // every (named, non-optional) branch and so guarantee the union. A compensation step follows the
 // step it offsets. Loop edges are left out: what the first pass guarantees is what counts.
@@ -23,7 +24,7 @@ export function guaranteedBefore(graph: WorkflowGraph): BitsetTable {
     const predEdges = graph.forwardPreds(v);
     const preds = [...predEdges.keys(), ...(compensates.get(v) ?? [])];
     const withOutput = (p: number): boolean =>
-      (predEdges.get(p) ?? []).every((e) => [...e.outcomes].every((o) => o === 'succeeded' || o === 'rejected'));
+      (predEdges.get(p) ?? []).every((e) => [...graph.outcomesBehind(e)].every((o) => o === 'succeeded' || o === 'rejected'));
     const join = step.kind === 'join' ? (step.config?.mode ?? 'all') : undefined;
     const required = (p: number): boolean => {
       if (join === 'all') return graph.step(p).optional !== true;
