@@ -144,4 +144,33 @@ describe('revise loops', () => {
     expect(h.model(runId).traversals.get('again')).toBe(2);
     expect(data(h.events(runId), 'attempt_started', 'count').map((d) => d.input)).toEqual([{ pass: 1 }, { pass: 2 }, { pass: 3 }]);
   });
+
+  it('does not reuse the result of an earlier activation for a step that reads $activation', async () => {
+    h = harness();
+    const twoSteps = wf(
+      'activation-evidence',
+      [
+        { id: 'numbered', kind: 'transform', config: { expression: '"activation " & $string($activation)' } },
+        { id: 'plain', kind: 'transform', config: { expression: '"same every time"' } },
+        { id: 'ask', kind: 'human', config: { task: 'approve', title: 'Go on?' }, deadlineMs: 86_400_000 },
+        end(),
+        end('late', 'failed'),
+      ],
+      [
+        { id: 'a', from: 'numbered', to: 'plain' },
+        { id: 'b', from: 'plain', to: 'ask' },
+        { id: 'c', from: 'ask', to: 'done' },
+        { id: 'd', from: 'ask', to: 'late', on: ['rejected', 'expired'] },
+      ],
+      { input: { type: 'object', properties: { note: { type: 'string' } } } },
+    );
+    const { runId } = h.start(twoSteps, { note: 'first' });
+    expect(await h.engine.settled(runId)).toBe('waiting');
+    h.engine.revise(runId, { note: 'second' });
+    expect(await h.engine.settled(runId)).toBe('waiting');
+    const events = h.events(runId);
+    // The step that reads no input and no $activation reuses its evidence; the numbered one runs again.
+    expect(events.filter((e) => e.type === 'evidence_reused').map((e) => e.step)).toEqual(['plain']);
+    expect(h.model(runId).view['numbered']?.output).toBe('activation 2');
+  });
 });
