@@ -65,9 +65,11 @@ function readSimplePath(text: string, context: Record<string, unknown>): { hit: 
 export async function evaluate(text: string, context: RunContext): Promise<unknown> {
   const direct = readSimplePath(text, context);
   if (direct.hit) return direct.value; // values in the context are plain JSON already
+  // Bindings cost JSONata a new frame per call: bind only for the texts that name the variable.
   const activation = context[ACTIVATION];
+  const bindings = activation === undefined || !text.includes(`$${ACTIVATION_VARIABLE}`) ? undefined : { [ACTIVATION_VARIABLE]: activation };
   try {
-    const v: unknown = await compile(text).evaluate(context, activation === undefined ? undefined : { [ACTIVATION_VARIABLE]: activation });
+    const v: unknown = await compile(text).evaluate(context, bindings);
     return normalise(v);
   } catch (e) {
     if (e instanceof ExpressionError) throw e;
