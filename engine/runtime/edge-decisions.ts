@@ -35,6 +35,7 @@ export async function decideEdges(
   const decisions: EdgeDecision[] = [];
   let routed = false;
   let usedUp: IndexedEdge | undefined;
+  let exhaustedTaken = false;
   for (const e of outs) {
     if ((e.edge.default === true && isRouter) || isExhaustedEdge(e)) continue; // decided after the others
     let taken = false;
@@ -67,14 +68,15 @@ export async function decideEdges(
       taken = c.holds;
       why = `loop edge "${usedUp.edge.id}" has used up its maxTraversals (${usedUp.edge.maxTraversals})${e.edge.when === undefined ? '' : `; ${c.why}`}`;
     }
-    if (taken && isRouter) routed = true;
+    exhaustedTaken ||= taken;
     decisions.push({ id: e.edge.id, taken, why });
   }
   if (isRouter) {
     for (const e of outs) {
       if (e.edge.default !== true) continue;
-      const taken = !routed && follows(e, outcome);
-      decisions.push({ id: e.edge.id, taken, why: taken ? 'no condition matched: default edge' : routed ? 'a condition matched' : `"${stepId}" was ${outcome}` });
+      const taken = !routed && !exhaustedTaken && follows(e, outcome);
+      const why = taken ? 'no condition matched: default edge' : routed ? 'a condition matched' : exhaustedTaken ? 'an exhausted edge was taken' : `"${stepId}" was ${outcome}`;
+      decisions.push({ id: e.edge.id, taken, why });
     }
   }
   return decisions;

@@ -115,6 +115,46 @@ describe('revise loops', () => {
     ]));
   });
 
+  it('on a router, takes the exhausted edge instead of the default once the loop edge is used up', async () => {
+    h = harness();
+    const routed = wf(
+      'routed-loop',
+      [
+        { id: 'ask', kind: 'human', config: { task: 'approve', title: 'Good?' }, deadlineMs: 86_400_000 },
+        { id: 'route', kind: 'router' },
+        end(),
+        end('gave_up', 'failed'),
+        end('late', 'failed'),
+      ],
+      [
+        { id: 'answered', from: 'ask', to: 'route', on: ['succeeded', 'rejected'] },
+        { id: 'expired', from: 'ask', to: 'late', on: 'expired' },
+        { id: 'again', from: 'route', to: 'ask', when: 'steps.ask.output.decision = "rejected"', maxTraversals: 1 },
+        { id: 'otherwise', from: 'route', to: 'done', default: true },
+        { id: 'used_up', from: 'route', to: 'gave_up', on: 'exhausted' },
+      ],
+    );
+    const { runId } = h.start(routed);
+    for (let k = 0; k < 2; k++) {
+      expect(await h.engine.settled(runId)).toBe('waiting');
+      await h.engine.decideTask(runId, 'ask', { decision: 'rejected', by: 'ana', reason: `no ${k}` });
+    }
+    expect(await h.engine.settled(runId)).toBe('failed');
+    expect(settledEdges(h.events(runId), 'route')).toEqual([
+      [
+        { id: 'again', taken: true, why: 'condition "steps.ask.output.decision = "rejected"" is true (traversal 1 of 1)' },
+        { id: 'used_up', taken: false, why: 'no loop edge of "route" has used up its maxTraversals' },
+        { id: 'otherwise', taken: false, why: 'a condition matched' },
+      ],
+      [
+        { id: 'again', taken: false, why: 'maxTraversals (1) reached' },
+        { id: 'used_up', taken: true, why: 'loop edge "again" has used up its maxTraversals (1)' },
+        { id: 'otherwise', taken: false, why: 'an exhausted edge was taken' },
+      ],
+    ]);
+    expect(h.model(runId).steps.get('done')?.state).toBe('skipped');
+  });
+
   it('exposes $activation to step inputs, templates and edge conditions', async () => {
     h = harness();
     const counter = wf(

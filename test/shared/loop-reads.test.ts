@@ -186,6 +186,24 @@ describe('exhausted edges', () => {
     expect(found.map((d) => [d.code, d.edgeId])).toEqual([['invalid-exhausted-edge', 'used_up']]);
   });
 
+  it('accepts an exhausted edge without a condition from a router, and flags one marked default', () => {
+    const wf = loop({
+      extraSteps: [{ id: 'route', kind: 'router' }],
+      edges: [
+        { id: 'to_review', from: 'draft', to: 'review' },
+        { id: 'decided', from: 'review', to: 'route', on: ['succeeded', 'rejected'] },
+        { id: 'expired', from: 'review', to: 'late', on: 'expired' },
+        { id: 'redo', from: 'route', to: 'draft', when: 'steps.review.output.decision = "rejected"', maxTraversals: 2 },
+        { id: 'otherwise', from: 'route', to: 'done', default: true },
+        { id: 'used_up', from: 'route', to: 'gave_up', on: 'exhausted' },
+      ],
+    });
+    expect(errors(wf)).toEqual([]);
+    Object.assign(wf.edges[4] as object, { default: false, when: 'steps.review.output.decision = "approved"' });
+    Object.assign(wf.edges[5] as object, { default: true });
+    expect(errors(wf).map((d) => [d.code, d.edgeId])).toEqual([['invalid-exhausted-edge', 'used_up']]);
+  });
+
   it('flags an exhausted edge that has a bound of its own', () => {
     const wf = loop();
     (wf.edges[3] as Record<string, unknown>)['maxTraversals'] = 1;
