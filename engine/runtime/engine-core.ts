@@ -13,7 +13,7 @@ import { StoreError } from '../store/store-error.ts';
 import { newRunId, type Clock, type Random } from './clock.ts';
 import { indexDefinition, type DefinitionIndex } from './definition-index.ts';
 import { decideEdges } from './edge-decisions.ts';
-import { evaluate, projectInput, renderTemplate, stepReads, transformInputPaths } from './expressions.ts';
+import { ACTIVATION, evaluate, projectInput, renderTemplate, stepReads, stepReadsActivation, transformInputPaths, type RunContext } from './expressions.ts';
 import { checkAgainstSchema } from './output-contract.ts';
 import { readiness } from './readiness.ts';
 import { backoffMs, configForAttempt, mayRetry } from './retry-policy.ts';
@@ -553,12 +553,13 @@ export interface Pool {
   }
 
 
-  protected context(live: LiveRun, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  /** What expressions read; `activation`, the evaluating step's, is what `$activation` gives. */
+  protected context(live: LiveRun, extra: Record<string, unknown> = {}, activation?: number): RunContext {
     const m = live.model;
     if (live.runInfo?.inputRevision !== m.inputRevision) {
       live.runInfo = { id: m.runId, workflowId: m.workflow.id, version: m.workflow.version, inputRevision: m.inputRevision, startedAt: new Date(m.createdAt).toISOString() };
     }
-    return { input: m.input, steps: m.view, run: live.runInfo, ...extra };
+    return { input: m.input, steps: m.view, run: live.runInfo, ...extra, ...(activation === undefined ? {} : { [ACTIVATION]: activation }) };
   }
 
   protected async startAttempt(live: LiveRun, stepId: string): Promise<void> {
@@ -574,7 +575,7 @@ export interface Pool {
     }
     const number = (currentAttempt(s)?.number ?? 0) + 1;
     const effect = step.effect ?? 'none';
-    const ctx = this.context(live);
+    const ctx = this.context(live, {}, s.activation);
     let input: unknown;
     let idempotencyKey: string | undefined;
     try {
@@ -592,7 +593,11 @@ export interface Pool {
     const reads = stepReads(step);
     const paths = step.kind === 'transform' && step.input === undefined ? transformInputPaths(step) : null;
     const covered = paths === null ? input : projectInput(input, paths);
-    const inputHash = hashOf(reads.length === 0 ? { input: covered } : { input: covered, reads: Object.fromEntries(reads.map((id) => [id, m.view[id]?.output ?? null])) });
+    const inputHash = hashOf({
+      input: covered,
+      ...(reads.length === 0 ? {} : { reads: Object.fromEntries(reads.map((id) => [id, m.view[id]?.output ?? null])) }),
+      ...(stepReadsActivation(step) ? { activation: s.activation } : {}),
+    });
 
     if (number === 1 && (await this.reuseOrCarry(live, s, step, inputHash))) return;
 
@@ -691,7 +696,7 @@ export interface Pool {
     switch (step.kind) {
       case 'transform':
         try {
-          return { outcome: 'succeeded', output: (await evaluate(String(config['expression']), this.context(live))) ?? null };
+          return { outcome: 'succeeded', output: (await evaluate(String(config['expression']), this.context(live, {}, live.model.steps.get(step.id)?.activation))) ?? null };
         } catch (e) {
           return { outcome: 'failed', code: 'expression_error', message: (e as Error).message, retryable: false };
         }
@@ -744,8 +749,8 @@ export interface Pool {
         signal: controller.signal,
         workspaceDir: l.live.model.workspaceDir,
         expressions: {
-          render: (template) => renderTemplate(template, this.context(l.live)),
-          evaluate: (expression) => evaluate(expression, this.context(l.live)),
+          render: (template) => renderTemplate(template, this.context(l.live, {}, l.activation)),
+          evaluate: (expression) => evaluate(expression, this.context(l.live, {}, l.activation)),
         },
       });
     } catch (e) {
@@ -894,7 +899,7 @@ export interface Pool {
     if (violations !== undefined) return { code: 'invalid_output', message: `the output does not match the step's output schema: ${violations}` };
     if (step.accept === undefined) return undefined;
     try {
-      const ok = await evaluate(step.accept, this.context(live, { output }));
+      const ok = await evaluate(step.accept, this.context(live, { output }, live.model.steps.get(step.id)?.activation));
       return ok === true ? undefined : { code: 'acceptance_not_met', message: `acceptance rule "${step.accept}" is not met` };
     } catch (e) {
       return { code: 'acceptance_not_met', message: `acceptance rule could not be evaluated: ${(e as Error).message}` };
@@ -942,7 +947,7 @@ export interface Pool {
   protected async settle(live: LiveRun, s: StepRuntime, outcome: SettleOutcome, reason: string, evidenceId?: string): Promise<void> {
     const m = live.model;
     const step = live.index.steps.get(s.id) as Step;
-    let edges = await decideEdges(m, live.index, s.id, outcome, this.context(live, { output: s.output }));
+    let edges = await decideEdges(m, live.index, s.id, outcome, this.context(live, { output: s.output }, s.activation));
     const handled = edges.some((e) => e.taken);
     const quiet = outcome === 'succeeded' || outcome === 'skipped' || outcome === 'cancelled';
     // An outcome nobody handles and a person must look at: leave the outgoing edges undecided, so

@@ -9,6 +9,7 @@ import { checkIdsAndReferences } from './checks/ids-and-references.ts';
 import { checkReachability } from './checks/reachability.ts';
 import { checkExpressions } from './checks/expressions.ts';
 import { checkRouting } from './checks/routing.ts';
+import { checkExhaustedEdges } from './checks/exhausted-edges.ts';
 import { checkJoins } from './checks/joins.ts';
 import { checkIgnoredBranches } from './checks/ignored-branches.ts';
 import { checkEffects } from './checks/effects.ts';
@@ -20,6 +21,7 @@ const CHECKS = [
   checkReachability,
   checkExpressions,
   checkRouting,
+  checkExhaustedEdges,
   checkJoins,
   checkIgnoredBranches,
   checkEffects,

@@ -1,7 +1,8 @@
 // For each step, the steps that have certainly finished *with an output* before it starts, on
 // every path. A predecessor counts only when every edge from it into the step follows outcomes
 // that carry an output (`succeeded`, or `rejected`, whose output holds the reason): a step reached
-// on `unknown`, `failed` or `expired` must not read an output that may not exist. They combine by
+// on `unknown`, `failed` or `expired` must not read an output that may not exist. (an `exhausted`
+// edge carries the outcomes of the loop edges it stands in for.) They combine by
 // intersection, except after `all` and `subset` joins, which wait for every (named, non-optional)
 // branch and so add the union of what those branches guarantee. A branch the join ignores
 // guarantees less: with `onFailedBranch: "ignore"` it ran but may have failed (what came before it
@@ -44,7 +45,7 @@ export function guaranteedBefore(graph: WorkflowGraph): BitsetTable {
     const predEdges = graph.forwardPreds(v);
     const preds = [...predEdges.keys(), ...(compensates.get(v) ?? [])];
     const withOutput = (p: number): boolean =>
-      (predEdges.get(p) ?? []).every((e) => [...e.outcomes].every((o) => o === 'succeeded' || o === 'rejected'));
+      (predEdges.get(p) ?? []).every((e) => [...graph.outcomesBehind(e)].every((o) => o === 'succeeded' || o === 'rejected'));
     // Every path: some predecessor finished (for a join, at least one branch arrived).
     preds.forEach((p, k) => {
       table.copy(temp, p);
