@@ -18,7 +18,7 @@ import { checkAgainstSchema } from './output-contract.ts';
 import { readiness } from './readiness.ts';
 import { backoffMs, configForAttempt, mayRetry } from './retry-policy.ts';
 import { foldRun } from './fold-run.ts';
-import { runRow, stepRow } from './projections.ts';
+import { repairMissingRuns, runRow, stepRow } from './projections.ts';
 import { applyEvent, attemptId, currentAttempt, newRunModel, type AttemptRecord, type Evidence, type RunModel, type StepRuntime } from './run-model.ts';
 import { desiredRunState, isQuiet, isTerminal } from './run-status.ts';
 
@@ -106,6 +106,12 @@ export interface Pool {
   protected readonly runs = new Map<string, LiveRun>();
   protected readonly pools = new Map<string, Pool>();
   protected readonly dirtyRuns = new Set<string>();
+  /**
+   * Runs with events not yet projected. Every one is projected before the commit that writes its
+   * events, whether or not the tick advanced it: a child run created by its parent's tick, or a
+   * queued run dequeued after it, gets its `runs` row in the commit of its `run_created`.
+   */
+  protected readonly unprojected = new Set<LiveRun>();
   protected launches: Launch[] = [];
   protected needDurable = false;
   protected tickScheduled = false;
@@ -204,6 +210,9 @@ export interface Pool {
 
   /** Continues every unfinished run of the store. Returns how many runs and interrupted attempts. */
   recover(): { runs: number; interrupted: number } {
+    // A run the log has and `runs` lacks would never be listed, resumed or inspected: its row is
+    // rebuilt first, so it is recovered below like any other.
+    repairMissingRuns(this.o.store);
     let interrupted = 0;
     let runs = 0;
     const queuedWorkflows = new Set<string>();
@@ -259,6 +268,7 @@ export interface Pool {
 
   /** Writes whatever is pending (the CLI calls this before exiting). */
   flush(): void {
+    this.projectPending();
     this.o.store.flush(this.needDurable);
     this.needDurable = false;
   }
@@ -273,6 +283,7 @@ export interface Pool {
     const e = this.o.store.append({ runId: live.model.runId, type, at: this.o.clock.now(), data, ...extra });
     applyEvent(live.model, e);
     if (extra.step !== undefined) live.touched.add(extra.step);
+    this.unprojected.add(live);
     return e;
   }
 
@@ -383,7 +394,6 @@ export interface Pool {
         } finally {
           live.busy = false;
         }
-        this.project(live);
         advanced.push(live);
         if (isTerminal(live.model.state) && live.model.parent !== undefined && !live.parentNotified) {
           live.parentNotified = true;
@@ -392,6 +402,7 @@ export interface Pool {
       }
       if (this.closed) return; // closed while this tick ran: write nothing more
       this.freeSlots(advanced);
+      this.projectPending();
       this.o.store.flush(this.needDurable);
       this.needDurable = false;
     } catch (e) {
@@ -429,6 +440,11 @@ export interface Pool {
     if (live.due.length > 0) return false;
     if (live.dirty.size > 0 || live.ready.length > 0) return false;
     return live.model.state !== 'running' && isQuiet(live.model);
+  }
+
+  protected projectPending(): void {
+    for (const live of this.unprojected) this.project(live);
+    this.unprojected.clear();
   }
 
   /**
