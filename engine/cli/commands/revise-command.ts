@@ -2,7 +2,7 @@
 import { StoreError } from '../../store/store-error.ts';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
-import { openEngineSession } from '../engine-session.ts';
+import { withEngineSession } from '../engine-session.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { checkRunInput, readRunInput } from '../run-input.ts';
 import { printRunOutcome } from '../run-outcome.ts';
@@ -27,8 +27,7 @@ Exit status as for weft run.`,
     if (values.input === undefined) throw new UsageError('--input is required: the new run input, as JSON or @file');
     return withUserErrors('revise', io, async () => {
       const input = readRunInput(values.input, io.cwd);
-      const session = await openEngineSession(storePath(values.db, io.cwd), 'weft revise');
-      try {
+      return withEngineSession(storePath(values.db, io.cwd), 'weft revise', async (session) => {
         const id = session.store.resolveRunId(run);
         // Checked against the run's definition before the engine loads (and so recovers) the run.
         const row = session.store.getRun(id);
@@ -38,9 +37,7 @@ Exit status as for weft run.`,
         session.engine.load(id);
         session.engine.revise(id, input);
         return printRunOutcome(io, id, await session.engine.settled(id), values.json === true);
-      } finally {
-        session.close();
-      }
+      });
     });
   },
 };
