@@ -65,7 +65,7 @@ async function crashWhileStartingChildren(kind: 'map' | 'subworkflow', nth: numb
   writeFileSync(join(dir, 'double.weft.json'), JSON.stringify(child));
   const dbPath = join(dir, 'weft.db');
   const crashed: { engine?: Engine } = {};
-  const store = new CrashableStore(open(dbPath), { afterEvent: 'child_started', nth }, () => crashed.engine?.close());
+  const store = new CrashableStore(open(dbPath), [], { afterEvent: 'child_started', nth }, () => crashed.engine?.close());
   const engine = engineOn(store);
   crashed.engine = engine;
   const workflow = parseWorkflow(parent(kind));
