@@ -65,6 +65,7 @@ engine stop, and the next engine continues them.
           fatal = error;
           wake();
         },
+        runCli: runInProcess,
       });
       const address = `${serving.url}/#token=${serving.token}`;
       io.stdout.write(`Weft Studio: ${address}\n`);
@@ -85,6 +86,15 @@ engine stop, and the next engine continues them.
     });
   },
 };
+
+/** A terminal's command, run here on the hosted engine, its output captured for the answer. */
+async function runInProcess(argv: readonly string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { main } = await import('../main.ts');
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { cwd, stdout: { write: (c: string) => (stdout += c) }, stderr: { write: (c: string) => (stderr += c) } });
+  return { code, stdout, stderr };
+}
 
 function openBrowser(address: string): void {
   const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
