@@ -1,10 +1,10 @@
 // A CLI command that schedules runs owns the store while it works: it opens the store, takes the
 // engine lease (refusing while another live engine holds it; a dead owner's lease is taken over),
-// keeps the lease fresh, and gives it back on close. Read-only commands open the store without it.
+// keeps the lease fresh, and gives it back on close. Read-only commands open the store without it,
+// read-only. Only `weft run` creates a store: every other command needs one there already.
 //
 // The engine, its executors and SQLite are imported when a session opens, not when the CLI starts:
 // `weft --version`, `weft runs` and `weft validate` do not pay for what they never use.
-import { existsSync } from 'node:fs';
 import type { Engine } from '../runtime/engine.ts';
 import { StoreError } from '../store/store-error.ts';
 import { systemClock, systemRandom } from '../runtime/clock.ts';
@@ -32,7 +32,7 @@ const leaseWaitMs = (): number => {
  * Opens the store and takes its lease, waiting a while for a live owner to finish (a command run
  * while another one drives the store); a dead or stale owner's lease is taken over at once.
  */
-export async function openEngineSession(dbPath: string, owner: string): Promise<EngineSession> {
+export async function openEngineSession(dbPath: string, owner: string, mode: 'create' | 'write' = 'write'): Promise<EngineSession> {
   const [{ Engine }, { defaultExecutors }, { Lease }, { openDatabase }, { Store }] = await Promise.all([
     import('../runtime/engine.ts'),
     import('../executors/default-executors.ts'),
@@ -40,7 +40,7 @@ export async function openEngineSession(dbPath: string, owner: string): Promise<
     import('../store/open-database.ts'),
     import('../store/store.ts'),
   ]);
-  const db = openDatabase(dbPath);
+  const db = openDatabase(dbPath, { mode });
   const store = new Store(db);
   const lease = new Lease(db, owner, systemClock.now);
   const giveUpAt = Date.now() + leaseWaitMs();
@@ -82,13 +82,10 @@ export async function openEngineSession(dbPath: string, owner: string): Promise<
   };
 }
 
-/** For commands that only read: no lease, and a store that must already exist. */
+/** For commands that only read: no lease, a store that must already exist, opened read-only. */
 export async function openReadOnlyStore(dbPath: string): Promise<{ store: Store; close(): void }> {
-  if (!existsSync(dbPath)) {
-    throw new StoreError('io', `there is no store at ${dbPath}; run a workflow first (weft run FILE), or point --db or WEFT_DB at the store`);
-  }
   const [{ openDatabase }, { Store }] = await Promise.all([import('../store/open-database.ts'), import('../store/store.ts')]);
-  const db = openDatabase(dbPath);
+  const db = openDatabase(dbPath, { mode: 'read' });
   return { store: new Store(db), close: () => db.close() };
 }
 
@@ -97,14 +94,15 @@ export async function openReadOnlyStore(dbPath: string): Promise<{ store: Store;
  * afterwards; the user's mistakes (no store, unknown run) exit 2 with their message.
  */
 export function withReadOnlyStore(command: string, io: CliIo, db: string | undefined, body: (store: Store) => number | Promise<number>): Promise<number> {
+  const path = storePath(db, io.cwd);
   return withUserErrors(command, io, async () => {
-    const { store, close } = await openReadOnlyStore(storePath(db, io.cwd));
+    const { store, close } = await openReadOnlyStore(path);
     try {
       return await body(store);
     } finally {
       close();
     }
-  });
+  }, path);
 }
 
 /**
@@ -112,8 +110,9 @@ export function withReadOnlyStore(command: string, io: CliIo, db: string | undef
  * RUN (an id or a unique prefix), act, let the engine settle, and print the run's outcome.
  */
 export function actOnRun(command: string, io: CliIo, db: string | undefined, json: boolean, run: string, act: (engine: Engine, runId: string) => Promise<void>): Promise<number> {
+  const path = storePath(db, io.cwd);
   return withUserErrors(command, io, async () => {
-    const session = await openEngineSession(storePath(db, io.cwd), `weft ${command}`);
+    const session = await openEngineSession(path, `weft ${command}`);
     try {
       const runId = session.store.resolveRunId(run);
       await act(session.engine, runId);
@@ -121,5 +120,5 @@ export function actOnRun(command: string, io: CliIo, db: string | undefined, jso
     } finally {
       session.close();
     }
-  });
+  }, path);
 }

@@ -95,3 +95,14 @@ export const MIGRATIONS: readonly Migration[] = [
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+/**
+ * SQLite's `application_id` of every weft store: "WEFT" in ASCII. A store created before weft
+ * stamped it has 0 there and is recognised by its tables instead (recognise-store.ts).
+ */
+export const WEFT_APPLICATION_ID = 0x57454654;
+
+/** The tables the migrations up to `version` create: what a weft store of that version has. */
+export function tablesOfVersion(version: number): string[] {
+  return MIGRATIONS.filter((m) => m.version <= version).flatMap((m) => [...m.sql.matchAll(/CREATE TABLE (\w+)/g)].map((x) => x[1] ?? ''));
+}

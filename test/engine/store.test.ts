@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rebuildProjections } from '../../engine/runtime/projections.ts';
-import { MIGRATIONS, SCHEMA_VERSION } from '../../engine/store/migrations.ts';
+import { MIGRATIONS, SCHEMA_VERSION, WEFT_APPLICATION_ID } from '../../engine/store/migrations.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store } from '../../engine/store/store.ts';
 import { StoreError } from '../../engine/store/store-error.ts';
@@ -56,6 +56,8 @@ describe('migrations', () => {
   it('refuses a database from a newer Weft, unchanged', () => {
     const path = join(temp(), 'newer.db');
     const db = new Database(path);
+    // A newer weft stamps its stores as this one does.
+    db.pragma(`application_id = ${WEFT_APPLICATION_ID}`);
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
     const before = readFileSync(path);

@@ -29,8 +29,9 @@ Exit status as for weft run, for the new run.`,
     if (run === undefined || extra.length > 0) throw new UsageError('give exactly one run id');
     if (values.from === undefined) throw new UsageError('--from STEP is required: the first step to run again');
     const from = values.from;
+    const dbPath = storePath(values.db, io.cwd);
     return withUserErrors('fork', io, async () => {
-      const session = await openEngineSession(storePath(values.db, io.cwd), 'weft fork');
+      const session = await openEngineSession(dbPath, 'weft fork');
       try {
         const source = foldRun(session.store, session.store.resolveRunId(run));
         const input = values.input === undefined ? source.input : readRunInput(values.input, io.cwd);
@@ -49,6 +50,6 @@ Exit status as for weft run, for the new run.`,
       } finally {
         session.close();
       }
-    });
+    }, dbPath);
   },
 };

@@ -25,9 +25,10 @@ Exit status as for weft run.`,
     const [run, ...extra] = positionals;
     if (run === undefined || extra.length > 0) throw new UsageError('give exactly one run id');
     if (values.input === undefined) throw new UsageError('--input is required: the new run input, as JSON or @file');
+    const dbPath = storePath(values.db, io.cwd);
     return withUserErrors('revise', io, async () => {
       const input = readRunInput(values.input, io.cwd);
-      const session = await openEngineSession(storePath(values.db, io.cwd), 'weft revise');
+      const session = await openEngineSession(dbPath, 'weft revise');
       try {
         const id = session.store.resolveRunId(run);
         // Checked against the run's definition before the engine loads (and so recovers) the run.
@@ -41,6 +42,6 @@ Exit status as for weft run.`,
       } finally {
         session.close();
       }
-    });
+    }, dbPath);
   },
 };

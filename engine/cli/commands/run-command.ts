@@ -44,6 +44,7 @@ error, 3 left waiting or needing attention.`,
     if (priority !== undefined && !Number.isInteger(priority)) throw new UsageError('--priority takes a whole number');
     const [file, ...extra] = positionals;
     if (file === undefined || extra.length > 0) throw new UsageError('give exactly one workflow file');
+    const dbPath = storePath(values.db, io.cwd);
     return withUserErrors('run', io, async () => {
       const path = resolve(io.cwd, file);
       // The validator loads with the command that needs it, not with every `weft` call.
@@ -57,7 +58,7 @@ error, 3 left waiting or needing attention.`,
       const input = readRunInput(values.input, io.cwd);
       await checkRunInput(workflow, input);
       requireTrust(workflow, dirname(path));
-      const session = await openEngineSession(storePath(values.db, io.cwd), 'weft run');
+      const session = await openEngineSession(dbPath, 'weft run', 'create');
       try {
         const hash = session.store.saveDefinition(workflow, Date.now());
         const earlier = values.key === undefined ? undefined : session.store.runByKey(workflow.id, values.key);
@@ -75,6 +76,6 @@ error, 3 left waiting or needing attention.`,
       } finally {
         session.close();
       }
-    });
+    }, dbPath);
   },
 };

@@ -31,8 +31,9 @@ Exit status 0, or 2 when no unfinished run has an event step for NAME (nothing i
     if (values.key === undefined) throw new UsageError('--key KEY is required: the correlation key the waiting step expects');
     const key = values.key;
     const data = values.data === undefined ? null : readRunInput(values.data, io.cwd);
+    const dbPath = storePath(values.db, io.cwd);
     return withUserErrors('send', io, async () => {
-      const session = await openEngineSession(storePath(values.db, io.cwd), 'weft send');
+      const session = await openEngineSession(dbPath, 'weft send');
       try {
         const id = values.id ?? randomUUID();
         const seen = session.store.hasExternalEvent(id);
@@ -60,6 +61,6 @@ Exit status 0, or 2 when no unfinished run has an event step for NAME (nothing i
       } finally {
         session.close();
       }
-    });
+    }, dbPath);
   },
 };
