@@ -297,10 +297,12 @@ export class Store {
   /** Resolves a full run id or a unique prefix of one. */
   resolveRunId(idOrPrefix: string): string {
     if (this.getRun(idOrPrefix)) return idOrPrefix;
-    const rows = this.stmt("SELECT id FROM runs WHERE id LIKE ? ESCAPE '\\' LIMIT 3").all(`${idOrPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) as { id: string }[];
+    // A range on the key, not LIKE: any length of prefix works (LIKE refuses long patterns) and
+    // the primary key is used. Every id that starts with the prefix sorts between the two bounds.
+    const rows = idOrPrefix === '' ? [] : (this.stmt('SELECT id FROM runs WHERE id >= ? AND id < ? ORDER BY id LIMIT 3').all(idOrPrefix, `${idOrPrefix}\u{10FFFF}`) as { id: string }[]);
     if (rows.length === 1 && rows[0]) return rows[0].id;
-    if (rows.length === 0) throw new StoreError('unknown-run', `no run "${idOrPrefix}" in this store; list runs with \`weft runs\``);
-    throw new StoreError('unknown-run', `"${idOrPrefix}" matches several runs (${rows.map((r) => r.id).join(', ')}…); give more of the id`);
+    if (rows.length === 0) throw new StoreError('unknown-run', `no run ${quoteRunId(idOrPrefix)} in this store; list runs with \`weft runs\``);
+    throw new StoreError('unknown-run', `${quoteRunId(idOrPrefix)} matches several runs (${rows.map((r) => r.id).join(', ')}…); give more of the id`);
   }
 
   listRuns(limit = 50): RunRow[] {
@@ -361,6 +363,11 @@ export class Store {
   loggedRunIds(): string[] {
     return (this.stmt('SELECT DISTINCT run_id AS id FROM events').all() as { id: string }[]).map((r) => r.id);
   }
+}
+
+/** A run id as given, quoted for a message; a very long one is cut, with its length. */
+function quoteRunId(id: string): string {
+  return id.length > 60 ? `"${id.slice(0, 40)}…" (${id.length} characters)` : JSON.stringify(id);
 }
 
 function toRunRow([id, workflowId, version, state, inputRevision, createdAt, updatedAt]: [string, string, number, RunState, number, number, number]): RunRow {
