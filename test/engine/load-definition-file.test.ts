@@ -1,6 +1,5 @@
 // Loading from disk: limits, encodings, and which failures are diagnostics versus thrown errors.
 import { execFileSync } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
