@@ -29,7 +29,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   try {
     db = new Database(path, { readonly: mode === 'read', fileMustExist: mode !== 'create' });
   } catch (e) {
-    throw sqliteStoreError(e, path, 'open');
+    throw sqliteStoreError(e, path, 'open', mode === 'read');
   }
   try {
     db.pragma('busy_timeout = 5000');
@@ -55,7 +55,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     return db;
   } catch (e) {
     db.close();
-    throw sqliteStoreError(e, path, 'open');
+    throw sqliteStoreError(e, path, 'open', mode === 'read');
   }
 }
 

@@ -3,8 +3,12 @@
 // written (a read-only file or folder, a full disk). Anything else is left as it is: a bug.
 import { StoreError } from './store-error.ts';
 
-/** `open`: every failure is about the file. `use`: only SQLite's errors are; others pass through. */
-export function sqliteStoreError(error: unknown, path: string, when: 'open' | 'use'): unknown {
+/**
+ * `open`: every failure is about the file. `use`: only SQLite's errors are; others pass through.
+ * `reading`: the store was opened read-only, so "cannot write" means SQLite could not create the
+ * files beside it that it needs to read a store in WAL mode.
+ */
+export function sqliteStoreError(error: unknown, path: string, when: 'open' | 'use', reading = false): unknown {
   if (error instanceof StoreError) return error;
   const code = sqliteCode(error);
   const why = error instanceof Error ? error.message : String(error);
@@ -14,7 +18,11 @@ export function sqliteStoreError(error: unknown, path: string, when: 'open' | 'u
   if (code?.startsWith('SQLITE_CORRUPT') === true) {
     return new StoreError('damaged', `the store ${path} is damaged (SQLite: ${why}); nothing was changed; check it with: sqlite3 ${quote(path)} "PRAGMA integrity_check"`);
   }
-  if (code?.startsWith('SQLITE_READONLY') === true || code?.startsWith('SQLITE_CANTOPEN') === true || code === 'SQLITE_PERM' || code === 'SQLITE_AUTH') {
+  const cannotWrite = code?.startsWith('SQLITE_READONLY') === true || code?.startsWith('SQLITE_CANTOPEN') === true || code === 'SQLITE_PERM' || code === 'SQLITE_AUTH';
+  if (cannotWrite && reading) {
+    return new StoreError('io', `cannot read the store ${path} (SQLite: ${why}): to read a store, SQLite needs its folder writable, or the files ${path}-wal and ${path}-shm there; make the folder writable, or copy the store elsewhere`);
+  }
+  if (cannotWrite) {
     return new StoreError('io', `cannot write the store ${path} (SQLite: ${why}); check that the file and its folder are writable by you`);
   }
   if (code === 'SQLITE_FULL') return new StoreError('io', `cannot write the store ${path}: the disk is full (SQLite: ${why}); free some space and try again`);

@@ -3,8 +3,8 @@
 // projections of the runs they touched: one commit per engine tick, not one per event. flush
 // (durable) raises synchronous to FULL for that commit, so the record that an external attempt is
 // about to start reaches the disk before the attempt does.
-import type { Workflow } from '../../shared/definition/workflow-schema.ts';
-import { parseEventData, type EventData, type EventType, type RunEvent } from '../../shared/events/run-event.ts';
+import { Workflow } from '../../shared/definition/workflow-schema.ts';
+import { EVENT_DATA, parseEventData, type EventData, type EventType, type RunEvent } from '../../shared/events/run-event.ts';
 import type { RunState } from '../../shared/definition/names.ts';
 import { canonicalJson, sha256 } from './canonical-json.ts';
 import type Database from 'better-sqlite3';
@@ -143,7 +143,7 @@ export class Store {
     if (hit) return hit;
     const row = this.stmt('SELECT content, hash FROM definitions WHERE workflow_id = ? AND version = ?').get(workflowId, version) as { content: string; hash: string } | undefined;
     if (row === undefined) return undefined;
-    const loaded = { workflow: JSON.parse(row.content) as Workflow, hash: row.hash };
+    const loaded = { workflow: snapshotWorkflow(row.content, workflowId, version), hash: row.hash };
     this.definitions.set(key, loaded);
     return loaded;
   }
@@ -226,6 +226,11 @@ export class Store {
     const rows = this.stmt('SELECT run_id, seq, at, type, step, activation, attempt, data, reason FROM events WHERE run_id = ? ORDER BY seq')
       .raw()
       .all(runId) as Row[];
+    // A run's log is gapless from 1: a hole means rows were lost, and folding past it would
+    // build a run that never was.
+    rows.forEach((r, k) => {
+      if (r[1] !== k + 1) throw new StoreError('damaged', `run ${runId} has a gap in its event log: event ${k + 1} is missing; the store is damaged (restore it from a backup)`);
+    });
     return rows.map(toEvent);
   }
 
@@ -376,11 +381,36 @@ function toRunRow([id, workflowId, version, state, inputRevision, createdAt, upd
 
 function toEvent([runId, seq, at, type, step, activation, attempt, data, reason]: Row): RunEvent {
   const where = `run ${runId} event ${seq}`;
+  if (!Object.hasOwn(EVENT_DATA, type)) {
+    throw new StoreError('damaged', `${where}: unknown event type ${JSON.stringify(type)}; the store is damaged, or was written by a newer Weft (use that Weft to read it)`);
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(data);
   } catch {
-    throw new StoreError('io', `${where}: stored data is not JSON; the store is damaged`);
+    throw new StoreError('damaged', `${where}: stored data is not JSON; the store is damaged`);
   }
-  return { runId, seq, at, type: type as EventType, step, activation, attempt, data: parseEventData(type as EventType, parsed, where), reason };
+  try {
+    return { runId, seq, at, type: type as EventType, step, activation, attempt, data: parseEventData(type as EventType, parsed, where), reason };
+  } catch (e) {
+    throw new StoreError('damaged', `${(e as Error).message}; the store is damaged, or was written by a newer Weft`);
+  }
+}
+
+/** A stored definition is checked like a file: a run folded over a non-workflow would crash later. */
+function snapshotWorkflow(content: string, workflowId: string, version: number): Workflow {
+  const what = `the definition snapshot of workflow ${JSON.stringify(workflowId)} version ${version}`;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(content);
+  } catch {
+    throw new StoreError('damaged', `${what} is not JSON; the store is damaged`);
+  }
+  const checked = Workflow.safeParse(raw);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    throw new StoreError('damaged', `${what} is not a workflow (${issue === undefined ? 'invalid' : `$${issue.path.map((p) => `.${String(p)}`).join('')}: ${issue.message}`}); the store is damaged`);
+  }
+  // The stored text as it was written (the schema's defaults were applied when it was saved).
+  return raw as Workflow;
 }

@@ -28,8 +28,7 @@ describe('a file that is not a weft store', () => {
     const path = join(mkdtempSync(join(dir, 'f-')), 'other.db');
     make(path);
     const before = readFileSync(path);
-    for (const args of READ_COMMANDS) {
-      const r = await runWeft([...args, '--db', path]);
+    for (const r of await Promise.all(READ_COMMANDS.map((args) => runWeft([...args, '--db', path])))) {
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toContain(STACK_LINE);
       expect(r.code).toBe(2);
@@ -42,8 +41,8 @@ describe('a file that is not a weft store', () => {
     const path = join(dir, 'contacts.db');
     contacts(path);
     const before = readFileSync(path);
-    for (const args of WRITE_COMMANDS) {
-      const r = await runWeft([...args, '--db', path]);
+    // No command gets as far as the lease, so they may run side by side.
+    for (const r of await Promise.all(WRITE_COMMANDS.map((args) => runWeft([...args, '--db', path])))) {
       expect(r.stderr).toMatch(/not a Weft store; nothing was changed/);
       expect(r.code).toBe(2);
     }
@@ -52,13 +51,19 @@ describe('a file that is not a weft store', () => {
 });
 
 describe('a folder with no store', () => {
-  it('gets no .weft/weft.db from a command that reads or names a run', async () => {
+  const named = [READ_COMMANDS, WRITE_COMMANDS.filter((a) => a[0] !== 'run' && !(a[0] === 'resume' && a.length === 1))];
+
+  it.each([['read', 0], ['name a run', 1]])('gets no .weft/weft.db from commands that %s', async (_what, k) => {
     const empty = mkdtempSync(join(dir, 'nostore-'));
-    for (const args of [...READ_COMMANDS, ...WRITE_COMMANDS.filter((a) => a[0] !== 'run' && !(a[0] === 'resume' && a.length === 1))]) {
-      const r = await runWeft(args, empty);
+    for (const r of await Promise.all((named[k as number] ?? []).map((args) => runWeft(args, empty)))) {
       expect(r.stderr).toContain(`there is no store at ${join(empty, '.weft', 'weft.db')}`);
       expect(r.code).toBe(2);
     }
+    expect(existsSync(join(empty, '.weft'))).toBe(false);
+  });
+
+  it('gets none from weft resume either, and one from weft run', async () => {
+    const empty = mkdtempSync(join(dir, 'nostore-'));
     const resume = await runWeft(['resume'], empty);
     expect(resume).toMatchObject({ code: 0, stdout: 'no unfinished runs\n' });
     expect(existsSync(join(empty, '.weft'))).toBe(false);
