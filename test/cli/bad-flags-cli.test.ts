@@ -158,5 +158,8 @@ describe('definition files', () => {
       expect(r.stderr).toMatch(/flow\.weft\.json: it is a FIFO \(a named pipe\), not a regular file/);
       expect(r.code).toBe(2);
     }
+    const stats = await runWeft(['stats', fifo, '--db', db], dir, { timeoutMs: 15_000 });
+    expect(stats.stderr).toMatch(/flow\.weft\.json is a FIFO \(a named pipe\), not a regular file; give the file of a workflow, or its id/);
+    expect(stats.code).toBe(2);
   });
 });
