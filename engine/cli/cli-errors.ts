@@ -1,19 +1,17 @@
 // Errors a user can act on become a message and exit 2; anything else is a bug and is rethrown
 // for main to report with its stack. SQLite's errors about the store file (damaged, read-only,
-// full) are the user's to act on too, named with the store's path.
+// full) reach here already as StoreErrors naming the store (store-failure.ts, applied where the
+// store is opened, read and run: engine-session.ts).
 import { DefinitionFileError } from '../definition/definition-file-error.ts';
-import { sqliteStoreError } from '../store/sqlite-store-error.ts';
 import { StoreError } from '../store/store-error.ts';
 import type { CliIo } from './cli-io.ts';
 import { EXIT_USAGE } from './exit-codes.ts';
 import { InputError } from './input-error.ts';
 
-/** `storeFile`: the store the body uses, to name in SQLite's errors about it. */
-export async function withUserErrors(command: string, io: CliIo, body: () => Promise<number>, storeFile?: string): Promise<number> {
+export async function withUserErrors(command: string, io: CliIo, body: () => Promise<number>): Promise<number> {
   try {
     return await body();
-  } catch (error) {
-    const e = storeFile === undefined ? error : sqliteStoreError(error, storeFile, 'use');
+  } catch (e) {
     if (isUserError(e)) {
       io.stderr.write(`weft ${command}: ${oneLine(e.message)}\n`);
       return EXIT_USAGE;

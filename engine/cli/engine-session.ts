@@ -1,12 +1,15 @@
 // A CLI command that schedules runs owns the store while it works: it opens the store, takes the
 // engine lease (refusing while another live engine holds it; a dead owner's lease is taken over),
-// keeps the lease fresh, and gives it back on close. Read-only commands open the store without it,
-// read-only. Only `weft run` creates a store: every other command needs one there already.
+// keeps the lease fresh, and gives it back on close, once every attempt it started has ended.
+// A failure of the store (a full disk, a damaged file) stops the engine and becomes one line
+// naming the store and the cause (exit 2). Read-only commands open the store without a lease,
+// read-only. Only `weft run` (and `weft serve`) create a store: every other command needs one.
 //
 // The engine, its executors and SQLite are imported when a session opens, not when the CLI starts:
 // `weft --version`, `weft runs` and `weft validate` do not pay for what they never use.
 import type { Engine } from '../runtime/engine.ts';
 import { StoreError } from '../store/store-error.ts';
+import { storeFailure } from '../store/store-failure.ts';
 import { systemClock, systemRandom } from '../runtime/clock.ts';
 import type { Store } from '../store/store.ts';
 import type { CliIo } from './cli-io.ts';
@@ -17,7 +20,11 @@ import { printRunOutcome } from './run-outcome.ts';
 export interface EngineSession {
   store: Store;
   engine: Engine;
-  close(): void;
+  /**
+   * Waits for the attempts the engine started (starting no new ones), writes what is pending and
+   * gives the store back. Throws the store failure that stopped the engine, if one did.
+   */
+  close(): Promise<void>;
 }
 
 const HEARTBEAT_MS = 5_000;
@@ -32,7 +39,10 @@ const leaseWaitMs = (): number => {
  * Opens the store and takes its lease, waiting a while for a live owner to finish (a command run
  * while another one drives the store); a dead or stale owner's lease is taken over at once.
  */
-export async function openEngineSession(dbPath: string, owner: string, mode: 'create' | 'write' = 'write'): Promise<EngineSession> {
+/** `create` makes the store if there is none (weft run); `write` needs one there already. */
+export type SessionMode = 'create' | 'write';
+
+export async function openEngineSession(dbPath: string, owner: string, mode: SessionMode = 'write'): Promise<EngineSession> {
   const [{ Engine }, { defaultExecutors }, { Lease }, { openDatabase }, { Store }] = await Promise.all([
     import('../runtime/engine.ts'),
     import('../executors/default-executors.ts'),
@@ -41,23 +51,25 @@ export async function openEngineSession(dbPath: string, owner: string, mode: 'cr
     import('../store/store.ts'),
   ]);
   const db = openDatabase(dbPath, { mode });
-  const store = new Store(db);
-  const lease = new Lease(db, owner, systemClock.now);
-  const giveUpAt = Date.now() + leaseWaitMs();
-  for (;;) {
-    try {
-      lease.acquire();
-      break;
-    } catch (e) {
-      if (!(e instanceof StoreError && e.code === 'locked') || Date.now() >= giveUpAt) {
-        db.close();
-        throw e;
+  let store: Store;
+  let lease: InstanceType<typeof Lease>;
+  try {
+    store = new Store(db);
+    lease = new Lease(db, owner, systemClock.now);
+    const giveUpAt = Date.now() + leaseWaitMs();
+    for (;;) {
+      try {
+        lease.acquire();
+        break;
+      } catch (e) {
+        if (!(e instanceof StoreError && e.code === 'locked') || Date.now() >= giveUpAt) throw e;
+        await new Promise((r) => setTimeout(r, 100));
       }
-      await new Promise((r) => setTimeout(r, 100));
     }
+  } catch (e) {
+    db.close();
+    throw storeFailure(dbPath, e, 'open') ?? e;
   }
-  const heartbeat = setInterval(() => lease.heartbeat(), HEARTBEAT_MS);
-  heartbeat.unref();
   let fatal: unknown;
   const engine = new Engine({
     store,
@@ -65,21 +77,57 @@ export async function openEngineSession(dbPath: string, owner: string, mode: 'cr
     random: systemRandom,
     executors: defaultExecutors(),
     onFatal: (e) => {
-      fatal = e;
+      fatal ??= e;
     },
   });
+  const heartbeat = setInterval(() => {
+    try {
+      lease.heartbeat();
+    } catch (e) {
+      engine.fail(e); // the store cannot be written: stop now rather than at the next commit
+    }
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
   return {
     store,
     engine,
-    close() {
+    async close() {
+      if (fatal === undefined) await engine.drain();
       clearInterval(heartbeat);
       engine.close();
-      if (fatal === undefined) engine.flush();
-      lease.release();
-      db.close();
-      if (fatal !== undefined) throw fatal;
+      try {
+        if (fatal === undefined) engine.flush();
+        lease.release();
+      } catch (e) {
+        fatal ??= e;
+      } finally {
+        db.close();
+      }
+      if (fatal !== undefined) throw storeFailure(dbPath, fatal, 'run') ?? fatal;
     },
   };
+}
+
+/**
+ * A command's body under the store's lease (openEngineSession), closed afterwards. A SQLite
+ * failure, in the body or in the engine, becomes a StoreError naming the store (exit 2); the
+ * engine's own failure wins over what the body saw of it.
+ */
+export async function withEngineSession<T>(dbPath: string, owner: string, body: (session: EngineSession) => Promise<T>, mode: SessionMode = 'write'): Promise<T> {
+  const session = await openEngineSession(dbPath, owner, mode);
+  let outcome: { ok: true; value: T } | { ok: false; error: unknown };
+  try {
+    outcome = { ok: true, value: await body(session) };
+  } catch (e) {
+    outcome = { ok: false, error: e };
+  }
+  try {
+    await session.close();
+  } catch (e) {
+    outcome = { ok: false, error: e };
+  }
+  if (!outcome.ok) throw storeFailure(dbPath, outcome.error, 'run') ?? outcome.error;
+  return outcome.value;
 }
 
 /** For commands that only read: no lease, a store that must already exist, opened read-only. */
@@ -99,10 +147,12 @@ export function withReadOnlyStore(command: string, io: CliIo, db: string | undef
     const { store, close } = await openReadOnlyStore(path);
     try {
       return await body(store);
+    } catch (e) {
+      throw storeFailure(path, e, 'read') ?? e;
     } finally {
       close();
     }
-  }, path);
+  });
 }
 
 /**
@@ -112,13 +162,10 @@ export function withReadOnlyStore(command: string, io: CliIo, db: string | undef
 export function actOnRun(command: string, io: CliIo, db: string | undefined, json: boolean, run: string, act: (engine: Engine, runId: string) => Promise<void>): Promise<number> {
   const path = storePath(db, io.cwd);
   return withUserErrors(command, io, async () => {
-    const session = await openEngineSession(path, `weft ${command}`);
-    try {
+    return withEngineSession(path, `weft ${command}`, async (session) => {
       const runId = session.store.resolveRunId(run);
       await act(session.engine, runId);
       return printRunOutcome(io, runId, await session.engine.settled(runId), json);
-    } finally {
-      session.close();
-    }
-  }, path);
+    });
+  });
 }

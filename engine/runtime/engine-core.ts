@@ -13,12 +13,12 @@ import { StoreError } from '../store/store-error.ts';
 import { newRunId, type Clock, type Random } from './clock.ts';
 import { indexDefinition, type DefinitionIndex } from './definition-index.ts';
 import { decideEdges } from './edge-decisions.ts';
-import { evaluate, projectInput, renderTemplate, stepReads, transformInputPaths } from './expressions.ts';
+import { ACTIVATION, evaluate, projectInput, renderTemplate, stepReads, stepReadsActivation, transformInputPaths, type RunContext } from './expressions.ts';
 import { checkAgainstSchema } from './output-contract.ts';
 import { readiness } from './readiness.ts';
 import { backoffMs, configForAttempt, mayRetry } from './retry-policy.ts';
 import { foldRun } from './fold-run.ts';
-import { runRow, stepRow } from './projections.ts';
+import { repairMissingRuns, runRow, stepRow } from './projections.ts';
 import { applyEvent, attemptId, currentAttempt, newRunModel, type AttemptRecord, type Evidence, type RunModel, type StepRuntime } from './run-model.ts';
 import { desiredRunState, isQuiet, isTerminal } from './run-status.ts';
 
@@ -106,11 +106,27 @@ export interface Pool {
   protected readonly runs = new Map<string, LiveRun>();
   protected readonly pools = new Map<string, Pool>();
   protected readonly dirtyRuns = new Set<string>();
+  /**
+   * Runs with events not yet projected. Every one is projected before the commit that writes its
+   * events, whether or not the tick advanced it: a child run created by its parent's tick, or a
+   * queued run dequeued after it, gets its `runs` row in the commit of its `run_created`.
+   */
+  protected readonly unprojected = new Set<LiveRun>();
   protected launches: Launch[] = [];
   protected needDurable = false;
   protected tickScheduled = false;
   protected ticking = false;
   protected closed = false;
+  /** The store failure that stopped this engine for good (see fail()). */
+  protected fatal: { error: unknown } | undefined;
+  /** Set by drain(): attempts that would start a process, request or child run wait for the next engine. */
+  protected draining = false;
+  /** Rejections of operator actions still queued, so a store failure ends their callers' waits. */
+  protected readonly pendingActions = new Set<(error: unknown) => void>();
+  /** Operator actions applied in this tick: their callers hear of them once the tick's commit is written. */
+  protected appliedActions: (() => void)[] = [];
+  /** Callers of drain() waiting for the running attempts to end. */
+  protected drainWaiters: (() => void)[] = [];
 
   constructor(protected readonly o: EngineOptions) {}
 
@@ -204,6 +220,9 @@ export interface Pool {
 
   /** Continues every unfinished run of the store. Returns how many runs and interrupted attempts. */
   recover(): { runs: number; interrupted: number } {
+    // A run the log has and `runs` lacks would never be listed, resumed or inspected: its row is
+    // rebuilt first, so it is recovered below like any other.
+    repairMissingRuns(this.o.store);
     let interrupted = 0;
     let runs = 0;
     const queuedWorkflows = new Set<string>();
@@ -220,11 +239,13 @@ export interface Pool {
 
   /** Resolves when the run has ended or only waiting work (people, events, timers, escalations) remains. */
   settled(runId: string): Promise<RunState> {
+    if (this.fatal !== undefined) return Promise.reject(this.fatal.error);
     const live = this.runs.get(runId);
     if (live === undefined) return Promise.resolve(this.o.store.getRun(runId)?.state ?? 'failed');
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       const check = (): void => {
-        if (this.isSettled(live)) resolve(live.model.state);
+        if (this.fatal !== undefined) reject(this.fatal.error);
+        else if (this.isSettled(live)) resolve(live.model.state);
         else live.waiters.push(check);
       };
       check();
@@ -249,6 +270,45 @@ export interface Pool {
   }
 
   /**
+   * Stops the engine for good after a failure of its store (a full disk, a damaged file): nothing
+   * more is written or started, timers and running attempts stop, and everyone waiting on a run,
+   * an operator action or a drain hears the error instead of waiting forever.
+   */
+  fail(error: unknown): void {
+    if (this.fatal !== undefined) return;
+    this.fatal = { error };
+    this.close();
+    this.o.onFatal?.(error);
+    for (const reject of this.pendingActions) reject(error);
+    this.pendingActions.clear();
+    for (const live of [...this.runs.values()]) this.wake(live);
+    this.wakeDrain();
+  }
+
+  /**
+   * Before the store is given back: starts no new attempt of a kind that runs outside the engine
+   * (a process, a request, a child run; such a step stays ready for the next engine) and resolves
+   * when every attempt this engine started has ended and its end is recorded. A command that
+   * exits sooner would kill them halfway, and the next engine would record them interrupted.
+   */
+  drain(): Promise<void> {
+    this.draining = true;
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (this.closed || (this.idle && [...this.runs.values()].every((l) => l.running.size === 0 && l.inbox.length === 0))) resolve();
+        else this.drainWaiters.push(check);
+      };
+      check();
+    });
+  }
+
+  protected wakeDrain(): void {
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /**
    * True when the engine has nothing to do until a timer fires or an executor answers: no tick is
    * scheduled or running and no run is marked for work. A virtual-time driver advances the clock
    * only then.
@@ -259,6 +319,7 @@ export interface Pool {
 
   /** Writes whatever is pending (the CLI calls this before exiting). */
   flush(): void {
+    this.projectPending();
     this.o.store.flush(this.needDurable);
     this.needDurable = false;
   }
@@ -273,6 +334,7 @@ export interface Pool {
     const e = this.o.store.append({ runId: live.model.runId, type, at: this.o.clock.now(), data, ...extra });
     applyEvent(live.model, e);
     if (extra.step !== undefined) live.touched.add(extra.step);
+    this.unprojected.add(live);
     return e;
   }
 
@@ -332,6 +394,7 @@ export interface Pool {
       else if (s.state === 'retry_wait' && s.retryDueAt !== null) timed.push({ stepId: s.id, dueAt: s.retryDueAt });
       else if (s.state === 'waiting' && s.timerDueAt !== null) timed.push({ stepId: s.id, dueAt: s.timerDueAt });
       else if (s.state === 'blocked' || s.state === 'skipped') live.dirty.add(s.id);
+      else if (s.state === 'failed' && live.index.steps.get(s.id)?.kind === 'join') live.dirty.add(s.id); // a branch may have arrived after it failed
       if (s.state === 'waiting' && s.children.size > 0) {
         // A child may have ended while no engine listened; and a map may have items to start.
         live.actions.push(() => this.catchUpChildren(live, s.id));
@@ -383,7 +446,6 @@ export interface Pool {
         } finally {
           live.busy = false;
         }
-        this.project(live);
         advanced.push(live);
         if (isTerminal(live.model.state) && live.model.parent !== undefined && !live.parentNotified) {
           live.parentNotified = true;
@@ -392,13 +454,17 @@ export interface Pool {
       }
       if (this.closed) return; // closed while this tick ran: write nothing more
       this.freeSlots(advanced);
+      this.projectPending();
       this.o.store.flush(this.needDurable);
       this.needDurable = false;
+      const applied = this.appliedActions;
+      this.appliedActions = [];
+      for (const done of applied) done();
     } catch (e) {
       this.ticking = false;
-      this.closed = true;
-      if (this.o.onFatal) this.o.onFatal(e);
-      else throw e;
+      const handled = this.o.onFatal !== undefined;
+      this.fail(e);
+      if (!handled) throw e;
       return;
     }
     this.ticking = false;
@@ -407,12 +473,16 @@ export interface Pool {
     if (!this.closed) for (const l of launches) this.launch(l);
     for (const live of advanced) this.wake(live);
     if (this.dirtyRuns.size > 0) this.kick();
+    else this.wakeDrain();
   }
 
   protected wake(live: LiveRun): void {
     const waiters = live.waiters;
     live.waiters = [];
     for (const w of waiters) w();
+    // A parent waiting on this child may now be settled (or not): its waiters look again.
+    const parent = live.model.parent === undefined ? undefined : this.runs.get(live.model.parent.runId);
+    if (parent !== undefined && parent !== live) this.wake(parent);
     // A finished run leaves memory once nothing of it is running or waiting to be recorded.
     if (isTerminal(live.model.state) && live.running.size === 0 && live.inbox.length === 0 && live.waiters.length === 0) this.runs.delete(live.model.runId);
   }
@@ -428,7 +498,22 @@ export interface Pool {
     }
     if (live.due.length > 0) return false;
     if (live.dirty.size > 0 || live.ready.length > 0) return false;
-    return live.model.state !== 'running' && isQuiet(live.model);
+    if (live.model.state === 'running' || !isQuiet(live.model)) return false;
+    // A step waiting on child runs this engine drives is work in progress, not a wait: a command
+    // that drives the parent waits for them too, rather than exit and cut their attempts short.
+    for (const s of live.model.steps.values()) {
+      if (s.state !== 'waiting') continue;
+      for (const c of s.children.values()) {
+        const child = c.state === null ? this.runs.get(c.runId) : undefined;
+        if (child !== undefined && !this.isSettled(child)) return false;
+      }
+    }
+    return true;
+  }
+
+  protected projectPending(): void {
+    for (const live of this.unprojected) this.project(live);
+    this.unprojected.clear();
   }
 
   /**
@@ -552,12 +637,13 @@ export interface Pool {
   }
 
 
-  protected context(live: LiveRun, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  /** What expressions read; `activation`, the evaluating step's, is what `$activation` gives. */
+  protected context(live: LiveRun, extra: Record<string, unknown> = {}, activation?: number): RunContext {
     const m = live.model;
     if (live.runInfo?.inputRevision !== m.inputRevision) {
       live.runInfo = { id: m.runId, workflowId: m.workflow.id, version: m.workflow.version, inputRevision: m.inputRevision, startedAt: new Date(m.createdAt).toISOString() };
     }
-    return { input: m.input, steps: m.view, run: live.runInfo, ...extra };
+    return { input: m.input, steps: m.view, run: live.runInfo, ...extra, ...(activation === undefined ? {} : { [ACTIVATION]: activation }) };
   }
 
   protected async startAttempt(live: LiveRun, stepId: string): Promise<void> {
@@ -565,6 +651,7 @@ export interface Pool {
     const s = m.steps.get(stepId) as StepRuntime;
     const step = live.index.steps.get(stepId) as Step;
     const gated = !INLINE_KINDS.has(step.kind) && step.kind !== 'wait' && step.kind !== 'human' && step.kind !== 'event';
+    if (gated && this.draining) return; // the store is being given back: the next engine starts it
     const gate = gated ? this.poolOf(live, step) : undefined;
     if (gate && gate.inUse >= gate.limit) {
       // No slot in the step's resource pool: it waits (still ready or retry_wait) for one to free.
@@ -573,7 +660,7 @@ export interface Pool {
     }
     const number = (currentAttempt(s)?.number ?? 0) + 1;
     const effect = step.effect ?? 'none';
-    const ctx = this.context(live);
+    const ctx = this.context(live, {}, s.activation);
     let input: unknown;
     let idempotencyKey: string | undefined;
     try {
@@ -591,7 +678,11 @@ export interface Pool {
     const reads = stepReads(step);
     const paths = step.kind === 'transform' && step.input === undefined ? transformInputPaths(step) : null;
     const covered = paths === null ? input : projectInput(input, paths);
-    const inputHash = hashOf(reads.length === 0 ? { input: covered } : { input: covered, reads: Object.fromEntries(reads.map((id) => [id, m.view[id]?.output ?? null])) });
+    const inputHash = hashOf({
+      input: covered,
+      ...(reads.length === 0 ? {} : { reads: Object.fromEntries(reads.map((id) => [id, m.view[id]?.output ?? null])) }),
+      ...(stepReadsActivation(step) ? { activation: s.activation } : {}),
+    });
 
     if (number === 1 && (await this.reuseOrCarry(live, s, step, inputHash))) return;
 
@@ -690,7 +781,7 @@ export interface Pool {
     switch (step.kind) {
       case 'transform':
         try {
-          return { outcome: 'succeeded', output: (await evaluate(String(config['expression']), this.context(live))) ?? null };
+          return { outcome: 'succeeded', output: (await evaluate(String(config['expression']), this.context(live, {}, live.model.steps.get(step.id)?.activation))) ?? null };
         } catch (e) {
           return { outcome: 'failed', code: 'expression_error', message: (e as Error).message, retryable: false };
         }
@@ -743,8 +834,8 @@ export interface Pool {
         signal: controller.signal,
         workspaceDir: l.live.model.workspaceDir,
         expressions: {
-          render: (template) => renderTemplate(template, this.context(l.live)),
-          evaluate: (expression) => evaluate(expression, this.context(l.live)),
+          render: (template) => renderTemplate(template, this.context(l.live, {}, l.activation)),
+          evaluate: (expression) => evaluate(expression, this.context(l.live, {}, l.activation)),
         },
       });
     } catch (e) {
@@ -837,10 +928,25 @@ export interface Pool {
   }
 
 
-  /** Runs `act` inside the run's next tick (after checks made now) and resolves when it has. */
+  /** Runs `act` inside the run's next tick (after checks made now); resolves once that tick's commit is written. */
   protected enqueue(live: LiveRun, act: () => Promise<void>): Promise<void> {
     return new Promise((resolve, reject) => {
-      live.actions.push(() => act().then(resolve, reject));
+      if (this.fatal !== undefined) {
+        reject(this.fatal.error);
+        return;
+      }
+      this.pendingActions.add(reject);
+      const done = (): void => {
+        this.pendingActions.delete(reject);
+        resolve();
+      };
+      live.actions.push(() => act().then(
+        () => void this.appliedActions.push(done),
+        (e: unknown) => {
+          this.pendingActions.delete(reject);
+          reject(e);
+        },
+      ));
       this.markDirty(live);
     });
   }
@@ -893,7 +999,7 @@ export interface Pool {
     if (violations !== undefined) return { code: 'invalid_output', message: `the output does not match the step's output schema: ${violations}` };
     if (step.accept === undefined) return undefined;
     try {
-      const ok = await evaluate(step.accept, this.context(live, { output }));
+      const ok = await evaluate(step.accept, this.context(live, { output }, live.model.steps.get(step.id)?.activation));
       return ok === true ? undefined : { code: 'acceptance_not_met', message: `acceptance rule "${step.accept}" is not met` };
     } catch (e) {
       return { code: 'acceptance_not_met', message: `acceptance rule could not be evaluated: ${(e as Error).message}` };
@@ -941,16 +1047,17 @@ export interface Pool {
   protected async settle(live: LiveRun, s: StepRuntime, outcome: SettleOutcome, reason: string, evidenceId?: string): Promise<void> {
     const m = live.model;
     const step = live.index.steps.get(s.id) as Step;
-    let edges = await decideEdges(m, live.index, s.id, outcome, this.context(live, { output: s.output }));
+    let edges = await decideEdges(m, live.index, s.id, outcome, this.context(live, { output: s.output }, s.activation));
     const handled = edges.some((e) => e.taken);
     const quiet = outcome === 'succeeded' || outcome === 'skipped' || outcome === 'cancelled';
     // An outcome nobody handles and a person must look at: leave the outgoing edges undecided, so
     // what follows stays blocked (not skipped) until the person acts.
     // A failed branch that only feeds joins is handled by their policy (a join that ignores failed
     // branches goes on without it; one that does not fails and routes its own failure), and an
-    // optional step's failure is handled by being optional.
+    // optional step's failure is handled by being optional. A step's own `onExhausted: escalate`
+    // comes first: the person is asked at the step that failed, and the join waits for it.
     const outs = live.index.out.get(s.id) ?? [];
-    const absorbed = !quiet && !handled && outcome !== 'unknown' && (step.optional === true || (outs.length > 0 && outs.every((e) => live.index.steps.get(e.edge.to)?.kind === 'join')));
+    const absorbed = !quiet && !handled && outcome !== 'unknown' && step.onExhausted !== 'escalate' && (step.optional === true || (outs.length > 0 && outs.every((e) => live.index.steps.get(e.edge.to)?.kind === 'join')));
     const escalate = !quiet && !handled && !absorbed && (outcome === 'unknown' || step.onExhausted === 'escalate');
     if (escalate) edges = [];
     this.emit(live, 'step_settled', { outcome, ...(evidenceId === undefined ? {} : { evidenceId }), edges }, { step: s.id, activation: s.activation, reason });

@@ -5,6 +5,7 @@
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { RunState } from '../../shared/definition/names.ts';
 import { StoreError } from '../store/store-error.ts';
+import { joinRefusal } from './join-readiness.ts';
 import { checkAgainstSchema } from './output-contract.ts';
 import { operatorEvidenceId, type StepRuntime } from './run-model.ts';
 import { type LiveRun } from './engine-core.ts';
@@ -14,16 +15,19 @@ import { runMetricsOf, workflowReport, type WorkflowReport } from '../metrics/st
 
 export type { EngineOptions, StartRunOptions } from './engine-core.ts';
 
+/** Join states an operator's retry or skip could settle (others are refused by the state check). */
+const SETTLEABLE_JOIN = new Set(['blocked', 'failed', 'cancelled', 'skipped', 'unknown', 'rejected']);
+
 export class Engine extends ChildrenEngine {
   /** Where a run's time went, its retries, compensations, interventions and failure (from its log). */
   runMetrics(runId: string): RunMetrics {
-    this.o.store.flush();
+    this.flush(); // with the projections of what it writes
     return runMetricsOf(this.o.store, runId, this.o.clock.now());
   }
 
   /** A workflow's rates, branch frequencies and step latencies over its runs (docs/metrics.md). */
   workflowStats(workflowId: string, version?: number): WorkflowReport {
-    this.o.store.flush();
+    this.flush(); // with the projections of what it writes
     return workflowReport(this.o.store, workflowId, { ...(version === undefined ? {} : { version }), asOf: this.o.clock.now() });
   }
 
@@ -66,6 +70,7 @@ export class Engine extends ChildrenEngine {
 
   async retryStep(runId: string, stepId: string, by: string, reason: string, input?: { value: unknown }): Promise<void> {
     const live = this.operable(runId, 'retry', ['running', 'waiting', 'needs_attention', 'failed', 'paused']);
+    this.refuseJoinWithoutBranches(live, stepId, 'retry');
     const s = this.stepFor(live, stepId, 'retry', ['failed', 'unknown', 'rejected', 'cancelled']);
     await this.enqueue(live, async () => {
       const m = live.model;
@@ -78,6 +83,7 @@ export class Engine extends ChildrenEngine {
 
   async skipStep(runId: string, stepId: string, output: unknown, by: string, reason: string): Promise<void> {
     const live = this.operable(runId, 'skip', ['running', 'waiting', 'needs_attention', 'failed', 'paused']);
+    this.refuseJoinWithoutBranches(live, stepId, 'skip');
     const s = this.stepFor(live, stepId, 'skip', ['blocked', 'ready', 'retry_wait', 'waiting', 'failed', 'unknown', 'rejected', 'cancelled', 'skipped']);
     const step = live.index.steps.get(stepId) as Step;
     const problems = step.output === undefined ? undefined : checkAgainstSchema(step.output, output);
@@ -112,6 +118,20 @@ export class Engine extends ChildrenEngine {
       this.emit(live, 'step_activated', {}, { step: s.id, activation: s.activation + 1, reason: `${action} by ${by}: ${reason}` });
     }
     this.disarm(live, s.id);
+  }
+
+  /**
+   * A join never goes on without the branches it needs, whoever asks: a retry or skip of a join is
+   * refused, with the reason, while one is missing. The operator acts on the branch instead, and the
+   * join goes on by itself when the branch arrives.
+   */
+  protected refuseJoinWithoutBranches(live: LiveRun, stepId: string, action: string): void {
+    const step = live.index.steps.get(stepId);
+    const s = live.model.steps.get(stepId);
+    if (step?.kind !== 'join' || s === undefined || !SETTLEABLE_JOIN.has(s.state)) return;
+    const why = joinRefusal(live.model, live.index, step, s);
+    if (why === undefined) return;
+    throw new StoreError('refused', `cannot ${action} join "${stepId}": ${why}; retry, resolve or skip the missing branch instead, and the join goes on when it arrives; nothing was changed`);
   }
 
   protected operable(runId: string, action: string, states: RunState[]): LiveRun {

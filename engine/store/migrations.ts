@@ -92,6 +92,40 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX runs_by_workflow ON runs (workflow_id, version, created_at);
     `,
   },
+  // 5 and 6 are reserved for the store fixes of issue 9, which were written at the same time.
+  {
+    version: 7,
+    name: 'a global cursor on the event log, in commit order (weft events --follow, subscriptions)',
+    // The events table becomes a rowid table whose rowid is the cursor. SQLite gives a new row
+    // the largest cursor so far + 1 while the inserting transaction holds the write lock, and the
+    // lock is held until the commit; so cursor order is commit order, also with several writers,
+    // and every reader's snapshot holds cursors 1..N with no hole: a client that read up to C and
+    // asks for "after C" misses nothing and sees nothing twice. AUTOINCREMENT keeps a cursor from
+    // ever being handed out twice, even if rows at the end were deleted one day; a rolled-back
+    // transaction rolls its cursors back too. Old events are numbered by the latest time seen so
+    // far in their run (a clock that went back never puts seq 3 before seq 2), then run and seq.
+    sql: `
+      CREATE TABLE events_with_cursor (
+        cursor INTEGER PRIMARY KEY AUTOINCREMENT,
+        run_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        step TEXT,
+        activation INTEGER,
+        attempt INTEGER,
+        data TEXT NOT NULL,
+        reason TEXT
+      );
+      INSERT INTO events_with_cursor (run_id, seq, at, type, step, activation, attempt, data, reason)
+        SELECT run_id, seq, at, type, step, activation, attempt, data, reason
+        FROM (SELECT *, MAX(at) OVER (PARTITION BY run_id ORDER BY seq) AS latest_at FROM events)
+        ORDER BY latest_at, run_id, seq;
+      DROP TABLE events;
+      ALTER TABLE events_with_cursor RENAME TO events;
+      CREATE UNIQUE INDEX events_by_run ON events (run_id, seq);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
@@ -102,7 +136,22 @@ export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
  */
 export const WEFT_APPLICATION_ID = 0x57454654;
 
-/** The tables the migrations up to `version` create: what a weft store of that version has. */
+/**
+ * The tables the migrations up to `version` leave: what a weft store of that version has. A table
+ * made, dropped or renamed on the way (migration 7 rebuilds `events`) counts as it ends up.
+ */
 export function tablesOfVersion(version: number): string[] {
-  return MIGRATIONS.filter((m) => m.version <= version).flatMap((m) => [...m.sql.matchAll(/CREATE TABLE (\w+)/g)].map((x) => x[1] ?? ''));
+  const tables = new Set<string>();
+  const statement = /CREATE TABLE (\w+)|DROP TABLE (\w+)|ALTER TABLE (\w+) RENAME TO (\w+)/g;
+  for (const m of MIGRATIONS.filter((x) => x.version <= version)) {
+    for (const [, created, dropped, from, to] of m.sql.matchAll(statement)) {
+      if (created !== undefined) tables.add(created);
+      if (dropped !== undefined) tables.delete(dropped);
+      if (from !== undefined && to !== undefined) {
+        tables.delete(from);
+        tables.add(to);
+      }
+    }
+  }
+  return [...tables];
 }

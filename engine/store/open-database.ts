@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { MIGRATIONS, SCHEMA_VERSION, WEFT_APPLICATION_ID, type Migration } from './migrations.ts';
 import { recogniseStore } from './recognise-store.ts';
 import { StoreError } from './store-error.ts';
-import { sqliteStoreError } from './sqlite-store-error.ts';
+import { storeFailure } from './store-failure.ts';
 
 export type Db = Database.Database;
 
@@ -29,7 +29,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   try {
     db = new Database(path, { readonly: mode === 'read', fileMustExist: mode !== 'create' });
   } catch (e) {
-    throw sqliteStoreError(e, path, 'open', mode === 'read');
+    throw cannotOpen(path, e, mode);
   }
   try {
     db.pragma('busy_timeout = 5000');
@@ -55,8 +55,13 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     return db;
   } catch (e) {
     db.close();
-    throw sqliteStoreError(e, path, 'open', mode === 'read');
+    throw cannotOpen(path, e, mode);
   }
+}
+
+/** Every failure to open a store is about its file: SQLite's described, any other named. */
+function cannotOpen(path: string, error: unknown, mode: OpenMode): StoreError {
+  return storeFailure(path, error, mode === 'read' ? 'read' : 'open') ?? new StoreError('io', `cannot use the store ${path}: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 /** Only `create` makes the store (and its folder); the others need a regular file there. */

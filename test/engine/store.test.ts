@@ -35,7 +35,7 @@ describe('migrations', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
-    expect(tables).toEqual(['definitions', 'events', 'external_events', 'lease', 'runs', 'step_states']);
+    expect(tables).toEqual(['definitions', 'events', 'external_events', 'lease', 'runs', 'sqlite_sequence', 'step_states']);
     db.close();
   });
 
@@ -47,9 +47,43 @@ describe('migrations', () => {
     old.prepare("INSERT INTO events (run_id, seq, at, type, data) VALUES ('r1', 1, 1, 'run_created', '{}')").run();
     old.close();
     const db = openDatabase(path);
-    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.prepare("SELECT id, state, input_revision FROM runs").all()).toEqual([{ id: 'r1', state: 'succeeded', input_revision: 1 }]);
     expect(db.prepare('SELECT COUNT(*) AS n FROM events').get()).toEqual({ n: 1 });
+    db.close();
+  });
+
+  it('numbers migrations upward, so a store knows which ones it has', () => {
+    const versions = MIGRATIONS.map((m) => m.version);
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    expect(new Set(versions).size).toBe(versions.length);
+    expect(SCHEMA_VERSION).toBe(versions[versions.length - 1]);
+  });
+
+  it('migration 7 gives the events of an older store a global cursor in commit order, keeping (run, seq) unique', () => {
+    const path = join(temp(), 'v4.db');
+    const old = openDatabase(path, { upTo: 4 });
+    const insert = old.prepare("INSERT INTO events (run_id, seq, at, type, data) VALUES (?, ?, ?, 'run_state_changed', '{\"state\":\"running\"}')");
+    // Run b's clock went back at seq 2: its cursor order must still follow its seq.
+    for (const [run, seq, at] of [['b', 1, 10], ['a', 1, 5], ['a', 2, 20], ['b', 2, 8], ['b', 3, 30], ['a', 3, 25]] as const) insert.run(run, seq, at);
+    old.close();
+    const db = openDatabase(path);
+    const rows = db.prepare('SELECT cursor, run_id, seq FROM events ORDER BY cursor').all();
+    expect(rows).toEqual([
+      { cursor: 1, run_id: 'a', seq: 1 },
+      { cursor: 2, run_id: 'b', seq: 1 },
+      { cursor: 3, run_id: 'b', seq: 2 },
+      { cursor: 4, run_id: 'a', seq: 2 },
+      { cursor: 5, run_id: 'a', seq: 3 },
+      { cursor: 6, run_id: 'b', seq: 3 },
+    ]);
+    expect(() => db.prepare("INSERT INTO events (run_id, seq, at, type, data) VALUES ('a', 3, 40, 'run_state_changed', '{}')").run()).toThrow(/UNIQUE/);
+    const store = new Store(db);
+    store.append({ runId: 'a', type: 'run_state_changed', at: 50, data: { state: 'succeeded' } });
+    store.flush();
+    expect(store.readEventsAfter(5).map((c) => [c.cursor, c.event.runId, c.event.seq])).toEqual([[6, 'b', 3], [7, 'a', 4]]);
+    const plan = (db.prepare("EXPLAIN QUERY PLAN SELECT * FROM events WHERE run_id = 'a' ORDER BY seq").all() as { detail: string }[]).map((r) => r.detail).join(' ');
+    expect(plan).toMatch(/USING INDEX events_by_run/);
     db.close();
   });
 
@@ -123,5 +157,46 @@ describe('event log and projections', () => {
     store.append({ runId: 'r1', type: 'run_state_changed', at: 2, data: { state: 'failed' } });
     expect(() => store.flush()).toThrow(/UNIQUE|PRIMARY KEY/);
     expect(store.readEvents('r1').map((e) => e.seq)).toEqual([1, 2]);
+  });
+});
+
+describe('reading a run back, after the merge of paged reads and the gap check', () => {
+  /** Run r1 with events 1..5 committed, then `damage` applied to the file. */
+  function storeWithLog(damage: (db: Database.Database) => void = () => {}): Store {
+    const path = join(temp(), 'log.db');
+    const db = openDatabase(path);
+    const store = new Store(db);
+    for (let k = 0; k < 5; k++) store.append({ runId: 'r1', type: 'run_state_changed', at: k, data: { state: 'running' } });
+    store.flush();
+    damage(db);
+    return store;
+  }
+
+  it('pages a gapless log from any seq', () => {
+    const store = storeWithLog();
+    expect(store.readEvents('r1', { after: 2 }).map((e) => e.seq)).toEqual([3, 4, 5]);
+    expect(store.readEvents('r1', { after: 2, limit: 2 }).map((e) => e.seq)).toEqual([3, 4]);
+    expect(store.readEvents('r1', { after: 5 })).toEqual([]);
+  });
+
+  it('refuses a page that crosses a hole in the log, and not one that starts after it', () => {
+    const store = storeWithLog((db) => db.prepare("DELETE FROM events WHERE run_id = 'r1' AND seq = 3").run());
+    expect(() => store.readEvents('r1')).toThrow(/run r1 has a gap in its event log: event 3 is missing/);
+    expect(() => store.readEvents('r1', { after: 1 })).toThrow(/event 3 is missing/);
+    // The page before the hole, and the page after it (the follower's next poll), are whole.
+    expect(store.readEvents('r1', { after: 0, limit: 2 }).map((e) => e.seq)).toEqual([1, 2]);
+    expect(store.readEvents('r1', { after: 3 }).map((e) => e.seq)).toEqual([4, 5]);
+  });
+
+  it('resolves a run by any length of prefix, and a full id with events but no row', () => {
+    const store = storeWithLog((db) => {
+      db.prepare("INSERT INTO runs (id, workflow_id, version, state, created_at, updated_at) VALUES ('run-abc', 'w', 1, 'succeeded', 1, 2)").run();
+    });
+    expect(store.resolveRunId('run-a')).toBe('run-abc');
+    // r1 has a log but no runs row (an older engine's crash): still a run, by its full id.
+    expect(store.resolveRunId('r1')).toBe('r1');
+    const long = 'r'.repeat(100_000);
+    expect(() => store.resolveRunId(long)).toThrow(/no run "r{40}…" \(100000 characters\) in this store/);
+    expect(() => store.resolveRunId('')).toThrow(/no run "" in this store/);
   });
 });

@@ -4,7 +4,7 @@ import { forkPlan } from '../../runtime/fork-plan.ts';
 import { foldRun } from '../../runtime/fold-run.ts';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
-import { openEngineSession } from '../engine-session.ts';
+import { withEngineSession } from '../engine-session.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { checkRunInput, readRunInput } from '../run-input.ts';
 import { printRunOutcome } from '../run-outcome.ts';
@@ -31,8 +31,7 @@ Exit status as for weft run, for the new run.`,
     const from = values.from;
     const dbPath = storePath(values.db, io.cwd);
     return withUserErrors('fork', io, async () => {
-      const session = await openEngineSession(dbPath, 'weft fork');
-      try {
+      return withEngineSession(dbPath, 'weft fork', async (session) => {
         const source = foldRun(session.store, session.store.resolveRunId(run));
         const input = values.input === undefined ? source.input : readRunInput(values.input, io.cwd);
         await checkRunInput(source.workflow, input);
@@ -47,9 +46,7 @@ Exit status as for weft run, for the new run.`,
           importUnknowns: plan.unknowns,
         });
         return printRunOutcome(io, runId, await session.engine.settled(runId), values.json === true);
-      } finally {
-        session.close();
-      }
-    }, dbPath);
+      });
+    });
   },
 };

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import type { RunState } from '../../../shared/definition/names.ts';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
-import { openEngineSession } from '../engine-session.ts';
+import { withEngineSession } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { exitCodeOf, printRunOutcome } from '../run-outcome.ts';
@@ -36,8 +36,7 @@ Exit status as for weft run, for the worst run: 1 if any failed, else 3 if any w
         if (values.json !== true) io.stdout.write('no unfinished runs\n');
         return EXIT_OK;
       }
-      const session = await openEngineSession(dbPath, 'weft resume');
-      try {
+      return withEngineSession(dbPath, 'weft resume', async (session) => {
         let ids: string[];
         if (only !== undefined) {
           const id = session.store.resolveRunId(only);
@@ -59,9 +58,7 @@ Exit status as for weft run, for the worst run: 1 if any failed, else 3 if any w
           worst = code === 1 || worst === 1 ? 1 : Math.max(worst, code);
         });
         return worst;
-      } finally {
-        session.close();
-      }
-    }, dbPath);
+      });
+    });
   },
 };

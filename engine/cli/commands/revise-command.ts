@@ -2,7 +2,7 @@
 import { StoreError } from '../../store/store-error.ts';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
-import { openEngineSession } from '../engine-session.ts';
+import { withEngineSession } from '../engine-session.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { checkRunInput, readRunInput } from '../run-input.ts';
 import { printRunOutcome } from '../run-outcome.ts';
@@ -28,8 +28,7 @@ Exit status as for weft run.`,
     const dbPath = storePath(values.db, io.cwd);
     return withUserErrors('revise', io, async () => {
       const input = readRunInput(values.input, io.cwd);
-      const session = await openEngineSession(dbPath, 'weft revise');
-      try {
+      return withEngineSession(dbPath, 'weft revise', async (session) => {
         const id = session.store.resolveRunId(run);
         // Checked against the run's definition before the engine loads (and so recovers) the run.
         const row = session.store.getRun(id);
@@ -39,9 +38,7 @@ Exit status as for weft run.`,
         session.engine.load(id);
         session.engine.revise(id, input);
         return printRunOutcome(io, id, await session.engine.settled(id), values.json === true);
-      } finally {
-        session.close();
-      }
-    }, dbPath);
+      });
+    });
   },
 };

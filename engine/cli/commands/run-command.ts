@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { hasErrors } from '../../../shared/validator/diagnostic.ts';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
-import { openEngineSession } from '../engine-session.ts';
+import { withEngineSession } from '../engine-session.ts';
 import { EXIT_FAILED } from '../exit-codes.ts';
 import { formatDiagnosticLine } from '../format-diagnostic.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
@@ -58,8 +58,7 @@ error, 3 left waiting or needing attention.`,
       const input = readRunInput(values.input, io.cwd);
       await checkRunInput(workflow, input);
       requireTrust(workflow, dirname(path));
-      const session = await openEngineSession(dbPath, 'weft run', 'create');
-      try {
+      return withEngineSession(dbPath, 'weft run', async (session) => {
         const hash = session.store.saveDefinition(workflow, Date.now());
         const earlier = values.key === undefined ? undefined : session.store.runByKey(workflow.id, values.key);
         if (earlier !== undefined) session.engine.load(earlier);
@@ -73,9 +72,7 @@ error, 3 left waiting or needing attention.`,
         });
         const state = await session.engine.settled(runId);
         return printRunOutcome(io, runId, state, values.json === true);
-      } finally {
-        session.close();
-      }
-    }, dbPath);
+      }, 'create');
+    });
   },
 };
