@@ -25,9 +25,10 @@ Exit status as for weft run.`,
     const [run, ...extra] = positionals;
     if (run === undefined || extra.length > 0) throw new UsageError('give exactly one run id');
     if (values.input === undefined) throw new UsageError('--input is required: the new run input, as JSON or @file');
+    const dbPath = storePath(values.db, io.cwd);
     return withUserErrors('revise', io, async () => {
       const input = readRunInput(values.input, io.cwd);
-      return withEngineSession(storePath(values.db, io.cwd), 'weft revise', async (session) => {
+      return withEngineSession(dbPath, 'weft revise', async (session) => {
         const id = session.store.resolveRunId(run);
         // Checked against the run's definition before the engine loads (and so recovers) the run.
         const row = session.store.getRun(id);
