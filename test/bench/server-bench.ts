@@ -58,7 +58,7 @@ async function detailLatency(): Promise<{ p50: number; p95: number; bytes: numbe
 interface StreamSample {
   engineMs: number;
   steps: number;
-  delivered?: { events: number; ms: number; resyncs: number };
+  delivered: { events: number; ms: number; resyncs: number } | undefined;
 }
 
 async function concurrentRuns(f: EngineFixture, workflow: Workflow, runs: number): Promise<number> {
@@ -69,14 +69,14 @@ async function concurrentRuns(f: EngineFixture, workflow: Workflow, runs: number
   return performance.now() - start;
 }
 
-async function streamSample(withClient: boolean): Promise<StreamSample> {
+async function streamSample(client: 'none' | 'single' | 'batch'): Promise<StreamSample> {
   const f = engineFixture({ command: noopExecutor });
   try {
     const workflow = chainWorkflow(10, 'command');
     await f.engine.settled(f.start(workflow)); // untimed warm-up
     return await withServer(f, async (url) => {
-      if (!withClient) return { engineMs: await concurrentRuns(f, workflow, 200), steps: 2000 };
-      const child = spawn(process.execPath, [CLIENT, `${url.replace('http', 'ws')}/api/stream`, TOKEN], { stdio: ['pipe', 'pipe', 'inherit'] });
+      if (client === 'none') return { engineMs: await concurrentRuns(f, workflow, 200), steps: 2000, delivered: undefined };
+      const child = spawn(process.execPath, [CLIENT, `${url.replace('http', 'ws')}/api/stream`, TOKEN, client], { stdio: ['pipe', 'pipe', 'inherit'] });
       let out = '';
       const ready = new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('ready') && resolve())));
       await ready;
@@ -104,26 +104,28 @@ export const benchmark: Benchmark = {
       ['restart record + definition', detail.p50.toFixed(1), detail.p95.toFixed(1), (detail.bytes / 1024).toFixed(0)],
     ])) print(row);
     print('');
-    const without: number[] = [];
-    const withC: number[] = [];
-    const rates: number[] = [];
+    const samples = { none: [] as number[], single: [] as number[], batch: [] as number[] };
+    const rates = { single: [] as number[], batch: [] as number[] };
     let resyncs = 0;
     for (let rep = 0; rep < 5; rep++) {
-      without.push((2000 / (await streamSample(false)).engineMs) * 1000);
-      const s = await streamSample(true);
-      withC.push((s.steps / s.engineMs) * 1000);
-      if (s.delivered !== undefined) {
-        rates.push((s.delivered.events / Math.max(1, s.delivered.ms)) * 1000);
-        resyncs += s.delivered.resyncs;
+      for (const client of ['none', 'single', 'batch'] as const) {
+        const s = await streamSample(client);
+        samples[client].push((s.steps / s.engineMs) * 1000);
+        if (client !== 'none' && s.delivered !== undefined) {
+          rates[client].push((s.delivered.events / Math.max(1, s.delivered.ms)) * 1000);
+          resyncs += s.delivered.resyncs;
+        }
       }
     }
-    const a = median(without);
-    const b = median(withC);
+    const base = median(samples.none);
+    const loss = (x: number): string => `${(((base - x) / base) * 100).toFixed(1)}%`;
+    const single = median(samples.single);
+    const batched = median(samples.batch);
     for (const row of formatTable([
-      ['200 concurrent 10-step runs (no-op command steps)', 'steps/s', 'loss'],
-      ['engine, no client', a.toFixed(0), ''],
-      ['engine, one WebSocket client subscribed to all', b.toFixed(0), `${(((a - b) / a) * 100).toFixed(1)}%`],
-      ['events/s delivered to that client', median(rates).toFixed(0), ''],
+      ['200 concurrent 10-step runs (no-op command steps)', 'steps/s', 'loss', 'events/s to client'],
+      ['engine, no client', base.toFixed(0), '', ''],
+      ['one client, a frame per event', single.toFixed(0), loss(single), median(rates.single).toFixed(0)],
+      ['one client, batch frames (the app)', batched.toFixed(0), loss(batched), median(rates.batch).toFixed(0)],
     ])) print(row);
     print(`medians of 5 reps; the client runs in its own process; resyncs asked of it: ${resyncs}. Aim: under 10% loss.`);
   },

@@ -3,7 +3,8 @@
 // done), and prints {events, ms, first, last} as JSON. Plain JavaScript, so it starts fast.
 import WebSocket from 'ws';
 
-const [url, token] = process.argv.slice(2);
+const [url, token, mode] = process.argv.slice(2);
+const batch = mode === 'batch';
 const ws = new WebSocket(url, ['weft', `weft.bearer.${token}`]);
 let events = 0;
 let first = 0;
@@ -21,22 +22,23 @@ function finishIfDone() {
 }
 
 ws.on('open', () => {
-  ws.send(JSON.stringify({ subscribe: { runs: 'all' }, after: 0 }));
+  ws.send(JSON.stringify({ subscribe: { runs: 'all' }, after: 0, batch }));
   process.stdout.write('ready\n');
 });
 ws.on('message', (data) => {
   const m = JSON.parse(data.toString());
   if (m.resync) {
     resyncs += 1;
-    ws.send(JSON.stringify({ subscribe: { runs: 'all' }, after: m.resync.after }));
+    ws.send(JSON.stringify({ subscribe: { runs: 'all' }, after: m.resync.after, batch }));
     return;
   }
-  if (m.cursor === undefined) return;
+  const got = m.events ?? (m.cursor === undefined ? [] : [m]);
+  if (got.length === 0) return;
   const now = performance.now();
   if (events === 0) first = now;
   last = now;
-  events += 1;
-  lastCursor = m.cursor;
+  events += got.length;
+  lastCursor = got[got.length - 1].cursor;
   finishIfDone();
 });
 process.stdin.on('data', (d) => {
