@@ -107,6 +107,8 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       if (stopped) return;
       stopped = true;
       rmSync(endpointFile, { force: true });
+      // Open streams would hold the close; their clients reconnect and resume from their cursor.
+      for (const client of app.websocketServer.clients) client.terminate();
       await app.close();
       unhost();
       clearInterval(heartbeat);

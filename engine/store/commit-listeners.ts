@@ -10,6 +10,8 @@ export interface CommittedEvent {
   /** 1, 2, 3…: commit order across every run of the store, with no hole (migration 7). */
   cursor: number;
   event: RunEvent;
+  /** `event.data` as the store wrote it (JSON text), so a subscriber that sends JSON need not encode it again. */
+  dataJson?: string | undefined;
 }
 
 export type CommitListener = (committed: CommittedEvent) => void;

@@ -253,7 +253,7 @@ export class Store {
     // Committed: now, and only now, subscribers hear of the events.
     if (this.listeners.size > 0 && events.length > 0) {
       const first = lastCursor - events.length + 1;
-      this.listeners.publish(events.map((event, i) => ({ cursor: first + i, event })));
+      this.listeners.publish(events.map((event, i) => ({ cursor: first + i, event, dataJson: rows[i]?.[7] })));
     }
   }
 
@@ -299,7 +299,7 @@ export class Store {
     const rows = (runs === 'all'
       ? this.stmt(`SELECT ${columns} FROM events WHERE cursor > ? ORDER BY cursor LIMIT ?`).raw().all(after, limit)
       : this.stmt(`SELECT ${columns} FROM events WHERE cursor > ? AND run_id IN (SELECT value FROM json_each(?)) ORDER BY cursor LIMIT ?`).raw().all(after, JSON.stringify(runs), limit)) as [number, ...Row][];
-    return rows.map(([c, ...row]) => ({ cursor: c, event: toEvent(row) }));
+    return rows.map(([c, ...row]) => ({ cursor: c, event: toEvent(row), dataJson: row[7] }));
   }
 
   /** A run created by this engine: its log starts empty, no need to ask the database. */

@@ -10,6 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { serve, type Serving } from '../../engine/server/serve.ts';
 import { seededRandom } from '../crash/seeded-random.ts';
+import { harness, until } from '../engine/harness.ts';
+import { serveEventStream } from '../../engine/server/event-stream.ts';
 
 const TOKEN = 'stream-test-token-abcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -119,33 +121,51 @@ describe('WS /api/stream', () => {
   });
 
   it('a client past the buffer limit is told to resync, and resubscribing delivers the rest', async () => {
-    const { serving: s, db } = await start(1);
-    for (let i = 0; i < 10; i++) await startRun(s, i);
-    const ws = await connect(s);
-    const cursors: number[] = [];
-    let resyncs = 0;
-    await new Promise<void>((resolve) => {
-      ws.on('message', (data: Buffer) => {
-        const m = JSON.parse(data.toString()) as Message;
-        if (m.cursor !== undefined) cursors.push(m.cursor);
-        if (m.resync !== undefined) {
-          resyncs += 1;
-          ws.send(JSON.stringify({ subscribe: { runs: 'all' }, after: m.resync.after }));
-        }
-        if (m.subscribed !== undefined && cursors.length > 0 && cursors[cursors.length - 1] === Math.max(...storedCursors(db))) resolve();
-      });
-      ws.send(JSON.stringify({ subscribe: { runs: 'all' }, after: 0 }));
-      void startRun(s, 99);
-    });
-    ws.close();
-    expect(cursors).toEqual(storedCursors(db));
-    expect(resyncs).toBeGreaterThan(0);
+    // A socket whose unsent bytes the test sets: a loopback socket drains too fast to fall behind
+    // on a small run. The stream is attached to a real engine's store.
+    const h = harness();
+    const sent: Message[] = [];
+    const handlers = new Map<string, (data: Buffer) => void>();
+    const socket = {
+      OPEN: 1,
+      readyState: 1,
+      bufferedAmount: 0,
+      send: (text: string) => sent.push(JSON.parse(text) as Message),
+      on: (name: string, handler: (data: Buffer) => void) => handlers.set(name, handler),
+    };
+    const subscribe = (after: number) => handlers.get('message')?.(Buffer.from(JSON.stringify({ subscribe: { runs: 'all' }, after })));
+    const received = () => sent.filter((m) => m.cursor !== undefined).map((m) => m.cursor);
+    const stored = () => h.store.readEventsAfter(0, { limit: 10_000 }).map((c) => c.cursor);
+    try {
+      // serveEventStream reads the socket through these members only.
+      serveEventStream(socket as unknown as Parameters<typeof serveEventStream>[0], h.store, { bufferLimit: 1000 });
+      await h.engine.settled(h.start(chain).runId);
+      subscribe(0);
+      await until(() => sent.some((m) => m.subscribed !== undefined), 'the subscription');
+      expect(received()).toEqual(stored());
+      // Live events while 5,000 bytes sit unsent: the client is told to resync from its cursor.
+      socket.bufferedAmount = 5000;
+      await h.engine.settled(h.start(chain).runId);
+      await until(() => sent.some((m) => m.resync !== undefined), 'the resync');
+      const resync = sent.find((m) => m.resync !== undefined)?.resync;
+      expect(resync?.after).toBe(received().at(-1));
+      expect(received().length).toBeLessThan(stored().length);
+      // It drained and subscribes again from that cursor: the rest comes, nothing twice.
+      socket.bufferedAmount = 0;
+      subscribe(resync?.after ?? 0);
+      await until(() => received().at(-1) === stored().at(-1), 'the missed events');
+      expect(received()).toEqual(stored());
+    } finally {
+      handlers.get('close')?.(Buffer.alloc(0));
+      h.close();
+    }
   });
 
   it('refuses a connection without the token, and a malformed subscription gets an error message', async () => {
     const { serving: s } = await start();
     const refused = new WebSocket(`${s.url.replace('http', 'ws')}/api/stream`, ['weft']);
     const status = await new Promise<number>((resolve) => refused.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
+    refused.terminate();
     expect(status).toBe(401);
     const ws = await connect(s);
     const reply = await new Promise<{ error?: { code: string; path?: string } }>((resolve) => {
@@ -155,5 +175,24 @@ describe('WS /api/stream', () => {
     ws.close();
     expect(reply.error?.code).toBe('bad-input');
     expect(reply.error?.path).toBe('$.subscribe.runs');
+  });
+});
+
+describe('committedJson', () => {
+  it('writes exactly the {cursor, event} the store holds, with the stored data text spliced in', async () => {
+    const { serving: s, db } = await start();
+    await startRun(s, 7);
+    const { openDatabase } = await import('../../engine/store/open-database.ts');
+    const { Store } = await import('../../engine/store/store.ts');
+    const { committedJson } = await import('../../engine/server/event-stream.ts');
+    const store = new Store(openDatabase(db, { mode: 'read' }));
+    const committed = store.readEventsAfter(0, { limit: 100 });
+    expect(committed.length).toBeGreaterThan(5);
+    for (const c of committed) {
+      expect(JSON.parse(committedJson(c))).toEqual({ cursor: c.cursor, event: c.event });
+      const { dataJson: _text, ...plain } = c;
+      expect(JSON.parse(committedJson(plain))).toEqual({ cursor: c.cursor, event: c.event });
+    }
+    store.db.close();
   });
 });
