@@ -16,6 +16,7 @@ import { decideEdges } from './edge-decisions.ts';
 import { evaluate, projectInput, renderTemplate, stepReads, transformInputPaths } from './expressions.ts';
 import { checkAgainstSchema } from './output-contract.ts';
 import { readiness } from './readiness.ts';
+import { decideRevision } from './revision-decision.ts';
 import { backoffMs, configForAttempt, mayRetry } from './retry-policy.ts';
 import { foldRun } from './fold-run.ts';
 import { runRow, stepRow } from './projections.ts';
@@ -593,7 +594,7 @@ export interface Pool {
     const covered = paths === null ? input : projectInput(input, paths);
     const inputHash = hashOf(reads.length === 0 ? { input: covered } : { input: covered, reads: Object.fromEntries(reads.map((id) => [id, m.view[id]?.output ?? null])) });
 
-    if (number === 1 && (await this.reuseOrCarry(live, s, step, inputHash))) return;
+    if (number === 1 && (await this.reuseOrCarry(live, s, step, inputHash, input))) return;
 
     // A rerun after an engine restart is not a retry: it gets the config its interrupted attempt had.
     const counted = countedAttempts(s) + 1;
@@ -650,40 +651,36 @@ export interface Pool {
     }
   }
 
-  /** Restart per prerequisite: reuse evidence (or an unknown outcome) whose coverage still matches. */
-  protected async reuseOrCarry(live: LiveRun, s: StepRuntime, step: Step, inputHash: string): Promise<boolean> {
-    const m = live.model;
-    // Only evidence of an earlier revision or another run can be reused: none exists in a first pass.
-    if (m.inputRevision === 1 && m.forkOf === undefined) return false;
-    const earlier = (fromRun: string, revision: number): boolean => fromRun !== m.runId || revision < m.inputRevision;
-    let best: Evidence | undefined;
-    for (const ev of live.model.evidenceByStep.get(s.id) ?? []) {
-      if (!ev.satisfies || ev.covers.inputHash !== inputHash || ev.covers.definitionVersion !== m.workflow.version) continue;
-      if (earlier(ev.fromRun, ev.covers.inputRevision)) best = ev;
-    }
-    if (best) {
-      const covers = { ...best.covers, inputRevision: m.inputRevision };
-      this.emit(live, 'evidence_reused', { evidenceId: best.id, output: best.output, covers, from: { runId: best.fromRun, activation: best.activation, attempt: best.attempt } }, {
-        step: s.id,
-        activation: s.activation,
-        reason: `input unchanged: evidence ${best.id} (revision ${best.covers.inputRevision}${best.fromRun === m.runId ? '' : ` of run ${best.fromRun}`}) still covers it`,
-      });
-      await this.settle(live, s, 'succeeded', `evidence ${best.id} reused`, best.id);
-      return true;
-    }
-    if (step.effect === 'external') {
-      const u = m.unknowns.filter((x) => x.stepId === s.id && x.inputHash === inputHash && earlier(x.fromRun, x.inputRevision)).pop();
-      if (u) {
-        this.emit(live, 'outcome_carried', { outcome: 'unknown', fromActivation: u.activation, attempt: u.attempt }, {
-          step: s.id,
-          activation: s.activation,
-          reason: `attempt ${s.id}/${u.activation}.${u.attempt}${u.fromRun === m.runId ? '' : ` of run ${u.fromRun}`} with the same input has an unknown outcome; it is not repeated`,
-        });
+  /**
+   * Restart per prerequisite (revision-decision.ts): reuse evidence (or an unknown outcome) whose
+   * coverage still matches; keep, or hold for a person, an effect whose input changed after it
+   * happened. Returns true when the step must not start an attempt now.
+   */
+  protected async reuseOrCarry(live: LiveRun, s: StepRuntime, step: Step, inputHash: string, input: unknown): Promise<boolean> {
+    const d = decideRevision(live.model, step, s, inputHash);
+    const at = { step: s.id, activation: s.activation };
+    switch (d.kind) {
+      case 'run':
+        return false;
+      case 'reuse':
+      case 'keep':
+        await this.reuseEvidence(live, s, d.evidence, d.reason);
+        return true;
+      case 'carry':
+        this.emit(live, 'outcome_carried', { outcome: 'unknown', fromActivation: d.unknown.activation, attempt: d.unknown.attempt }, { ...at, reason: d.reason });
         await this.settle(live, s, 'unknown', 'outcome of the same external effect is unknown');
         return true;
-      }
+      case 'ask':
+        this.emit(live, 'revision_held', { evidenceId: d.evidence.id, inputHash, input }, { ...at, reason: d.reason });
+        return true;
     }
-    return false;
+  }
+
+  /** Settles the step with earlier evidence, now covering the current revision (reused, or kept). */
+  protected async reuseEvidence(live: LiveRun, s: StepRuntime, ev: Evidence, reason: string): Promise<void> {
+    const covers = { ...ev.covers, inputRevision: live.model.inputRevision };
+    this.emit(live, 'evidence_reused', { evidenceId: ev.id, output: ev.output, covers, from: { runId: ev.fromRun, activation: ev.activation, attempt: ev.attempt } }, { step: s.id, activation: s.activation, reason });
+    await this.settle(live, s, 'succeeded', `evidence ${ev.id} reused`, ev.id);
   }
 
   protected async runInline(live: LiveRun, step: Step, input: unknown, config: Record<string, unknown>): Promise<AttemptResult> {

@@ -157,7 +157,7 @@ function check(scenario: Scenario, run: ReturnType<typeof foldRun>, metrics: Run
   return out;
 }
 
-/** One operator action through the engine's API, as `weft pause|resume|cancel|retry|skip|resolve` does it. */
+/** One operator action through the engine's API, as `weft pause|resume|cancel|retry|skip|resolve|keep` does it. */
 function operatorAction(engine: Engine, runId: string, op: NonNullable<Scenario['operator']>[number]): Promise<void> {
   const by = op.by ?? 'operator';
   const reason = op.reason ?? `${op.action} in the scenario`;
@@ -179,6 +179,8 @@ function operatorAction(engine: Engine, runId: string, op: NonNullable<Scenario[
         return engine.skipStep(runId, step(), op.output ?? null, by, reason);
       case 'resolve':
         return engine.resolveStep(runId, step(), op.as ?? 'succeeded', by, reason, op.evidence);
+      case 'keep':
+        return engine.keepStep(runId, step(), by, reason);
     }
   } catch (e) {
     return Promise.reject(e as Error);
