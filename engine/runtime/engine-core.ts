@@ -7,15 +7,16 @@ import type { StepKind, RunState } from '../../shared/definition/names.ts';
 import type { Step, Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { EventData, EventType, RunEvent, SettleOutcome } from '../../shared/events/run-event.ts';
 import type { AttemptResult, Executor } from '../executors/executor.ts';
-import { hashOf } from '../store/canonical-json.ts';
 import type { Store } from '../store/store.ts';
 import { StoreError } from '../store/store-error.ts';
 import { newRunId, type Clock, type Random } from './clock.ts';
 import { indexDefinition, type DefinitionIndex } from './definition-index.ts';
 import { decideEdges } from './edge-decisions.ts';
-import { evaluate, projectInput, renderTemplate, stepReads, transformInputPaths } from './expressions.ts';
+import { evaluate, renderTemplate } from './expressions.ts';
 import { checkAgainstSchema } from './output-contract.ts';
 import { readiness } from './readiness.ts';
+import { coverageHash } from './input-coverage.ts';
+import { INLINE_KINDS, runInlineStep } from './inline-steps.ts';
 import { decideRevision } from './revision-decision.ts';
 import { backoffMs, configForAttempt, mayRetry } from './retry-policy.ts';
 import { foldRun } from './fold-run.ts';
@@ -96,7 +97,6 @@ export interface StartRunOptions {
 
 /** How long an aborted executor may take to stop before its attempt is ended without it. */
 const ABORT_GRACE_MS = 10_000;
-export const INLINE_KINDS = new Set<StepKind>(['transform', 'router', 'join', 'end']);
 
 /** A concurrency pool of limits.concurrency, shared by every run this engine schedules. */
 export interface Pool {
@@ -586,13 +586,7 @@ export interface Pool {
       await this.onResult(live, { stepId, activation: s.activation, attempt: number, result: { outcome: 'failed', code: 'input_error', message: (e as Error).message, retryable: false } });
       return;
     }
-    // What the evidence covers: the resolved input (for a transform without an `input`
-    // expression, only the input fields its expression reads) and the outputs of the steps its
-    // expressions read.
-    const reads = stepReads(step);
-    const paths = step.kind === 'transform' && step.input === undefined ? transformInputPaths(step) : null;
-    const covered = paths === null ? input : projectInput(input, paths);
-    const inputHash = hashOf(reads.length === 0 ? { input: covered } : { input: covered, reads: Object.fromEntries(reads.map((id) => [id, m.view[id]?.output ?? null])) });
+    const inputHash = coverageHash(step, input, m.view);
 
     if (number === 1 && (await this.reuseOrCarry(live, s, step, inputHash, input))) return;
 
@@ -683,25 +677,8 @@ export interface Pool {
     await this.settle(live, s, 'succeeded', `evidence ${ev.id} reused`, ev.id);
   }
 
-  protected async runInline(live: LiveRun, step: Step, input: unknown, config: Record<string, unknown>): Promise<AttemptResult> {
-    switch (step.kind) {
-      case 'transform':
-        try {
-          return { outcome: 'succeeded', output: (await evaluate(String(config['expression']), this.context(live))) ?? null };
-        } catch (e) {
-          return { outcome: 'failed', code: 'expression_error', message: (e as Error).message, retryable: false };
-        }
-      case 'join': {
-        const out: Record<string, unknown> = {};
-        for (const e of live.index.in.get(step.id) ?? []) {
-          const d = live.model.edges.get(e.edge.id);
-          if (d?.taken) out[e.edge.from] = live.model.view[e.edge.from]?.output ?? null;
-        }
-        return { outcome: 'succeeded', output: out };
-      }
-      default:
-        return { outcome: 'succeeded', output: input ?? null };
-    }
+  protected runInline(live: LiveRun, step: Step, input: unknown, config: Record<string, unknown>): Promise<AttemptResult> {
+    return runInlineStep(step, input, config, this.context(live), live.index, live.model.edges, live.model.view);
   }
 
   protected launch(l: Launch): void {

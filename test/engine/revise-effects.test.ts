@@ -4,7 +4,8 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { end, harness, types, wf, type Harness } from './harness.ts';
+import { harness, types, type Harness } from './harness.ts';
+import { quoteFlow } from './quote-flow.ts';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
@@ -14,26 +15,6 @@ const sent = (dir: string): string[] => {
   const file = join(dir, 'quotes.log');
   return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n') : [];
 };
-
-export const quoteFlow = (dir: string, sendExtra: Record<string, unknown> = {}) =>
-  wf('quote', [
-    { id: 'price', kind: 'transform', config: { expression: '{"customer": input.customer, "cents": input.qty * 250}' } },
-    {
-      id: 'send_quote',
-      kind: 'command',
-      effect: 'external',
-      onExhausted: 'escalate',
-      input: 'steps.price.output',
-      config: { argv: ['sh', '-c', `read l; echo "$l" >> '${join(dir, 'quotes.log')}'; echo '{"sent": true}'`] },
-      ...sendExtra,
-    },
-    { id: 'file_it', kind: 'transform', config: { expression: '{"filed": input.customer}' } },
-    end(),
-  ], [
-    { id: 'priced', from: 'price', to: 'send_quote' },
-    { id: 'quoted', from: 'send_quote', to: 'file_it' },
-    { id: 'filed', from: 'file_it', to: 'done' },
-  ]);
 
 describe('a revision after an external effect', () => {
   it('does not send a second quote by itself: the step waits for a decision', async () => {

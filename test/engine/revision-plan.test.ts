@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { planRevision } from '../../engine/runtime/revision-plan.ts';
 import { indexDefinition } from '../../engine/runtime/definition-index.ts';
 import { harness, type Harness } from './harness.ts';
-import { quoteFlow } from './revise-effects.test.ts';
+import { quoteFlow } from './quote-flow.ts';
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
@@ -24,7 +24,14 @@ describe('planRevision', () => {
       ['done', 'later'],
     ]);
     expect(plan.steps[1]?.reason).toMatch(/its input changed after its effect happened/);
+    // The engine then does what the plan said.
+    h.engine.revise(runId, { customer: 'ACME', qty: 3 });
+    expect(await h.engine.settled(runId)).toBe('needs_attention');
+    const after = h.events(runId).slice(before);
+    expect(after.filter((e) => e.type === 'attempt_started').map((e) => e.step)).toEqual(['price']);
+    expect(after.filter((e) => e.type === 'revision_held').map((e) => [e.step, e.reason])).toEqual([['send_quote', plan.steps[1]?.reason]]);
     const unchanged = await planRevision(h.model(runId), indexDefinition(workflow), { customer: 'ACME', qty: 2, note: 'x' });
+    expect(unchanged.inputRevision).toBe(3);
     expect(unchanged.steps.find((p) => p.stepId === 'send_quote')?.action).toBe('reuse');
   });
 });
