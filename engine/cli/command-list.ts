@@ -15,7 +15,7 @@ import { sendCommand } from './commands/send-command.ts';
 import { trustCommand } from './commands/trust-command.ts';
 import { testCommand } from './commands/test-command.ts';
 import { statsCommand } from './commands/stats-command.ts';
-import { cancelCommand, pauseCommand, resolveCommand, retryCommand, skipCommand } from './commands/operator-commands.ts';
+import { cancelCommand, keepCommand, pauseCommand, resolveCommand, retryCommand, skipCommand } from './commands/operator-commands.ts';
 
 export const COMMANDS: readonly Command[] = [
   validateCommand,
@@ -36,6 +36,7 @@ export const COMMANDS: readonly Command[] = [
   retryCommand,
   skipCommand,
   resolveCommand,
+  keepCommand,
   trustCommand,
   testCommand,
   statsCommand,

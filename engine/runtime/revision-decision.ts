@@ -58,6 +58,6 @@ export function decideRevision(m: RunModel, step: Step, s: StepRuntime, inputHas
   return {
     kind: 'ask',
     evidence: latest,
-    reason: `${HELD_REASON} (${of(latest)}); a person decides: weft retry runs it again, weft keep keeps that evidence, weft skip settles it with a given output`,
+    reason: `${HELD_REASON}: ${of(latest)} covers the earlier input; a person decides: weft retry runs it again, weft keep keeps that evidence, weft skip settles it with a given output`,
   };
 }

@@ -77,7 +77,7 @@ describe('weft revise after an external effect', () => {
     expect(out).toMatchObject({ runId, state: 'needs_attention' });
     expect(out.plan.find((p) => p.stepId === 'send_quote')?.action).toBe('ask');
     const inspect = await runWeft(['inspect', runId, '--db', db]);
-    expect(inspect.stdout).toMatch(/send_quote.*its input changed after its effect happened/);
+    expect(inspect.stdout).toMatch(/send_quote +waiting;[^\n]*\n +next: decide: its input changed after its effect happened/);
 
     const refused = await runWeft(['keep', runId, 'price', '--db', db]);
     expect(refused.code).toBe(2);
