@@ -9,6 +9,7 @@ import type { RunEvent } from '../../shared/events/run-event.ts';
 import type { Scenario } from '../../shared/scenario/scenario-schema.ts';
 import type { Executor } from '../executors/executor.ts';
 import { Engine } from '../runtime/engine.ts';
+import { checkAgainstSchema } from '../runtime/output-contract.ts';
 import { foldRun } from '../runtime/fold-run.ts';
 import { seededRandom, VirtualClock } from '../runtime/virtual-clock.ts';
 import { openDatabase } from '../store/open-database.ts';
@@ -99,6 +100,9 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
         outcomeOf(what, op.refused === true, operatorAction(engine, runId, op));
       });
     }
+    for (const r of scenario.revise ?? []) {
+      clock.setTimer(r.atMs, () => outcomeOf(`revision at ${r.atMs} ms`, r.refused === true, reviseRun(engine, workflow, runId, r.input)));
+    }
     if (store instanceof CrashableStore) {
       const c = store.crashPoint;
       // Run until the commit holding the named event, then start a new engine on the same
@@ -182,6 +186,18 @@ function operatorAction(engine: Engine, runId: string, op: NonNullable<Scenario[
       case 'keep':
         return engine.keepStep(runId, step(), by, reason);
     }
+  } catch (e) {
+    return Promise.reject(e as Error);
+  }
+}
+
+/** An input revision through the engine's API, checked against the input schema as `weft revise` does. */
+function reviseRun(engine: Engine, workflow: Workflow, runId: string, input: unknown): Promise<void> {
+  try {
+    const problems = workflow.input === undefined ? undefined : checkAgainstSchema(workflow.input, input);
+    if (problems !== undefined) throw new Error(`the input does not match the input schema of workflow "${workflow.id}": ${problems}`);
+    engine.revise(runId, input);
+    return Promise.resolve();
   } catch (e) {
     return Promise.reject(e as Error);
   }

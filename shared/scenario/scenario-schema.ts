@@ -1,6 +1,6 @@
 // Scenario files (NAME.scenarios.json beside NAME.weft.json): a workflow's tests. Each scenario
-// gives the run input, scripted outcomes per step and attempt, people's decisions and events at
-// virtual times, an optional engine crash, and what must hold at the end. Time is virtual.
+// gives the run input, scripted outcomes per step and attempt, people's decisions, events,
+// operator actions and input revisions at virtual times, an optional engine crash, and what must hold at the end. Time is virtual.
 import { z } from 'zod';
 import { EVENT_TYPES } from '../events/run-event.ts';
 import { OPERATOR_ACTIONS, RUN_STATES } from '../definition/names.ts';
@@ -47,6 +47,12 @@ export const ScenarioOperatorAction = z.strictObject({
   refused: z.boolean().optional().describe('the engine must refuse this action (the run or step is not in a state that permits it); nothing changes'),
 });
 
+export const ScenarioRevision = z.strictObject({
+  atMs: Ms.describe('virtual time after the run starts'),
+  input: z.unknown().describe('the new run input (checked against the input schema, as weft revise does)'),
+  refused: z.boolean().optional().describe('the engine must refuse this revision (say, while an attempt is running); nothing changes'),
+});
+
 export const ScenarioExpect = z.strictObject({
   state: z.enum(RUN_STATES).optional(),
   steps: z
@@ -74,6 +80,7 @@ export const Scenario = z.strictObject({
   decisions: z.array(ScenarioDecision).optional(),
   events: z.array(ScenarioEvent).optional(),
   operator: z.array(ScenarioOperatorAction).optional().describe("an operator's actions (weft pause, resume, cancel, retry, skip, resolve) at virtual times"),
+  revise: z.array(ScenarioRevision).optional().describe('input revisions (weft revise) at virtual times'),
   crash: z.strictObject({ afterEvent: z.enum(EVENT_TYPES as [string, ...string[]]), step: z.string().optional(), nth: z.number().int().positive().optional() }).optional(),
   expect: ScenarioExpect,
 });
