@@ -1,7 +1,7 @@
 // Scenario tests: every example's scenarios pass and run deterministically (the same event log
 // twice, byte for byte, timestamps included), and a failing assertion exits 1 naming the
 // assertion, expected and actual.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,9 +13,15 @@ import { parseWorkflow } from './harness.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const examples = join(root, 'examples');
+/** NAME.scenarios.json and the *.json files of a NAME.scenarios/ folder, as `weft test` reads them. */
+const scenarioFiles = (name: string, dir: string): string[] => {
+  const folder = join(dir, `${name}.scenarios`);
+  const more = existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.json')).sort().map((f) => join(folder, f)) : [];
+  return [join(dir, `${name}.scenarios.json`), ...more];
+};
 const load = (name: string, dir = examples) => ({
   workflow: parseWorkflow(JSON.parse(readFileSync(join(dir, `${name}.weft.json`), 'utf8'))),
-  scenarios: ScenarioFile.parse(JSON.parse(readFileSync(join(dir, `${name}.scenarios.json`), 'utf8'))).scenarios,
+  scenarios: scenarioFiles(name, dir).flatMap((f) => ScenarioFile.parse(JSON.parse(readFileSync(f, 'utf8'))).scenarios),
 });
 const namesIn = (dir: string): string[] => readdirSync(dir).filter((f) => f.endsWith('.weft.json')).map((f) => f.slice(0, -'.weft.json'.length)).sort();
 const names = namesIn(examples);
