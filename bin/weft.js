@@ -1,8 +1,13 @@
 #!/usr/bin/env node
-// Entry point of the `weft` command. The engine is TypeScript run through tsx, so this stays
-// plain JavaScript: register tsx with the project's own tsconfig (not whatever tsconfig.json
-// sits in the user's current folder), then hand the arguments to engine/cli/main.ts.
+// Entry point of the `weft` command. It runs the bundle in dist/cli/ (plain JavaScript, built by
+// `npm run build` and by `npm install`'s prepare step) while that bundle is fresh: built from the
+// sources as they are now. In a checkout whose sources changed since the build it falls back to
+// running the TypeScript through tsx (registered with the project's own tsconfig, not whatever
+// tsconfig.json sits in the user's current folder), so an edited tree never runs stale code.
+// WEFT_FROM_SOURCE=1 forces the tsx path.
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { sourceStamp } from './source-stamp.js';
 
 // `weft validate x --json | head -1` closes stdout early; that is not an error worth a stack.
 // The rest of the output is dropped and the command still finishes with its own exit code.
@@ -12,21 +17,41 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-let register;
-try {
-  ({ register } = await import('tsx/esm/api'));
-} catch (error) {
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  process.stderr.write(
-    `weft: cannot load tsx, which runs weft's TypeScript (${error instanceof Error ? error.message : String(error)}).\n` +
-      `Run "npm install" in ${root} and try again.\n`,
-  );
-  process.exit(2);
-}
-register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
-// A failure here is a broken install or a bug, not a user error: let Node print it in full.
-const { main } = await import('../engine/cli/main.ts');
+const root = fileURLToPath(new URL('..', import.meta.url));
 
+function freshBundle() {
+  if (process.env.WEFT_FROM_SOURCE === '1') return undefined;
+  const bundle = new URL('../dist/cli/weft.js', import.meta.url);
+  const stampFile = new URL('../dist/cli/build-stamp.json', import.meta.url);
+  if (!existsSync(bundle) || !existsSync(stampFile)) return undefined;
+  try {
+    const built = JSON.parse(readFileSync(stampFile, 'utf8'));
+    const now = sourceStamp(root);
+    return now.files === built.files && now.newestMs <= built.newestMs ? bundle : undefined;
+  } catch {
+    return undefined; // no sources beside the bundle, or a damaged stamp: the sources decide
+  }
+}
+
+async function loadMain() {
+  const bundle = freshBundle();
+  // A failure importing the bundle is a broken build, not a user error: let Node print it in full.
+  if (bundle !== undefined) return (await import(bundle.href)).main;
+  let register;
+  try {
+    ({ register } = await import('tsx/esm/api'));
+  } catch (error) {
+    process.stderr.write(
+      `weft: cannot load tsx, which runs weft's TypeScript (${error instanceof Error ? error.message : String(error)}).\n` +
+        `Run "npm install" in ${root} and try again.\n`,
+    );
+    process.exit(2);
+  }
+  register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
+  return (await import('../engine/cli/main.ts')).main;
+}
+
+const main = await loadMain();
 process.exitCode = await main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,

@@ -15,6 +15,7 @@ import { sendCommand } from './commands/send-command.ts';
 import { trustCommand } from './commands/trust-command.ts';
 import { testCommand } from './commands/test-command.ts';
 import { statsCommand } from './commands/stats-command.ts';
+import { serveCommand } from './commands/serve-command.ts';
 import { cancelCommand, keepCommand, pauseCommand, resolveCommand, retryCommand, skipCommand } from './commands/operator-commands.ts';
 
 export const COMMANDS: readonly Command[] = [
@@ -40,4 +41,5 @@ export const COMMANDS: readonly Command[] = [
   trustCommand,
   testCommand,
   statsCommand,
+  serveCommand,
 ];

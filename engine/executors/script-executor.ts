@@ -38,7 +38,8 @@ export interface ScriptExecutorOptions {
   schedule?: Schedule;
 }
 
-const RUNNER_PATH = fileURLToPath(new URL('./script-runner.ts', import.meta.url));
+// Beside this module: the TypeScript runner under tsx, or dist/script-runner.js in the bundled CLI.
+const RUNNER_PATH = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './script-runner.ts' : './script-runner.js', import.meta.url));
 
 export class ScriptExecutor implements Executor {
   private readonly pool: ScriptRunnerPool;

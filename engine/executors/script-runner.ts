@@ -21,7 +21,7 @@ port1.on('message', (file: LoadedFile) => {
   if (!loaded.has(file.path)) loaded.set(file.path, file.stamp);
 });
 port1.unref();
-register(new URL('./script-runner-hooks.ts', import.meta.url), { data: { port: port2 }, transferList: [port2] });
+register(new URL(import.meta.url.endsWith('.ts') ? './script-runner-hooks.ts' : './script-runner-hooks.js', import.meta.url), { data: { port: port2 }, transferList: [port2] });
 
 let current: AbortController | undefined;
 

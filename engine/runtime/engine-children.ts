@@ -146,7 +146,7 @@ export abstract class ChildrenEngine extends PeopleEngine {
 
   protected async mapItems(live: LiveRun, step: Step): Promise<unknown[]> {
     if (step.kind !== 'map') return [];
-    const v = await evaluate(step.config.items, this.context(live));
+    const v = await evaluate(step.config.items, this.context(live, {}, live.model.steps.get(step.id)?.activation));
     return Array.isArray(v) ? v : [];
   }
 

@@ -12,7 +12,7 @@ import { StoreError } from '../store/store-error.ts';
 import { newRunId, type Clock, type Random } from './clock.ts';
 import { indexDefinition, type DefinitionIndex } from './definition-index.ts';
 import { decideEdges } from './edge-decisions.ts';
-import { evaluate, renderTemplate } from './expressions.ts';
+import { ACTIVATION, evaluate, renderTemplate, type RunContext } from './expressions.ts';
 import { checkAgainstSchema } from './output-contract.ts';
 import { readiness } from './readiness.ts';
 import { coverageHash } from './input-coverage.ts';
@@ -333,6 +333,7 @@ export interface Pool {
       else if (s.state === 'retry_wait' && s.retryDueAt !== null) timed.push({ stepId: s.id, dueAt: s.retryDueAt });
       else if (s.state === 'waiting' && s.timerDueAt !== null) timed.push({ stepId: s.id, dueAt: s.timerDueAt });
       else if (s.state === 'blocked' || s.state === 'skipped') live.dirty.add(s.id);
+      else if (s.state === 'failed' && live.index.steps.get(s.id)?.kind === 'join') live.dirty.add(s.id); // a branch may have arrived after it failed
       if (s.state === 'waiting' && s.children.size > 0) {
         // A child may have ended while no engine listened; and a map may have items to start.
         live.actions.push(() => this.catchUpChildren(live, s.id));
@@ -553,12 +554,13 @@ export interface Pool {
   }
 
 
-  protected context(live: LiveRun, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  /** What expressions read; `activation`, the evaluating step's, is what `$activation` gives. */
+  protected context(live: LiveRun, extra: Record<string, unknown> = {}, activation?: number): RunContext {
     const m = live.model;
     if (live.runInfo?.inputRevision !== m.inputRevision) {
       live.runInfo = { id: m.runId, workflowId: m.workflow.id, version: m.workflow.version, inputRevision: m.inputRevision, startedAt: new Date(m.createdAt).toISOString() };
     }
-    return { input: m.input, steps: m.view, run: live.runInfo, ...extra };
+    return { input: m.input, steps: m.view, run: live.runInfo, ...extra, ...(activation === undefined ? {} : { [ACTIVATION]: activation }) };
   }
 
   protected async startAttempt(live: LiveRun, stepId: string): Promise<void> {
@@ -574,7 +576,7 @@ export interface Pool {
     }
     const number = (currentAttempt(s)?.number ?? 0) + 1;
     const effect = step.effect ?? 'none';
-    const ctx = this.context(live);
+    const ctx = this.context(live, {}, s.activation);
     let input: unknown;
     let idempotencyKey: string | undefined;
     try {
@@ -586,7 +588,7 @@ export interface Pool {
       await this.onResult(live, { stepId, activation: s.activation, attempt: number, result: { outcome: 'failed', code: 'input_error', message: (e as Error).message, retryable: false } });
       return;
     }
-    const inputHash = coverageHash(step, input, m.view);
+    const inputHash = coverageHash(step, input, m.view, s.activation);
 
     if (number === 1 && (await this.reuseOrCarry(live, s, step, inputHash, input))) return;
 
@@ -678,7 +680,8 @@ export interface Pool {
   }
 
   protected runInline(live: LiveRun, step: Step, input: unknown, config: Record<string, unknown>): Promise<AttemptResult> {
-    return runInlineStep(step, input, config, this.context(live), live.index, live.model.edges, live.model.view);
+    const ctx = this.context(live, {}, live.model.steps.get(step.id)?.activation);
+    return runInlineStep(step, input, config, ctx, live.index, live.model.edges, live.model.view);
   }
 
   protected launch(l: Launch): void {
@@ -717,8 +720,8 @@ export interface Pool {
         signal: controller.signal,
         workspaceDir: l.live.model.workspaceDir,
         expressions: {
-          render: (template) => renderTemplate(template, this.context(l.live)),
-          evaluate: (expression) => evaluate(expression, this.context(l.live)),
+          render: (template) => renderTemplate(template, this.context(l.live, {}, l.activation)),
+          evaluate: (expression) => evaluate(expression, this.context(l.live, {}, l.activation)),
         },
       });
     } catch (e) {
@@ -867,7 +870,7 @@ export interface Pool {
     if (violations !== undefined) return { code: 'invalid_output', message: `the output does not match the step's output schema: ${violations}` };
     if (step.accept === undefined) return undefined;
     try {
-      const ok = await evaluate(step.accept, this.context(live, { output }));
+      const ok = await evaluate(step.accept, this.context(live, { output }, live.model.steps.get(step.id)?.activation));
       return ok === true ? undefined : { code: 'acceptance_not_met', message: `acceptance rule "${step.accept}" is not met` };
     } catch (e) {
       return { code: 'acceptance_not_met', message: `acceptance rule could not be evaluated: ${(e as Error).message}` };
@@ -915,16 +918,17 @@ export interface Pool {
   protected async settle(live: LiveRun, s: StepRuntime, outcome: SettleOutcome, reason: string, evidenceId?: string): Promise<void> {
     const m = live.model;
     const step = live.index.steps.get(s.id) as Step;
-    let edges = await decideEdges(m, live.index, s.id, outcome, this.context(live, { output: s.output }));
+    let edges = await decideEdges(m, live.index, s.id, outcome, this.context(live, { output: s.output }, s.activation));
     const handled = edges.some((e) => e.taken);
     const quiet = outcome === 'succeeded' || outcome === 'skipped' || outcome === 'cancelled';
     // An outcome nobody handles and a person must look at: leave the outgoing edges undecided, so
     // what follows stays blocked (not skipped) until the person acts.
     // A failed branch that only feeds joins is handled by their policy (a join that ignores failed
     // branches goes on without it; one that does not fails and routes its own failure), and an
-    // optional step's failure is handled by being optional.
+    // optional step's failure is handled by being optional. A step's own `onExhausted: escalate`
+    // comes first: the person is asked at the step that failed, and the join waits for it.
     const outs = live.index.out.get(s.id) ?? [];
-    const absorbed = !quiet && !handled && outcome !== 'unknown' && (step.optional === true || (outs.length > 0 && outs.every((e) => live.index.steps.get(e.edge.to)?.kind === 'join')));
+    const absorbed = !quiet && !handled && outcome !== 'unknown' && step.onExhausted !== 'escalate' && (step.optional === true || (outs.length > 0 && outs.every((e) => live.index.steps.get(e.edge.to)?.kind === 'join')));
     const escalate = !quiet && !handled && !absorbed && (outcome === 'unknown' || step.onExhausted === 'escalate');
     if (escalate) edges = [];
     this.emit(live, 'step_settled', { outcome, ...(evidenceId === undefined ? {} : { evidenceId }), edges }, { step: s.id, activation: s.activation, reason });

@@ -5,6 +5,7 @@
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { RunState } from '../../shared/definition/names.ts';
 import { StoreError } from '../store/store-error.ts';
+import { joinRefusal } from './join-readiness.ts';
 import { checkAgainstSchema } from './output-contract.ts';
 import { operatorEvidenceId, type StepRuntime } from './run-model.ts';
 import { type LiveRun } from './engine-core.ts';
@@ -13,6 +14,9 @@ import type { RunMetrics } from '../metrics/run-metrics.ts';
 import { runMetricsOf, workflowReport, type WorkflowReport } from '../metrics/stats.ts';
 
 export type { EngineOptions, StartRunOptions } from './engine-core.ts';
+
+/** Join states an operator's retry or skip could settle (others are refused by the state check). */
+const SETTLEABLE_JOIN = new Set(['blocked', 'failed', 'cancelled', 'skipped', 'unknown', 'rejected']);
 
 export class Engine extends ChildrenEngine {
   /** Where a run's time went, its retries, compensations, interventions and failure (from its log). */
@@ -66,6 +70,7 @@ export class Engine extends ChildrenEngine {
 
   async retryStep(runId: string, stepId: string, by: string, reason: string, input?: { value: unknown }): Promise<void> {
     const live = this.operable(runId, 'retry', ['running', 'waiting', 'needs_attention', 'failed', 'paused']);
+    this.refuseJoinWithoutBranches(live, stepId, 'retry');
     // A step a revision holds (waiting for a decision) may be retried: the operator's decision to repeat the effect.
     const held = (live.model.steps.get(stepId)?.held ?? null) === null ? [] : ['waiting'];
     const s = this.stepFor(live, stepId, 'retry', ['failed', 'unknown', 'rejected', 'cancelled', ...held]);
@@ -80,6 +85,7 @@ export class Engine extends ChildrenEngine {
 
   async skipStep(runId: string, stepId: string, output: unknown, by: string, reason: string): Promise<void> {
     const live = this.operable(runId, 'skip', ['running', 'waiting', 'needs_attention', 'failed', 'paused']);
+    this.refuseJoinWithoutBranches(live, stepId, 'skip');
     const s = this.stepFor(live, stepId, 'skip', ['blocked', 'ready', 'retry_wait', 'waiting', 'failed', 'unknown', 'rejected', 'cancelled', 'skipped']);
     const step = live.index.steps.get(stepId) as Step;
     const problems = step.output === undefined ? undefined : checkAgainstSchema(step.output, output);
@@ -132,6 +138,20 @@ export class Engine extends ChildrenEngine {
       this.emit(live, 'step_activated', {}, { step: s.id, activation: s.activation + 1, reason: `${action} by ${by}: ${reason}` });
     }
     this.disarm(live, s.id);
+  }
+
+  /**
+   * A join never goes on without the branches it needs, whoever asks: a retry or skip of a join is
+   * refused, with the reason, while one is missing. The operator acts on the branch instead, and the
+   * join goes on by itself when the branch arrives.
+   */
+  protected refuseJoinWithoutBranches(live: LiveRun, stepId: string, action: string): void {
+    const step = live.index.steps.get(stepId);
+    const s = live.model.steps.get(stepId);
+    if (step?.kind !== 'join' || s === undefined || !SETTLEABLE_JOIN.has(s.state)) return;
+    const why = joinRefusal(live.model, live.index, step, s);
+    if (why === undefined) return;
+    throw new StoreError('refused', `cannot ${action} join "${stepId}": ${why}; retry, resolve or skip the missing branch instead, and the join goes on when it arrives; nothing was changed`);
   }
 
   protected operable(runId: string, action: string, states: RunState[]): LiveRun {

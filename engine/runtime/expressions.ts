@@ -1,12 +1,21 @@
 // Evaluating definition expressions at run time: compiled once per text, evaluated against the
-// run context {input, steps, run} (plus `output` in conditions and acceptance rules).
+// run context {input, steps, run} (plus `output` in conditions and acceptance rules), with
+// `$activation` bound to the activation number of the step that evaluates it.
 import jsonata from 'jsonata';
+import { ACTIVATION_VARIABLE, activationReads } from '../../shared/validator/expressions/activation.ts';
 import { placeholdersOf } from '../../shared/validator/expressions/template.ts';
 import type { AstNode } from '../../shared/validator/expressions/jsonata-ast.ts';
 import { referencesOf } from '../../shared/validator/expressions/references.ts';
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 
 type Compiled = ReturnType<typeof jsonata>;
+
+/**
+ * Where a run context carries the activation number that `$activation` reads. A symbol, so that
+ * no expression sees it as a field and no JSON copy of the context keeps it.
+ */
+export const ACTIVATION = Symbol('activation');
+export type RunContext = Record<string, unknown> & { [ACTIVATION]?: number };
 const compiled = new Map<string, Compiled>();
 
 export class ExpressionError extends Error {
@@ -53,11 +62,14 @@ function readSimplePath(text: string, context: Record<string, unknown>): { hit: 
   return Array.isArray(cur) ? { hit: false } : { hit: true, value: cur };
 }
 
-export async function evaluate(text: string, context: Record<string, unknown>): Promise<unknown> {
+export async function evaluate(text: string, context: RunContext): Promise<unknown> {
   const direct = readSimplePath(text, context);
   if (direct.hit) return direct.value; // values in the context are plain JSON already
+  // Bindings cost JSONata a new frame per call: bind only for the texts that name the variable.
+  const activation = context[ACTIVATION];
+  const bindings = activation === undefined || !text.includes(`$${ACTIVATION_VARIABLE}`) ? undefined : { [ACTIVATION_VARIABLE]: activation };
   try {
-    const v: unknown = await compile(text).evaluate(context);
+    const v: unknown = await compile(text).evaluate(context, bindings);
     return normalise(v);
   } catch (e) {
     if (e instanceof ExpressionError) throw e;
@@ -66,7 +78,7 @@ export async function evaluate(text: string, context: Record<string, unknown>): 
 }
 
 /** Renders `{{ expression }}` placeholders; objects are inserted as JSON. */
-export async function renderTemplate(template: string, context: Record<string, unknown>): Promise<string> {
+export async function renderTemplate(template: string, context: RunContext): Promise<string> {
   const parts = placeholdersOf(template);
   if (parts.length === 0) return template;
   let out = '';
@@ -88,6 +100,7 @@ function normalise(v: unknown): unknown {
 }
 
 const readsCache = new WeakMap<Step, string[]>();
+const activationCache = new WeakMap<Step, boolean>();
 const inputPathsCache = new WeakMap<Step, string[][] | null>();
 
 /**
@@ -143,6 +156,40 @@ export function projectInput(input: unknown, paths: readonly string[][]): unknow
 export function stepReads(step: Step): string[] {
   const hit = readsCache.get(step);
   if (hit) return hit;
+  const ids = new Set<string>();
+  for (const t of expressionTexts(step)) {
+    try {
+      for (const r of referencesOf(jsonata(t).ast() as AstNode)) if (r.root === 'steps' && r.names[0]) ids.add(r.names[0]);
+    } catch {
+      // a syntax error is the validator's to report
+    }
+  }
+  const out = [...ids].sort();
+  readsCache.set(step, out);
+  return out;
+}
+
+/**
+ * Whether a step's expressions read `$activation`: then its evidence covers the activation
+ * number too, since the same input gives another result in another pass.
+ */
+export function stepReadsActivation(step: Step): boolean {
+  let hit = activationCache.get(step);
+  if (hit === undefined) {
+    hit = expressionTexts(step).some((t) => {
+      try {
+        return t.includes('$activation') && activationReads(jsonata(t).ast() as AstNode).length > 0;
+      } catch {
+        return false;
+      }
+    });
+    activationCache.set(step, hit);
+  }
+  return hit;
+}
+
+/** The texts of a step's expressions and template placeholders (its `accept` aside). */
+function expressionTexts(step: Step): string[] {
   const texts: string[] = [];
   const add = (t: unknown): void => {
     if (typeof t === 'string') texts.push(t);
@@ -158,20 +205,10 @@ export function stepReads(step: Step): string[] {
     else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k);
   };
   walk((step as { config?: Record<string, unknown> }).config ?? {}, '');
-  const ids = new Set<string>();
-  for (const t of texts) {
-    try {
-      for (const r of referencesOf(jsonata(t).ast() as AstNode)) if (r.root === 'steps' && r.names[0]) ids.add(r.names[0]);
-    } catch {
-      // a syntax error is the validator's to report
-    }
-  }
-  const out = [...ids].sort();
-  readsCache.set(step, out);
-  return out;
+  return texts;
 }
 
 /** The `expressions` of an executor's AttemptContext, over a fixed context (tests, tools). */
-export function expressionsOver(context: Record<string, unknown>): { render(t: string): Promise<string>; evaluate(e: string): Promise<unknown> } {
+export function expressionsOver(context: RunContext): { render(t: string): Promise<string>; evaluate(e: string): Promise<unknown> } {
   return { render: (t) => renderTemplate(t, context), evaluate: (e) => evaluate(e, context) };
 }

@@ -3,6 +3,7 @@
 // prints it; a resumed engine and the timeline read the same facts from the same fold.
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import { indexDefinition } from './definition-index.ts';
+import { joinRefusal } from './join-readiness.ts';
 import { attemptId, type AttemptRecord, type RunModel, type StepRuntime } from './run-model.ts';
 
 export interface AttemptView {
@@ -88,6 +89,11 @@ function nextAction(run: RunModel, step: Step, s: StepRuntime): string {
     case 'unknown':
       return `investigate: attempt ${lastId || '(carried)'} outcome unknown (${last?.error?.message ?? 'the same effect was unknown before'}); it is never retried automatically${s.escalated ? ' and a person must resolve it' : ''}`;
     case 'failed':
+      if (step.kind === 'join') {
+        const missing = joinRefusal(run, indexDefinition(run.workflow), step, s);
+        const head = s.escalated ? 'needs a person' : 'failed';
+        return missing === undefined ? `${head}: its branches are all in now; retry it` : `${head}: ${missing}; retry, resolve or skip the missing branch and the join goes on by itself`;
+      }
       return `${s.escalated ? 'needs a person' : 'failed'}: ${last?.error ? `${last.error.code}: ${last.error.message}` : (s.outcome ?? 'failed')}`;
     case 'skipped':
       return 'skipped: no incoming path was taken';

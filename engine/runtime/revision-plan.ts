@@ -5,16 +5,18 @@
 // that reads them is planned too; a step after one that does work again, or waits for a person,
 // is decided only when that one has settled ("later"). The plan assumes the run takes the same
 // path as in the current pass. It reads the model and writes nothing.
+import type { RevisePlanAction } from '../../shared/api/input-commands.ts';
 import type { StepKind } from '../../shared/definition/names.ts';
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { DefinitionIndex } from './definition-index.ts';
-import { evaluate, stepReads } from './expressions.ts';
+import { ACTIVATION, evaluate, stepReads, type RunContext } from './expressions.ts';
 import { coverageHash } from './input-coverage.ts';
 import { INLINE_KINDS, runInlineStep } from './inline-steps.ts';
 import { decideRevision } from './revision-decision.ts';
 import type { RunModel, StepRuntime } from './run-model.ts';
 
-export type PlannedAction = 'rerun' | 'reuse' | 'keep' | 'ask' | 'carry' | 'later';
+/** The actions of shared/api's RevisePlan, which `weft revise --json` prints. */
+export type PlannedAction = RevisePlanAction;
 
 export interface PlannedStep {
   stepId: string;
@@ -50,7 +52,9 @@ export async function planRevision(m: RunModel, index: DefinitionIndex, input: u
       out.push({ stepId: id, kind: step.kind, action: 'later', reason: `decided when ${open.join(', ')} ${open.length === 1 ? 'has' : 'have'} settled`, after: open });
       continue;
     }
-    const ctx = { input, steps: view, run };
+    // Each step the revision reaches starts a new activation, and `$activation` gives its number.
+    const activation = s.activation + 1;
+    const ctx: RunContext = { input, steps: view, run, [ACTIVATION]: activation };
     let stepInput: unknown;
     try {
       stepInput = step.input === undefined ? input : await evaluate(step.input, ctx);
@@ -58,7 +62,7 @@ export async function planRevision(m: RunModel, index: DefinitionIndex, input: u
       out.push({ stepId: id, kind: step.kind, action: 'rerun', reason: `its input cannot be resolved (${(e as Error).message}): it will fail with input_error` });
       continue;
     }
-    const d = decideRevision(m, step, s, coverageHash(step, stepInput, view), revision);
+    const d = decideRevision(m, step, s, coverageHash(step, stepInput, view, activation), revision);
     if (d.kind === 'reuse' || d.kind === 'keep') {
       view[id] = { output: d.evidence.output };
       known.add(id);

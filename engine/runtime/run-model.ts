@@ -43,6 +43,11 @@ export interface StepRuntime {
   attempts: AttemptRecord[];
   /** Seq of the event that opened (or skipped) the current activation. */
   openedSeq: number;
+  /**
+   * `openedSeq` as it was before the current activation opened: the decisions newer than this
+   * made that activation. A join that failed judges its pass again from here when a branch arrives late.
+   */
+  passFrom: number;
   retryDueAt: number | null;
   timerDueAt: number | null;
   /** Satisfying evidence of the current activation, if it succeeded. */
@@ -135,6 +140,7 @@ export function newRunModel(runId: string, workflow: Workflow): RunModel {
       state: 'blocked',
       attempts: [],
       openedSeq: 0,
+      passFrom: 0,
       retryDueAt: null,
       timerDueAt: null,
       evidence: null,
@@ -297,6 +303,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       const s = stepOf(run, e);
       s.activation = e.activation ?? s.activation + 1;
       s.state = 'ready';
+      s.passFrom = s.openedSeq;
       s.openedSeq = e.seq;
       s.evidence = null;
       s.outcome = null;

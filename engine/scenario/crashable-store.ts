@@ -2,9 +2,10 @@
 // it calls `onCrash` (which closes the engine, so nothing launched in that tick starts) and
 // drops every later write. A new Store on the same database then plays the restarted engine.
 import type { RunEvent } from '../../shared/events/run-event.ts';
-import { Store, type NewEvent } from '../store/store.ts';
+import type { NewEvent } from '../store/store.ts';
 import type { Db } from '../store/open-database.ts';
 import type { EventType } from '../../shared/events/run-event.ts';
+import { LoggedStore, type AppendOrder } from './logged-store.ts';
 
 export interface CrashPoint {
   afterEvent: string;
@@ -12,17 +13,18 @@ export interface CrashPoint {
   nth?: number | undefined;
 }
 
-export class CrashableStore extends Store {
+export class CrashableStore extends LoggedStore {
   private hits = 0;
   private armed = false;
   crashed = false;
 
   constructor(
     db: Db,
+    order: AppendOrder,
     readonly crashPoint: CrashPoint,
     private readonly onCrash: () => void,
   ) {
-    super(db);
+    super(db, order);
   }
 
   override append<T extends EventType>(e: NewEvent<T>): RunEvent<T> {

@@ -6,7 +6,8 @@ import { isDeepStrictEqual } from 'node:util';
 import type { StepKind } from '../../shared/definition/names.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
-import type { Scenario } from '../../shared/scenario/scenario-schema.ts';
+import type { Scenario, ScenarioExpect } from '../../shared/scenario/scenario-schema.ts';
+import { MAIN_RUN } from '../../shared/scenario/scenario-runs-schema.ts';
 import type { Executor } from '../executors/executor.ts';
 import { Engine } from '../runtime/engine.ts';
 import { checkAgainstSchema } from '../runtime/output-contract.ts';
@@ -15,9 +16,14 @@ import { seededRandom, VirtualClock } from '../runtime/virtual-clock.ts';
 import { openDatabase } from '../store/open-database.ts';
 import { Store } from '../store/store.ts';
 import { driveUntilQuiet, settleEngine } from './drive.ts';
-import { ScriptedExecutor, type ScriptedOutcome } from './scripted-executor.ts';
+import { ScriptedExecutor } from './scripted-executor.ts';
 import { CrashableStore } from './crashable-store.ts';
 import { runMetrics, type RunMetrics } from '../metrics/run-metrics.ts';
+import { LoggedStore, eventsInOrder, type AppendOrder } from './logged-store.ts';
+import { ScenarioRuns, forkRun, scriptOf } from './scenario-runs.ts';
+import { checkActivations, checkAttempts } from './check-attempts.ts';
+import { checkAcrossRuns } from './check-across-runs.ts';
+import { scriptProblems, unknownRunReferences } from './scenario-problems.ts';
 
 const SCRIPTED_KINDS: StepKind[] = ['agent', 'http', 'command', 'script', 'map', 'subworkflow'];
 
@@ -32,10 +38,12 @@ export interface ScenarioResult {
   name: string;
   passed: boolean;
   assertions: AssertionResult[];
-  /** The run's events, for determinism checks and debugging. */
+  /** The events of every run of the scenario, in the order they were written: for determinism checks, debugging and `weft test --events`. */
   events: RunEvent[];
   /** The run's metrics (path taken, steps reached, end): what coverage and a failure report read. Null when it did not run. */
   metrics: RunMetrics | null;
+  /** Every run of the scenario by name ("main" first, then `runs` and forks as they started), with its metrics. */
+  runs: { name: string; runId: string; metrics: RunMetrics }[];
   virtualMs: number;
   crashed: boolean;
   error?: string;
@@ -47,14 +55,19 @@ export interface RunScenarioOptions {
 }
 
 export async function runScenario(workflow: Workflow, scenario: Scenario, opts: RunScenarioOptions = {}): Promise<ScenarioResult> {
-  const wrong = unknownReferences(workflow, scenario);
-  if (wrong.length > 0) return { name: scenario.name, passed: false, assertions: wrong, events: [], metrics: null, virtualMs: 0, crashed: false };
+  const wrong = [
+    ...unknownReferences(workflow, scenario),
+    ...Object.entries(scenario.expect.runs ?? {}).flatMap(([name, x]) => unknownReferences(workflow, { name: scenario.name, expect: x }).map((a) => ({ ...a, what: `expect.runs.${name}: ${a.what}` }))),
+    ...unknownRunReferences(workflow, scenario),
+  ];
+  if (wrong.length > 0) return { name: scenario.name, passed: false, assertions: wrong, events: [], metrics: null, runs: [], virtualMs: 0, crashed: false };
   const clock = new VirtualClock();
   const db = openDatabase(opts.dbPath ?? ':memory:');
+  const order: AppendOrder = [];
   // With a crash, the store dies right after the commit holding the named event, as with kill -9.
-  const store: Store = scenario.crash === undefined ? new Store(db) : new CrashableStore(db, scenario.crash, () => engine.close());
-  const script = new Map<string, ScriptedOutcome[]>(Object.entries(scenario.steps ?? {}) as [string, ScriptedOutcome[]][]);
-  const scripted = new ScriptedExecutor(clock, script);
+  const store: Store = scenario.crash === undefined ? new LoggedStore(db, order) : new CrashableStore(db, order, scenario.crash, () => engine.close());
+  const runs = new ScenarioRuns(scriptOf(scenario.steps));
+  const scripted = new ScriptedExecutor(clock, runs.scriptOf);
   const executors = Object.fromEntries(SCRIPTED_KINDS.map((k) => [k, scripted])) as Partial<Record<StepKind, Executor>>;
   const random = seededRandom(scenario.seed ?? 1);
   let engine = new Engine({ store, clock, random, executors });
@@ -65,6 +78,14 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
   try {
     const hash = store.saveDefinition(workflow, start);
     const runId = engine.startRun({ workflow, definitionHash: hash, input: scenario.input ?? {}, workspaceDir: '.' });
+    runs.add(MAIN_RUN, runId);
+    // More runs first, so an action at the same virtual time finds its run started.
+    for (const r of scenario.runs ?? []) {
+      clock.setTimer(r.atMs ?? 0, () => {
+        const id = engine.startRun({ workflow, definitionHash: hash, input: r.input ?? {}, workspaceDir: '.', ...(r.priority === undefined ? {} : { priority: r.priority }) });
+        runs.add(r.name, id, r.steps === undefined ? undefined : scriptOf(r.steps, runs.script));
+      });
+    }
     const timed: AssertionResult[] = [];
     // An action the scenario expects refused is an assertion; any other refusal is a problem.
     const outcomeOf = (what: string, refused: boolean, done: Promise<unknown>): void => {
@@ -80,10 +101,10 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
       clock.setTimer(d.atMs, () => {
         const by = d.by ?? 'scenario';
         const what = `${d.decision} of "${d.step}" at ${d.atMs} ms`;
-        const decided = d.decision === 'approve'
-          ? engine.decideTask(runId, d.step, { decision: 'approved', by, ...(d.data === undefined ? {} : { data: d.data }), ...(d.choice === undefined ? {} : { choice: d.choice }) })
-          : engine.decideTask(runId, d.step, { decision: 'rejected', by, reason: d.reason ?? 'rejected in the scenario' });
-        outcomeOf(what, d.refused === true, decided);
+        const decided = (id: string): Promise<unknown> => d.decision === 'approve'
+          ? engine.decideTask(id, d.step, { decision: 'approved', by, ...(d.data === undefined ? {} : { data: d.data }), ...(d.choice === undefined ? {} : { choice: d.choice }) })
+          : engine.decideTask(id, d.step, { decision: 'rejected', by, reason: d.reason ?? 'rejected in the scenario' });
+        outcomeOf(`${d.run === undefined ? '' : `run "${d.run}": `}${what}`, d.refused === true, attempt(() => decided(runs.idOf(d.run))));
       });
     }
     for (const [k, ev] of (scenario.events ?? []).entries()) {
@@ -96,12 +117,21 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
     }
     for (const op of scenario.operator ?? []) {
       clock.setTimer(op.atMs, () => {
-        const what = `${op.action}${op.step === undefined ? '' : ` of "${op.step}"`} at ${op.atMs} ms`;
-        outcomeOf(what, op.refused === true, operatorAction(engine, runId, op));
+        const what = `${op.run === undefined ? '' : `run "${op.run}": `}${op.action}${op.step === undefined ? '' : ` of "${op.step}"`}${op.from === undefined ? '' : ` from "${op.from}"`} at ${op.atMs} ms`;
+        const act = (): Promise<unknown> => {
+          if (op.action !== 'fork') return operatorAction(engine, runs.idOf(op.run), op);
+          // A fork is a new run: a later action or expect.runs finds it by its name.
+          runs.add(op.name ?? 'fork', forkRun(engine, live, runs.idOf(op.run), op.from ?? '', op.input), op.steps === undefined ? undefined : scriptOf(op.steps, runs.script));
+          return Promise.resolve();
+        };
+        outcomeOf(what, op.refused === true, attempt(act));
       });
     }
     for (const r of scenario.revise ?? []) {
-      clock.setTimer(r.atMs, () => outcomeOf(`revision at ${r.atMs} ms`, r.refused === true, reviseRun(engine, workflow, runId, r.input)));
+      clock.setTimer(r.atMs, () => {
+        const what = `${r.run === undefined ? '' : `run "${r.run}": `}revision at ${r.atMs} ms`;
+        outcomeOf(what, r.refused === true, attempt(() => reviseRun(engine, workflow, runs.idOf(r.run), r.input)));
+      });
     }
     if (store instanceof CrashableStore) {
       const c = store.crashPoint;
@@ -112,29 +142,39 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
         if (store.crashed || !clock.advance()) break;
       }
       if (store.crashed) {
-        live = new Store(db);
+        live = new LoggedStore(db, order);
         engine = new Engine({ store: live, clock, random, executors });
         engine.recover();
         crashed = true;
       } else problems.push({ what: `crash after ${c.afterEvent}${c.step ? ` of "${c.step}"` : ''}${(c.nth ?? 1) > 1 ? ` (time ${c.nth})` : ''}`, ok: false, expected: 'the event to happen', actual: 'it never happened' });
     }
     await driveUntilQuiet(engine, clock);
-    const events = live.readEvents(runId);
-    const metrics = runMetrics(events);
-    const assertions = [...check(scenario, foldRun(live, runId, events), metrics, events, scripted), ...timed];
-    assertions.push(...problems);
-    return { name: scenario.name, passed: assertions.every((a) => a.ok), assertions, events, metrics, virtualMs: clock.now() - start, crashed };
+    const assertions: AssertionResult[] = [];
+    const results = runs.named().map(({ name, runId: id }) => {
+      const events = live.readEvents(id);
+      const metrics = runMetrics(events);
+      const x = name === MAIN_RUN ? scenario.expect : scenario.expect.runs?.[name];
+      if (x !== undefined) {
+        const run = foldRun(live, id, events);
+        const own = [...check(x, run, metrics, events, (step) => scripted.callsIn(id, step)), ...checkAttempts(x, run, start), ...checkActivations(x, run, events)];
+        // Another run's assertions say which run they are about.
+        assertions.push(...(name === MAIN_RUN ? own : own.map((a) => ({ ...a, what: `run "${name}": ${a.what}` }))));
+      }
+      return { name, runId: id, metrics };
+    });
+    const events = eventsInOrder(live, order);
+    assertions.push(...checkAcrossRuns(scenario.expect, workflow, events, runs), ...timed, ...scriptProblems(scripted.problems, runs), ...problems);
+    return { name: scenario.name, passed: assertions.every((a) => a.ok), assertions, events, metrics: results[0]?.metrics ?? null, runs: results, virtualMs: clock.now() - start, crashed };
   } catch (e) {
-    return { name: scenario.name, passed: false, assertions: [], events: [], metrics: null, virtualMs: clock.now() - start, crashed, error: (e as Error).message };
+    return { name: scenario.name, passed: false, assertions: [], events: [], metrics: null, runs: [], virtualMs: clock.now() - start, crashed, error: (e as Error).message };
   } finally {
     engine.close();
     db.close();
   }
 }
 
-function check(scenario: Scenario, run: ReturnType<typeof foldRun>, metrics: RunMetrics, events: RunEvent[], scripted: ScriptedExecutor): AssertionResult[] {
+function check(x: ScenarioExpect, run: ReturnType<typeof foldRun>, metrics: RunMetrics, events: RunEvent[], calls: (step: string) => number): AssertionResult[] {
   const out: AssertionResult[] = [];
-  const x = scenario.expect;
   const add = (what: string, expected: unknown, actual: unknown): void => {
     out.push({ what, ok: isDeepStrictEqual(expected, actual), expected, actual });
   };
@@ -156,7 +196,7 @@ function check(scenario: Scenario, run: ReturnType<typeof foldRun>, metrics: Run
   for (const edge of x.path ?? []) add(`edge "${edge}" taken`, true, taken.has(edge));
   for (const edge of x.notTaken ?? []) add(`edge "${edge}" never taken`, false, taken.has(edge));
   for (const id of x.neverRan ?? []) {
-    add(`step "${id}" never ran`, 0, (run.steps.get(id)?.attempts.length ?? 0) + (scripted.calls.get(id) ?? 0));
+    add(`step "${id}" never ran`, 0, (run.steps.get(id)?.attempts.length ?? 0) + calls(id));
   }
   return out;
 }
@@ -185,6 +225,8 @@ function operatorAction(engine: Engine, runId: string, op: NonNullable<Scenario[
         return engine.resolveStep(runId, step(), op.as ?? 'succeeded', by, reason, op.evidence);
       case 'keep':
         return engine.keepStep(runId, step(), by, reason);
+      case 'fork':
+        throw new Error('a fork starts a new run; runScenario starts it');
     }
   } catch (e) {
     return Promise.reject(e as Error);
@@ -193,11 +235,16 @@ function operatorAction(engine: Engine, runId: string, op: NonNullable<Scenario[
 
 /** An input revision through the engine's API, checked against the input schema as `weft revise` does. */
 function reviseRun(engine: Engine, workflow: Workflow, runId: string, input: unknown): Promise<void> {
+  const problems = workflow.input === undefined ? undefined : checkAgainstSchema(workflow.input, input);
+  if (problems !== undefined) throw new Error(`the input does not match the input schema of workflow "${workflow.id}": ${problems}`);
+  engine.revise(runId, input);
+  return Promise.resolve();
+}
+
+/** Runs an action that may throw before it returns its promise (a run not started yet, a bad step): a throw is a refusal too. */
+function attempt(act: () => Promise<unknown>): Promise<unknown> {
   try {
-    const problems = workflow.input === undefined ? undefined : checkAgainstSchema(workflow.input, input);
-    if (problems !== undefined) throw new Error(`the input does not match the input schema of workflow "${workflow.id}": ${problems}`);
-    engine.revise(runId, input);
-    return Promise.resolve();
+    return act();
   } catch (e) {
     return Promise.reject(e as Error);
   }

@@ -1,29 +1,77 @@
-// Scenario tests replace the work of a step with scripted outcomes, attempt by attempt: succeed
-// with an output, fail with a code, end unknown, hang past the timeout, or take some virtual
-// time first. Everything else (routing, retries, timeouts, evidence) is the real engine.
+// Scenario tests replace the work of a step with scripted outcomes, call by call: succeed with an
+// output, fail with a code, end unknown, hang past the timeout, or take some virtual time first;
+// a `cases` outcome picks one by conditions over what the call was given (its resolved input,
+// retry variant, attempt and activation). Calls are counted per run and step, so each run of a
+// scenario plays its script from the start. Everything else (routing, retries, timeouts,
+// evidence) is the real engine.
+import type { CaseOutcome, PlainOutcome } from '../../shared/scenario/scripted-outcome-schema.ts';
 import type { AttemptContext, AttemptResult, Executor } from '../executors/executor.ts';
 import type { Clock } from '../runtime/clock.ts';
+import { evaluate } from '../runtime/expressions.ts';
+import { configForAttempt } from '../runtime/retry-policy.ts';
 
-export type ScriptedOutcome =
-  | { succeed: unknown; takeMs?: number }
-  | { fail: string; message?: string; retryable?: boolean; takeMs?: number }
-  | { unknown: string; takeMs?: number }
-  | { hang: true };
+export type ScriptedOutcome = PlainOutcome | CaseOutcome;
+export type Script = ReadonlyMap<string, readonly ScriptedOutcome[]>;
+
+/** A call no case of its scripted outcome matched: the scenario fails, naming it. */
+export interface ScriptProblem {
+  runId: string;
+  stepId: string;
+  call: number;
+  given: { input: unknown; variant: number | null; attempt: number; activation: number };
+  error?: string;
+}
 
 export class ScriptedExecutor implements Executor {
-  /** Attempts seen per step, for coverage and assertions. */
+  /** Calls seen per step, across runs, for coverage and assertions. */
   readonly calls = new Map<string, number>();
+  readonly problems: ScriptProblem[] = [];
+  private readonly callsInRun = new Map<string, number>();
+  private readonly scriptOf: (runId: string) => Script;
 
+  /** `script`: one script for every run, or the script of each run (a fork or an extra run may have its own). */
   constructor(
     private readonly clock: Clock,
-    private readonly script: ReadonlyMap<string, readonly ScriptedOutcome[]>,
-  ) {}
+    script: Script | ((runId: string) => Script),
+  ) {
+    this.scriptOf = typeof script === 'function' ? script : () => script;
+  }
+
+  /** Calls of a step in one run. */
+  callsIn(runId: string, stepId: string): number {
+    return this.callsInRun.get(`${runId}\u0000${stepId}`) ?? 0;
+  }
 
   execute(ctx: AttemptContext): Promise<AttemptResult> {
-    const n = (this.calls.get(ctx.stepId) ?? 0) + 1;
-    this.calls.set(ctx.stepId, n);
-    const plan = this.script.get(ctx.stepId) ?? [];
-    const outcome = plan[Math.min(n, plan.length) - 1] ?? { succeed: null };
+    this.calls.set(ctx.stepId, (this.calls.get(ctx.stepId) ?? 0) + 1);
+    const key = `${ctx.runId}\u0000${ctx.stepId}`;
+    const n = (this.callsInRun.get(key) ?? 0) + 1;
+    this.callsInRun.set(key, n);
+    const plan = this.scriptOf(ctx.runId).get(ctx.stepId) ?? [];
+    const planned = plan[Math.min(n, plan.length) - 1] ?? { succeed: null };
+    // A plain outcome sets its timer now, as the engine launches the attempt (no extra turn).
+    if (!('cases' in planned)) return this.play(planned, ctx);
+    return this.pick(planned, ctx, n).then((outcome) =>
+      outcome === undefined
+        ? { outcome: 'failed', code: 'no_scripted_case', message: `no scripted case of "${ctx.stepId}" matched call ${n}`, retryable: false }
+        : this.play(outcome, ctx));
+  }
+
+  /** The first case whose condition holds for what this call was given, else `else`. */
+  private async pick(planned: CaseOutcome, ctx: AttemptContext, call: number): Promise<PlainOutcome | undefined> {
+    const { variant } = configForAttempt({}, ctx.step.retry, ctx.countedAttempt ?? ctx.attempt);
+    const given = { input: ctx.input, variant, attempt: ctx.attempt, activation: ctx.activation };
+    try {
+      for (const c of planned.cases) if ((await evaluate(c.when, given)) === true) return c.then;
+    } catch (e) {
+      this.problems.push({ runId: ctx.runId, stepId: ctx.stepId, call, given, error: (e as Error).message });
+      return undefined;
+    }
+    if (planned.else === undefined) this.problems.push({ runId: ctx.runId, stepId: ctx.stepId, call, given });
+    return planned.else;
+  }
+
+  private play(outcome: PlainOutcome, ctx: AttemptContext): Promise<AttemptResult> {
     return new Promise((resolve) => {
       const timer: { cancel?: () => void } = {};
       const aborted = (): void => {
@@ -32,6 +80,7 @@ export class ScriptedExecutor implements Executor {
           ? { outcome: 'unknown', reason: 'aborted while the effect may have happened' }
           : { outcome: 'failed', code: 'aborted', message: 'aborted', retryable: true });
       };
+      if (ctx.signal.aborted) return aborted();
       ctx.signal.addEventListener('abort', aborted, { once: true });
       if ('hang' in outcome) return;
       const finish = (): void => {

@@ -92,6 +92,40 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX runs_by_workflow ON runs (workflow_id, version, created_at);
     `,
   },
+  // 5 and 6 are reserved for the store fixes of issue 9, which were written at the same time.
+  {
+    version: 7,
+    name: 'a global cursor on the event log, in commit order (weft events --follow, subscriptions)',
+    // The events table becomes a rowid table whose rowid is the cursor. SQLite gives a new row
+    // the largest cursor so far + 1 while the inserting transaction holds the write lock, and the
+    // lock is held until the commit; so cursor order is commit order, also with several writers,
+    // and every reader's snapshot holds cursors 1..N with no hole: a client that read up to C and
+    // asks for "after C" misses nothing and sees nothing twice. AUTOINCREMENT keeps a cursor from
+    // ever being handed out twice, even if rows at the end were deleted one day; a rolled-back
+    // transaction rolls its cursors back too. Old events are numbered by the latest time seen so
+    // far in their run (a clock that went back never puts seq 3 before seq 2), then run and seq.
+    sql: `
+      CREATE TABLE events_with_cursor (
+        cursor INTEGER PRIMARY KEY AUTOINCREMENT,
+        run_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        step TEXT,
+        activation INTEGER,
+        attempt INTEGER,
+        data TEXT NOT NULL,
+        reason TEXT
+      );
+      INSERT INTO events_with_cursor (run_id, seq, at, type, step, activation, attempt, data, reason)
+        SELECT run_id, seq, at, type, step, activation, attempt, data, reason
+        FROM (SELECT *, MAX(at) OVER (PARTITION BY run_id ORDER BY seq) AS latest_at FROM events)
+        ORDER BY latest_at, run_id, seq;
+      DROP TABLE events;
+      ALTER TABLE events_with_cursor RENAME TO events;
+      CREATE UNIQUE INDEX events_by_run ON events (run_id, seq);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -2,7 +2,8 @@
 // appended to an in-memory batch and written by flush() in one transaction, together with the
 // projections of the runs they touched: one commit per engine tick, not one per event. flush
 // (durable) raises synchronous to FULL for that commit, so the record that an external attempt is
-// about to start reaches the disk before the attempt does.
+// about to start reaches the disk before the attempt does. After a commit, the events it wrote
+// are published to subscribers with their global cursor (commit-listeners.ts, migration 7).
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { parseEventData, type EventData, type EventType, type RunEvent } from '../../shared/events/run-event.ts';
 import type { RunState } from '../../shared/definition/names.ts';
@@ -10,6 +11,24 @@ import { canonicalJson, sha256 } from './canonical-json.ts';
 import type Database from 'better-sqlite3';
 import type { Db } from './open-database.ts';
 import { StoreError } from './store-error.ts';
+import { CommitListeners, type CommitListener, type CommittedEvent } from './commit-listeners.ts';
+
+export type { CommitListener, CommittedEvent } from './commit-listeners.ts';
+
+/** A page of one run's log: the events with seq > `after` (default 0), at most `limit` of them. */
+export interface RunEventPage {
+  after?: number;
+  limit?: number;
+}
+
+/** A page of the whole store's log: events with cursor > the given one, of `runs` (default all). */
+export interface CursorPage {
+  runs?: readonly string[] | 'all';
+  /** At most this many events (default 1,000). */
+  limit?: number;
+}
+
+const DEFAULT_CURSOR_PAGE = 1_000;
 
 export interface NewEvent<T extends EventType = EventType> {
   runId: string;
@@ -65,6 +84,9 @@ export class Store {
   readonly stats: StoreStats = { commits: 0, durableCommits: 0, rows: 0, bytes: 0 };
   private readonly seqs = new Map<string, number>();
   private pending: Row[] = [];
+  /** The events of `pending`, as append returned them: what listeners get after the commit. */
+  private pendingEvents: RunEvent[] = [];
+  private readonly listeners = new CommitListeners();
   private readonly pendingRuns = new Map<string, RunRow>();
   private readonly pendingSteps = new Map<string, Map<string, StepProjection>>();
   private readonly pendingStepClears = new Set<string>();
@@ -93,11 +115,15 @@ export class Store {
       if (clearAll) db.exec('DELETE FROM step_states');
       for (const id of clears) this.clearSteps.run(id);
       for (const [runId, stepId, id] of consumed) consume.run(runId, stepId, id);
+      // The cursor is the rowid SQLite assigns (migration 7): consecutive within this
+      // transaction, which holds the write lock, so the last one gives all of them.
+      let lastCursor = 0;
       let k = 0;
-      for (; k + CHUNK <= rows.length; k += CHUNK) this.insertEvents.run(rows.slice(k, k + CHUNK).flat());
-      for (; k < rows.length; k++) this.insertEvent.run(rows[k]);
+      for (; k + CHUNK <= rows.length; k += CHUNK) lastCursor = Number(this.insertEvents.run(rows.slice(k, k + CHUNK).flat()).lastInsertRowid);
+      for (; k < rows.length; k++) lastCursor = Number(this.insertEvent.run(rows[k]).lastInsertRowid);
       for (const r of runs) this.upsertRun.run(r.id, r.workflowId, r.version, r.state, r.inputRevision, r.createdAt, r.updatedAt, r.key ?? null);
       for (const [runId, s] of steps) this.upsertStep.run(runId, s.stepId, s.activation, s.state, s.attempts, s.evidenceId);
+      return lastCursor;
     });
   }
 
@@ -166,6 +192,7 @@ export class Store {
     };
     const data = JSON.stringify(e.data);
     this.pending.push([e.runId, seq, e.at, e.type, event.step, event.activation, event.attempt, data, event.reason]);
+    this.pendingEvents.push(event);
     this.stats.bytes += data.length;
     return event;
   }
@@ -195,6 +222,7 @@ export class Store {
   flush(durable = false): void {
     if (!this.hasPending) return;
     const rows = this.pending;
+    const events = this.pendingEvents;
     const runs = [...this.pendingRuns.values()];
     const steps: [string, StepProjection][] = [];
     for (const [runId, m] of this.pendingSteps) for (const s of m.values()) steps.push([runId, s]);
@@ -204,12 +232,14 @@ export class Store {
     this.pendingClearAll = false;
     this.pendingConsumed = [];
     this.pending = [];
+    this.pendingEvents = [];
     this.pendingRuns.clear();
     this.pendingSteps.clear();
     this.pendingStepClears.clear();
+    let lastCursor: number;
     try {
       if (durable) this.db.pragma('synchronous = FULL');
-      this.writeBatch(rows, runs, steps, clears, consumed, clearAll);
+      lastCursor = this.writeBatch(rows, runs, steps, clears, consumed, clearAll);
     } catch (e) {
       // Nothing of the batch was written: forget its sequence numbers so the log stays gapless.
       for (const r of rows) this.seqs.delete(r[0]);
@@ -220,13 +250,51 @@ export class Store {
     this.stats.commits++;
     if (durable) this.stats.durableCommits++;
     this.stats.rows += rows.length + runs.length + steps.length + clears.length;
+    // Committed: now, and only now, subscribers hear of the events.
+    if (this.listeners.size > 0 && events.length > 0) {
+      const first = lastCursor - events.length + 1;
+      this.listeners.publish(events.map((event, i) => ({ cursor: first + i, event })));
+    }
   }
 
-  readEvents(runId: string): RunEvent[] {
-    const rows = this.stmt('SELECT run_id, seq, at, type, step, activation, attempt, data, reason FROM events WHERE run_id = ? ORDER BY seq')
+  /**
+   * Calls `listener` with each event after the commit that wrote it, in commit order, with its
+   * global cursor; returns the function that unsubscribes. A listener that throws is skipped
+   * (its error goes to `onError`, if given) and never stops the engine. Listeners hear this
+   * store's own commits; a client in another process reads by cursor (readEventsAfter).
+   *
+   * @example
+   * const stop = store.subscribe(({ cursor, event }) => send(cursor, event), (e) => log(e));
+   */
+  subscribe(listener: CommitListener, onError?: (error: unknown) => void): () => void {
+    return this.listeners.add(listener, onError);
+  }
+
+  /** A run's log in seq order: all of it, or the page after `after` of at most `limit` events. */
+  readEvents(runId: string, page: RunEventPage = {}): RunEvent[] {
+    const after = wholeNumber('after', page.after ?? 0, 0);
+    // SQLite reads a negative LIMIT as "no limit".
+    const limit = page.limit === undefined ? -1 : wholeNumber('limit', page.limit, 1);
+    const rows = this.stmt('SELECT run_id, seq, at, type, step, activation, attempt, data, reason FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?')
       .raw()
-      .all(runId) as Row[];
+      .all(runId, after, limit) as Row[];
     return rows.map(toEvent);
+  }
+
+  /**
+   * The events committed after `cursor`, in commit order, of every run or of the runs named: what
+   * a client that saw everything up to `cursor` has missed. Pass the last cursor of a page to
+   * get the next one; an empty page means nothing newer is committed yet.
+   */
+  readEventsAfter(cursor: number, page: CursorPage = {}): CommittedEvent[] {
+    const after = wholeNumber('cursor', cursor, 0);
+    const limit = wholeNumber('limit', page.limit ?? DEFAULT_CURSOR_PAGE, 1);
+    const runs = page.runs ?? 'all';
+    const columns = 'cursor, run_id, seq, at, type, step, activation, attempt, data, reason';
+    const rows = (runs === 'all'
+      ? this.stmt(`SELECT ${columns} FROM events WHERE cursor > ? ORDER BY cursor LIMIT ?`).raw().all(after, limit)
+      : this.stmt(`SELECT ${columns} FROM events WHERE cursor > ? AND run_id IN (SELECT value FROM json_each(?)) ORDER BY cursor LIMIT ?`).raw().all(after, JSON.stringify(runs), limit)) as [number, ...Row][];
+    return rows.map(([c, ...row]) => ({ cursor: c, event: toEvent(row) }));
   }
 
   /** A run created by this engine: its log starts empty, no need to ask the database. */
@@ -361,6 +429,11 @@ export class Store {
   loggedRunIds(): string[] {
     return (this.stmt('SELECT DISTINCT run_id AS id FROM events').all() as { id: string }[]).map((r) => r.id);
   }
+}
+
+function wholeNumber(name: string, value: number, min: number): number {
+  if (!Number.isSafeInteger(value) || value < min) throw new StoreError('bad-input', `${name} must be a whole number ≥ ${min}, not ${value}`);
+  return value;
 }
 
 function toRunRow([id, workflowId, version, state, inputRevision, createdAt, updatedAt]: [string, string, number, RunState, number, number, number]): RunRow {

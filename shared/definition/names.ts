@@ -18,7 +18,10 @@ export const STEP_KINDS = [
 ] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
-/** Outcomes an edge can follow. `any` matches every settled outcome. */
+/**
+ * Outcomes an edge can follow. `any` matches every settled outcome. `exhausted` is no outcome of
+ * its own: the edge is taken instead of a loop edge of the same step whose maxTraversals are used up.
+ */
 export const EDGE_OUTCOMES = [
   'succeeded',
   'failed',
@@ -27,6 +30,7 @@ export const EDGE_OUTCOMES = [
   'rejected',
   'expired',
   'any',
+  'exhausted',
 ] as const;
 export type EdgeOutcome = (typeof EDGE_OUTCOMES)[number];
 

@@ -85,7 +85,10 @@ export const Edge = z.strictObject({
   id: z.string().min(1),
   from: StepId,
   to: StepId,
-  on: z.union([Outcome, z.array(Outcome).min(1)]).optional().describe('outcome(s) of `from` this edge follows; default succeeded'),
+  on: z
+    .union([Outcome, z.array(Outcome).min(1)])
+    .optional()
+    .describe('outcome(s) of `from` this edge follows; default succeeded. "exhausted": taken when a loop edge of `from` would be taken but has used up its maxTraversals'),
   when: Expression.optional().describe('JSONata condition over {output, input, steps, run}'),
   default: z.boolean().optional().describe("the router's fallback when no condition matches"),
   maxTraversals: z.number().int().positive().optional().describe('required on an edge that closes a cycle'),

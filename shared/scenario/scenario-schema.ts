@@ -1,18 +1,22 @@
 // Scenario files (NAME.scenarios.json beside NAME.weft.json): a workflow's tests. Each scenario
 // gives the run input, scripted outcomes per step and attempt, people's decisions, events,
-// operator actions and input revisions at virtual times, an optional engine crash, and what must hold at the end. Time is virtual.
+// operator actions, forks and input revisions at virtual times, more runs, an optional engine
+// crash, and what must hold at the end. Time is virtual.
 import { z } from 'zod';
 import { EVENT_TYPES } from '../events/run-event.ts';
 import { OPERATOR_ACTIONS, RUN_STATES } from '../definition/names.ts';
+import { ScenarioActivationExpect, ScenarioAttemptExpect } from './scenario-attempt-expect.ts';
+import { CaseOutcome, PlainOutcome } from './scripted-outcome-schema.ts';
+import { AcrossRunsExpect, RunName, ScenarioRun } from './scenario-runs-schema.ts';
+import { checkScenarioReferences } from './scenario-references.ts';
 
 const Ms = z.number().int().nonnegative();
 
-export const ScriptedOutcome = z.union([
-  z.strictObject({ succeed: z.unknown(), takeMs: Ms.optional() }),
-  z.strictObject({ fail: z.string().min(1), message: z.string().optional(), retryable: z.boolean().optional(), takeMs: Ms.optional() }),
-  z.strictObject({ unknown: z.string().min(1), takeMs: Ms.optional() }),
-  z.strictObject({ hang: z.literal(true) }),
-]);
+export const ScriptedOutcome = z.union([PlainOutcome, CaseOutcome]);
+const Script = z.record(z.string(), z.array(ScriptedOutcome).min(1));
+
+/** What a scenario can do at a virtual time: the operator's actions, and `fork` (as `weft fork` does). */
+export const SCENARIO_ACTIONS = [...OPERATOR_ACTIONS, 'fork'] as const;
 
 export const ScenarioDecision = z.strictObject({
   step: z.string().min(1),
@@ -23,6 +27,7 @@ export const ScenarioDecision = z.strictObject({
   reason: z.string().optional(),
   by: z.string().optional(),
   refused: z.boolean().optional().describe('the engine must refuse this decision (say, a second answer to a task already decided); nothing changes'),
+  run: RunName.optional().describe("the named run whose task it answers (default: the scenario's own run)"),
 });
 
 export const ScenarioEvent = z.strictObject({
@@ -36,10 +41,14 @@ export const ScenarioEvent = z.strictObject({
 
 export const ScenarioOperatorAction = z.strictObject({
   atMs: Ms.describe('virtual time after the run starts'),
-  action: z.enum(OPERATOR_ACTIONS),
+  action: z.enum(SCENARIO_ACTIONS),
+  run: RunName.optional().describe("the named run it acts on (default: the scenario's own run); fork: the run forked"),
   step: z.string().min(1).optional().describe('the step, for retry, skip and resolve'),
   output: z.unknown().optional().describe('skip: the output the step settles with'),
-  input: z.unknown().optional().describe('retry: run the new activation with this input'),
+  input: z.unknown().optional().describe("retry: run the new activation with this input; fork: the new run's input (default: the forked run's)"),
+  from: z.string().min(1).optional().describe('fork: the first step to run again'),
+  name: RunName.optional().describe('fork: the name of the new run, for expect.runs and later actions'),
+  steps: Script.optional().describe("fork: scripted outcomes for the new run's steps it names (the others follow the scenario's)"),
   as: z.enum(['succeeded', 'failed']).optional().describe('resolve: what a person found out'),
   evidence: z.unknown().optional().describe('resolve: what they found'),
   reason: z.string().optional(),
@@ -50,6 +59,7 @@ export const ScenarioOperatorAction = z.strictObject({
 export const ScenarioRevision = z.strictObject({
   atMs: Ms.describe('virtual time after the run starts'),
   input: z.unknown().describe('the new run input (checked against the input schema, as weft revise does)'),
+  run: RunName.optional().describe("the named run it revises (of `runs`, or a fork; default: the scenario's own run)"),
   refused: z.boolean().optional().describe('the engine must refuse this revision (say, while an attempt is running); nothing changes'),
 });
 
@@ -63,6 +73,7 @@ export const ScenarioExpect = z.strictObject({
         outcome: z.string().optional().describe('the outcome of its latest settlement: succeeded, failed, unknown, timed_out, rejected, expired, skipped, cancelled'),
         output: z.unknown().optional(),
         attempts: z.number().int().nonnegative().optional(),
+        activations: z.array(ScenarioActivationExpect).optional().describe('each activation in order (as many as there were): how it settled and its output'),
       }),
     )
     .optional(),
@@ -70,20 +81,31 @@ export const ScenarioExpect = z.strictObject({
   path: z.array(z.string()).optional().describe('edge ids that must have been taken'),
   notTaken: z.array(z.string()).optional().describe('edge ids that must never have been taken'),
   neverRan: z.array(z.string()).optional().describe('step ids that must never have started an attempt'),
+  attempts: z.array(ScenarioAttemptExpect).optional().describe('single attempts: their resolved input, retry variant, error code, evidence and start time'),
 });
+
+export type ScenarioExpect = z.infer<typeof ScenarioExpect>;
+
+/** The scenario's `expect`: its own run, the other named runs, and assertions across runs. */
+export const ScenarioExpectAll = ScenarioExpect.extend({
+  runs: z.record(RunName, ScenarioExpect).optional().describe('per named run (of `runs`, or a fork), what must hold at the end'),
+  ...AcrossRunsExpect,
+});
+export type ScenarioExpectAll = z.infer<typeof ScenarioExpectAll>;
 
 export const Scenario = z.strictObject({
   name: z.string().min(1),
   input: z.unknown().optional(),
   seed: z.number().int().optional(),
-  steps: z.record(z.string(), z.array(ScriptedOutcome).min(1)).optional(),
+  steps: Script.optional(),
   decisions: z.array(ScenarioDecision).optional(),
   events: z.array(ScenarioEvent).optional(),
-  operator: z.array(ScenarioOperatorAction).optional().describe("an operator's actions (weft pause, resume, cancel, retry, skip, resolve) at virtual times"),
+  operator: z.array(ScenarioOperatorAction).optional().describe("an operator's actions (weft pause, resume, cancel, retry, skip, resolve, keep) and forks at virtual times"),
   revise: z.array(ScenarioRevision).optional().describe('input revisions (weft revise) at virtual times'),
   crash: z.strictObject({ afterEvent: z.enum(EVENT_TYPES as [string, ...string[]]), step: z.string().optional(), nth: z.number().int().positive().optional() }).optional(),
-  expect: ScenarioExpect,
-});
+  runs: z.array(ScenarioRun).optional().describe('more runs of the workflow, started at virtual times (the scripted outcomes are counted per run)'),
+  expect: ScenarioExpectAll,
+}).superRefine(checkScenarioReferences);
 export type Scenario = z.infer<typeof Scenario>;
 
 export const ScenarioFile = z.strictObject({

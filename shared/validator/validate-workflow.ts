@@ -9,7 +9,9 @@ import { checkIdsAndReferences } from './checks/ids-and-references.ts';
 import { checkReachability } from './checks/reachability.ts';
 import { checkExpressions } from './checks/expressions.ts';
 import { checkRouting } from './checks/routing.ts';
+import { checkExhaustedEdges } from './checks/exhausted-edges.ts';
 import { checkJoins } from './checks/joins.ts';
+import { checkIgnoredBranches } from './checks/ignored-branches.ts';
 import { checkEffects } from './checks/effects.ts';
 import { checkWaiting } from './checks/waiting.ts';
 import { checkJsonSchemas } from './checks/json-schemas.ts';
@@ -19,7 +21,9 @@ const CHECKS = [
   checkReachability,
   checkExpressions,
   checkRouting,
+  checkExhaustedEdges,
   checkJoins,
+  checkIgnoredBranches,
   checkEffects,
   checkWaiting,
   checkJsonSchemas,

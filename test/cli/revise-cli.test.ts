@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ReviseOutcome, RevisePlan } from '../../shared/api/input-commands.ts';
+import { RunActionResult } from '../../shared/api/run-action.ts';
 import { runWeft, STACK_LINE } from './run-weft.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'weft-cli-revise-'));
@@ -62,8 +64,10 @@ describe('weft revise after an external effect', () => {
     expect(r.stdout).toMatch(/waits for a decision: +send_quote \(its input changed after its effect happened/);
     expect(r.stdout).toMatch(/dry run: nothing was changed/);
     const j = await runWeft(['revise', runId, '--db', db, '--input', '{"customer": "ACME", "qty": 3}', '--dry-run', '--json']);
-    const plan = JSON.parse(j.stdout) as { runId: string; dryRun: boolean; inputRevision: number; plan: { stepId: string; action: string }[] };
-    expect(plan).toMatchObject({ runId, dryRun: true, inputRevision: 2 });
+    // What it prints is shared/api's RevisePlan, as the app's dry-run answer is.
+    const plan = RevisePlan.parse(JSON.parse(j.stdout));
+    expect(RunActionResult.parse(plan)).toEqual(plan);
+    expect(plan).toMatchObject({ runId, state: 'succeeded', dryRun: true, inputRevision: 2 });
     expect(plan.plan.map((p) => [p.stepId, p.action])).toContainEqual(['send_quote', 'ask']);
     expect(eventCount()).toBe(before);
     expect(sent()).toBe(1);
@@ -73,8 +77,9 @@ describe('weft revise after an external effect', () => {
     const r = await runWeft(['revise', runId, '--db', db, '--input', '{"customer": "ACME", "qty": 3}', '--json']);
     expect(sent()).toBe(1);
     expect(r.code).toBe(3);
-    const out = JSON.parse(r.stdout) as { runId: string; state: string; plan: { stepId: string; action: string }[] };
-    expect(out).toMatchObject({ runId, state: 'needs_attention' });
+    const out = ReviseOutcome.parse(JSON.parse(r.stdout));
+    expect(RunActionResult.parse(out)).toEqual(out);
+    expect(out).toMatchObject({ runId, state: 'needs_attention', inputRevision: 2 });
     expect(out.plan.find((p) => p.stepId === 'send_quote')?.action).toBe('ask');
     const inspect = await runWeft(['inspect', runId, '--db', db]);
     expect(inspect.stdout).toMatch(/send_quote +waiting;[^\n]*\n +next: decide: its input changed after its effect happened/);

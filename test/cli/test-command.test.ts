@@ -76,3 +76,60 @@ describe('weft test', () => {
     expect(partly.code).toBe(2);
   });
 });
+
+describe('weft test: the scenario language of forks, several runs and single attempts', () => {
+  const paid = all.scenarios[0] as Record<string, unknown>;
+
+  it('--json --events adds each scenario\'s event log (every run, in the order written); --json alone leaves it out', async () => {
+    const dir = workspace();
+    file(dir, 'order-payment.scenarios.json', [{ ...paid, name: 'two orders', runs: [{ name: 'second', atMs: 1000, input: paid.input }], expect: { state: 'succeeded', runs: { second: { state: 'failed', path: ['payment_timeout'] } } } }]);
+    const plain = await weftInProcess(['test', dir, '--json']);
+    expect(plain.code).toBe(0);
+    const without = JSON.parse(plain.stdout) as { workflows: { scenarios: Record<string, unknown>[] }[] };
+    expect(without.workflows[0]?.scenarios[0]).not.toHaveProperty('events');
+    const r = await weftInProcess(['test', dir, '--json', '--events']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as { workflows: { scenarios: { name: string; runs: { name: string; runId: string }[]; events: { runId: string; seq: number; type: string }[] }[] }[] };
+    const s = report.workflows[0]?.scenarios[0];
+    expect(s?.runs.map((x) => x.name)).toEqual(['main', 'second']);
+    expect(s?.events[0]).toMatchObject({ runId: s?.runs[0]?.runId, seq: 1, type: 'run_created' });
+    expect(new Set(s?.events.map((e) => e.runId))).toEqual(new Set(s?.runs.map((x) => x.runId)));
+    const events = await weftInProcess(['test', dir, '--events']);
+    expect(events.code).toBe(2);
+    expect(events.stderr).toContain('--events needs --json');
+  });
+
+  it('a failed assertion on one attempt prints what, expected and actual, and exits 1', async () => {
+    const dir = workspace();
+    cpSync(join(examples, 'agent-escalation.weft.json'), join(dir, 'agent-escalation.weft.json'));
+    const good = { decision: 'refund', amount: 49.9, confidence: 0.9, rationale: 'No delivery scan after 14 days.' };
+    file(dir, 'agent-escalation.scenarios.json', [{
+      name: 'the second attempt is said to use the fallback model',
+      input: { ticketId: 'T-1', customerMessage: 'lost', orderTotal: 49.9, currency: 'EUR' },
+      steps: { propose: [{ cases: [{ when: 'variant = 1', then: { succeed: good } }], else: { fail: 'http_503' } }] },
+      decisions: [{ step: 'approve', atMs: 3600000, decision: 'approve' }],
+      expect: { state: 'succeeded', attempts: [{ step: 'propose', attempt: 2, variant: 1, error: 'http_503' }] },
+    }]);
+    const r = await weftInProcess(['test', join(dir, 'agent-escalation.weft.json')]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('retry variant of attempt 1.2 of "propose": expected 1, got 0');
+    expect(r.stdout).not.toContain('error code of attempt 1.2');
+  });
+
+  it('refuses a scenario file with a fork that has no "from", an unknown run or a bad "when", with exit 2 and the JSON path', async () => {
+    const dir = workspace();
+    file(dir, 'order-payment.scenarios.json', [{ ...paid, operator: [{ atMs: 0, action: 'fork', name: 'again' }] }]);
+    const fork = await weftInProcess(['test', dir]);
+    expect(fork.code).toBe(2);
+    expect(fork.stderr).toContain('order-payment.scenarios.json: scenarios.0.operator.0.from: a fork needs "from": the first step to run again');
+    file(dir, 'order-payment.scenarios.json', [{ ...paid, decisions: [{ step: 'payment_review', atMs: 0, decision: 'approve', run: 'other' }] }]);
+    const run = await weftInProcess(['test', dir]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('scenarios.0.decisions.0.run: no run named "other" in this scenario; its runs are main');
+    file(dir, 'order-payment.scenarios.json', [{ ...paid, steps: { fulfil: [{ cases: [{ when: 'input.(', then: { succeed: {} } }] }] } }]);
+    const when = await weftInProcess(['test', dir]);
+    expect(when.code).toBe(2);
+    expect(when.stderr).toMatch(/scenarios\.0\.steps\.fulfil\.0/);
+  });
+});

@@ -4,9 +4,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ScenarioFile, type Scenario } from '../../shared/scenario/scenario-schema.ts';
+import { Scenario, ScenarioFile } from '../../shared/scenario/scenario-schema.ts';
 import { runScenario } from '../../engine/scenario/run-scenario.ts';
-import { parseWorkflow } from './harness.ts';
+import { end, parseWorkflow, wf } from './harness.ts';
 
 const examples = join(import.meta.dirname, '..', '..', 'examples');
 const names = readdirSync(examples).filter((f) => f.endsWith('.weft.json')).map((f) => f.slice(0, -'.weft.json'.length)).sort();
@@ -57,5 +57,56 @@ describe('revise in scenarios', () => {
     const failed = await runScenario(workflow, { ...normal, revise: [{ atMs: 7_200_000, input: { orderId: 'A17' } }] });
     expect(failed.passed).toBe(false);
     expect(failed.assertions.find((a) => !a.ok)?.what).toBe('revision at 7200000 ms');
+  });
+});
+
+// A quote sent by a scripted HTTP call, priced from the input: for `revise` and forks on named runs.
+const quote = parseWorkflow(wf('quote', [
+  { id: 'price', kind: 'transform', config: { expression: '{"cents": input.qty * 250}' } },
+  { id: 'send_quote', kind: 'http', effect: 'external', onExhausted: 'escalate', input: 'steps.price.output', config: { method: 'POST', url: 'https://quotes.test/send', body: 'input' } },
+  end(),
+], [{ id: 'priced', from: 'price', to: 'send_quote' }, { id: 'quoted', from: 'send_quote', to: 'done' }], { input: { type: 'object', properties: { qty: { type: 'number' } }, required: ['qty'] } }));
+const sent = { send_quote: [{ succeed: { status: 200, body: { sent: true } }, takeMs: 100 }] };
+const heldIn = (r: Awaited<ReturnType<typeof runScenario>>, runId: string | undefined): string[] =>
+  r.events.filter((e) => e.type === 'revision_held' && e.runId === runId).map((e) => e.step ?? '');
+
+describe('revise on a named run', () => {
+  it('"run" names the run revised (of runs, or a fork), and an operator settles it there', async () => {
+    const scenario = Scenario.parse({
+      name: 'the second run is revised after its quote went out; the fork from done with another input holds its quote too',
+      input: { qty: 2 },
+      steps: sent,
+      runs: [{ name: 'second', atMs: 0, input: { qty: 4 } }],
+      revise: [{ atMs: 60_000, run: 'second', input: { qty: 5 } }],
+      operator: [
+        { atMs: 120_000, action: 'keep', step: 'send_quote', run: 'second' },
+        { atMs: 180_000, action: 'fork', from: 'done', name: 'retake', input: { qty: 3 } },
+        { atMs: 240_000, action: 'retry', step: 'send_quote', run: 'retake' },
+      ],
+      expect: {
+        state: 'succeeded',
+        steps: { send_quote: { attempts: 1 } },
+        runs: {
+          second: { state: 'succeeded', steps: { send_quote: { attempts: 1, output: { status: 200, body: { sent: true } } }, price: { output: { cents: 1250 } } } },
+          retake: { state: 'succeeded', steps: { send_quote: { attempts: 1 }, price: { output: { cents: 750 } } } },
+        },
+      },
+    });
+    const r = await runScenario(quote, scenario);
+    expect(r.passed, JSON.stringify(r.assertions.filter((a) => !a.ok))).toBe(true);
+    const id = (name: string): string | undefined => r.runs.find((x) => x.name === name)?.runId;
+    expect(heldIn(r, id('main'))).toEqual([]);
+    expect(heldIn(r, id('second'))).toEqual(['send_quote']);
+    expect(heldIn(r, id('retake'))).toEqual(['send_quote']);
+  });
+
+  it('refuses a revision of a run that has not started yet, and a "run" that names no run is an invalid file', async () => {
+    const base = { name: 'early', input: { qty: 2 }, steps: sent, runs: [{ name: 'later', atMs: 10_000, input: { qty: 4 } }], expect: { state: 'succeeded' } };
+    const r = await runScenario(quote, Scenario.parse({ ...base, revise: [{ atMs: 1_000, run: 'later', input: { qty: 5 }, refused: true }] }));
+    expect(r.passed, JSON.stringify(r.assertions.filter((a) => !a.ok))).toBe(true);
+    expect(r.assertions.find((a) => a.what === 'run "later": revision at 1000 ms refused')?.actual).toMatch(/run "later" has not started yet/);
+    const bad = ScenarioFile.safeParse({ scenarios: [{ ...base, revise: [{ atMs: 1_000, run: 'nope', input: { qty: 5 } }] }] });
+    expect(bad.error?.issues[0]?.path).toEqual(['scenarios', 0, 'revise', 0, 'run']);
+    expect(bad.error?.issues[0]?.message).toMatch(/no run named "nope" in this scenario; its runs are main, later/);
   });
 });

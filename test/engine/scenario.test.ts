@@ -13,11 +13,10 @@ import { parseWorkflow } from './harness.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const examples = join(root, 'examples');
-/** NAME.scenarios.json and the *.json files of a NAME.scenarios/ folder, as `weft test` reads them. */
+// NAME.scenarios.json, then the files of a NAME.scenarios/ folder, as `weft test` finds them.
 const scenarioFiles = (name: string, dir: string): string[] => {
   const folder = join(dir, `${name}.scenarios`);
-  const more = existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.json')).sort().map((f) => join(folder, f)) : [];
-  return [join(dir, `${name}.scenarios.json`), ...more];
+  return [join(dir, `${name}.scenarios.json`), ...(existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith('.json')).sort().map((f) => join(folder, f)) : [])];
 };
 const load = (name: string, dir = examples) => ({
   workflow: parseWorkflow(JSON.parse(readFileSync(join(dir, `${name}.weft.json`), 'utf8'))),
@@ -152,5 +151,141 @@ describe('scenario features', () => {
     expect(refusal?.actual).toMatch(/^refused: /);
     const noCrash = await runScenario(workflow, { ...paid, name: 'a crash point that never comes', crash: { afterEvent: 'step_escalated' }, expect: { state: 'succeeded' } });
     expect(noCrash.assertions).toContainEqual({ what: 'crash after step_escalated', ok: false, expected: 'the event to happen', actual: 'it never happened' });
+  });
+});
+
+describe('scenario language: forks, retries with input, several runs, single attempts', () => {
+  const agent = load('agent-escalation');
+  const ticket = { ticketId: 'T-1042', customerMessage: 'My parcel never arrived.', orderTotal: 49.9, currency: 'EUR' };
+  const good = { decision: 'refund', amount: 49.9, confidence: 0.9, rationale: 'No delivery scan after 14 days.' };
+  const approve = [{ step: 'approve', atMs: 3_600_000, decision: 'approve' as const }];
+
+  it('a scripted `cases` outcome sees the retry variant; attempts are asserted one by one', async () => {
+    const r = await runScenario(agent.workflow, {
+      name: 'only the fallback model answers',
+      input: ticket,
+      steps: { propose: [{ cases: [{ when: 'variant = 1', then: { succeed: good } }], else: { fail: 'http_503' } }] },
+      decisions: approve,
+      expect: {
+        state: 'succeeded',
+        attempts: [
+          { step: 'propose', attempt: 1, variant: null, error: 'http_503', state: 'failed', startedAtMs: 0, input: { ticketId: 'T-1042', message: 'My parcel never arrived.', orderTotal: 49.9 } },
+          { step: 'propose', attempt: 2, variant: 0, error: 'http_503' },
+          { step: 'propose', attempt: 3, variant: 1, error: null, evidence: good, state: 'succeeded' },
+        ],
+      },
+    });
+    expect(r.assertions.filter((a) => !a.ok)).toEqual([]);
+    expect(r.assertions.filter((a) => a.what.includes('attempt 1.'))).toHaveLength(11);
+    const wrong = await runScenario(agent.workflow, {
+      name: 'expects the wrong variant',
+      input: ticket,
+      steps: { propose: [{ cases: [{ when: 'variant = 1', then: { succeed: good } }], else: { fail: 'http_503' } }] },
+      decisions: approve,
+      expect: { attempts: [{ step: 'propose', attempt: 2, variant: 1, startedAtMs: 0 }, { step: 'propose', attempt: 4 }] },
+    });
+    expect(wrong.passed).toBe(false);
+    expect(wrong.assertions).toContainEqual({ what: 'retry variant of attempt 1.2 of "propose"', ok: false, expected: 1, actual: 0 });
+    expect(wrong.assertions.find((a) => a.what.startsWith('start time of attempt 1.2'))).toMatchObject({ ok: false, expected: 0 });
+    expect(wrong.assertions).toContainEqual({ what: 'attempt 1.4 of "propose" started', ok: false, expected: true, actual: 'its attempts were 1.1, 1.2, 1.3' });
+  });
+
+  it('a call no case matches fails the scenario, naming what the call was given', async () => {
+    const r = await runScenario(agent.workflow, {
+      name: 'no case for the first attempt',
+      input: ticket,
+      steps: { propose: [{ cases: [{ when: 'variant = 1', then: { succeed: good } }] }] },
+      expect: { state: 'needs_attention' },
+    });
+    expect(r.passed).toBe(false);
+    expect(r.assertions).toContainEqual(expect.objectContaining({ what: 'scripted outcome of "propose" for call 1', ok: false, actual: { input: { ticketId: 'T-1042', message: 'My parcel never arrived.', orderTotal: 49.9 }, variant: null, attempt: 1, activation: 1 } }));
+  });
+
+  it('an operator retry with input runs a new activation with it; each activation settles with its own output', async () => {
+    const other = { ...ticket, orderTotal: 20 };
+    const r = await runScenario(agent.workflow, {
+      name: 'escalated, retried with a corrected order total',
+      input: ticket,
+      steps: { propose: [{ cases: [{ when: 'input.orderTotal = 20', then: { succeed: { ...good, amount: 20 } } }], else: { fail: 'http_503' } }] },
+      operator: [{ atMs: 600_000, action: 'retry', step: 'propose', input: other, by: 'ops' }],
+      decisions: [{ step: 'approve', atMs: 3_600_000, decision: 'approve' }],
+      expect: {
+        state: 'succeeded',
+        steps: { propose: { activations: [{ outcome: 'failed', output: null }, { outcome: 'succeeded', output: { ...good, amount: 20 } }] } },
+        attempts: [{ step: 'propose', activation: 2, attempt: 1, input: other, variant: null, startedAtMs: 600_000, evidence: { ...good, amount: 20 } }],
+      },
+    });
+    expect(r.assertions.filter((a) => !a.ok)).toEqual([]);
+    expect(r.assertions.some((a) => a.what === 'output of activation 2 of "propose"')).toBe(true);
+    const wrong = await runScenario(agent.workflow, { name: 'two activations expected, one happened', input: ticket, steps: { propose: [{ succeed: good }] }, decisions: approve, expect: { steps: { propose: { activations: [{ outcome: 'succeeded', output: null }, { outcome: 'failed' }] } } } });
+    expect(wrong.assertions).toContainEqual({ what: 'activations of "propose" that settled', ok: false, expected: 2, actual: 1 });
+    expect(wrong.assertions).toContainEqual({ what: 'output of activation 1 of "propose"', ok: false, expected: null, actual: good });
+    expect(wrong.assertions).toContainEqual({ what: 'outcome of activation 2 of "propose"', ok: false, expected: 'failed', actual: 'never settled' });
+  });
+
+  it('forks a run from a step: the fork reuses the evidence before it and has its own expectations and script', async () => {
+    const trip = load('trip-saga');
+    const carDown = trip.scenarios.find((s) => s.name.startsWith('the car rental stays unavailable')) as (typeof trip.scenarios)[number];
+    const booked = trip.scenarios[0] as (typeof trip.scenarios)[number];
+    const r = await runScenario(trip.workflow, {
+      ...carDown,
+      name: 'the car fails; a fork from book_car where the car and the trip desk answer books the trip',
+      operator: [{ atMs: 86_400_000, action: 'fork', from: 'book_car', name: 'retake', steps: { book_car: booked.steps?.book_car ?? [], confirm_trip: booked.steps?.confirm_trip ?? [] } }],
+      expect: {
+        state: 'failed',
+        runs: { retake: { state: 'succeeded', steps: { book_flight: { attempts: 0 }, book_hotel: { attempts: 0 }, book_car: { attempts: 1 } }, neverRan: ['cancel_flight', 'cancel_hotel'] } },
+      },
+    });
+    expect(r.assertions.filter((a) => !a.ok)).toEqual([]);
+    expect(r.runs.map((x) => x.name)).toEqual(['main', 'retake']);
+    expect(r.assertions.some((a) => a.what.startsWith('run "retake": state of "book_car"') || a.what.startsWith('run "retake": attempts of "book_car"'))).toBe(true);
+    const forked = r.events.find((e) => e.type === 'run_created' && (e.data as { forkOf?: unknown }).forkOf !== undefined);
+    expect(forked?.data).toMatchObject({ forkOf: { fromStep: 'book_car' } });
+    const early = await runScenario(trip.workflow, { ...carDown, name: 'an action on a fork before it exists', operator: [{ atMs: 0, action: 'cancel', run: 'later' }, { atMs: 1000, action: 'fork', from: 'book_car', name: 'later' }], expect: { state: 'failed' } });
+    expect(early.assertions).toContainEqual({ what: 'run "later": cancel at 0 ms', ok: false, expected: 'accepted', actual: 'refused: run "later" has not started yet' });
+  });
+
+  it('several runs share a resource pool: never more attempts at once than its limit, and a later run waits for a slot', async () => {
+    const research = load('parallel-research');
+    const base = research.scenarios[0] as (typeof research.scenarios)[number];
+    const slow = Object.fromEntries(['web', 'papers', 'forums'].map((id) => [id, (base.steps?.[id] ?? []).map((o) => ({ ...o, takeMs: 10_000 }))]));
+    const r = await runScenario(research.workflow, {
+      ...base,
+      name: 'two questions at once',
+      steps: { ...base.steps, ...slow },
+      runs: [{ name: 'second', atMs: 0, input: base.input }],
+      expect: { state: 'succeeded', maxInUse: { llm: 3 }, runs: { second: { state: 'succeeded' } }, runOrder: ['main', 'second'], maxParallelRuns: 2 },
+    });
+    expect(r.assertions.filter((a) => !a.ok)).toEqual([]);
+    expect(new Set(r.events.map((e) => e.runId)).size).toBe(2);
+    const wrong = await runScenario(research.workflow, { ...base, name: 'claims 2', steps: { ...base.steps, ...slow }, runs: [{ name: 'second', input: base.input }], expect: { maxInUse: { llm: 2 } } });
+    expect(wrong.assertions).toContainEqual({ what: 'most attempts on resource "llm" at once', ok: false, expected: 2, actual: 3 });
+  });
+
+  it('limits.maxParallelRuns queues runs, and the queue is asserted across runs (fixture queued-runs)', async () => {
+    const q = load('queued-runs', fixtureDirs[0]);
+    for (const s of q.scenarios) {
+      const r = await runScenario(q.workflow, s);
+      expect(r.assertions.filter((a) => !a.ok), s.name).toEqual([]);
+      expect(r.assertions.some((a) => a.what === 'runs queued for a run slot, in order')).toBe(true);
+    }
+    const first = q.scenarios[0] as (typeof q.scenarios)[number];
+    const wrong = await runScenario(q.workflow, { ...first, expect: { maxParallelRuns: 2, queued: ['low'], runOrder: ['main', 'low', 'high'] } });
+    expect(wrong.assertions).toContainEqual({ what: 'most runs holding a run slot at once', ok: false, expected: 2, actual: 1 });
+    expect(wrong.assertions).toContainEqual({ what: 'runs queued for a run slot, in order', ok: false, expected: ['low'], actual: ['low', 'high'] });
+    expect(wrong.assertions).toContainEqual({ what: 'runs in the order they got a run slot', ok: false, expected: ['main', 'low', 'high'], actual: ['main', 'high', 'low'] });
+  });
+
+  it('refuses bad scenarios with the JSON path: a fork without from or name, an unknown run, a when that is not JSONata', () => {
+    const bad = (scenario: unknown): string => {
+      const r = ScenarioFile.safeParse({ scenarios: [scenario] });
+      return r.success ? 'valid' : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n');
+    };
+    expect(bad({ name: 'f', operator: [{ atMs: 0, action: 'fork' }], expect: {} })).toMatch(/scenarios\.0\.operator\.0\.from: a fork needs "from"[\s\S]*scenarios\.0\.operator\.0\.name: a fork needs "name"/);
+    expect(bad({ name: 'r', expect: { runs: { nope: {} } } })).toContain('scenarios.0.expect.runs.nope: no run named "nope" in this scenario; its runs are main');
+    expect(bad({ name: 'd', runs: [{ name: 'main' }], expect: {} })).toContain('scenarios.0.runs.0.name: the run name "main" is taken');
+    expect(bad({ name: 'w', steps: { a: [{ cases: [{ when: 'variant = = 1', then: { succeed: 1 } }] }] }, expect: {} })).toMatch(/^scenarios\.0\.steps\.a\.0/);
+    expect(bad({ name: 's', operator: [{ atMs: 0, action: 'retry', step: 'a', from: 'b' }], expect: {} })).toContain('scenarios.0.operator.0.from: "from" is for fork only, not retry');
+    expect(bad({ name: 'ok', runs: [{ name: 'b' }], operator: [{ atMs: 0, action: 'fork', from: 'a', name: 'c', run: 'b' }], expect: { runs: { b: {}, c: {} }, queued: ['c'] } })).toBe('valid');
   });
 });

@@ -35,7 +35,7 @@ describe('migrations', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
-    expect(tables).toEqual(['definitions', 'events', 'external_events', 'lease', 'runs', 'step_states']);
+    expect(tables).toEqual(['definitions', 'events', 'external_events', 'lease', 'runs', 'sqlite_sequence', 'step_states']);
     db.close();
   });
 
@@ -47,9 +47,43 @@ describe('migrations', () => {
     old.prepare("INSERT INTO events (run_id, seq, at, type, data) VALUES ('r1', 1, 1, 'run_created', '{}')").run();
     old.close();
     const db = openDatabase(path);
-    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.prepare("SELECT id, state, input_revision FROM runs").all()).toEqual([{ id: 'r1', state: 'succeeded', input_revision: 1 }]);
     expect(db.prepare('SELECT COUNT(*) AS n FROM events').get()).toEqual({ n: 1 });
+    db.close();
+  });
+
+  it('numbers migrations upward, so a store knows which ones it has', () => {
+    const versions = MIGRATIONS.map((m) => m.version);
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    expect(new Set(versions).size).toBe(versions.length);
+    expect(SCHEMA_VERSION).toBe(versions[versions.length - 1]);
+  });
+
+  it('migration 7 gives the events of an older store a global cursor in commit order, keeping (run, seq) unique', () => {
+    const path = join(temp(), 'v4.db');
+    const old = openDatabase(path, { upTo: 4 });
+    const insert = old.prepare("INSERT INTO events (run_id, seq, at, type, data) VALUES (?, ?, ?, 'run_state_changed', '{\"state\":\"running\"}')");
+    // Run b's clock went back at seq 2: its cursor order must still follow its seq.
+    for (const [run, seq, at] of [['b', 1, 10], ['a', 1, 5], ['a', 2, 20], ['b', 2, 8], ['b', 3, 30], ['a', 3, 25]] as const) insert.run(run, seq, at);
+    old.close();
+    const db = openDatabase(path);
+    const rows = db.prepare('SELECT cursor, run_id, seq FROM events ORDER BY cursor').all();
+    expect(rows).toEqual([
+      { cursor: 1, run_id: 'a', seq: 1 },
+      { cursor: 2, run_id: 'b', seq: 1 },
+      { cursor: 3, run_id: 'b', seq: 2 },
+      { cursor: 4, run_id: 'a', seq: 2 },
+      { cursor: 5, run_id: 'a', seq: 3 },
+      { cursor: 6, run_id: 'b', seq: 3 },
+    ]);
+    expect(() => db.prepare("INSERT INTO events (run_id, seq, at, type, data) VALUES ('a', 3, 40, 'run_state_changed', '{}')").run()).toThrow(/UNIQUE/);
+    const store = new Store(db);
+    store.append({ runId: 'a', type: 'run_state_changed', at: 50, data: { state: 'succeeded' } });
+    store.flush();
+    expect(store.readEventsAfter(5).map((c) => [c.cursor, c.event.runId, c.event.seq])).toEqual([[6, 'b', 3], [7, 'a', 4]]);
+    const plan = (db.prepare("EXPLAIN QUERY PLAN SELECT * FROM events WHERE run_id = 'a' ORDER BY seq").all() as { detail: string }[]).map((r) => r.detail).join(' ');
+    expect(plan).toMatch(/USING INDEX events_by_run/);
     db.close();
   });
 

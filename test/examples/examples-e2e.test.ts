@@ -271,26 +271,33 @@ describe.concurrent('examples run end to end with mock agents and the fake API',
     expect((await weft.approve(runId, 'review', EXIT.succeeded)).state).toBe('succeeded');
     expect(path(await weft.inspect(runId))).toEqual({
       research: 'succeeded', draft: 'succeeded', review: 'succeeded', approved: 'succeeded',
-      redraft: 'skipped', rereview: 'skipped', review_expired: 'skipped',
+      feedback: 'skipped', redraft: 'skipped', rereview: 'skipped', review_expired: 'skipped', gave_up: 'skipped',
     });
   });
 
-  it('research-review: a rejection with a reason feeds the redraft, and the revision is approved', async ({ expect }) => {
+  it('research-review: each redraft gets the latest rejection reason, from review and then from rereview, and the revision is approved', async ({ expect }) => {
     const weft = session();
     const reason = 'Explain what happens to idempotency keys when a step is retried.';
+    const again = 'Show a retried request with its key.';
     const { runId } = await weft.run('research-review', { topic: 'durable workflow engines', audience: 'platform engineers' }, EXIT.waiting);
     expect((await weft.tasks()).map((t) => t.stepId)).toEqual(['review']);
     expect((await weft.reject(runId, 'review', reason, EXIT.waiting)).state).toBe('waiting');
     const [task] = await weft.tasks();
     expect(task).toMatchObject({ runId, stepId: 'rereview', title: 'Review revised article' });
+    expect(task?.instructions).toContain(`Revision 1: Why durable workflows resume instead of repeat. It answers: ${reason}`);
+    expect((await weft.reject(runId, 'rereview', again, EXIT.waiting)).state).toBe('waiting');
     expect((await weft.approve(runId, 'rereview', EXIT.succeeded)).state).toBe('succeeded');
     const record = await weft.inspect(runId);
     expect(path(record)).toEqual({
-      research: 'succeeded', draft: 'succeeded', review: 'rejected', redraft: 'succeeded', rereview: 'succeeded',
-      approved: 'succeeded', review_expired: 'skipped',
+      research: 'succeeded', draft: 'succeeded', review: 'rejected', feedback: 'succeeded', redraft: 'succeeded', rereview: 'succeeded',
+      approved: 'succeeded', review_expired: 'skipped', gave_up: 'skipped',
     });
-    const redraftInput = (await weft.events(runId)).find((e) => e.type === 'attempt_started' && e.step === 'redraft')?.data['input'];
-    expect(redraftInput).toMatchObject({ reason, previous: { title: 'Why durable workflows resume instead of repeat' } });
+    const redraftInputs = (await weft.events(runId)).filter((e) => e.type === 'attempt_started' && e.step === 'redraft').map((e) => e.data['input']);
+    // The mock replies with the same revision each round: the second round revises it, not the first draft.
+    expect(redraftInputs).toMatchObject([
+      { reason, round: 1, previous: { title: 'Why durable workflows resume instead of repeat', body: expect.stringContaining('replays its log') } },
+      { reason: again, round: 2, previous: { body: expect.stringContaining('Effects with idempotency keys are not repeated.') } },
+    ]);
   });
 
   it('parallel-research: two of three searches suffice; the forums branch fails and is ignored', async ({ expect }) => {

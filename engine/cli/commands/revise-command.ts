@@ -1,6 +1,8 @@
 // `weft revise RUN --input JSON|@file [--dry-run] [--db PATH] [--json]`: a new input revision for
 // a run. The plan (what runs again, what keeps its evidence, what waits for a decision) is printed
 // before the revision acts; --dry-run prints only the plan and changes nothing.
+import type { RevisePlan } from '../../../shared/api/input-commands.ts';
+import type { RunState } from '../../../shared/definition/names.ts';
 import type { Workflow } from '../../../shared/definition/workflow-schema.ts';
 import type { RevisionPlan } from '../../runtime/revision-plan.ts';
 import { StoreError } from '../../store/store-error.ts';
@@ -50,7 +52,8 @@ Exit status as for weft run; 0 for --dry-run.`,
         try {
           const id = store.resolveRunId(run);
           const { plan, state } = await planFor(store, id, input);
-          io.stdout.write(json ? `${JSON.stringify({ runId: id, state, dryRun: true, inputRevision: plan.inputRevision, plan: plan.steps })}\n` : `${formatRevisionPlan(id, plan)}dry run: nothing was changed\n`);
+          const answer: RevisePlan = { runId: id, state, dryRun: true, inputRevision: plan.inputRevision, plan: plan.steps };
+          io.stdout.write(json ? `${JSON.stringify(answer)}\n` : `${formatRevisionPlan(id, plan)}dry run: nothing was changed\n`);
           return EXIT_OK;
         } finally {
           close();
@@ -73,7 +76,7 @@ Exit status as for weft run; 0 for --dry-run.`,
 };
 
 /** The run's definition, the new input checked against it, and the plan of the revision. */
-async function planFor(store: Store, id: string, input: unknown): Promise<{ plan: RevisionPlan; state: string }> {
+async function planFor(store: Store, id: string, input: unknown): Promise<{ plan: RevisionPlan; state: RunState }> {
   const row = store.getRun(id);
   const def: { workflow: Workflow } | undefined = row === undefined ? undefined : store.loadDefinition(row.workflowId, row.version);
   if (def === undefined) throw new StoreError('io', `the definition snapshot of run ${id} is missing; the store is damaged`);

@@ -1,4 +1,4 @@
-// `weft test FILE [SCENARIO_FILE...] [--json]`: runs each workflow's scenarios (given after it, or
+// `weft test FILE [SCENARIO_FILE...] [--json [--events]]`: runs each workflow's scenarios (given after it, or
 // NAME.scenarios.json and the files of a NAME.scenarios/ folder beside NAME.weft.json) in virtual
 // time and reports passes, failed assertions with expected and actual values, and the steps and
 // edges no scenario exercised.
@@ -24,7 +24,7 @@ interface Target {
 export const testCommand: Command = {
   name: 'test',
   summary: "run workflows' scenarios in virtual time and report coverage",
-  usage: 'weft test FILE [SCENARIO_FILE...] [--json]',
+  usage: 'weft test FILE [SCENARIO_FILE...] [--json [--events]]',
   help: `Runs the scenarios of each workflow. FILE is a NAME.weft.json; the scenario files after it
 are its scenarios, and without any, NAME.scenarios.json and every *.json in a NAME.scenarios/
 folder beside it are. A scenario file or NAME.scenarios/ folder on its own tests the workflow
@@ -34,12 +34,15 @@ of days take milliseconds), scripted step outcomes, decisions and events; see
 docs/scenarios.md. Prints, per workflow, the scenarios passed and the steps and edges that no
 scenario exercised; a failed assertion shows its expected and actual values.
 
-  --json   print {"workflows":[{"file","scenarios":[{"name","passed","assertions"}],"coverage"}]}
+  --json     print {"workflows":[{"file","scenarios":[{"name","passed","assertions","runs"}],"coverage"}]}
+  --events   with --json: each scenario also gives "events", the event log of every run it
+             started, in the order written
 
 Exit status: 0 every scenario passed, 1 one failed, 2 usage error or an unreadable or invalid file.`,
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } });
+    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' }, events: { type: 'boolean' } });
     if (positionals.length === 0) throw new UsageError('give workflow files, scenario files or folders');
+    if (values.events === true && values.json !== true) throw new UsageError('--events needs --json: the event logs are part of the JSON report');
     const { targets, missing } = targetsOf(positionals.map((p) => resolve(io.cwd, p)), io);
     let code = missing ? EXIT_USAGE : EXIT_OK;
     const report = [];
@@ -54,7 +57,17 @@ Exit status: 0 every scenario passed, 1 one failed, 2 usage error or an unreadab
       if (values.json !== true) print(io, r);
     }
     if (values.json === true) {
-      io.stdout.write(`${JSON.stringify({ workflows: report.map((r) => ({ file: r.file, scenarios: r.scenarios.map((s) => ({ name: s.name, passed: s.passed, virtualMs: s.virtualMs, crashed: s.crashed, assertions: s.assertions, ...(s.error === undefined ? {} : { error: s.error }) })), coverage: r.coverage })) })}\n`);
+      const scenarioJson = (s: ScenarioResult): Record<string, unknown> => ({
+        name: s.name,
+        passed: s.passed,
+        virtualMs: s.virtualMs,
+        crashed: s.crashed,
+        assertions: s.assertions,
+        runs: s.runs.map((x) => ({ name: x.name, runId: x.runId, state: x.metrics.state })),
+        ...(s.error === undefined ? {} : { error: s.error }),
+        ...(values.events === true ? { events: s.events } : {}),
+      });
+      io.stdout.write(`${JSON.stringify({ workflows: report.map((r) => ({ file: r.file, scenarios: r.scenarios.map(scenarioJson), coverage: r.coverage })) })}\n`);
     }
     if (targets.length === 0) {
       io.stderr.write('weft test: no workflow with scenarios found (NAME.scenarios.json or a NAME.scenarios/ folder beside NAME.weft.json)\n');
@@ -160,7 +173,7 @@ async function testWorkflow(t: Target, io: CliIo): Promise<{ file: string; scena
   if (loaded.workflow === undefined || hasErrors(loaded.diagnostics)) return fail(`${workflowFile} is not a valid workflow (check it with weft validate)`);
   const scenarios: ScenarioResult[] = [];
   for (const f of files) for (const s of f.data.scenarios) scenarios.push(await runScenario(loaded.workflow, s));
-  return { file: workflowFile, scenarios, coverage: coverageOf(loaded.workflow, scenarios.flatMap((s) => (s.metrics === null ? [] : [s.metrics]))) };
+  return { file: workflowFile, scenarios, coverage: coverageOf(loaded.workflow, scenarios.flatMap((s) => s.runs.map((x) => x.metrics))) };
 }
 
 function print(io: CliIo, r: { file: string; scenarios: ScenarioResult[]; coverage: Coverage }): void {
@@ -174,10 +187,10 @@ function print(io: CliIo, r: { file: string; scenarios: ScenarioResult[]; covera
     if (s.passed) continue;
     io.stdout.write(`  FAIL ${JSON.stringify(s.name)}${s.error === undefined ? '' : `: ${s.error}`}\n`);
     for (const a of s.assertions.filter((x) => !x.ok)) io.stdout.write(`    ${a.what}: expected ${JSON.stringify(a.expected)}, got ${JSON.stringify(a.actual)}\n`);
-    const m = s.metrics;
-    if (m !== null) {
-      // What did happen, to compare with what was expected: the edges taken and how the run ended.
-      io.stdout.write(`    the run took ${m.path.length === 0 ? 'no edge' : m.path.join(' > ')} and ended ${m.state}${m.failure?.step == null ? '' : ` (went wrong at ${m.failure.step}: ${m.failure.outcome ?? '?'})`}${s.crashed ? ', after a crash' : ''}\n`);
+    // What did happen, to compare with what was expected: the edges taken and how each run ended.
+    for (const { name, metrics: m } of s.runs) {
+      const which = s.runs.length === 1 ? 'the run' : `run "${name}"`;
+      io.stdout.write(`    ${which} took ${m.path.length === 0 ? 'no edge' : m.path.join(' > ')} and ended ${m.state}${m.failure?.step == null ? '' : ` (went wrong at ${m.failure.step}: ${m.failure.outcome ?? '?'})`}${s.crashed ? ', after a crash' : ''}\n`);
     }
   }
 }

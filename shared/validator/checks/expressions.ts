@@ -1,13 +1,17 @@
-// Expression syntax, data handoffs (missing dependencies, undeclared fields) and conditions that
-// cannot be boolean. One pass over every expression site of every step.
+// Expression syntax, data handoffs (missing dependencies, undeclared fields, unguarded reads
+// through a loop) and conditions that cannot be boolean. One pass over every expression site of
+// every step.
 import type { Step } from '../../definition/workflow-schema.ts';
+import { activationReads } from '../expressions/activation.ts';
 import { shapeOf } from '../expressions/boolean-shape.ts';
+import { guardedReadPositions } from '../expressions/exists-guards.ts';
 import { expressionSitesOf, WORKFLOW_OUTPUT, workflowOutputSite, type ExpressionSite } from '../expressions/expression-sites.ts';
 import type { AstNode } from '../expressions/jsonata-ast.ts';
 import type { Shape } from '../expressions/expression-shape.ts';
 import { referencesOf, type Reference } from '../expressions/references.ts';
 import type { BitsetTable } from '../graph/bitset.ts';
 import { guaranteedBefore } from '../graph/guaranteed-before.ts';
+import { LoopReach } from '../graph/loop-reach.ts';
 import { declaredType, walkSchema } from '../schema/schema-path.ts';
 import { outputSchemaOf } from '../schema/implicit-outputs.ts';
 import type { Finding, ValidationContext } from '../validation-context.ts';
@@ -15,9 +19,18 @@ import { suggest } from './ids-and-references.ts';
 
 const RUN_FIELDS = ['id', 'workflowId', 'version', 'inputRevision', 'startedAt'];
 
+/** What the reads of one expression are judged against; the graph parts are built on first use. */
+interface Dataflow {
+  before: BitsetTable;
+  loops: LoopReach;
+  /** Positions of the reads behind an `$exists` guard, in the expression being checked. */
+  guarded: () => Set<number>;
+}
+
 export function checkExpressions(ctx: ValidationContext): void {
   const { graph, workflow } = ctx;
   let before: BitsetTable | undefined;
+  let loops: LoopReach | undefined;
   const report = (site: ExpressionSite, f: Finding): void => {
     if (site.reader === WORKFLOW_OUTPUT) ctx.at(site.path, f);
     else if (site.edge) ctx.atEdge(site.edge, site.path, f, graph.step(site.reader).id);
@@ -36,9 +49,23 @@ export function checkExpressions(ctx: ValidationContext): void {
       });
       continue;
     }
-    for (const ref of referencesOf(parsed.ast, parsed.shape)) {
+    const refs = referencesOf(parsed.ast, parsed.shape);
+    if (refs.length > 0) {
       before ??= guaranteedBefore(graph);
-      checkReference(ctx, site, ref, before, report);
+      loops ??= new LoopReach(graph);
+      let guarded: Set<number> | undefined;
+      const flow: Dataflow = { before, loops, guarded: () => (guarded ??= guardedReadPositions(parsed.ast, parsed.shape)) };
+      for (const ref of refs) checkReference(ctx, site, ref, flow, report);
+    }
+    if (site.reader === WORKFLOW_OUTPUT) {
+      for (const at of activationReads(parsed.ast, parsed.shape)) {
+        report(site, {
+          code: 'undeclared-field',
+          message: 'reads $activation, the activation number of the step that evaluates an expression; the workflow\'s output is evaluated by no step',
+          hint: 'read the count in a step (say, a transform with "$activation") and its output here as steps.<id>.output',
+          position: site.offset + at,
+        });
+      }
     }
     if (site.condition) {
       const shape = shapeOf(parsed.ast, (path) => typeOfPath(ctx, site, path, parsed.shape));
@@ -57,7 +84,7 @@ function checkReference(
   ctx: ValidationContext,
   site: ExpressionSite,
   ref: Reference,
-  before: BitsetTable,
+  flow: Dataflow,
   report: (site: ExpressionSite, f: Finding) => void,
 ): void {
   const { graph, workflow } = ctx;
@@ -114,8 +141,25 @@ function checkReference(
   }
   // The workflow's output is read when the run ends: a step it names may not have run (a branch
   // not taken), which JSONata reads as nothing, so only names and fields are checked there.
-  const finished = site.reader === WORKFLOW_OUTPUT || before.has(site.reader, x) || (site.readerDone && x === site.reader);
-  if (!finished) {
+  const finished = site.reader === WORKFLOW_OUTPUT || flow.before.has(site.reader, x) || (site.readerDone && x === site.reader);
+  // A step seen only back through a loop edge (a loop's tail from its head, or a step's own
+  // previous pass) has an output from the second pass on: readable behind an $exists guard.
+  const loopEdge = finished || site.reader === WORKFLOW_OUTPUT ? undefined : flow.loops.loopEdgeBehind(x, site.reader);
+  if (loopEdge !== undefined && !(ref.position !== undefined && flow.guarded().has(ref.position))) {
+    const readerId = graph.step(site.reader).id;
+    const where = site.edge ? `the condition of edge "${site.edge.edge.id}"` : `step "${readerId}"`;
+    const read = `steps.${stepId}${field === undefined ? '' : `.${[field, ...rest].join('.')}`}`;
+    report(site, {
+      code: 'unguarded-loop-read',
+      message: x === site.reader
+        ? `${where} reads its own previous output, which exists only after the loop edge "${loopEdge.edge.id}" has brought the run back; on the first pass there is none`
+        : `${where} reads steps.${stepId}, which runs after "${readerId}" and has an output only once the loop edge "${loopEdge.edge.id}" has brought the run back; on the first pass there is none`,
+      hint: `guard the read and say what the first pass uses: $exists(steps.${stepId}.output) ? ${read} : <first-pass value>`,
+      ...position,
+    });
+    return;
+  }
+  if (!finished && loopEdge === undefined) {
     const readerId = graph.step(site.reader).id;
     const where = site.edge ? `the condition of edge "${site.edge.edge.id}"` : `step "${readerId}"`;
     report(site, {

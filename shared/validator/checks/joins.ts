@@ -77,8 +77,9 @@ function findExclusivePair(
 function exclusive(ctx: ValidationContext, s: number, a: GraphEdge, b: GraphEdge): boolean {
   if (a === b) return false;
   if (ctx.graph.step(s).kind === 'router') return true;
-  if (a.outcomes.has('any') || b.outcomes.has('any')) return false;
-  return ![...a.outcomes].some((o) => b.outcomes.has(o));
+  const [oa, ob] = [ctx.graph.outcomesBehind(a), ctx.graph.outcomesBehind(b)];
+  if (oa.has('any') || ob.has('any')) return false;
+  return ![...oa].some((o) => ob.has(o));
 }
 
 function pathEdge(ctx: ValidationContext, dominators: EdgeDominators, e: GraphEdge, at: number): string {

@@ -27,7 +27,8 @@ export function checkRouting(ctx: ValidationContext): void {
         }, step.id);
       }
       for (const e of outs) {
-        if (e.edge.default !== true && e.edge.when === undefined) {
+        // An exhausted edge is decided after the conditions, only when a loop edge is used up.
+        if (e.edge.default !== true && e.edge.when === undefined && !e.outcomes.has('exhausted')) {
           ctx.atEdge(e, [], {
             code: 'router-edge-without-condition',
             message: `edge "${e.edge.id}" of router "${step.id}" has no "when", so it always matches and hides the edges after it`,

@@ -1,6 +1,7 @@
 // Decides, from the AST alone, whether a condition can only ever give a boolean. `unknown`
 // means "cannot tell statically" (a path whose type is not declared); only a definite
 // `non-boolean` becomes a diagnostic.
+import { ACTIVATION_VARIABLE } from './activation.ts';
 import type { AstNode } from './jsonata-ast.ts';
 
 export type Shape = 'boolean' | 'non-boolean' | 'unknown';
@@ -41,6 +42,9 @@ export function shapeOf(node: AstNode, typeOfPath: (path: AstNode) => string | u
       if (VALUE_FUNCTIONS.has(name)) return 'non-boolean';
       return 'unknown';
     }
+    case 'variable':
+      // $activation is a count; other variables are bound by the expression itself.
+      return node.value === ACTIVATION_VARIABLE ? 'non-boolean' : 'unknown';
     case 'condition': {
       const a = node.then ? shapeOf(node.then, typeOfPath) : 'unknown';
       const b = node.else ? shapeOf(node.else, typeOfPath) : 'unknown';

@@ -1,12 +1,34 @@
 // For each step, the steps that have certainly finished *with an output* before it starts, on
 // every path. A predecessor counts only when every edge from it into the step follows outcomes
 // that carry an output (`succeeded`, or `rejected`, whose output holds the reason): a step reached
-// on `unknown`, `failed` or `expired` must not read an output that may not exist. They combine by
-// intersection, except after `all` and `subset` joins, which wait for
-// every (named, non-optional) branch and so guarantee the union. A compensation step follows the
-// step it offsets. Loop edges are left out: what the first pass guarantees is what counts.
+// on `unknown`, `failed` or `expired` must not read an output that may not exist. (an `exhausted`
+// edge carries the outcomes of the loop edges it stands in for.) They combine by
+// intersection, except after `all` and `subset` joins, which wait for every (named, non-optional)
+// branch and so add the union of what those branches guarantee. A branch the join ignores
+// guarantees less: with `onFailedBranch: "ignore"` it ran but may have failed (what came before it
+// holds, its own output does not); with `onCancelledBranch: "ignore"` it may not have run at all
+// (nothing of it holds). A compensation step follows the step it offsets. Loop edges are left
+// out: what the first pass guarantees is what counts.
+import type { Step } from '../../definition/workflow-schema.ts';
 import { BitsetTable } from './bitset.ts';
 import type { WorkflowGraph } from './workflow-graph.ts';
+
+/** How much an incoming branch of a step guarantees after it: all of it, only what ran before it, or nothing. */
+export type BranchGuarantee = 'full' | 'before' | 'none';
+
+/**
+ * What a required branch of an `all` or `subset` join guarantees, by the join's policies; undefined
+ * when `branch` is not a required branch of a waiting join (it then counts only on every path).
+ */
+export function joinBranchGuarantee(join: Step, branch: Step): BranchGuarantee | undefined {
+  if (join.kind !== 'join') return undefined;
+  const mode = join.config?.mode ?? 'all';
+  const required = mode === 'all' ? branch.optional !== true : mode === 'subset' ? (join.config?.branches?.includes(branch.id) ?? false) : false;
+  if (!required) return undefined;
+  if (join.config?.onCancelledBranch === 'ignore') return 'none';
+  if (join.config?.onFailedBranch === 'ignore') return 'before';
+  return 'full';
+}
 
 export function guaranteedBefore(graph: WorkflowGraph): BitsetTable {
   const n = graph.size;
@@ -23,22 +45,21 @@ export function guaranteedBefore(graph: WorkflowGraph): BitsetTable {
     const predEdges = graph.forwardPreds(v);
     const preds = [...predEdges.keys(), ...(compensates.get(v) ?? [])];
     const withOutput = (p: number): boolean =>
-      (predEdges.get(p) ?? []).every((e) => [...e.outcomes].every((o) => o === 'succeeded' || o === 'rejected'));
-    const join = step.kind === 'join' ? (step.config?.mode ?? 'all') : undefined;
-    const required = (p: number): boolean => {
-      if (join === 'all') return graph.step(p).optional !== true;
-      if (join === 'subset') return (step.kind === 'join' && step.config?.branches?.includes(graph.step(p).id)) ?? false;
-      return false;
-    };
-    const unionPreds = join === 'all' || join === 'subset' ? preds.filter(required) : [];
-    const combine = unionPreds.length > 0 ? unionPreds : preds;
-    combine.forEach((p, k) => {
+      (predEdges.get(p) ?? []).every((e) => [...graph.outcomesBehind(e)].every((o) => o === 'succeeded' || o === 'rejected'));
+    // Every path: some predecessor finished (for a join, at least one branch arrived).
+    preds.forEach((p, k) => {
       table.copy(temp, p);
       if (withOutput(p)) table.set(temp, p);
       if (k === 0) table.copy(v, temp);
-      else if (unionPreds.length > 0) table.union(v, temp);
       else table.intersect(v, temp);
     });
+    // A waiting join: each required branch adds what it guarantees.
+    for (const p of predEdges.keys()) {
+      const kind = joinBranchGuarantee(step, graph.step(p));
+      if (kind === undefined || kind === 'none') continue;
+      table.union(v, p);
+      if (kind === 'full' && withOutput(p)) table.set(v, p);
+    }
   }
   return table;
 }

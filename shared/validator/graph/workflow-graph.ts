@@ -164,6 +164,15 @@ export class WorkflowGraph {
     return seen;
   }
 
+  /**
+   * The outcomes of `e.from` that lead along `e`: its own, or for an `exhausted` edge those of the
+   * loop edges it stands in for once their bound is used up.
+   */
+  outcomesBehind(e: GraphEdge): ReadonlySet<EdgeOutcome> {
+    if (!e.outcomes.has('exhausted')) return e.outcomes;
+    return new Set((this.out[e.from] ?? []).filter((l) => l.loop).flatMap((l) => [...l.outcomes]));
+  }
+
   /** Distinct forward predecessors of a node, with the edges from each. */
   forwardPreds(v: number): Map<number, GraphEdge[]> {
     const m = new Map<number, GraphEdge[]>();

@@ -1,0 +1,98 @@
+// `weft serve [--workspace DIR] [--db PATH] [--port N] [--open]`: the engine server and the app.
+import { spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from '../command.ts';
+import { withUserErrors } from '../cli-errors.ts';
+import { EXIT_OK } from '../exit-codes.ts';
+import { InputError } from '../input-error.ts';
+import { parseCommandArgs } from '../parse-command-args.ts';
+import { readVersion } from '../read-version.ts';
+import { storePath } from '../store-path.ts';
+import { UsageError } from '../usage-error.ts';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'serve the app and the engine API on 127.0.0.1 for a workspace',
+  usage: 'weft serve [--workspace DIR] [--db PATH] [--port N] [--open]',
+  help: `Starts one engine for the workspace's store (it continues unfinished runs and holds the
+store's lease), and serves the Weft Studio app and its API on 127.0.0.1 only. Prints one line:
+
+  Weft Studio: http://127.0.0.1:PORT/#token=TOKEN
+
+Open it in a browser. The token changes at every start; it is also written, readable only by
+you, to serve.json beside the store. Stop with Ctrl-C: running attempts are recorded as at any
+engine stop, and the next engine continues them.
+
+  --workspace DIR   the folder whose *.weft.json files the app shows (default: this folder)
+  --db PATH         the store (default $WEFT_DB, else .weft/weft.db in the workspace)
+  --port N          the port (default 0: a free one)
+  --open            open the app in the default browser`,
+
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, {
+      workspace: { type: 'string' },
+      db: { type: 'string' },
+      port: { type: 'string' },
+      open: { type: 'boolean' },
+    });
+    if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+    const port = values.port === undefined ? 0 : Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port takes a port number from 0 to 65535 (0 picks a free one)');
+    return withUserErrors('serve', io, async () => {
+      const workspace = resolve(io.cwd, values.workspace ?? '.');
+      if (!existsSync(workspace) || !statSync(workspace).isDirectory()) throw new InputError(`--workspace ${workspace} is not a folder`);
+      const db = values.db === undefined && process.env['WEFT_DB'] === undefined ? resolve(workspace, '.weft/weft.db') : storePath(values.db, io.cwd);
+      const [{ serve }, { builtAppDir }, { mkdirSync }, { dirname }] = await Promise.all([
+        import('../../server/serve.ts'),
+        import('../../server/app-dir.ts'),
+        import('node:fs'),
+        import('node:path'),
+      ]);
+      mkdirSync(dirname(db), { recursive: true });
+      let fatal: unknown;
+      let wake: () => void = () => {};
+      const stopped = new Promise<void>((r) => {
+        wake = r;
+      });
+      const serving = await serve({
+        workspace,
+        storePath: db,
+        port,
+        appDir: builtAppDir(),
+        version: readVersion(),
+        onFatal: (error) => {
+          fatal = error;
+          wake();
+        },
+      });
+      const address = `${serving.url}/#token=${serving.token}`;
+      io.stdout.write(`Weft Studio: ${address}\n`);
+      if (values.open === true) openBrowser(address);
+      const onSignal = () => wake();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      await stopped;
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      await serving.stop();
+      if (fatal !== undefined) {
+        io.stderr.write(`weft serve: the engine stopped: ${fatal instanceof Error ? fatal.message : String(fatal)} (store ${db})\n`);
+        return 2;
+      }
+      io.stderr.write('weft serve: stopped\n');
+      return EXIT_OK;
+    });
+  },
+};
+
+function openBrowser(address: string): void {
+  const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  try {
+    const child = spawn(command, [address], { stdio: 'ignore', detached: true });
+    child.on('error', () => {});
+    child.unref();
+  } catch {
+    // No browser to open: the address is printed above.
+  }
+}

@@ -1,0 +1,250 @@
+// The HTTP and WebSocket server of `weft serve`, on fastify (routing, body parsing and limits)
+// with @fastify/websocket (ws) and @fastify/static. Every request passes, in order: the Host check
+// (421), the Origin check (403), and for /api/ the token (401); then its params, query and body
+// are parsed with the shared/api zod schemas (400 with the JSON path). Errors always come as
+// {"error": {"code", "message", "path"?}}. The app's static files need no token and hold no data.
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import { existsSync } from 'node:fs';
+import type { z } from 'zod';
+import { API_ERROR_STATUS, badInput, type ApiErrorBody, type ApiErrorCode } from '../../shared/api/api-error.ts';
+import { RunId, StepId, WorkflowId } from '../../shared/api/api-ids.ts';
+import { EventPageQuery } from '../../shared/api/event-page.ts';
+import { RunAction } from '../../shared/api/run-action.ts';
+import { RunListQuery } from '../../shared/api/run-summary.ts';
+import { SendEventCommand } from '../../shared/api/send-event-command.ts';
+import { StartRunCommand } from '../../shared/api/start-run-command.ts';
+import { TaskAction } from '../../shared/api/task-action.ts';
+import { ValidateRequest } from '../../shared/api/workflow-views.ts';
+import { validateDefinitionText } from '../../shared/validator/validate-workflow.ts';
+import type { EngineService } from '../service/engine-service.ts';
+import { serviceErrorOf } from '../service/service-error.ts';
+import type { Store } from '../store/store.ts';
+import { serveEventStream } from './event-stream.ts';
+import { CONTENT_SECURITY_POLICY, hostAllowed, originAllowed, presentedToken, tokensEqual } from './security.ts';
+import { z as zod } from 'zod';
+
+export interface ServerOptions {
+  service: EngineService;
+  store: Store;
+  token: string;
+  /** The built app (dist/app); without it, / explains how to build it. */
+  appDir: string | undefined;
+  version: string;
+  workspace: string;
+  storePath: string;
+  /** Who acts when a request names nobody (`by`): the user who started the server. */
+  defaultActor: string;
+  bodyLimit?: number;
+  streamBufferLimit?: number;
+}
+
+/** Requests bigger than this are refused with 413 (a definition of 1,000 steps is ~1 MB). */
+export const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
+
+class HttpError extends Error {
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly path?: string,
+  ) {
+    super(message);
+  }
+}
+
+const errorBody = (code: ApiErrorCode, message: string, path?: string): ApiErrorBody => ({ error: { code, message, ...(path === undefined ? {} : { path }) } });
+
+function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const body = badInput(result.error, what);
+    throw new HttpError('bad-input', body.error.message, body.error.path);
+  }
+  return result.data;
+}
+
+const RunParams = zod.strictObject({ id: RunId });
+const TaskParams = zod.strictObject({ runId: RunId, stepId: StepId });
+const WorkflowParams = zod.strictObject({ id: WorkflowId });
+const VersionParams = zod.strictObject({ id: WorkflowId, version: zod.coerce.number().int().positive() });
+const StatsParams = zod.strictObject({ workflowId: WorkflowId });
+const StatsQuery = zod.strictObject({ version: zod.coerce.number().int().positive().optional() });
+
+export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
+  // Params up to 2,000 characters reach the schemas, which refuse ids over 200 with a clear message.
+  const app = Fastify({ logger: false, bodyLimit: o.bodyLimit ?? DEFAULT_BODY_LIMIT, forceCloseConnections: true, maxParamLength: 2000 });
+  let port = 0;
+  app.addHook('onListen', async () => {
+    const address = app.server.address();
+    port = typeof address === 'object' && address !== null ? address.port : 0;
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!hostAllowed(request.headers.host, port)) {
+      return sendError(reply, 'misdirected', `this server answers only to 127.0.0.1:${port} or localhost:${port} (Host was "${String(request.headers.host ?? '').slice(0, 100)}")`);
+    }
+    if (!originAllowed(request.headers.origin, port)) {
+      return sendError(reply, 'forbidden', `cross-site requests are refused (Origin "${String(request.headers.origin).slice(0, 100)}"); open the app at http://127.0.0.1:${port}/`);
+    }
+    if (request.url.startsWith('/api/')) {
+      const given = presentedToken(request.headers.authorization, request.headers['sec-websocket-protocol']);
+      if (given === undefined || !tokensEqual(given, o.token)) {
+        return sendError(reply, 'unauthorized', 'a valid token is required: send "Authorization: Bearer TOKEN" (the token is in the address `weft serve` printed, after #token=)');
+      }
+    }
+    return undefined;
+  });
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('x-frame-options', 'DENY');
+    reply.header('cache-control', 'no-store');
+    return payload;
+  });
+
+  app.setErrorHandler((error, _request, reply) => {
+    if (error instanceof HttpError) return sendError(reply, error.code, error.message, error.path);
+    const service = serviceErrorOf(error);
+    if (service !== undefined) return sendError(reply, service.code, service.message, service.path);
+    const fastifyError = error as { statusCode?: number; code?: string; message?: string };
+    if (fastifyError.statusCode === 413) return sendError(reply, 'too-large', `the request body is over the limit of ${o.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`);
+    if (fastifyError.statusCode === 415) return sendError(reply, 'bad-input', 'send the body as JSON (Content-Type: application/json)');
+    if (fastifyError.statusCode === 400) return sendError(reply, 'bad-input', `the request body is not valid JSON: ${fastifyError.message ?? ''}`);
+    return sendError(reply, 'internal', `internal error (a bug in weft; please report it): ${error instanceof Error ? error.message : String(error)}`);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/')) return sendError(reply, 'not-found', `no route ${request.method} ${request.url.split('?')[0] ?? ''}; the routes are listed in docs/api.md`);
+    return sendError(reply, 'not-found', `no page ${request.url.split('?')[0] ?? ''}; the app is at /`);
+  });
+
+  await app.register(fastifyWebsocket, {
+    options: {
+      maxPayload: 64 * 1024,
+      handleProtocols: (protocols: Set<string>) => (protocols.has('weft') ? 'weft' : false),
+    },
+  });
+  app.get('/api/stream', { websocket: true }, (socket) => serveEventStream(socket, o.store, o.streamBufferLimit === undefined ? {} : { bufferLimit: o.streamBufferLimit }));
+
+  registerApi(app, o);
+
+  if (o.appDir !== undefined && existsSync(o.appDir)) {
+    await app.register(fastifyStatic, {
+      root: o.appDir,
+      prefix: '/',
+      index: ['index.html'],
+      dotfiles: 'deny',
+      setHeaders: (res) => {
+        res.setHeader('content-security-policy', CONTENT_SECURITY_POLICY);
+      },
+    });
+  } else {
+    app.get('/', async (_request, reply) => {
+      reply.type('text/plain; charset=utf-8');
+      return 'The app is not built: run "npm run build" in the Weft Studio folder, then start weft serve again.\n';
+    });
+  }
+  return app;
+}
+
+function sendError(reply: FastifyReply, code: ApiErrorCode, message: string, path?: string): FastifyReply {
+  return reply.code(API_ERROR_STATUS[code]).type('application/json; charset=utf-8').send(errorBody(code, message, path));
+}
+
+function registerApi(app: FastifyInstance, o: ServerOptions): void {
+  const s = o.service;
+  const by = (given: string | undefined): string => given ?? o.defaultActor;
+
+  app.get('/api/health', async () => ({ version: o.version, workspace: o.workspace, store: o.storePath }));
+
+  app.get('/api/workflows', async () => ({ workflows: await s.workflowList() }));
+
+  app.get('/api/workflows/:id', async (request: FastifyRequest) => {
+    const { id } = parse(WorkflowParams, request.params, 'the workflow id');
+    return s.workflowDetail(id);
+  });
+
+  app.get('/api/workflows/:id/versions/:version', async (request: FastifyRequest) => {
+    const { id, version } = parse(VersionParams, request.params, 'the workflow version');
+    return s.storedVersionDetail(id, version);
+  });
+
+  app.post('/api/validate', async (request: FastifyRequest) => {
+    const body = parse(ValidateRequest, request.body, 'the request');
+    const text = body.text ?? JSON.stringify(body.definition);
+    const { diagnostics } = validateDefinitionText(text);
+    return { valid: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
+  });
+
+  app.get('/api/runs', async (request: FastifyRequest) => {
+    const q = parse(RunListQuery, request.query, 'the query');
+    return s.runs({
+      ...(q.workflow === undefined ? {} : { workflow: q.workflow }),
+      ...(q.state === undefined ? {} : { state: q.state }),
+      ...(q.after === undefined ? {} : { after: q.after }),
+      ...(q.limit === undefined ? {} : { limit: q.limit }),
+    });
+  });
+
+  app.post('/api/runs', async (request: FastifyRequest, reply: FastifyReply) => {
+    const body = parse(StartRunCommand, request.body, 'the request');
+    const started = await s.startRun(body);
+    reply.code(started.created ? 201 : 200);
+    return { runId: started.runId, state: started.state };
+  });
+
+  app.get('/api/runs/:id', async (request: FastifyRequest) => {
+    const { id } = parse(RunParams, request.params, 'the run id');
+    return s.runDetail(id);
+  });
+
+  app.get('/api/runs/:id/events', async (request: FastifyRequest) => {
+    const { id } = parse(RunParams, request.params, 'the run id');
+    const q = parse(EventPageQuery, request.query, 'the query');
+    return s.events(id, q.after ?? 0, q.limit ?? 1000);
+  });
+
+  app.post('/api/runs/:id/actions', async (request: FastifyRequest) => {
+    const { id } = parse(RunParams, request.params, 'the run id');
+    const a = parse(RunAction, request.body, 'the action');
+    const reason = a.reason ?? `${a.action} from the app`;
+    switch (a.action) {
+      case 'pause':
+      case 'resume':
+      case 'cancel':
+        return s.act(id, { action: a.action, by: by(a.by), reason });
+      case 'retry':
+        return s.act(id, { action: 'retry', step: a.step, ...(a.input === undefined ? {} : { input: a.input }), by: by(a.by), reason });
+      case 'skip':
+        return s.act(id, { action: 'skip', step: a.step, output: a.output, by: by(a.by), reason: a.reason });
+      case 'resolve':
+        return s.act(id, { action: 'resolve', step: a.step, as: a.as, ...(a.evidence === undefined ? {} : { evidence: a.evidence }), by: by(a.by), reason });
+      default:
+        throw new HttpError('bad-input', `the action "${a.action}" is not served by this engine yet; use the weft command (weft ${a.action})`, 'action');
+    }
+  });
+
+  app.get('/api/tasks', async () => ({ tasks: s.tasks() }));
+
+  app.post('/api/tasks/:runId/:stepId', async (request: FastifyRequest) => {
+    const { runId, stepId } = parse(TaskParams, request.params, 'the task');
+    const a = parse(TaskAction, request.body, 'the answer');
+    if (a.action === 'approve') return s.decide(runId, stepId, { action: 'approve', by: by(a.by), data: a.data, choice: a.choice });
+    if (a.action === 'reject') return s.decide(runId, stepId, { action: 'reject', by: by(a.by), reason: a.reason });
+    return s.decide(runId, stepId, { action: 'reassign', by: by(a.by), to: a.to });
+  });
+
+  app.post('/api/events', async (request: FastifyRequest) => {
+    const e = parse(SendEventCommand, request.body, 'the event');
+    const result = await s.sendEvent(e);
+    return result.runId === undefined ? result : { ...result, state: s.runState(result.runId) };
+  });
+
+  app.get('/api/stats/:workflowId', async (request: FastifyRequest) => {
+    const { workflowId } = parse(StatsParams, request.params, 'the workflow id');
+    const { version } = parse(StatsQuery, request.query, 'the query');
+    return s.stats(workflowId, version);
+  });
+}

@@ -1,0 +1,108 @@
+// `weft serve`: one long-lived engine that owns the store (its lease, kept fresh), continues the
+// store's unfinished runs, and serves the API and the app on 127.0.0.1. The endpoint and the token
+// go in a file beside the store that only the user can read (serve.json, mode 0600), so the
+// CLI on the same store can hand its commands to this engine. stop() records running attempts as
+// any engine stop does, gives the lease back and removes the endpoint file.
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { userInfo } from 'node:os';
+import { systemClock, systemRandom } from '../runtime/clock.ts';
+import { Engine } from '../runtime/engine.ts';
+import { defaultExecutors } from '../executors/default-executors.ts';
+import { Lease } from '../store/lease.ts';
+import { openDatabase } from '../store/open-database.ts';
+import { Store } from '../store/store.ts';
+import { StoreError } from '../store/store-error.ts';
+import { EngineService } from '../service/engine-service.ts';
+import { createServer } from './create-server.ts';
+import { newToken } from './security.ts';
+
+export interface ServeOptions {
+  workspace: string;
+  storePath: string;
+  port: number;
+  appDir: string | undefined;
+  version: string;
+  /** A fixed token (tests); a fresh random one otherwise. */
+  token?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Called when the engine cannot go on (for example the disk is full). */
+  onFatal?: (error: unknown) => void;
+}
+
+export interface Serving {
+  url: string;
+  port: number;
+  token: string;
+  endpointFile: string;
+  stop(): Promise<void>;
+}
+
+const HEARTBEAT_MS = 5_000;
+
+export function endpointFileOf(storePath: string): string {
+  return join(dirname(storePath), 'serve.json');
+}
+
+export async function serve(o: ServeOptions): Promise<Serving> {
+  const db = openDatabase(o.storePath);
+  const store = new Store(db);
+  const lease = new Lease(db, `weft serve (pid ${process.pid})`, systemClock.now);
+  try {
+    lease.acquire();
+  } catch (error) {
+    db.close();
+    if (error instanceof StoreError && error.code === 'locked') {
+      throw new StoreError('locked', `${error.message}; stop the other engine (or the weft serve already running on this store) first`);
+    }
+    throw error;
+  }
+  const heartbeat = setInterval(() => lease.heartbeat(), HEARTBEAT_MS);
+  heartbeat.unref();
+  const engine = new Engine({
+    store,
+    clock: systemClock,
+    random: systemRandom,
+    executors: defaultExecutors(),
+    onFatal: (error) => o.onFatal?.(error),
+  });
+  engine.recover();
+  const token = o.token ?? newToken();
+  const env = o.env ?? process.env;
+  const service = new EngineService(store, engine, o.workspace, env);
+  const app = await createServer({
+    service,
+    store,
+    token,
+    appDir: o.appDir,
+    version: o.version,
+    workspace: service.files.root,
+    storePath: o.storePath,
+    defaultActor: env['WEFT_USER'] ?? env['USER'] ?? userInfo().username,
+  });
+  await app.listen({ host: '127.0.0.1', port: o.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : o.port;
+  const url = `http://127.0.0.1:${port}`;
+  const endpointFile = endpointFileOf(o.storePath);
+  writeFileSync(endpointFile, `${JSON.stringify({ url, port, token, pid: process.pid, workspace: service.files.root })}\n`, { mode: 0o600 });
+  chmodSync(endpointFile, 0o600);
+  let stopped = false;
+  return {
+    url,
+    port,
+    token,
+    endpointFile,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      rmSync(endpointFile, { force: true });
+      await app.close();
+      clearInterval(heartbeat);
+      engine.close();
+      engine.flush();
+      lease.release();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+// The runs list as a front end pages it: newest first, filtered by workflow and state, continued
+// after the last row of the previous page (a keyset cursor "createdAt:id", stable while runs are
+// added). Read-only queries on the runs projection.
+import type { RunState } from '../../shared/definition/names.ts';
+import type { Db } from './open-database.ts';
+import { StoreError } from './store-error.ts';
+
+export interface RunListFilter {
+  workflow?: string;
+  state?: RunState;
+  /** The `next` of the previous page. */
+  after?: string;
+  limit?: number;
+}
+
+export interface RunListRow {
+  id: string;
+  workflowId: string;
+  version: number;
+  state: RunState;
+  inputRevision: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export const MAX_RUN_PAGE = 500;
+
+export function listRunPage(db: Db, filter: RunListFilter): { rows: RunListRow[]; next: string | null } {
+  const limit = filter.limit ?? 50;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_RUN_PAGE) throw new StoreError('bad-input', `limit must be a whole number from 1 to ${MAX_RUN_PAGE}, not ${limit}`);
+  const where: string[] = [];
+  const args: (string | number)[] = [];
+  if (filter.workflow !== undefined) {
+    where.push('workflow_id = ?');
+    args.push(filter.workflow);
+  }
+  if (filter.state !== undefined) {
+    where.push('state = ?');
+    args.push(filter.state);
+  }
+  if (filter.after !== undefined) {
+    const match = /^(\d{1,16}):(.{1,200})$/.exec(filter.after);
+    if (match === null) throw new StoreError('bad-input', `after must be the "next" of an earlier page (such as "1764585600000:rmx1nk"), not "${filter.after.slice(0, 40)}"`);
+    where.push('(created_at < ? OR (created_at = ? AND id < ?))');
+    args.push(Number(match[1]), Number(match[1]), match[2] ?? '');
+  }
+  const sql = `SELECT id, workflow_id, version, state, input_revision, created_at, updated_at FROM runs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`;
+  const raw = db.prepare(sql).raw().all(...args, limit + 1) as [string, string, number, RunState, number, number, number][];
+  const rows = raw.slice(0, limit).map(([id, workflowId, version, state, inputRevision, createdAt, updatedAt]) => ({ id, workflowId, version, state, inputRevision, createdAt, updatedAt }));
+  const last = rows[rows.length - 1];
+  return { rows, next: raw.length > limit && last !== undefined ? `${last.createdAt}:${last.id}` : null };
+}
+
+/** The versions of a workflow stored here (each ran, or was snapshotted to run), oldest first. */
+export function definitionVersions(db: Db, workflowId: string): { version: number; definitionHash: string; savedAtMs: number }[] {
+  const rows = db.prepare('SELECT version, hash, created_at FROM definitions WHERE workflow_id = ? ORDER BY version').raw().all(workflowId) as [number, string, number][];
+  return rows.map(([version, definitionHash, savedAtMs]) => ({ version, definitionHash, savedAtMs }));
+}

@@ -1,0 +1,32 @@
+// Playwright drives Debian's chromium (Playwright cannot download its own browsers here) against
+// the real `weft serve`. Tests live in test/e2e/*.spec.ts (vitest takes *.test.ts). One worker:
+// each test starts its own engine process, and the machine has two cores.
+import { defineConfig } from '@playwright/test';
+
+const ci = process.env['CI'] === 'true';
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  testMatch: '*.spec.ts',
+  outputDir: 'test-results/playwright',
+  workers: 1,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: ci ? [['list'], ['json', { outputFile: 'test-results/playwright.json' }]] : [['list']],
+  use: {
+    viewport: { width: 1440, height: 900 },
+    launchOptions: {
+      executablePath: process.env['WEFT_CHROMIUM'] ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-dev-shm-usage',
+      ],
+    },
+  },
+});

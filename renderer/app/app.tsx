@@ -1,0 +1,46 @@
+// The app's frame: sidebar (Workflows, Runs, Tasks with live counts), header (where you are,
+// workspace, connection, theme), the page, and a status bar.
+import { lazy, Suspense } from 'react';
+import { useRoute } from './route-store.ts';
+import { Sidebar } from './sidebar.tsx';
+import { Header } from './header.tsx';
+import { StatusBar } from './status-bar.tsx';
+import { ConnectionBanner } from './connection-banner.tsx';
+import { useSession } from './session-store.ts';
+import { WorkflowsPage } from '../workflows/workflows-page.tsx';
+import { RunsPage } from '../runs/runs-page.tsx';
+import { TasksPage } from '../tasks/tasks-page.tsx';
+
+// The graph views carry React Flow; the lists do not need it to show.
+const WorkflowPage = lazy(() => import('../workflows/workflow-page.tsx').then((m) => ({ default: m.WorkflowPage })));
+const RunPage = lazy(() => import('../runs/run-page.tsx').then((m) => ({ default: m.RunPage })));
+
+export function App() {
+  const authProblem = useSession((s) => s.authProblem);
+  return (
+    <div className="app">
+      <Sidebar />
+      <div className="main">
+        <Header />
+        <ConnectionBanner />
+        <main className="content" id="content">
+          {authProblem !== null ? <div className="error-box" role="alert">{authProblem}</div> : <Page />}
+        </main>
+      </div>
+      <StatusBar />
+    </div>
+  );
+}
+
+function Page() {
+  const route = useRoute((s) => s.route);
+  return (
+    <Suspense fallback={<div className="loading">Loading…</div>}>
+      {route.page === 'workflows' ? <WorkflowsPage /> : null}
+      {route.page === 'workflow' ? <WorkflowPage key={route.id} id={route.id} /> : null}
+      {route.page === 'runs' ? <RunsPage workflow={route.workflow} /> : null}
+      {route.page === 'run' ? <RunPage key={route.id} id={route.id} /> : null}
+      {route.page === 'tasks' ? <TasksPage /> : null}
+    </Suspense>
+  );
+}

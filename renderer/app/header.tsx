@@ -1,0 +1,54 @@
+// Where you are, which workspace, whether the engine is connected, and the theme switch.
+import { FolderOpen, Monitor, Moon, Sun } from 'lucide-react';
+import { useRoute } from './route-store.ts';
+import { useSession } from './session-store.ts';
+import { useTheme } from './theme-store.ts';
+
+export function Header() {
+  const route = useRoute((s) => s.route);
+  const go = useRoute((s) => s.go);
+  const workspace = useSession((s) => s.health?.workspace);
+  const connection = useSession((s) => s.connection);
+  const choice = useTheme((s) => s.choice);
+  const cycle = useTheme((s) => s.cycle);
+  const ThemeIcon = choice === 'dark' ? Moon : choice === 'light' ? Sun : Monitor;
+  return (
+    <header className="header">
+      <div className="breadcrumbs">
+        {route.page === 'workflow' ? (
+          <>
+            <button type="button" className="link" onClick={() => go({ page: 'workflows' })}>
+              Workflows
+            </button>
+            <span className="sep">/</span>
+            <span className="current">{route.id}</span>
+          </>
+        ) : route.page === 'run' ? (
+          <>
+            <button type="button" className="link" onClick={() => go({ page: 'runs' })}>
+              Runs
+            </button>
+            <span className="sep">/</span>
+            <span className="current mono">{route.id}</span>
+          </>
+        ) : (
+          <span className="current">{route.page === 'workflows' ? 'Workflows' : route.page === 'runs' ? 'Runs' : 'Tasks'}</span>
+        )}
+      </div>
+      <div className="header-spacer" />
+      {workspace ? (
+        <span className="workspace-chip" title={workspace} data-testid="workspace">
+          <FolderOpen size={13} aria-hidden="true" />
+          {workspace}
+        </span>
+      ) : null}
+      <span className="conn" data-state={connection} data-testid="connection" role="status">
+        <span className="conn-dot" aria-hidden="true" />
+        {connection === 'open' ? 'live' : connection === 'connecting' ? 'connecting' : 'offline'}
+      </span>
+      <button type="button" className="icon-button" onClick={cycle} aria-label={`theme: ${choice} (switch)`} title={`Theme: ${choice}`} data-testid="theme-toggle">
+        <ThemeIcon size={15} aria-hidden="true" />
+      </button>
+    </header>
+  );
+}

@@ -1,0 +1,83 @@
+// The connection to the engine: the API client, what /api/health said, and the live stream's
+// state. Started once by main.tsx; views read single fields through selectors.
+import { create } from 'zustand';
+import { ApiClient } from '../api/api-client.ts';
+import type { Health } from '../api/api-types.ts';
+import { EventStream, type ConnectionState } from '../api/event-stream.ts';
+import { useRuns } from '../runs/runs-store.ts';
+import { useWorkflows } from '../workflows/workflows-store.ts';
+import { useTasks } from '../tasks/tasks-store.ts';
+
+interface SessionStore {
+  client: ApiClient | null;
+  health: Health | null;
+  connection: ConnectionState;
+  cursor: number;
+  /** Set when the app has no token or the server refused it. */
+  authProblem: string | null;
+  eventsSeen: number;
+}
+
+export const useSession = create<SessionStore>(() => ({
+  client: null,
+  health: null,
+  connection: 'connecting',
+  cursor: 0,
+  authProblem: null,
+  eventsSeen: 0,
+}));
+
+export function requireClient(): ApiClient {
+  const client = useSession.getState().client;
+  if (client === null) throw new Error('the app is not connected to an engine');
+  return client;
+}
+
+export function startSession(token: string | null): () => void {
+  if (token === null) {
+    useSession.setState({
+      authProblem: 'This page was opened without its access token. Open the address that `weft serve` printed.',
+      connection: 'lost',
+    });
+    return () => {};
+  }
+  const client = new ApiClient(token);
+  useSession.setState({ client });
+  const refreshAll = () => {
+    void client.health().then(
+      (health) => useSession.setState({ health, authProblem: null }),
+      (error: unknown) => {
+        if (error instanceof Error && 'status' in error && error.status === 401) {
+          useSession.setState({ authProblem: 'The engine refused this page’s token (it changes at every start). Open the address that `weft serve` printed.' });
+        }
+      },
+    );
+    void useWorkflows.getState().refresh();
+    void useRuns.getState().refreshList();
+    void useTasks.getState().refresh();
+  };
+  const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
+  let wasLost = false;
+  const stream = new EventStream(`${protocol}//${window.location.host}/api/stream`, token, {
+    onEvents(messages) {
+      useSession.setState((s) => ({ eventsSeen: s.eventsSeen + messages.length }));
+      useRuns.getState().applyStream(messages);
+      useTasks.getState().noteEvents(messages);
+    },
+    onResync() {
+      refreshAll();
+    },
+    onState(connection, cursor) {
+      useSession.setState({ connection, cursor });
+      if (connection === 'lost') wasLost = true;
+      // After a reconnect the server may be a new process with new workflows: refetch.
+      if (connection === 'open' && wasLost) {
+        wasLost = false;
+        refreshAll();
+      }
+    },
+  });
+  refreshAll();
+  stream.start();
+  return () => stream.stop();
+}

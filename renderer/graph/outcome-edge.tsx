@@ -1,0 +1,62 @@
+// An edge on the canvas, labelled with the outcome(s) it follows and its condition. Failure
+// outcomes are drawn dashed in their colour; loop edges show their bound.
+import { memo } from 'react';
+import { BaseEdge, EdgeLabelRenderer, getSmoothStepPath, type EdgeProps } from '@xyflow/react';
+import type { OutcomeFlowEdge } from './to-flow.ts';
+
+function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
+  const { id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, markerEnd, selected } = props;
+  const [path, labelX, labelY] = getSmoothStepPath({
+    sourceX,
+    sourceY,
+    targetX,
+    targetY,
+    sourcePosition,
+    targetPosition,
+    borderRadius: 10,
+    offset: 18,
+  });
+  const outcomes = data?.outcomes ?? ['succeeded'];
+  const main = outcomes[0] ?? 'succeeded';
+  const plain = outcomes.length === 1 && main === 'succeeded' && !data?.when && !data?.isDefault && data?.maxTraversals === null;
+  return (
+    <>
+      <BaseEdge
+        id={id}
+        path={path}
+        className="outcome-edge"
+        data-outcome={main}
+        data-loop={data?.maxTraversals !== null ? 'true' : undefined}
+        data-selected={selected ? 'true' : undefined}
+        {...(markerEnd === undefined ? {} : { markerEnd })}
+      />
+      {plain ? null : (
+        <EdgeLabelRenderer>
+          <div
+            className="edge-label nodrag nopan"
+            data-outcome={main}
+            style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
+            data-testid={`edge-label-${id}`}
+          >
+            {outcomes.map((o) => (
+              <span key={o} className="edge-outcome" data-outcome={o}>
+                {o.replace('_', ' ')}
+              </span>
+            ))}
+            {data?.isDefault ? <span className="edge-outcome" data-outcome="default">default</span> : null}
+            {data?.maxTraversals !== null && data?.maxTraversals !== undefined ? (
+              <span className="edge-loop" title="loop edge: traversals allowed">↺ {data.maxTraversals}</span>
+            ) : null}
+            {data?.when ? (
+              <span className="edge-when mono" title={data.when}>
+                {data.when.length > 36 ? `${data.when.slice(0, 34)}…` : data.when}
+              </span>
+            ) : null}
+          </div>
+        </EdgeLabelRenderer>
+      )}
+    </>
+  );
+}
+
+export const OutcomeEdge = memo(OutcomeEdgeView);

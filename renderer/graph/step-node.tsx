@@ -1,0 +1,105 @@
+// A step on the canvas: icon and shape by kind, name and id, effect badge, retry and deadline
+// hints, validation problems as a badge; on a run's graph, the step's live state and attempt
+// count. Memoized, and it subscribes only to its own step of its own run.
+import { memo } from 'react';
+import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { AlertTriangle, Hourglass, RotateCw, Timer, XCircle } from 'lucide-react';
+import { KindIcon } from './kind-icon.tsx';
+import type { StepFlowNode } from './to-flow.ts';
+import { useRuns } from '../runs/runs-store.ts';
+import { formatDuration } from '../app/format.ts';
+
+const KIND_FAMILY: Record<string, string> = {
+  agent: 'work',
+  script: 'work',
+  command: 'work',
+  http: 'work',
+  transform: 'data',
+  human: 'people',
+  wait: 'time',
+  event: 'time',
+  router: 'flow',
+  join: 'flow',
+  map: 'nest',
+  subworkflow: 'nest',
+  end: 'end',
+};
+
+function StepNodeView({ data, selected }: NodeProps<StepFlowNode>) {
+  const step = useRuns((s) => (data.runId === null ? undefined : s.steps[data.runId]?.[data.stepId]));
+  const state = step?.state;
+  const attempts = step?.attempts.length ?? 0;
+  const problemTitle = data.problems.join('\n');
+  return (
+    <div
+      className="step-node"
+      data-kind={data.kind}
+      data-family={KIND_FAMILY[data.kind]}
+      data-run-state={state ?? (data.runId === null ? undefined : 'blocked')}
+      data-selected={selected ? 'true' : undefined}
+      data-testid={`step-node-${data.stepId}`}
+      title={`${data.name} (${data.stepId}) — ${data.kind}${state ? `, ${state.replace('_', ' ')}` : ''}`}
+    >
+      <Handle type="target" position={Position.Left} className="step-handle" />
+      <div className="step-node-icon" aria-hidden="true">
+        <KindIcon kind={data.kind} size={16} />
+      </div>
+      <div className="step-node-body">
+        <div className="step-node-title">
+          <span className="step-node-name">{data.name}</span>
+          {data.errors > 0 ? (
+            <span className="node-problem node-problem-error" title={problemTitle} aria-label={`${data.errors} errors`}>
+              <XCircle size={12} aria-hidden="true" />
+              {data.errors}
+            </span>
+          ) : data.warnings > 0 ? (
+            <span className="node-problem node-problem-warning" title={problemTitle} aria-label={`${data.warnings} warnings`}>
+              <AlertTriangle size={12} aria-hidden="true" />
+              {data.warnings}
+            </span>
+          ) : null}
+        </div>
+        <div className="step-node-sub">
+          <span className="mono">{data.stepId}</span>
+          <span className="dot-sep">·</span>
+          <span>{data.kind}</span>
+          {data.optional ? <span className="node-chip">optional</span> : null}
+        </div>
+        <div className="step-node-hints">
+          {data.effect !== 'none' ? (
+            <span className="effect-badge" data-effect={data.effect} title={`effect: ${data.effect}`}>
+              {data.effect}
+            </span>
+          ) : null}
+          {data.retries > 0 ? (
+            <span className="hint" title={`retried up to ${data.retries} times`}>
+              <RotateCw size={11} aria-hidden="true" />
+              {data.retries}
+            </span>
+          ) : null}
+          {data.timeoutMs !== null ? (
+            <span className="hint" title={`each attempt times out after ${formatDuration(data.timeoutMs)}`}>
+              <Timer size={11} aria-hidden="true" />
+              {formatDuration(data.timeoutMs)}
+            </span>
+          ) : null}
+          {data.deadlineMs !== null ? (
+            <span className="hint" title={`deadline ${formatDuration(data.deadlineMs)}`}>
+              <Hourglass size={11} aria-hidden="true" />
+              {formatDuration(data.deadlineMs)}
+            </span>
+          ) : null}
+          {state !== undefined ? (
+            <span className="state node-state" data-state={state} data-testid={`step-state-${data.stepId}`}>
+              {state.replace('_', ' ')}
+              {attempts > 1 ? <span className="attempts"> ×{attempts}</span> : null}
+            </span>
+          ) : null}
+        </div>
+      </div>
+      <Handle type="source" position={Position.Right} className="step-handle" />
+    </div>
+  );
+}
+
+export const StepNode = memo(StepNodeView);

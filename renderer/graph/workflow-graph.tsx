@@ -1,0 +1,86 @@
+// The read-only graph of a workflow, or of a run when runId is given (nodes then show the run's
+// live step states). Positions come from the file's `layout`, else from the auto-layout worker.
+import { memo, useEffect, useMemo, useState } from 'react';
+import { Background, BackgroundVariant, Controls, MarkerType, MiniMap, ReactFlow, type NodeMouseHandler } from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import type { Workflow } from '../../shared/definition/workflow-schema.ts';
+import type { Diagnostic } from '../../shared/validator/diagnostic.ts';
+import { StepNode } from './step-node.tsx';
+import { OutcomeEdge } from './outcome-edge.tsx';
+import { filePositions, toEdges, toNodes, type Positions, type StepFlowNode } from './to-flow.ts';
+import { autoLayout } from './auto-layout.ts';
+import { useTheme } from '../app/theme-store.ts';
+
+const nodeTypes = { step: StepNode };
+const edgeTypes = { outcome: OutcomeEdge };
+const defaultEdgeOptions = { markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 } };
+const proOptions = { hideAttribution: true };
+
+interface Props {
+  workflow: Workflow;
+  diagnostics: readonly Diagnostic[];
+  runId?: string | null;
+  selected?: string | null;
+  onSelect?: (stepId: string | null) => void;
+}
+
+function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = null, onSelect }: Props) {
+  const theme = useTheme((s) => s.theme);
+  const fromFile = useMemo(() => filePositions(workflow), [workflow]);
+  const [computed, setComputed] = useState<{ for: Workflow; positions: Positions } | null>(null);
+  const [layoutError, setLayoutError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (fromFile !== null) return;
+    let live = true;
+    autoLayout(workflow).then(
+      (positions) => live && setComputed({ for: workflow, positions }),
+      (error: unknown) => live && setLayoutError(error instanceof Error ? error.message : String(error)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [workflow, fromFile]);
+
+  const positions = fromFile ?? (computed?.for === workflow ? computed.positions : null);
+  const nodes = useMemo(() => {
+    if (positions === null) return null;
+    return toNodes(workflow, diagnostics, positions, runId).map((n): StepFlowNode => (n.id === selected ? { ...n, selected: true } : n));
+  }, [workflow, diagnostics, positions, runId, selected]);
+  const edges = useMemo(() => toEdges(workflow, runId), [workflow, runId]);
+
+  const onNodeClick: NodeMouseHandler<StepFlowNode> = (_event, node) => onSelect?.(node.id);
+
+  if (layoutError !== null) return <div className="error-box">The automatic layout failed: {layoutError}</div>;
+  if (nodes === null) return <div className="loading">Laying out {workflow.steps.length} steps…</div>;
+  return (
+    <div className="graph" data-testid="workflow-graph">
+      <ReactFlow
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
+        defaultEdgeOptions={defaultEdgeOptions}
+        colorMode={theme}
+        fitView
+        fitViewOptions={{ padding: 0.15, maxZoom: 1.1 }}
+        minZoom={0.05}
+        maxZoom={2}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        elementsSelectable
+        onlyRenderVisibleElements={workflow.steps.length > 200}
+        onNodeClick={onNodeClick}
+        onPaneClick={() => onSelect?.(null)}
+        proOptions={proOptions}
+        aria-label={`graph of ${workflow.name}`}
+      >
+        <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="var(--canvas-dots)" />
+        <MiniMap pannable zoomable className="minimap" nodeStrokeWidth={3} />
+        <Controls showInteractive={false} />
+      </ReactFlow>
+    </div>
+  );
+}
+
+export const WorkflowGraph = memo(WorkflowGraphView);

@@ -1,0 +1,24 @@
+// The app's entry: take the token from the address, start the session (HTTP client and live
+// stream), follow the theme and the address, and render.
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import './theme/tokens.css';
+import './theme/app.css';
+import './graph/graph.css';
+import { App } from './app/app.tsx';
+import { takeToken } from './api/token.ts';
+import { startSession } from './app/session-store.ts';
+import { followSystemTheme } from './app/theme-store.ts';
+import { followHashChanges } from './app/route-store.ts';
+
+followSystemTheme();
+followHashChanges();
+startSession(takeToken(window.location, window.history, window.sessionStorage));
+
+const root = document.getElementById('root');
+if (root === null) throw new Error('index.html has no #root element');
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

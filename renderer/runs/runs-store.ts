@@ -1,0 +1,123 @@
+// Runs: the list (newest first) and the detail of each opened run. The live stream keeps both
+// current: a run's state changes in the list as its events arrive, and an opened run's restart
+// record is refetched (at most every 120 ms) while its events keep coming.
+import { create } from 'zustand';
+import type { RunDetail, RunSummary, StepRecord, StreamMessage } from '../api/api-types.ts';
+import type { RunState } from '../../shared/definition/names.ts';
+import { RUN_STATES } from '../../shared/definition/names.ts';
+import { requireClient } from '../app/session-store.ts';
+
+interface RunsStore {
+  order: string[];
+  byId: Record<string, RunSummary>;
+  listLoaded: boolean;
+  listError: string | null;
+  details: Record<string, RunDetail>;
+  detailErrors: Record<string, string>;
+  /** Steps of opened runs, by run then step id: what graph nodes subscribe to. */
+  steps: Record<string, Record<string, StepRecord>>;
+  refreshList(): Promise<void>;
+  loadRun(id: string): Promise<void>;
+  applyStream(messages: StreamMessage[]): void;
+}
+
+const REFETCH_MS = 120;
+const pending = new Map<string, ReturnType<typeof setTimeout>>();
+const isRunState = (value: unknown): value is RunState => typeof value === 'string' && (RUN_STATES as readonly string[]).includes(value);
+
+export const useRuns = create<RunsStore>((set, get) => ({
+  order: [],
+  byId: {},
+  listLoaded: false,
+  listError: null,
+  details: {},
+  detailErrors: {},
+  steps: {},
+  async refreshList() {
+    try {
+      const { runs } = await requireClient().runs({ limit: 500 });
+      set({
+        order: runs.map((r) => r.id),
+        byId: Object.fromEntries(runs.map((r) => [r.id, r])),
+        listLoaded: true,
+        listError: null,
+      });
+    } catch (error) {
+      set({ listError: error instanceof Error ? error.message : String(error), listLoaded: true });
+    }
+    for (const id of Object.keys(get().details)) void get().loadRun(id);
+  },
+  async loadRun(id) {
+    try {
+      const detail = await requireClient().run(id);
+      set((s) => ({
+        details: { ...s.details, [id]: detail },
+        detailErrors: omit(s.detailErrors, id),
+        steps: { ...s.steps, [id]: mergeSteps(s.steps[id], detail.steps) },
+        byId: s.byId[id] === undefined ? s.byId : { ...s.byId, [id]: { ...s.byId[id], state: detail.run.state } },
+      }));
+    } catch (error) {
+      set((s) => ({ detailErrors: { ...s.detailErrors, [id]: error instanceof Error ? error.message : String(error) } }));
+    }
+  },
+  applyStream(messages) {
+    let byId = get().byId;
+    let order = get().order;
+    let changed = false;
+    for (const { runId, event } of messages) {
+      if (event.type === 'run_created' && byId[runId] === undefined) {
+        const data = (event.data ?? {}) as { workflowId?: unknown; version?: unknown };
+        byId = {
+          ...byId,
+          [runId]: {
+            id: runId,
+            workflowId: typeof data.workflowId === 'string' ? data.workflowId : '?',
+            version: typeof data.version === 'number' ? data.version : 0,
+            state: 'running',
+            inputRevision: 1,
+            createdAt: event.at,
+          },
+        };
+        order = [runId, ...order];
+        changed = true;
+      } else if (event.type === 'run_state_changed') {
+        const state = (event.data as { state?: unknown } | null)?.state;
+        const run = byId[runId];
+        if (run !== undefined && isRunState(state)) {
+          byId = { ...byId, [runId]: { ...run, state, ...(isEnded(state) ? { endedAt: event.at } : {}) } };
+          changed = true;
+        }
+      }
+      if (get().details[runId] !== undefined) scheduleRefetch(runId, () => void get().loadRun(runId));
+    }
+    if (changed) set({ byId, order });
+  },
+}));
+
+const isEnded = (state: RunState): boolean => state === 'succeeded' || state === 'failed' || state === 'cancelled';
+
+function scheduleRefetch(runId: string, refetch: () => void): void {
+  if (pending.has(runId)) return;
+  pending.set(
+    runId,
+    setTimeout(() => {
+      pending.delete(runId);
+      refetch();
+    }, REFETCH_MS),
+  );
+}
+
+/** Keeps the object of each unchanged step, so a node whose step did not change does not re-render. */
+function mergeSteps(before: Record<string, StepRecord> | undefined, steps: StepRecord[]): Record<string, StepRecord> {
+  const next: Record<string, StepRecord> = {};
+  for (const step of steps) {
+    const old = before?.[step.id];
+    next[step.id] = old !== undefined && JSON.stringify(old) === JSON.stringify(step) ? old : step;
+  }
+  return next;
+}
+
+function omit<T>(record: Record<string, T>, key: string): Record<string, T> {
+  const { [key]: _gone, ...rest } = record;
+  return rest;
+}

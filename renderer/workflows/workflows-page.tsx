@@ -1,0 +1,70 @@
+// The workspace's workflows: one row each, with its problems counted. Enter or click opens it.
+import { useEffect } from 'react';
+import { FileJson } from 'lucide-react';
+import { useWorkflows } from './workflows-store.ts';
+import { useRoute } from '../app/route-store.ts';
+import { useSession } from '../app/session-store.ts';
+import { rowKeys } from '../app/row-keys.ts';
+
+export function WorkflowsPage() {
+  const list = useWorkflows((s) => s.list);
+  const go = useRoute((s) => s.go);
+  const workspace = useSession((s) => s.health?.workspace);
+  useEffect(() => {
+    document.title = 'Workflows · Weft Studio';
+  }, []);
+  return (
+    <div className="page">
+      <h1 className="page-title">Workflows</h1>
+      <p className="page-sub">
+        The <span className="mono">*.weft.json</span> files of {workspace ? <span className="mono">{workspace}</span> : 'the workspace'}.
+      </p>
+      {list.error !== null && list.data === null ? <div className="error-box">Could not list the workflows: {list.error}</div> : null}
+      {list.data === null && list.error === null ? <div className="loading">Loading workflows…</div> : null}
+      {list.data !== null && list.data.length === 0 ? (
+        <div className="empty">
+          <h2>No workflows here yet</h2>
+          <p>
+            Add a <span className="mono">NAME.weft.json</span> file to the workspace folder, or start from one of the examples.
+          </p>
+        </div>
+      ) : null}
+      {list.data !== null && list.data.length > 0 ? (
+        <table className="table" data-testid="workflow-list">
+          <thead>
+            <tr>
+              <th>Workflow</th>
+              <th>File</th>
+              <th className="num">Version</th>
+              <th className="num">Steps</th>
+              <th>Checks</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.map((w) => (
+              <tr key={`${w.file}`} tabIndex={0} data-testid={`workflow-row-${w.id}`} {...rowKeys(() => go({ page: 'workflow', id: w.id }))}>
+                <td>
+                  <div className="cell-title">{w.name}</div>
+                  <div className="cell-sub mono">{w.id}</div>
+                </td>
+                <td className="muted">
+                  <span style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }}>
+                    <FileJson size={14} aria-hidden="true" />
+                    <span className="mono">{w.file}</span>
+                  </span>
+                </td>
+                <td className="num">v{w.version}</td>
+                <td className="num">{w.steps}</td>
+                <td>
+                  {w.errors > 0 ? <span className="badge badge-error">{w.errors} {w.errors === 1 ? 'error' : 'errors'}</span> : null}{' '}
+                  {w.warnings > 0 ? <span className="badge badge-warning">{w.warnings} {w.warnings === 1 ? 'warning' : 'warnings'}</span> : null}
+                  {w.errors === 0 && w.warnings === 0 ? <span className="badge badge-ok">valid</span> : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </div>
+  );
+}

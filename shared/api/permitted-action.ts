@@ -1,0 +1,21 @@
+// What an operator may do now, and why, computed by the same code that refuses an action (so a
+// button the app shows is one the engine accepts). Only permitted actions are listed.
+import { z } from 'zod';
+
+/** Actions on one step of a run. */
+export const STEP_ACTIONS = ['retry', 'skip', 'resolve', 'keep', 'fork', 'approve', 'reject', 'reassign'] as const;
+/** Actions on the whole run. */
+export const RUN_LEVEL_ACTIONS = ['pause', 'resume', 'cancel', 'revise'] as const;
+
+/**
+ * One action a step permits, with the reason in words.
+ *
+ * @example
+ * StepPermittedAction.parse({ action: 'resolve', why: 'attempt charge/1.1 outcome unknown' });
+ */
+export const StepPermittedAction = z.strictObject({ action: z.enum(STEP_ACTIONS), why: z.string().min(1) });
+export type StepPermittedAction = z.infer<typeof StepPermittedAction>;
+
+/** One action the run permits, with the reason in words. */
+export const RunPermittedAction = z.strictObject({ action: z.enum(RUN_LEVEL_ACTIONS), why: z.string().min(1) });
+export type RunPermittedAction = z.infer<typeof RunPermittedAction>;

@@ -1,0 +1,51 @@
+// A run's restart record as `weft inspect RUN --json` prints it today (engine/runtime/
+// restart-record.ts builds it; its interfaces should later be z.infer of these). RunDetail
+// (run-detail.ts) adds to it; nothing here may change, only be added to.
+import { z } from 'zod';
+import { RUN_STATES, STEP_STATES } from '../definition/names.ts';
+import { Covers, ErrorInfo } from './event-parts.ts';
+
+/** One attempt, times as ISO 8601 text. */
+export const AttemptView = z.strictObject({
+  /** "STEP/ACTIVATION.ATTEMPT", also the id of the evidence it left. */
+  id: z.string(),
+  activation: z.number().int().positive(),
+  number: z.number().int().positive(),
+  state: z.enum(['running', 'succeeded', 'failed', 'unknown']),
+  startedAt: z.iso.datetime(),
+  endedAt: z.iso.datetime().nullable(),
+  inputHash: z.string(),
+  /** Which retry variant configured the attempt; null for the step's own config. */
+  variant: z.number().int().nullable(),
+  error: ErrorInfo.nullable(),
+});
+export type AttemptView = z.infer<typeof AttemptView>;
+
+/** One step: its state, attempts, satisfying evidence and the next permitted action in words. */
+export const StepView = z.strictObject({
+  id: z.string(),
+  state: z.enum(STEP_STATES),
+  activation: z.number().int().nonnegative(),
+  attempts: z.array(AttemptView),
+  evidence: z.strictObject({ id: z.string(), attempt: z.string(), covers: Covers }).nullable(),
+  next: z.string(),
+});
+export type StepView = z.infer<typeof StepView>;
+
+/** The run's identity and state. */
+export const RunHeader = z.strictObject({
+  id: z.string(),
+  workflowId: z.string(),
+  version: z.number().int().positive(),
+  state: z.enum(RUN_STATES),
+  inputRevision: z.number().int().positive(),
+});
+
+/**
+ * What `weft inspect RUN --json` prints.
+ *
+ * @example
+ * const record = RestartRecord.parse(JSON.parse(stdout));
+ */
+export const RestartRecord = z.strictObject({ run: RunHeader, steps: z.array(StepView) });
+export type RestartRecord = z.infer<typeof RestartRecord>;

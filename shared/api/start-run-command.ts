@@ -1,0 +1,23 @@
+// Starting a run (`POST /api/runs`, `weft run FILE`): which workflow, which input, and the
+// optional idempotency key and queue priority. The answer is a RunOutcome.
+import { z } from 'zod';
+import { MAX_ID_LENGTH, NonBlankText, WorkflowId } from './api-ids.ts';
+import { JsonValue } from './json-value.ts';
+
+/**
+ * Start a run of a workspace workflow. Without `version`, the workspace file's version runs;
+ * with one, that stored version. A `key` already used by a run of the workflow starts nothing
+ * and answers that run (idempotent creation, `weft run --key`).
+ *
+ * @example
+ * StartRunCommand.parse({ workflow: 'order-payment', input: { orderId: 'A17' }, key: 'A17' });
+ */
+export const StartRunCommand = z.strictObject({
+  workflow: WorkflowId,
+  version: z.number().int().positive().optional(),
+  input: JsonValue,
+  key: NonBlankText.max(MAX_ID_LENGTH, `a key is at most ${MAX_ID_LENGTH} characters`).optional(),
+  /** Order among runs queued by limits.maxParallelRuns, higher first (`--priority`). */
+  priority: z.number().int().optional(),
+});
+export type StartRunCommand = z.infer<typeof StartRunCommand>;

@@ -1,0 +1,16 @@
+// Who acts and why: every operator command records both (DESIGN.md principle 8). `by` is optional
+// as in the CLI, where it defaults to $WEFT_USER, else $USER; the API's caller fills its default.
+// `reason` is optional where the CLI's --reason is, and required where the CLI requires it.
+import { ActorName, NonBlankText } from './api-ids.ts';
+
+/** Longest reason accepted; a reason is a sentence or two that ends up in the event log. */
+export const MAX_REASON_LENGTH = 4000;
+
+/** Why an operator acts, as recorded in the event's reason. */
+export const Reason = NonBlankText.max(MAX_REASON_LENGTH, `a reason is at most ${MAX_REASON_LENGTH} characters`);
+
+/** The optional `by` and `reason` of an operator command. */
+export const WhoAndWhy = {
+  by: ActorName.optional(),
+  reason: Reason.optional(),
+} as const;

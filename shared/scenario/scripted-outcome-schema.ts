@@ -1,0 +1,33 @@
+// A scripted outcome: what the outside world answers to one call of a step. A plain outcome is
+// fixed; a `cases` outcome picks one by JSONata conditions over what the call was given
+// ({input, variant, attempt, activation}), so a retry variant or a changed input can be answered
+// differently in virtual time.
+import jsonata from 'jsonata';
+import { z } from 'zod';
+
+const Ms = z.number().int().nonnegative();
+
+export const PlainOutcome = z.union([
+  z.strictObject({ succeed: z.unknown(), takeMs: Ms.optional() }),
+  z.strictObject({ fail: z.string().min(1), message: z.string().optional(), retryable: z.boolean().optional(), takeMs: Ms.optional() }),
+  z.strictObject({ unknown: z.string().min(1), takeMs: Ms.optional() }),
+  z.strictObject({ hang: z.literal(true) }),
+]);
+export type PlainOutcome = z.infer<typeof PlainOutcome>;
+
+/** A JSONata condition, parsed when the file is read so a typo is a schema error with its path. */
+const Condition = z.string().min(1).superRefine((text, ctx) => {
+  try {
+    jsonata(text);
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: `"${text}" is not a JSONata expression: ${(e as Error).message}` });
+  }
+});
+
+export const CaseOutcome = z.strictObject({
+  cases: z
+    .array(z.strictObject({ when: Condition.describe('JSONata over {input, variant, attempt, activation}; true picks `then`'), then: PlainOutcome }))
+    .min(1),
+  else: PlainOutcome.optional().describe('when no case matches (without it, no match fails the scenario)'),
+});
+export type CaseOutcome = z.infer<typeof CaseOutcome>;

@@ -1,0 +1,189 @@
+// `weft events` pages and follows, through the real binary: pages of --after/--limit join to the
+// whole log (JSON and text); --follow, started while a run is going or waiting for a person,
+// prints each event once as other processes commit it and exits with the run's code (0
+// succeeded, 1 failed or cancelled); bad paging values are usage errors (exit 2).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { until } from '../engine/until.ts';
+import { REPO_ROOT, runWeft, STACK_LINE, type WeftResult } from './run-weft.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/weft.js', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'weft-cli-events-'));
+const db = join(dir, 'store.db');
+
+const write = (name: string, workflow: unknown): string => {
+  const file = join(dir, name);
+  writeFileSync(file, JSON.stringify(workflow));
+  return file;
+};
+const chainFile = write('chain.weft.json', {
+  format: 'weft/v1', id: 'chain', version: 1, name: 'Chain',
+  steps: [...[0, 1, 2, 3, 4].map((i) => ({ id: `s${i}`, kind: 'transform', config: { expression: `{"i": ${i}}` } })), { id: 'done', kind: 'end' }],
+  edges: [0, 1, 2, 3, 4].map((i) => ({ id: `e${i}`, from: `s${i}`, to: i === 4 ? 'done' : `s${i + 1}` })),
+});
+const slowFile = write('slow.weft.json', {
+  format: 'weft/v1', id: 'slow', version: 1, name: 'Slow',
+  steps: [
+    { id: 'first', kind: 'transform', config: { expression: '1' } },
+    { id: 'sleep', kind: 'command', config: { argv: ['sh', '-c', 'sleep 3; echo 2'] } },
+    { id: 'last', kind: 'transform', config: { expression: '3' } },
+    { id: 'done', kind: 'end' },
+  ],
+  edges: [{ id: 'a', from: 'first', to: 'sleep' }, { id: 'b', from: 'sleep', to: 'last' }, { id: 'c', from: 'last', to: 'done' }],
+});
+// The command step needs a trusted workspace; trust is kept in this test's own config folder.
+const env = { ...process.env, WEFT_CONFIG_DIR: join(dir, 'config') };
+const reviewFile = write('review.weft.json', {
+  format: 'weft/v1', id: 'review', version: 1, name: 'Review',
+  steps: [
+    { id: 'review', kind: 'human', config: { task: 'approve', title: 'Ship it?' }, deadlineMs: 86_400_000 },
+    { id: 'done', kind: 'end' },
+    { id: 'stopped', kind: 'end', config: { status: 'failed' } },
+  ],
+  edges: [{ id: 'a', from: 'review', to: 'done' }, { id: 'b', from: 'review', to: 'stopped', on: ['rejected', 'expired'] }],
+});
+
+interface Printed {
+  seq: number;
+  type: string;
+}
+
+/** A `weft` process whose stdout lines can be watched while it runs. */
+function startWeft(args: readonly string[]): { lines: string[]; done: Promise<WeftResult> } {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    stdout += d;
+    lines.splice(0, lines.length, ...stdout.split('\n').filter((l) => l !== ''));
+  });
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const done = new Promise<WeftResult>((resolve, reject) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === null) reject(new Error(`weft ${args.join(' ')} was killed (${signal})\n${stderr}`));
+      else resolve({ code, stdout, stderr });
+    });
+  });
+  return { lines, done };
+}
+
+/** The id of the run of a workflow, once `weft run` (in another process) has created it. */
+async function runIdOf(workflowId: string): Promise<string> {
+  let id: string | undefined;
+  await until(() => {
+    try {
+      const d = new Database(db, { readonly: true, fileMustExist: true });
+      try {
+        id = (d.prepare('SELECT id FROM runs WHERE workflow_id = ?').get(workflowId) as { id: string } | undefined)?.id;
+      } finally {
+        d.close();
+      }
+    } catch {
+      id = undefined; // the first `weft run` has not created the store yet
+    }
+    return id !== undefined;
+  }, `a run of ${workflowId}`, 30_000);
+  return id ?? '';
+}
+
+const eventsJson = async (runId: string): Promise<Printed[]> => {
+  const r = await runWeft(['events', runId, '--db', db, '--json']);
+  expect(r.code).toBe(0);
+  return (JSON.parse(r.stdout) as { events: Printed[] }).events;
+};
+
+describe('weft events: pages', () => {
+  it('--after and --limit pages join to the whole log, in JSON ({events, next}) and in text', async () => {
+    const ran = await runWeft(['run', chainFile, '--db', db, '--json']);
+    expect(ran.code).toBe(0);
+    const { runId } = JSON.parse(ran.stdout) as { runId: string };
+    const whole = await eventsJson(runId);
+    expect(whole.length).toBeGreaterThan(15);
+    const joined: Printed[] = [];
+    let after = 0;
+    for (let pages = 0; ; pages++) {
+      expect(pages).toBeLessThan(whole.length);
+      const r = await runWeft(['events', runId, '--db', db, '--json', '--after', String(after), '--limit', '9']);
+      expect(r.code).toBe(0);
+      const page = JSON.parse(r.stdout) as { events: Printed[]; next: number | null };
+      expect(page.events.length).toBeLessThanOrEqual(9);
+      joined.push(...page.events);
+      if (page.next === null) break;
+      expect(page.next).toBe(page.events[page.events.length - 1]?.seq);
+      after = page.next;
+    }
+    expect(joined).toEqual(whole);
+
+    const text = (await runWeft(['events', runId, '--db', db])).stdout;
+    let pieces = '';
+    for (let from = 0; from < whole.length; from += 10) {
+      const r = await runWeft(['events', runId, '--db', db, '--after', String(from), '--limit', '10']);
+      expect(r.code).toBe(0);
+      if (from + 10 < whole.length) expect(r.stderr).toBe(`more events: weft events ${runId} --after ${from + 10} --limit 10\n`);
+      else expect(r.stderr).toBe('');
+      pieces += r.stdout;
+    }
+    expect(pieces).toBe(text);
+
+    // --after alone keeps today's shape: no `next`.
+    const tail = JSON.parse((await runWeft(['events', runId, '--db', db, '--json', '--after', '10'])).stdout) as Record<string, unknown>;
+    expect(tail).toEqual({ events: whole.slice(10) });
+  }, 120_000);
+
+  it('refuses paging values that are not whole numbers, and --follow with --limit, with exit 2', async () => {
+    const ran = JSON.parse((await runWeft(['run', chainFile, '--db', db, '--json'])).stdout) as { runId: string };
+    const cases: [string[], RegExp][] = [
+      [['--limit', '0'], /--limit must be a whole number of at least 1, not "0"/],
+      [['--limit', 'ten'], /--limit must be a whole number of at least 1, not "ten"/],
+      [['--after=-1'], /--after must be a whole number of at least 0, not "-1"/],
+      [['--after', '2.5'], /--after must be a whole number of at least 0, not "2.5"/],
+      [['--follow', '--limit', '3'], /--follow prints until the run ends; give --limit without --follow/],
+    ];
+    for (const [extra, message] of cases) {
+      const r = await runWeft(['events', ran.runId, '--db', db, ...extra]);
+      expect(r.code, extra.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toContain(STACK_LINE);
+    }
+  }, 60_000);
+});
+
+describe('weft events --follow', () => {
+  it('follows a running workflow to its end: each event once, exit 0', async () => {
+    expect((await startWeft(['trust', dir]).done).code).toBe(0);
+    const run = startWeft(['run', slowFile, '--db', db, '--json']);
+    const runId = await runIdOf('slow');
+    const follow = startWeft(['events', runId, '--db', db, '--follow', '--json']);
+    const [ran, followed] = await Promise.all([run.done, follow.done]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(followed.code, followed.stderr).toBe(0);
+    const printed = follow.lines.map((l) => JSON.parse(l) as Printed);
+    expect(printed).toEqual(await eventsJson(runId));
+  }, 120_000);
+
+  it('waits while the run waits for a person, prints what other processes commit, and exits with the run code', async () => {
+    for (const [act, code] of [[['approve'], 0], [['reject', '--reason', 'not yet'], 1], [['cancel'], 1]] as const) {
+      const ran = await runWeft(['run', reviewFile, '--db', db, '--json']);
+      expect(ran.code).toBe(3);
+      const { runId } = JSON.parse(ran.stdout) as { runId: string };
+      const follow = startWeft(['events', runId, '--db', db, '--follow']);
+      await until(() => follow.lines.some((l) => l.includes('task_opened')), 'the follower to print the open task', 30_000);
+      const before = follow.lines.length;
+      const acted = await runWeft(act[0] === 'cancel' ? ['cancel', runId, '--db', db] : [act[0], runId, 'review', ...act.slice(1), '--db', db]);
+      expect(acted.code, acted.stderr).toBe(code);
+      const followed = await follow.done;
+      expect(followed.code, act[0]).toBe(code);
+      expect(follow.lines.length).toBeGreaterThan(before);
+      expect(followed.stdout).toBe((await runWeft(['events', runId, '--db', db])).stdout);
+    }
+  }, 180_000);
+});

@@ -1,0 +1,68 @@
+// Starts the real `weft serve` in a child process on a copy of examples/ (with its own store and
+// config folder, the workspace trusted) and reads the address it prints. stop() sends SIGINT, as
+// Ctrl-C does, and waits for the process to exit.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(REPO_ROOT, 'bin/weft.js');
+
+export interface Workspace {
+  dir: string;
+  db: string;
+  env: NodeJS.ProcessEnv;
+  remove(): void;
+}
+
+/** A temporary copy of examples/, trusted, with its own store and config folder. */
+export function exampleWorkspace(): Workspace {
+  const root = mkdtempSync(join(tmpdir(), 'weft-e2e-'));
+  const dir = join(root, 'workspace');
+  cpSync(join(REPO_ROOT, 'examples'), dir, { recursive: true });
+  const env = { ...process.env, WEFT_CONFIG_DIR: join(root, 'config'), WEFT_DB: join(root, 'weft.db'), WEFT_USER: 'e2e' };
+  execFileSync(process.execPath, [BIN, 'trust', dir], { cwd: dir, env, stdio: 'pipe' });
+  return { dir, db: join(root, 'weft.db'), env, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+export interface Served {
+  url: string;
+  token: string;
+  /** The address `weft serve` printed, token included. */
+  address: string;
+  process: ChildProcess;
+  stderr: () => string;
+  stop(): Promise<number | null>;
+}
+
+export function startServe(ws: Workspace, port = 0): Promise<Served> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--workspace', ws.dir, '--db', ws.db, '--port', String(port)], { cwd: ws.dir, env: ws.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`weft serve printed no address in 30 s\n${err}`)), 30_000);
+    child.on('exit', (code) => reject(new Error(`weft serve exited ${code} before it was ready\n${err}`)));
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const match = /Weft Studio: (http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]+)/.exec(out);
+      if (match?.[1] === undefined || match[2] === undefined) return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      resolve({
+        url: match[1],
+        token: match[2],
+        address: `${match[1]}/#token=${match[2]}`,
+        process: child,
+        stderr: () => err,
+        async stop() {
+          if (child.exitCode === null) child.kill('SIGINT');
+          return exited;
+        },
+      });
+    });
+  });
+}
