@@ -1,12 +1,15 @@
 // A CLI command that schedules runs owns the store while it works: it opens the store, takes the
 // engine lease (refusing while another live engine holds it; a dead owner's lease is taken over),
-// keeps the lease fresh, and gives it back on close. Read-only commands open the store without it.
+// keeps the lease fresh, and gives it back on close, once every attempt it started has ended.
+// A failure of the store (a full disk, a damaged file) stops the engine and becomes one line
+// naming the store and the cause (exit 2). Read-only commands open the store without a lease.
 //
 // The engine, its executors and SQLite are imported when a session opens, not when the CLI starts:
 // `weft --version`, `weft runs` and `weft validate` do not pay for what they never use.
 import { existsSync } from 'node:fs';
 import type { Engine } from '../runtime/engine.ts';
 import { StoreError } from '../store/store-error.ts';
+import { storeFailure } from '../store/store-failure.ts';
 import { systemClock, systemRandom } from '../runtime/clock.ts';
 import type { Store } from '../store/store.ts';
 import type { CliIo } from './cli-io.ts';
@@ -17,7 +20,11 @@ import { printRunOutcome } from './run-outcome.ts';
 export interface EngineSession {
   store: Store;
   engine: Engine;
-  close(): void;
+  /**
+   * Waits for the attempts the engine started (starting no new ones), writes what is pending and
+   * gives the store back. Throws the store failure that stopped the engine, if one did.
+   */
+  close(): Promise<void>;
 }
 
 const HEARTBEAT_MS = 5_000;
@@ -41,23 +48,25 @@ export async function openEngineSession(dbPath: string, owner: string): Promise<
     import('../store/store.ts'),
   ]);
   const db = openDatabase(dbPath);
-  const store = new Store(db);
-  const lease = new Lease(db, owner, systemClock.now);
-  const giveUpAt = Date.now() + leaseWaitMs();
-  for (;;) {
-    try {
-      lease.acquire();
-      break;
-    } catch (e) {
-      if (!(e instanceof StoreError && e.code === 'locked') || Date.now() >= giveUpAt) {
-        db.close();
-        throw e;
+  let store: Store;
+  let lease: InstanceType<typeof Lease>;
+  try {
+    store = new Store(db);
+    lease = new Lease(db, owner, systemClock.now);
+    const giveUpAt = Date.now() + leaseWaitMs();
+    for (;;) {
+      try {
+        lease.acquire();
+        break;
+      } catch (e) {
+        if (!(e instanceof StoreError && e.code === 'locked') || Date.now() >= giveUpAt) throw e;
+        await new Promise((r) => setTimeout(r, 100));
       }
-      await new Promise((r) => setTimeout(r, 100));
     }
+  } catch (e) {
+    db.close();
+    throw storeFailure(dbPath, e) ?? e;
   }
-  const heartbeat = setInterval(() => lease.heartbeat(), HEARTBEAT_MS);
-  heartbeat.unref();
   let fatal: unknown;
   const engine = new Engine({
     store,
@@ -65,21 +74,57 @@ export async function openEngineSession(dbPath: string, owner: string): Promise<
     random: systemRandom,
     executors: defaultExecutors(),
     onFatal: (e) => {
-      fatal = e;
+      fatal ??= e;
     },
   });
+  const heartbeat = setInterval(() => {
+    try {
+      lease.heartbeat();
+    } catch (e) {
+      engine.fail(e); // the store cannot be written: stop now rather than at the next commit
+    }
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
   return {
     store,
     engine,
-    close() {
+    async close() {
+      if (fatal === undefined) await engine.drain();
       clearInterval(heartbeat);
       engine.close();
-      if (fatal === undefined) engine.flush();
-      lease.release();
-      db.close();
-      if (fatal !== undefined) throw fatal;
+      try {
+        if (fatal === undefined) engine.flush();
+        lease.release();
+      } catch (e) {
+        fatal ??= e;
+      } finally {
+        db.close();
+      }
+      if (fatal !== undefined) throw storeFailure(dbPath, fatal) ?? fatal;
     },
   };
+}
+
+/**
+ * A command's body under the store's lease (openEngineSession), closed afterwards. A SQLite
+ * failure, in the body or in the engine, becomes a StoreError naming the store (exit 2); the
+ * engine's own failure wins over what the body saw of it.
+ */
+export async function withEngineSession<T>(dbPath: string, owner: string, body: (session: EngineSession) => Promise<T>): Promise<T> {
+  const session = await openEngineSession(dbPath, owner);
+  let outcome: { ok: true; value: T } | { ok: false; error: unknown };
+  try {
+    outcome = { ok: true, value: await body(session) };
+  } catch (e) {
+    outcome = { ok: false, error: e };
+  }
+  try {
+    await session.close();
+  } catch (e) {
+    outcome = { ok: false, error: e };
+  }
+  if (!outcome.ok) throw storeFailure(dbPath, outcome.error) ?? outcome.error;
+  return outcome.value;
 }
 
 /** For commands that only read: no lease, and a store that must already exist. */
@@ -113,13 +158,10 @@ export function withReadOnlyStore(command: string, io: CliIo, db: string | undef
  */
 export function actOnRun(command: string, io: CliIo, db: string | undefined, json: boolean, run: string, act: (engine: Engine, runId: string) => Promise<void>): Promise<number> {
   return withUserErrors(command, io, async () => {
-    const session = await openEngineSession(storePath(db, io.cwd), `weft ${command}`);
-    try {
+    return withEngineSession(storePath(db, io.cwd), `weft ${command}`, async (session) => {
       const runId = session.store.resolveRunId(run);
       await act(session.engine, runId);
       return printRunOutcome(io, runId, await session.engine.settled(runId), json);
-    } finally {
-      session.close();
-    }
+    });
   });
 }

@@ -5,6 +5,7 @@ import type { AttemptResult } from '../executors/executor.ts';
 import { evaluate } from './expressions.ts';
 import { checkAgainstSchema } from './output-contract.ts';
 import { isTerminal } from './run-status.ts';
+import { runRow } from './projections.ts';
 import { findWorkspaceWorkflow } from './workspace-workflows.ts';
 import { type LiveRun } from './engine-core.ts';
 import { currentAttempt, type RunModel, type StepRuntime } from './run-model.ts';
@@ -159,7 +160,14 @@ export abstract class ChildrenEngine extends PeopleEngine {
     for (const c of s.children.values()) {
       if (c.state !== null) continue;
       const row = this.o.store.getRun(c.runId);
-      if (row !== undefined && isTerminal(row.state)) await this.notifyParent(this.load(c.runId));
+      if (row === undefined) {
+        // The child is in the log without its row (an older engine's crash): found from the log,
+        // its row rebuilt, and continued (or heard from) like any child.
+        if (!this.o.store.hasEvents(c.runId)) continue;
+        const child = this.load(c.runId);
+        this.o.store.setRunProjection(runRow(child.model));
+        if (isTerminal(child.model.state)) await this.notifyParent(child);
+      } else if (isTerminal(row.state)) await this.notifyParent(this.load(c.runId));
     }
     if (step.kind === 'map' && !live.childItems.has(stepId)) {
       try {

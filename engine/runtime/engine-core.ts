@@ -20,7 +20,7 @@ import { INLINE_KINDS, runInlineStep } from './inline-steps.ts';
 import { decideRevision } from './revision-decision.ts';
 import { backoffMs, configForAttempt, mayRetry } from './retry-policy.ts';
 import { foldRun } from './fold-run.ts';
-import { runRow, stepRow } from './projections.ts';
+import { repairMissingRuns, runRow, stepRow } from './projections.ts';
 import { applyEvent, attemptId, currentAttempt, newRunModel, type AttemptRecord, type Evidence, type RunModel, type StepRuntime } from './run-model.ts';
 import { desiredRunState, isQuiet, isTerminal } from './run-status.ts';
 
@@ -107,11 +107,27 @@ export interface Pool {
   protected readonly runs = new Map<string, LiveRun>();
   protected readonly pools = new Map<string, Pool>();
   protected readonly dirtyRuns = new Set<string>();
+  /**
+   * Runs with events not yet projected. Every one is projected before the commit that writes its
+   * events, whether or not the tick advanced it: a child run created by its parent's tick, or a
+   * queued run dequeued after it, gets its `runs` row in the commit of its `run_created`.
+   */
+  protected readonly unprojected = new Set<LiveRun>();
   protected launches: Launch[] = [];
   protected needDurable = false;
   protected tickScheduled = false;
   protected ticking = false;
   protected closed = false;
+  /** The store failure that stopped this engine for good (see fail()). */
+  protected fatal: { error: unknown } | undefined;
+  /** Set by drain(): attempts that would start a process, request or child run wait for the next engine. */
+  protected draining = false;
+  /** Rejections of operator actions still queued, so a store failure ends their callers' waits. */
+  protected readonly pendingActions = new Set<(error: unknown) => void>();
+  /** Operator actions applied in this tick: their callers hear of them once the tick's commit is written. */
+  protected appliedActions: (() => void)[] = [];
+  /** Callers of drain() waiting for the running attempts to end. */
+  protected drainWaiters: (() => void)[] = [];
 
   constructor(protected readonly o: EngineOptions) {}
 
@@ -205,6 +221,9 @@ export interface Pool {
 
   /** Continues every unfinished run of the store. Returns how many runs and interrupted attempts. */
   recover(): { runs: number; interrupted: number } {
+    // A run the log has and `runs` lacks would never be listed, resumed or inspected: its row is
+    // rebuilt first, so it is recovered below like any other.
+    repairMissingRuns(this.o.store);
     let interrupted = 0;
     let runs = 0;
     const queuedWorkflows = new Set<string>();
@@ -221,11 +240,13 @@ export interface Pool {
 
   /** Resolves when the run has ended or only waiting work (people, events, timers, escalations) remains. */
   settled(runId: string): Promise<RunState> {
+    if (this.fatal !== undefined) return Promise.reject(this.fatal.error);
     const live = this.runs.get(runId);
     if (live === undefined) return Promise.resolve(this.o.store.getRun(runId)?.state ?? 'failed');
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       const check = (): void => {
-        if (this.isSettled(live)) resolve(live.model.state);
+        if (this.fatal !== undefined) reject(this.fatal.error);
+        else if (this.isSettled(live)) resolve(live.model.state);
         else live.waiters.push(check);
       };
       check();
@@ -250,6 +271,45 @@ export interface Pool {
   }
 
   /**
+   * Stops the engine for good after a failure of its store (a full disk, a damaged file): nothing
+   * more is written or started, timers and running attempts stop, and everyone waiting on a run,
+   * an operator action or a drain hears the error instead of waiting forever.
+   */
+  fail(error: unknown): void {
+    if (this.fatal !== undefined) return;
+    this.fatal = { error };
+    this.close();
+    this.o.onFatal?.(error);
+    for (const reject of this.pendingActions) reject(error);
+    this.pendingActions.clear();
+    for (const live of [...this.runs.values()]) this.wake(live);
+    this.wakeDrain();
+  }
+
+  /**
+   * Before the store is given back: starts no new attempt of a kind that runs outside the engine
+   * (a process, a request, a child run; such a step stays ready for the next engine) and resolves
+   * when every attempt this engine started has ended and its end is recorded. A command that
+   * exits sooner would kill them halfway, and the next engine would record them interrupted.
+   */
+  drain(): Promise<void> {
+    this.draining = true;
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (this.closed || (this.idle && [...this.runs.values()].every((l) => l.running.size === 0 && l.inbox.length === 0))) resolve();
+        else this.drainWaiters.push(check);
+      };
+      check();
+    });
+  }
+
+  protected wakeDrain(): void {
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /**
    * True when the engine has nothing to do until a timer fires or an executor answers: no tick is
    * scheduled or running and no run is marked for work. A virtual-time driver advances the clock
    * only then.
@@ -260,6 +320,7 @@ export interface Pool {
 
   /** Writes whatever is pending (the CLI calls this before exiting). */
   flush(): void {
+    this.projectPending();
     this.o.store.flush(this.needDurable);
     this.needDurable = false;
   }
@@ -274,6 +335,7 @@ export interface Pool {
     const e = this.o.store.append({ runId: live.model.runId, type, at: this.o.clock.now(), data, ...extra });
     applyEvent(live.model, e);
     if (extra.step !== undefined) live.touched.add(extra.step);
+    this.unprojected.add(live);
     return e;
   }
 
@@ -385,7 +447,6 @@ export interface Pool {
         } finally {
           live.busy = false;
         }
-        this.project(live);
         advanced.push(live);
         if (isTerminal(live.model.state) && live.model.parent !== undefined && !live.parentNotified) {
           live.parentNotified = true;
@@ -394,13 +455,17 @@ export interface Pool {
       }
       if (this.closed) return; // closed while this tick ran: write nothing more
       this.freeSlots(advanced);
+      this.projectPending();
       this.o.store.flush(this.needDurable);
       this.needDurable = false;
+      const applied = this.appliedActions;
+      this.appliedActions = [];
+      for (const done of applied) done();
     } catch (e) {
       this.ticking = false;
-      this.closed = true;
-      if (this.o.onFatal) this.o.onFatal(e);
-      else throw e;
+      const handled = this.o.onFatal !== undefined;
+      this.fail(e);
+      if (!handled) throw e;
       return;
     }
     this.ticking = false;
@@ -409,12 +474,16 @@ export interface Pool {
     if (!this.closed) for (const l of launches) this.launch(l);
     for (const live of advanced) this.wake(live);
     if (this.dirtyRuns.size > 0) this.kick();
+    else this.wakeDrain();
   }
 
   protected wake(live: LiveRun): void {
     const waiters = live.waiters;
     live.waiters = [];
     for (const w of waiters) w();
+    // A parent waiting on this child may now be settled (or not): its waiters look again.
+    const parent = live.model.parent === undefined ? undefined : this.runs.get(live.model.parent.runId);
+    if (parent !== undefined && parent !== live) this.wake(parent);
     // A finished run leaves memory once nothing of it is running or waiting to be recorded.
     if (isTerminal(live.model.state) && live.running.size === 0 && live.inbox.length === 0 && live.waiters.length === 0) this.runs.delete(live.model.runId);
   }
@@ -430,7 +499,22 @@ export interface Pool {
     }
     if (live.due.length > 0) return false;
     if (live.dirty.size > 0 || live.ready.length > 0) return false;
-    return live.model.state !== 'running' && isQuiet(live.model);
+    if (live.model.state === 'running' || !isQuiet(live.model)) return false;
+    // A step waiting on child runs this engine drives is work in progress, not a wait: a command
+    // that drives the parent waits for them too, rather than exit and cut their attempts short.
+    for (const s of live.model.steps.values()) {
+      if (s.state !== 'waiting') continue;
+      for (const c of s.children.values()) {
+        const child = c.state === null ? this.runs.get(c.runId) : undefined;
+        if (child !== undefined && !this.isSettled(child)) return false;
+      }
+    }
+    return true;
+  }
+
+  protected projectPending(): void {
+    for (const live of this.unprojected) this.project(live);
+    this.unprojected.clear();
   }
 
   /**
@@ -568,6 +652,7 @@ export interface Pool {
     const s = m.steps.get(stepId) as StepRuntime;
     const step = live.index.steps.get(stepId) as Step;
     const gated = !INLINE_KINDS.has(step.kind) && step.kind !== 'wait' && step.kind !== 'human' && step.kind !== 'event';
+    if (gated && this.draining) return; // the store is being given back: the next engine starts it
     const gate = gated ? this.poolOf(live, step) : undefined;
     if (gate && gate.inUse >= gate.limit) {
       // No slot in the step's resource pool: it waits (still ready or retry_wait) for one to free.
@@ -814,10 +899,25 @@ export interface Pool {
   }
 
 
-  /** Runs `act` inside the run's next tick (after checks made now) and resolves when it has. */
+  /** Runs `act` inside the run's next tick (after checks made now); resolves once that tick's commit is written. */
   protected enqueue(live: LiveRun, act: () => Promise<void>): Promise<void> {
     return new Promise((resolve, reject) => {
-      live.actions.push(() => act().then(resolve, reject));
+      if (this.fatal !== undefined) {
+        reject(this.fatal.error);
+        return;
+      }
+      this.pendingActions.add(reject);
+      const done = (): void => {
+        this.pendingActions.delete(reject);
+        resolve();
+      };
+      live.actions.push(() => act().then(
+        () => void this.appliedActions.push(done),
+        (e: unknown) => {
+          this.pendingActions.delete(reject);
+          reject(e);
+        },
+      ));
       this.markDirty(live);
     });
   }

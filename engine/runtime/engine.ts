@@ -21,13 +21,13 @@ const SETTLEABLE_JOIN = new Set(['blocked', 'failed', 'cancelled', 'skipped', 'u
 export class Engine extends ChildrenEngine {
   /** Where a run's time went, its retries, compensations, interventions and failure (from its log). */
   runMetrics(runId: string): RunMetrics {
-    this.o.store.flush();
+    this.flush(); // with the projections of what it writes
     return runMetricsOf(this.o.store, runId, this.o.clock.now());
   }
 
   /** A workflow's rates, branch frequencies and step latencies over its runs (docs/metrics.md). */
   workflowStats(workflowId: string, version?: number): WorkflowReport {
-    this.o.store.flush();
+    this.flush(); // with the projections of what it writes
     return workflowReport(this.o.store, workflowId, { ...(version === undefined ? {} : { version }), asOf: this.o.clock.now() });
   }
 

@@ -28,11 +28,26 @@ export function stepRows(m: RunModel): StepProjection[] {
 export function rebuildProjections(store: Store): number {
   const ids = store.loggedRunIds();
   store.clearProjections();
-  for (const id of ids) {
-    const m = foldRun(store, id);
-    store.setRunProjection(runRow(m));
-    if (!isTerminal(m.state)) for (const s of stepRows(m)) store.setStepProjection(id, s);
-  }
+  for (const id of ids) projectFromLog(store, id);
   store.flush();
   return ids.length;
+}
+
+/**
+ * Rebuilds the projection rows of runs the log has and `runs` lacks (the projections disagree
+ * with the log), in one transaction. Returns their ids. Cheap when nothing is missing.
+ */
+export function repairMissingRuns(store: Store): string[] {
+  const ids = store.runsWithoutRow();
+  for (const id of ids) projectFromLog(store, id);
+  if (ids.length > 0) store.flush();
+  return ids;
+}
+
+/** Sets a run's rows (run, and steps while it is unfinished) from its log, for the next flush. */
+export function projectFromLog(store: Store, runId: string): RunModel {
+  const m = foldRun(store, runId);
+  store.setRunProjection(runRow(m));
+  if (!isTerminal(m.state)) for (const s of stepRows(m)) store.setStepProjection(runId, s);
+  return m;
 }

@@ -367,6 +367,8 @@ export class Store {
     if (this.getRun(idOrPrefix)) return idOrPrefix;
     const rows = this.stmt("SELECT id FROM runs WHERE id LIKE ? ESCAPE '\\' LIMIT 3").all(`${idOrPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) as { id: string }[];
     if (rows.length === 1 && rows[0]) return rows[0].id;
+    // A run in the log whose row is missing (left by an older engine's crash) is still a run.
+    if (rows.length === 0 && this.hasEvents(idOrPrefix)) return idOrPrefix;
     if (rows.length === 0) throw new StoreError('unknown-run', `no run "${idOrPrefix}" in this store; list runs with \`weft runs\``);
     throw new StoreError('unknown-run', `"${idOrPrefix}" matches several runs (${rows.map((r) => r.id).join(', ')}…); give more of the id`);
   }
@@ -423,6 +425,26 @@ export class Store {
    */
   clearProjections(): void {
     this.pendingClearAll = true;
+  }
+
+  hasEvents(runId: string): boolean {
+    return this.stmt('SELECT 1 FROM events WHERE run_id = ? LIMIT 1').get(runId) !== undefined;
+  }
+
+  /**
+   * Runs with events in the log but no row in `runs` (an older engine committed a child run's
+   * creation and its row separately, and a crash between them orphaned the child). The log's run
+   * ids are walked one index seek each, so this costs one lookup per run, not one per event.
+   */
+  runsWithoutRow(): string[] {
+    const rows = this.stmt(`
+      WITH RECURSIVE ids(id) AS (
+        SELECT MIN(run_id) FROM events
+        UNION ALL
+        SELECT (SELECT MIN(run_id) FROM events WHERE run_id > ids.id) FROM ids WHERE ids.id IS NOT NULL
+      )
+      SELECT id FROM ids WHERE id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM runs WHERE runs.id = ids.id)`).all() as { id: string }[];
+    return rows.map((r) => r.id);
   }
 
   /** Every run with events in the log (projections are rebuilt from these). */

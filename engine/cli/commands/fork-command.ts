@@ -4,7 +4,7 @@ import { forkPlan } from '../../runtime/fork-plan.ts';
 import { foldRun } from '../../runtime/fold-run.ts';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
-import { openEngineSession } from '../engine-session.ts';
+import { withEngineSession } from '../engine-session.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { checkRunInput, readRunInput } from '../run-input.ts';
 import { printRunOutcome } from '../run-outcome.ts';
@@ -30,8 +30,7 @@ Exit status as for weft run, for the new run.`,
     if (values.from === undefined) throw new UsageError('--from STEP is required: the first step to run again');
     const from = values.from;
     return withUserErrors('fork', io, async () => {
-      const session = await openEngineSession(storePath(values.db, io.cwd), 'weft fork');
-      try {
+      return withEngineSession(storePath(values.db, io.cwd), 'weft fork', async (session) => {
         const source = foldRun(session.store, session.store.resolveRunId(run));
         const input = values.input === undefined ? source.input : readRunInput(values.input, io.cwd);
         await checkRunInput(source.workflow, input);
@@ -46,9 +45,7 @@ Exit status as for weft run, for the new run.`,
           importUnknowns: plan.unknowns,
         });
         return printRunOutcome(io, runId, await session.engine.settled(runId), values.json === true);
-      } finally {
-        session.close();
-      }
+      });
     });
   },
 };

@@ -2,7 +2,7 @@
 import type { RunState } from '../../../shared/definition/names.ts';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
-import { openEngineSession } from '../engine-session.ts';
+import { withEngineSession } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { exitCodeOf, printRunOutcome } from '../run-outcome.ts';
@@ -29,8 +29,7 @@ Exit status as for weft run, for the worst run: 1 if any failed, else 3 if any w
     if (positionals.length > 1) throw new UsageError('give at most one run id');
     const [only] = positionals;
     return withUserErrors('resume', io, async () => {
-      const session = await openEngineSession(storePath(values.db, io.cwd), 'weft resume');
-      try {
+      return withEngineSession(storePath(values.db, io.cwd), 'weft resume', async (session) => {
         let ids: string[];
         if (only !== undefined) {
           const id = session.store.resolveRunId(only);
@@ -52,9 +51,7 @@ Exit status as for weft run, for the worst run: 1 if any failed, else 3 if any w
           worst = code === 1 || worst === 1 ? 1 : Math.max(worst, code);
         });
         return worst;
-      } finally {
-        session.close();
-      }
+      });
     });
   },
 };

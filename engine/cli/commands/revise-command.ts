@@ -9,7 +9,7 @@ import { StoreError } from '../../store/store-error.ts';
 import type { Store } from '../../store/store.ts';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
-import { openEngineSession, openReadOnlyStore } from '../engine-session.ts';
+import { openReadOnlyStore, withEngineSession } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { formatRevisionPlan } from '../revision-plan-text.ts';
@@ -59,8 +59,7 @@ Exit status as for weft run; 0 for --dry-run.`,
           close();
         }
       }
-      const session = await openEngineSession(storePath(values.db, io.cwd), 'weft revise');
-      try {
+      return withEngineSession(storePath(values.db, io.cwd), 'weft revise', async (session) => {
         const id = session.store.resolveRunId(run);
         // Planned and checked from the log before the engine loads (and so recovers) the run.
         const { plan } = await planFor(session.store, id, input);
@@ -68,9 +67,7 @@ Exit status as for weft run; 0 for --dry-run.`,
         session.engine.revise(id, input);
         if (!json) io.stdout.write(formatRevisionPlan(id, plan));
         return printRunOutcome(io, id, await session.engine.settled(id), json, { inputRevision: plan.inputRevision, plan: plan.steps });
-      } finally {
-        session.close();
-      }
+      });
     });
   },
 };

@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { hasErrors } from '../../../shared/validator/diagnostic.ts';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
-import { openEngineSession } from '../engine-session.ts';
+import { withEngineSession } from '../engine-session.ts';
 import { EXIT_FAILED } from '../exit-codes.ts';
 import { formatDiagnosticLine } from '../format-diagnostic.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
@@ -57,8 +57,7 @@ error, 3 left waiting or needing attention.`,
       const input = readRunInput(values.input, io.cwd);
       await checkRunInput(workflow, input);
       requireTrust(workflow, dirname(path));
-      const session = await openEngineSession(storePath(values.db, io.cwd), 'weft run');
-      try {
+      return withEngineSession(storePath(values.db, io.cwd), 'weft run', async (session) => {
         const hash = session.store.saveDefinition(workflow, Date.now());
         const earlier = values.key === undefined ? undefined : session.store.runByKey(workflow.id, values.key);
         if (earlier !== undefined) session.engine.load(earlier);
@@ -72,9 +71,7 @@ error, 3 left waiting or needing attention.`,
         });
         const state = await session.engine.settled(runId);
         return printRunOutcome(io, runId, state, values.json === true);
-      } finally {
-        session.close();
-      }
+      });
     });
   },
 };

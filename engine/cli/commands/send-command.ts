@@ -4,7 +4,7 @@ import { foldRun } from '../../runtime/fold-run.ts';
 import { StoreError } from '../../store/store-error.ts';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
-import { openEngineSession } from '../engine-session.ts';
+import { withEngineSession } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { readRunInput } from '../run-input.ts';
@@ -18,8 +18,9 @@ export const sendCommand: Command = {
   usage: 'weft send NAME --key KEY [--id ID] [--data JSON|@file] [--db PATH] [--json]',
   help: `Sends event NAME with correlation key KEY. The oldest run whose event step waits for NAME
 and KEY receives it and continues; if none waits yet but an unfinished run has an event step for
-NAME, the event is kept and matched when that step starts waiting. An event id seen before
-(--id, default a new UUID) is ignored and recorded as a duplicate.
+NAME, the event is kept and matched when that step starts waiting. Only the receiving run is
+driven (other runs' due work waits for their own resume). An event id seen before (--id,
+default a new UUID) is ignored and recorded as a duplicate.
 
   --json   print {"id","status":"delivered"|"kept"|"duplicate","runId"?,"state"?}
 
@@ -32,22 +33,27 @@ Exit status 0, or 2 when no unfinished run has an event step for NAME (nothing i
     const key = values.key;
     const data = values.data === undefined ? null : readRunInput(values.data, io.cwd);
     return withUserErrors('send', io, async () => {
-      const session = await openEngineSession(storePath(values.db, io.cwd), 'weft send');
-      try {
+      return withEngineSession(storePath(values.db, io.cwd), 'weft send', async (session) => {
         const id = values.id ?? randomUUID();
         const seen = session.store.hasExternalEvent(id);
-        const candidates = seen ? [] : session.store.unfinishedRunIds().filter((runId) => {
+        let candidates = 0;
+        let receiver: string | undefined;
+        for (const runId of seen ? [] : session.store.unfinishedRunIds()) {
           // Only runs whose definition waits for NAME at all are folded (definitions are cached).
           const row = session.store.getRun(runId);
           const def = row === undefined ? undefined : session.store.loadDefinition(row.workflowId, row.version);
-          if (!def?.workflow.steps.some((s) => s.kind === 'event' && s.config.name === name)) return false;
+          if (!def?.workflow.steps.some((s) => s.kind === 'event' && s.config.name === name)) continue;
           const m = foldRun(session.store, runId);
-          return def.workflow.steps.some((s) => s.kind === 'event' && s.config.name === name && m.steps.get(s.id)?.state !== 'succeeded');
-        });
-        if (!seen && candidates.length === 0) {
+          if (def.workflow.steps.some((s) => s.kind === 'event' && s.config.name === name && m.steps.get(s.id)?.state !== 'succeeded')) candidates++;
+          if (receiver === undefined && [...m.steps.values()].some((s) => s.state === 'waiting' && s.awaiting?.name === name && s.awaiting.key === key)) receiver = runId;
+        }
+        if (!seen && candidates === 0) {
           throw new StoreError('bad-input', `no unfinished run has an event step for "${name}"; nothing was stored (check the name, or start the run first)`);
         }
-        for (const runId of candidates) session.engine.load(runId);
+        // Only the run that receives the event is driven: loading another would recover it and
+        // start its due work (a timer, a retry), which this command would not wait for. A run
+        // whose step waits later finds the kept event when that step starts waiting.
+        if (receiver !== undefined) session.engine.load(receiver);
         const consumer = seen ? session.store.externalEventConsumer(id) : undefined;
         if (consumer !== undefined && session.store.getRun(consumer.runId) !== undefined) session.engine.load(consumer.runId);
         const result = await session.engine.sendEvent({ id, name, key, data, receivedAt: Date.now() });
@@ -57,9 +63,7 @@ Exit status 0, or 2 when no unfinished run has an event step for NAME (nothing i
         else if (result.status === 'kept') io.stdout.write(`event ${id} kept: no run waits for "${name}" with key "${key}" yet\n`);
         else io.stdout.write(`event ${id} delivered to run ${result.runId ?? ''}: ${state ?? ''}\n`);
         return state === undefined ? EXIT_OK : exitCodeOf(state) === 1 ? 1 : EXIT_OK;
-      } finally {
-        session.close();
-      }
+      });
     });
   },
 };

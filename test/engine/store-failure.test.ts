@@ -1,0 +1,86 @@
+// A store that fails its writes (a seam, like engine/scenario/crashable-store.ts): the engine
+// stops for good and everyone waiting on it hears the error, instead of waiting forever. The CLI
+// side, on a real full disk, is test/cli/store-failure-cli.test.ts.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { defaultExecutors } from '../../engine/executors/default-executors.ts';
+import { systemClock, systemRandom } from '../../engine/runtime/clock.ts';
+import { Engine } from '../../engine/runtime/engine.ts';
+import { openDatabase, type Db } from '../../engine/store/open-database.ts';
+import { Store } from '../../engine/store/store.ts';
+import { storeFailure } from '../../engine/store/store-failure.ts';
+import { parseWorkflow } from './harness.ts';
+
+/** Commits until `failAt` flushes have been made; then every flush throws SQLite's full-disk error. */
+class FailingStore extends Store {
+  private flushes = 0;
+  constructor(db: Db, private readonly failAt: number) {
+    super(db);
+  }
+  override flush(durable = false): void {
+    if (this.hasPending && ++this.flushes > this.failAt) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    super.flush(durable);
+  }
+}
+
+const workflow = parseWorkflow({
+  format: 'weft/v1', id: 'holds', version: 1, name: 'holds',
+  steps: [
+    { id: 'hold', kind: 'wait', config: { durationMs: 3_600_000 } },
+    { id: 'ask', kind: 'human', config: { task: 'approve', title: 'OK?' }, deadlineMs: 86_400_000 },
+    { id: 'after', kind: 'join', config: { mode: 'all' } },
+    { id: 'done', kind: 'end' },
+  ],
+  edges: [{ id: 'a', from: 'hold', to: 'after' }, { id: 'b', from: 'ask', to: 'after' }, { id: 'c', from: 'after', to: 'done' }],
+});
+
+let db: Db | undefined;
+let engine: Engine | undefined;
+afterEach(() => {
+  engine?.close();
+  db?.close();
+});
+
+/** Rejects with "still waiting" if `p` has not settled within `ms` (bounds a hang; never the expected path). */
+const within = <T,>(p: Promise<T>, ms = 5_000): Promise<T> =>
+  Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('still waiting')), ms))]);
+
+function start(failAt: number): { engine: Engine; runId: string; fatal: unknown[] } {
+  db = openDatabase(join(mkdtempSync(join(tmpdir(), 'weft-store-failure-')), 'weft.db'));
+  const store = new FailingStore(db, failAt);
+  const fatal: unknown[] = [];
+  engine = new Engine({ store, clock: systemClock, random: systemRandom, executors: defaultExecutors(), onFatal: (e) => fatal.push(e) });
+  const runId = engine.startRun({ workflow, definitionHash: store.saveDefinition(workflow, Date.now()), input: {}, workspaceDir: '.' });
+  return { engine, runId, fatal };
+}
+
+it('a failed commit with a timer armed rejects settled() with the store error, once', async () => {
+  const { engine: e, runId, fatal } = start(0);
+  await expect(within(e.settled(runId))).rejects.toThrow('database or disk is full');
+  await expect(within(e.settled(runId))).rejects.toThrow('database or disk is full');
+  expect(fatal).toHaveLength(1);
+  expect(e.idle).toBe(true);
+});
+
+it('an operator action waiting for its tick hears the failure', async () => {
+  const { engine: e, runId } = start(1);
+  await within(e.settled(runId)); // waiting: timer and task; the first commit is written
+  await expect(within(e.cancelRun(runId, 'tester', 'stop'))).rejects.toThrow('database or disk is full');
+});
+
+it('a drain does not wait on an engine the store stopped', async () => {
+  const { engine: e, runId } = start(0);
+  await expect(within(e.settled(runId))).rejects.toThrow();
+  await expect(within(e.drain())).resolves.toBeUndefined();
+});
+
+it('describes a SQLite failure in one line naming the store; other errors are not its to describe', () => {
+  const full = storeFailure('/data/weft.db', Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }));
+  expect(full?.message).toMatch(/^the store \/data\/weft\.db failed: database or disk is full \(SQLITE_FULL\); the disk is full/);
+  const damaged = storeFailure('/data/weft.db', Object.assign(new Error('database disk image is malformed'), { code: 'SQLITE_CORRUPT' }));
+  expect(damaged?.message).toContain('sqlite3 /data/weft.db "PRAGMA integrity_check"');
+  expect(storeFailure('/data/weft.db', Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' }))?.message).toContain('I/O error');
+  expect(storeFailure('/data/weft.db', new TypeError('x is undefined'))).toBeUndefined();
+});
