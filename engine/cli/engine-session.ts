@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import type { Engine } from '../runtime/engine.ts';
 import { StoreError } from '../store/store-error.ts';
+import { hostedEngine } from '../service/hosted-engine.ts';
 import { storeFailure } from '../store/store-failure.ts';
 import { systemClock, systemRandom } from '../runtime/clock.ts';
 import type { Store } from '../store/store.ts';
@@ -40,6 +41,9 @@ const leaseWaitMs = (): number => {
  * while another one drives the store); a dead or stale owner's lease is taken over at once.
  */
 export async function openEngineSession(dbPath: string, owner: string): Promise<EngineSession> {
+  // Inside `weft serve`, a terminal's command runs on the server's own engine, which keeps going.
+  const host = hostedEngine(dbPath);
+  if (host !== undefined) return { store: host.store, engine: host.engine, close: async () => {} };
   const [{ Engine }, { defaultExecutors }, { Lease }, { openDatabase }, { Store }] = await Promise.all([
     import('../runtime/engine.ts'),
     import('../executors/default-executors.ts'),

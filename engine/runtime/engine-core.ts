@@ -556,6 +556,28 @@ export interface Pool {
       live.due = [];
       for (const stepId of due) await this.onTimer(live, stepId);
     }
+    // Route and start, then decide the run's state, until a pass writes nothing. A pass can settle
+    // steps inside the tick (an inline step, reused evidence), a compensation among them, and then
+    // no executor or timer will bring the run back: only another pass acts on what that settled.
+    let seen: number;
+    do {
+      seen = m.lastSeq;
+      await this.route(live, held);
+      if (isTerminal(m.state) || held) return;
+      await this.decideRunState(live);
+    } while (m.lastSeq !== seen && !isTerminal(m.state));
+    if (m.state === 'running' && isQuiet(m)) {
+      // Nothing is ready, running or retrying, so nothing will tick this run again: say so rather
+      // than leave it running forever (settled() would never resolve; the CLI would exit silently).
+      this.emit(live, 'run_state_changed', { state: 'needs_attention' }, {
+        reason: 'no step is ready, running or waiting, yet the run has not ended (an engine defect: report it with the output of weft events); cancel the run, or retry or skip a step',
+      });
+    }
+  }
+
+  /** Activates what became ready and starts ready steps (none while held), until nothing changes. */
+  protected async route(live: LiveRun, held: boolean): Promise<void> {
+    const m = live.model;
     while (!isTerminal(m.state) && (live.dirty.size > 0 || (!held && live.ready.length > 0))) {
       const dirty = [...live.dirty];
       live.dirty.clear();
@@ -568,7 +590,11 @@ export interface Pool {
         else await this.startAttempt(live, id);
       }
     }
-    if (isTerminal(m.state) || held) return;
+  }
+
+  /** Moves the run to the state its steps call for; a run that is to fail compensates first. */
+  protected async decideRunState(live: LiveRun): Promise<void> {
+    const m = live.model;
     const want = desiredRunState(m);
     if (want.state !== 'running' && want.state !== 'needs_attention' && (m.failing !== null || want.state === 'failed')) {
       if (await this.compensateOrFail(live, m.failing?.reason ?? want.reason)) return;
@@ -673,7 +699,10 @@ export interface Pool {
       await this.onResult(live, { stepId, activation: s.activation, attempt: number, result: { outcome: 'failed', code: 'input_error', message: (e as Error).message, retryable: false } });
       return;
     }
-    const inputHash = coverageHash(step, input, m.view, s.activation);
+    // A compensation's evidence covers the evidence it offsets (run and id): it is reused only
+    // where that same booking is reused, never for a new one with the same input.
+    const offset = s.compensates === null ? null : m.steps.get(s.compensates)?.evidence ?? null;
+    const inputHash = coverageHash(step, input, m.view, s.activation, offset === null ? null : { run: offset.fromRun, evidence: offset.id });
 
     if (number === 1 && (await this.reuseOrCarry(live, s, step, inputHash, input))) return;
 

@@ -22,6 +22,7 @@ import type { EngineService } from '../service/engine-service.ts';
 import { serviceErrorOf } from '../service/service-error.ts';
 import type { Store } from '../store/store.ts';
 import { serveEventStream } from './event-stream.ts';
+import { FORWARDED_COMMANDS } from '../service/forwarded-commands.ts';
 import { CONTENT_SECURITY_POLICY, hostAllowed, originAllowed, presentedToken, tokensEqual } from './security.ts';
 import { z as zod } from 'zod';
 
@@ -38,6 +39,11 @@ export interface ServerOptions {
   defaultActor: string;
   bodyLimit?: number;
   streamBufferLimit?: number;
+  /**
+   * Runs a `weft` command line in this process, on this server's engine (given by `weft serve`,
+   * which owns the CLI): what `POST /api/cli` does for a terminal on the same store.
+   */
+  runCli?: (argv: readonly string[], cwd: string) => Promise<{ code: number; stdout: string; stderr: string }>;
 }
 
 /** Requests bigger than this are refused with 413 (a definition of 1,000 steps is ~1 MB). */
@@ -70,10 +76,15 @@ const WorkflowParams = zod.strictObject({ id: WorkflowId });
 const VersionParams = zod.strictObject({ id: WorkflowId, version: zod.coerce.number().int().positive() });
 const StatsParams = zod.strictObject({ workflowId: WorkflowId });
 const StatsQuery = zod.strictObject({ version: zod.coerce.number().int().positive().optional() });
+const CliRequest = zod.strictObject({
+  argv: zod.array(zod.string().max(1_000_000)).min(1).max(200),
+  cwd: zod.string().min(1).max(4096),
+  db: zod.string().min(1).max(4096),
+});
 
 export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
   // Params up to 2,000 characters reach the schemas, which refuse ids over 200 with a clear message.
-  const app = Fastify({ logger: false, bodyLimit: o.bodyLimit ?? DEFAULT_BODY_LIMIT, forceCloseConnections: true, maxParamLength: 2000 });
+  const app = Fastify({ logger: false, bodyLimit: o.bodyLimit ?? DEFAULT_BODY_LIMIT, forceCloseConnections: true, routerOptions: { maxParamLength: 2000 } });
   let port = 0;
   app.addHook('onListen', async () => {
     const address = app.server.address();
@@ -240,6 +251,16 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
     const e = parse(SendEventCommand, request.body, 'the event');
     const result = await s.sendEvent(e);
     return result.runId === undefined ? result : { ...result, state: s.runState(result.runId) };
+  });
+
+  // A terminal's state-changing command on the store this server owns (engine/cli/forward-to-server.ts).
+  app.post('/api/cli', async (request: FastifyRequest) => {
+    const body = parse(CliRequest, request.body, 'the command');
+    if (o.runCli === undefined) throw new HttpError('not-found', 'this server does not run weft commands');
+    if (body.db !== o.storePath) throw new HttpError('refused', `this server owns the store ${o.storePath}, not ${body.db}`, 'db');
+    const [name] = body.argv;
+    if (name === undefined || !FORWARDED_COMMANDS.has(name)) throw new HttpError('bad-input', `"${String(name)}" is not a command that changes a store; run it directly`, 'argv');
+    return o.runCli(body.argv, body.cwd);
   });
 
   app.get('/api/stats/:workflowId', async (request: FastifyRequest) => {

@@ -16,6 +16,7 @@ import { StoreError } from '../store/store-error.ts';
 import { EngineService } from '../service/engine-service.ts';
 import { createServer } from './create-server.ts';
 import { newToken } from './security.ts';
+import { hostEngine } from '../service/hosted-engine.ts';
 
 export interface ServeOptions {
   workspace: string;
@@ -28,6 +29,10 @@ export interface ServeOptions {
   env?: NodeJS.ProcessEnv;
   /** Called when the engine cannot go on (for example the disk is full). */
   onFatal?: (error: unknown) => void;
+  /** Bytes a WebSocket client may have unsent before it is told to resync (tests make it small). */
+  streamBufferLimit?: number;
+  /** Runs a terminal's `weft` command on this engine (see hosted-engine.ts). */
+  runCli?: (argv: readonly string[], cwd: string) => Promise<{ code: number; stdout: string; stderr: string }>;
 }
 
 export interface Serving {
@@ -79,7 +84,10 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     workspace: service.files.root,
     storePath: o.storePath,
     defaultActor: env['WEFT_USER'] ?? env['USER'] ?? userInfo().username,
+    ...(o.runCli === undefined ? {} : { runCli: o.runCli }),
+    ...(o.streamBufferLimit === undefined ? {} : { streamBufferLimit: o.streamBufferLimit }),
   });
+  const unhost = hostEngine(o.storePath, { store, engine });
   await app.listen({ host: '127.0.0.1', port: o.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : o.port;
@@ -98,6 +106,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       stopped = true;
       rmSync(endpointFile, { force: true });
       await app.close();
+      unhost();
       clearInterval(heartbeat);
       engine.close();
       engine.flush();

@@ -1,6 +1,6 @@
 // One typed client for the engine's HTTP API. Every call carries the bearer token; an error
 // body `{"error": {"code", "message", "path"?}}` becomes an ApiError with those fields.
-import type { Health, RunDetail, RunEvent, RunSummary, TaskSummary, WorkflowDetail, WorkflowSummary } from './api-types.ts';
+import type { EventPage, Health, RunDetail, RunOutcome, RunSummaryPage, TaskSummary, WorkflowDetail, WorkflowSummary } from './api-types.ts';
 
 export class ApiError extends Error {
   constructor(
@@ -37,7 +37,7 @@ export class ApiClient {
     return this.get(`/api/workflows/${encodeURIComponent(id)}`);
   }
 
-  runs(filter: RunFilter = {}): Promise<{ runs: RunSummary[]; next: string | null }> {
+  runs(filter: RunFilter = {}): Promise<RunSummaryPage> {
     const q = new URLSearchParams();
     if (filter.workflow) q.set('workflow', filter.workflow);
     if (filter.state) q.set('state', filter.state);
@@ -50,12 +50,25 @@ export class ApiClient {
     return this.get(`/api/runs/${encodeURIComponent(id)}`);
   }
 
-  events(id: string, after = 0, limit = 1000): Promise<{ events: RunEvent[]; next: number | null }> {
+  events(id: string, after = 0, limit = 1000): Promise<EventPage> {
     return this.get(`/api/runs/${encodeURIComponent(id)}/events?after=${after}&limit=${limit}`);
   }
 
   tasks(): Promise<{ tasks: TaskSummary[] }> {
     return this.get('/api/tasks');
+  }
+
+  startRun(workflow: string, input: unknown): Promise<RunOutcome> {
+    return this.post('/api/runs', { workflow, input });
+  }
+
+  private async post<T>(path: string, body: unknown): Promise<T> {
+    const response = await fetch(`${this.base}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return this.read<T>(response);
   }
 
   private async get<T>(path: string): Promise<T> {

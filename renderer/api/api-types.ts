@@ -1,90 +1,16 @@
-// What the app reads from `weft serve`. The read models mirror `weft runs/inspect/events --json`
-// (the engine's restart record and event log); the server's routes are in docs/api.md.
+// What the app reads from `weft serve`: the read models of shared/api (the contract, docs/api.md).
+// The run page reads the restart record plus the run's definition snapshot; the full RunDetail
+// (permitted actions, attempt details) comes with the engine service's read models.
+import type { RestartRecord } from '../../shared/api/restart-record.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
-import type { RunState, StepState } from '../../shared/definition/names.ts';
-import type { Diagnostic } from '../../shared/validator/diagnostic.ts';
 
-export interface Health {
-  version: string;
-  workspace: string;
-  store: string;
-}
+export type { HealthInfo as Health } from '../../shared/api/health-info.ts';
+export type { WorkflowSummary, WorkflowDetail } from '../../shared/api/workflow-views.ts';
+export type { RunSummary, RunSummaryPage } from '../../shared/api/run-summary.ts';
+export type { TaskSummary } from '../../shared/api/task-summary.ts';
+export type { CursoredEvent as StreamMessage, EventPage } from '../../shared/api/event-page.ts';
+export type { RunOutcome } from '../../shared/api/run-outcome.ts';
 
-export interface WorkflowSummary {
-  id: string;
-  file: string;
-  version: number;
-  name: string;
-  steps: number;
-  errors: number;
-  warnings: number;
-}
-
-export interface WorkflowDetail {
-  file: string;
-  definition: Workflow | null;
-  diagnostics: Diagnostic[];
-  versions: number[];
-}
-
-export interface RunSummary {
-  id: string;
-  workflowId: string;
-  version: number;
-  state: RunState;
-  inputRevision: number;
-  createdAt: string;
-  endedAt?: string | null;
-  failedAt?: string | null;
-}
-
-export interface AttemptRecord {
-  id: string;
-  activation: number;
-  number: number;
-  state: string;
-  startedAt: string;
-  endedAt: string | null;
-  error: { code: string; message: string } | null;
-}
-
-export interface StepRecord {
-  id: string;
-  state: StepState;
-  activation: number;
-  attempts: AttemptRecord[];
-  next: string;
-}
-
-export interface RunDetail {
-  run: { id: string; workflowId: string; version: number; state: RunState; inputRevision: number };
-  steps: StepRecord[];
-  definition?: Workflow;
-}
-
-export interface RunEvent {
-  seq: number;
-  at: string;
-  type: string;
-  step: string | null;
-  activation: number | null;
-  attempt: number | null;
-  data: unknown;
-  reason: string | null;
-}
-
-export interface StreamMessage {
-  cursor: number;
-  runId: string;
-  event: RunEvent;
-}
-
-export interface TaskSummary {
-  runId: string;
-  stepId: string;
-  workflowId: string;
-  task: string;
-  assignee: string | null;
-  deadline: string | null;
-  title: string | null;
-}
+export type StepRecord = RestartRecord['steps'][number];
+export type RunDetail = RestartRecord & { definition?: Workflow };
+export type { DiagnosticSchema as Diagnostic } from '../../shared/api/diagnostic-schema.ts';

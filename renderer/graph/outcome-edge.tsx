@@ -1,21 +1,12 @@
 // An edge on the canvas, labelled with the outcome(s) it follows and its condition. Failure
 // outcomes are drawn dashed in their colour; loop edges show their bound.
 import { memo } from 'react';
-import { BaseEdge, EdgeLabelRenderer, getSmoothStepPath, type EdgeProps } from '@xyflow/react';
+import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyflow/react';
 import type { OutcomeFlowEdge } from './to-flow.ts';
 
 function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
   const { id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, markerEnd, selected } = props;
-  const [path, labelX, labelY] = getSmoothStepPath({
-    sourceX,
-    sourceY,
-    targetX,
-    targetY,
-    sourcePosition,
-    targetPosition,
-    borderRadius: 10,
-    offset: 18,
-  });
+  const [path, labelX, labelY] = getBezierPath({ sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition });
   const outcomes = data?.outcomes ?? ['succeeded'];
   const main = outcomes[0] ?? 'succeeded';
   const plain = outcomes.length === 1 && main === 'succeeded' && !data?.when && !data?.isDefault && data?.maxTraversals === null;

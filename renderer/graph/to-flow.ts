@@ -3,7 +3,7 @@
 import type { Edge as FlowEdge, Node as FlowNode } from '@xyflow/react';
 import type { Edge, Step, Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { EdgeOutcome, StepKind } from '../../shared/definition/names.ts';
-import type { Diagnostic } from '../../shared/validator/diagnostic.ts';
+import type { Diagnostic } from '../api/api-types.ts';
 
 export const NODE_WIDTH = 232;
 export const NODE_HEIGHT = 76;
@@ -91,9 +91,46 @@ export function toEdges(workflow: Workflow, runId: string | null): OutcomeFlowEd
   }));
 }
 
-/** The positions the file gives, when it gives one for every step. */
+/** The positions the file gives, when it gives one for every step, spread out to fit the nodes. */
 export function filePositions(workflow: Workflow): Positions | null {
   const layout = workflow.layout;
   if (layout === undefined) return null;
-  return workflow.steps.every((s) => layout[s.id] !== undefined) ? layout : null;
+  return workflow.steps.every((s) => layout[s.id] !== undefined) ? spreadToFit(layout) : null;
+}
+
+const GAP_X = 48;
+const GAP_Y = 36;
+
+/**
+ * A layout written for smaller boxes (by hand, or by another editor) would make the nodes overlap.
+ * Scales it (x and y apart, never shrinking) just enough that nodes in one row or column keep a
+ * gap, which keeps the arrangement the author chose. Rows and columns are found by sorting, so a
+ * 1,000-step layout costs n log n, not n².
+ */
+export function spreadToFit(layout: Positions): Positions {
+  const points = Object.values(layout);
+  const scale = (axis: 'x' | 'y', other: 'x' | 'y', size: number, otherSize: number, gap: number): number => {
+    const sorted = [...points].sort((a, b) => a[axis] - b[axis]);
+    let factor = 1;
+    for (let i = 0; i < sorted.length; i++) {
+      const a = sorted[i];
+      if (a === undefined) continue;
+      // The next point along the axis that shares a band of the other axis with this one.
+      for (let j = i + 1; j < sorted.length && j < i + 64; j++) {
+        const b = sorted[j];
+        if (b === undefined) continue;
+        const d = b[axis] - a[axis];
+        if (d <= 0 || Math.abs(b[other] - a[other]) >= otherSize) continue;
+        factor = Math.max(factor, (size + gap) / d);
+        break;
+      }
+    }
+    return Math.min(factor, 8);
+  };
+  const sx = scale('x', 'y', NODE_WIDTH, NODE_HEIGHT, GAP_X);
+  const sy = scale('y', 'x', NODE_HEIGHT, NODE_WIDTH, GAP_Y);
+  if (sx === 1 && sy === 1) return layout;
+  const out: Positions = {};
+  for (const [id, p] of Object.entries(layout)) out[id] = { x: p.x * sx, y: p.y * sy };
+  return out;
 }

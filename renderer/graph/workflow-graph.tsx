@@ -4,7 +4,7 @@ import { memo, useEffect, useMemo, useState } from 'react';
 import { Background, BackgroundVariant, Controls, MarkerType, MiniMap, ReactFlow, type NodeMouseHandler } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
-import type { Diagnostic } from '../../shared/validator/diagnostic.ts';
+import type { Diagnostic } from '../api/api-types.ts';
 import { StepNode } from './step-node.tsx';
 import { OutcomeEdge } from './outcome-edge.tsx';
 import { filePositions, toEdges, toNodes, type Positions, type StepFlowNode } from './to-flow.ts';

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useRuns } from './runs-store.ts';
 import { useWorkflows } from '../workflows/workflows-store.ts';
 import { WorkflowGraph } from '../graph/workflow-graph.tsx';
-import type { Diagnostic } from '../../shared/validator/diagnostic.ts';
+import type { Diagnostic } from '../api/api-types.ts';
 import type { StepRecord } from '../api/api-types.ts';
 
 const NO_DIAGNOSTICS: Diagnostic[] = [];

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useRuns } from './runs-store.ts';
 import { useRoute } from '../app/route-store.ts';
 import { RUN_STATES } from '../../shared/definition/names.ts';
-import { durationBetween, formatDuration, formatTime } from '../app/format.ts';
+import { formatDuration, formatTime } from '../app/format.ts';
 import { rowKeys } from '../app/row-keys.ts';
 import { useNow } from '../app/use-now.ts';
 
@@ -91,8 +91,8 @@ export function RunsPage({ workflow }: { workflow?: string | undefined }) {
                   {r.workflowId} <span className="faint">v{r.version}</span>
                 </td>
                 <td className="muted">{formatTime(r.createdAt)}</td>
-                <td className="num">{formatDuration(durationBetween(r.createdAt, r.endedAt ?? (isOpen(r.state) ? null : r.createdAt), now))}</td>
-                <td className="mono">{r.failedAt ?? ''}</td>
+                <td className="num">{formatDuration(r.endedAtMs === null && isOpen(r.state) ? Math.max(0, now - r.startedAtMs) : r.durationMs)}</td>
+                <td>{r.failure === null ? null : <span className="mono" title={r.failure.reason}>{r.failure.step ?? '—'}{r.failure.outcome ? <span className="faint"> ({r.failure.outcome.replace('_', ' ')})</span> : null}</span>}</td>
               </tr>
             ))}
           </tbody>

@@ -64,27 +64,34 @@ export const useRuns = create<RunsStore>((set, get) => ({
     let byId = get().byId;
     let order = get().order;
     let changed = false;
-    for (const { runId, event } of messages) {
+    for (const { event } of messages) {
+      const runId = event.runId;
       if (event.type === 'run_created' && byId[runId] === undefined) {
-        const data = (event.data ?? {}) as { workflowId?: unknown; version?: unknown };
         byId = {
           ...byId,
           [runId]: {
             id: runId,
-            workflowId: typeof data.workflowId === 'string' ? data.workflowId : '?',
-            version: typeof data.version === 'number' ? data.version : 0,
+            workflowId: event.data.workflowId,
+            version: event.data.version,
             state: 'running',
             inputRevision: 1,
-            createdAt: event.at,
+            createdAt: new Date(event.at).toISOString(),
+            startedAtMs: event.at,
+            updatedAtMs: event.at,
+            endedAtMs: null,
+            durationMs: 0,
+            failure: null,
+            parentRunId: null,
           },
         };
         order = [runId, ...order];
         changed = true;
       } else if (event.type === 'run_state_changed') {
-        const state = (event.data as { state?: unknown } | null)?.state;
+        const state = event.data.state;
         const run = byId[runId];
         if (run !== undefined && isRunState(state)) {
-          byId = { ...byId, [runId]: { ...run, state, ...(isEnded(state) ? { endedAt: event.at } : {}) } };
+          const endedAtMs = isEnded(state) ? event.at : null;
+          byId = { ...byId, [runId]: { ...run, state, updatedAtMs: event.at, endedAtMs, durationMs: (endedAtMs ?? event.at) - run.startedAtMs } };
           changed = true;
         }
       }

@@ -47,7 +47,7 @@ export function TasksPage() {
                   </div>
                 </td>
                 <td>
-                  <span className="mono">{t.runId}</span> <span className="faint">{t.workflowId}</span>
+                  <span className="mono">{t.runId}</span>
                 </td>
                 <td>{t.assignee ?? <span className="faint">anyone</span>}</td>
                 <td>{t.deadline ? formatTime(t.deadline) : <span className="faint">none</span>}</td>

@@ -5,7 +5,7 @@ import { Play } from 'lucide-react';
 import { useWorkflows } from './workflows-store.ts';
 import { WorkflowGraph } from '../graph/workflow-graph.tsx';
 import { useRoute } from '../app/route-store.ts';
-import type { Diagnostic } from '../../shared/validator/diagnostic.ts';
+import type { Diagnostic } from '../api/api-types.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { StepFacts } from './step-facts.tsx';
 
@@ -22,7 +22,8 @@ export function WorkflowPage({ id }: { id: string }) {
 
   if (detail === undefined || (detail.data === null && detail.loading)) return <div className="loading">Loading {id}…</div>;
   if (detail.data === null) return <div className="error-box">Could not open {id}: {detail.error}</div>;
-  const { definition, diagnostics, file } = detail.data;
+  const { definition, diagnostics } = detail.data;
+  const file = detail.data.summary.file;
   if (definition === null) {
     return (
       <div className="page">
@@ -50,7 +51,7 @@ export function WorkflowPage({ id }: { id: string }) {
   );
 }
 
-function WorkflowFacts({ workflow, file, versions }: { workflow: Workflow; file: string; versions: number[] }) {
+function WorkflowFacts({ workflow, file, versions }: { workflow: Workflow; file: string; versions: readonly { version: number }[] }) {
   const go = useRoute((s) => s.go);
   return (
     <section className="panel-section">
@@ -71,7 +72,7 @@ function WorkflowFacts({ workflow, file, versions }: { workflow: Workflow; file:
         <dt>edges</dt>
         <dd>{workflow.edges.length}</dd>
         <dt>stored</dt>
-        <dd>{versions.length === 0 ? 'never run' : versions.map((v) => `v${v}`).join(', ')}</dd>
+        <dd>{versions.length === 0 ? 'never run' : versions.map((v) => `v${v.version}`).join(', ')}</dd>
       </dl>
       <p style={{ marginBottom: 0 }}>
         <button type="button" className="link-button" onClick={() => go({ page: 'runs', workflow: workflow.id })}>

@@ -42,10 +42,10 @@ export function WorkflowsPage() {
           </thead>
           <tbody>
             {list.data.map((w) => (
-              <tr key={`${w.file}`} tabIndex={0} data-testid={`workflow-row-${w.id}`} {...rowKeys(() => go({ page: 'workflow', id: w.id }))}>
+              <tr key={`${w.file}`} tabIndex={0} data-testid={`workflow-row-${w.id ?? w.file}`} {...rowKeys(() => w.id !== null && go({ page: 'workflow', id: w.id }))}>
                 <td>
-                  <div className="cell-title">{w.name}</div>
-                  <div className="cell-sub mono">{w.id}</div>
+                  <div className="cell-title">{w.name ?? w.file}</div>
+                  <div className="cell-sub mono">{w.id ?? 'not a readable workflow'}</div>
                 </td>
                 <td className="muted">
                   <span style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }}>
@@ -53,8 +53,8 @@ export function WorkflowsPage() {
                     <span className="mono">{w.file}</span>
                   </span>
                 </td>
-                <td className="num">v{w.version}</td>
-                <td className="num">{w.steps}</td>
+                <td className="num">{w.version === null ? '—' : `v${w.version}`}</td>
+                <td className="num">{w.stepCount}</td>
                 <td>
                   {w.errors > 0 ? <span className="badge badge-error">{w.errors} {w.errors === 1 ? 'error' : 'errors'}</span> : null}{' '}
                   {w.warnings > 0 ? <span className="badge badge-warning">{w.warnings} {w.warnings === 1 ? 'warning' : 'warnings'}</span> : null}

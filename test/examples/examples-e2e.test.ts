@@ -102,6 +102,7 @@ function session() {
     send: (name: string, key: string, data: object) => weft<{ status: string; runId?: string; state?: string }>(['send', name, '--key', key, '--data', JSON.stringify(data)]),
     inspect: (runId: string) => weft<Inspect>(['inspect', runId]),
     events: async (runId: string) => (await weft<{ events: LogEvent[] }>(['events', runId])).events,
+    fork: (runId: string, from: string, code: number) => weft<RunReply>(['fork', runId, '--from', from], code),
   };
 }
 
@@ -225,6 +226,28 @@ describe.concurrent('examples run end to end with mock agents and the fake API',
       'DELETE /hotels/bookings/by-reference/TRIP-2-hotel -> 200',
       'DELETE /flights/bookings/by-reference/TRIP-2-flight -> 200',
     ]);
+  });
+
+  it('trip-saga: a fork of the compensated run from book_car, where the car fails again, ends failed and cancels nothing twice', async ({ expect }) => {
+    const weft = session();
+    const { runId } = await weft.run('trip-saga', tripInput('TRIP-5', { from: '2026-05-08', until: '2026-05-04' }), EXIT.failed);
+    // The fork reuses the flight and hotel bookings, which the first run cancelled; the car desk refuses again.
+    const fork = await weft.fork(runId, 'book_car', EXIT.failed);
+    expect(fork).toMatchObject({ state: 'failed' });
+    expect(fork.runId).not.toBe(runId);
+    const record = await weft.inspect(fork.runId);
+    expect(path(record)).toMatchObject({
+      book_flight: 'compensated', book_hotel: 'compensated', book_car: 'failed', confirm_trip: 'skipped',
+      trip_failed: 'succeeded', cancel_hotel: 'succeeded', cancel_flight: 'succeeded',
+    });
+    // Both offsets are the first run's cancellations of the very bookings the fork reused.
+    const reused = (await weft.events(fork.runId)).filter((e) => e.type === 'evidence_reused').map((e) => e.step);
+    expect(reused).toEqual(['book_flight', 'book_hotel', 'cancel_hotel', 'cancel_flight']);
+    expect(calls('TRIP-5')).toEqual([
+      'DELETE /hotels/bookings/by-reference/TRIP-5-hotel -> 200',
+      'DELETE /flights/bookings/by-reference/TRIP-5-flight -> 200',
+    ]);
+    expect(api.requests.filter((r) => r.idempotencyKey === 'TRIP-5-car').map((r) => `${r.status}${r.replayed ? ' replayed' : ''}`)).toEqual(['422', '422 replayed']);
   });
 
   it('trip-saga: a refused confirmation cancels the car, the hotel and the flight, newest first', async ({ expect }) => {

@@ -21,7 +21,9 @@ store's lease), and serves the Weft Studio app and its API on 127.0.0.1 only. Pr
   Weft Studio: http://127.0.0.1:PORT/#token=TOKEN
 
 Open it in a browser. The token changes at every start; it is also written, readable only by
-you, to serve.json beside the store. Stop with Ctrl-C: running attempts are recorded as at any
+you, to serve.json beside the store. A supervisor that restarts the server (the desktop app)
+keeps its token with WEFT_TOKEN (43 or more characters of A-Z a-z 0-9 _ -), so open pages
+reconnect by themselves. Stop with Ctrl-C: running attempts are recorded as at any
 engine stop, and the next engine continues them.
 
   --workspace DIR   the folder whose *.weft.json files the app shows (default: this folder)
@@ -55,7 +57,10 @@ engine stop, and the next engine continues them.
       const stopped = new Promise<void>((r) => {
         wake = r;
       });
+      const token = process.env['WEFT_TOKEN'];
+      if (token !== undefined && !/^[A-Za-z0-9_-]{43,200}$/.test(token)) throw new InputError('WEFT_TOKEN must be 43 to 200 characters of A-Z a-z 0-9 _ - (a 256-bit random value, base64url); unset it to get a fresh token');
       const serving = await serve({
+        ...(token === undefined ? {} : { token }),
         workspace,
         storePath: db,
         port,
@@ -65,6 +70,7 @@ engine stop, and the next engine continues them.
           fatal = error;
           wake();
         },
+        runCli: runInProcess,
       });
       const address = `${serving.url}/#token=${serving.token}`;
       io.stdout.write(`Weft Studio: ${address}\n`);
@@ -85,6 +91,15 @@ engine stop, and the next engine continues them.
     });
   },
 };
+
+/** A terminal's command, run here on the hosted engine, its output captured for the answer. */
+async function runInProcess(argv: readonly string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { main } = await import('../main.ts');
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { cwd, stdout: { write: (c: string) => (stdout += c) }, stderr: { write: (c: string) => (stderr += c) } });
+  return { code, stdout, stderr };
+}
 
 function openBrowser(address: string): void {
   const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';

@@ -68,7 +68,8 @@ describe('read models against real CLI output', () => {
     const approved = await start('approved', 3);
     outcomes.push(await weft(['reassign', approved, 'review', '--to', 'ben'], 3));
     outcomes.push(await weft(['approve', approved, 'review', '--data', '{"ok": true}'], 0));
-  });
+    // About fifteen real CLI processes one after the other: minutes on a loaded 2-core machine.
+  }, 240_000);
 
   it('weft run and the operator commands print a RunOutcome', () => {
     expect(outcomes.length).toBeGreaterThanOrEqual(7);

@@ -1,0 +1,92 @@
+// Every failing run ends: compensations that settle inside the engine's tick (an inline step,
+// evidence a fork reuses) move the run on to the next one and to its end, on a real store with
+// real processes; a run the engine would leave `running` with nothing to wake it is caught.
+import { afterEach, describe, expect, it } from 'vitest';
+import { Engine } from '../../engine/runtime/engine.ts';
+import { defaultExecutors } from '../../engine/executors/default-executors.ts';
+import { systemClock, systemRandom } from '../../engine/runtime/clock.ts';
+import { forkPlan } from '../../engine/runtime/fork-plan.ts';
+import { foldRun } from '../../engine/runtime/fold-run.ts';
+import { end, harness, types, wf, type Harness } from './harness.ts';
+
+let h: Harness | undefined;
+afterEach(() => h?.close());
+
+const print = (json: string) => ({ argv: ['node', '-e', `process.stdout.write(${JSON.stringify(json)})`] });
+// Two external holds, offset newest first: the stock hold by a transform (no call), the funds by a
+// release command; shipping fails and nothing handles it, so the run compensates and fails.
+const ledger = wf('ledger', [
+  { id: 'hold_funds', kind: 'command', config: print('{"hold": "F-1"}'), effect: 'external', compensation: 'release_funds', onExhausted: 'escalate' },
+  { id: 'hold_stock', kind: 'command', config: print('{"line": "L-7"}'), effect: 'external', compensation: 'reverse_stock', onExhausted: 'escalate' },
+  { id: 'ship', kind: 'command', config: { argv: ['node', '-e', 'process.exit(1)'] } },
+  end(),
+  end('not_shipped', 'failed'),
+  { id: 'reverse_stock', kind: 'transform', config: { expression: '{ "reverses": steps.hold_stock.output.line }' } },
+  { id: 'release_funds', kind: 'command', config: print('{"released": "F-1"}') },
+], [
+  { id: 'funds_held', from: 'hold_funds', to: 'hold_stock' },
+  { id: 'stock_held', from: 'hold_stock', to: 'ship' },
+  { id: 'shipped', from: 'ship', to: 'done' },
+  { id: 'ship_failed', from: 'ship', to: 'not_shipped', on: 'failed' },
+  { id: 'funds_failed', from: 'hold_funds', to: 'not_shipped', on: 'failed' },
+  { id: 'stock_failed', from: 'hold_stock', to: 'not_shipped', on: 'failed' },
+]);
+
+describe('compensation that settles inside the tick', () => {
+  it('an inline compensation hands on to the next one, and the run ends failed', async () => {
+    h = harness();
+    const { runId } = h.start(ledger);
+    expect(await h.engine.settled(runId)).toBe('failed');
+    const events = h.events(runId);
+    expect(events.filter((e) => e.type === 'step_compensated').map((e) => e.step)).toEqual(['hold_stock', 'hold_funds']);
+    expect(types(events, 'release_funds')).toEqual(['step_activated', 'attempt_started', 'attempt_succeeded', 'step_settled']);
+    expect(events.at(-1)).toMatchObject({ type: 'run_state_changed', data: { state: 'failed' } });
+  });
+
+  it('a fork that fails the same way reuses both compensations (they offset the very holds it reuses) and ends failed', async () => {
+    h = harness();
+    const { runId, workflow } = h.start(ledger);
+    expect(await h.engine.settled(runId)).toBe('failed');
+    const plan = forkPlan(foldRun(h.store, runId), 'ship');
+    const forked = h.engine.startRun({ workflow, definitionHash: 'x', input: {}, workspaceDir: h.dir, forkOf: { runId, fromStep: 'ship' }, importEvidence: plan.evidence });
+    expect(await h.engine.settled(forked)).toBe('failed');
+    const events = h.events(forked);
+    expect(types(events, 'release_funds')).toEqual(['evidence_imported', 'step_activated', 'evidence_reused', 'step_settled']);
+    expect(types(events, 'reverse_stock')).toEqual(['evidence_imported', 'step_activated', 'evidence_reused', 'step_settled']);
+    expect(h.model(forked).steps.get('hold_funds')?.state).toBe('compensated');
+  });
+
+  it('a fork whose hold is new runs its compensation again: the reused one offset another hold', async () => {
+    h = harness();
+    const { runId, workflow } = h.start(ledger);
+    expect(await h.engine.settled(runId)).toBe('failed');
+    const plan = forkPlan(foldRun(h.store, runId), 'hold_stock');
+    const forked = h.engine.startRun({ workflow, definitionHash: 'x', input: {}, workspaceDir: h.dir, forkOf: { runId, fromStep: 'hold_stock' }, importEvidence: plan.evidence });
+    expect(await h.engine.settled(forked)).toBe('failed');
+    const events = h.events(forked);
+    expect(types(events, 'hold_stock')).toContain('attempt_succeeded');
+    expect(types(events, 'reverse_stock')).toEqual(['evidence_imported', 'step_activated', 'attempt_started', 'attempt_succeeded', 'step_settled']);
+    expect(types(events, 'release_funds')).toEqual(['evidence_imported', 'step_activated', 'evidence_reused', 'step_settled']);
+  });
+});
+
+/** An engine whose compensation says "going on" and does nothing: the stall the engine must catch. */
+class StallingEngine extends Engine {
+  protected override compensateOrFail(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+}
+
+describe('a run that is quiet but not ended', () => {
+  it('needs attention, with a reason, instead of staying running with nothing to wake it', async () => {
+    h = harness();
+    const store = h.store;
+    h.engine.close();
+    h.engine = new StallingEngine({ store, clock: systemClock, random: systemRandom, executors: defaultExecutors() });
+    const { runId } = h.start(ledger);
+    expect(await h.engine.settled(runId)).toBe('needs_attention');
+    const last = h.events(runId).at(-1);
+    expect(last).toMatchObject({ type: 'run_state_changed', data: { state: 'needs_attention' } });
+    expect(last?.reason).toContain('no step is ready, running or waiting, yet the run has not ended');
+  });
+});
