@@ -2,11 +2,11 @@
 // engine lease (refusing while another live engine holds it; a dead owner's lease is taken over),
 // keeps the lease fresh, and gives it back on close, once every attempt it started has ended.
 // A failure of the store (a full disk, a damaged file) stops the engine and becomes one line
-// naming the store and the cause (exit 2). Read-only commands open the store without a lease.
+// naming the store and the cause (exit 2). Read-only commands open the store without a lease,
+// read-only. Only `weft run` (and `weft serve`) create a store: every other command needs one.
 //
 // The engine, its executors and SQLite are imported when a session opens, not when the CLI starts:
 // `weft --version`, `weft runs` and `weft validate` do not pay for what they never use.
-import { existsSync } from 'node:fs';
 import type { Engine } from '../runtime/engine.ts';
 import { StoreError } from '../store/store-error.ts';
 import { hostedEngine } from '../service/hosted-engine.ts';
@@ -40,7 +40,10 @@ const leaseWaitMs = (): number => {
  * Opens the store and takes its lease, waiting a while for a live owner to finish (a command run
  * while another one drives the store); a dead or stale owner's lease is taken over at once.
  */
-export async function openEngineSession(dbPath: string, owner: string): Promise<EngineSession> {
+/** `create` makes the store if there is none (weft run); `write` needs one there already. */
+export type SessionMode = 'create' | 'write';
+
+export async function openEngineSession(dbPath: string, owner: string, mode: SessionMode = 'write'): Promise<EngineSession> {
   // Inside `weft serve`, a terminal's command runs on the server's own engine, which keeps going.
   const host = hostedEngine(dbPath);
   if (host !== undefined) return { store: host.store, engine: host.engine, close: async () => {} };
@@ -51,7 +54,7 @@ export async function openEngineSession(dbPath: string, owner: string): Promise<
     import('../store/open-database.ts'),
     import('../store/store.ts'),
   ]);
-  const db = openDatabase(dbPath);
+  const db = openDatabase(dbPath, { mode });
   let store: Store;
   let lease: InstanceType<typeof Lease>;
   try {
@@ -69,7 +72,7 @@ export async function openEngineSession(dbPath: string, owner: string): Promise<
     }
   } catch (e) {
     db.close();
-    throw storeFailure(dbPath, e) ?? e;
+    throw storeFailure(dbPath, e, 'open') ?? e;
   }
   let fatal: unknown;
   const engine = new Engine({
@@ -104,7 +107,7 @@ export async function openEngineSession(dbPath: string, owner: string): Promise<
       } finally {
         db.close();
       }
-      if (fatal !== undefined) throw storeFailure(dbPath, fatal) ?? fatal;
+      if (fatal !== undefined) throw storeFailure(dbPath, fatal, 'run') ?? fatal;
     },
   };
 }
@@ -114,8 +117,8 @@ export async function openEngineSession(dbPath: string, owner: string): Promise<
  * failure, in the body or in the engine, becomes a StoreError naming the store (exit 2); the
  * engine's own failure wins over what the body saw of it.
  */
-export async function withEngineSession<T>(dbPath: string, owner: string, body: (session: EngineSession) => Promise<T>): Promise<T> {
-  const session = await openEngineSession(dbPath, owner);
+export async function withEngineSession<T>(dbPath: string, owner: string, body: (session: EngineSession) => Promise<T>, mode: SessionMode = 'write'): Promise<T> {
+  const session = await openEngineSession(dbPath, owner, mode);
   let outcome: { ok: true; value: T } | { ok: false; error: unknown };
   try {
     outcome = { ok: true, value: await body(session) };
@@ -127,17 +130,14 @@ export async function withEngineSession<T>(dbPath: string, owner: string, body: 
   } catch (e) {
     outcome = { ok: false, error: e };
   }
-  if (!outcome.ok) throw storeFailure(dbPath, outcome.error) ?? outcome.error;
+  if (!outcome.ok) throw storeFailure(dbPath, outcome.error, 'run') ?? outcome.error;
   return outcome.value;
 }
 
-/** For commands that only read: no lease, and a store that must already exist. */
+/** For commands that only read: no lease, a store that must already exist, opened read-only. */
 export async function openReadOnlyStore(dbPath: string): Promise<{ store: Store; close(): void }> {
-  if (!existsSync(dbPath)) {
-    throw new StoreError('io', `there is no store at ${dbPath}; run a workflow first (weft run FILE), or point --db or WEFT_DB at the store`);
-  }
   const [{ openDatabase }, { Store }] = await Promise.all([import('../store/open-database.ts'), import('../store/store.ts')]);
-  const db = openDatabase(dbPath);
+  const db = openDatabase(dbPath, { mode: 'read' });
   return { store: new Store(db), close: () => db.close() };
 }
 
@@ -146,10 +146,13 @@ export async function openReadOnlyStore(dbPath: string): Promise<{ store: Store;
  * afterwards; the user's mistakes (no store, unknown run) exit 2 with their message.
  */
 export function withReadOnlyStore(command: string, io: CliIo, db: string | undefined, body: (store: Store) => number | Promise<number>): Promise<number> {
+  const path = storePath(db, io.cwd);
   return withUserErrors(command, io, async () => {
-    const { store, close } = await openReadOnlyStore(storePath(db, io.cwd));
+    const { store, close } = await openReadOnlyStore(path);
     try {
       return await body(store);
+    } catch (e) {
+      throw storeFailure(path, e, 'read') ?? e;
     } finally {
       close();
     }
@@ -161,8 +164,9 @@ export function withReadOnlyStore(command: string, io: CliIo, db: string | undef
  * RUN (an id or a unique prefix), act, let the engine settle, and print the run's outcome.
  */
 export function actOnRun(command: string, io: CliIo, db: string | undefined, json: boolean, run: string, act: (engine: Engine, runId: string) => Promise<void>): Promise<number> {
+  const path = storePath(db, io.cwd);
   return withUserErrors(command, io, async () => {
-    return withEngineSession(storePath(db, io.cwd), `weft ${command}`, async (session) => {
+    return withEngineSession(path, `weft ${command}`, async (session) => {
       const runId = session.store.resolveRunId(run);
       await act(session.engine, runId);
       return printRunOutcome(io, runId, await session.engine.settled(runId), json);

@@ -2,7 +2,7 @@
 // folder. Such a workflow runs only from a workspace the user has trusted (`weft trust DIR`);
 // trust is remembered per absolute path in the user's config folder ($WEFT_CONFIG_DIR, else
 // $XDG_CONFIG_HOME/weft, else ~/.config/weft), never in the workspace itself.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
@@ -14,9 +14,17 @@ export function configDir(env: NodeJS.ProcessEnv = process.env): string {
 
 const trustFile = (env: NodeJS.ProcessEnv): string => join(configDir(env), 'trusted-workspaces.json');
 
+/** The trusted folders; none when nothing was recorded yet. A config folder we cannot use is an error. */
 export function trustedWorkspaces(env: NodeJS.ProcessEnv = process.env): string[] {
+  let text: string;
   try {
-    const parsed: unknown = JSON.parse(readFileSync(trustFile(env), 'utf8'));
+    text = readFileSync(trustFile(env), 'utf8');
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ENOENT') return [];
+    throw configError(env, e);
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
     const list = (parsed as { workspaces?: unknown }).workspaces;
     return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
   } catch {
@@ -24,15 +32,50 @@ export function trustedWorkspaces(env: NodeJS.ProcessEnv = process.env): string[
   }
 }
 
+/**
+ * Trusts (or stops trusting) a folder. Only an existing folder can be trusted; revoking works for
+ * one that is gone, so a deleted workspace can be taken off the list.
+ */
 export function setTrust(dir: string, trusted: boolean, env: NodeJS.ProcessEnv = process.env): string[] {
   const path = resolve(dir);
+  if (trusted) checkFolder(path);
   const list = trustedWorkspaces(env).filter((d) => d !== path);
   if (trusted) list.push(path);
-  mkdirSync(configDir(env), { recursive: true });
   const file = trustFile(env);
-  writeFileSync(`${file}.tmp`, `${JSON.stringify({ workspaces: list.sort() }, null, 2)}\n`);
-  renameSync(`${file}.tmp`, file);
+  try {
+    mkdirSync(configDir(env), { recursive: true });
+    writeFileSync(`${file}.tmp`, `${JSON.stringify({ workspaces: list.sort() }, null, 2)}\n`);
+    renameSync(`${file}.tmp`, file);
+  } catch (e) {
+    throw configError(env, e);
+  }
   return list;
+}
+
+function checkFolder(path: string): void {
+  let isDir: boolean;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch {
+    throw new StoreError('bad-input', `${path} does not exist; give the folder of a workspace (the folder of its workflow files); nothing was recorded`);
+  }
+  if (!isDir) throw new StoreError('bad-input', `${path} is a file, not a folder; give the folder of a workspace (the folder of its workflow files); nothing was recorded`);
+}
+
+/** Why the config folder cannot be used, and what to do about it. */
+function configError(env: NodeJS.ProcessEnv, e: unknown): StoreError {
+  const dir = configDir(env);
+  const code = (e as { code?: string }).code;
+  let isFile = false;
+  try {
+    isFile = statSync(dir).isFile();
+  } catch {
+    // missing or unreachable: the errno below says which
+  }
+  if (isFile || code === 'ENOTDIR' || code === 'EEXIST') {
+    return new StoreError('io', `the config folder ${dir} is a file, not a folder; set WEFT_CONFIG_DIR to a folder (or move the file away)`);
+  }
+  return new StoreError('io', `cannot use the config folder ${dir}: ${code ?? (e as Error).message}; check its permissions, or set WEFT_CONFIG_DIR to another folder`);
 }
 
 /** Throws a StoreError('refused') that says how to trust the workspace, if the workflow needs it. */

@@ -35,6 +35,7 @@ const ADVICE: Record<string, string> = {
   ENFILE: 'too many open files on the system; close other programs and try again',
   EIO: 'the disk reported an I/O error while reading; check the disk or copy the file elsewhere',
   'not-a-file': 'it is a device or socket, not a file; pass a NAME.weft.json file',
+  FIFO: 'it is a FIFO (a named pipe), not a regular file; only regular files are read as definitions (save the workflow to a NAME.weft.json file)',
 };
 
 /** A DefinitionFileError for a known code; `detail` is used when there is no advice for it. */

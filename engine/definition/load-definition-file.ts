@@ -33,13 +33,12 @@ export async function loadDefinitionFile(path: string, options: LoadOptions = {}
     throw definitionFileErrorFrom(path, error);
   });
   if (stats.isDirectory()) throw definitionFileError(path, 'EISDIR');
-  // A FIFO (`weft validate <(cat x)`) has no size up front; the bounded read below caps it.
-  if (!stats.isFile() && !stats.isFIFO()) {
-    throw definitionFileError(path, 'not-a-file');
-  }
+  // Only a regular file: opening a FIFO with no writer waits for ever, and a device has no end.
+  if (stats.isFIFO()) throw definitionFileError(path, 'FIFO');
+  if (!stats.isFile()) throw definitionFileError(path, 'not-a-file');
   if (stats.size > maxBytes) return { diagnostics: [tooLarge(stats.size, maxBytes)] };
   const bytes = await readAtMost(path, maxBytes + 1);
-  // The file grew since stat, or is a pipe: still refuse it rather than read without end.
+  // The file grew since stat: still refuse it rather than read without end.
   if (bytes.length > maxBytes) return { diagnostics: [tooLarge(undefined, maxBytes)] };
   const decoded = decodeDefinitionBytes(bytes);
   if (!decoded.ok) return { diagnostics: [decoded.diagnostic] };

@@ -11,6 +11,7 @@ import type { WebSocket } from 'ws';
 import { StreamSubscribe, type StreamServerMessage } from '../../shared/api/stream-messages.ts';
 import { badInput } from '../../shared/api/api-error.ts';
 import type { CommittedEvent, Store } from '../store/store.ts';
+import { lastCursor } from '../store/run-list.ts';
 
 const PAGE = 500;
 /** Bytes the socket may hold unsent before the client is told to resync. */
@@ -31,8 +32,19 @@ export function serveEventStream(socket: WebSocket, store: Store, options: Strea
   let generation = 0;
 
   // Events go out as the store holds them; RunEventRecord (the union in the schema) is their shape.
-  const send = (message: StreamServerMessage | CommittedEvent): void => {
+  const send = (message: StreamServerMessage | CommittedEvent | { events: readonly CommittedEvent[] }): void => {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+  };
+  let batch = false;
+  /** Sends events as one batch frame, or one frame each; returns false when the client fell behind. */
+  const deliver = (events: readonly CommittedEvent[]): boolean => {
+    if (events.length === 0) return true;
+    if (overLimit()) return false;
+    if (batch) send({ events });
+    else for (const c of events) send({ cursor: c.cursor, event: c.event });
+    const last = events[events.length - 1];
+    if (last !== undefined) lastSent = last.cursor;
+    return true;
   };
   const wanted = (c: CommittedEvent): boolean => runs === 'all' || runs.has(c.event.runId);
   const overLimit = (): boolean => socket.bufferedAmount > limit;
@@ -46,14 +58,9 @@ export function serveEventStream(socket: WebSocket, store: Store, options: Strea
   const flush = (): void => {
     flushing = false;
     if (phase !== 'live') return;
-    const batch = queue;
+    const pending = queue.filter((c) => c.cursor > lastSent && wanted(c));
     queue = [];
-    for (const c of batch) {
-      if (c.cursor <= lastSent || !wanted(c)) continue;
-      if (overLimit()) return stall();
-      send({ cursor: c.cursor, event: c.event });
-      lastSent = c.cursor;
-    }
+    if (!deliver(pending)) stall();
   };
 
   const unsubscribe = store.subscribe((c) => {
@@ -69,10 +76,12 @@ export function serveEventStream(socket: WebSocket, store: Store, options: Strea
     for (;;) {
       if (mine !== generation || socket.readyState !== socket.OPEN) return;
       const page = store.readEventsAfter(lastSent, { runs: runs === 'all' ? 'all' : [...runs], limit: PAGE });
-      for (const c of page) {
-        send({ cursor: c.cursor, event: c.event });
-        lastSent = c.cursor;
-      }
+      if (batch) deliver(page);
+      else
+        for (const c of page) {
+          send({ cursor: c.cursor, event: c.event });
+          lastSent = c.cursor;
+        }
       if (page.length < PAGE) break;
       // Let the socket drain and the engine work between pages.
       while (overLimit() && socket.readyState === socket.OPEN && mine === generation) await new Promise((r) => setTimeout(r, 20));
@@ -97,7 +106,9 @@ export function serveEventStream(socket: WebSocket, store: Store, options: Strea
       return;
     }
     runs = message.data.subscribe.runs === 'all' ? 'all' : new Set(message.data.subscribe.runs);
-    lastSent = message.data.after ?? 0;
+    batch = message.data.batch === true;
+    // Without `after`, only what is committed from now on.
+    lastSent = message.data.after ?? lastCursor(store.db);
     queue = [];
     phase = 'catching-up';
     generation += 1;

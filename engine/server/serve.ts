@@ -13,6 +13,7 @@ import { Lease } from '../store/lease.ts';
 import { openDatabase } from '../store/open-database.ts';
 import { Store } from '../store/store.ts';
 import { StoreError } from '../store/store-error.ts';
+import { storeFailure } from '../store/store-failure.ts';
 import { EngineService } from '../service/engine-service.ts';
 import { createServer } from './create-server.ts';
 import { newToken } from './security.ts';
@@ -50,7 +51,8 @@ export function endpointFileOf(storePath: string): string {
 }
 
 export async function serve(o: ServeOptions): Promise<Serving> {
-  const db = openDatabase(o.storePath);
+  // The server, like weft run, makes the store if there is none.
+  const db = openDatabase(o.storePath, { mode: 'create' });
   const store = new Store(db);
   const lease = new Lease(db, `weft serve (pid ${process.pid})`, systemClock.now);
   try {
@@ -60,7 +62,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     if (error instanceof StoreError && error.code === 'locked') {
       throw new StoreError('locked', `${error.message}; stop the other engine (or the weft serve already running on this store) first`);
     }
-    throw error;
+    throw storeFailure(o.storePath, error, 'open') ?? error;
   }
   const heartbeat = setInterval(() => lease.heartbeat(), HEARTBEAT_MS);
   heartbeat.unref();

@@ -129,3 +129,29 @@ export const MIGRATIONS: readonly Migration[] = [
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+/**
+ * SQLite's `application_id` of every weft store: "WEFT" in ASCII. A store created before weft
+ * stamped it has 0 there and is recognised by its tables instead (recognise-store.ts).
+ */
+export const WEFT_APPLICATION_ID = 0x57454654;
+
+/**
+ * The tables the migrations up to `version` leave: what a weft store of that version has. A table
+ * made, dropped or renamed on the way (migration 7 rebuilds `events`) counts as it ends up.
+ */
+export function tablesOfVersion(version: number): string[] {
+  const tables = new Set<string>();
+  const statement = /CREATE TABLE (\w+)|DROP TABLE (\w+)|ALTER TABLE (\w+) RENAME TO (\w+)/g;
+  for (const m of MIGRATIONS.filter((x) => x.version <= version)) {
+    for (const [, created, dropped, from, to] of m.sql.matchAll(statement)) {
+      if (created !== undefined) tables.add(created);
+      if (dropped !== undefined) tables.delete(dropped);
+      if (from !== undefined && to !== undefined) {
+        tables.delete(from);
+        tables.add(to);
+      }
+    }
+  }
+  return [...tables];
+}

@@ -1,54 +1,83 @@
-// Opens (or creates) a store file: checks that it is SQLite and not from a newer Weft, sets WAL
-// with synchronous=NORMAL, and applies pending migrations in one transaction each.
-import { mkdirSync } from 'node:fs';
+// Opens a store file. `create` (weft run) makes a new store or upgrades an older one; `write`
+// (commands that act on existing runs) upgrades but never creates; `read` (runs, inspect, events,
+// tasks, stats) opens SQLite read-only and neither creates nor migrates nor stamps. In every mode
+// the file is recognised as a weft store (recognise-store.ts) before anything is written to it.
+// Writable stores use WAL with synchronous=NORMAL; migrations apply in one transaction each.
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations.ts';
+import { MIGRATIONS, SCHEMA_VERSION, WEFT_APPLICATION_ID, type Migration } from './migrations.ts';
+import { recogniseStore } from './recognise-store.ts';
 import { StoreError } from './store-error.ts';
+import { storeFailure } from './store-failure.ts';
 
 export type Db = Database.Database;
+
+export type OpenMode = 'create' | 'write' | 'read';
 
 export interface OpenOptions {
   /** Apply migrations up to this version only (tests build "older" databases with it). */
   upTo?: number;
+  /** `create` unless given. */
+  mode?: OpenMode;
 }
 
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
-  if (path !== ':memory:') {
+  const mode = options.mode ?? 'create';
+  if (path !== ':memory:') checkPath(path, mode);
+  let db: Db;
+  try {
+    db = new Database(path, { readonly: mode === 'read', fileMustExist: mode !== 'create' });
+  } catch (e) {
+    throw cannotOpen(path, e, mode);
+  }
+  try {
+    db.pragma('busy_timeout = 5000');
+    const found = recogniseStore(db, path);
+    if (mode !== 'create' && found.kind === 'empty') {
+      throw new StoreError('not-a-store', `${path} is empty, not a Weft store; nothing was changed; point --db at a Weft store (weft run creates one)`);
+    }
+    const version = found.kind === 'store' ? found.version : 0;
+    if (mode === 'read') {
+      if (version < SCHEMA_VERSION) {
+        throw new StoreError(
+          'older-schema',
+          `the store ${path} has schema version ${version}, older than this Weft's (${SCHEMA_VERSION}); reading does not upgrade it: upgrade it once with a command that writes, such as weft resume --db ${path}`,
+        );
+      }
+      return db;
+    }
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    migrate(db, version, MIGRATIONS.filter((m) => m.version <= (options.upTo ?? SCHEMA_VERSION)));
+    // A store made before weft stamped its stores is stamped on its first write-open.
+    if (found.kind === 'empty' || !found.stamped) db.pragma(`application_id = ${WEFT_APPLICATION_ID}`);
+    return db;
+  } catch (e) {
+    db.close();
+    throw cannotOpen(path, e, mode);
+  }
+}
+
+/** Every failure to open a store is about its file: SQLite's described, any other named. */
+function cannotOpen(path: string, error: unknown, mode: OpenMode): StoreError {
+  return storeFailure(path, error, mode === 'read' ? 'read' : 'open') ?? new StoreError('io', `cannot use the store ${path}: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/** Only `create` makes the store (and its folder); the others need a regular file there. */
+function checkPath(path: string, mode: OpenMode): void {
+  if (!existsSync(path)) {
+    if (mode !== 'create') {
+      throw new StoreError('no-store', `there is no store at ${path}; nothing was created; run a workflow first (weft run FILE), or point --db or WEFT_DB at the store`);
+    }
     try {
       mkdirSync(dirname(path), { recursive: true });
     } catch (e) {
       throw new StoreError('io', `cannot create the folder of the store ${path}: ${(e as Error).message}`);
     }
+    return;
   }
-  let db: Db;
-  try {
-    db = new Database(path);
-  } catch (e) {
-    throw new StoreError('io', `cannot open the store ${path}: ${(e as Error).message}`);
-  }
-  try {
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > SCHEMA_VERSION) {
-      throw new StoreError(
-        'newer-schema',
-        `the store ${path} has schema version ${version}, newer than this Weft understands (${SCHEMA_VERSION}); use a newer Weft, or another store with --db`,
-      );
-    }
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 5000');
-    migrate(db, version, MIGRATIONS.filter((m) => m.version <= (options.upTo ?? SCHEMA_VERSION)));
-    return db;
-  } catch (e) {
-    db.close();
-    if (e instanceof StoreError) throw e;
-    const code = (e as { code?: unknown }).code;
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
-      throw new StoreError('not-a-database', `${path} is not a Weft store (not an SQLite database); point --db at a store file, or at a new path to create one`);
-    }
-    throw new StoreError('io', `cannot use the store ${path}: ${(e as Error).message}`);
-  }
+  if (!statSync(path).isFile()) throw new StoreError('not-a-store', `${path} is not a file, so not a Weft store; point --db at a store file`);
 }
 
 function migrate(db: Db, from: number, migrations: readonly Migration[]): void {

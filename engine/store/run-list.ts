@@ -56,3 +56,8 @@ export function definitionVersions(db: Db, workflowId: string): { version: numbe
   const rows = db.prepare('SELECT version, hash, created_at FROM definitions WHERE workflow_id = ? ORDER BY version').raw().all(workflowId) as [number, string, number][];
   return rows.map(([version, definitionHash, savedAtMs]) => ({ version, definitionHash, savedAtMs }));
 }
+
+/** The newest cursor of the event log (0 when it is empty): where "from now on" starts. */
+export function lastCursor(db: Db): number {
+  return (db.prepare('SELECT coalesce(max(cursor), 0) AS c FROM events').get() as { c: number }).c;
+}

@@ -3,7 +3,19 @@
 
 export class StoreError extends Error {
   constructor(
-    readonly code: 'not-a-database' | 'newer-schema' | 'definition-conflict' | 'unknown-run' | 'locked' | 'io' | 'bad-input' | 'refused',
+    readonly code:
+      | 'not-a-database'
+      | 'not-a-store'
+      | 'no-store'
+      | 'newer-schema'
+      | 'older-schema'
+      | 'damaged'
+      | 'definition-conflict'
+      | 'unknown-run'
+      | 'locked'
+      | 'io'
+      | 'bad-input'
+      | 'refused',
     message: string,
   ) {
     super(message);

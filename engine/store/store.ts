@@ -4,8 +4,8 @@
 // (durable) raises synchronous to FULL for that commit, so the record that an external attempt is
 // about to start reaches the disk before the attempt does. After a commit, the events it wrote
 // are published to subscribers with their global cursor (commit-listeners.ts, migration 7).
-import type { Workflow } from '../../shared/definition/workflow-schema.ts';
-import { parseEventData, type EventData, type EventType, type RunEvent } from '../../shared/events/run-event.ts';
+import { Workflow } from '../../shared/definition/workflow-schema.ts';
+import { EVENT_DATA, parseEventData, type EventData, type EventType, type RunEvent } from '../../shared/events/run-event.ts';
 import type { RunState } from '../../shared/definition/names.ts';
 import { canonicalJson, sha256 } from './canonical-json.ts';
 import type Database from 'better-sqlite3';
@@ -169,7 +169,7 @@ export class Store {
     if (hit) return hit;
     const row = this.stmt('SELECT content, hash FROM definitions WHERE workflow_id = ? AND version = ?').get(workflowId, version) as { content: string; hash: string } | undefined;
     if (row === undefined) return undefined;
-    const loaded = { workflow: JSON.parse(row.content) as Workflow, hash: row.hash };
+    const loaded = { workflow: snapshotWorkflow(row.content, workflowId, version), hash: row.hash };
     this.definitions.set(key, loaded);
     return loaded;
   }
@@ -278,6 +278,11 @@ export class Store {
     const rows = this.stmt('SELECT run_id, seq, at, type, step, activation, attempt, data, reason FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?')
       .raw()
       .all(runId, after, limit) as Row[];
+    // A run's log is gapless from 1: a hole means rows were lost, and folding past it would
+    // build a run that never was. A page starts right after `after`, so its k-th row is after+k+1.
+    rows.forEach((r, k) => {
+      if (r[1] !== after + k + 1) throw new StoreError('damaged', `run ${runId} has a gap in its event log: event ${after + k + 1} is missing; the store is damaged (restore it from a backup)`);
+    });
     return rows.map(toEvent);
   }
 
@@ -365,12 +370,14 @@ export class Store {
   /** Resolves a full run id or a unique prefix of one. */
   resolveRunId(idOrPrefix: string): string {
     if (this.getRun(idOrPrefix)) return idOrPrefix;
-    const rows = this.stmt("SELECT id FROM runs WHERE id LIKE ? ESCAPE '\\' LIMIT 3").all(`${idOrPrefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) as { id: string }[];
+    // A range on the key, not LIKE: any length of prefix works (LIKE refuses long patterns) and
+    // the primary key is used. Every id that starts with the prefix sorts between the two bounds.
+    const rows = idOrPrefix === '' ? [] : (this.stmt('SELECT id FROM runs WHERE id >= ? AND id < ? ORDER BY id LIMIT 3').all(idOrPrefix, `${idOrPrefix}\u{10FFFF}`) as { id: string }[]);
     if (rows.length === 1 && rows[0]) return rows[0].id;
     // A run in the log whose row is missing (left by an older engine's crash) is still a run.
     if (rows.length === 0 && this.hasEvents(idOrPrefix)) return idOrPrefix;
-    if (rows.length === 0) throw new StoreError('unknown-run', `no run "${idOrPrefix}" in this store; list runs with \`weft runs\``);
-    throw new StoreError('unknown-run', `"${idOrPrefix}" matches several runs (${rows.map((r) => r.id).join(', ')}…); give more of the id`);
+    if (rows.length === 0) throw new StoreError('unknown-run', `no run ${quoteRunId(idOrPrefix)} in this store; list runs with \`weft runs\``);
+    throw new StoreError('unknown-run', `${quoteRunId(idOrPrefix)} matches several runs (${rows.map((r) => r.id).join(', ')}…); give more of the id`);
   }
 
   listRuns(limit = 50): RunRow[] {
@@ -458,17 +465,47 @@ function wholeNumber(name: string, value: number, min: number): number {
   return value;
 }
 
+/** A run id as given, quoted for a message; a very long one is cut, with its length. */
+function quoteRunId(id: string): string {
+  return id.length > 60 ? `"${id.slice(0, 40)}…" (${id.length} characters)` : JSON.stringify(id);
+}
+
 function toRunRow([id, workflowId, version, state, inputRevision, createdAt, updatedAt]: [string, string, number, RunState, number, number, number]): RunRow {
   return { id, workflowId, version, state, inputRevision, createdAt, updatedAt };
 }
 
 function toEvent([runId, seq, at, type, step, activation, attempt, data, reason]: Row): RunEvent {
   const where = `run ${runId} event ${seq}`;
+  if (!Object.hasOwn(EVENT_DATA, type)) {
+    throw new StoreError('damaged', `${where}: unknown event type ${JSON.stringify(type)}; the store is damaged, or was written by a newer Weft (use that Weft to read it)`);
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(data);
   } catch {
-    throw new StoreError('io', `${where}: stored data is not JSON; the store is damaged`);
+    throw new StoreError('damaged', `${where}: stored data is not JSON; the store is damaged`);
   }
-  return { runId, seq, at, type: type as EventType, step, activation, attempt, data: parseEventData(type as EventType, parsed, where), reason };
+  try {
+    return { runId, seq, at, type: type as EventType, step, activation, attempt, data: parseEventData(type as EventType, parsed, where), reason };
+  } catch (e) {
+    throw new StoreError('damaged', `${(e as Error).message}; the store is damaged, or was written by a newer Weft`);
+  }
+}
+
+/** A stored definition is checked like a file: a run folded over a non-workflow would crash later. */
+function snapshotWorkflow(content: string, workflowId: string, version: number): Workflow {
+  const what = `the definition snapshot of workflow ${JSON.stringify(workflowId)} version ${version}`;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(content);
+  } catch {
+    throw new StoreError('damaged', `${what} is not JSON; the store is damaged`);
+  }
+  const checked = Workflow.safeParse(raw);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    throw new StoreError('damaged', `${what} is not a workflow (${issue === undefined ? 'invalid' : `$${issue.path.map((p) => `.${String(p)}`).join('')}: ${issue.message}`}); the store is damaged`);
+  }
+  // The stored text as it was written (the schema's defaults were applied when it was saved).
+  return raw as Workflow;
 }

@@ -103,34 +103,32 @@ const GAP_Y = 36;
 
 /**
  * A layout written for smaller boxes (by hand, or by another editor) would make the nodes overlap.
- * Scales it (x and y apart, never shrinking) just enough that nodes in one row or column keep a
- * gap, which keeps the arrangement the author chose. Rows and columns are found by sorting, so a
- * 1,000-step layout costs n log n, not n².
+ * Scales it uniformly, never shrinking, just enough that every two nodes are apart in x or in y
+ * (by a gap), which keeps the arrangement the author chose. Pairs are found by a sweep over x,
+ * so a 1,000-step layout costs about n log n.
  */
 export function spreadToFit(layout: Positions): Positions {
-  const points = Object.values(layout);
-  const scale = (axis: 'x' | 'y', other: 'x' | 'y', size: number, otherSize: number, gap: number): number => {
-    const sorted = [...points].sort((a, b) => a[axis] - b[axis]);
-    let factor = 1;
-    for (let i = 0; i < sorted.length; i++) {
-      const a = sorted[i];
-      if (a === undefined) continue;
-      // The next point along the axis that shares a band of the other axis with this one.
-      for (let j = i + 1; j < sorted.length && j < i + 64; j++) {
-        const b = sorted[j];
-        if (b === undefined) continue;
-        const d = b[axis] - a[axis];
-        if (d <= 0 || Math.abs(b[other] - a[other]) >= otherSize) continue;
-        factor = Math.max(factor, (size + gap) / d);
-        break;
-      }
+  const needX = NODE_WIDTH + GAP_X;
+  const needY = NODE_HEIGHT + GAP_Y;
+  const points = Object.values(layout).sort((a, b) => a.x - b.x);
+  let scale = 1;
+  for (let i = 0; i < points.length; i++) {
+    const a = points[i];
+    if (a === undefined) continue;
+    for (let j = i + 1; j < points.length; j++) {
+      const b = points[j];
+      if (b === undefined) continue;
+      const dx = b.x - a.x;
+      if (dx * scale >= needX) break;
+      const dy = Math.abs(b.y - a.y);
+      if (dy * scale >= needY) continue;
+      // The smaller of the two scales that separate this pair: in x, or in y.
+      const pair = Math.min(dx > 0 ? needX / dx : Infinity, dy > 0 ? needY / dy : Infinity);
+      if (Number.isFinite(pair)) scale = Math.max(scale, Math.min(pair, 8));
     }
-    return Math.min(factor, 8);
-  };
-  const sx = scale('x', 'y', NODE_WIDTH, NODE_HEIGHT, GAP_X);
-  const sy = scale('y', 'x', NODE_HEIGHT, NODE_WIDTH, GAP_Y);
-  if (sx === 1 && sy === 1) return layout;
+  }
+  if (scale === 1) return layout;
   const out: Positions = {};
-  for (const [id, p] of Object.entries(layout)) out[id] = { x: p.x * sx, y: p.y * sy };
+  for (const [id, p] of Object.entries(layout)) out[id] = { x: p.x * scale, y: p.y * scale };
   return out;
 }

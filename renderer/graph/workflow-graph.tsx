@@ -63,7 +63,7 @@ function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = nul
         defaultEdgeOptions={defaultEdgeOptions}
         colorMode={theme}
         fitView
-        fitViewOptions={{ padding: 0.15, maxZoom: 1.1 }}
+        fitViewOptions={{ padding: 0.12, maxZoom: 1.1, minZoom: 0.4 }}
         minZoom={0.05}
         maxZoom={2}
         nodesDraggable={false}

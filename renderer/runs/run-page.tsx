@@ -1,6 +1,6 @@
 // One run: the workflow's graph coloured by each step's live state, and the restart record:
 // each step's state, attempts and next permitted action.
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useRuns } from './runs-store.ts';
 import { useWorkflows } from '../workflows/workflows-store.ts';
 import { WorkflowGraph } from '../graph/workflow-graph.tsx';
@@ -71,15 +71,25 @@ function StepRow({ step, selected, onSelect }: { step: StepRecord; selected: boo
   );
 }
 
-/** The run's own definition snapshot: the version it runs, which may differ from the file. */
+/**
+ * The run's own definition snapshot: the version it runs, which may differ from the file. The
+ * snapshot leaves out the editor's `layout`; the file's is used when the file is that version.
+ */
 function RunGraph(props: { runId: string; workflowId: string; version: number; selected: string | null; onSelect: (id: string | null) => void }) {
-  const definition = useRuns((s) => s.details[props.runId]?.definition);
+  const snapshot = useRuns((s) => s.details[props.runId]?.definition);
   const fileDetail = useWorkflows((s) => s.details[props.workflowId]);
   const load = useWorkflows((s) => s.load);
   useEffect(() => {
-    if (definition === undefined) void load(props.workflowId);
-  }, [definition, load, props.workflowId]);
-  const workflow = definition ?? (fileDetail?.data?.definition?.version === props.version ? fileDetail.data.definition : null);
-  if (workflow === null || workflow === undefined) return <div className="loading">Loading the definition of {props.workflowId} v{props.version}…</div>;
+    void load(props.workflowId);
+  }, [load, props.workflowId]);
+  const file = fileDetail?.data?.definition;
+  const sameVersion = file !== null && file !== undefined && file.version === props.version;
+  const workflow = useMemo(() => {
+    if (snapshot === undefined) return sameVersion ? file : null;
+    return sameVersion && file.layout !== undefined ? { ...snapshot, layout: file.layout } : snapshot;
+  }, [snapshot, file, sameVersion]);
+  if (workflow === null || workflow === undefined || (snapshot !== undefined && fileDetail?.loading === true && fileDetail.data === null)) {
+    return <div className="loading">Loading the definition of {props.workflowId} v{props.version}…</div>;
+  }
   return <WorkflowGraph workflow={workflow} diagnostics={NO_DIAGNOSTICS} runId={props.runId} selected={props.selected} onSelect={props.onSelect} />;
 }

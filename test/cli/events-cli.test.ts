@@ -3,7 +3,7 @@
 // prints each event once as other processes commit it and exits with the run's code (0
 // succeeded, 1 failed or cancelled); bad paging values are usage errors (exit 2).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -186,4 +186,24 @@ describe('weft events --follow', () => {
       expect(followed.stdout).toBe((await runWeft(['events', runId, '--db', db])).stdout);
     }
   }, 180_000);
+});
+
+describe('weft events --follow opens the store read-only', () => {
+  it('refuses a store that is not there, creating nothing, and another application’s database, unchanged', async () => {
+    const missing = join(dir, 'nothing-here', 'store.db');
+    const none = await runWeft(['events', 'r1', '--db', missing, '--follow']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/there is no store at .*nothing-here\/store\.db; nothing was created/);
+    expect(existsSync(join(dir, 'nothing-here'))).toBe(false);
+    const other = join(dir, 'contacts.db');
+    const contacts = new Database(other);
+    contacts.exec("CREATE TABLE contacts (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO contacts (name) VALUES ('Ada')");
+    contacts.close();
+    const before = readFileSync(other);
+    const refused = await runWeft(['events', 'r1', '--db', other, '--follow']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/is an SQLite database of another application.*not a Weft store; nothing was changed/);
+    expect(refused.stderr).not.toContain(STACK_LINE);
+    expect(readFileSync(other).equals(before)).toBe(true);
+  }, 60_000);
 });

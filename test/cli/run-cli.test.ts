@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SCHEMA_VERSION } from '../../engine/store/migrations.ts';
+import { SCHEMA_VERSION, WEFT_APPLICATION_ID } from '../../engine/store/migrations.ts';
 import { runWeft, STACK_LINE } from './run-weft.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'weft-cli-run-'));
@@ -117,6 +117,7 @@ describe('bad input gets a clear error, exit 2, and leaves the store intact', ()
   writeFileSync(notSqlite, 'shopping list\n'.repeat(100));
   const newer = join(dir, 'newer.db');
   const n = new Database(newer);
+  n.pragma(`application_id = ${WEFT_APPLICATION_ID}`);
   n.pragma(`user_version = ${SCHEMA_VERSION + 5}`);
   n.close();
 

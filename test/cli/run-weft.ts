@@ -12,13 +12,21 @@ export interface WeftResult {
   stderr: string;
 }
 
-/** `timeoutMs` bounds a hung child (it is killed and the promise rejects); 20 s unless given. */
-export function runWeft(args: readonly string[], cwd: string = REPO_ROOT, { timeoutMs = 20_000 }: { timeoutMs?: number } = {}): Promise<WeftResult> {
+export interface RunOptions {
+  /** Bounds a hung child (it is killed and the promise rejects); 20 s unless given. */
+  timeoutMs?: number;
+  /** Variables added to this process's environment for the child. */
+  env?: Record<string, string>;
+  /** Run the child as this user (and group): root can write anywhere, so a test drops it. */
+  uid?: number;
+}
+
+export function runWeft(args: readonly string[], cwd: string = REPO_ROOT, { timeoutMs = 20_000, env, uid }: RunOptions = {}): Promise<WeftResult> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
       [BIN, ...args],
-      { cwd, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+      { cwd, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8', ...(env === undefined ? {} : { env: { ...process.env, ...env } }), ...(uid === undefined ? {} : { uid, gid: uid }) },
       (error, stdout, stderr) => {
         if (error !== null && typeof error.code !== 'number') {
           reject(new Error(`weft ${args.join(' ')} did not exit normally (${error.signal ?? error.message})\n${stderr}`));

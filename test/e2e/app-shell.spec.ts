@@ -1,25 +1,37 @@
-// The app's shell in Debian's chromium against the real `weft serve` on a copy of examples/.
+// The app's shell in Debian's chromium against the real `weft serve` on a copy of examples/, with
+// runs started and answered from a terminal (the CLI hands them to the server that owns the store).
 import { expect, test, type Page } from '@playwright/test';
-import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exampleWorkspace, REPO_ROOT, startServe, type Served, type Workspace } from './weft-serve.ts';
+import { exampleWorkspace, REPO_ROOT, startServe, weft, type Served, type Workspace } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
+let api: { url: string; close(): Promise<void> };
 
 test.beforeAll(async () => {
   ws = exampleWorkspace();
   served = await startServe(ws);
+  const { startFakeApi } = (await import(join(REPO_ROOT, 'examples/fake-api.mjs'))) as { startFakeApi: (port?: number) => Promise<typeof api> };
+  api = await startFakeApi(0);
 });
 
 test.afterAll(async () => {
   await served?.stop();
+  await api?.close();
   ws?.remove();
 });
 
 async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
   // Run in the page, where window and document exist (this file is type-checked without the DOM).
   await page.evaluate(`localStorage.setItem('weft.theme', '${theme}'); document.documentElement.dataset.theme = '${theme}'`);
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  for (const theme of ['light', 'dark'] as const) {
+    await setTheme(page, theme);
+    await page.screenshot({ path: `test-results/screenshots/${name}-${theme}.png` });
+  }
 }
 
 test('the token address opens the app and lists the six examples', async ({ page }) => {
@@ -32,45 +44,64 @@ test('the token address opens the app and lists the six examples', async ({ page
   expect(page.url()).not.toContain('token=');
   await expect(page.getByTestId('connection')).toHaveText(/live/);
   await expect(page.getByTestId('workspace')).toContainText(ws.dir);
+  await shoot(page, 'workflows');
 });
 
-test('trip-saga shows one node per step and one edge per edge, in both themes', async ({ page }) => {
-  const definition = (await import(join(REPO_ROOT, 'examples/trip-saga.weft.json'), { with: { type: 'json' } })).default as { steps: unknown[]; edges: unknown[] };
+test('trip-saga shows one node per step and one edge per edge', async ({ page }) => {
+  const definition = JSON.parse(readFileSync(join(REPO_ROOT, 'examples/trip-saga.weft.json'), 'utf8')) as { steps: unknown[]; edges: unknown[] };
   await page.goto(served.address);
   await page.getByTestId('workflow-row-trip-saga').click();
   await expect(page.locator('.react-flow__node')).toHaveCount(definition.steps.length);
   await expect(page.locator('.react-flow__edge')).toHaveCount(definition.edges.length);
-  for (const theme of ['light', 'dark'] as const) {
-    await setTheme(page, theme);
-    await page.screenshot({ path: `test-results/screenshots/workflow-trip-saga-${theme}.png` });
-  }
+  await shoot(page, 'workflow-trip-saga');
 });
 
-test('a run started from a terminal colours its nodes live', async ({ page }) => {
-  const { startFakeApi } = (await import(join(REPO_ROOT, 'examples/fake-api.mjs'))) as { startFakeApi: (port?: number) => Promise<{ url: string; close(): Promise<void> }> };
-  const api = await startFakeApi(0);
-  try {
-    await page.goto(served.address);
-    await page.getByTestId('nav-runs').click();
-    await expect(page.getByText('No runs yet')).toBeVisible();
-    const input = JSON.stringify({ apiBase: api.url, recordId: 'A17', changes: { status: 'closed' } });
-    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [join(REPO_ROOT, 'bin/weft.js'), 'run', join(ws.dir, 'record-update.weft.json'), '--input', input, '--json'], { env: ws.env, cwd: ws.dir }, (error, stdout, stderr) =>
-        resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr }),
-      );
-    });
-    expect(result.stderr).toBe('');
-    const { runId } = JSON.parse(result.stdout) as { runId: string };
-    const row = page.getByTestId(`run-row-${runId}`);
-    await expect(row).toBeVisible();
-    await row.click();
-    await expect(page.getByTestId('run-state')).toBeVisible();
-    await expect(page.locator('[data-testid^="step-state-"]').first()).toBeVisible();
-    for (const theme of ['light', 'dark'] as const) {
-      await setTheme(page, theme);
-      await page.screenshot({ path: `test-results/screenshots/run-record-update-${theme}.png` });
-    }
-  } finally {
-    await api.close();
-  }
+test('a run of record-update started from a terminal appears and colours its nodes without a reload', async ({ page }) => {
+  await page.goto(served.address);
+  await page.getByTestId('nav-runs').click();
+  await expect(page.getByTestId('run-list').or(page.getByText('No runs yet'))).toBeVisible();
+  const input = { apiBase: api.url, recordId: 'A17', field: 'status', value: 'archived', baseRevision: 3, recipient: 'R2' };
+  const result = await weft(ws, ['run', 'record-update.weft.json', '--input', JSON.stringify(input), '--json']);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  const { runId, state } = JSON.parse(result.stdout) as { runId: string; state: string };
+  expect(state).toBe('succeeded');
+  const row = page.getByTestId(`run-row-${runId}`);
+  await expect(row).toContainText('succeeded');
+  await row.click();
+  await expect(page.getByTestId('run-state')).toHaveText('succeeded');
+  await expect(page.getByTestId('step-state-write')).toHaveText(/succeeded/);
+  await shoot(page, 'run-record-update');
+});
+
+test('a waiting run turns its nodes as a terminal answers its task', async ({ page }) => {
+  const started = await weft(ws, ['run', 'research-review.weft.json', '--input', JSON.stringify({ topic: 'durable workflow engines', audience: 'platform engineers' }), '--json']);
+  expect(started.code).toBe(3);
+  const { runId } = JSON.parse(started.stdout) as { runId: string };
+  await page.goto(served.address);
+  await page.getByTestId('nav-runs').click();
+  await page.getByTestId(`run-row-${runId}`).click();
+  await expect(page.getByTestId('step-state-review')).toHaveText(/waiting/);
+  await expect(page.getByTestId('run-state')).toHaveText('waiting');
+  await shoot(page, 'run-research-review-waiting');
+  const approved = await weft(ws, ['approve', runId, 'review', '--json']);
+  expect(approved.code).toBe(0);
+  await expect(page.getByTestId('step-state-review')).toHaveText(/succeeded/);
+  await expect(page.getByTestId('run-state')).toHaveText('succeeded');
+});
+
+test('after the server restarts, the app reconnects by itself', async ({ page }) => {
+  await page.goto(served.address);
+  await expect(page.getByTestId('connection')).toHaveText(/live/);
+  const { port, token } = served;
+  await served.stop();
+  await expect(page.getByTestId('connection-lost')).toBeVisible();
+  served = await startServe(ws, { port, token });
+  await expect(page.getByTestId('connection')).toHaveText(/live/);
+  await expect(page.getByTestId('connection-lost')).toBeHidden();
+  // It reads from the new server: a run started now appears without a reload.
+  await page.getByTestId('nav-runs').click();
+  const result = await weft(ws, ['run', 'record-update.weft.json', '--input', JSON.stringify({ apiBase: api.url, recordId: 'A17', field: 'owner', value: 'ana', baseRevision: 4, recipient: 'R2' }), '--json']);
+  const { runId } = JSON.parse(result.stdout) as { runId: string };
+  await expect(page.getByTestId(`run-row-${runId}`)).toBeVisible();
 });

@@ -1,7 +1,7 @@
 // Starts the real `weft serve` in a child process on a copy of examples/ (with its own store and
 // config folder, the workspace trusted) and reads the address it prints. stop() sends SIGINT, as
 // Ctrl-C does, and waits for the process to exit.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +29,7 @@ export function exampleWorkspace(): Workspace {
 
 export interface Served {
   url: string;
+  port: number;
   token: string;
   /** The address `weft serve` printed, token included. */
   address: string;
@@ -37,8 +38,10 @@ export interface Served {
   stop(): Promise<number | null>;
 }
 
-export function startServe(ws: Workspace, port = 0): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--workspace', ws.dir, '--db', ws.db, '--port', String(port)], { cwd: ws.dir, env: ws.env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `weft serve` on the workspace; a port and token of an earlier start make it a restart. */
+export function startServe(ws: Workspace, again?: { port: number; token: string }): Promise<Served> {
+  const env = again === undefined ? ws.env : { ...ws.env, WEFT_TOKEN: again.token };
+  const child = spawn(process.execPath, [BIN, 'serve', '--workspace', ws.dir, '--db', ws.db, '--port', String(again?.port ?? 0)], { cwd: ws.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -54,6 +57,7 @@ export function startServe(ws: Workspace, port = 0): Promise<Served> {
       const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
       resolve({
         url: match[1],
+        port: Number(new URL(match[1]).port),
         token: match[2],
         address: `${match[1]}/#token=${match[2]}`,
         process: child,
@@ -64,5 +68,20 @@ export function startServe(ws: Workspace, port = 0): Promise<Served> {
         },
       });
     });
+  });
+}
+
+export interface WeftResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `weft ARGS` in a terminal of the workspace (same store and config as the server). */
+export function weft(ws: Workspace, args: readonly string[]): Promise<WeftResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: ws.dir, env: ws.env, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }),
+    );
   });
 }

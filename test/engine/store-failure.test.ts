@@ -10,6 +10,7 @@ import { systemClock, systemRandom } from '../../engine/runtime/clock.ts';
 import { Engine } from '../../engine/runtime/engine.ts';
 import { openDatabase, type Db } from '../../engine/store/open-database.ts';
 import { Store } from '../../engine/store/store.ts';
+import { StoreError } from '../../engine/store/store-error.ts';
 import { storeFailure } from '../../engine/store/store-failure.ts';
 import { parseWorkflow } from './harness.ts';
 
@@ -76,11 +77,28 @@ it('a drain does not wait on an engine the store stopped', async () => {
   await expect(within(e.drain())).resolves.toBeUndefined();
 });
 
-it('describes a SQLite failure in one line naming the store; other errors are not its to describe', () => {
-  const full = storeFailure('/data/weft.db', Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }));
-  expect(full?.message).toMatch(/^the store \/data\/weft\.db failed: database or disk is full \(SQLITE_FULL\); the disk is full/);
-  const damaged = storeFailure('/data/weft.db', Object.assign(new Error('database disk image is malformed'), { code: 'SQLITE_CORRUPT' }));
-  expect(damaged?.message).toContain('sqlite3 /data/weft.db "PRAGMA integrity_check"');
-  expect(storeFailure('/data/weft.db', Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' }))?.message).toContain('I/O error');
-  expect(storeFailure('/data/weft.db', new TypeError('x is undefined'))).toBeUndefined();
+const sqliteError = (code: string, message: string): Error => Object.assign(new Error(message), { code });
+
+it.each([
+  // [code, message, phase, expected]
+  ['SQLITE_FULL', 'database or disk is full', 'run', /^cannot write the store \/data\/weft\.db: the disk is full \(SQLite: database or disk is full, SQLITE_FULL\); free some space, then run `weft resume` to continue$/],
+  ['SQLITE_FULL', 'database or disk is full', 'open', /the disk is full .*; free some space and try again$/],
+  ['SQLITE_CORRUPT', 'database disk image is malformed', 'run', /^the store \/data\/weft\.db is damaged \(SQLite: .*\); check it with: sqlite3 \/data\/weft\.db "PRAGMA integrity_check", and restore it from a backup$/],
+  ['SQLITE_NOTADB', 'file is not a database', 'open', /^\/data\/weft\.db is not a Weft store \(not an SQLite database\)/],
+  // Mid-run, a page SQLite no longer reads as a database is damage, not someone else's file.
+  ['SQLITE_NOTADB', 'file is not a database', 'run', /is damaged .*PRAGMA integrity_check/],
+  ['SQLITE_IOERR_WRITE', 'disk I/O error', 'run', /the disk reported an I\/O error \(SQLite: disk I\/O error, SQLITE_IOERR_WRITE\)/],
+  ['SQLITE_READONLY', 'attempt to write a readonly database', 'run', /^cannot write the store .*; check that the file and its folder are writable by you, then run `weft resume`/],
+  ['SQLITE_CANTOPEN', 'unable to open database file', 'read', /^cannot read the store .*: to read a store, SQLite needs its folder writable/],
+  ['SQLITE_BUSY', 'database is locked', 'run', /is busy: another process holds it/],
+] as const)('describes %s (%s) in one line naming the store, when %s', (code, message, phase, expected) => {
+  const failure = storeFailure('/data/weft.db', sqliteError(code, message), phase);
+  expect(failure?.message).toMatch(expected);
+  expect(failure?.message).not.toContain('\n');
+});
+
+it('leaves errors that are not SQLite\'s to be reported as bugs, and store errors as they are', () => {
+  expect(storeFailure('/data/weft.db', new TypeError('x is undefined'), 'run')).toBeUndefined();
+  const known = new StoreError('unknown-run', 'no run "x"');
+  expect(storeFailure('/data/weft.db', known, 'run')).toBe(known);
 });

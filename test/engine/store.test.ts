@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { rebuildProjections } from '../../engine/runtime/projections.ts';
-import { MIGRATIONS, SCHEMA_VERSION } from '../../engine/store/migrations.ts';
+import { MIGRATIONS, SCHEMA_VERSION, WEFT_APPLICATION_ID } from '../../engine/store/migrations.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store } from '../../engine/store/store.ts';
 import { StoreError } from '../../engine/store/store-error.ts';
@@ -90,6 +90,8 @@ describe('migrations', () => {
   it('refuses a database from a newer Weft, unchanged', () => {
     const path = join(temp(), 'newer.db');
     const db = new Database(path);
+    // A newer weft stamps its stores as this one does.
+    db.pragma(`application_id = ${WEFT_APPLICATION_ID}`);
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
     const before = readFileSync(path);
@@ -155,5 +157,46 @@ describe('event log and projections', () => {
     store.append({ runId: 'r1', type: 'run_state_changed', at: 2, data: { state: 'failed' } });
     expect(() => store.flush()).toThrow(/UNIQUE|PRIMARY KEY/);
     expect(store.readEvents('r1').map((e) => e.seq)).toEqual([1, 2]);
+  });
+});
+
+describe('reading a run back, after the merge of paged reads and the gap check', () => {
+  /** Run r1 with events 1..5 committed, then `damage` applied to the file. */
+  function storeWithLog(damage: (db: Database.Database) => void = () => {}): Store {
+    const path = join(temp(), 'log.db');
+    const db = openDatabase(path);
+    const store = new Store(db);
+    for (let k = 0; k < 5; k++) store.append({ runId: 'r1', type: 'run_state_changed', at: k, data: { state: 'running' } });
+    store.flush();
+    damage(db);
+    return store;
+  }
+
+  it('pages a gapless log from any seq', () => {
+    const store = storeWithLog();
+    expect(store.readEvents('r1', { after: 2 }).map((e) => e.seq)).toEqual([3, 4, 5]);
+    expect(store.readEvents('r1', { after: 2, limit: 2 }).map((e) => e.seq)).toEqual([3, 4]);
+    expect(store.readEvents('r1', { after: 5 })).toEqual([]);
+  });
+
+  it('refuses a page that crosses a hole in the log, and not one that starts after it', () => {
+    const store = storeWithLog((db) => db.prepare("DELETE FROM events WHERE run_id = 'r1' AND seq = 3").run());
+    expect(() => store.readEvents('r1')).toThrow(/run r1 has a gap in its event log: event 3 is missing/);
+    expect(() => store.readEvents('r1', { after: 1 })).toThrow(/event 3 is missing/);
+    // The page before the hole, and the page after it (the follower's next poll), are whole.
+    expect(store.readEvents('r1', { after: 0, limit: 2 }).map((e) => e.seq)).toEqual([1, 2]);
+    expect(store.readEvents('r1', { after: 3 }).map((e) => e.seq)).toEqual([4, 5]);
+  });
+
+  it('resolves a run by any length of prefix, and a full id with events but no row', () => {
+    const store = storeWithLog((db) => {
+      db.prepare("INSERT INTO runs (id, workflow_id, version, state, created_at, updated_at) VALUES ('run-abc', 'w', 1, 'succeeded', 1, 2)").run();
+    });
+    expect(store.resolveRunId('run-a')).toBe('run-abc');
+    // r1 has a log but no runs row (an older engine's crash): still a run, by its full id.
+    expect(store.resolveRunId('r1')).toBe('r1');
+    const long = 'r'.repeat(100_000);
+    expect(() => store.resolveRunId(long)).toThrow(/no run "r{40}…" \(100000 characters\) in this store/);
+    expect(() => store.resolveRunId('')).toThrow(/no run "" in this store/);
   });
 });

@@ -29,8 +29,9 @@ Exit status as for weft run, for the new run.`,
     if (run === undefined || extra.length > 0) throw new UsageError('give exactly one run id');
     if (values.from === undefined) throw new UsageError('--from STEP is required: the first step to run again');
     const from = values.from;
+    const dbPath = storePath(values.db, io.cwd);
     return withUserErrors('fork', io, async () => {
-      return withEngineSession(storePath(values.db, io.cwd), 'weft fork', async (session) => {
+      return withEngineSession(dbPath, 'weft fork', async (session) => {
         const source = foldRun(session.store, session.store.resolveRunId(run));
         const input = values.input === undefined ? source.input : readRunInput(values.input, io.cwd);
         await checkRunInput(source.workflow, input);

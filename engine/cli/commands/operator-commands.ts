@@ -72,7 +72,7 @@ evidence recorded with who and why, and continues the run from it.\n\n${EXIT}`,
     const [run, step] = one(positionals, 'RUN STEP');
     if (values.output === undefined) throw new UsageError('--output JSON is required: the output the step is taken to have produced');
     if (values.reason === undefined) throw new UsageError('--reason TEXT is required: skipping work needs a why on record');
-    const output = readRunInput(values.output, io.cwd);
+    const output = readRunInput(values.output, io.cwd, '--output');
     const reason = values.reason;
     return actOnRun('skip', io, values.db, values.json === true, run as string, (e, id) => e.skipStep(id, step as string, output, actor(values.by), reason));
   },
@@ -90,7 +90,7 @@ export const resolveCommand: Command = {
     const [run, step] = one(positionals, 'RUN STEP');
     if (values.as !== 'succeeded' && values.as !== 'failed') throw new UsageError('--as succeeded or --as failed is required');
     const as = values.as;
-    const evidence = values.evidence === undefined ? undefined : readRunInput(values.evidence, io.cwd);
+    const evidence = values.evidence === undefined ? undefined : readRunInput(values.evidence, io.cwd, '--evidence');
     return actOnRun('resolve', io, values.db, values.json === true, run as string, (e, id) => e.resolveStep(id, step as string, as, actor(values.by), reasonOf(values.reason), evidence));
   },
 };

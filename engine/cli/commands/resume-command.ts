@@ -1,4 +1,5 @@
 // `weft resume [RUN] [--db PATH] [--json]`: continues unfinished runs after a stop or a crash.
+import { existsSync } from 'node:fs';
 import type { RunState } from '../../../shared/definition/names.ts';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
@@ -28,8 +29,14 @@ Exit status as for weft run, for the worst run: 1 if any failed, else 3 if any w
     const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, json: { type: 'boolean' }, by: { type: 'string' }, reason: { type: 'string' } });
     if (positionals.length > 1) throw new UsageError('give at most one run id');
     const [only] = positionals;
+    const dbPath = storePath(values.db, io.cwd);
     return withUserErrors('resume', io, async () => {
-      return withEngineSession(storePath(values.db, io.cwd), 'weft resume', async (session) => {
+      // Every unfinished run of no store at all: none, and no store is made to say so.
+      if (only === undefined && !existsSync(dbPath)) {
+        if (values.json !== true) io.stdout.write('no unfinished runs\n');
+        return EXIT_OK;
+      }
+      return withEngineSession(dbPath, 'weft resume', async (session) => {
         let ids: string[];
         if (only !== undefined) {
           const id = session.store.resolveRunId(only);

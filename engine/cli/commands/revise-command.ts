@@ -45,10 +45,11 @@ Exit status as for weft run; 0 for --dry-run.`,
     if (run === undefined || extra.length > 0) throw new UsageError('give exactly one run id');
     if (values.input === undefined) throw new UsageError('--input is required: the new run input, as JSON or @file');
     const json = values.json === true;
+    const dbPath = storePath(values.db, io.cwd);
     return withUserErrors('revise', io, async () => {
       const input = readRunInput(values.input, io.cwd);
       if (values['dry-run'] === true) {
-        const { store, close } = await openReadOnlyStore(storePath(values.db, io.cwd));
+        const { store, close } = await openReadOnlyStore(dbPath);
         try {
           const id = store.resolveRunId(run);
           const { plan, state } = await planFor(store, id, input);
@@ -59,7 +60,7 @@ Exit status as for weft run; 0 for --dry-run.`,
           close();
         }
       }
-      return withEngineSession(storePath(values.db, io.cwd), 'weft revise', async (session) => {
+      return withEngineSession(dbPath, 'weft revise', async (session) => {
         const id = session.store.resolveRunId(run);
         // Planned and checked from the log before the engine loads (and so recovers) the run.
         const { plan } = await planFor(session.store, id, input);

@@ -44,6 +44,7 @@ error, 3 left waiting or needing attention.`,
     if (priority !== undefined && !Number.isInteger(priority)) throw new UsageError('--priority takes a whole number');
     const [file, ...extra] = positionals;
     if (file === undefined || extra.length > 0) throw new UsageError('give exactly one workflow file');
+    const dbPath = storePath(values.db, io.cwd);
     return withUserErrors('run', io, async () => {
       const path = resolve(io.cwd, file);
       // The validator loads with the command that needs it, not with every `weft` call.
@@ -57,7 +58,7 @@ error, 3 left waiting or needing attention.`,
       const input = readRunInput(values.input, io.cwd);
       await checkRunInput(workflow, input);
       requireTrust(workflow, dirname(path));
-      return withEngineSession(storePath(values.db, io.cwd), 'weft run', async (session) => {
+      return withEngineSession(dbPath, 'weft run', async (session) => {
         const hash = session.store.saveDefinition(workflow, Date.now());
         const earlier = values.key === undefined ? undefined : session.store.runByKey(workflow.id, values.key);
         if (earlier !== undefined) session.engine.load(earlier);
@@ -71,7 +72,7 @@ error, 3 left waiting or needing attention.`,
         });
         const state = await session.engine.settled(runId);
         return printRunOutcome(io, runId, state, values.json === true);
-      });
+      }, 'create');
     });
   },
 };

@@ -31,9 +31,10 @@ Exit status 0, or 2 when no unfinished run has an event step for NAME (nothing i
     if (name === undefined || extra.length > 0) throw new UsageError('give exactly one event name');
     if (values.key === undefined) throw new UsageError('--key KEY is required: the correlation key the waiting step expects');
     const key = values.key;
-    const data = values.data === undefined ? null : readRunInput(values.data, io.cwd);
+    const data = values.data === undefined ? null : readRunInput(values.data, io.cwd, '--data');
+    const dbPath = storePath(values.db, io.cwd);
     return withUserErrors('send', io, async () => {
-      return withEngineSession(storePath(values.db, io.cwd), 'weft send', async (session) => {
+      return withEngineSession(dbPath, 'weft send', async (session) => {
         const id = values.id ?? randomUUID();
         const seen = session.store.hasExternalEvent(id);
         let candidates = 0;

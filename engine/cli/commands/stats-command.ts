@@ -1,7 +1,7 @@
 // `weft stats WORKFLOW [--db PATH] [--version N] [--runs N] [--json]`: a workflow's figures over
 // its runs (rates, branch frequencies, step latencies) and each run's time split, all folded from
 // the event log (docs/metrics.md).
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RunMetrics } from '../../metrics/run-metrics.ts';
 import { workflowReport, type WorkflowReport } from '../../metrics/stats.ts';
@@ -48,6 +48,12 @@ into active, waiting, queued and attention time. docs/metrics.md defines every f
 };
 
 function workflowIdOfFile(path: string): string {
+  // Only a regular file is read: opening a FIFO with no writer would wait for ever.
+  const stats = statSync(path, { throwIfNoEntry: false });
+  if (stats !== undefined && !stats.isFile()) {
+    const kind = stats.isDirectory() ? 'a folder' : stats.isFIFO() ? 'a FIFO (a named pipe)' : 'a device or socket';
+    throw new StoreError('bad-input', `${path} is ${kind}, not a regular file; give the file of a workflow, or its id`);
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));

@@ -29,7 +29,7 @@ match the form (nothing is recorded then).`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, { ...common, data: { type: 'string' }, choice: { type: 'string' } });
     const [run, step] = runAndStep(positionals);
-    const data = values.data === undefined ? undefined : readRunInput(values.data, io.cwd);
+    const data = values.data === undefined ? undefined : readRunInput(values.data, io.cwd, '--data');
     return actOnRun('approve', io, values.db, values.json === true, run, (engine, runId) =>
       engine.decideTask(runId, step, { decision: 'approved', by: actor(values.by), ...(data === undefined ? {} : { data }), ...(values.choice === undefined ? {} : { choice: values.choice }) }),
     );
@@ -65,6 +65,7 @@ export const reassignCommand: Command = {
     const { values, positionals } = parseCommandArgs(args, { ...common, to: { type: 'string' } });
     const [run, step] = runAndStep(positionals);
     if (values.to === undefined) throw new UsageError('--to NAME is required');
+    if (values.to.trim() === '') throw new UsageError('--to needs a name: who the task goes to (an empty one would leave it with no one)');
     const to = values.to;
     return actOnRun('reassign', io, values.db, values.json === true, run, (engine, runId) => engine.reassignTask(runId, step, to, actor(values.by)));
   },

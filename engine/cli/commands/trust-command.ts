@@ -1,6 +1,7 @@
 // `weft trust [DIR] [--revoke] [--list]`: allow (or stop allowing) workflows of a workspace to run
 // their scripts and commands.
 import { resolve } from 'node:path';
+import { withUserErrors } from '../cli-errors.ts';
 import type { Command } from '../command.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
@@ -21,14 +22,16 @@ current folder; trust is remembered per absolute path in the user's config folde
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, { revoke: { type: 'boolean' }, list: { type: 'boolean' }, json: { type: 'boolean' } });
     if (positionals.length > 1) throw new UsageError('give at most one folder');
-    if (values.list === true) {
-      const list = trustedWorkspaces();
-      io.stdout.write(values.json === true ? `${JSON.stringify({ workspaces: list })}\n` : list.length === 0 ? 'no trusted workspaces\n' : `${list.join('\n')}\n`);
+    return withUserErrors('trust', io, async () => {
+      if (values.list === true) {
+        const list = trustedWorkspaces();
+        io.stdout.write(values.json === true ? `${JSON.stringify({ workspaces: list })}\n` : list.length === 0 ? 'no trusted workspaces\n' : `${list.join('\n')}\n`);
+        return EXIT_OK;
+      }
+      const dir = resolve(io.cwd, positionals[0] ?? '.');
+      setTrust(dir, values.revoke !== true);
+      io.stdout.write(values.json === true ? `${JSON.stringify({ workspace: dir, trusted: values.revoke !== true })}\n` : `${values.revoke === true ? 'no longer trusted' : 'trusted'}: ${dir} (recorded in ${configDir()})\n`);
       return EXIT_OK;
-    }
-    const dir = resolve(io.cwd, positionals[0] ?? '.');
-    setTrust(dir, values.revoke !== true);
-    io.stdout.write(values.json === true ? `${JSON.stringify({ workspace: dir, trusted: values.revoke !== true })}\n` : `${values.revoke === true ? 'no longer trusted' : 'trusted'}: ${dir} (recorded in ${configDir()})\n`);
-    return EXIT_OK;
+    });
   },
 };

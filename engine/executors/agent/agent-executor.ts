@@ -114,18 +114,27 @@ function failure(ctx: AttemptContext, error: unknown, meta: AttemptMeta): Attemp
   return { outcome: 'failed', code: error.code, message: error.message, retryable: error.retryable, meta };
 }
 
+/** Output, messages and the meta (the model name is the provider's reply, which may echo a key). */
 function scrubbed(result: AttemptResult, scrub: SecretScrubber): AttemptResult {
+  const meta = result.meta === undefined ? {} : { meta: scrubMeta(result.meta, scrub) };
   switch (result.outcome) {
     case 'succeeded':
-      return { ...result, output: scrub.exactValue(result.output) };
+      return { ...result, output: scrub.exactValue(result.output), ...meta };
     case 'failed': {
-      const out: AttemptResult = { ...result, message: scrub.message(result.message) };
+      const out: AttemptResult = { ...result, message: scrub.message(result.message), ...meta };
       if (result.output !== undefined) out.output = scrub.value(result.output);
       return out;
     }
     case 'unknown':
-      return { ...result, reason: scrub.message(result.reason) };
+      return { ...result, reason: scrub.message(result.reason), ...meta };
   }
+}
+
+function scrubMeta(meta: AttemptMeta, scrub: SecretScrubber): AttemptMeta {
+  const out: AttemptMeta = { ...meta };
+  if (out.provider !== undefined) out.provider = scrub.message(out.provider);
+  if (out.model !== undefined) out.model = scrub.message(out.model);
+  return out;
 }
 
 function elapsed(started: number): number {

@@ -2,12 +2,20 @@
 // messages or outputs). Everything an agent attempt reports passes through here: the exact key is
 // replaced wherever it occurs, and in messages and kept evidence, anything shaped like a provider
 // key or a bearer credential is replaced too, because a server may echo back a key we never
-// saw (a gateway's own, another tenant's).
+// saw (a gateway's own, another tenant's). A key is also looked for in the forms JSON quoting
+// gives it (once and twice escaped): a message that quotes a reply body holds `\"` for `"`.
 
 const REDACTED = '[redacted]';
 
-/** Keys shorter than this are not scrubbed by value: replacing "x" everywhere would garble text. */
-const MIN_SCRUBBED_KEY_LENGTH = 8;
+/**
+ * Keys at least this long are replaced wherever they occur. A shorter key is replaced only where
+ * it stands as a whole token (not inside a longer word): replacing "abc" everywhere would garble
+ * text, and keeping it everywhere would leak it.
+ */
+export const MIN_SCRUBBED_KEY_LENGTH = 8;
+
+/** Characters a key-like token is made of: a short key next to one of them is part of a word. */
+const TOKEN_CHAR = 'A-Za-z0-9_\\-';
 
 const KEY_SHAPES: readonly RegExp[] = [
   /\bsk-[A-Za-z0-9_-]{8,}/g, // OpenAI (sk-..., sk-proj-...) and Anthropic (sk-ant-...) keys
@@ -16,10 +24,19 @@ const KEY_SHAPES: readonly RegExp[] = [
 ];
 
 export class SecretScrubber {
-  private readonly secrets: string[];
+  private readonly secrets: string[] = [];
+  private readonly shortSecrets: RegExp[] = [];
 
   constructor(secrets: ReadonlyArray<string | undefined>) {
-    this.secrets = secrets.filter((s): s is string => s !== undefined && s.length >= MIN_SCRUBBED_KEY_LENGTH);
+    for (const secret of secrets) {
+      if (secret === undefined || secret === '') continue;
+      for (const form of quotedForms(secret)) {
+        if (form.length >= MIN_SCRUBBED_KEY_LENGTH) this.secrets.push(form);
+        else this.shortSecrets.push(new RegExp(`(?<![${TOKEN_CHAR}])${escapeRegExp(form)}(?![${TOKEN_CHAR}])`, 'g'));
+      }
+    }
+    // Longest first: a key's escaped form contains pieces of the raw one, never the other way.
+    this.secrets.sort((a, b) => b.length - a.length);
   }
 
   /** Text that may carry someone's key (error messages, provider error bodies). */
@@ -40,14 +57,26 @@ export class SecretScrubber {
 
   /** Every string inside a JSON value, with only our own keys removed (model output). */
   exactValue(value: unknown): unknown {
-    return this.secrets.length === 0 ? value : mapStrings(value, (s) => this.exact(s));
+    return this.secrets.length === 0 && this.shortSecrets.length === 0 ? value : mapStrings(value, (s) => this.exact(s));
   }
 
   private exact(text: string): string {
     let out = text;
     for (const secret of this.secrets) out = out.split(secret).join(REDACTED);
+    for (const token of this.shortSecrets) out = out.replace(token, REDACTED);
     return out;
   }
+}
+
+/** The key, and the key as JSON quoting writes it inside a string, once and twice. */
+function quotedForms(secret: string): string[] {
+  const once = JSON.stringify(secret).slice(1, -1);
+  const twice = JSON.stringify(once).slice(1, -1);
+  return [...new Set([secret, once, twice])];
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function keepScheme(match: string): string {

@@ -1,0 +1,133 @@
+// `npm run bench -- server`: what the engine server costs. p50 latency of GET /api/runs/:id (the
+// restart record) for a 1,000-step run, and the live stream: events per second delivered to one
+// WebSocket client (in its own process) while the engine runs 200 concurrent runs, with the
+// engine's steps per second with and without that client (the aim: under 10% loss).
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Workflow } from '../../shared/definition/workflow-schema.ts';
+import { EngineService } from '../../engine/service/engine-service.ts';
+import { createServer } from '../../engine/server/create-server.ts';
+import { formatTable, median, type Benchmark } from './benchmark.ts';
+import { engineFixture, type EngineFixture } from './engine-fixture.ts';
+import { chainWorkflow } from './engine-workflows.ts';
+import { noopExecutor } from './engine-measure.ts';
+
+const TOKEN = 'bench-token-abcdefghijklmnopqrstuvwxyz0123456789ABCD';
+const CLIENT = fileURLToPath(new URL('./stream-client.mjs', import.meta.url));
+
+async function withServer<T>(f: EngineFixture, body: (url: string) => Promise<T>): Promise<T> {
+  const service = new EngineService(f.store, f.engine, f.dir);
+  const app = await createServer({ service, store: f.store, token: TOKEN, appDir: undefined, version: 'bench', workspace: f.dir, storePath: f.dbPath, defaultActor: 'bench' });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  try {
+    return await body(`http://127.0.0.1:${port}`);
+  } finally {
+    await app.close();
+  }
+}
+
+async function detailLatency(): Promise<{ p50: number; p95: number; bytes: number }> {
+  const f = engineFixture({ command: noopExecutor });
+  try {
+    const workflow = chainWorkflow(1000, 'transform');
+    const runId = f.start(workflow);
+    const state = await f.engine.settled(runId);
+    if (state !== 'succeeded') throw new Error(`the 1,000-step run ended ${state}`);
+    return await withServer(f, async (url) => {
+      const samples: number[] = [];
+      let bytes = 0;
+      for (let i = 0; i < 40; i++) {
+        const t = performance.now();
+        const r = await fetch(`${url}/api/runs/${runId}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+        const body = await r.text();
+        samples.push(performance.now() - t);
+        bytes = body.length;
+        if (r.status !== 200) throw new Error(`GET /api/runs/:id answered ${r.status}`);
+      }
+      const warm = samples.slice(5);
+      warm.sort((a, b) => a - b);
+      return { p50: median([...warm]), p95: warm[Math.floor(warm.length * 0.95)] ?? 0, bytes };
+    });
+  } finally {
+    f.close();
+  }
+}
+
+interface StreamSample {
+  engineMs: number;
+  steps: number;
+  delivered: { events: number; ms: number; resyncs: number } | undefined;
+}
+
+async function concurrentRuns(f: EngineFixture, workflow: Workflow, runs: number): Promise<number> {
+  const start = performance.now();
+  const ids = Array.from({ length: runs }, () => f.start(workflow));
+  const states = await Promise.all(ids.map((id) => f.engine.settled(id)));
+  if (states.some((s) => s !== 'succeeded')) throw new Error('a run did not succeed');
+  return performance.now() - start;
+}
+
+async function streamSample(client: 'none' | 'single' | 'batch'): Promise<StreamSample> {
+  const f = engineFixture({ command: noopExecutor });
+  try {
+    const workflow = chainWorkflow(10, 'command');
+    await f.engine.settled(f.start(workflow)); // untimed warm-up
+    return await withServer(f, async (url) => {
+      if (client === 'none') return { engineMs: await concurrentRuns(f, workflow, 200), steps: 2000, delivered: undefined };
+      const child = spawn(process.execPath, [CLIENT, `${url.replace('http', 'ws')}/api/stream`, TOKEN, client], { stdio: ['pipe', 'pipe', 'inherit'] });
+      let out = '';
+      const ready = new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('ready') && resolve())));
+      await ready;
+      await new Promise((r) => setTimeout(r, 200)); // the backlog (the warm-up run) is delivered
+      const engineMs = await concurrentRuns(f, workflow, 200);
+      const lastCursor = (f.store.db.prepare('SELECT max(cursor) AS c FROM events').get() as { c: number }).c;
+      const done = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+      child.stdin.write(`${lastCursor}\n`);
+      await done;
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      return { engineMs, steps: 2000, delivered: line === undefined ? undefined : (JSON.parse(line) as StreamSample['delivered']) };
+    });
+  } finally {
+    f.close();
+  }
+}
+
+export const benchmark: Benchmark = {
+  name: 'server',
+  description: 'weft serve: restart record latency, and the live stream against engine throughput',
+  async run(print) {
+    const detail = await detailLatency();
+    for (const row of formatTable([
+      ['GET /api/runs/:id, 1,000-step run', 'p50 ms', 'p95 ms', 'body KiB'],
+      ['restart record + definition', detail.p50.toFixed(1), detail.p95.toFixed(1), (detail.bytes / 1024).toFixed(0)],
+    ])) print(row);
+    print('');
+    const samples = { none: [] as number[], single: [] as number[], batch: [] as number[] };
+    const rates = { single: [] as number[], batch: [] as number[] };
+    let resyncs = 0;
+    for (let rep = 0; rep < 5; rep++) {
+      for (const client of ['none', 'single', 'batch'] as const) {
+        const s = await streamSample(client);
+        samples[client].push((s.steps / s.engineMs) * 1000);
+        if (client !== 'none' && s.delivered !== undefined) {
+          rates[client].push((s.delivered.events / Math.max(1, s.delivered.ms)) * 1000);
+          resyncs += s.delivered.resyncs;
+        }
+      }
+    }
+    const base = median(samples.none);
+    const loss = (x: number): string => `${(((base - x) / base) * 100).toFixed(1)}%`;
+    const single = median(samples.single);
+    const batched = median(samples.batch);
+    for (const row of formatTable([
+      ['200 concurrent 10-step runs (no-op command steps)', 'steps/s', 'loss', 'events/s to client'],
+      ['engine, no client', base.toFixed(0), '', ''],
+      ['one client, a frame per event', single.toFixed(0), loss(single), median(rates.single).toFixed(0)],
+      ['one client, batch frames (the app)', batched.toFixed(0), loss(batched), median(rates.batch).toFixed(0)],
+    ])) print(row);
+    print(`medians of 5 reps; the client runs in its own process; resyncs asked of it: ${resyncs}. Aim: under 10% loss.`);
+  },
+};
+
