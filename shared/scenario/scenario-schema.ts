@@ -43,7 +43,7 @@ export const ScenarioOperatorAction = z.strictObject({
   atMs: Ms.describe('virtual time after the run starts'),
   action: z.enum(SCENARIO_ACTIONS),
   run: RunName.optional().describe("the named run it acts on (default: the scenario's own run); fork: the run forked"),
-  step: z.string().min(1).optional().describe('the step, for retry, skip and resolve'),
+  step: z.string().min(1).optional().describe('the step, for retry, skip, resolve and keep'),
   output: z.unknown().optional().describe('skip: the output the step settles with'),
   input: z.unknown().optional().describe("retry: run the new activation with this input; fork: the new run's input (default: the forked run's)"),
   from: z.string().min(1).optional().describe('fork: the first step to run again'),
