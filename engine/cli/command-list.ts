@@ -16,7 +16,7 @@ import { trustCommand } from './commands/trust-command.ts';
 import { testCommand } from './commands/test-command.ts';
 import { statsCommand } from './commands/stats-command.ts';
 import { serveCommand } from './commands/serve-command.ts';
-import { cancelCommand, pauseCommand, resolveCommand, retryCommand, skipCommand } from './commands/operator-commands.ts';
+import { cancelCommand, keepCommand, pauseCommand, resolveCommand, retryCommand, skipCommand } from './commands/operator-commands.ts';
 
 export const COMMANDS: readonly Command[] = [
   validateCommand,
@@ -37,6 +37,7 @@ export const COMMANDS: readonly Command[] = [
   retryCommand,
   skipCommand,
   resolveCommand,
+  keepCommand,
   trustCommand,
   testCommand,
   statsCommand,

@@ -9,8 +9,9 @@ export function exitCodeOf(state: RunState): number {
   return EXIT_FAILED;
 }
 
-export function printRunOutcome(io: CliIo, runId: string, state: RunState, json: boolean): number {
-  if (json) io.stdout.write(`${JSON.stringify({ runId, state })}\n`);
+/** `extra` adds fields to the JSON form (after runId and state, which every command prints). */
+export function printRunOutcome(io: CliIo, runId: string, state: RunState, json: boolean, extra: Record<string, unknown> = {}): number {
+  if (json) io.stdout.write(`${JSON.stringify({ runId, state, ...extra })}\n`);
   else io.stdout.write(`run ${runId}: ${state}\n`);
   return exitCodeOf(state);
 }

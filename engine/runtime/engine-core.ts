@@ -7,15 +7,17 @@ import type { StepKind, RunState } from '../../shared/definition/names.ts';
 import type { Step, Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { EventData, EventType, RunEvent, SettleOutcome } from '../../shared/events/run-event.ts';
 import type { AttemptResult, Executor } from '../executors/executor.ts';
-import { hashOf } from '../store/canonical-json.ts';
 import type { Store } from '../store/store.ts';
 import { StoreError } from '../store/store-error.ts';
 import { newRunId, type Clock, type Random } from './clock.ts';
 import { indexDefinition, type DefinitionIndex } from './definition-index.ts';
 import { decideEdges } from './edge-decisions.ts';
-import { ACTIVATION, evaluate, projectInput, renderTemplate, stepReads, stepReadsActivation, transformInputPaths, type RunContext } from './expressions.ts';
+import { ACTIVATION, evaluate, renderTemplate, type RunContext } from './expressions.ts';
 import { checkAgainstSchema } from './output-contract.ts';
 import { readiness } from './readiness.ts';
+import { coverageHash } from './input-coverage.ts';
+import { INLINE_KINDS, runInlineStep } from './inline-steps.ts';
+import { decideRevision } from './revision-decision.ts';
 import { backoffMs, configForAttempt, mayRetry } from './retry-policy.ts';
 import { foldRun } from './fold-run.ts';
 import { repairMissingRuns, runRow, stepRow } from './projections.ts';
@@ -95,7 +97,6 @@ export interface StartRunOptions {
 
 /** How long an aborted executor may take to stop before its attempt is ended without it. */
 const ABORT_GRACE_MS = 10_000;
-export const INLINE_KINDS = new Set<StepKind>(['transform', 'router', 'join', 'end']);
 
 /** A concurrency pool of limits.concurrency, shared by every run this engine schedules. */
 export interface Pool {
@@ -698,23 +699,12 @@ export interface Pool {
       await this.onResult(live, { stepId, activation: s.activation, attempt: number, result: { outcome: 'failed', code: 'input_error', message: (e as Error).message, retryable: false } });
       return;
     }
-    // What the evidence covers: the resolved input (for a transform without an `input`
-    // expression, only the input fields its expression reads), the outputs of the steps its
-    // expressions read, the activation for a step that reads $activation, and for a compensation
-    // the evidence it offsets (run and id): its evidence is reused only where that same booking
-    // is reused, never for a new one with the same input.
-    const reads = stepReads(step);
-    const paths = step.kind === 'transform' && step.input === undefined ? transformInputPaths(step) : null;
-    const covered = paths === null ? input : projectInput(input, paths);
+    // A compensation's evidence covers the evidence it offsets (run and id): it is reused only
+    // where that same booking is reused, never for a new one with the same input.
     const offset = s.compensates === null ? null : m.steps.get(s.compensates)?.evidence ?? null;
-    const inputHash = hashOf({
-      input: covered,
-      ...(reads.length === 0 ? {} : { reads: Object.fromEntries(reads.map((id) => [id, m.view[id]?.output ?? null])) }),
-      ...(stepReadsActivation(step) ? { activation: s.activation } : {}),
-      ...(offset === null ? {} : { offsets: { run: offset.fromRun, evidence: offset.id } }),
-    });
+    const inputHash = coverageHash(step, input, m.view, s.activation, offset === null ? null : { run: offset.fromRun, evidence: offset.id });
 
-    if (number === 1 && (await this.reuseOrCarry(live, s, step, inputHash))) return;
+    if (number === 1 && (await this.reuseOrCarry(live, s, step, inputHash, input))) return;
 
     // A rerun after an engine restart is not a retry: it gets the config its interrupted attempt had.
     const counted = countedAttempts(s) + 1;
@@ -771,61 +761,41 @@ export interface Pool {
     }
   }
 
-  /** Restart per prerequisite: reuse evidence (or an unknown outcome) whose coverage still matches. */
-  protected async reuseOrCarry(live: LiveRun, s: StepRuntime, step: Step, inputHash: string): Promise<boolean> {
-    const m = live.model;
-    // Only evidence of an earlier revision or another run can be reused: none exists in a first pass.
-    if (m.inputRevision === 1 && m.forkOf === undefined) return false;
-    const earlier = (fromRun: string, revision: number): boolean => fromRun !== m.runId || revision < m.inputRevision;
-    let best: Evidence | undefined;
-    for (const ev of live.model.evidenceByStep.get(s.id) ?? []) {
-      if (!ev.satisfies || ev.covers.inputHash !== inputHash || ev.covers.definitionVersion !== m.workflow.version) continue;
-      if (earlier(ev.fromRun, ev.covers.inputRevision)) best = ev;
-    }
-    if (best) {
-      const covers = { ...best.covers, inputRevision: m.inputRevision };
-      this.emit(live, 'evidence_reused', { evidenceId: best.id, output: best.output, covers, from: { runId: best.fromRun, activation: best.activation, attempt: best.attempt } }, {
-        step: s.id,
-        activation: s.activation,
-        reason: `input unchanged: evidence ${best.id} (revision ${best.covers.inputRevision}${best.fromRun === m.runId ? '' : ` of run ${best.fromRun}`}) still covers it`,
-      });
-      await this.settle(live, s, 'succeeded', `evidence ${best.id} reused`, best.id);
-      return true;
-    }
-    if (step.effect === 'external') {
-      const u = m.unknowns.filter((x) => x.stepId === s.id && x.inputHash === inputHash && earlier(x.fromRun, x.inputRevision)).pop();
-      if (u) {
-        this.emit(live, 'outcome_carried', { outcome: 'unknown', fromActivation: u.activation, attempt: u.attempt }, {
-          step: s.id,
-          activation: s.activation,
-          reason: `attempt ${s.id}/${u.activation}.${u.attempt}${u.fromRun === m.runId ? '' : ` of run ${u.fromRun}`} with the same input has an unknown outcome; it is not repeated`,
-        });
+  /**
+   * Restart per prerequisite (revision-decision.ts): reuse evidence (or an unknown outcome) whose
+   * coverage still matches; keep, or hold for a person, an effect whose input changed after it
+   * happened. Returns true when the step must not start an attempt now.
+   */
+  protected async reuseOrCarry(live: LiveRun, s: StepRuntime, step: Step, inputHash: string, input: unknown): Promise<boolean> {
+    const d = decideRevision(live.model, step, s, inputHash);
+    const at = { step: s.id, activation: s.activation };
+    switch (d.kind) {
+      case 'run':
+        return false;
+      case 'reuse':
+      case 'keep':
+        await this.reuseEvidence(live, s, d.evidence, d.reason);
+        return true;
+      case 'carry':
+        this.emit(live, 'outcome_carried', { outcome: 'unknown', fromActivation: d.unknown.activation, attempt: d.unknown.attempt }, { ...at, reason: d.reason });
         await this.settle(live, s, 'unknown', 'outcome of the same external effect is unknown');
         return true;
-      }
+      case 'ask':
+        this.emit(live, 'revision_held', { evidenceId: d.evidence.id, inputHash, input }, { ...at, reason: d.reason });
+        return true;
     }
-    return false;
   }
 
-  protected async runInline(live: LiveRun, step: Step, input: unknown, config: Record<string, unknown>): Promise<AttemptResult> {
-    switch (step.kind) {
-      case 'transform':
-        try {
-          return { outcome: 'succeeded', output: (await evaluate(String(config['expression']), this.context(live, {}, live.model.steps.get(step.id)?.activation))) ?? null };
-        } catch (e) {
-          return { outcome: 'failed', code: 'expression_error', message: (e as Error).message, retryable: false };
-        }
-      case 'join': {
-        const out: Record<string, unknown> = {};
-        for (const e of live.index.in.get(step.id) ?? []) {
-          const d = live.model.edges.get(e.edge.id);
-          if (d?.taken) out[e.edge.from] = live.model.view[e.edge.from]?.output ?? null;
-        }
-        return { outcome: 'succeeded', output: out };
-      }
-      default:
-        return { outcome: 'succeeded', output: input ?? null };
-    }
+  /** Settles the step with earlier evidence, now covering the current revision (reused, or kept). */
+  protected async reuseEvidence(live: LiveRun, s: StepRuntime, ev: Evidence, reason: string): Promise<void> {
+    const covers = { ...ev.covers, inputRevision: live.model.inputRevision };
+    this.emit(live, 'evidence_reused', { evidenceId: ev.id, output: ev.output, covers, from: { runId: ev.fromRun, activation: ev.activation, attempt: ev.attempt } }, { step: s.id, activation: s.activation, reason });
+    await this.settle(live, s, 'succeeded', `evidence ${ev.id} reused`, ev.id);
+  }
+
+  protected runInline(live: LiveRun, step: Step, input: unknown, config: Record<string, unknown>): Promise<AttemptResult> {
+    const ctx = this.context(live, {}, live.model.steps.get(step.id)?.activation);
+    return runInlineStep(step, input, config, ctx, live.index, live.model.edges, live.model.view);
   }
 
   protected launch(l: Launch): void {

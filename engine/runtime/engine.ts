@@ -71,7 +71,9 @@ export class Engine extends ChildrenEngine {
   async retryStep(runId: string, stepId: string, by: string, reason: string, input?: { value: unknown }): Promise<void> {
     const live = this.operable(runId, 'retry', ['running', 'waiting', 'needs_attention', 'failed', 'paused']);
     this.refuseJoinWithoutBranches(live, stepId, 'retry');
-    const s = this.stepFor(live, stepId, 'retry', ['failed', 'unknown', 'rejected', 'cancelled']);
+    // A step a revision holds (waiting for a decision) may be retried: the operator's decision to repeat the effect.
+    const held = (live.model.steps.get(stepId)?.held ?? null) === null ? [] : ['waiting'];
+    const s = this.stepFor(live, stepId, 'retry', ['failed', 'unknown', 'rejected', 'cancelled', ...held]);
     await this.enqueue(live, async () => {
       const m = live.model;
       this.emit(live, 'operator_action', { action: 'retry', by }, { step: stepId, reason: `retried by ${by}: ${reason}` });
@@ -107,6 +109,24 @@ export class Engine extends ChildrenEngine {
       this.operatorSettles(live, s, 'resolve', by, reason);
       this.emit(live, 'operator_action', { action: 'resolve', by, as, ...(evidence === undefined ? {} : { output: evidence }) }, { step: stepId, activation: s.activation, reason: `resolved as ${as} by ${by}: ${reason}` });
       await this.settle(live, s, as, `resolved as ${as} by ${by}`, as === 'succeeded' ? operatorEvidenceId(stepId, s.activation) : undefined);
+    });
+  }
+
+  /**
+   * For a step a revision holds (its input changed after its effect happened): the earlier
+   * evidence stands for the new revision, and the run goes on from it without repeating the effect.
+   */
+  async keepStep(runId: string, stepId: string, by: string, reason: string): Promise<void> {
+    const live = this.operable(runId, 'keep', ['running', 'waiting', 'needs_attention', 'paused']);
+    const s = this.stepFor(live, stepId, 'keep', ['waiting']);
+    const held = s.held;
+    const ev = held === null ? undefined : live.model.evidence.get(held.evidenceId);
+    if (held === null || ev === undefined) {
+      throw new StoreError('refused', `cannot keep step "${stepId}": it is waiting, but not for a decision after a revision (keep works on steps a revision holds); nothing was changed`);
+    }
+    await this.enqueue(live, async () => {
+      this.emit(live, 'operator_action', { action: 'keep', by }, { step: stepId, activation: s.activation, reason: `kept by ${by}: ${reason}` });
+      await this.reuseEvidence(live, s, ev, `kept by ${by}: evidence ${ev.id} (revision ${ev.covers.inputRevision}) stands although the input changed`);
     });
   }
 

@@ -80,6 +80,7 @@ function nextAction(run: RunModel, step: Step, s: StepRuntime): string {
     case 'retry_wait':
       return `retry: attempt ${s.activation}.${(last?.number ?? 0) + 1} due ${iso(s.retryDueAt) ?? ''} after ${last?.error?.code ?? 'a failure'}`;
     case 'waiting':
+      if (s.held !== null) return `decide: ${s.held.reason}`;
       return `waiting: timer fires ${iso(s.timerDueAt) ?? ''}`;
     case 'succeeded':
       return s.evidence === null

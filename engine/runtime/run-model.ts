@@ -67,6 +67,13 @@ export interface StepRuntime {
   task: OpenTask | null;
   /** What a waiting event step waits for (current activation). */
   awaiting: { name: string; key: string } | null;
+  /** Held by a revision for a person's decision: the earlier evidence and why (revision_held). */
+  held: { evidenceId: string; inputHash: string; reason: string } | null;
+  /**
+   * The latest input revision in which the step started an attempt or an operator acted on it.
+   * A step that has done either in the current revision is not held again (a loop pass, a retry).
+   */
+  actedRevision: number;
 }
 
 export interface OpenTask {
@@ -142,6 +149,8 @@ export function newRunModel(runId: string, workflow: Workflow): RunModel {
       escalated: false,
       task: null,
       awaiting: null,
+      held: null,
+      actedRevision: 0,
       inputOverride: null,
       compensates: null,
       settledSeq: 0,
@@ -230,6 +239,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       const d = e.data as RunEvent<'operator_action'>['data'];
       if (e.step === null) return;
       const s = stepOf(run, e);
+      s.actedRevision = run.inputRevision;
       if (d.action === 'skip' || (d.action === 'resolve' && d.as === 'succeeded')) {
         // The operator's word is the evidence: it satisfies dependents like an accepted output.
         const id = operatorEvidenceId(s.id, s.activation);
@@ -275,6 +285,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
         s.escalated = false;
         s.retryDueAt = null;
         s.timerDueAt = null;
+        s.held = null;
       }
       return;
     }
@@ -301,6 +312,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       s.timerDueAt = null;
       s.task = null;
       s.awaiting = null;
+      s.held = null;
       const { input, compensates } = e.data as RunEvent<'step_activated'>['data'];
       s.inputOverride = input === undefined ? null : { value: input };
       s.compensates = compensates ?? null;
@@ -316,6 +328,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       s.state = 'running';
       s.children = new Map();
       s.retryDueAt = null;
+      s.actedRevision = run.inputRevision;
       s.attempts.push({
         activation: e.activation ?? s.activation,
         number: e.attempt ?? 1,
@@ -435,12 +448,21 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
     }
     case 'outcome_carried':
       return;
+    case 'revision_held': {
+      const s = stepOf(run, e);
+      const d = e.data as RunEvent<'revision_held'>['data'];
+      s.state = 'waiting';
+      s.escalated = true;
+      s.held = { evidenceId: d.evidenceId, inputHash: d.inputHash, reason: e.reason ?? '' };
+      return;
+    }
     case 'step_settled': {
       const s = stepOf(run, e);
       const d = e.data as RunEvent<'step_settled'>['data'];
       s.outcome = d.outcome;
       s.task = null;
       s.awaiting = null;
+      s.held = null;
       s.escalated = false; // settling answers an earlier escalation (an escalated task that is decided)
       s.settledSeq = e.seq;
       s.state = d.outcome === 'timed_out' || d.outcome === 'expired' ? 'failed' : d.outcome;

@@ -10,6 +10,7 @@ import type { Scenario, ScenarioExpect } from '../../shared/scenario/scenario-sc
 import { MAIN_RUN } from '../../shared/scenario/scenario-runs-schema.ts';
 import type { Executor } from '../executors/executor.ts';
 import { Engine } from '../runtime/engine.ts';
+import { checkAgainstSchema } from '../runtime/output-contract.ts';
 import { foldRun } from '../runtime/fold-run.ts';
 import { seededRandom, VirtualClock } from '../runtime/virtual-clock.ts';
 import { openDatabase } from '../store/open-database.ts';
@@ -126,6 +127,12 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
         outcomeOf(what, op.refused === true, attempt(act));
       });
     }
+    for (const r of scenario.revise ?? []) {
+      clock.setTimer(r.atMs, () => {
+        const what = `${r.run === undefined ? '' : `run "${r.run}": `}revision at ${r.atMs} ms`;
+        outcomeOf(what, r.refused === true, attempt(() => reviseRun(engine, workflow, runs.idOf(r.run), r.input)));
+      });
+    }
     if (store instanceof CrashableStore) {
       const c = store.crashPoint;
       // Run until the commit holding the named event, then start a new engine on the same
@@ -194,7 +201,7 @@ function check(x: ScenarioExpect, run: ReturnType<typeof foldRun>, metrics: RunM
   return out;
 }
 
-/** One operator action through the engine's API, as `weft pause|resume|cancel|retry|skip|resolve` does it. */
+/** One operator action through the engine's API, as `weft pause|resume|cancel|retry|skip|resolve|keep` does it. */
 function operatorAction(engine: Engine, runId: string, op: NonNullable<Scenario['operator']>[number]): Promise<void> {
   const by = op.by ?? 'operator';
   const reason = op.reason ?? `${op.action} in the scenario`;
@@ -216,12 +223,22 @@ function operatorAction(engine: Engine, runId: string, op: NonNullable<Scenario[
         return engine.skipStep(runId, step(), op.output ?? null, by, reason);
       case 'resolve':
         return engine.resolveStep(runId, step(), op.as ?? 'succeeded', by, reason, op.evidence);
+      case 'keep':
+        return engine.keepStep(runId, step(), by, reason);
       case 'fork':
         throw new Error('a fork starts a new run; runScenario starts it');
     }
   } catch (e) {
     return Promise.reject(e as Error);
   }
+}
+
+/** An input revision through the engine's API, checked against the input schema as `weft revise` does. */
+function reviseRun(engine: Engine, workflow: Workflow, runId: string, input: unknown): Promise<void> {
+  const problems = workflow.input === undefined ? undefined : checkAgainstSchema(workflow.input, input);
+  if (problems !== undefined) throw new Error(`the input does not match the input schema of workflow "${workflow.id}": ${problems}`);
+  engine.revise(runId, input);
+  return Promise.resolve();
 }
 
 /** Runs an action that may throw before it returns its promise (a run not started yet, a bad step): a throw is a refusal too. */

@@ -2,7 +2,8 @@
 // The run is the route's :id. Everything an operator can do to a run or one of its steps,
 // except a person's task answers, which go to `POST /api/tasks/:runId/:stepId` (task-action.ts).
 import { z } from 'zod';
-import { ForkCommand, ReviseCommand, RevisePlan } from './input-commands.ts';
+import type { OperatorAction } from '../definition/names.ts';
+import { ForkCommand, ReviseCommand, ReviseOutcome, RevisePlan } from './input-commands.ts';
 import { CancelCommand, PauseCommand, ResumeCommand } from './run-control-commands.ts';
 import { RunOutcome } from './run-outcome.ts';
 import { KeepCommand, ResolveCommand, RetryCommand, SkipCommand } from './step-commands.ts';
@@ -29,9 +30,14 @@ export type RunAction = z.infer<typeof RunAction>;
 type Unlisted = Exclude<RunAction['action'], RunActionName> | Exclude<RunActionName, RunAction['action']>;
 const _everyRunActionListed: [Unlisted] extends [never] ? true : Unlisted = true;
 
+// Every operator action the engine records (operator_action events, `weft pause|...|keep`) is a
+// command of the route too; one added to OPERATOR_ACTIONS only fails the type check here.
+type NotRoutable = Exclude<OperatorAction, RunActionName>;
+const _everyOperatorActionRoutable: [NotRoutable] extends [never] ? true : NotRoutable = true;
+
 /**
- * The answer: the run and its state after the action (for `fork`, the new run), or for a
- * dry-run revision the plan of what it would do.
+ * The answer: the run and its state after the action (for `fork`, the new run; for `revise`,
+ * with the plan it acted on), or for a dry-run revision the plan of what it would do.
  */
-export const RunActionResult = z.union([RunOutcome, RevisePlan]);
+export const RunActionResult = z.union([RunOutcome, ReviseOutcome, RevisePlan]);
 export type RunActionResult = z.infer<typeof RunActionResult>;

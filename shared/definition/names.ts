@@ -73,9 +73,17 @@ export const WORKFLOW_ID_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
 /** What a person can be asked to do at a human step. */
 export const HUMAN_TASKS = ['approve', 'review', 'correct', 'classify', 'provide'] as const;
 
+/**
+ * What a revision (or a fork with another input) does to a step whose input changed after it
+ * produced evidence: `ask` holds it for a person's decision, `rerun` runs it again, `keep` keeps
+ * the earlier evidence. The default is `ask` for external steps and `rerun` for the others.
+ */
+export const ON_REVISE = ['ask', 'rerun', 'keep'] as const;
+export type OnRevise = (typeof ON_REVISE)[number];
+
 /** What a human or event step's deadline does when it passes. */
 export const ON_EXPIRE = ['reject', 'escalate', 'expire'] as const;
 
-/** What an operator can do to a run (weft pause, resume, cancel, retry, skip, resolve). */
-export const OPERATOR_ACTIONS = ['pause', 'resume', 'cancel', 'retry', 'skip', 'resolve'] as const;
+/** What an operator can do to a run (weft pause, resume, cancel, retry, skip, resolve, keep). */
+export const OPERATOR_ACTIONS = ['pause', 'resume', 'cancel', 'retry', 'skip', 'resolve', 'keep'] as const;
 export type OperatorAction = (typeof OPERATOR_ACTIONS)[number];

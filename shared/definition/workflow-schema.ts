@@ -1,7 +1,7 @@
 // Definition format v1: the zod schema is the single source of truth. The JSON Schema in
 // docs/weft-v1.schema.json is generated from it (npm run schema) and a test keeps it fresh.
 import { z } from 'zod';
-import { EDGE_OUTCOMES, EFFECTS, STEP_ID_PATTERN, WORKFLOW_ID_PATTERN } from './names.ts';
+import { EDGE_OUTCOMES, EFFECTS, ON_REVISE, STEP_ID_PATTERN, WORKFLOW_ID_PATTERN } from './names.ts';
 import { Expression, JsonSchemaValue } from './json-schema-value.ts';
 import {
   AgentConfig,
@@ -50,6 +50,10 @@ const stepCommon = {
   timeoutMs: z.number().int().positive().optional(),
   deadlineMs: z.number().int().positive().optional().describe('how long a waiting step may wait'),
   onExhausted: z.enum(['fail', 'escalate']).optional(),
+  onRevise: z
+    .enum(ON_REVISE)
+    .optional()
+    .describe('when a revision changes the input after the step produced evidence: ask (default for external steps) holds it for a decision, rerun (default for others) runs it again, keep keeps the evidence'),
   compensation: StepId.optional().describe('id of the step that offsets this one'),
   resource: z.string().min(1).optional().describe('concurrency pool named in limits.concurrency'),
   optional: z.boolean().optional().describe('a join does not wait for this branch'),

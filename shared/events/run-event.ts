@@ -124,6 +124,8 @@ export const EVENT_DATA = {
     inputHash: z.string(),
     from: z.object({ runId: z.string(), activation: z.number().int(), attempt: z.number().int() }),
   }),
+  /** A revision changed the input of a step after its effect happened: it waits for a person's decision. */
+  revision_held: z.object({ evidenceId: z.string(), inputHash: z.string(), input: z.unknown() }),
   outcome_carried: z.object({ outcome: SettleOutcome, fromActivation: z.number().int(), attempt: z.number().int() }),
   step_settled: z.object({
     outcome: SettleOutcome,

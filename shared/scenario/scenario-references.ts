@@ -1,5 +1,6 @@
 // Checks inside one scenario that the schema alone cannot express: run names are unique and
-// every `run` a scenario names exists; a fork says where it starts and what its run is called.
+// every `run` a scenario names (decisions, operator actions, revisions) exists; a fork says
+// where it starts and what its run is called.
 // Each problem is a schema issue with its JSON path, so `weft test` refuses the file (exit 2).
 import type { z } from 'zod';
 import { MAIN_RUN } from './scenario-runs-schema.ts';
@@ -17,6 +18,7 @@ interface ScenarioShape {
   runs?: { name: string }[] | undefined;
   decisions?: Named[] | undefined;
   operator?: Action[] | undefined;
+  revise?: Named[] | undefined;
   expect: { runs?: Record<string, unknown> | undefined; queued?: string[] | undefined; runOrder?: string[] | undefined };
 }
 
@@ -46,6 +48,7 @@ export function checkScenarioReferences(s: ScenarioShape, ctx: z.core.$Refinemen
   };
   for (const [k, d] of (s.decisions ?? []).entries()) known(d.run, ['decisions', k, 'run']);
   for (const [k, op] of (s.operator ?? []).entries()) known(op.run, ['operator', k, 'run']);
+  for (const [k, r] of (s.revise ?? []).entries()) known(r.run, ['revise', k, 'run']);
   for (const name of Object.keys(s.expect.runs ?? {})) known(name, ['expect', 'runs', name]);
   for (const [k, name] of (s.expect.queued ?? []).entries()) known(name, ['expect', 'queued', k]);
   for (const [k, name] of (s.expect.runOrder ?? []).entries()) known(name, ['expect', 'runOrder', k]);

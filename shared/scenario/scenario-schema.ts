@@ -1,6 +1,7 @@
 // Scenario files (NAME.scenarios.json beside NAME.weft.json): a workflow's tests. Each scenario
-// gives the run input, scripted outcomes per step and attempt, people's decisions and events at
-// virtual times, an optional engine crash, and what must hold at the end. Time is virtual.
+// gives the run input, scripted outcomes per step and attempt, people's decisions, events,
+// operator actions, forks and input revisions at virtual times, more runs, an optional engine
+// crash, and what must hold at the end. Time is virtual.
 import { z } from 'zod';
 import { EVENT_TYPES } from '../events/run-event.ts';
 import { OPERATOR_ACTIONS, RUN_STATES } from '../definition/names.ts';
@@ -42,7 +43,7 @@ export const ScenarioOperatorAction = z.strictObject({
   atMs: Ms.describe('virtual time after the run starts'),
   action: z.enum(SCENARIO_ACTIONS),
   run: RunName.optional().describe("the named run it acts on (default: the scenario's own run); fork: the run forked"),
-  step: z.string().min(1).optional().describe('the step, for retry, skip and resolve'),
+  step: z.string().min(1).optional().describe('the step, for retry, skip, resolve and keep'),
   output: z.unknown().optional().describe('skip: the output the step settles with'),
   input: z.unknown().optional().describe("retry: run the new activation with this input; fork: the new run's input (default: the forked run's)"),
   from: z.string().min(1).optional().describe('fork: the first step to run again'),
@@ -53,6 +54,13 @@ export const ScenarioOperatorAction = z.strictObject({
   reason: z.string().optional(),
   by: z.string().optional(),
   refused: z.boolean().optional().describe('the engine must refuse this action (the run or step is not in a state that permits it); nothing changes'),
+});
+
+export const ScenarioRevision = z.strictObject({
+  atMs: Ms.describe('virtual time after the run starts'),
+  input: z.unknown().describe('the new run input (checked against the input schema, as weft revise does)'),
+  run: RunName.optional().describe("the named run it revises (of `runs`, or a fork; default: the scenario's own run)"),
+  refused: z.boolean().optional().describe('the engine must refuse this revision (say, while an attempt is running); nothing changes'),
 });
 
 export const ScenarioExpect = z.strictObject({
@@ -92,7 +100,8 @@ export const Scenario = z.strictObject({
   steps: Script.optional(),
   decisions: z.array(ScenarioDecision).optional(),
   events: z.array(ScenarioEvent).optional(),
-  operator: z.array(ScenarioOperatorAction).optional().describe("an operator's actions (weft pause, resume, cancel, retry, skip, resolve) at virtual times"),
+  operator: z.array(ScenarioOperatorAction).optional().describe("an operator's actions (weft pause, resume, cancel, retry, skip, resolve, keep) and forks at virtual times"),
+  revise: z.array(ScenarioRevision).optional().describe('input revisions (weft revise) at virtual times'),
   crash: z.strictObject({ afterEvent: z.enum(EVENT_TYPES as [string, ...string[]]), step: z.string().optional(), nth: z.number().int().positive().optional() }).optional(),
   runs: z.array(ScenarioRun).optional().describe('more runs of the workflow, started at virtual times (the scripted outcomes are counted per run)'),
   expect: ScenarioExpectAll,

@@ -1,4 +1,4 @@
-// Operator control: pause, cancel, retry, skip, resolve. Each is recorded as an event with who
+// Operator control: pause, cancel, retry, skip, resolve, keep. Each is recorded as an event with who
 // (--by) and why (--reason), and refused with a clear message when the run or step state does not
 // permit it. (Resuming a paused run is `weft resume RUN`.)
 import type { Command } from '../command.ts';
@@ -49,9 +49,10 @@ export const retryCommand: Command = {
   name: 'retry',
   summary: 'run a failed, unknown or rejected step again (optionally with a new input)',
   usage: 'weft retry RUN STEP [--input JSON|@file] [--reason TEXT] [--by NAME] [--db PATH] [--json]',
-  help: `Starts a new activation of STEP, which is failed, unknown, rejected or cancelled, with its
-own attempts; --input replaces the step's resolved input for it. Retrying an unknown external
-step is the operator's decision that repeating the effect is safe.\n\n${EXIT}`,
+  help: `Starts a new activation of STEP, which is failed, unknown, rejected or cancelled (or held by a
+revision, waiting for a decision), with its own attempts; --input replaces the step's resolved
+input for it. Retrying an unknown external step, or one a revision holds, is the operator's
+decision that repeating the effect is safe.\n\n${EXIT}`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, { ...common, input: { type: 'string' } });
     const [run, step] = one(positionals, 'RUN STEP');
@@ -91,5 +92,20 @@ export const resolveCommand: Command = {
     const as = values.as;
     const evidence = values.evidence === undefined ? undefined : readRunInput(values.evidence, io.cwd, '--evidence');
     return actOnRun('resolve', io, values.db, values.json === true, run as string, (e, id) => e.resolveStep(id, step as string, as, actor(values.by), reasonOf(values.reason), evidence));
+  },
+};
+
+export const keepCommand: Command = {
+  name: 'keep',
+  summary: 'keep the evidence of a step a revision holds, without repeating its effect',
+  usage: 'weft keep RUN STEP [--reason TEXT] [--by NAME] [--db PATH] [--json]',
+  help: `For a step that waits for a decision because a revision changed its input after its effect
+happened (see weft revise): its earlier evidence stands for the new revision, and the run goes on
+from it without repeating the effect. The other choices are weft retry (run it again) and weft
+skip (settle it with an output you give).\n\n${EXIT}`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, common);
+    const [run, step] = one(positionals, 'RUN STEP');
+    return actOnRun('keep', io, values.db, values.json === true, run as string, (e, id) => e.keepStep(id, step as string, actor(values.by), reasonOf(values.reason)));
   },
 };

@@ -1,6 +1,7 @@
-// The read models and messages no command prints yet, as tables of valid and invalid samples:
-// the stream messages, the error body, health, workflow views (with the real example
-// definitions), the revise plan, the list queries and the send answer.
+// Read models and messages as tables of valid and invalid samples: the stream messages, the
+// error body, health, workflow views (with the real example definitions), the revise plan and
+// outcome (test/cli/revise-cli.test.ts parses what `weft revise --json` really prints), the
+// events of a revision, the list queries and the send answer.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import type { z } from 'zod';
 import { ApiErrorBody, API_ERROR_CODES, API_ERROR_STATUS } from '../../../shared/api/api-error.ts';
 import { EventPageQuery } from '../../../shared/api/event-page.ts';
 import { HealthInfo } from '../../../shared/api/health-info.ts';
-import { RevisePlan } from '../../../shared/api/input-commands.ts';
+import { ReviseOutcome, RevisePlan } from '../../../shared/api/input-commands.ts';
 import { RunActionResult } from '../../../shared/api/run-action.ts';
 import { RunListQuery } from '../../../shared/api/run-summary.ts';
 import { SendEventResult } from '../../../shared/api/send-event-command.ts';
@@ -19,6 +20,8 @@ import { RunEventRecord } from '../../../shared/api/run-event-record.ts';
 import { REPO_ROOT } from '../../cli/run-weft.ts';
 
 const event = { runId: 'r1', seq: 3, at: 1_764_585_146_442, type: 'run_state_changed', step: null, activation: null, attempt: null, data: { state: 'waiting' }, reason: 'waiting on "review"' };
+const askStep = { stepId: 'send_quote', kind: 'command', action: 'ask', reason: 'its input changed after its effect happened', evidenceId: 'e1' };
+const laterStep = { stepId: 'done', kind: 'end', action: 'later', reason: 'decided when send_quote has settled', after: ['send_quote'] };
 const summary = { id: 'trip-saga', file: 'trip-saga.weft.json', version: 1, name: 'Trip saga', stepCount: 9, errors: 0, warnings: 0 };
 
 const table: { name: string; schema: z.ZodType; valid: unknown[]; invalid: [unknown, (string | number)[]][] }[] = [
@@ -55,14 +58,46 @@ const table: { name: string; schema: z.ZodType; valid: unknown[]; invalid: [unkn
   {
     name: 'revise plan',
     schema: RevisePlan,
-    valid: [{ runId: 'r1', dryRun: true, steps: [{ stepId: 'send_quote', plan: 'ask', why: 'its input changed after its effect happened' }] }],
-    invalid: [[{ runId: 'r1', dryRun: true, steps: [{ stepId: 'a', plan: 'maybe', why: '' }] }, ['steps', 0, 'plan']]],
+    valid: [
+      { runId: 'r1', state: 'succeeded', dryRun: true, inputRevision: 2, plan: [] },
+      { runId: 'r1', state: 'succeeded', dryRun: true, inputRevision: 2, plan: [askStep, { stepId: 'price', kind: 'transform', action: 'rerun', reason: 'its input changed (onRevise is rerun by default)' }, laterStep] },
+    ],
+    invalid: [
+      [{ runId: 'r1', state: 'succeeded', dryRun: true, inputRevision: 2, plan: [{ ...askStep, action: 'maybe' }] }, ['plan', 0, 'action']],
+      [{ runId: 'r1', state: 'succeeded', dryRun: true, inputRevision: 2, plan: [{ ...askStep, kind: 'robot' }] }, ['plan', 0, 'kind']],
+      [{ runId: 'r1', state: 'succeeded', dryRun: true, inputRevision: 2, plan: [{ ...laterStep, after: [] }] }, ['plan', 0, 'after']],
+      [{ runId: 'r1', state: 'succeeded', dryRun: true, inputRevision: 1, plan: [] }, ['inputRevision']],
+      [{ runId: 'r1', state: 'succeeded', dryRun: false, inputRevision: 2, plan: [] }, ['dryRun']],
+      // The shape first guessed here, before `weft revise --dry-run --json` printed anything.
+      [{ runId: 'r1', dryRun: true, steps: [{ stepId: 'a', plan: 'ask', why: 'x' }] }, ['state']],
+    ],
+  },
+  {
+    name: 'revise outcome',
+    schema: ReviseOutcome,
+    valid: [{ runId: 'r1', state: 'needs_attention', inputRevision: 3, plan: [askStep] }],
+    invalid: [
+      [{ runId: 'r1', state: 'needs_attention', inputRevision: 3 }, ['plan']],
+      [{ runId: 'r1', state: 'needs_attention', dryRun: true, inputRevision: 3, plan: [] }, []],
+    ],
   },
   {
     name: 'run action result',
     schema: RunActionResult,
-    valid: [{ runId: 'r1', state: 'paused' }, { runId: 'r1', dryRun: true, steps: [] }],
-    invalid: [[{ runId: 'r1', state: 'sleeping' }, []]],
+    valid: [{ runId: 'r1', state: 'paused' }, { runId: 'r1', state: 'succeeded', dryRun: true, inputRevision: 2, plan: [] }, { runId: 'r1', state: 'waiting', inputRevision: 2, plan: [laterStep] }],
+    invalid: [[{ runId: 'r1', state: 'sleeping' }, []], [{ runId: 'r1', dryRun: true, steps: [] }, []]],
+  },
+  {
+    name: 'event record of a revision',
+    schema: RunEventRecord,
+    valid: [
+      { ...event, type: 'revision_held', step: 'send_quote', activation: 2, data: { evidenceId: 'e1', inputHash: 'h2', input: { cents: 750 } }, reason: 'its input changed after its effect happened' },
+      { ...event, type: 'operator_action', step: 'send_quote', data: { action: 'keep', by: 'ops' }, reason: 'kept by ops: the customer has it' },
+    ],
+    invalid: [
+      [{ ...event, type: 'revision_held', step: 'send_quote', data: { inputHash: 'h2', input: null } }, ['data', 'evidenceId']],
+      [{ ...event, type: 'operator_action', data: { action: 'forget', by: 'ops' } }, ['data', 'action']],
+    ],
   },
   {
     name: 'send result',

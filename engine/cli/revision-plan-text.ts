@@ -1,0 +1,19 @@
+// How `weft revise` shows a revision plan (engine/runtime/revision-plan.ts) to a person: which
+// steps run again, which keep their evidence, which wait for a decision, and which are decided
+// only when the steps before them have settled.
+import type { RevisionPlan } from '../runtime/revision-plan.ts';
+
+export function formatRevisionPlan(runId: string, plan: RevisionPlan): string {
+  const ids = (actions: string[]): string[] => plan.steps.filter((p) => actions.includes(p.action)).map((p) => p.stepId);
+  const lines = [`revision ${plan.inputRevision} of run ${runId}:`];
+  const group = (label: string, list: string[], note = ''): void => {
+    if (list.length > 0) lines.push(`  ${label.padEnd(22)}${list.join(', ')}${note}`);
+  };
+  group('runs again:', ids(['rerun']));
+  group('keeps its evidence:', ids(['reuse', 'keep']));
+  for (const p of plan.steps.filter((x) => x.action === 'ask')) lines.push(`  ${'waits for a decision:'.padEnd(22)}${p.stepId} (${p.reason})`);
+  group('stays unknown:', ids(['carry']), ' (an earlier attempt with the same input has an unknown outcome)');
+  group('decided later:', ids(['later']), ' (after the steps before them have settled)');
+  if (plan.steps.length === 0) lines.push('  no step has run yet; the run starts over with the new input');
+  return `${lines.join('\n')}\n`;
+}
