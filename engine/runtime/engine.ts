@@ -1,24 +1,97 @@
-// The engine a program uses: the scheduler core (engine-core.ts), people and events
-// (engine-people.ts), child runs (engine-children.ts), and here operator control. Each operator
-// action is an event naming who and why, applied inside a tick; a state that does not permit it
-// is refused (StoreError 'refused') before anything is written.
-import type { Step } from '../../shared/definition/workflow-schema.ts';
+// The engine a program uses, composed of parts rather than inherited: the scheduler core
+// (engine-core.ts: tick loop, emit, launch, timers), one handler per waiting kind registered with
+// it (waits, people, events, child runs; step-handler.ts), and operator control
+// (operator-actions.ts). Each part acts on runs through the core's narrow RunPort.
 import type { RunState } from '../../shared/definition/names.ts';
-import { StoreError } from '../store/store-error.ts';
-import { joinRefusal } from './join-readiness.ts';
-import { checkAgainstSchema } from './output-contract.ts';
-import { operatorEvidenceId, type StepRuntime } from './run-model.ts';
-import { type LiveRun } from './engine-core.ts';
-import { ChildrenEngine } from './engine-children.ts';
+import type { ExternalEvent } from '../store/store.ts';
 import type { RunMetrics } from '../metrics/run-metrics.ts';
 import { runMetricsOf, workflowReport, type WorkflowReport } from '../metrics/stats.ts';
+import { ChildRunHandler } from './child-run-handler.ts';
+import { EngineCore, type EngineParts } from './engine-core.ts';
+import { EventHandler } from './event-handler.ts';
+import type { EngineOptions, LiveRun, StartRunOptions } from './live-run.ts';
+import { OperatorActions } from './operator-actions.ts';
+import type { RunModel } from './run-model.ts';
+import { TaskHandler, type TaskDecision } from './task-handler.ts';
+import { WaitHandler } from './wait-handler.ts';
 
-export type { EngineOptions, StartRunOptions } from './engine-core.ts';
+export type { EngineOptions, StartRunOptions } from './live-run.ts';
+export type { EngineParts } from './engine-core.ts';
 
-/** Join states an operator's retry or skip could settle (others are refused by the state check). */
-const SETTLEABLE_JOIN = new Set(['blocked', 'failed', 'cancelled', 'skipped', 'unknown', 'rejected']);
+export class Engine {
+  private readonly core: EngineCore;
+  private readonly tasks: TaskHandler;
+  private readonly events: EventHandler;
+  private readonly operator: OperatorActions;
 
-export class Engine extends ChildrenEngine {
+  constructor(private readonly o: EngineOptions, parts: EngineParts = {}) {
+    const core = new EngineCore(o, parts);
+    this.core = core;
+    this.tasks = new TaskHandler(core);
+    this.events = new EventHandler(core);
+    this.operator = new OperatorActions(core, (kind) => core.handlerFor(kind));
+    const children = new ChildRunHandler(core, (runId, why) => this.operator.cancelRun(runId, 'engine', why));
+    core.handle(['wait'], new WaitHandler(core));
+    core.handle(['human'], this.tasks);
+    core.handle(['event'], this.events);
+    core.handle(['subworkflow', 'map'], children);
+    core.onRunEnd(children);
+  }
+
+  /** Creates a run and schedules it; returns its id. The definition must be saved already. */
+  startRun(opts: StartRunOptions): string {
+    return this.core.startRun(opts);
+  }
+
+  /** Adds an input revision: the run passes over its graph again, reusing evidence whose coverage still matches. */
+  revise(runId: string, input: unknown): number {
+    return this.core.revise(runId, input);
+  }
+
+  /** Loads (or returns) a run from the log; recovers attempts that a stopped engine left running. */
+  load(runId: string): LiveRun {
+    return this.core.load(runId);
+  }
+
+  /** Continues every unfinished run of the store. Returns how many runs and interrupted attempts. */
+  recover(): { runs: number; interrupted: number } {
+    return this.core.recover();
+  }
+
+  /** Resolves when the run has ended or only waiting work (people, events, timers, escalations) remains. */
+  settled(runId: string): Promise<RunState> {
+    return this.core.settled(runId);
+  }
+
+  model(runId: string): RunModel | undefined {
+    return this.core.model(runId);
+  }
+
+  /** Stops timers and aborts running attempts; the log already holds everything needed to resume. */
+  close(): void {
+    this.core.close();
+  }
+
+  /** Stops the engine for good after a failure of its store; everyone waiting hears the error. */
+  fail(error: unknown): void {
+    this.core.fail(error);
+  }
+
+  /** Starts nothing more that runs outside the engine; resolves when every running attempt's end is recorded. */
+  drain(): Promise<void> {
+    return this.core.drain();
+  }
+
+  /** True when the engine has nothing to do until a timer fires or an executor answers. */
+  get idle(): boolean {
+    return this.core.idle;
+  }
+
+  /** Writes whatever is pending (the CLI calls this before exiting). */
+  flush(): void {
+    this.core.flush();
+  }
+
   /** Where a run's time went, its retries, compensations, interventions and failure (from its log). */
   runMetrics(runId: string): RunMetrics {
     this.flush(); // with the projections of what it writes
@@ -31,143 +104,46 @@ export class Engine extends ChildrenEngine {
     return workflowReport(this.o.store, workflowId, { ...(version === undefined ? {} : { version }), asOf: this.o.clock.now() });
   }
 
-
-  async pauseRun(runId: string, by: string, reason: string): Promise<void> {
-    const live = this.operable(runId, 'pause', ['running', 'waiting', 'needs_attention']);
-    await this.enqueue(live, async () => {
-      this.emit(live, 'operator_action', { action: 'pause', by }, { reason: `paused by ${by}: ${reason}` });
-      this.emit(live, 'run_state_changed', { state: 'paused' }, { reason: `paused by ${by}` });
-    });
+  pauseRun(runId: string, by: string, reason: string): Promise<void> {
+    return this.operator.pauseRun(runId, by, reason);
   }
 
-  async unpauseRun(runId: string, by: string, reason: string): Promise<void> {
-    const live = this.operable(runId, 'resume', ['paused']);
-    await this.enqueue(live, async () => {
-      this.emit(live, 'operator_action', { action: 'resume', by }, { reason: `resumed by ${by}: ${reason}` });
-      this.emit(live, 'run_state_changed', { state: 'running' }, { reason: `resumed by ${by}` });
-      for (const s of live.model.steps.values()) if (s.state === 'ready') live.ready.push(s.id);
-    });
+  unpauseRun(runId: string, by: string, reason: string): Promise<void> {
+    return this.operator.unpauseRun(runId, by, reason);
   }
 
-  async cancelRun(runId: string, by: string, reason: string): Promise<void> {
-    const live = this.operable(runId, 'cancel', ['running', 'waiting', 'needs_attention', 'paused']);
-    await this.enqueue(live, async () => {
-      const m = live.model;
-      this.emit(live, 'operator_action', { action: 'cancel', by }, { reason: `cancelled by ${by}: ${reason}` });
-      for (const s of m.steps.values()) {
-        if (s.state === 'ready' || s.state === 'retry_wait' || s.state === 'waiting' || s.state === 'blocked') {
-          this.disarm(live, s.id);
-          if (s.state !== 'blocked') {
-            this.emit(live, 'step_settled', { outcome: 'cancelled', edges: [] }, { step: s.id, activation: s.activation, reason: `cancelled by ${by}` });
-          }
-        }
-      }
-      for (const r of live.running.values()) r.controller.abort(new Error(`cancelled by ${by}`));
-      for (const s of m.steps.values()) this.cancelChildren(s, `parent run ${m.runId} cancelled`);
-      this.emit(live, 'run_state_changed', { state: 'cancelled' }, { reason: `cancelled by ${by}: ${reason}` });
-    });
+  cancelRun(runId: string, by: string, reason: string): Promise<void> {
+    return this.operator.cancelRun(runId, by, reason);
   }
 
-  async retryStep(runId: string, stepId: string, by: string, reason: string, input?: { value: unknown }): Promise<void> {
-    const live = this.operable(runId, 'retry', ['running', 'waiting', 'needs_attention', 'failed', 'paused']);
-    this.refuseJoinWithoutBranches(live, stepId, 'retry');
-    // A step a revision holds (waiting for a decision) may be retried: the operator's decision to repeat the effect.
-    const held = (live.model.steps.get(stepId)?.held ?? null) === null ? [] : ['waiting'];
-    const s = this.stepFor(live, stepId, 'retry', ['failed', 'unknown', 'rejected', 'cancelled', ...held]);
-    await this.enqueue(live, async () => {
-      const m = live.model;
-      this.emit(live, 'operator_action', { action: 'retry', by }, { step: stepId, reason: `retried by ${by}: ${reason}` });
-      if (m.state === 'failed') this.emit(live, 'run_state_changed', { state: 'running' }, { reason: `step "${stepId}" retried by ${by}` });
-      this.emit(live, 'step_activated', input === undefined ? {} : { input: input.value }, { step: stepId, activation: s.activation + 1, reason: `retried by ${by}${input === undefined ? '' : ' with a new input'}` });
-      live.ready.push(stepId);
-    });
+  retryStep(runId: string, stepId: string, by: string, reason: string, input?: { value: unknown }): Promise<void> {
+    return this.operator.retryStep(runId, stepId, by, reason, input);
   }
 
-  async skipStep(runId: string, stepId: string, output: unknown, by: string, reason: string): Promise<void> {
-    const live = this.operable(runId, 'skip', ['running', 'waiting', 'needs_attention', 'failed', 'paused']);
-    this.refuseJoinWithoutBranches(live, stepId, 'skip');
-    const s = this.stepFor(live, stepId, 'skip', ['blocked', 'ready', 'retry_wait', 'waiting', 'failed', 'unknown', 'rejected', 'cancelled', 'skipped']);
-    const step = live.index.steps.get(stepId) as Step;
-    const problems = step.output === undefined ? undefined : checkAgainstSchema(step.output, output);
-    if (problems !== undefined) throw new StoreError('bad-input', `the output does not match the output schema of "${stepId}": ${problems}; nothing was changed`);
-    await this.enqueue(live, async () => {
-      this.operatorSettles(live, s, 'skip', by, reason);
-      this.emit(live, 'operator_action', { action: 'skip', by, output }, { step: stepId, activation: s.activation, reason: `skipped by ${by} with a given output: ${reason}` });
-      await this.settle(live, s, 'succeeded', `skipped by ${by}`, operatorEvidenceId(stepId, s.activation));
-    });
+  skipStep(runId: string, stepId: string, output: unknown, by: string, reason: string): Promise<void> {
+    return this.operator.skipStep(runId, stepId, output, by, reason);
   }
 
-  async resolveStep(runId: string, stepId: string, as: 'succeeded' | 'failed', by: string, reason: string, evidence?: unknown): Promise<void> {
-    const live = this.operable(runId, 'resolve', ['running', 'waiting', 'needs_attention', 'failed', 'paused']);
-    const s = this.stepFor(live, stepId, 'resolve', ['unknown']);
-    const step = live.index.steps.get(stepId) as Step;
-    if (as === 'succeeded' && step.output !== undefined) {
-      const problems = checkAgainstSchema(step.output, evidence ?? null);
-      if (problems !== undefined) throw new StoreError('bad-input', `the evidence does not match the output schema of "${stepId}": ${problems}; nothing was changed`);
-    }
-    await this.enqueue(live, async () => {
-      this.operatorSettles(live, s, 'resolve', by, reason);
-      this.emit(live, 'operator_action', { action: 'resolve', by, as, ...(evidence === undefined ? {} : { output: evidence }) }, { step: stepId, activation: s.activation, reason: `resolved as ${as} by ${by}: ${reason}` });
-      await this.settle(live, s, as, `resolved as ${as} by ${by}`, as === 'succeeded' ? operatorEvidenceId(stepId, s.activation) : undefined);
-    });
+  resolveStep(runId: string, stepId: string, as: 'succeeded' | 'failed', by: string, reason: string, evidence?: unknown): Promise<void> {
+    return this.operator.resolveStep(runId, stepId, as, by, reason, evidence);
   }
 
-  /**
-   * For a step a revision holds (its input changed after its effect happened): the earlier
-   * evidence stands for the new revision, and the run goes on from it without repeating the effect.
-   */
-  async keepStep(runId: string, stepId: string, by: string, reason: string): Promise<void> {
-    const live = this.operable(runId, 'keep', ['running', 'waiting', 'needs_attention', 'paused']);
-    const s = this.stepFor(live, stepId, 'keep', ['waiting']);
-    const held = s.held;
-    const ev = held === null ? undefined : live.model.evidence.get(held.evidenceId);
-    if (held === null || ev === undefined) {
-      throw new StoreError('refused', `cannot keep step "${stepId}": it is waiting, but not for a decision after a revision (keep works on steps a revision holds); nothing was changed`);
-    }
-    await this.enqueue(live, async () => {
-      this.emit(live, 'operator_action', { action: 'keep', by }, { step: stepId, activation: s.activation, reason: `kept by ${by}: ${reason}` });
-      await this.reuseEvidence(live, s, ev, `kept by ${by}: evidence ${ev.id} (revision ${ev.covers.inputRevision}) stands although the input changed`);
-    });
+  /** For a step a revision holds: the earlier evidence stands for the new revision. */
+  keepStep(runId: string, stepId: string, by: string, reason: string): Promise<void> {
+    return this.operator.keepStep(runId, stepId, by, reason);
   }
 
-  /** A skip or resolve reopens a failed run and needs an activation to settle. */
-  protected operatorSettles(live: LiveRun, s: StepRuntime, action: string, by: string, reason: string): void {
-    const m = live.model;
-    if (m.state === 'failed') this.emit(live, 'run_state_changed', { state: 'running' }, { reason: `${action} of "${s.id}" by ${by}` });
-    if (s.state === 'blocked' || s.state === 'skipped' || s.activation === 0) {
-      this.emit(live, 'step_activated', {}, { step: s.id, activation: s.activation + 1, reason: `${action} by ${by}: ${reason}` });
-    }
-    this.disarm(live, s.id);
+  /** A person's decision on a waiting human step (weft approve / weft reject). */
+  decideTask(runId: string, stepId: string, d: TaskDecision): Promise<void> {
+    return this.tasks.decide(runId, stepId, d);
   }
 
-  /**
-   * A join never goes on without the branches it needs, whoever asks: a retry or skip of a join is
-   * refused, with the reason, while one is missing. The operator acts on the branch instead, and the
-   * join goes on by itself when the branch arrives.
-   */
-  protected refuseJoinWithoutBranches(live: LiveRun, stepId: string, action: string): void {
-    const step = live.index.steps.get(stepId);
-    const s = live.model.steps.get(stepId);
-    if (step?.kind !== 'join' || s === undefined || !SETTLEABLE_JOIN.has(s.state)) return;
-    const why = joinRefusal(live.model, live.index, step, s);
-    if (why === undefined) return;
-    throw new StoreError('refused', `cannot ${action} join "${stepId}": ${why}; retry, resolve or skip the missing branch instead, and the join goes on when it arrives; nothing was changed`);
+  reassignTask(runId: string, stepId: string, to: string, by: string): Promise<void> {
+    return this.tasks.reassign(runId, stepId, to, by);
   }
 
-  protected operable(runId: string, action: string, states: RunState[]): LiveRun {
-    const live = this.load(runId);
-    if (!states.includes(live.model.state)) {
-      throw new StoreError('refused', `cannot ${action} run ${runId}: it is ${live.model.state} (${action} works on ${states.join(', ')} runs); nothing was changed`);
-    }
-    return live;
-  }
-
-  protected stepFor(live: LiveRun, stepId: string, action: string, states: string[]): StepRuntime {
-    const s = live.model.steps.get(stepId);
-    if (s === undefined) throw new StoreError('bad-input', `run ${live.model.runId} has no step "${stepId}"; its steps are ${[...live.index.steps.keys()].join(', ')}`);
-    if (!states.includes(s.state)) {
-      throw new StoreError('refused', `cannot ${action} step "${stepId}": it is ${s.state} (${action} works on ${states.join(', ')} steps); nothing was changed`);
-    }
-    return s;
+  /** An event sent from outside: stored (duplicates ignored), then delivered to the oldest loaded run waiting for it. */
+  sendEvent(e: ExternalEvent): Promise<{ status: 'delivered' | 'kept' | 'duplicate'; runId?: string }> {
+    return this.events.send(e);
   }
 }

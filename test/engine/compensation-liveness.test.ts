@@ -3,6 +3,7 @@
 // real processes; a run the engine would leave `running` with nothing to wake it is caught.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../engine/runtime/engine.ts';
+import { StepRouter } from '../../engine/runtime/step-router.ts';
 import { defaultExecutors } from '../../engine/executors/default-executors.ts';
 import { systemClock, systemRandom } from '../../engine/runtime/clock.ts';
 import { forkPlan } from '../../engine/runtime/fork-plan.ts';
@@ -70,8 +71,8 @@ describe('compensation that settles inside the tick', () => {
   });
 });
 
-/** An engine whose compensation says "going on" and does nothing: the stall the engine must catch. */
-class StallingEngine extends Engine {
+/** A router whose compensation says "going on" and does nothing: the stall the engine must catch. */
+class StallingRouter extends StepRouter {
   protected override compensateOrFail(): Promise<boolean> {
     return Promise.resolve(true);
   }
@@ -82,7 +83,7 @@ describe('a run that is quiet but not ended', () => {
     h = harness();
     const store = h.store;
     h.engine.close();
-    h.engine = new StallingEngine({ store, clock: systemClock, random: systemRandom, executors: defaultExecutors() });
+    h.engine = new Engine({ store, clock: systemClock, random: systemRandom, executors: defaultExecutors() }, { router: (port, attempts) => new StallingRouter(port, attempts) });
     const { runId } = h.start(ledger);
     expect(await h.engine.settled(runId)).toBe('needs_attention');
     const last = h.events(runId).at(-1);

@@ -1,0 +1,245 @@
+// Attempts, from start to end: the runner applies the attempt plan (attempt-plan.ts), reuses
+// evidence (evidence-reuse.ts), runs pure steps inline, hands waiting kinds to their handler and
+// the rest to an executor (launched after the commit); then records how each attempt ended, and
+// retries or settles per the failure policy (failure-policy.ts).
+import type { StepKind } from '../../shared/definition/names.ts';
+import type { Step } from '../../shared/definition/workflow-schema.ts';
+import type { AttemptResult, Executor } from '../executors/executor.ts';
+import { attemptConfig, inputSource, keySource, planAttempt, runsOutside } from './attempt-plan.ts';
+import { planReuse, reusedEvidence } from './evidence-reuse.ts';
+import { evaluate, type RunContext } from './expressions.ts';
+import { decideAfterFailure } from './failure-policy.ts';
+import { coverageHash } from './input-coverage.ts';
+import { runInlineStep } from './inline-steps.ts';
+import type { Completion, Launch, LiveRun } from './live-run.ts';
+import { checkAgainstSchema } from './output-contract.ts';
+import type { RunPort } from './run-port.ts';
+import { poolOf, releaseSlot, slotOrQueue, type Pool } from './run-slots.ts';
+import { attemptId, type Evidence, type StepRuntime } from './run-model.ts';
+import { isTerminal } from './run-status.ts';
+import type { StepHandler } from './step-handler.ts';
+
+/** What the runner needs of the core beyond RunPort. */
+export interface AttemptHost {
+  executor(kind: StepKind): Executor | undefined;
+  handler(kind: StepKind): StepHandler | undefined;
+  /** True once drain() is called: attempts that run outside the engine wait for the next engine. */
+  draining(): boolean;
+  /** Starts the executor attempt after this tick's commit; `durable` asks for that commit to be fsynced. */
+  launch(l: Launch, durable: boolean): void;
+}
+
+type Waiter = { live: LiveRun; stepId: string };
+const sameWaiter = (a: Waiter, b: Waiter): boolean => a.live === b.live && a.stepId === b.stepId;
+
+export class AttemptRunner {
+  /** Concurrency pools of limits.concurrency, shared by every run this engine schedules. */
+  private readonly pools = new Map<string, Pool<Waiter>>();
+
+  constructor(private readonly port: RunPort, private readonly host: AttemptHost) {}
+
+  /** Starts the step's next attempt, unless a drain or a full resource pool holds it (it stays ready or retry_wait). */
+  async start(live: LiveRun, stepId: string): Promise<void> {
+    const { port } = this;
+    const m = live.model;
+    const s = m.steps.get(stepId) as StepRuntime;
+    const step = live.index.steps.get(stepId) as Step;
+    const handler = this.host.handler(step.kind);
+    // Only attempts that run outside the engine take a slot of the step's resource pool.
+    const gate = runsOutside(step.kind) ? poolOf(this.pools, m.workflow.limits, step.resource) : undefined;
+    const plan = planAttempt(s, step, {
+      draining: this.host.draining(),
+      slotFree: gate === undefined ? undefined : gate.inUse < gate.limit,
+      handled: handler !== undefined,
+    });
+    if (plan.kind === 'hold') return; // the store is being given back: the next engine starts it
+    if (plan.kind === 'queue') {
+      if (gate !== undefined) slotOrQueue(gate, { live, stepId }, sameWaiter);
+      return;
+    }
+    const { number, effect } = plan;
+    const ctx = port.context(live, {}, s.activation);
+    let input: unknown;
+    let idempotencyKey: string | undefined;
+    try {
+      const source = inputSource(s, step);
+      input = source.kind === 'value' ? source.value : source.kind === 'run_input' ? m.input : await evaluate(source.expression, ctx);
+      const key = keySource(s, step, number);
+      idempotencyKey = key.kind === 'value' ? key.value : String(await evaluate(key.expression, ctx)); // one key per activation, given to every attempt
+    } catch (e) {
+      port.emit(live, 'attempt_started', { inputHash: '-', input: null, variant: null, effect }, { step: stepId, activation: s.activation, attempt: number });
+      await this.finish(live, { stepId, activation: s.activation, attempt: number, result: { outcome: 'failed', code: 'input_error', message: (e as Error).message, retryable: false } });
+      return;
+    }
+    // A compensation's evidence covers the evidence it offsets (run and id): it is reused only
+    // where that same booking is reused, never for a new one with the same input.
+    const offset = s.compensates === null ? null : m.steps.get(s.compensates)?.evidence ?? null;
+    const inputHash = coverageHash(step, input, m.view, s.activation, offset === null ? null : { run: offset.fromRun, evidence: offset.id });
+
+    if (number === 1 && (await this.reuseOrCarry(live, s, step, inputHash, input))) return;
+
+    const { counted, config, variant } = attemptConfig(s, step);
+    port.emit(live, 'attempt_started', {
+      inputHash,
+      input,
+      variant,
+      effect,
+      ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+      ...(step.timeoutMs === undefined ? {} : { timeoutMs: step.timeoutMs }),
+    }, { step: stepId, activation: s.activation, attempt: number, ...(variant === null ? {} : { reason: `retry variant ${variant + 1}` }) });
+
+    if (plan.route === 'inline') {
+      await this.finish(live, { stepId, activation: s.activation, attempt: number, result: await this.runInline(live, step, input, config) });
+      return;
+    }
+    if (plan.route === 'handler' && handler !== undefined) {
+      await handler.start(live, s, step, { number, input, config, ctx });
+      return;
+    }
+    const executor = this.host.executor(step.kind);
+    if (executor === undefined) {
+      await this.finish(live, { stepId, activation: s.activation, attempt: number, result: { outcome: 'failed', code: 'unsupported_kind', message: `this engine cannot run "${step.kind}" steps yet`, retryable: false } });
+      return;
+    }
+    this.host.launch({ live, stepId, activation: s.activation, attempt: number, countedAttempt: counted, executor, input, config, step, idempotencyKey }, effect === 'external');
+    if (gate) {
+      gate.inUse++;
+      live.holding.add(stepId);
+    }
+  }
+
+  /**
+   * Restart per prerequisite (evidence-reuse.ts): reuse evidence (or an unknown outcome) whose
+   * coverage still matches; keep, or hold for a person, an effect whose input changed after it
+   * happened. Returns true when the step must not start an attempt now.
+   */
+  private async reuseOrCarry(live: LiveRun, s: StepRuntime, step: Step, inputHash: string, input: unknown): Promise<boolean> {
+    const plan = planReuse(live.model, step, s, inputHash, input);
+    const at = { step: s.id, activation: s.activation };
+    switch (plan.kind) {
+      case 'run':
+        return false;
+      case 'reuse':
+        this.port.emit(live, 'evidence_reused', plan.reused, { ...at, reason: plan.reason });
+        await this.port.settle(live, s, 'succeeded', plan.settleReason, plan.evidenceId);
+        return true;
+      case 'carry':
+        this.port.emit(live, 'outcome_carried', plan.carried, { ...at, reason: plan.reason });
+        await this.port.settle(live, s, 'unknown', plan.settleReason);
+        return true;
+      case 'ask':
+        this.port.emit(live, 'revision_held', plan.held, { ...at, reason: plan.reason });
+        return true;
+    }
+  }
+
+  /** Settles the step with earlier evidence, now covering the current revision (reused, or kept). */
+  async reuseEvidence(live: LiveRun, s: StepRuntime, ev: Evidence, reason: string): Promise<void> {
+    this.port.emit(live, 'evidence_reused', reusedEvidence(ev, live.model.inputRevision), { step: s.id, activation: s.activation, reason });
+    await this.port.settle(live, s, 'succeeded', `evidence ${ev.id} reused`, ev.id);
+  }
+
+  private runInline(live: LiveRun, step: Step, input: unknown, config: Record<string, unknown>): Promise<AttemptResult> {
+    const ctx = this.port.context(live, {}, live.model.steps.get(step.id)?.activation);
+    return runInlineStep(step, input, config, ctx, live.index, live.model.edges, live.model.view);
+  }
+
+  /** Records how an attempt ended; then routes it, unless the run has ended meanwhile (a cancel). */
+  async finish(live: LiveRun, c: Completion): Promise<void> {
+    const { port } = this;
+    const m = live.model;
+    const s = m.steps.get(c.stepId);
+    const a = s?.attempts.find((x) => x.activation === c.activation && x.number === c.attempt);
+    if (s === undefined || a === undefined || a.state !== 'running') return;
+    const step = live.index.steps.get(c.stepId) as Step;
+    this.releaseSlot(live, step);
+    const at = { step: c.stepId, activation: c.activation, attempt: c.attempt };
+    const r = c.result;
+    const covers = { inputHash: a.inputHash, definitionVersion: m.workflow.version, inputRevision: m.inputRevision };
+    const evidenceId = attemptId(c.stepId, { activation: c.activation, number: c.attempt });
+    const meta = r.meta === undefined ? {} : { meta: r.meta };
+    let ended: { outcome: 'unknown'; reason: string } | { outcome: 'failed'; code: string; retryable: boolean } | { outcome: 'succeeded' };
+    if (r.outcome === 'unknown') {
+      port.emit(live, 'attempt_unknown', { error: { code: 'unknown', message: r.reason }, ...meta }, { ...at, reason: r.reason });
+      ended = { outcome: 'unknown', reason: r.reason };
+    } else if (r.outcome === 'failed') {
+      port.emit(live, 'attempt_failed', {
+        error: { code: r.code, message: r.message },
+        retryable: r.retryable !== false,
+        ...(r.output === undefined ? {} : { output: r.output, evidenceId, covers }),
+        ...meta,
+      }, { ...at, reason: r.message });
+      ended = { outcome: 'failed', code: r.code, retryable: r.retryable !== false };
+    } else {
+      // Succeeded by the executor's account; the contract decides whether it counts.
+      const failure = await this.contractFailure(live, step, r.output);
+      if (failure) {
+        port.emit(live, 'attempt_failed', { error: failure, retryable: true, output: r.output, evidenceId, covers, ...meta }, { ...at, reason: failure.message });
+        ended = { outcome: 'failed', code: failure.code, retryable: true };
+      } else {
+        port.emit(live, 'attempt_succeeded', { output: r.output, evidenceId, covers, ...meta }, at);
+        ended = { outcome: 'succeeded' };
+      }
+    }
+    if (isTerminal(m.state)) this.settleAfterEnd(live, s, ended.outcome === 'failed' ? 'cancelled' : ended.outcome, ended.outcome === 'succeeded' ? evidenceId : undefined);
+    else if (ended.outcome === 'unknown') await port.settle(live, s, 'unknown', ended.reason);
+    else if (ended.outcome === 'failed') await this.afterFailure(live, s, step, ended.code, ended.retryable);
+    else await port.settle(live, s, 'succeeded', `attempt ${evidenceId} succeeded`, evidenceId);
+  }
+
+  /** Why an output the executor reports as a success does not count: it breaks the output schema or the accept rule. */
+  private async contractFailure(live: LiveRun, step: Step, output: unknown): Promise<{ code: string; message: string } | undefined> {
+    const violations = step.output === undefined ? undefined : checkAgainstSchema(step.output, output);
+    if (violations !== undefined) return { code: 'invalid_output', message: `the output does not match the step's output schema: ${violations}` };
+    if (step.accept === undefined) return undefined;
+    try {
+      const ctx: RunContext = this.port.context(live, { output }, live.model.steps.get(step.id)?.activation);
+      const ok = await evaluate(step.accept, ctx);
+      return ok === true ? undefined : { code: 'acceptance_not_met', message: `acceptance rule "${step.accept}" is not met` };
+    } catch (e) {
+      return { code: 'acceptance_not_met', message: `acceptance rule could not be evaluated: ${(e as Error).message}` };
+    }
+  }
+
+  /**
+   * An attempt that ends after its run has ended (a cancel aborts running attempts): its result is
+   * recorded above, and the step settles with it, routing nothing. An external attempt that may
+   * have had its effect stays `unknown`, so the record says what a person may need to check.
+   */
+  private settleAfterEnd(live: LiveRun, s: StepRuntime, outcome: 'succeeded' | 'unknown' | 'cancelled', evidenceId?: string): void {
+    this.port.emit(live, 'step_settled', { outcome, ...(evidenceId === undefined ? {} : { evidenceId }), edges: [] }, {
+      step: s.id,
+      activation: s.activation,
+      reason: `the run had ended (${live.model.state}) when the attempt ended`,
+    });
+  }
+
+  private async afterFailure(live: LiveRun, s: StepRuntime, step: Step, code: string, retryable: boolean): Promise<void> {
+    const d = decideAfterFailure(s, step, code, retryable, this.port.random);
+    const now = this.port.clock.now();
+    const at = { step: s.id, activation: s.activation, reason: d.reason };
+    if (d.kind === 'rerun') {
+      this.port.emit(live, 'retry_scheduled', { nextAttempt: d.nextAttempt, dueAt: now, delayMs: 0 }, at);
+      live.due.push(s.id);
+    } else if (d.kind === 'retry') {
+      this.port.emit(live, 'retry_scheduled', { nextAttempt: d.nextAttempt, dueAt: now + d.delayMs, delayMs: d.delayMs }, at);
+      this.port.arm(live, s.id, now + d.delayMs);
+    } else await this.port.settle(live, s, d.outcome, d.reason);
+  }
+
+  /**
+   * Frees the pool slot of a step whose attempt has just ended, at the moment its end is logged, so
+   * the log never shows more attempts of a resource at once than its limit; wakes the next waiter.
+   */
+  private releaseSlot(live: LiveRun, step: Step): void {
+    if (!live.holding.delete(step.id)) return;
+    const pool = poolOf(this.pools, live.model.workflow.limits, step.resource);
+    if (pool === undefined) return;
+    const next = releaseSlot(pool);
+    if (next === undefined) return;
+    const s = next.live.model.steps.get(next.stepId);
+    if (s?.state === 'ready') next.live.ready.push(next.stepId);
+    else if (s?.state === 'retry_wait') next.live.due.push(next.stepId);
+    this.port.markDirty(next.live);
+  }
+}

@@ -1,0 +1,104 @@
+// A run the engine holds in memory while it drives it: its model (the fold of its log) and the
+// scheduler's work lists (steps to check, ready, due, results to record, actions to apply).
+import type { StepKind } from '../../shared/definition/names.ts';
+import type { Step, Workflow } from '../../shared/definition/workflow-schema.ts';
+import type { AttemptResult, Executor } from '../executors/executor.ts';
+import type { Store } from '../store/store.ts';
+import type { Clock, Random } from './clock.ts';
+import { indexDefinition, type DefinitionIndex } from './definition-index.ts';
+import type { Evidence, RunModel } from './run-model.ts';
+
+export interface EngineOptions {
+  store: Store;
+  clock: Clock;
+  random: Random;
+  executors: Partial<Record<StepKind, Executor>>;
+  /** Called when a tick throws: the engine cannot go on safely (for example the disk is full). */
+  onFatal?: (error: unknown) => void;
+}
+
+/** How an attempt ended, waiting to be recorded in the run's next tick. */
+export interface Completion {
+  stepId: string;
+  activation: number;
+  attempt: number;
+  result: AttemptResult;
+}
+
+/** An executor attempt to start once the tick that recorded its start is committed. */
+export interface Launch {
+  live: LiveRun;
+  stepId: string;
+  activation: number;
+  attempt: number;
+  countedAttempt: number;
+  executor: Executor;
+  input: unknown;
+  config: Record<string, unknown>;
+  step: Step;
+  idempotencyKey: string | undefined;
+}
+
+export interface LiveRun {
+  model: RunModel;
+  index: DefinitionIndex;
+  dirty: Set<string>;
+  ready: string[];
+  inbox: Completion[];
+  due: string[];
+  running: Map<string, { controller: AbortController; cancelTimeout: (() => void) | undefined }>;
+  timers: Map<string, () => void>;
+  touched: Set<string>;
+  waiters: (() => void)[];
+  /** Steps whose running attempt holds a slot of a resource pool (released when its end is logged). */
+  holding: Set<string>;
+  parentNotified: boolean;
+  /** The items (and child definition) of map and subworkflow steps being run, by step id. */
+  childItems: Map<string, { items: unknown[]; def: { workflow: Workflow; hash: string } }>;
+  /** True while a tick advances this run: its state is between two consistent points. */
+  busy: boolean;
+  /** Operator actions and deliveries, applied inside the next tick so they never interleave with one. */
+  actions: (() => Promise<void>)[];
+  /** This run may have step rows in the projection (true for runs loaded from the store). */
+  stepRows: boolean;
+  /** The `run` object of expression contexts, rebuilt when the input revision changes. */
+  runInfo: { id: string; workflowId: string; version: number; inputRevision: number; startedAt: string } | undefined;
+}
+
+export interface StartRunOptions {
+  workflow: Workflow;
+  definitionHash: string;
+  input: unknown;
+  workspaceDir: string;
+  forkOf?: { runId: string; fromStep: string };
+  importEvidence?: Evidence[];
+  importUnknowns?: RunModel['unknowns'];
+  /** Higher runs first when runs queue under limits.maxParallelRuns (default 0). */
+  priority?: number;
+  /** Idempotency key of run creation; the caller checks the store for an earlier run with it. */
+  key?: string;
+  /** The subworkflow or map step this run is a child of. */
+  parent?: { runId: string; stepId: string; activation: number; attempt: number; index?: number };
+}
+
+export function newLiveRun(model: RunModel): LiveRun {
+  return {
+    model,
+    index: indexDefinition(model.workflow),
+    dirty: new Set(),
+    ready: [],
+    inbox: [],
+    due: [],
+    running: new Map(),
+    timers: new Map(),
+    touched: new Set(),
+    waiters: [],
+    runInfo: undefined,
+    actions: [],
+    busy: false,
+    parentNotified: false,
+    childItems: new Map(),
+    holding: new Set(),
+    stepRows: model.lastSeq > 0,
+  };
+}
