@@ -10,9 +10,29 @@ const NODE_BUILTINS = ['node:*', 'fs/*'];
 // forbid shared/'s own ../events/ folder.
 const NODE_MODULES = ['fs', 'path', 'os', 'child_process', 'worker_threads', 'http', 'https', 'net', 'crypto', 'url', 'util', 'stream', 'events', 'process', 'module'];
 
-const restrict = (groups, message, names = []) => ({
-  'no-restricted-imports': ['error', { patterns: [{ group: groups, message }], paths: names.map((name) => ({ name, message })) }],
+const restrict = (groups, message, names = [], more = []) => ({
+  'no-restricted-imports': ['error', { patterns: [{ group: groups, message }, ...more], paths: names.map((name) => ({ name, message })) }],
 });
+
+// Inside engine/: a later block's no-restricted-imports replaces an earlier one for the files it
+// matches, so the blocks for executors and the CLI repeat the engine-wide groups.
+const ENGINE_GROUPS = [...ours(['renderer', 'electron', 'test']), 'react', 'react-dom', 'electron'];
+const ENGINE_MESSAGE = 'engine/ may import only shared/ of ours';
+// CLI files that still reach the runtime or the store directly. Their orchestration is being
+// moved into engine/service (issue 10); each leaves this list when it goes through the service.
+const CLI_NOT_YET_THROUGH_SERVICE = [
+  'engine/cli/cli-errors.ts',
+  'engine/cli/engine-session.ts',
+  'engine/cli/follow-run-events.ts',
+  'engine/cli/revision-plan-text.ts',
+  'engine/cli/workspace-trust.ts',
+  'engine/cli/commands/fork-command.ts',
+  'engine/cli/commands/inspect-command.ts',
+  'engine/cli/commands/revise-command.ts',
+  'engine/cli/commands/send-command.ts',
+  'engine/cli/commands/stats-command.ts',
+  'engine/cli/commands/tasks-command.ts',
+];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'scratch/**', 'coverage/**', 'test-results/**'] },
@@ -34,7 +54,22 @@ export default tseslint.config(
   },
   {
     files: ['engine/**'],
-    rules: restrict([...ours(['renderer', 'electron', 'test']), 'react', 'react-dom', 'electron'], 'engine/ may import only shared/ of ours'),
+    rules: restrict(ENGINE_GROUPS, ENGINE_MESSAGE),
+  },
+  {
+    // An executor runs one attempt for whoever calls it; the scheduler is its caller, never its dependency.
+    files: ['engine/executors/**'],
+    rules: restrict(ENGINE_GROUPS, ENGINE_MESSAGE, [], [
+      { group: ours(['runtime']), message: 'executors never import engine/runtime: take what you need (a clock, the step) through the executor interface' },
+    ]),
+  },
+  {
+    // The CLI parses, calls the engine service and prints; orchestration lives in engine/service.
+    files: ['engine/cli/**'],
+    ignores: CLI_NOT_YET_THROUGH_SERVICE,
+    rules: restrict(ENGINE_GROUPS, ENGINE_MESSAGE, [], [
+      { group: ours(['runtime', 'store']), message: 'the CLI reaches the engine only through engine/service: do not import engine/runtime or engine/store' },
+    ]),
   },
   {
     files: ['renderer/**'],

@@ -11,7 +11,7 @@ import type { Engine } from '../runtime/engine.ts';
 import { StoreError } from '../store/store-error.ts';
 import { hostedEngine } from '../service/hosted-engine.ts';
 import { storeFailure } from '../store/store-failure.ts';
-import { systemClock, systemRandom } from '../runtime/clock.ts';
+import { systemClock, systemRandom } from '../time/clock.ts';
 import type { Store } from '../store/store.ts';
 import type { CliIo } from './cli-io.ts';
 import { withUserErrors } from './cli-errors.ts';

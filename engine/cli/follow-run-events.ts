@@ -3,7 +3,7 @@
 // editor), the follower sees them within one poll; it never writes or takes the lease.
 import type { RunState } from '../../shared/definition/names.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
-import type { Clock } from '../runtime/clock.ts';
+import type { Clock } from '../time/clock.ts';
 import { isTerminal } from '../runtime/run-status.ts';
 import type { Store } from '../store/store.ts';
 

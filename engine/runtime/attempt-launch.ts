@@ -2,7 +2,7 @@
 // signal, its timeout (after which the executor is given a grace period to stop), and the one
 // result it ends with, whichever of the executor and the timeout comes first.
 import type { AttemptResult } from '../executors/executor.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../time/clock.ts';
 import { evaluate, renderTemplate, type RunContext } from './expressions.ts';
 import type { Launch } from './live-run.ts';
 

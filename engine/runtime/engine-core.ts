@@ -9,7 +9,7 @@ import type { StepKind, RunState } from '../../shared/definition/names.ts';
 import type { EventData, EventType, RunEvent, SettleOutcome } from '../../shared/events/run-event.ts';
 import type { AttemptResult } from '../executors/executor.ts';
 import type { Store } from '../store/store.ts';
-import type { Clock, Random } from './clock.ts';
+import type { Clock, Random } from '../time/clock.ts';
 import { ACTIVATION, type RunContext } from './expressions.ts';
 import { launchAttempt } from './attempt-launch.ts';
 import { AttemptRunner } from './attempt-runner.ts';

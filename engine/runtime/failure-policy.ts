@@ -2,7 +2,7 @@
 // during it, which is not a retry), retry after a backoff, or settle the step failed or timed out.
 // The scheduler acts on the decision; the retry policy's arithmetic is in retry-policy.ts.
 import type { Step } from '../../shared/definition/workflow-schema.ts';
-import type { Random } from './clock.ts';
+import type { Random } from '../time/clock.ts';
 import { backoffMs, mayRetry } from './retry-policy.ts';
 import { currentAttempt, type StepRuntime } from './run-model.ts';
 

@@ -4,7 +4,7 @@ import type { StepKind } from '../../shared/definition/names.ts';
 import type { Step, Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { AttemptResult, Executor } from '../executors/executor.ts';
 import type { Store } from '../store/store.ts';
-import type { Clock, Random } from './clock.ts';
+import type { Clock, Random } from '../time/clock.ts';
 import { indexDefinition, type DefinitionIndex } from './definition-index.ts';
 import type { Evidence, RunModel } from './run-model.ts';
 

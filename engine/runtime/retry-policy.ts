@@ -1,6 +1,6 @@
 // Retry decisions and backoff. The engine alone decides whether to retry (principle 1).
 import type { RetryPolicy } from '../../shared/definition/workflow-schema.ts';
-import type { Random } from './clock.ts';
+import type { Random } from '../time/clock.ts';
 
 const DEFAULT_INITIAL_INTERVAL_MS = 1_000;
 const DEFAULT_BACKOFF_COEFFICIENT = 2;

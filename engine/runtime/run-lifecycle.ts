@@ -2,7 +2,7 @@
 // revised with a new input, and recovered from the log after a stop.
 import type { StepKind } from '../../shared/definition/names.ts';
 import { StoreError } from '../store/store-error.ts';
-import { newRunId } from './clock.ts';
+import { newRunId } from '../time/clock.ts';
 import type { LiveRun, StartRunOptions } from './live-run.ts';
 import { repairMissingRuns } from './projections.ts';
 import { planRecovery } from './recovery-plan.ts';

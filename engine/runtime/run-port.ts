@@ -3,7 +3,7 @@
 // core itself, so each can be built and read alone (STYLE habit 15).
 import type { EventData, EventType, RunEvent, SettleOutcome } from '../../shared/events/run-event.ts';
 import type { Store } from '../store/store.ts';
-import type { Clock, Random } from './clock.ts';
+import type { Clock, Random } from '../time/clock.ts';
 import type { RunContext } from './expressions.ts';
 import type { Completion, LiveRun, StartRunOptions } from './live-run.ts';
 import type { Evidence, StepRuntime } from './run-model.ts';

@@ -1,7 +1,7 @@
 // Virtual time for scenario tests: timers fire only when the driver advances the clock, always
 // in due order (ties in the order they were set), so days of deadlines and backoffs run in
 // milliseconds and the same scenario yields the same timestamps every time.
-import type { Clock, Random } from './clock.ts';
+import type { Clock, Random } from '../time/clock.ts';
 
 interface Timer {
   at: number;

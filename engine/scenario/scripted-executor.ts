@@ -6,7 +6,7 @@
 // evidence) is the real engine.
 import type { CaseOutcome, PlainOutcome } from '../../shared/scenario/scripted-outcome-schema.ts';
 import type { AttemptContext, AttemptResult, Executor } from '../executors/executor.ts';
-import type { Clock } from '../runtime/clock.ts';
+import type { Clock } from '../time/clock.ts';
 import { evaluate } from '../runtime/expressions.ts';
 import { configForAttempt } from '../runtime/retry-policy.ts';
 

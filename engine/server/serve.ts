@@ -6,7 +6,7 @@
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { userInfo } from 'node:os';
-import { systemClock, systemRandom } from '../runtime/clock.ts';
+import { systemClock, systemRandom } from '../time/clock.ts';
 import { Engine } from '../runtime/engine.ts';
 import { defaultExecutors } from '../executors/default-executors.ts';
 import { Lease } from '../store/lease.ts';

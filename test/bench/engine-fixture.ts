@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { StepKind } from '../../shared/definition/names.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { Executor } from '../../engine/executors/executor.ts';
-import { systemClock, systemRandom } from '../../engine/runtime/clock.ts';
+import { systemClock, systemRandom } from '../../engine/time/clock.ts';
 import { Engine } from '../../engine/runtime/engine.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store } from '../../engine/store/store.ts';

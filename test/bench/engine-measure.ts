@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { StepKind } from '../../shared/definition/names.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { Executor } from '../../engine/executors/executor.ts';
-import { systemClock, systemRandom } from '../../engine/runtime/clock.ts';
+import { systemClock, systemRandom } from '../../engine/time/clock.ts';
 import { Engine } from '../../engine/runtime/engine.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store, type StoreStats } from '../../engine/store/store.ts';

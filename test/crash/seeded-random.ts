@@ -1,6 +1,6 @@
 // Seeded randomness for crash tests: the same seed gives the same workflow and the same kill
 // delays, so a failing run can be repeated with WEFT_CRASH_SEED. The generator is the engine's.
-import type { Random } from '../../engine/runtime/clock.ts';
+import type { Random } from '../../engine/time/clock.ts';
 
 export { seededRandom } from '../../engine/runtime/virtual-clock.ts';
 export type SeededRandom = Random;

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../engine/runtime/engine.ts';
 import { StepRouter } from '../../engine/runtime/step-router.ts';
 import { defaultExecutors } from '../../engine/executors/default-executors.ts';
-import { systemClock, systemRandom } from '../../engine/runtime/clock.ts';
+import { systemClock, systemRandom } from '../../engine/time/clock.ts';
 import { forkPlan } from '../../engine/runtime/fork-plan.ts';
 import { foldRun } from '../../engine/runtime/fold-run.ts';
 import { end, harness, types, wf, type Harness } from './harness.ts';

@@ -8,7 +8,7 @@ import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import { validateWorkflow } from '../../shared/validator/validate-workflow.ts';
 import { defaultExecutors } from '../../engine/executors/default-executors.ts';
-import { systemClock, systemRandom } from '../../engine/runtime/clock.ts';
+import { systemClock, systemRandom } from '../../engine/time/clock.ts';
 import { Engine } from '../../engine/runtime/engine.ts';
 import { foldRun } from '../../engine/runtime/fold-run.ts';
 import type { RunModel } from '../../engine/runtime/run-model.ts';

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import { Engine } from '../../engine/runtime/engine.ts';
-import { systemClock, systemRandom } from '../../engine/runtime/clock.ts';
+import { systemClock, systemRandom } from '../../engine/time/clock.ts';
 import { end, harness, until, parseWorkflow, types, wf, type Harness } from './harness.ts';
 
 let h: Harness | undefined;

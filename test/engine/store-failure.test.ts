@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { defaultExecutors } from '../../engine/executors/default-executors.ts';
-import { systemClock, systemRandom } from '../../engine/runtime/clock.ts';
+import { systemClock, systemRandom } from '../../engine/time/clock.ts';
 import { Engine } from '../../engine/runtime/engine.ts';
 import { openDatabase, type Db } from '../../engine/store/open-database.ts';
 import { Store } from '../../engine/store/store.ts';

@@ -22,6 +22,14 @@ describe('layer rule (eslint no-restricted-imports)', () => {
     ['electron/x.ts', "import { a } from '../engine/server.ts';\nvoid a;\n"],
     ['shared/x.ts', "import { EventEmitter } from 'events';\nvoid EventEmitter;\n"],
     ['renderer/x.ts', "import { readFileSync } from 'fs';\nvoid readFileSync;\n"],
+    // Inside engine/: executors never import the runtime; the CLI reaches the engine only through the service.
+    ['engine/executors/x.ts', "import { Engine } from '../runtime/engine.ts';\nvoid Engine;\n"],
+    ['engine/executors/http/x.ts', "import type { RunModel } from '../../runtime/run-model.ts';\nexport type M = RunModel;\n"],
+    ['engine/executors/x.ts', "import { a } from '../../renderer/app.ts';\nvoid a;\n"],
+    ['engine/cli/commands/x.ts', "import { foldRun } from '../../runtime/fold-run.ts';\nvoid foldRun;\n"],
+    ['engine/cli/x.ts', "import { Engine } from '../runtime/engine.ts';\nvoid Engine;\n"],
+    ['engine/cli/commands/x.ts', "import { Store } from '../../store/store.ts';\nvoid Store;\n"],
+    ['engine/cli/x.ts', "import { a } from '../../electron/main.ts';\nvoid a;\n"],
   ])('%s: refuses %s', async (file, code) => {
     expect(await restrictedImports(file, code)).not.toEqual([]);
   });
@@ -32,6 +40,10 @@ describe('layer rule (eslint no-restricted-imports)', () => {
     ['shared/validator/x.ts', "import { Workflow } from '../definition/workflow-schema.ts';\nvoid Workflow;\n"],
     ['engine/x.ts', "import { readFileSync } from 'node:fs';\nvoid readFileSync;\n"],
     ['shared/scenario/x.ts', "import { EVENT_TYPES } from '../events/run-event.ts';\nvoid EVENT_TYPES;\n"],
+    ['engine/cli/x.ts', "import { EngineService } from '../service/engine-service.ts';\nvoid EngineService;\n"],
+    ['engine/executors/x.ts', "import { systemClock } from '../time/clock.ts';\nvoid systemClock;\n"],
+    ['engine/service/x.ts', "import { Engine } from '../runtime/engine.ts';\nvoid Engine;\n"],
+    ['engine/scenario/x.ts', "import { Engine } from '../runtime/engine.ts';\nvoid Engine;\n"],
   ])('%s: allows %s', async (file, code) => {
     expect(await restrictedImports(file, code)).toEqual([]);
   });

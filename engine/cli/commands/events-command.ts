@@ -43,7 +43,7 @@ reason, and data.
     return withReadOnlyStore('events', io, values.db, async (store) => {
       const runId = store.resolveRunId(run);
       if (values.follow === true) {
-        const [{ followRunEvents }, { systemClock }] = await Promise.all([import('../follow-run-events.ts'), import('../../runtime/clock.ts')]);
+        const [{ followRunEvents }, { systemClock }] = await Promise.all([import('../follow-run-events.ts'), import('../../time/clock.ts')]);
         const print = (e: RunEvent): void => void io.stdout.write(json ? `${JSON.stringify(printable(e))}\n` : line(e));
         return exitCodeOf(await followRunEvents(store, runId, after, print, systemClock));
       }

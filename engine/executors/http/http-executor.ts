@@ -4,7 +4,7 @@
 // external effect never reaches a second server; a 3xx is a status like any other. Retries and
 // timeouts are the engine's; like every executor, this one never throws.
 import { HttpConfig } from '../../../shared/definition/step-config.ts';
-import { systemClock } from '../../runtime/clock.ts';
+import { systemClock } from '../../time/clock.ts';
 import { invalidConfigResult } from '../config-error.ts';
 import { DEFAULT_MAX_RESULT_BYTES, type AttemptContext, type AttemptMeta, type AttemptResult, type Executor } from '../executor.ts';
 import { notStartedResult } from '../interrupted-result.ts';
