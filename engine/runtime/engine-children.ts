@@ -4,11 +4,11 @@ import type { Step, Workflow } from '../../shared/definition/workflow-schema.ts'
 import type { AttemptResult } from '../executors/executor.ts';
 import { evaluate } from './expressions.ts';
 import { checkAgainstSchema } from './output-contract.ts';
-import { isTerminal } from './run-status.ts';
+import { isTerminal } from '../../shared/run/run-status.ts';
 import { runRow } from './projections.ts';
 import { findWorkspaceWorkflow } from './workspace-workflows.ts';
 import { type LiveRun } from './engine-core.ts';
-import { currentAttempt, type RunModel, type StepRuntime } from './run-model.ts';
+import { currentAttempt, type RunModel, type StepRuntime } from '../../shared/run/run-model.ts';
 import { PeopleEngine } from './engine-people.ts';
 
 export abstract class ChildrenEngine extends PeopleEngine {

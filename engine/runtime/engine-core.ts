@@ -5,12 +5,12 @@
 // on the world, so recording their start and result in the same commit loses nothing.
 import type { StepKind, RunState } from '../../shared/definition/names.ts';
 import type { Step, Workflow } from '../../shared/definition/workflow-schema.ts';
-import type { EventData, EventType, RunEvent, SettleOutcome } from '../../shared/events/run-event.ts';
+import { widenEvent, type EventData, type EventType, type RunEvent, type SettleOutcome } from '../../shared/events/run-event.ts';
 import type { AttemptResult, Executor } from '../executors/executor.ts';
 import type { Store } from '../store/store.ts';
 import { StoreError } from '../store/store-error.ts';
 import { newRunId, type Clock, type Random } from './clock.ts';
-import { indexDefinition, type DefinitionIndex } from './definition-index.ts';
+import { indexDefinition, type DefinitionIndex } from '../../shared/run/definition-index.ts';
 import { decideEdges } from './edge-decisions.ts';
 import { ACTIVATION, evaluate, renderTemplate, type RunContext } from './expressions.ts';
 import { checkAgainstSchema } from './output-contract.ts';
@@ -21,8 +21,10 @@ import { decideRevision } from './revision-decision.ts';
 import { backoffMs, configForAttempt, mayRetry } from './retry-policy.ts';
 import { foldRun } from './fold-run.ts';
 import { repairMissingRuns, runRow, stepRow } from './projections.ts';
-import { applyEvent, attemptId, currentAttempt, newRunModel, type AttemptRecord, type Evidence, type RunModel, type StepRuntime } from './run-model.ts';
-import { desiredRunState, isQuiet, isTerminal } from './run-status.ts';
+import { runActionRefusal } from '../../shared/run/action-rules.ts';
+import { applyEvent } from '../../shared/run/apply-event.ts';
+import { attemptId, currentAttempt, newRunModel, type AttemptRecord, type Evidence, type RunModel, type StepRuntime } from '../../shared/run/run-model.ts';
+import { desiredRunState, isQuiet, isTerminal } from '../../shared/run/run-status.ts';
 
 export interface EngineOptions {
   store: Store;
@@ -194,8 +196,8 @@ export interface Pool {
   /** Adds an input revision: the run passes over its graph again, reusing evidence whose coverage still matches. */
   revise(runId: string, input: unknown): number {
     const live = this.load(runId);
-    const busy = [...live.model.steps.values()].filter((s) => s.state === 'running');
-    if (busy.length > 0) throw new StoreError('refused', `run ${runId} has attempts in progress (${busy.map((s) => s.id).join(', ')}); revise it when they have finished`);
+    const refusal = runActionRefusal(live.model, 'revise');
+    if (refusal !== undefined) throw new StoreError(refusal.code, refusal.message);
     const revision = live.model.inputRevision + 1;
     for (const cancel of live.timers.values()) cancel();
     live.timers.clear();
@@ -333,7 +335,7 @@ export interface Pool {
     extra: { step?: string; activation?: number; attempt?: number; reason?: string } = {},
   ): RunEvent<T> {
     const e = this.o.store.append({ runId: live.model.runId, type, at: this.o.clock.now(), data, ...extra });
-    applyEvent(live.model, e);
+    applyEvent(live.model, widenEvent(e));
     if (extra.step !== undefined) live.touched.add(extra.step);
     this.unprojected.add(live);
     return e;

@@ -6,7 +6,8 @@ import { StoreError } from '../store/store-error.ts';
 import { evaluate, renderTemplate } from './expressions.ts';
 import { checkAgainstSchema } from './output-contract.ts';
 import { EngineCore, type LiveRun } from './engine-core.ts';
-import { currentAttempt, type AttemptRecord, type StepRuntime } from './run-model.ts';
+import { stepActionRefusal } from '../../shared/run/action-rules.ts';
+import { currentAttempt, type AttemptRecord, type StepRuntime } from '../../shared/run/run-model.ts';
 
 export abstract class PeopleEngine extends EngineCore {
 
@@ -74,8 +75,8 @@ export abstract class PeopleEngine extends EngineCore {
   /** A person's decision on a waiting human step (weft approve / weft reject). */
   async decideTask(runId: string, stepId: string, d: { decision: 'approved' | 'rejected'; by: string; data?: unknown; choice?: string; reason?: string }): Promise<void> {
     const live = this.load(runId);
-    const { s, step, a } = this.openTask(live, stepId);
-    if (step.kind !== 'human') throw new StoreError('refused', `step "${stepId}" is a ${step.kind} step, not a task for a person`);
+    const { s, step, a } = this.openTask(live, stepId, d.decision === 'approved' ? 'approve' : 'reject');
+    if (step.kind !== 'human') throw new Error(`the task rule passed "${stepId}", a ${step.kind} step`);
     if (d.decision === 'approved') {
       if (step.config.form !== undefined) {
         const problems = checkAgainstSchema(step.config.form, d.data ?? null);
@@ -114,22 +115,20 @@ export abstract class PeopleEngine extends EngineCore {
 
   async reassignTask(runId: string, stepId: string, to: string, by: string): Promise<void> {
     const live = this.load(runId);
-    const { s, a } = this.openTask(live, stepId);
+    const { s, a } = this.openTask(live, stepId, 'reassign');
     await this.enqueue(live, async () => {
       this.emit(live, 'task_reassigned', { from: s.task?.assignee ?? null, to, by }, { step: stepId, activation: a.activation, attempt: a.number, reason: `reassigned to ${to} by ${by}` });
     });
   }
 
-  protected openTask(live: LiveRun, stepId: string): { s: StepRuntime; step: Step; a: AttemptRecord } {
+  /** The open task of a waiting human step, once the task rules (action-rules.ts) permit `action` on it. */
+  protected openTask(live: LiveRun, stepId: string, action: 'approve' | 'reject' | 'reassign'): { s: StepRuntime; step: Step; a: AttemptRecord } {
+    const refusal = stepActionRefusal(live.model, stepId, action);
+    if (refusal !== undefined) throw new StoreError(refusal.code, refusal.message);
     const s = live.model.steps.get(stepId);
     const step = live.index.steps.get(stepId);
-    if (s === undefined || step === undefined) {
-      throw new StoreError('bad-input', `run ${live.model.runId} has no step "${stepId}"; its steps are ${[...live.index.steps.keys()].join(', ')}`);
-    }
-    const a = currentAttempt(s);
-    if (s.state !== 'waiting' || s.task === null || a === undefined) {
-      throw new StoreError('refused', `step "${stepId}" of run ${live.model.runId} is ${s.state}, not waiting for a person; nothing was changed`);
-    }
+    const a = s === undefined ? undefined : currentAttempt(s);
+    if (s === undefined || step === undefined || a === undefined) throw new Error(`the task rule passed step "${stepId}" of run ${live.model.runId} without its open attempt`);
     return { s, step, a };
   }
 

@@ -11,7 +11,7 @@ import { hasErrors, type Diagnostic } from '../../shared/validator/diagnostic.ts
 import { validateDefinitionText } from '../../shared/validator/validate-workflow.ts';
 import type { Engine } from '../runtime/engine.ts';
 import { foldRun } from '../runtime/fold-run.ts';
-import { restartRecord, type RestartRecord } from '../runtime/restart-record.ts';
+import { restartRecord, type RestartRecord } from '../../shared/run/restart-record.ts';
 import { checkAgainstSchema } from '../runtime/output-contract.ts';
 import type { Store } from '../store/store.ts';
 import { definitionVersions, listRunPage, type RunListFilter } from '../store/run-list.ts';

@@ -140,8 +140,8 @@ export const EVENT_TYPES = Object.keys(EVENT_DATA) as EventType[];
 
 export type EventData<T extends EventType> = z.infer<(typeof EVENT_DATA)[T]>;
 
-/** One stored event, as the fold sees it. */
-export interface RunEvent<T extends EventType = EventType> {
+/** One stored event of type T: where it happened (run, seq, time, step, attempt), its data and reason. */
+export interface RunEventOf<T extends EventType> {
   runId: string;
   seq: number;
   /** Milliseconds since the epoch, from the engine's clock. */
@@ -152,6 +152,70 @@ export interface RunEvent<T extends EventType = EventType> {
   attempt: number | null;
   data: EventData<T>;
   reason: string | null;
+}
+
+/**
+ * One stored event, as the fold sees it: a union discriminated by `type`, so `switch (e.type)`
+ * types `e.data` without casts. `RunEvent<'step_settled'>` is one member; a generic `T` keeps
+ * type and data together where events are made (the store's append, the engine's emit). It equals
+ * z.infer of shared/api/run-event-record.ts's RunEventRecord (checked there).
+ *
+ * @example
+ * if (e.type === 'step_settled') e.data.edges; // EdgeDecision[]
+ */
+export type RunEvent<T extends EventType = EventType> = { [K in T]: RunEventOf<K> }[T];
+
+/** Makes an event from its parts, keeping its type and data together. */
+export function runEvent<T extends EventType>(type: T, data: EventData<T>, at: Omit<RunEventOf<T>, 'type' | 'data'>): RunEvent<T> {
+  return { ...at, type, data };
+}
+
+const same = <E extends RunEvent>(e: E): RunEvent => e;
+/** One identity per type: indexed by a generic type, it is checked where a cast would not be. */
+const WIDEN: { [K in EventType]: (e: RunEvent<K>) => RunEvent } = {
+  run_created: same,
+  run_input_revised: same,
+  run_state_changed: same,
+  engine_resumed: same,
+  step_activated: same,
+  operator_action: same,
+  run_failing: same,
+  compensation_started: same,
+  step_compensated: same,
+  run_queued: same,
+  child_started: same,
+  child_finished: same,
+  run_dequeued: same,
+  attempt_started: same,
+  attempt_succeeded: same,
+  attempt_failed: same,
+  attempt_unknown: same,
+  retry_scheduled: same,
+  timer_set: same,
+  timer_fired: same,
+  task_opened: same,
+  task_reassigned: same,
+  task_decided: same,
+  event_awaited: same,
+  event_received: same,
+  event_duplicate: same,
+  deadline_passed: same,
+  evidence_reused: same,
+  evidence_imported: same,
+  unknown_imported: same,
+  revision_held: same,
+  outcome_carried: same,
+  step_settled: same,
+  step_escalated: same,
+};
+
+/**
+ * An event of a generic type as a member of the union. TypeScript cannot relate `RunEvent<T>` for
+ * a type parameter T to the union, so code that makes events generically (the store's append, the
+ * engine's emit) passes them through here; the table above proves each member is one.
+ */
+export function widenEvent<T extends EventType>(e: RunEvent<T>): RunEvent {
+  return WIDEN[e.type](e);
 }
 
 /** Parses the data of a stored row; throws a readable error naming run, seq and type. */

@@ -1,6 +1,6 @@
 // `weft inspect RUN [--db PATH] [--json]`: the run's restart record.
 import { foldRun } from '../../runtime/fold-run.ts';
-import { restartRecord, type RestartRecord } from '../../runtime/restart-record.ts';
+import { restartRecord, type RestartRecord } from '../../../shared/run/restart-record.ts';
 import type { Command } from '../command.ts';
 import { withReadOnlyStore } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';

@@ -81,7 +81,7 @@ async function planFor(store: Store, id: string, input: unknown): Promise<{ plan
   await checkRunInput(def.workflow, input);
   const [{ foldRun }, { indexDefinition }, { planRevision }] = await Promise.all([
     import('../../runtime/fold-run.ts'),
-    import('../../runtime/definition-index.ts'),
+    import('../../../shared/run/definition-index.ts'),
     import('../../runtime/revision-plan.ts'),
   ]);
   const model = foldRun(store, id);
