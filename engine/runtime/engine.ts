@@ -12,6 +12,8 @@ import { operatorEvidenceId, type StepRuntime } from '../../shared/run/run-model
 import { type LiveRun } from './engine-core.ts';
 import { ChildrenEngine } from './engine-children.ts';
 import type { RunMetrics } from '../metrics/run-metrics.ts';
+import type { Timeline } from '../../shared/api/timeline.ts';
+import { timeline } from '../../shared/run/timeline.ts';
 import { runMetricsOf, workflowReport, type WorkflowReport } from '../metrics/stats.ts';
 
 export type { EngineOptions, StartRunOptions } from './engine-core.ts';
@@ -26,6 +28,12 @@ export class Engine extends ChildrenEngine {
   runMetrics(runId: string): RunMetrics {
     this.flush(); // with the projections of what it writes
     return runMetricsOf(this.o.store, runId, this.o.clock.now());
+  }
+
+  /** Where a run's time went, as spans per step activation and attempt; its totals are runMetrics'. */
+  timeline(runId: string): Timeline {
+    this.flush(); // with what it writes
+    return timeline(this.o.store.readEvents(runId), this.o.clock.now());
   }
 
   /** A workflow's rates, branch frequencies and step latencies over its runs (docs/metrics.md). */

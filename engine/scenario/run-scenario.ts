@@ -9,7 +9,7 @@ import type { RunEvent } from '../../shared/events/run-event.ts';
 import type { Scenario, ScenarioExpect } from '../../shared/scenario/scenario-schema.ts';
 import { MAIN_RUN } from '../../shared/scenario/scenario-runs-schema.ts';
 import type { Executor } from '../executors/executor.ts';
-import { Engine } from '../runtime/engine.ts';
+import { Engine, type EngineOptions } from '../runtime/engine.ts';
 import { checkAgainstSchema } from '../runtime/output-contract.ts';
 import { foldRun } from '../runtime/fold-run.ts';
 import { seededRandom, VirtualClock } from '../runtime/virtual-clock.ts';
@@ -52,6 +52,8 @@ export interface ScenarioResult {
 export interface RunScenarioOptions {
   /** Keep the run in this SQLite file (created if missing) instead of an in-memory store. */
   dbPath?: string;
+  /** Makes each engine the scenario runs (the first, and the one that recovers after a crash); tests look inside it. */
+  makeEngine?: (options: EngineOptions) => Engine;
 }
 
 export async function runScenario(workflow: Workflow, scenario: Scenario, opts: RunScenarioOptions = {}): Promise<ScenarioResult> {
@@ -70,7 +72,8 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
   const scripted = new ScriptedExecutor(clock, runs.scriptOf);
   const executors = Object.fromEntries(SCRIPTED_KINDS.map((k) => [k, scripted])) as Partial<Record<StepKind, Executor>>;
   const random = seededRandom(scenario.seed ?? 1);
-  let engine = new Engine({ store, clock, random, executors });
+  const makeEngine = opts.makeEngine ?? ((o: EngineOptions): Engine => new Engine(o));
+  let engine = makeEngine({ store, clock, random, executors });
   let live: Store = store;
   const start = clock.now();
   let crashed = false;
@@ -143,7 +146,7 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
       }
       if (store.crashed) {
         live = new LoggedStore(db, order);
-        engine = new Engine({ store: live, clock, random, executors });
+        engine = makeEngine({ store: live, clock, random, executors });
         engine.recover();
         crashed = true;
       } else problems.push({ what: `crash after ${c.afterEvent}${c.step ? ` of "${c.step}"` : ''}${(c.nth ?? 1) > 1 ? ` (time ${c.nth})` : ''}`, ok: false, expected: 'the event to happen', actual: 'it never happened' });

@@ -211,6 +211,11 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
     return s.runDetail(id);
   });
 
+  app.get('/api/runs/:id/timeline', async (request: FastifyRequest) => {
+    const { id } = parse(RunParams, request.params, 'the run id');
+    return s.timeline(id);
+  });
+
   app.get('/api/runs/:id/events', async (request: FastifyRequest) => {
     const { id } = parse(RunParams, request.params, 'the run id');
     const q = parse(EventPageQuery, request.query, 'the query');

@@ -11,7 +11,10 @@ import { hasErrors, type Diagnostic } from '../../shared/validator/diagnostic.ts
 import { validateDefinitionText } from '../../shared/validator/validate-workflow.ts';
 import type { Engine } from '../runtime/engine.ts';
 import { foldRun } from '../runtime/fold-run.ts';
-import { restartRecord, type RestartRecord } from '../../shared/run/restart-record.ts';
+import type { RunDetail } from '../../shared/api/run-detail.ts';
+import type { Timeline } from '../../shared/api/timeline.ts';
+import { openTasks } from '../../shared/run/open-tasks.ts';
+import { runDetail } from '../../shared/run/run-detail.ts';
 import { checkAgainstSchema } from '../runtime/output-contract.ts';
 import type { Store } from '../store/store.ts';
 import { definitionVersions, listRunPage, type RunListFilter } from '../store/run-list.ts';
@@ -153,9 +156,15 @@ export class EngineService {
     };
   }
 
-  runDetail(idOrPrefix: string): RestartRecord & { definition: Workflow } {
+  /** The run's RunDetail (shared/run/run-detail.ts) with its definition snapshot, which the app draws. */
+  runDetail(idOrPrefix: string): RunDetail {
     const model = foldRun(this.store, this.store.resolveRunId(idOrPrefix));
-    return { ...restartRecord(model), definition: model.workflow };
+    return { ...runDetail(model), definition: model.workflow };
+  }
+
+  /** Where the run's time went, as spans, with the totals of its metrics (shared/run/timeline.ts). */
+  timeline(idOrPrefix: string): Timeline {
+    return this.engine.timeline(this.store.resolveRunId(idOrPrefix));
   }
 
   events(idOrPrefix: string, after: number, limit: number): { events: RunEvent[]; next: number | null } {
@@ -167,29 +176,7 @@ export class EngineService {
   }
 
   tasks(): TaskSummary[] {
-    const tasks: TaskSummary[] = [];
-    for (const id of this.store.runsWithWaitingSteps()) {
-      const m = foldRun(this.store, id);
-      for (const s of m.steps.values()) {
-        if (s.state !== 'waiting' || s.task === null) continue;
-        tasks.push({
-          runId: id,
-          stepId: s.id,
-          task: s.task.task,
-          title: s.task.title,
-          instructions: s.task.instructions ?? null,
-          assignee: s.task.assignee ?? null,
-          deadline: s.task.deadlineAt === undefined ? null : iso(s.task.deadlineAt),
-          escalated: s.escalated,
-          form: s.task.form ?? null,
-          options: s.task.options ?? null,
-          activation: s.activation,
-          openedAtMs: s.task.openedAt,
-          deadlineAtMs: s.task.deadlineAt ?? null,
-        });
-      }
-    }
-    return tasks;
+    return this.store.runsWithWaitingSteps().flatMap((id) => openTasks(foldRun(this.store, id)));
   }
 
   stats(workflowId: string, version?: number): ReturnType<Engine['workflowStats']> {
