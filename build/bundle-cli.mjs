@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // Bundles the engine and the `weft` CLI into dist/cli/ as plain JavaScript, so bin/weft.js starts
-// without compiling TypeScript (tsx costs 0.4-0.8 s a call). Packages stay external: they load
-// from node_modules as they do under tsx. Outputs are flat in dist/cli/ (entries and shared chunks
-// side by side), because the script executor finds its runner next to the module that spawns it.
+// without compiling TypeScript (tsx costs 0.4-0.8 s a call). The pure-JavaScript packages (zod,
+// ajv, jsonata) are bundled in too: loaded from node_modules they are some 400 files (zod alone
+// is over 200 ES modules) whose resolving and loading cost a command more CPU than its own work.
+// better-sqlite3 stays external (a native addon, found through its package). Outputs are flat in
+// dist/cli/ (entries and shared chunks side by side), because the script executor finds its runner
+// next to the module that spawns it.
 //
 // dist/cli/build-stamp.json records the newest source mtime and the source count; bin/weft.js uses
 // the bundle only while no source is newer and none was added or removed, else it falls back to
@@ -33,7 +36,9 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  external: ['better-sqlite3'],
+  // Bundled CommonJS (ajv) may require() Node's built-ins; an ES module has no require of its own.
+  banner: { js: "import { createRequire as __weftCreateRequire } from 'node:module'; const require = __weftCreateRequire(import.meta.url);" },
   chunkNames: '[name]-[hash]',
   sourcemap: 'linked',
   define: { WEFT_BUILD_VERSION: JSON.stringify(version) },
