@@ -1,8 +1,7 @@
-// What the run page reads from GET /api/runs/:id: the restart record and the run's definition
-// snapshot (further fields, such as permitted actions, are kept as they come).
-import { z } from 'zod';
-import { RestartRecord } from '../../shared/api/restart-record.ts';
-import { Workflow } from '../../shared/definition/workflow-schema.ts';
+// What the run page reads from GET /api/runs/:id: the run's RunDetail (the restart record, the
+// permitted actions, the attempt details) with its definition snapshot. The engine builds it with
+// shared/run/run-detail.ts; the app parses it with the same schema.
+import { RunDetail } from '../../shared/api/run-detail.ts';
 
-export const RunRead = RestartRecord.extend({ definition: Workflow.optional() }).loose();
-export type RunRead = z.infer<typeof RunRead>;
+export const RunRead = RunDetail;
+export type RunRead = RunDetail;
