@@ -146,7 +146,7 @@ export class EngineService {
     }
     if (command.version !== undefined && command.version !== workflow.version) workflow = this.storedVersion(command.workflow, command.version);
     const start = checkStart(workflow, dirname(join(this.files.root, file.file)), command.input, this.env);
-    return this.startChecked(start, command);
+    return this.startChecked(start, { key: command.key, priority: command.priority });
   }
 
   /**
@@ -156,6 +156,9 @@ export class EngineService {
   startChecked(start: CheckedStart, options: { key?: string | undefined; priority?: number | undefined } = {}): { runId: string; state: RunState; created: boolean } {
     const { key, priority } = parseCommand(StartRunCommand.pick({ key: true, priority: true }), options, 'the request');
     const hash = this.store.saveDefinition(start.workflow, this.clock.now());
+    // The key is looked up in the runs' rows, which the engine writes in batches: a run started a
+    // moment ago with the same key (two requests in a row) must be in them, or it would be made twice.
+    if (key !== undefined) this.engine.flush();
     const earlier = key === undefined ? undefined : this.store.runByKey(start.workflow.id, key);
     if (earlier !== undefined) {
       this.engine.load(earlier);
