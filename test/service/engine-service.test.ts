@@ -134,8 +134,9 @@ describe('EngineService', () => {
     const runId = await waitingRun(f);
     const before = digest(f);
     const plan = await f.service.act(runId, { action: 'revise', input: { qty: 3 }, dryRun: true });
-    expect(RevisePlan.parse(plan)).toMatchObject({ runId, dryRun: true, inputRevision: 2 });
-    expect(plan.plan?.find((p) => p.stepId === 'count')?.action).toBe('rerun');
+    const parsed = RevisePlan.parse(plan);
+    expect(parsed).toMatchObject({ runId, dryRun: true, inputRevision: 2 });
+    expect(parsed.plan.find((p) => p.stepId === 'count')?.action).toBe('rerun');
     expect(digest(f)).toBe(before);
     const revised = await f.service.act(runId, { action: 'revise', input: { qty: 3 } });
     expect(revised).toMatchObject({ runId, inputRevision: 2 });
