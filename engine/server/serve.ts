@@ -6,6 +6,7 @@
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { userInfo } from 'node:os';
+import type { Socket } from 'node:net';
 import { systemClock, systemRandom } from '../runtime/clock.ts';
 import { Engine } from '../runtime/engine.ts';
 import { defaultExecutors } from '../executors/default-executors.ts';
@@ -93,6 +94,13 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     ...(o.streamBufferLimit === undefined ? {} : { streamBufferLimit: o.streamBufferLimit }),
   });
   const unhost = hostEngine(o.storePath, { store, engine });
+  // Every socket, so a stop never waits on a client: one holding a refused WebSocket upgrade open,
+  // or a stream that stopped reading, would otherwise keep close() waiting for good.
+  const sockets = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   await app.listen({ host: '127.0.0.1', port: o.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : o.port;
@@ -112,7 +120,9 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       rmSync(endpointFile, { force: true });
       // Open streams would hold the close; their clients reconnect and resume from their cursor.
       for (const client of app.websocketServer.clients) client.terminate();
-      await app.close();
+      const closed = app.close();
+      for (const socket of sockets) socket.destroy();
+      await closed;
       unhost();
       clearInterval(heartbeat);
       engine.close();

@@ -139,7 +139,7 @@ async function recovery(print: (line: string) => void): Promise<void> {
     for (const line of formatTable(rows)) print(line);
     print(`${RECOVERY_RUNS} runs made by a child process that then SIGKILLed itself; each rep recovers a fresh`);
     print(`copy of that store (page cache warm). In-process: ${REPS} reps; weft resume: 3 reps (${cliNote}),`);
-    print('which includes starting Node and tsx: the time a user waits after a crash.');
+    print('which includes starting Node (and tsx, unless dist/cli/ is fresh): the time a user waits after a crash.');
   } finally {
     rmSync(dirname(killed), { recursive: true, force: true });
   }
