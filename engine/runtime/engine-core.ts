@@ -23,6 +23,7 @@ import { foldRun } from './fold-run.ts';
 import { repairMissingRuns, runRow, stepRow } from './projections.ts';
 import { applyEvent, attemptId, currentAttempt, newRunModel, type AttemptRecord, type Evidence, type RunModel, type StepRuntime } from './run-model.ts';
 import { desiredRunState, isQuiet, isTerminal } from './run-status.ts';
+import type { TrustCheck } from './workspace-workflows.ts';
 
 export interface EngineOptions {
   store: Store;
@@ -31,6 +32,8 @@ export interface EngineOptions {
   executors: Partial<Record<StepKind, Executor>>;
   /** Called when a tick throws: the engine cannot go on safely (for example the disk is full). */
   onFatal?: (error: unknown) => void;
+  /** Refuses child workflows that would run code from an untrusted workspace (none: no check, as in scenarios). */
+  workspaceTrust?: TrustCheck;
 }
 
 export interface Completion {

@@ -1,6 +1,5 @@
 // `weft inspect RUN [--db PATH] [--json]`: the run's restart record.
-import { foldRun } from '../../runtime/fold-run.ts';
-import { restartRecord, type RestartRecord } from '../../runtime/restart-record.ts';
+import type { RestartRecord } from '../../service/run-reader.ts';
 import type { Command } from '../command.ts';
 import { withReadOnlyStore } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
@@ -21,8 +20,8 @@ next permitted action with its reason.
     const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, json: { type: 'boolean' } });
     const [run, ...extra] = positionals;
     if (run === undefined || extra.length > 0) throw new UsageError('give exactly one run id');
-    return withReadOnlyStore('inspect', io, values.db, async (store) => {
-      const record = restartRecord(foldRun(store, store.resolveRunId(run)));
+    return withReadOnlyStore('inspect', io, values.db, async (reader) => {
+      const record = reader.restartRecord(run);
       io.stdout.write(values.json === true ? `${JSON.stringify(record)}\n` : formatRecord(record));
       return EXIT_OK;
     });
