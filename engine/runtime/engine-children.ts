@@ -33,6 +33,14 @@ export abstract class ChildrenEngine extends PeopleEngine {
       await done({ outcome: 'failed', code: 'workflow_not_found', message: (e as Error).message, retryable: false });
       return;
     }
+    // A child runs its scripts and commands in the parent's workspace, which the parent's own
+    // start did not check when the parent has no code steps of its own.
+    try {
+      this.o.workspaceTrust?.(def.workflow, live.model.workspaceDir, `step "${s.id}" of run ${live.model.runId}`);
+    } catch (e) {
+      await done({ outcome: 'failed', code: 'untrusted_workspace', message: (e as Error).message, retryable: false });
+      return;
+    }
     let items: unknown[] = [input];
     if (step.kind === 'map') {
       let value: unknown;

@@ -25,6 +25,7 @@ import { runActionRefusal } from '../../shared/run/action-rules.ts';
 import { applyEvent } from '../../shared/run/apply-event.ts';
 import { attemptId, currentAttempt, newRunModel, type AttemptRecord, type Evidence, type RunModel, type StepRuntime } from '../../shared/run/run-model.ts';
 import { desiredRunState, isQuiet, isTerminal } from '../../shared/run/run-status.ts';
+import type { TrustCheck } from './workspace-workflows.ts';
 
 export interface EngineOptions {
   store: Store;
@@ -33,6 +34,8 @@ export interface EngineOptions {
   executors: Partial<Record<StepKind, Executor>>;
   /** Called when a tick throws: the engine cannot go on safely (for example the disk is full). */
   onFatal?: (error: unknown) => void;
+  /** Refuses child workflows that would run code from an untrusted workspace (none: no check, as in scenarios). */
+  workspaceTrust?: TrustCheck;
 }
 
 export interface Completion {

@@ -83,10 +83,10 @@ export abstract class PeopleEngine extends EngineCore {
         if (problems !== undefined) throw new StoreError('bad-input', `the answer does not match the form of "${stepId}": ${problems}; nothing was recorded`);
       }
       if (step.config.options !== undefined && (d.choice === undefined || !step.config.options.includes(d.choice))) {
-        throw new StoreError('bad-input', `"${stepId}" asks to classify: give --choice with one of ${step.config.options.join(', ')}`);
+        throw new StoreError('bad-input', `"${stepId}" asks to classify: give a choice, one of ${step.config.options.join(', ')}`, 'choice');
       }
     } else if (d.reason === undefined || d.reason.trim() === '') {
-      throw new StoreError('bad-input', 'a rejection needs a reason (--reason TEXT); the next activation can read it');
+      throw new StoreError('bad-input', 'a rejection needs a reason; the next activation can read it', 'reason');
     }
     await this.enqueue(live, () => this.applyDecision(live, s, a, d));
   }

@@ -19,6 +19,7 @@ import { EngineService } from '../service/engine-service.ts';
 import { createServer } from './create-server.ts';
 import { newToken } from './security.ts';
 import { hostEngine } from '../service/hosted-engine.ts';
+import { trustCheck } from '../service/workspace-trust.ts';
 
 export interface ServeOptions {
   workspace: string;
@@ -73,11 +74,13 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     random: systemRandom,
     executors: defaultExecutors(),
     onFatal: (error) => o.onFatal?.(error),
+    workspaceTrust: trustCheck(o.env ?? process.env),
   });
   engine.recover();
   const token = o.token ?? newToken();
   const env = o.env ?? process.env;
-  const service = new EngineService(store, engine, o.workspace, env);
+  const defaultActor = env['WEFT_USER'] ?? env['USER'] ?? userInfo().username;
+  const service = new EngineService(store, engine, o.workspace, env, { actor: defaultActor });
   const app = await createServer({
     service,
     store,
@@ -86,7 +89,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     version: o.version,
     workspace: service.files.root,
     storePath: o.storePath,
-    defaultActor: env['WEFT_USER'] ?? env['USER'] ?? userInfo().username,
+    defaultActor,
     ...(o.runCli === undefined ? {} : { runCli: o.runCli }),
     ...(o.streamBufferLimit === undefined ? {} : { streamBufferLimit: o.streamBufferLimit }),
   });

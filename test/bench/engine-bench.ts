@@ -132,7 +132,7 @@ async function recovery(print: (line: string) => void): Promise<void> {
       ['recover 1,000 runs parked on a timer', 'median ms', 'vs peers 0.5-1.4 s', 'target 100 ms'],
       row('  open store + Engine', median(samples.map((s) => s.openMs))),
       row('  engine.recover() (fold, re-arm)', median(samples.map((s) => s.recoverMs))),
-      row('  first tick (1 commit)', median(samples.map((s) => s.tickMs))),
+      row('  first tick (until idle)', median(samples.map((s) => s.tickMs))),
       row('  total, in process', median(samples.map((s) => s.totalMs))),
       row('weft resume (new process)', median(cli)),
     ];

@@ -124,7 +124,10 @@ export async function measureRecovery(killed: string): Promise<RecoverySample> {
   const t1 = performance.now();
   const { runs } = engine.recover();
   const t2 = performance.now();
-  while (store.stats.commits === 0) await new Promise((r) => setImmediate(r));
+  // The first tick: until the engine has nothing left to do (recovering parked runs may commit
+  // nothing at all, since nothing in them changed).
+  await new Promise((r) => setImmediate(r));
+  while (!engine.idle) await new Promise((r) => setImmediate(r));
   const t3 = performance.now();
   const resumedEvents = (db.prepare("SELECT count(*) AS n FROM events WHERE type = 'engine_resumed'").get() as { n: number }).n;
   engine.close();

@@ -1,7 +1,5 @@
 // `weft inspect RUN [--db PATH] [--json]`: the run's restart record.
-import { foldRun } from '../../runtime/fold-run.ts';
-import type { RestartRecord } from '../../../shared/api/restart-record.ts';
-import { runDetail } from '../../../shared/run/run-detail.ts';
+import type { RestartRecord } from '../../service/run-reader.ts';
 import type { Command } from '../command.ts';
 import { withReadOnlyStore } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
@@ -25,8 +23,8 @@ next permitted action with its reason.
     const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, json: { type: 'boolean' } });
     const [run, ...extra] = positionals;
     if (run === undefined || extra.length > 0) throw new UsageError('give exactly one run id');
-    return withReadOnlyStore('inspect', io, values.db, async (store) => {
-      const detail = runDetail(foldRun(store, store.resolveRunId(run)));
+    return withReadOnlyStore('inspect', io, values.db, async (reader) => {
+      const detail = reader.runDetail(run);
       io.stdout.write(values.json === true ? `${JSON.stringify(detail)}\n` : formatRecord(detail));
       return EXIT_OK;
     });
