@@ -11,7 +11,6 @@ import type { RunEvent } from '../../shared/events/run-event.ts';
 import { workflowReport, type WorkflowReport } from '../metrics/stats.ts';
 import { systemClock, type Clock } from '../runtime/clock.ts';
 import { foldRun } from '../runtime/fold-run.ts';
-import { restartRecord, type RestartRecord } from '../../shared/run/restart-record.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
 import type { Store } from '../store/store.ts';
 import { followRunEvents } from './follow-run-events.ts';
@@ -59,10 +58,6 @@ export class RunReader {
   /** The newest runs, newest first. */
   recentRuns(limit: number): RunRowView[] {
     return this.store.listRuns(limit).map((r) => ({ id: r.id, workflowId: r.workflowId, version: r.version, state: r.state, inputRevision: r.inputRevision, createdAt: new Date(r.createdAt).toISOString() }));
-  }
-
-  restartRecord(idOrPrefix: string): RestartRecord {
-    return restartRecord(this.fold(this.resolveRunId(idOrPrefix)));
   }
 
   /** The run's RunDetail: the restart record, permitted actions, attempt details (`weft inspect --json`). */
