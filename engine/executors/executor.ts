@@ -3,6 +3,7 @@
 // else (principle 1). The runtime owns timeouts: it aborts `signal` when the attempt's time is up.
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { AttemptMeta } from '../../shared/events/attempt-meta.ts';
+import type { AttemptErrorCode } from '../../shared/events/attempt-error-codes.ts';
 
 /** The default cap on what one attempt may produce: command stdout, script output, an http or provider reply. */
 export const DEFAULT_MAX_RESULT_BYTES = 16 * 1024 * 1024;
@@ -43,7 +44,7 @@ export type AttemptResult =
   | { outcome: 'succeeded'; output: unknown; meta?: AttemptMeta }
   | {
       outcome: 'failed';
-      code: string;
+      code: AttemptErrorCode;
       message: string;
       /** false: do not retry whatever the policy says (for example a malformed module path). */
       retryable?: boolean;
