@@ -79,8 +79,9 @@ describe('operator control', () => {
       { id: 'c', from: 'three', to: 'done' },
     ]);
     const { runId } = h.start(flow);
+    const store = h.store;
     // Paused while "one" runs: it may finish, but nothing new starts.
-    await until(() => types(h.events(runId), 'one').includes('attempt_started'), 'step one to start');
+    await until(() => types(store.readEvents(runId), 'one').includes('attempt_started'), 'step one to start');
     await h.engine.pauseRun(runId, 'ops', 'deploy window');
     expect(await h.engine.settled(runId)).toBe('paused');
     const m = h.model(runId);
@@ -88,7 +89,7 @@ describe('operator control', () => {
     expect(m.steps.get('two')?.state).toBe('ready');
     await h.engine.unpauseRun(runId, 'ops', 'done');
     // Resumed: "two" runs and "three" (sleep 30) starts; the cancel then aborts it.
-    await until(() => types(h.events(runId), 'three').includes('attempt_started'), 'step three to start');
+    await until(() => types(store.readEvents(runId), 'three').includes('attempt_started'), 'step three to start');
     await h.engine.cancelRun(runId, 'ops', 'not needed');
     expect(await h.engine.settled(runId)).toBe('cancelled');
     const events = h.events(runId);
