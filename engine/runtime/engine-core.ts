@@ -24,6 +24,7 @@ import { repairMissingRuns, runRow, stepRow } from './projections.ts';
 import { applyEvent, attemptId, currentAttempt, newRunModel, type AttemptRecord, type Evidence, type RunModel, type StepRuntime } from './run-model.ts';
 import { desiredRunState, isQuiet, isTerminal } from './run-status.ts';
 import type { TrustCheck } from './workspace-workflows.ts';
+import type { AttemptErrorCode } from '../../shared/events/attempt-error-codes.ts';
 
 export interface EngineOptions {
   store: Store;
@@ -997,7 +998,7 @@ export interface Pool {
   }
 
   /** Why an output the executor reports as a success does not count: it breaks the output schema or the accept rule. */
-  protected async contractFailure(live: LiveRun, step: Step, output: unknown): Promise<{ code: string; message: string } | undefined> {
+  protected async contractFailure(live: LiveRun, step: Step, output: unknown): Promise<{ code: AttemptErrorCode; message: string } | undefined> {
     const violations = step.output === undefined ? undefined : checkAgainstSchema(step.output, output);
     if (violations !== undefined) return { code: 'invalid_output', message: `the output does not match the step's output schema: ${violations}` };
     if (step.accept === undefined) return undefined;

@@ -4,6 +4,7 @@
 // row is caught at the boundary instead of deep in the fold.
 import { z } from 'zod';
 import { EFFECTS, HUMAN_TASKS, ON_EXPIRE, OPERATOR_ACTIONS, RUN_STATES } from '../definition/names.ts';
+import type { AttemptErrorCode } from './attempt-error-codes.ts';
 import { AttemptMeta } from './attempt-meta.ts';
 
 const Covers = z.object({
@@ -13,7 +14,9 @@ const Covers = z.object({
 });
 export type Covers = z.infer<typeof Covers>;
 
-const ErrorInfo = z.object({ code: z.string(), message: z.string() });
+// Any string parses (a stored author code, or a code from a newer Weft), but the engine writes only
+// codes of the union: a misspelt code in an emitted event does not compile.
+const ErrorInfo = z.object({ code: z.custom<AttemptErrorCode>((v) => typeof v === 'string', 'an error code must be a string'), message: z.string() });
 
 export const SETTLE_OUTCOMES = ['succeeded', 'failed', 'unknown', 'timed_out', 'rejected', 'expired', 'skipped', 'cancelled'] as const;
 export const SettleOutcome = z.enum(SETTLE_OUTCOMES);

@@ -10,6 +10,7 @@ import {
   type AttemptErrorCode,
 } from '../../shared/events/attempt-error-codes.ts';
 import type { AttemptResult } from '../../engine/executors/executor.ts';
+import { parseEventData, type EventData } from '../../shared/events/run-event.ts';
 
 const docs = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'engine.md'), 'utf8');
 
@@ -50,5 +51,16 @@ describe('attempt error codes', () => {
     // @ts-expect-error nor does an executor result with an unlisted code
     const result: AttemptResult = { outcome: 'failed', code: 'made_up', message: 'x' };
     expect([known, pattern, misspelt, result.outcome]).toHaveLength(4);
+  });
+
+  it('an event the engine writes carries a listed code; a stored event parses with any string code', () => {
+    // @ts-expect-error the engine cannot emit attempt_failed with an unlisted code
+    const emitted: EventData<'attempt_failed'> = { error: { code: 'timout', message: 'x' }, retryable: true };
+    expect(emitted.retryable).toBe(true);
+    const stored = { error: { code: 'card_declined', message: 'declined' }, retryable: false };
+    expect(parseEventData('attempt_failed', stored, 'run r1 seq 4').error.code).toBe('card_declined');
+    expect(() => parseEventData('attempt_failed', { error: { code: 7, message: 'x' }, retryable: false }, 'run r1 seq 4')).toThrow(
+      /run r1 seq 4: attempt_failed event data does not match its schema: an error code must be a string/,
+    );
   });
 });
