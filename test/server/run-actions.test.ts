@@ -1,17 +1,16 @@
 // POST /api/runs/:id/actions serves every operator action through the EngineService, keep,
 // revise (with dryRun answering a RevisePlan that writes nothing) and fork included, on the real
 // server over a real store, with a command step of a trusted workspace.
-import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ApiErrorBody } from '../../shared/api/api-error.ts';
 import { ReviseOutcome, RevisePlan } from '../../shared/api/input-commands.ts';
 import { RunOutcome } from '../../shared/api/run-outcome.ts';
 import { serve, type Serving } from '../../engine/server/serve.ts';
 import { setTrust } from '../../engine/service/workspace-trust.ts';
+import { storeDigest as digestOf } from '../store-digest.ts';
 
 const TOKEN = 'test-token-0123456789abcdefghijklmnopqrstuvwxyzABCDEF';
 let root = '';
@@ -59,17 +58,7 @@ interface Detail {
 const detail = async (id: string): Promise<Detail> => (await call('GET', `/api/runs/${id}`)).body as Detail;
 const stepState = async (id: string, step: string): Promise<string | undefined> => (await detail(id)).steps.find((s) => s.id === step)?.state;
 
-function storeDigest(): string {
-  const db = new Database(join(root, 'weft.db'), { readonly: true });
-  try {
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('lease') ORDER BY name").all() as { name: string }[]).map((t) => t.name);
-    const hash = createHash('sha256');
-    for (const t of tables) hash.update(`${t}:${JSON.stringify(db.prepare(`SELECT * FROM "${t}"`).raw().all())}`);
-    return hash.digest('hex');
-  } finally {
-    db.close();
-  }
-}
+const storeDigest = (): string => digestOf(join(root, 'weft.db'));
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'weft-run-actions-'));

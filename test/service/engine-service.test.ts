@@ -2,17 +2,16 @@
 // and executors): idempotent starts by key, forks, revisions with their plan, resume, tasks and
 // answers, events and their candidates. And the bad-input table: every command entry point
 // refuses a malformed value with the field's JSON path, and nothing is written.
-import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RevisePlan } from '../../shared/api/input-commands.ts';
 import { EngineService, checkStart } from '../../engine/service/engine-service.ts';
 import { openEngineSession, type EngineSession } from '../../engine/service/engine-session.ts';
 import { ServiceError } from '../../engine/service/service-error.ts';
 import { parseWorkflow } from '../engine/harness.ts';
+import { storeDigest } from '../store-digest.ts';
 
 const shipFlow = {
   format: 'weft/v1',
@@ -57,18 +56,10 @@ afterEach(async () => {
   open = undefined;
 });
 
-/** Every row of every table but the lease, hashed: equal digests mean nothing was written. */
+/** The store's digest, after the engine's pending writes are flushed. */
 function digest(f: Fixture): string {
   f.session.engine.flush();
-  const db = new Database(f.dbPath, { readonly: true });
-  try {
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('lease') ORDER BY name").all() as { name: string }[]).map((t) => t.name);
-    const hash = createHash('sha256');
-    for (const t of tables) hash.update(`${t}:${JSON.stringify(db.prepare(`SELECT * FROM "${t}"`).raw().all())}`);
-    return hash.digest('hex');
-  } finally {
-    db.close();
-  }
+  return storeDigest(f.dbPath);
 }
 
 async function waitingRun(f: Fixture): Promise<string> {
