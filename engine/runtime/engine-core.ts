@@ -26,6 +26,7 @@ import { applyEvent } from '../../shared/run/apply-event.ts';
 import { attemptId, currentAttempt, newRunModel, type AttemptRecord, type Evidence, type RunModel, type StepRuntime } from '../../shared/run/run-model.ts';
 import { desiredRunState, isQuiet, isTerminal } from '../../shared/run/run-status.ts';
 import type { TrustCheck } from './workspace-workflows.ts';
+import type { AttemptErrorCode } from '../../shared/events/attempt-error-codes.ts';
 
 export interface EngineOptions {
   store: Store;
@@ -999,7 +1000,7 @@ export interface Pool {
   }
 
   /** Why an output the executor reports as a success does not count: it breaks the output schema or the accept rule. */
-  protected async contractFailure(live: LiveRun, step: Step, output: unknown): Promise<{ code: string; message: string } | undefined> {
+  protected async contractFailure(live: LiveRun, step: Step, output: unknown): Promise<{ code: AttemptErrorCode; message: string } | undefined> {
     const violations = step.output === undefined ? undefined : checkAgainstSchema(step.output, output);
     if (violations !== undefined) return { code: 'invalid_output', message: `the output does not match the step's output schema: ${violations}` };
     if (step.accept === undefined) return undefined;

@@ -507,6 +507,6 @@ function snapshotWorkflow(content: string, workflowId: string, version: number):
     const issue = checked.error.issues[0];
     throw new StoreError('damaged', `${what} is not a workflow (${issue === undefined ? 'invalid' : `$${issue.path.map((p) => `.${String(p)}`).join('')}: ${issue.message}`}); the store is damaged`);
   }
-  // The stored text as it was written (the schema's defaults were applied when it was saved).
-  return raw as Workflow;
+  // The schema's output, not the raw JSON cast: what the fold sees is what the schema vouches for.
+  return checked.data;
 }

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { EFFECTS, RUN_STATES } from '../definition/names.ts';
 import { Workflow } from '../definition/workflow-schema.ts';
-import { AttemptMeta, Covers, EdgeDecision, SettleOutcome } from './event-parts.ts';
+import { AttemptMeta } from '../events/attempt-meta.ts';
+import { Covers, EdgeDecision, SettleOutcome } from './event-parts.ts';
 import { JsonValue } from './json-value.ts';
 import { RunPermittedAction, StepPermittedAction } from './permitted-action.ts';
 import { AttemptView, RestartRecord, RunHeader, StepView } from './restart-record.ts';

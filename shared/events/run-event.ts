@@ -4,6 +4,8 @@
 // row is caught at the boundary instead of deep in the fold.
 import { z } from 'zod';
 import { EFFECTS, HUMAN_TASKS, ON_EXPIRE, OPERATOR_ACTIONS, RUN_STATES } from '../definition/names.ts';
+import type { AttemptErrorCode } from './attempt-error-codes.ts';
+import { AttemptMeta } from './attempt-meta.ts';
 
 const Covers = z.object({
   inputHash: z.string(),
@@ -12,19 +14,9 @@ const Covers = z.object({
 });
 export type Covers = z.infer<typeof Covers>;
 
-const ErrorInfo = z.object({ code: z.string(), message: z.string() });
-
-/** What an executor reports about an attempt besides its result (tokens, latency, model, status). */
-const AttemptMeta = z
-  .object({
-    provider: z.string().optional(),
-    model: z.string().optional(),
-    usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).optional(),
-    latencyMs: z.number().optional(),
-    status: z.number().optional(),
-    retryAfterMs: z.number().optional(),
-  })
-  .optional();
+// Any string parses (a stored author code, or a code from a newer Weft), but the engine writes only
+// codes of the union: a misspelt code in an emitted event does not compile.
+const ErrorInfo = z.object({ code: z.custom<AttemptErrorCode>((v) => typeof v === 'string', 'an error code must be a string'), message: z.string() });
 
 export const SETTLE_OUTCOMES = ['succeeded', 'failed', 'unknown', 'timed_out', 'rejected', 'expired', 'skipped', 'cancelled'] as const;
 export const SettleOutcome = z.enum(SETTLE_OUTCOMES);
@@ -71,7 +63,7 @@ export const EVENT_DATA = {
     effect: z.enum(EFFECTS),
     timeoutMs: z.number().int().optional(),
   }),
-  attempt_succeeded: z.object({ output: z.unknown(), evidenceId: z.string(), covers: Covers, meta: AttemptMeta }),
+  attempt_succeeded: z.object({ output: z.unknown(), evidenceId: z.string(), covers: Covers, meta: AttemptMeta.optional() }),
   attempt_failed: z.object({
     error: ErrorInfo,
     retryable: z.boolean(),
@@ -79,9 +71,9 @@ export const EVENT_DATA = {
     output: z.unknown().optional(),
     evidenceId: z.string().optional(),
     covers: Covers.optional(),
-    meta: AttemptMeta,
+    meta: AttemptMeta.optional(),
   }),
-  attempt_unknown: z.object({ error: ErrorInfo, meta: AttemptMeta }),
+  attempt_unknown: z.object({ error: ErrorInfo, meta: AttemptMeta.optional() }),
   retry_scheduled: z.object({ nextAttempt: z.number().int(), dueAt: z.number(), delayMs: z.number() }),
   timer_set: z.object({ dueAt: z.number() }),
   timer_fired: z.object({}),

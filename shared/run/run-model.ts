@@ -5,6 +5,7 @@
 import type { StepState, RunState } from '../definition/names.ts';
 import type { Workflow } from '../definition/workflow-schema.ts';
 import type { Covers, EventData, SettleOutcome } from '../events/run-event.ts';
+import type { AttemptErrorCode } from '../events/attempt-error-codes.ts';
 
 /** What an executor reported about an attempt besides its result (provider, model, usage, latency, HTTP status). */
 export type AttemptMeta = NonNullable<EventData<'attempt_succeeded'>['meta']>;
@@ -21,7 +22,7 @@ export interface AttemptRecord {
   effect: 'none' | 'idempotent' | 'external';
   idempotencyKey: string | undefined;
   timeoutMs: number | undefined;
-  error: { code: string; message: string } | null;
+  error: { code: AttemptErrorCode; message: string } | null;
   evidenceId: string | null;
   /** How long the provider asked to wait before another attempt (meta.retryAfterMs). */
   retryAfterMs: number | undefined;

@@ -15,7 +15,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { openReadOnlyStore } from '../../engine/service/engine-session.ts';
 import { checkCrashFacts, type InspectRecord, type LoggedEvent } from './crash-checks.ts';
 import { crashWorkflow } from './crash-workflow.ts';
@@ -23,6 +23,7 @@ import { killTree } from './process-tree.ts';
 import { between, seededRandom } from './seeded-random.ts';
 import { storeWritten } from './store-activity.ts';
 import { cliJson, runCli, startCli, type CliResult } from './weft-cli.ts';
+import { overrideEnv } from '../env-override.ts';
 
 const KILLS = 22;
 /**
@@ -66,7 +67,7 @@ it('survives repeated kill -9 of the engine and its commands without losing or r
   expect(validated.files[0]?.diagnostics.filter((d) => d.severity === 'error') ?? ['no report']).toEqual([]);
   expect(workflow.steps).toHaveLength(40);
   // The workflow runs commands: its workspace must be trusted (in a config folder of this test's own).
-  process.env['WEFT_CONFIG_DIR'] = join(dir, 'config');
+  onTestFinished(overrideEnv({ WEFT_CONFIG_DIR: join(dir, 'config') }));
   await runCli(['trust', dir], dir);
 
   const random = seededRandom(SEED);
