@@ -8,7 +8,7 @@ import type { Covers, EventData, SettleOutcome } from '../events/run-event.ts';
 import type { AttemptErrorCode } from '../events/attempt-error-codes.ts';
 
 /** What an executor reported about an attempt besides its result (provider, model, usage, latency, HTTP status). */
-export type AttemptMeta = NonNullable<EventData<'attempt_succeeded'>['meta']>;
+import type { AttemptMeta } from '../events/attempt-meta.ts';
 
 export interface AttemptRecord {
   activation: number;
