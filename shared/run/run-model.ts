@@ -4,7 +4,7 @@
 // Node-free: the app folds any prefix of a log with the same code to show a run as it was.
 import type { StepState, RunState } from '../definition/names.ts';
 import type { Workflow } from '../definition/workflow-schema.ts';
-import type { Covers, EventData, SettleOutcome } from '../events/run-event.ts';
+import type { Covers, SettleOutcome } from '../events/run-event.ts';
 import type { AttemptErrorCode } from '../events/attempt-error-codes.ts';
 
 /** What an executor reported about an attempt besides its result (provider, model, usage, latency, HTTP status). */
