@@ -103,7 +103,7 @@ function Permitted({ actions }: { actions: readonly { action: string; why: strin
 function StepRow({ step, selected, onSelect }: { step: StepDetail; selected: boolean; onSelect: (id: string) => void }) {
   return (
     <li>
-      <button type="button" aria-pressed={selected} onClick={() => onSelect(step.id)} title={step.next}>
+      <button type="button" aria-pressed={selected} onClick={() => onSelect(step.id)} title={step.next} data-testid={`record-step-${step.id}`}>
         <span className="grow mono">{step.id}</span>
         {step.attempts.length > 1 ? <span className="faint">×{step.attempts.length}</span> : null}
         <span className="state" data-state={step.state}>
