@@ -119,7 +119,7 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
     if (error instanceof HttpError) return sendError(reply, error.code, error.message, error.path);
     const service = serviceErrorOf(error);
     if (service !== undefined) return sendError(reply, service.code, service.message, service.path);
-    const fastifyError = error as { statusCode?: number; code?: string; message?: string };
+    const fastifyError = { statusCode: statusOf(error), message: error instanceof Error ? error.message : String(error) };
     if (fastifyError.statusCode === 413) return sendError(reply, 'too-large', `the request body is over the limit of ${o.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`);
     if (fastifyError.statusCode === 415) return sendError(reply, 'bad-input', 'send the body as JSON (Content-Type: application/json)');
     if (fastifyError.statusCode === 400) return sendError(reply, 'bad-input', `the request body is not valid JSON: ${fastifyError.message ?? ''}`);
@@ -158,6 +158,12 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
     });
   }
   return app;
+}
+
+/** The HTTP status fastify put on one of its own errors (a body too large, bad JSON), if any. */
+function statusOf(error: unknown): number | undefined {
+  if (error === null || typeof error !== 'object' || !('statusCode' in error)) return undefined;
+  return typeof error.statusCode === 'number' ? error.statusCode : undefined;
 }
 
 function sendError(reply: FastifyReply, code: ApiErrorCode, message: string, path?: string): FastifyReply {

@@ -25,7 +25,8 @@ interface RunsStore {
 
 const REFETCH_MS = 120;
 const pending = new Map<string, ReturnType<typeof setTimeout>>();
-const isRunState = (value: unknown): value is RunState => typeof value === 'string' && (RUN_STATES as readonly string[]).includes(value);
+const runStates: ReadonlySet<string> = new Set(RUN_STATES);
+const isRunState = (value: unknown): value is RunState => typeof value === 'string' && runStates.has(value);
 
 export const useRuns = create<RunsStore>((set, get) => ({
   order: [],
