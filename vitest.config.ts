@@ -6,6 +6,8 @@ const ci = process.env['CI'] === 'true';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Builds the CLI bundle when stale, so tests that spawn `weft` do not pay for tsx each call.
+    globalSetup: ['test/cli/fresh-bundle-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     reporters: ci ? ['default', 'json'] : ['default'],

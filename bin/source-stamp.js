@@ -1,7 +1,7 @@
 // The freshness stamp of the bundled CLI: how many TypeScript sources the bundle is built from and
 // the newest of their mtimes. Shared by build/bundle-cli.mjs (which writes it) and bin/weft.js
 // (which compares it), so both walk exactly the same files. Walking ~300 files costs ~2 ms.
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const SOURCE_DIRS = ['engine', 'shared'];
@@ -19,4 +19,22 @@ export function sourceStamp(root) {
     }
   }
   return { files, newestMs };
+}
+
+/**
+ * The bundle's entry (dist/cli/weft.js) when it was built from the sources as they are now, else
+ * undefined (never built, a source newer or added or removed since, or a damaged stamp).
+ * @param {string} root the project folder @returns {string | undefined}
+ */
+export function freshBundlePath(root) {
+  const bundle = join(root, 'dist/cli/weft.js');
+  const stampFile = join(root, 'dist/cli/build-stamp.json');
+  if (!existsSync(bundle) || !existsSync(stampFile)) return undefined;
+  try {
+    const built = JSON.parse(readFileSync(stampFile, 'utf8'));
+    const now = sourceStamp(root);
+    return now.files === built.files && now.newestMs <= built.newestMs ? bundle : undefined;
+  } catch {
+    return undefined; // no sources beside the bundle, or a damaged stamp: the sources decide
+  }
 }

@@ -5,9 +5,8 @@
 // running the TypeScript through tsx (registered with the project's own tsconfig, not whatever
 // tsconfig.json sits in the user's current folder), so an edited tree never runs stale code.
 // WEFT_FROM_SOURCE=1 forces the tsx path.
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { sourceStamp } from './source-stamp.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { freshBundlePath } from './source-stamp.js';
 
 // `weft validate x --json | head -1` closes stdout early; that is not an error worth a stack.
 // The rest of the output is dropped and the command still finishes with its own exit code.
@@ -21,16 +20,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 function freshBundle() {
   if (process.env.WEFT_FROM_SOURCE === '1') return undefined;
-  const bundle = new URL('../dist/cli/weft.js', import.meta.url);
-  const stampFile = new URL('../dist/cli/build-stamp.json', import.meta.url);
-  if (!existsSync(bundle) || !existsSync(stampFile)) return undefined;
-  try {
-    const built = JSON.parse(readFileSync(stampFile, 'utf8'));
-    const now = sourceStamp(root);
-    return now.files === built.files && now.newestMs <= built.newestMs ? bundle : undefined;
-  } catch {
-    return undefined; // no sources beside the bundle, or a damaged stamp: the sources decide
-  }
+  const bundle = freshBundlePath(root);
+  return bundle === undefined ? undefined : pathToFileURL(bundle);
 }
 
 async function loadMain() {

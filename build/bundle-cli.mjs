@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // Bundles the engine and the `weft` CLI into dist/cli/ as plain JavaScript, so bin/weft.js starts
-// without compiling TypeScript (tsx costs 0.4-0.8 s a call). Packages stay external: they load
-// from node_modules as they do under tsx. Outputs are flat in dist/cli/ (entries and shared chunks
+// without compiling TypeScript (tsx costs 0.4-0.8 s a call). The packages every command loads
+// (zod, ajv, jsonata: BUNDLED) are bundled in too: from node_modules they are some 400 files (zod
+// alone is over 200 ES modules) whose resolving and loading cost a command more CPU than its own
+// work. Every other dependency stays external and loads from node_modules as under tsx (native
+// addons, servers with optional peers). Outputs are flat in dist/cli/ (entries and shared chunks
 // side by side), because the script executor finds its runner next to the module that spawns it.
 //
 // dist/cli/build-stamp.json records the newest source mtime and the source count; bin/weft.js uses
@@ -14,7 +17,11 @@ import { sourceStamp } from '../bin/source-stamp.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = `${root}dist/cli`;
-const version = JSON.parse(readFileSync(`${root}package.json`, 'utf8')).version;
+const manifest = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
+const version = manifest.version;
+const BUNDLED = ['zod', 'ajv', 'jsonata'];
+// A package named here is external with its subpaths; what the bundled ones import is bundled.
+const external = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((name) => !BUNDLED.includes(name));
 
 const stamp = sourceStamp(root);
 rmSync(dist, { recursive: true, force: true });
@@ -33,7 +40,9 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  external,
+  // Bundled CommonJS (ajv) may require() Node's built-ins; an ES module has no require of its own.
+  banner: { js: "import { createRequire as __weftCreateRequire } from 'node:module'; const require = __weftCreateRequire(import.meta.url);" },
   chunkNames: '[name]-[hash]',
   sourcemap: 'linked',
   define: { WEFT_BUILD_VERSION: JSON.stringify(version) },

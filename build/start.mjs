@@ -3,22 +3,14 @@
 // `weft serve --open` on the current folder, so the app opens in the browser. (The desktop shell
 // will open its own window where an Electron runtime exists.)
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sourceStamp } from '../bin/source-stamp.js';
+import { freshBundlePath } from '../bin/source-stamp.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-function cliStale() {
-  try {
-    const built = JSON.parse(readFileSync(join(root, 'dist/cli/build-stamp.json'), 'utf8'));
-    const now = sourceStamp(root);
-    return now.files !== built.files || now.newestMs > built.newestMs;
-  } catch {
-    return true;
-  }
-}
+const cliStale = () => freshBundlePath(root) === undefined;
 
 function newestIn(dir) {
   let newest = 0;

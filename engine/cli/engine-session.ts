@@ -1,175 +1,56 @@
-// A CLI command that schedules runs owns the store while it works: it opens the store, takes the
-// engine lease (refusing while another live engine holds it; a dead owner's lease is taken over),
-// keeps the lease fresh, and gives it back on close, once every attempt it started has ended.
-// A failure of the store (a full disk, a damaged file) stops the engine and becomes one line
-// naming the store and the cause (exit 2). Read-only commands open the store without a lease,
-// read-only. Only `weft run` (and `weft serve`) create a store: every other command needs one.
-//
-// The engine, its executors and SQLite are imported when a session opens, not when the CLI starts:
-// `weft --version`, `weft runs` and `weft validate` do not pay for what they never use.
-import type { Engine } from '../runtime/engine.ts';
-import { StoreError } from '../store/store-error.ts';
-import { hostedEngine } from '../service/hosted-engine.ts';
-import { storeFailure } from '../store/store-failure.ts';
-import { systemClock, systemRandom } from '../time/clock.ts';
-import type { Store } from '../store/store.ts';
+// How a command reaches the engine: always through the service (engine/service/), loaded when the
+// command runs, so `weft --version` and `weft validate` never load the engine or SQLite. A command
+// that changes runs gets an EngineService under the store's lease; one that only reads gets a
+// RunReader over the store opened read-only. The user's mistakes (no store, an unknown run, a
+// refused action) exit 2 with their message.
+import type { RunAction } from '../../shared/api/run-action.ts';
+import type { z } from 'zod';
+import type { EngineService } from '../service/engine-service.ts';
+import type { SessionMode } from '../service/engine-session.ts';
+import type { RunReader } from '../service/run-reader.ts';
 import type { CliIo } from './cli-io.ts';
 import { withUserErrors } from './cli-errors.ts';
-import { storePath } from './store-path.ts';
+import { actor } from './operator.ts';
 import { printRunOutcome } from './run-outcome.ts';
+import { storePath } from './store-path.ts';
 
-export interface EngineSession {
-  store: Store;
-  engine: Engine;
-  /**
-   * Waits for the attempts the engine started (starting no new ones), writes what is pending and
-   * gives the store back. Throws the store failure that stopped the engine, if one did.
-   */
-  close(): Promise<void>;
-}
-
-const HEARTBEAT_MS = 5_000;
-
-/** How long a command waits for another live engine to give the store back ($WEFT_LEASE_WAIT_MS). */
-const leaseWaitMs = (): number => {
-  const v = Number(process.env['WEFT_LEASE_WAIT_MS'] ?? 10_000);
-  return Number.isFinite(v) && v >= 0 ? v : 10_000;
-};
-
-/**
- * Opens the store and takes its lease, waiting a while for a live owner to finish (a command run
- * while another one drives the store); a dead or stale owner's lease is taken over at once.
- */
-/** `create` makes the store if there is none (weft run); `write` needs one there already. */
-export type SessionMode = 'create' | 'write';
-
-export async function openEngineSession(dbPath: string, owner: string, mode: SessionMode = 'write'): Promise<EngineSession> {
-  // Inside `weft serve`, a terminal's command runs on the server's own engine, which keeps going.
-  const host = hostedEngine(dbPath);
-  if (host !== undefined) return { store: host.store, engine: host.engine, close: async () => {} };
-  const [{ Engine }, { defaultExecutors }, { Lease }, { openDatabase }, { Store }] = await Promise.all([
-    import('../runtime/engine.ts'),
-    import('../executors/default-executors.ts'),
-    import('../store/lease.ts'),
-    import('../store/open-database.ts'),
-    import('../store/store.ts'),
-  ]);
-  const db = openDatabase(dbPath, { mode });
-  let store: Store;
-  let lease: InstanceType<typeof Lease>;
-  try {
-    store = new Store(db);
-    lease = new Lease(db, owner, systemClock.now);
-    const giveUpAt = Date.now() + leaseWaitMs();
-    for (;;) {
-      try {
-        lease.acquire();
-        break;
-      } catch (e) {
-        if (!(e instanceof StoreError && e.code === 'locked') || Date.now() >= giveUpAt) throw e;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-  } catch (e) {
-    db.close();
-    throw storeFailure(dbPath, e, 'open') ?? e;
-  }
-  let fatal: unknown;
-  const engine = new Engine({
-    store,
-    clock: systemClock,
-    random: systemRandom,
-    executors: defaultExecutors(),
-    onFatal: (e) => {
-      fatal ??= e;
-    },
-  });
-  const heartbeat = setInterval(() => {
-    try {
-      lease.heartbeat();
-    } catch (e) {
-      engine.fail(e); // the store cannot be written: stop now rather than at the next commit
-    }
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
-  return {
-    store,
-    engine,
-    async close() {
-      if (fatal === undefined) await engine.drain();
-      clearInterval(heartbeat);
-      engine.close();
-      try {
-        if (fatal === undefined) engine.flush();
-        lease.release();
-      } catch (e) {
-        fatal ??= e;
-      } finally {
-        db.close();
-      }
-      if (fatal !== undefined) throw storeFailure(dbPath, fatal, 'run') ?? fatal;
-    },
-  };
-}
-
-/**
- * A command's body under the store's lease (openEngineSession), closed afterwards. A SQLite
- * failure, in the body or in the engine, becomes a StoreError naming the store (exit 2); the
- * engine's own failure wins over what the body saw of it.
- */
-export async function withEngineSession<T>(dbPath: string, owner: string, body: (session: EngineSession) => Promise<T>, mode: SessionMode = 'write'): Promise<T> {
-  const session = await openEngineSession(dbPath, owner, mode);
-  let outcome: { ok: true; value: T } | { ok: false; error: unknown };
-  try {
-    outcome = { ok: true, value: await body(session) };
-  } catch (e) {
-    outcome = { ok: false, error: e };
-  }
-  try {
-    await session.close();
-  } catch (e) {
-    outcome = { ok: false, error: e };
-  }
-  if (!outcome.ok) throw storeFailure(dbPath, outcome.error, 'run') ?? outcome.error;
-  return outcome.value;
-}
-
-/** For commands that only read: no lease, a store that must already exist, opened read-only. */
-export async function openReadOnlyStore(dbPath: string): Promise<{ store: Store; close(): void }> {
-  const [{ openDatabase }, { Store }] = await Promise.all([import('../store/open-database.ts'), import('../store/store.ts')]);
-  const db = openDatabase(dbPath, { mode: 'read' });
-  return { store: new Store(db), close: () => db.close() };
-}
-
-/**
- * A read-only command's body with the store of --db (or $WEFT_DB, or the workspace's), closed
- * afterwards; the user's mistakes (no store, unknown run) exit 2 with their message.
- */
-export function withReadOnlyStore(command: string, io: CliIo, db: string | undefined, body: (store: Store) => number | Promise<number>): Promise<number> {
+/** A read-only command's body with a reader over the store of --db (or $WEFT_DB, or the workspace's). */
+export function withReadOnlyStore(command: string, io: CliIo, db: string | undefined, body: (reader: RunReader) => number | Promise<number>): Promise<number> {
   const path = storePath(db, io.cwd);
   return withUserErrors(command, io, async () => {
-    const { store, close } = await openReadOnlyStore(path);
-    try {
-      return await body(store);
-    } catch (e) {
-      throw storeFailure(path, e, 'read') ?? e;
-    } finally {
-      close();
-    }
+    const { withRunReader } = await import('../service/engine-session.ts');
+    return withRunReader(path, body);
   });
 }
 
-/**
- * A command that acts on one run (approve, pause, retry, …): under the store's lease, resolve
- * RUN (an id or a unique prefix), act, let the engine settle, and print the run's outcome.
- */
-export function actOnRun(command: string, io: CliIo, db: string | undefined, json: boolean, run: string, act: (engine: Engine, runId: string) => Promise<void>): Promise<number> {
+/** The body with an EngineService over the store at `dbPath` (a path already resolved), under its lease. */
+export async function withServiceAt<T>(dbPath: string, command: string, io: CliIo, body: (service: EngineService) => Promise<T>, mode: SessionMode = 'write'): Promise<T> {
+  const { withEngineService } = await import('../service/engine-session.ts');
+  return withEngineService(dbPath, `weft ${command}`, { workspace: io.cwd, actor: actor(undefined) }, body, mode);
+}
+
+/** A command that changes runs, under the store's lease, with its user errors printed. */
+export function withService(command: string, io: CliIo, db: string | undefined, body: (service: EngineService) => Promise<number>): Promise<number> {
   const path = storePath(db, io.cwd);
-  return withUserErrors(command, io, async () => {
-    return withEngineSession(path, `weft ${command}`, async (session) => {
-      const runId = session.store.resolveRunId(run);
-      await act(session.engine, runId);
-      return printRunOutcome(io, runId, await session.engine.settled(runId), json);
-    });
+  return withUserErrors(command, io, () => withServiceAt(path, command, io, body));
+}
+
+/**
+ * A command that acts on one run (pause, retry, keep, …): under the store's lease, resolve RUN
+ * (an id or a unique prefix), act through the service, let the engine settle, and print the run's
+ * outcome.
+ */
+export function actOnRun(command: string, io: CliIo, db: string | undefined, json: boolean, run: string, action: z.input<typeof RunAction>): Promise<number> {
+  return withService(command, io, db, async (service) => {
+    const { runId } = await service.act(run, action);
+    return printRunOutcome(io, runId, await service.settled(runId), json);
+  });
+}
+
+/** A person's answer to a task (approve, reject, reassign), as actOnRun does for operator actions. */
+export function answerTask(command: string, io: CliIo, db: string | undefined, json: boolean, run: string, step: string, answer: Parameters<EngineService['decide']>[2]): Promise<number> {
+  return withService(command, io, db, async (service) => {
+    const { runId } = await service.decide(run, step, answer);
+    return printRunOutcome(io, runId, await service.settled(runId), json);
   });
 }

@@ -2,6 +2,7 @@
 // it (hashing, schema checks, storing) overflow the stack, and numbers too large for a double,
 // which JSON.parse makes Infinity and JSON.stringify then stores as null. Found by an iterative
 // walk, so the check itself never overflows.
+import type { JsonValue } from '../../shared/api/json-value.ts';
 import { formatPath } from '../../shared/validator/diagnostic.ts';
 
 /** Deeper than this is refused: far beyond any real input, far below the stack's limit. */
@@ -27,6 +28,11 @@ export function jsonValueProblem(value: unknown, text: string): string | undefin
     }
   }
   return undefined;
+}
+
+/** A value JSON.parse gave from `text` that can be stored as it is (no problem above). */
+export function isStorableJson(value: unknown, text: string): value is JsonValue {
+  return jsonValueProblem(value, text) === undefined;
 }
 
 /** The first number literal of the text that is too large for a double, as the user wrote it. */

@@ -1,6 +1,6 @@
 // The `weft` command line: picks the subcommand, prints help, and turns every outcome into an
 // exit code. Testable in-process: output goes through `io`, nothing here calls process.exit.
-import { isUserError, oneLine } from './cli-errors.ts';
+import { isUserError, userMessage } from './cli-errors.ts';
 import type { CliIo } from './cli-io.ts';
 import type { Command } from './command.ts';
 import { COMMANDS } from './command-list.ts';
@@ -55,7 +55,7 @@ async function runCommand(command: Command, args: readonly string[], io: CliIo):
     }
     // A flag's value that a command reads before its store (--data @file, …): the user's to fix.
     if (isUserError(error)) {
-      io.stderr.write(`weft ${command.name}: ${oneLine(error.message)}\n`);
+      io.stderr.write(`weft ${command.name}: ${userMessage(error)}\n`);
       return EXIT_USAGE;
     }
     // Not the user's doing: a bug. The stack is for the bug report.

@@ -1,9 +1,10 @@
-// How `weft revise` shows a revision plan (engine/runtime/revision-plan.ts) to a person: which
+// How `weft revise` shows a revision plan (shared/api's RevisePlan) to a person: which
 // steps run again, which keep their evidence, which wait for a decision, and which are decided
 // only when the steps before them have settled.
-import type { RevisionPlan } from '../runtime/revision-plan.ts';
+import type { RevisePlanStep } from '../../shared/api/input-commands.ts';
 
-export function formatRevisionPlan(runId: string, plan: RevisionPlan): string {
+export function formatRevisionPlan(runId: string, revision: { inputRevision: number; plan: readonly RevisePlanStep[] }): string {
+  const plan = { inputRevision: revision.inputRevision, steps: revision.plan };
   const ids = (actions: string[]): string[] => plan.steps.filter((p) => actions.includes(p.action)).map((p) => p.stepId);
   const lines = [`revision ${plan.inputRevision} of run ${runId}:`];
   const group = (label: string, list: string[], note = ''): void => {

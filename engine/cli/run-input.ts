@@ -4,16 +4,16 @@
 // problem is an InputError (exit 2) that names the flag and, for @file, the file.
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { lineColumn, locateJsonError } from '../../shared/definition/json-error-locator.ts';
 import { InputError } from './input-error.ts';
-import { jsonValueProblem } from './json-value-problem.ts';
+import { isStorableJson, jsonValueProblem } from './json-value-problem.ts';
+import type { JsonValue } from '../../shared/api/json-value.ts';
 
 /** Largest JSON file a flag reads: far above any real input, far below memory trouble. */
 export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 
 /** `flag`: the option the value came from, named in every message. */
-export function readRunInput(option: string | undefined, cwd: string, flag = '--input'): unknown {
+export function readRunInput(option: string | undefined, cwd: string, flag = '--input'): JsonValue {
   if (option === undefined) return {};
   let text = option;
   let where = flag;
@@ -30,9 +30,8 @@ export function readRunInput(option: string | undefined, cwd: string, flag = '--
     const { line, column } = lineColumn(text, at?.offset ?? 0);
     throw new InputError(`${where} is not valid JSON at line ${line}, column ${column}: ${at?.message ?? 'syntax error'}; pass a JSON value such as '{"orderId": "A17"}' or @file.json`);
   }
-  const problem = jsonValueProblem(value, text);
-  if (problem !== undefined) throw new InputError(`${where}: ${problem}`);
-  return value;
+  if (isStorableJson(value, text)) return value;
+  throw new InputError(`${where}: ${jsonValueProblem(value, text) ?? 'not a JSON value'}`);
 }
 
 function readInputFile(path: string, flag: string, where: string): string {
@@ -56,14 +55,4 @@ function kindOf(stats: Stats): string {
   if (stats.isFIFO()) return 'a FIFO (a named pipe)';
   if (stats.isSocket()) return 'a socket';
   return 'a device';
-}
-
-export async function checkRunInput(workflow: Workflow, input: unknown): Promise<void> {
-  if (workflow.input === undefined) return;
-  // The JSON Schema validator loads only when a schema is to be checked, not at every CLI start.
-  const { checkAgainstSchema } = await import('../runtime/output-contract.ts');
-  const problems = checkAgainstSchema(workflow.input, input);
-  if (problems !== undefined) {
-    throw new InputError(`the input does not match the input schema of workflow "${workflow.id}": ${problems}`);
-  }
 }

@@ -2,6 +2,7 @@
 // a signal that killed it, and the JSON it printed. Pure, so every mapping is tested without
 // starting processes.
 import type { z } from 'zod';
+import { attemptErrorCode } from '../../shared/events/attempt-error-codes.ts';
 import type { CommandConfig } from '../../shared/definition/step-config.ts';
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { AttemptResult } from './executor.ts';
@@ -38,7 +39,7 @@ export function commandExitResult(done: FinishedCommand): AttemptResult {
     const evidence = done.stdout === 'too_large' ? undefined : parseJsonOutput(done.stdout);
     const result: AttemptResult = {
       outcome: 'failed',
-      code: mapping?.code ?? `exit_${code}`,
+      code: mapping?.code === undefined ? `exit_${code}` : attemptErrorCode(mapping.code),
       message: `${who} exited with code ${code}${stderr}`,
     };
     // Whatever JSON it printed before failing is kept as evidence.

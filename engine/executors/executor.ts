@@ -2,6 +2,8 @@
 // work of ONE attempt and reports what happened; it never retries, routes or decides anything
 // else (principle 1). The runtime owns timeouts: it aborts `signal` when the attempt's time is up.
 import type { Step } from '../../shared/definition/workflow-schema.ts';
+import type { AttemptMeta } from '../../shared/events/attempt-meta.ts';
+import type { AttemptErrorCode } from '../../shared/events/attempt-error-codes.ts';
 
 /** The default cap on what one attempt may produce: command stdout, script output, an http or provider reply. */
 export const DEFAULT_MAX_RESULT_BYTES = 16 * 1024 * 1024;
@@ -38,22 +40,11 @@ export interface AttemptContext {
   };
 }
 
-/** Facts about an attempt worth keeping with it: token use, latency, model, HTTP status. */
-export interface AttemptMeta {
-  provider?: string;
-  model?: string;
-  usage?: { inputTokens: number; outputTokens: number };
-  latencyMs?: number;
-  status?: number;
-  /** Provider-requested wait before a retry (a 429's retry-after), in ms. */
-  retryAfterMs?: number;
-}
-
 export type AttemptResult =
   | { outcome: 'succeeded'; output: unknown; meta?: AttemptMeta }
   | {
       outcome: 'failed';
-      code: string;
+      code: AttemptErrorCode;
       message: string;
       /** false: do not retry whatever the policy says (for example a malformed module path). */
       retryable?: boolean;

@@ -5,6 +5,7 @@
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import { abortReasonText } from './abort-reason.ts';
 import type { AttemptResult } from './executor.ts';
+import type { AttemptErrorCode } from '../../shared/events/attempt-error-codes.ts';
 
 /** The result of an attempt aborted through its signal while the work was running. */
 export function abortedResult(step: Step, signal: AbortSignal, detail = ''): AttemptResult {
@@ -14,7 +15,7 @@ export function abortedResult(step: Step, signal: AbortSignal, detail = ''): Att
 }
 
 /** The result of an attempt whose process ended without reporting (a crash, a foreign signal). */
-export function crashedResult(step: Step, code: string, message: string): AttemptResult {
+export function crashedResult(step: Step, code: AttemptErrorCode, message: string): AttemptResult {
   if (step.effect === 'external') return { outcome: 'unknown', reason: `${code}: ${message}` };
   return { outcome: 'failed', code, message };
 }

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ScriptConfig } from '../../shared/definition/step-config.ts';
+import { attemptErrorCode } from '../../shared/events/attempt-error-codes.ts';
 import { invalidConfigResult } from './config-error.ts';
 import { DEFAULT_MAX_RESULT_BYTES, type AttemptContext, type AttemptResult, type Executor } from './executor.ts';
 import { inheritedEnv } from './inherited-env.ts';
@@ -131,7 +132,7 @@ function toResult(outcome: RunnerOutcome, ctx: AttemptContext, exportName: strin
     case 'result': {
       const m = outcome.message;
       if (m.type === 'succeeded') return { outcome: 'succeeded', output: JSON.parse(m.outputJson) };
-      const failed: AttemptResult = { outcome: 'failed', code: m.code, message: m.message };
+      const failed: AttemptResult = { outcome: 'failed', code: attemptErrorCode(m.code), message: m.message };
       if (m.retryable !== undefined) failed.retryable = m.retryable;
       return failed;
     }

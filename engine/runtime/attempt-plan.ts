@@ -6,7 +6,7 @@ import type { Step } from '../../shared/definition/workflow-schema.ts';
 import { countedAttempts } from './failure-policy.ts';
 import { INLINE_KINDS } from './inline-steps.ts';
 import { configForAttempt } from './retry-policy.ts';
-import { currentAttempt, type StepRuntime } from './run-model.ts';
+import { currentAttempt, type StepRuntime } from '../../shared/run/run-model.ts';
 
 /** Kinds that wait inside the engine (a timer, a person, an event): never held by a drain or a pool. */
 const WAITING_KINDS: ReadonlySet<StepKind> = new Set<StepKind>(['wait', 'human', 'event']);

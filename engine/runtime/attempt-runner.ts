@@ -3,6 +3,7 @@
 // the rest to an executor (launched after the commit); then records how each attempt ended, and
 // retries or settles per the failure policy (failure-policy.ts).
 import type { StepKind } from '../../shared/definition/names.ts';
+import type { AttemptErrorCode } from '../../shared/events/attempt-error-codes.ts';
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { AttemptResult, Executor } from '../executors/executor.ts';
 import { attemptConfig, inputSource, keySource, planAttempt, runsOutside } from './attempt-plan.ts';
@@ -15,8 +16,8 @@ import type { Completion, Launch, LiveRun } from './live-run.ts';
 import { checkAgainstSchema } from './output-contract.ts';
 import type { RunPort } from './run-port.ts';
 import { poolOf, releaseSlot, slotOrQueue, type Pool } from './run-slots.ts';
-import { attemptId, type Evidence, type StepRuntime } from './run-model.ts';
-import { isTerminal } from './run-status.ts';
+import { attemptId, currentAttempt, type Evidence, type StepRuntime } from '../../shared/run/run-model.ts';
+import { isTerminal } from '../../shared/run/run-status.ts';
 import type { StepHandler } from './step-handler.ts';
 
 /** What the runner needs of the core beyond RunPort. */
@@ -108,6 +109,20 @@ export class AttemptRunner {
     }
   }
 
+  /** A step came due: a retry starts, or the handler of a waiting step hears of its timer. */
+  async timerDue(live: LiveRun, stepId: string): Promise<void> {
+    const s = live.model.steps.get(stepId);
+    if (s === undefined || isTerminal(live.model.state)) return;
+    if (s.state === 'retry_wait') {
+      await this.start(live, stepId);
+    } else if (s.state === 'waiting') {
+      const a = currentAttempt(s);
+      const step = live.index.steps.get(stepId);
+      if (a === undefined || step === undefined) return;
+      await this.host.handler(step.kind)?.timerDue?.(live, s, step, a);
+    }
+  }
+
   /**
    * Restart per prerequisite (evidence-reuse.ts): reuse evidence (or an unknown outcome) whose
    * coverage still matches; keep, or hold for a person, an effect whose input changed after it
@@ -188,7 +203,7 @@ export class AttemptRunner {
   }
 
   /** Why an output the executor reports as a success does not count: it breaks the output schema or the accept rule. */
-  private async contractFailure(live: LiveRun, step: Step, output: unknown): Promise<{ code: string; message: string } | undefined> {
+  private async contractFailure(live: LiveRun, step: Step, output: unknown): Promise<{ code: AttemptErrorCode; message: string } | undefined> {
     const violations = step.output === undefined ? undefined : checkAgainstSchema(step.output, output);
     if (violations !== undefined) return { code: 'invalid_output', message: `the output does not match the step's output schema: ${violations}` };
     if (step.accept === undefined) return undefined;

@@ -8,16 +8,20 @@ import type { LiveRun } from './live-run.ts';
 import { checkAgainstSchema } from './output-contract.ts';
 import { runRow } from './projections.ts';
 import type { RunPort } from './run-port.ts';
-import { currentAttempt, type RunModel, type StepRuntime } from './run-model.ts';
-import { isTerminal } from './run-status.ts';
+import { currentAttempt, type RunModel, type StepRuntime } from '../../shared/run/run-model.ts';
+import { isTerminal } from '../../shared/run/run-status.ts';
 import type { AttemptStart, RunEndListener, StepHandler } from './step-handler.ts';
-import { findWorkspaceWorkflow } from './workspace-workflows.ts';
+import { findWorkspaceWorkflow, type TrustCheck } from './workspace-workflows.ts';
 
 /** Cancels a child run (an operator cancel by the engine); not awaited by the caller. */
 export type CancelRun = (runId: string, why: string) => Promise<void>;
 
 export class ChildRunHandler implements StepHandler, RunEndListener {
-  constructor(private readonly port: RunPort, private readonly cancelRun: CancelRun) {}
+  constructor(
+    private readonly port: RunPort,
+    private readonly cancelRun: CancelRun,
+    private readonly workspaceTrust: TrustCheck | undefined,
+  ) {}
 
   /** Finds a workflow version: its stored snapshot, else a file of the run's workspace. */
   private childDefinition(live: LiveRun, ref: { id: string; version: number }): { workflow: Workflow; hash: string } {
@@ -36,6 +40,14 @@ export class ChildRunHandler implements StepHandler, RunEndListener {
       def = this.childDefinition(live, step.config.workflow);
     } catch (e) {
       await done({ outcome: 'failed', code: 'workflow_not_found', message: (e as Error).message, retryable: false });
+      return;
+    }
+    // A child runs its scripts and commands in the parent's workspace, which the parent's own
+    // start did not check when the parent has no code steps of its own.
+    try {
+      this.workspaceTrust?.(def.workflow, live.model.workspaceDir, `step "${s.id}" of run ${live.model.runId}`);
+    } catch (e) {
+      await done({ outcome: 'failed', code: 'untrusted_workspace', message: (e as Error).message, retryable: false });
       return;
     }
     let items: unknown[] = [attempt.input];

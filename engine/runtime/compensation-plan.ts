@@ -1,8 +1,8 @@
 // Compensation, as pure decisions: a run that is to fail first offsets what its external steps
 // did, one compensation step at a time, in reverse order of completion; it fails when all are
 // offset. The scheduler emits what these decide (compensation_started, step_activated, the failure).
-import type { DefinitionIndex } from './definition-index.ts';
-import type { RunModel } from './run-model.ts';
+import type { DefinitionIndex } from '../../shared/run/definition-index.ts';
+import type { RunModel } from '../../shared/run/run-model.ts';
 
 /** The steps to offset, latest completed first: succeeded external steps that name a compensation. */
 export function compensationOrder(run: Pick<RunModel, 'steps'>, index: DefinitionIndex): string[] {

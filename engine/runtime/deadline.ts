@@ -3,7 +3,7 @@
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { LiveRun } from './live-run.ts';
 import type { RunPort } from './run-port.ts';
-import type { AttemptRecord, StepRuntime } from './run-model.ts';
+import type { AttemptRecord, StepRuntime } from '../../shared/run/run-model.ts';
 
 /** The deadline of a human or event step, from now; none without deadlineMs. */
 export function deadlineOf(port: RunPort, step: Step): number | undefined {

@@ -3,9 +3,9 @@
 // condition match. A loop edge past its maxTraversals is not taken; the step's `exhausted` edges
 // are then taken in its place (decided last, like a router's default, which they pre-empt).
 import type { EdgeDecision, SettleOutcome } from '../../shared/events/run-event.ts';
-import type { DefinitionIndex, IndexedEdge } from './definition-index.ts';
+import type { DefinitionIndex, IndexedEdge } from '../../shared/run/definition-index.ts';
 import { evaluate, type RunContext } from './expressions.ts';
-import type { RunModel } from './run-model.ts';
+import type { RunModel } from '../../shared/run/run-model.ts';
 
 const follows = (e: IndexedEdge, outcome: SettleOutcome): boolean =>
   outcome !== 'skipped' && outcome !== 'cancelled' && (e.outcomes.has(outcome as never) || e.outcomes.has('any'));

@@ -6,12 +6,14 @@
 // recovery-plan), applied by the attempt runner and the step router; step kinds that wait on
 // something other than an executor are run by handlers (step-handler.ts) the engine registers.
 import type { StepKind, RunState } from '../../shared/definition/names.ts';
-import type { EventData, EventType, RunEvent, SettleOutcome } from '../../shared/events/run-event.ts';
+import { widenEvent, type EventData, type EventType, type RunEvent, type SettleOutcome } from '../../shared/events/run-event.ts';
 import type { AttemptResult } from '../executors/executor.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock, Random } from '../time/clock.ts';
-import { ACTIVATION, type RunContext } from './expressions.ts';
+import type { RunContext } from './expressions.ts';
+import { runContext } from './run-context.ts';
 import { launchAttempt } from './attempt-launch.ts';
+import { ActionQueue } from './action-queue.ts';
 import { AttemptRunner } from './attempt-runner.ts';
 import { foldRun } from './fold-run.ts';
 import { newLiveRun, type Completion, type EngineOptions, type Launch, type LiveRun, type StartRunOptions } from './live-run.ts';
@@ -19,15 +21,18 @@ import { RunLifecycle } from './run-lifecycle.ts';
 import type { EventExtra, RunPort } from './run-port.ts';
 import { RunProjector } from './run-projection.ts';
 import { workflowsToDequeue } from './run-slots.ts';
-import { applyEvent, currentAttempt, type Evidence, type RunModel, type StepRuntime } from './run-model.ts';
+import { applyEvent } from '../../shared/run/apply-event.ts';
+import { type Evidence, type RunModel, type StepRuntime } from '../../shared/run/run-model.ts';
 import { isRunSettled } from './run-settled.ts';
-import { isQuiet, isTerminal } from './run-status.ts';
+import { isQuiet, isTerminal } from '../../shared/run/run-status.ts';
 import type { RunEndListener, StepHandler } from './step-handler.ts';
 import { StepRouter, type Router } from './step-router.ts';
 
 /** Parts of the scheduler that can be given in place of the usual ones (tests use this). */
 export interface EngineParts {
   router?: (port: RunPort, attempts: AttemptRunner) => Router;
+  /** Hears of each run model the core starts to drive (a test compares it with the fold of the stored log). */
+  onLive?: (model: RunModel) => void;
 }
 
 export class EngineCore implements RunPort {
@@ -41,10 +46,7 @@ export class EngineCore implements RunPort {
   private closed = false;
   /** The store failure that stopped this engine for good (see fail()). */
   private fatal: { error: unknown } | undefined;
-  /** Rejections of operator actions still queued, so a store failure ends their callers' waits. */
-  private readonly pendingActions = new Set<(error: unknown) => void>();
-  /** Operator actions applied in this tick: their callers hear of them once the tick's commit is written. */
-  private appliedActions: (() => void)[] = [];
+  private readonly actions = new ActionQueue();
   /** Callers of drain() waiting for the running attempts to end. */
   private drainWaiters: (() => void)[] = [];
   private readonly handlers = new Map<StepKind, StepHandler>();
@@ -53,7 +55,7 @@ export class EngineCore implements RunPort {
   private readonly router: Router;
   private readonly lifecycle: RunLifecycle;
 
-  constructor(private readonly o: EngineOptions, parts: EngineParts = {}) {
+  constructor(private readonly o: EngineOptions, private readonly parts: EngineParts = {}) {
     this.attempts = new AttemptRunner(this, {
       executor: (kind) => this.o.executors[kind],
       handler: (kind) => this.handlers.get(kind),
@@ -164,8 +166,7 @@ export class EngineCore implements RunPort {
     this.fatal = { error };
     this.close();
     this.o.onFatal?.(error);
-    for (const reject of this.pendingActions) reject(error);
-    this.pendingActions.clear();
+    this.actions.failAll(error);
     for (const live of [...this.runs.values()]) this.wake(live);
     this.wakeDrain();
   }
@@ -211,18 +212,14 @@ export class EngineCore implements RunPort {
 
   emit<T extends EventType>(live: LiveRun, type: T, data: EventData<T>, extra: EventExtra = {}): RunEvent<T> {
     const e = this.o.store.append({ runId: live.model.runId, type, at: this.o.clock.now(), data, ...extra });
-    applyEvent(live.model, e);
+    applyEvent(live.model, widenEvent(e));
     if (extra.step !== undefined) live.touched.add(extra.step);
     this.projector.mark(live);
     return e;
   }
 
   context(live: LiveRun, extra: Record<string, unknown> = {}, activation?: number): RunContext {
-    const m = live.model;
-    if (live.runInfo?.inputRevision !== m.inputRevision) {
-      live.runInfo = { id: m.runId, workflowId: m.workflow.id, version: m.workflow.version, inputRevision: m.inputRevision, startedAt: new Date(m.createdAt).toISOString() };
-    }
-    return { input: m.input, steps: m.view, run: live.runInfo, ...extra, ...(activation === undefined ? {} : { [ACTIVATION]: activation }) };
+    return runContext(live, extra, activation);
   }
 
   finish(live: LiveRun, c: Completion): Promise<void> {
@@ -239,6 +236,7 @@ export class EngineCore implements RunPort {
 
   private live(model: RunModel): LiveRun {
     const live = newLiveRun(model);
+    this.parts.onLive?.(model);
     // A finished run loaded only to be looked at, or refused, is not kept: it joins the live runs
     // when something is queued on it (markDirty), and wake() lets it go again.
     if (!isTerminal(model.state)) this.runs.set(model.runId, live);
@@ -290,9 +288,7 @@ export class EngineCore implements RunPort {
       this.projector.projectPending();
       this.o.store.flush(this.needDurable);
       this.needDurable = false;
-      const applied = this.appliedActions;
-      this.appliedActions = [];
-      for (const done of applied) done();
+      this.actions.committed();
     } catch (e) {
       this.ticking = false;
       const handled = this.o.onFatal !== undefined;
@@ -324,7 +320,7 @@ export class EngineCore implements RunPort {
     if (!held) {
       const due = live.due;
       live.due = [];
-      for (const stepId of due) await this.onTimer(live, stepId);
+      for (const stepId of due) await this.attempts.timerDue(live, stepId);
     }
     // Route and start, then decide the run's state, until a pass writes nothing. A pass can settle
     // steps inside the tick (an inline step, reused evidence), a compensation among them, and then
@@ -358,25 +354,10 @@ export class EngineCore implements RunPort {
 
   /** Runs `act` inside the run's next tick (after checks made now); resolves once that tick's commit is written. */
   enqueue(live: LiveRun, act: () => Promise<void>): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (this.fatal !== undefined) {
-        reject(this.fatal.error);
-        return;
-      }
-      this.pendingActions.add(reject);
-      const done = (): void => {
-        this.pendingActions.delete(reject);
-        resolve();
-      };
-      live.actions.push(() => act().then(
-        () => void this.appliedActions.push(done),
-        (e: unknown) => {
-          this.pendingActions.delete(reject);
-          reject(e);
-        },
-      ));
-      this.markDirty(live);
-    });
+    if (this.fatal !== undefined) return Promise.reject(this.fatal.error);
+    const applied = this.actions.enqueue(live, act);
+    this.markDirty(live);
+    return applied;
   }
 
   disarm(live: LiveRun, stepId: string): void {
@@ -391,20 +372,6 @@ export class EngineCore implements RunPort {
       live.due.push(stepId);
       this.markDirty(live);
     }));
-  }
-
-  /** A step came due: a retry starts, or the handler of a waiting step hears of its timer. */
-  private async onTimer(live: LiveRun, stepId: string): Promise<void> {
-    const s = live.model.steps.get(stepId);
-    if (s === undefined || isTerminal(live.model.state)) return;
-    if (s.state === 'retry_wait') {
-      await this.attempts.start(live, stepId);
-    } else if (s.state === 'waiting') {
-      const a = currentAttempt(s);
-      const step = live.index.steps.get(stepId);
-      if (a === undefined || step === undefined) return;
-      await this.handlers.get(step.kind)?.timerDue?.(live, s, step, a);
-    }
   }
 
   /** Starts an executor attempt whose start is committed; its result comes back through the inbox. */

@@ -1,7 +1,8 @@
 // The engine a program uses, composed of parts rather than inherited: the scheduler core
 // (engine-core.ts: tick loop, emit, launch, timers), one handler per waiting kind registered with
 // it (waits, people, events, child runs; step-handler.ts), and operator control
-// (operator-actions.ts). Each part acts on runs through the core's narrow RunPort.
+// (operator-actions.ts). Each part acts on runs through the core's narrow RunPort. A refused
+// action is refused by the rules of shared/run/action-rules.ts before anything is written.
 import type { RunState } from '../../shared/definition/names.ts';
 import type { ExternalEvent } from '../store/store.ts';
 import type { RunMetrics } from '../metrics/run-metrics.ts';
@@ -11,7 +12,9 @@ import { EngineCore, type EngineParts } from './engine-core.ts';
 import { EventHandler } from './event-handler.ts';
 import type { EngineOptions, LiveRun, StartRunOptions } from './live-run.ts';
 import { OperatorActions } from './operator-actions.ts';
-import type { RunModel } from './run-model.ts';
+import type { RunModel } from '../../shared/run/run-model.ts';
+import type { Timeline } from '../../shared/api/timeline.ts';
+import { timeline } from '../../shared/run/timeline.ts';
 import { TaskHandler, type TaskDecision } from './task-handler.ts';
 import { WaitHandler } from './wait-handler.ts';
 
@@ -30,7 +33,7 @@ export class Engine {
     this.tasks = new TaskHandler(core);
     this.events = new EventHandler(core);
     this.operator = new OperatorActions(core, (kind) => core.handlerFor(kind));
-    const children = new ChildRunHandler(core, (runId, why) => this.operator.cancelRun(runId, 'engine', why));
+    const children = new ChildRunHandler(core, (runId, why) => this.operator.cancelRun(runId, 'engine', why), o.workspaceTrust);
     core.handle(['wait'], new WaitHandler(core));
     core.handle(['human'], this.tasks);
     core.handle(['event'], this.events);
@@ -96,6 +99,12 @@ export class Engine {
   runMetrics(runId: string): RunMetrics {
     this.flush(); // with the projections of what it writes
     return runMetricsOf(this.o.store, runId, this.o.clock.now());
+  }
+
+  /** Where a run's time went, as spans per step activation and attempt; its totals are runMetrics'. */
+  timeline(runId: string): Timeline {
+    this.flush(); // with what it writes
+    return timeline(this.o.store.readEvents(runId), this.o.clock.now());
   }
 
   /** A workflow's rates, branch frequencies and step latencies over its runs (docs/metrics.md). */

@@ -6,7 +6,7 @@ import { deadlineOf, deadlinePassed } from './deadline.ts';
 import { evaluate } from './expressions.ts';
 import type { LiveRun } from './live-run.ts';
 import type { RunPort } from './run-port.ts';
-import { currentAttempt, type AttemptRecord, type StepRuntime } from './run-model.ts';
+import { currentAttempt, type AttemptRecord, type StepRuntime } from '../../shared/run/run-model.ts';
 import type { AttemptStart, StepHandler } from './step-handler.ts';
 
 export class EventHandler implements StepHandler {

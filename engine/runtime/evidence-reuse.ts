@@ -5,7 +5,7 @@
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { EventData } from '../../shared/events/run-event.ts';
 import { decideRevision } from './revision-decision.ts';
-import type { Evidence, RunModel, StepRuntime } from './run-model.ts';
+import type { Evidence, RunModel, StepRuntime } from '../../shared/run/run-model.ts';
 
 export type ReusePlan =
   /** Start an attempt. */

@@ -4,7 +4,7 @@
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { Random } from '../time/clock.ts';
 import { backoffMs, mayRetry } from './retry-policy.ts';
-import { currentAttempt, type StepRuntime } from './run-model.ts';
+import { currentAttempt, type StepRuntime } from '../../shared/run/run-model.ts';
 
 export type FailureDecision =
   /** The engine stopped during the attempt: it runs again now, not counted as a retry. */

@@ -1,15 +1,15 @@
 // What a fork takes from its source run: the latest accepted evidence of every step that is not
 // STEP or downstream of it, and the unknown outcomes of external steps there (so the fork never
 // repeats an effect whose outcome is unknown).
+import { stepActionRefusal } from '../../shared/run/action-rules.ts';
 import { StoreError } from '../store/store-error.ts';
-import { indexDefinition } from './definition-index.ts';
-import type { Evidence, RunModel } from './run-model.ts';
+import { indexDefinition } from '../../shared/run/definition-index.ts';
+import type { Evidence, RunModel } from '../../shared/run/run-model.ts';
 
 export function forkPlan(source: RunModel, fromStep: string): { evidence: Evidence[]; unknowns: RunModel['unknowns'] } {
+  const refusal = stepActionRefusal(source, fromStep, 'fork');
+  if (refusal !== undefined) throw new StoreError(refusal.code, refusal.message);
   const index = indexDefinition(source.workflow);
-  if (!index.steps.has(fromStep)) {
-    throw new StoreError('bad-input', `run ${source.runId} has no step "${fromStep}"; its steps are ${[...index.steps.keys()].join(', ')}`);
-  }
   const downstream = new Set([fromStep]);
   const queue = [fromStep];
   for (let k = 0; k < queue.length; k++) {

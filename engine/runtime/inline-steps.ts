@@ -4,9 +4,9 @@
 import type { StepKind } from '../../shared/definition/names.ts';
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { AttemptResult } from '../executors/executor.ts';
-import type { DefinitionIndex } from './definition-index.ts';
+import type { DefinitionIndex } from '../../shared/run/definition-index.ts';
 import { evaluate } from './expressions.ts';
-import type { RunModel } from './run-model.ts';
+import type { RunModel } from '../../shared/run/run-model.ts';
 
 export const INLINE_KINDS: ReadonlySet<StepKind> = new Set<StepKind>(['transform', 'router', 'join', 'end']);
 

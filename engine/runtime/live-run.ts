@@ -5,8 +5,9 @@ import type { Step, Workflow } from '../../shared/definition/workflow-schema.ts'
 import type { AttemptResult, Executor } from '../executors/executor.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock, Random } from '../time/clock.ts';
-import { indexDefinition, type DefinitionIndex } from './definition-index.ts';
-import type { Evidence, RunModel } from './run-model.ts';
+import type { TrustCheck } from './workspace-workflows.ts';
+import { indexDefinition, type DefinitionIndex } from '../../shared/run/definition-index.ts';
+import type { Evidence, RunModel } from '../../shared/run/run-model.ts';
 
 export interface EngineOptions {
   store: Store;
@@ -15,6 +16,8 @@ export interface EngineOptions {
   executors: Partial<Record<StepKind, Executor>>;
   /** Called when a tick throws: the engine cannot go on safely (for example the disk is full). */
   onFatal?: (error: unknown) => void;
+  /** Refuses child workflows that would run code from an untrusted workspace (none: no check, as in scenarios). */
+  workspaceTrust?: TrustCheck;
 }
 
 /** How an attempt ended, waiting to be recorded in the run's next tick. */

@@ -1,24 +1,28 @@
 // Operator control: pause, resume, cancel, retry, skip, resolve and keep. Each action is an event
 // naming who and why, applied inside a tick; a state that does not permit it is refused
-// (StoreError 'refused') before anything is written.
-import type { StepKind, RunState } from '../../shared/definition/names.ts';
+// (StoreError 'refused') before anything is written, by the rules of shared/run/action-rules.ts,
+// the same rules a run's read model lists its permitted actions by.
+import type { StepKind } from '../../shared/definition/names.ts';
 import type { Step } from '../../shared/definition/workflow-schema.ts';
+import type { RunLevelActionName, StepActionName } from '../../shared/api/permitted-action.ts';
+import { runActionRefusal, stepActionRefusal, type Refusal } from '../../shared/run/action-rules.ts';
 import { StoreError } from '../store/store-error.ts';
-import { joinRefusal } from './join-readiness.ts';
 import type { LiveRun } from './live-run.ts';
 import { checkAgainstSchema } from './output-contract.ts';
 import type { RunPort } from './run-port.ts';
-import { operatorEvidenceId, type StepRuntime } from './run-model.ts';
+import { operatorEvidenceId, type StepRuntime } from '../../shared/run/run-model.ts';
 import type { StepHandler } from './step-handler.ts';
 
-/** Join states an operator's retry or skip could settle (others are refused by the state check). */
-const SETTLEABLE_JOIN = new Set(['blocked', 'failed', 'cancelled', 'skipped', 'unknown', 'rejected']);
+/** Throws a refusal of action-rules.ts as the StoreError the CLI and server report. */
+function refuse(r: Refusal | undefined): void {
+  if (r !== undefined) throw new StoreError(r.code, r.message);
+}
 
 export class OperatorActions {
   constructor(private readonly port: RunPort, private readonly handlerFor: (kind: StepKind) => StepHandler | undefined) {}
 
   async pauseRun(runId: string, by: string, reason: string): Promise<void> {
-    const live = this.operable(runId, 'pause', ['running', 'waiting', 'needs_attention']);
+    const live = this.operable(runId, 'pause');
     await this.port.enqueue(live, async () => {
       this.port.emit(live, 'operator_action', { action: 'pause', by }, { reason: `paused by ${by}: ${reason}` });
       this.port.emit(live, 'run_state_changed', { state: 'paused' }, { reason: `paused by ${by}` });
@@ -26,7 +30,7 @@ export class OperatorActions {
   }
 
   async unpauseRun(runId: string, by: string, reason: string): Promise<void> {
-    const live = this.operable(runId, 'resume', ['paused']);
+    const live = this.operable(runId, 'resume');
     await this.port.enqueue(live, async () => {
       this.port.emit(live, 'operator_action', { action: 'resume', by }, { reason: `resumed by ${by}: ${reason}` });
       this.port.emit(live, 'run_state_changed', { state: 'running' }, { reason: `resumed by ${by}` });
@@ -35,7 +39,7 @@ export class OperatorActions {
   }
 
   async cancelRun(runId: string, by: string, reason: string): Promise<void> {
-    const live = this.operable(runId, 'cancel', ['running', 'waiting', 'needs_attention', 'paused']);
+    const live = this.operable(runId, 'cancel');
     await this.port.enqueue(live, async () => {
       const m = live.model;
       this.port.emit(live, 'operator_action', { action: 'cancel', by }, { reason: `cancelled by ${by}: ${reason}` });
@@ -58,11 +62,8 @@ export class OperatorActions {
   }
 
   async retryStep(runId: string, stepId: string, by: string, reason: string, input?: { value: unknown }): Promise<void> {
-    const live = this.operable(runId, 'retry', ['running', 'waiting', 'needs_attention', 'failed', 'paused']);
-    this.refuseJoinWithoutBranches(live, stepId, 'retry');
-    // A step a revision holds (waiting for a decision) may be retried: the operator's decision to repeat the effect.
-    const held = (live.model.steps.get(stepId)?.held ?? null) === null ? [] : ['waiting'];
-    const s = this.stepFor(live, stepId, 'retry', ['failed', 'unknown', 'rejected', 'cancelled', ...held]);
+    const live = this.port.load(runId);
+    const s = this.stepFor(live, stepId, 'retry');
     await this.port.enqueue(live, async () => {
       const m = live.model;
       this.port.emit(live, 'operator_action', { action: 'retry', by }, { step: stepId, reason: `retried by ${by}: ${reason}` });
@@ -73,9 +74,8 @@ export class OperatorActions {
   }
 
   async skipStep(runId: string, stepId: string, output: unknown, by: string, reason: string): Promise<void> {
-    const live = this.operable(runId, 'skip', ['running', 'waiting', 'needs_attention', 'failed', 'paused']);
-    this.refuseJoinWithoutBranches(live, stepId, 'skip');
-    const s = this.stepFor(live, stepId, 'skip', ['blocked', 'ready', 'retry_wait', 'waiting', 'failed', 'unknown', 'rejected', 'cancelled', 'skipped']);
+    const live = this.port.load(runId);
+    const s = this.stepFor(live, stepId, 'skip');
     const step = live.index.steps.get(stepId) as Step;
     const problems = step.output === undefined ? undefined : checkAgainstSchema(step.output, output);
     if (problems !== undefined) throw new StoreError('bad-input', `the output does not match the output schema of "${stepId}": ${problems}; nothing was changed`);
@@ -87,8 +87,8 @@ export class OperatorActions {
   }
 
   async resolveStep(runId: string, stepId: string, as: 'succeeded' | 'failed', by: string, reason: string, evidence?: unknown): Promise<void> {
-    const live = this.operable(runId, 'resolve', ['running', 'waiting', 'needs_attention', 'failed', 'paused']);
-    const s = this.stepFor(live, stepId, 'resolve', ['unknown']);
+    const live = this.port.load(runId);
+    const s = this.stepFor(live, stepId, 'resolve');
     const step = live.index.steps.get(stepId) as Step;
     if (as === 'succeeded' && step.output !== undefined) {
       const problems = checkAgainstSchema(step.output, evidence ?? null);
@@ -106,13 +106,10 @@ export class OperatorActions {
    * evidence stands for the new revision, and the run goes on from it without repeating the effect.
    */
   async keepStep(runId: string, stepId: string, by: string, reason: string): Promise<void> {
-    const live = this.operable(runId, 'keep', ['running', 'waiting', 'needs_attention', 'paused']);
-    const s = this.stepFor(live, stepId, 'keep', ['waiting']);
-    const held = s.held;
-    const ev = held === null ? undefined : live.model.evidence.get(held.evidenceId);
-    if (held === null || ev === undefined) {
-      throw new StoreError('refused', `cannot keep step "${stepId}": it is waiting, but not for a decision after a revision (keep works on steps a revision holds); nothing was changed`);
-    }
+    const live = this.port.load(runId);
+    const s = this.stepFor(live, stepId, 'keep');
+    const ev = s.held === null ? undefined : live.model.evidence.get(s.held.evidenceId);
+    if (ev === undefined) throw new Error(`step "${stepId}" passed the keep rule without the evidence its hold names`);
     await this.port.enqueue(live, async () => {
       this.port.emit(live, 'operator_action', { action: 'keep', by }, { step: stepId, activation: s.activation, reason: `kept by ${by}: ${reason}` });
       await this.port.reuseEvidence(live, s, ev, `kept by ${by}: evidence ${ev.id} (revision ${ev.covers.inputRevision}) stands although the input changed`);
@@ -129,34 +126,18 @@ export class OperatorActions {
     this.port.disarm(live, s.id);
   }
 
-  /**
-   * A join never goes on without the branches it needs, whoever asks: a retry or skip of a join is
-   * refused, with the reason, while one is missing. The operator acts on the branch instead, and the
-   * join goes on by itself when the branch arrives.
-   */
-  private refuseJoinWithoutBranches(live: LiveRun, stepId: string, action: string): void {
-    const step = live.index.steps.get(stepId);
-    const s = live.model.steps.get(stepId);
-    if (step?.kind !== 'join' || s === undefined || !SETTLEABLE_JOIN.has(s.state)) return;
-    const why = joinRefusal(live.model, live.index, step, s);
-    if (why === undefined) return;
-    throw new StoreError('refused', `cannot ${action} join "${stepId}": ${why}; retry, resolve or skip the missing branch instead, and the join goes on when it arrives; nothing was changed`);
-  }
-
-  private operable(runId: string, action: string, states: RunState[]): LiveRun {
+  /** Loads the run and checks that it permits a run-level action now (action-rules.ts). */
+  private operable(runId: string, action: RunLevelActionName): LiveRun {
     const live = this.port.load(runId);
-    if (!states.includes(live.model.state)) {
-      throw new StoreError('refused', `cannot ${action} run ${runId}: it is ${live.model.state} (${action} works on ${states.join(', ')} runs); nothing was changed`);
-    }
+    refuse(runActionRefusal(live.model, action));
     return live;
   }
 
-  private stepFor(live: LiveRun, stepId: string, action: string, states: string[]): StepRuntime {
+  /** The step of a step action, once the rules (run state, join branches, step state) permit it. */
+  private stepFor(live: LiveRun, stepId: string, action: StepActionName): StepRuntime {
+    refuse(stepActionRefusal(live.model, stepId, action));
     const s = live.model.steps.get(stepId);
-    if (s === undefined) throw new StoreError('bad-input', `run ${live.model.runId} has no step "${stepId}"; its steps are ${[...live.index.steps.keys()].join(', ')}`);
-    if (!states.includes(s.state)) {
-      throw new StoreError('refused', `cannot ${action} step "${stepId}": it is ${s.state} (${action} works on ${states.join(', ')} steps); nothing was changed`);
-    }
+    if (s === undefined) throw new Error(`the ${action} rule passed step "${stepId}", which run ${live.model.runId} does not have`);
     return s;
   }
 }

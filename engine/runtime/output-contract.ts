@@ -2,7 +2,11 @@
 // (principle 2): a failing output is `invalid_output`, never a success.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false, logger: false });
+// validateSchema: false, because every schema that reaches a run was checked against the draft
+// 2020-12 meta-schema by the validator (json-schema-check.ts) before the definition could run;
+// checking it again here would compile ajv's meta-schema a second time in each process, about
+// as much CPU as the rest of a short `weft run` takes.
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false, logger: false, validateSchema: false });
 // Schemas come from definition objects that runs of a version share, so the object itself is the
 // usual key; equal schemas in other objects share a compiled validator through their text.
 const byObject = new WeakMap<object, ValidateFunction>();

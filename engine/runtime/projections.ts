@@ -3,8 +3,8 @@
 // log; a test rebuilds them and compares.
 import type { RunRow, StepProjection, Store } from '../store/store.ts';
 import { foldRun } from './fold-run.ts';
-import { currentAttempt, type RunModel, type StepRuntime } from './run-model.ts';
-import { isTerminal } from './run-status.ts';
+import { currentAttempt, type RunModel, type StepRuntime } from '../../shared/run/run-model.ts';
+import { isTerminal } from '../../shared/run/run-status.ts';
 
 export function runRow(m: RunModel): RunRow {
   return { id: m.runId, workflowId: m.workflow.id, version: m.workflow.version, state: m.state, inputRevision: m.inputRevision, createdAt: m.createdAt, updatedAt: m.updatedAt, key: m.key ?? null };

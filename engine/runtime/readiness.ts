@@ -2,9 +2,9 @@
 // latest decision of each incoming edge. A decision counts for the step's next activation when it
 // is newer than the step's last activation (`openedSeq`): that is how loops re-run a step.
 import type { Step } from '../../shared/definition/workflow-schema.ts';
-import type { DefinitionIndex, IndexedEdge } from './definition-index.ts';
-import { joinReadiness, lateJoinReadiness, type Readiness } from './join-readiness.ts';
-import type { RunModel, StepRuntime } from './run-model.ts';
+import type { DefinitionIndex, IndexedEdge } from '../../shared/run/definition-index.ts';
+import { joinReadiness, lateJoinReadiness, type Readiness } from '../../shared/run/join-readiness.ts';
+import type { RunModel, StepRuntime } from '../../shared/run/run-model.ts';
 
 export type { Readiness };
 

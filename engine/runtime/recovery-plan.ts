@@ -1,10 +1,10 @@
 // Recovery, as one pure plan: what a run loaded from its log needs for the scheduler to go on.
 // Attempts a stopped engine left running end now (an external one as unknown, since its effect
 // may have happened; others are run again), timers are re-armed, and work lists are rebuilt.
-import type { DefinitionIndex } from './definition-index.ts';
+import type { DefinitionIndex } from '../../shared/run/definition-index.ts';
 import type { Completion } from './live-run.ts';
-import { currentAttempt, type RunModel } from './run-model.ts';
-import { isTerminal } from './run-status.ts';
+import { currentAttempt, type RunModel } from '../../shared/run/run-model.ts';
+import { isTerminal } from '../../shared/run/run-status.ts';
 
 export interface RecoveryPlan {
   /** How the attempts left running ended: recorded in the run's next tick. */

@@ -4,7 +4,7 @@
 // revision says it will do and what it does come from the same rules.
 import type { OnRevise } from '../../shared/definition/names.ts';
 import type { Step } from '../../shared/definition/workflow-schema.ts';
-import type { Evidence, RunModel, StepRuntime } from './run-model.ts';
+import type { Evidence, RunModel, StepRuntime } from '../../shared/run/run-model.ts';
 
 export type RevisionDecision =
   /** Its input is unchanged: the evidence still covers it (evidence_reused). */

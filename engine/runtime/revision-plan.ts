@@ -8,12 +8,12 @@
 import type { RevisePlanAction } from '../../shared/api/input-commands.ts';
 import type { StepKind } from '../../shared/definition/names.ts';
 import type { Step } from '../../shared/definition/workflow-schema.ts';
-import type { DefinitionIndex } from './definition-index.ts';
+import type { DefinitionIndex } from '../../shared/run/definition-index.ts';
 import { ACTIVATION, evaluate, stepReads, type RunContext } from './expressions.ts';
 import { coverageHash } from './input-coverage.ts';
 import { INLINE_KINDS, runInlineStep } from './inline-steps.ts';
 import { decideRevision } from './revision-decision.ts';
-import type { RunModel, StepRuntime } from './run-model.ts';
+import type { RunModel, StepRuntime } from '../../shared/run/run-model.ts';
 
 /** The actions of shared/api's RevisePlan, which `weft revise --json` prints. */
 export type PlannedAction = RevisePlanAction;

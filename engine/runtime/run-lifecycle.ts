@@ -1,6 +1,7 @@
 // Runs coming into the scheduler: created (or queued for a run slot), dequeued when a slot frees,
 // revised with a new input, and recovered from the log after a stop.
 import type { StepKind } from '../../shared/definition/names.ts';
+import { runActionRefusal } from '../../shared/run/action-rules.ts';
 import { StoreError } from '../store/store-error.ts';
 import { newRunId } from '../time/clock.ts';
 import type { LiveRun, StartRunOptions } from './live-run.ts';
@@ -8,8 +9,8 @@ import { repairMissingRuns } from './projections.ts';
 import { planRecovery } from './recovery-plan.ts';
 import type { RunPort } from './run-port.ts';
 import { admitRun, countRunningRuns, nextQueuedRun } from './run-slots.ts';
-import { newRunModel, type RunModel } from './run-model.ts';
-import { isTerminal } from './run-status.ts';
+import { newRunModel, type RunModel } from '../../shared/run/run-model.ts';
+import { isTerminal } from '../../shared/run/run-status.ts';
 import type { StepHandler } from './step-handler.ts';
 
 /** What the lifecycle needs of the core beyond RunPort. */
@@ -82,8 +83,8 @@ export class RunLifecycle {
   /** Adds an input revision: the run passes over its graph again, reusing evidence whose coverage still matches. */
   revise(runId: string, input: unknown): number {
     const live = this.port.load(runId);
-    const busy = [...live.model.steps.values()].filter((s) => s.state === 'running');
-    if (busy.length > 0) throw new StoreError('refused', `run ${runId} has attempts in progress (${busy.map((s) => s.id).join(', ')}); revise it when they have finished`);
+    const refusal = runActionRefusal(live.model, 'revise');
+    if (refusal !== undefined) throw new StoreError(refusal.code, refusal.message);
     const revision = live.model.inputRevision + 1;
     for (const cancel of live.timers.values()) cancel();
     live.timers.clear();

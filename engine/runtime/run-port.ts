@@ -6,7 +6,7 @@ import type { Store } from '../store/store.ts';
 import type { Clock, Random } from '../time/clock.ts';
 import type { RunContext } from './expressions.ts';
 import type { Completion, LiveRun, StartRunOptions } from './live-run.ts';
-import type { Evidence, StepRuntime } from './run-model.ts';
+import type { Evidence, StepRuntime } from '../../shared/run/run-model.ts';
 
 export interface EventExtra {
   step?: string;

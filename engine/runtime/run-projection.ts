@@ -5,7 +5,7 @@
 import type { Store } from '../store/store.ts';
 import type { LiveRun } from './live-run.ts';
 import { runRow, stepRow } from './projections.ts';
-import { isTerminal } from './run-status.ts';
+import { isTerminal } from '../../shared/run/run-status.ts';
 
 export class RunProjector {
   /**

@@ -2,7 +2,7 @@
 // (people, events, timers, escalations) and nothing is queued to act on it. `settled()` resolves
 // then; a command that drives a run exits then.
 import type { LiveRun } from './live-run.ts';
-import { isQuiet, isTerminal } from './run-status.ts';
+import { isQuiet, isTerminal } from '../../shared/run/run-status.ts';
 
 export interface SettledView {
   /** Runs marked for the next tick. */

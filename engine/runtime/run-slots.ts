@@ -3,7 +3,7 @@
 // when one ends), and how many attempts of a resource run at once (limits.concurrency pools,
 // shared by every run the engine schedules).
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
-import type { RunModel } from './run-model.ts';
+import type { RunModel } from '../../shared/run/run-model.ts';
 
 type RunSlotView = Pick<RunModel, 'runId' | 'state' | 'queued' | 'priority' | 'createdAt'> & { workflow: Pick<Workflow, 'id' | 'limits'> };
 

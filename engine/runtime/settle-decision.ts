@@ -3,8 +3,8 @@
 // person (an unknown outcome, onExhausted escalate); and what a compensation's end means.
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { EdgeDecision, SettleOutcome } from '../../shared/events/run-event.ts';
-import type { DefinitionIndex } from './definition-index.ts';
-import type { RunModel, StepRuntime } from './run-model.ts';
+import type { DefinitionIndex } from '../../shared/run/definition-index.ts';
+import type { RunModel, StepRuntime } from '../../shared/run/run-model.ts';
 
 export type SettleFollowUp =
   /** Nothing more: the outcome is quiet, an edge handles it, or a join or `optional` absorbs it. */

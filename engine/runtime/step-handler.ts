@@ -4,7 +4,7 @@
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { RunContext } from './expressions.ts';
 import type { LiveRun } from './live-run.ts';
-import type { AttemptRecord, StepRuntime } from './run-model.ts';
+import type { AttemptRecord, StepRuntime } from '../../shared/run/run-model.ts';
 
 export interface AttemptStart {
   number: number;

@@ -9,8 +9,8 @@ import { decideEdges } from './edge-decisions.ts';
 import type { LiveRun } from './live-run.ts';
 import { readiness } from './readiness.ts';
 import type { RunPort } from './run-port.ts';
-import type { StepRuntime } from './run-model.ts';
-import { desiredRunState, isTerminal } from './run-status.ts';
+import type { StepRuntime } from '../../shared/run/run-model.ts';
+import { desiredRunState, isTerminal } from '../../shared/run/run-status.ts';
 import { decideSettle } from './settle-decision.ts';
 
 /** What the core asks of a router (a test may give one that misbehaves, to prove the core's guards). */

@@ -1,13 +1,14 @@
 // Human steps: the attempt opens a task that a person decides (approve, reject) or that is
 // reassigned, and that passes its deadline if nobody acts in time.
 import type { Step } from '../../shared/definition/workflow-schema.ts';
+import { stepActionRefusal } from '../../shared/run/action-rules.ts';
 import { StoreError } from '../store/store-error.ts';
 import { deadlineOf, deadlinePassed } from './deadline.ts';
 import { renderTemplate } from './expressions.ts';
 import type { LiveRun } from './live-run.ts';
 import { checkAgainstSchema } from './output-contract.ts';
 import type { RunPort } from './run-port.ts';
-import { currentAttempt, type AttemptRecord, type StepRuntime } from './run-model.ts';
+import { currentAttempt, type AttemptRecord, type StepRuntime } from '../../shared/run/run-model.ts';
 import type { AttemptStart, StepHandler } from './step-handler.ts';
 
 export interface TaskDecision {
@@ -52,18 +53,18 @@ export class TaskHandler implements StepHandler {
   /** A person's decision on a waiting human step (weft approve / weft reject). */
   async decide(runId: string, stepId: string, d: TaskDecision): Promise<void> {
     const live = this.port.load(runId);
-    const { s, step, a } = this.openTask(live, stepId);
-    if (step.kind !== 'human') throw new StoreError('refused', `step "${stepId}" is a ${step.kind} step, not a task for a person`);
+    const { s, step, a } = this.openTask(live, stepId, d.decision === 'approved' ? 'approve' : 'reject');
+    if (step.kind !== 'human') throw new Error(`the task rule passed "${stepId}", a ${step.kind} step`);
     if (d.decision === 'approved') {
       if (step.config.form !== undefined) {
         const problems = checkAgainstSchema(step.config.form, d.data ?? null);
         if (problems !== undefined) throw new StoreError('bad-input', `the answer does not match the form of "${stepId}": ${problems}; nothing was recorded`);
       }
       if (step.config.options !== undefined && (d.choice === undefined || !step.config.options.includes(d.choice))) {
-        throw new StoreError('bad-input', `"${stepId}" asks to classify: give --choice with one of ${step.config.options.join(', ')}`);
+        throw new StoreError('bad-input', `"${stepId}" asks to classify: give a choice, one of ${step.config.options.join(', ')}`, 'choice');
       }
     } else if (d.reason === undefined || d.reason.trim() === '') {
-      throw new StoreError('bad-input', 'a rejection needs a reason (--reason TEXT); the next activation can read it');
+      throw new StoreError('bad-input', 'a rejection needs a reason; the next activation can read it', 'reason');
     }
     await this.port.enqueue(live, () => this.applyDecision(live, s, a, d));
   }
@@ -92,22 +93,20 @@ export class TaskHandler implements StepHandler {
 
   async reassign(runId: string, stepId: string, to: string, by: string): Promise<void> {
     const live = this.port.load(runId);
-    const { s, a } = this.openTask(live, stepId);
+    const { s, a } = this.openTask(live, stepId, 'reassign');
     await this.port.enqueue(live, async () => {
       this.port.emit(live, 'task_reassigned', { from: s.task?.assignee ?? null, to, by }, { step: stepId, activation: a.activation, attempt: a.number, reason: `reassigned to ${to} by ${by}` });
     });
   }
 
-  private openTask(live: LiveRun, stepId: string): { s: StepRuntime; step: Step; a: AttemptRecord } {
+  /** The open task of a waiting human step, once the task rules (action-rules.ts) permit `action` on it. */
+  private openTask(live: LiveRun, stepId: string, action: 'approve' | 'reject' | 'reassign'): { s: StepRuntime; step: Step; a: AttemptRecord } {
+    const refusal = stepActionRefusal(live.model, stepId, action);
+    if (refusal !== undefined) throw new StoreError(refusal.code, refusal.message);
     const s = live.model.steps.get(stepId);
     const step = live.index.steps.get(stepId);
-    if (s === undefined || step === undefined) {
-      throw new StoreError('bad-input', `run ${live.model.runId} has no step "${stepId}"; its steps are ${[...live.index.steps.keys()].join(', ')}`);
-    }
-    const a = currentAttempt(s);
-    if (s.state !== 'waiting' || s.task === null || a === undefined) {
-      throw new StoreError('refused', `step "${stepId}" of run ${live.model.runId} is ${s.state}, not waiting for a person; nothing was changed`);
-    }
+    const a = s === undefined ? undefined : currentAttempt(s);
+    if (s === undefined || step === undefined || a === undefined) throw new Error(`the task rule passed step "${stepId}" of run ${live.model.runId} without its open attempt`);
     return { s, step, a };
   }
 }

@@ -5,7 +5,7 @@ import type { AttemptResult } from '../executors/executor.ts';
 import { evaluate } from './expressions.ts';
 import type { LiveRun } from './live-run.ts';
 import type { RunPort } from './run-port.ts';
-import type { AttemptRecord, StepRuntime } from './run-model.ts';
+import type { AttemptRecord, StepRuntime } from '../../shared/run/run-model.ts';
 import type { AttemptStart, StepHandler } from './step-handler.ts';
 
 export class WaitHandler implements StepHandler {

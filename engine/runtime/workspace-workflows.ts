@@ -6,6 +6,13 @@ import { join } from 'node:path';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { validateDefinitionText } from '../../shared/validator/validate-workflow.ts';
 
+/**
+ * Throws when `workflow`, a child run's definition, may not run code from `workspaceDir`
+ * (an untrusted workspace). Given by whoever opens the engine (engine/service/workspace-trust.ts);
+ * `startedBy` names the parent run and step, for the message.
+ */
+export type TrustCheck = (workflow: Workflow, workspaceDir: string, startedBy: string) => void;
+
 export function findWorkspaceWorkflow(dir: string, id: string, version: number): Workflow {
   let files: string[] = [];
   try {

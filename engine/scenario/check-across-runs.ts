@@ -6,7 +6,8 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import type { ScenarioExpectAll } from '../../shared/scenario/scenario-schema.ts';
-import { applyEvent, newRunModel, type RunModel } from '../runtime/run-model.ts';
+import { applyEvent } from '../../shared/run/apply-event.ts';
+import { newRunModel, type RunModel } from '../../shared/run/run-model.ts';
 import type { AssertionResult } from './run-scenario.ts';
 import type { ScenarioRuns } from './scenario-runs.ts';
 

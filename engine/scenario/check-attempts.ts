@@ -3,7 +3,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import type { ScenarioExpect } from '../../shared/scenario/scenario-schema.ts';
-import { applyEvent, newRunModel, type RunModel } from '../runtime/run-model.ts';
+import { applyEvent } from '../../shared/run/apply-event.ts';
+import { newRunModel, type RunModel } from '../../shared/run/run-model.ts';
 import type { AssertionResult } from './run-scenario.ts';
 
 const assertion = (what: string, expected: unknown, actual: unknown): AssertionResult => ({ what, ok: isDeepStrictEqual(expected, actual), expected, actual });
@@ -60,7 +61,7 @@ function settlementsOf(run: RunModel, events: readonly RunEvent[]): Map<string, 
     if (e.type !== 'step_settled' || e.step === null) continue;
     const s = model.steps.get(e.step);
     if (s === undefined) continue;
-    const outcome = (e.data as RunEvent<'step_settled'>['data']).outcome;
+    const outcome = e.data.outcome;
     const passes = byStep.get(e.step) ?? new Map<number, { outcome: string; output: unknown }>();
     passes.set(e.activation ?? s.activation, { outcome, output: WITH_OUTPUT.has(outcome) ? (s.output ?? null) : null });
     byStep.set(e.step, passes);

@@ -9,8 +9,7 @@ import type { RunEvent } from '../../shared/events/run-event.ts';
 import type { Scenario, ScenarioExpect } from '../../shared/scenario/scenario-schema.ts';
 import { MAIN_RUN } from '../../shared/scenario/scenario-runs-schema.ts';
 import type { Executor } from '../executors/executor.ts';
-import { Engine } from '../runtime/engine.ts';
-import { checkAgainstSchema } from '../runtime/output-contract.ts';
+import { Engine, type EngineOptions } from '../runtime/engine.ts';
 import { foldRun } from '../runtime/fold-run.ts';
 import { seededRandom, VirtualClock } from '../runtime/virtual-clock.ts';
 import { openDatabase } from '../store/open-database.ts';
@@ -20,7 +19,12 @@ import { ScriptedExecutor } from './scripted-executor.ts';
 import { CrashableStore } from './crashable-store.ts';
 import { runMetrics, type RunMetrics } from '../metrics/run-metrics.ts';
 import { LoggedStore, eventsInOrder, type AppendOrder } from './logged-store.ts';
-import { ScenarioRuns, forkRun, scriptOf } from './scenario-runs.ts';
+import { ScenarioRuns, scriptOf } from './scenario-runs.ts';
+import { EngineService } from '../service/engine-service.ts';
+import { parseCommand } from '../service/parse-command.ts';
+import { RunAction } from '../../shared/api/run-action.ts';
+import { TaskAction } from '../../shared/api/task-action.ts';
+import { ReviseCommand } from '../../shared/api/input-commands.ts';
 import { checkActivations, checkAttempts } from './check-attempts.ts';
 import { checkAcrossRuns } from './check-across-runs.ts';
 import { scriptProblems, unknownRunReferences } from './scenario-problems.ts';
@@ -52,6 +56,8 @@ export interface ScenarioResult {
 export interface RunScenarioOptions {
   /** Keep the run in this SQLite file (created if missing) instead of an in-memory store. */
   dbPath?: string;
+  /** Makes each engine the scenario runs (the first, and the one that recovers after a crash); tests look inside it. */
+  makeEngine?: (options: EngineOptions) => Engine;
 }
 
 export async function runScenario(workflow: Workflow, scenario: Scenario, opts: RunScenarioOptions = {}): Promise<ScenarioResult> {
@@ -70,8 +76,11 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
   const scripted = new ScriptedExecutor(clock, runs.scriptOf);
   const executors = Object.fromEntries(SCRIPTED_KINDS.map((k) => [k, scripted])) as Partial<Record<StepKind, Executor>>;
   const random = seededRandom(scenario.seed ?? 1);
-  let engine = new Engine({ store, clock, random, executors });
+  const makeEngine = opts.makeEngine ?? ((o: EngineOptions): Engine => new Engine(o));
+  let engine = makeEngine({ store, clock, random, executors });
   let live: Store = store;
+  // Operator actions, decisions, forks and revisions go through the service, as the CLI's do.
+  let service = new EngineService(store, engine, undefined, {}, { clock, actor: 'operator' });
   const start = clock.now();
   let crashed = false;
   const problems: AssertionResult[] = [];
@@ -101,9 +110,10 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
       clock.setTimer(d.atMs, () => {
         const by = d.by ?? 'scenario';
         const what = `${d.decision} of "${d.step}" at ${d.atMs} ms`;
-        const decided = (id: string): Promise<unknown> => d.decision === 'approve'
-          ? engine.decideTask(id, d.step, { decision: 'approved', by, ...(d.data === undefined ? {} : { data: d.data }), ...(d.choice === undefined ? {} : { choice: d.choice }) })
-          : engine.decideTask(id, d.step, { decision: 'rejected', by, reason: d.reason ?? 'rejected in the scenario' });
+        const answer = d.decision === 'approve'
+          ? { action: 'approve', by, ...(d.data === undefined ? {} : { data: d.data }), ...(d.choice === undefined ? {} : { choice: d.choice }) }
+          : { action: 'reject', by, reason: d.reason ?? 'rejected in the scenario' };
+        const decided = (id: string): Promise<unknown> => service.decide(id, d.step, parseCommand(TaskAction, answer, 'the decision'));
         outcomeOf(`${d.run === undefined ? '' : `run "${d.run}": `}${what}`, d.refused === true, attempt(() => decided(runs.idOf(d.run))));
       });
     }
@@ -119,9 +129,10 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
       clock.setTimer(op.atMs, () => {
         const what = `${op.run === undefined ? '' : `run "${op.run}": `}${op.action}${op.step === undefined ? '' : ` of "${op.step}"`}${op.from === undefined ? '' : ` from "${op.from}"`} at ${op.atMs} ms`;
         const act = (): Promise<unknown> => {
-          if (op.action !== 'fork') return operatorAction(engine, runs.idOf(op.run), op);
+          const action = parseCommand(RunAction, operatorCommand(op), 'the operator action');
+          if (action.action !== 'fork') return service.act(runs.idOf(op.run), action);
           // A fork is a new run: a later action or expect.runs finds it by its name.
-          runs.add(op.name ?? 'fork', forkRun(engine, live, runs.idOf(op.run), op.from ?? '', op.input), op.steps === undefined ? undefined : scriptOf(op.steps, runs.script));
+          runs.add(op.name ?? 'fork', service.fork(runs.idOf(op.run), action).runId, op.steps === undefined ? undefined : scriptOf(op.steps, runs.script));
           return Promise.resolve();
         };
         outcomeOf(what, op.refused === true, attempt(act));
@@ -130,7 +141,7 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
     for (const r of scenario.revise ?? []) {
       clock.setTimer(r.atMs, () => {
         const what = `${r.run === undefined ? '' : `run "${r.run}": `}revision at ${r.atMs} ms`;
-        outcomeOf(what, r.refused === true, attempt(() => reviseRun(engine, workflow, runs.idOf(r.run), r.input)));
+        outcomeOf(what, r.refused === true, attempt(() => service.revise(runs.idOf(r.run), parseCommand(ReviseCommand, { action: 'revise', input: r.input }, 'the revision'))));
       });
     }
     if (store instanceof CrashableStore) {
@@ -143,7 +154,8 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
       }
       if (store.crashed) {
         live = new LoggedStore(db, order);
-        engine = new Engine({ store: live, clock, random, executors });
+        engine = makeEngine({ store: live, clock, random, executors });
+        service = new EngineService(live, engine, undefined, {}, { clock, actor: 'operator' });
         engine.recover();
         crashed = true;
       } else problems.push({ what: `crash after ${c.afterEvent}${c.step ? ` of "${c.step}"` : ''}${(c.nth ?? 1) > 1 ? ` (time ${c.nth})` : ''}`, ok: false, expected: 'the event to happen', actual: 'it never happened' });
@@ -201,44 +213,32 @@ function check(x: ScenarioExpect, run: ReturnType<typeof foldRun>, metrics: RunM
   return out;
 }
 
-/** One operator action through the engine's API, as `weft pause|resume|cancel|retry|skip|resolve|keep` does it. */
-function operatorAction(engine: Engine, runId: string, op: NonNullable<Scenario['operator']>[number]): Promise<void> {
-  const by = op.by ?? 'operator';
-  const reason = op.reason ?? `${op.action} in the scenario`;
-  const step = (): string => {
-    if (op.step === undefined) throw new Error(`${op.action} needs "step"`);
-    return op.step;
+/**
+ * A scenario's operator action as the command the CLI and the server send (shared/api's
+ * RunAction), with the scenario's defaults for who and why; the service parses and dispatches it.
+ */
+function operatorCommand(op: NonNullable<Scenario['operator']>[number]): Record<string, unknown> {
+  const who = { by: op.by ?? 'operator', reason: op.reason ?? `${op.action} in the scenario` };
+  const need = (what: string | undefined, field: string): string => {
+    if (what === undefined) throw new Error(`${op.action} needs "${field}"`);
+    return what;
   };
-  try {
-    switch (op.action) {
-      case 'pause':
-        return engine.pauseRun(runId, by, reason);
-      case 'resume':
-        return engine.unpauseRun(runId, by, reason);
-      case 'cancel':
-        return engine.cancelRun(runId, by, reason);
-      case 'retry':
-        return engine.retryStep(runId, step(), by, reason, op.input === undefined ? undefined : { value: op.input });
-      case 'skip':
-        return engine.skipStep(runId, step(), op.output ?? null, by, reason);
-      case 'resolve':
-        return engine.resolveStep(runId, step(), op.as ?? 'succeeded', by, reason, op.evidence);
-      case 'keep':
-        return engine.keepStep(runId, step(), by, reason);
-      case 'fork':
-        throw new Error('a fork starts a new run; runScenario starts it');
-    }
-  } catch (e) {
-    return Promise.reject(e as Error);
+  switch (op.action) {
+    case 'pause':
+    case 'resume':
+    case 'cancel':
+      return { action: op.action, ...who };
+    case 'retry':
+      return { action: 'retry', step: need(op.step, 'step'), ...(op.input === undefined ? {} : { input: op.input }), ...who };
+    case 'skip':
+      return { action: 'skip', step: need(op.step, 'step'), output: op.output ?? null, ...who };
+    case 'resolve':
+      return { action: 'resolve', step: need(op.step, 'step'), as: op.as ?? 'succeeded', ...(op.evidence === undefined ? {} : { evidence: op.evidence }), ...who };
+    case 'keep':
+      return { action: 'keep', step: need(op.step, 'step'), ...who };
+    case 'fork':
+      return { action: 'fork', from: op.from ?? '', ...(op.input === undefined ? {} : { input: op.input }), by: who.by };
   }
-}
-
-/** An input revision through the engine's API, checked against the input schema as `weft revise` does. */
-function reviseRun(engine: Engine, workflow: Workflow, runId: string, input: unknown): Promise<void> {
-  const problems = workflow.input === undefined ? undefined : checkAgainstSchema(workflow.input, input);
-  if (problems !== undefined) throw new Error(`the input does not match the input schema of workflow "${workflow.id}": ${problems}`);
-  engine.revise(runId, input);
-  return Promise.resolve();
 }
 
 /** Runs an action that may throw before it returns its promise (a run not started yet, a bad step): a throw is a refusal too. */

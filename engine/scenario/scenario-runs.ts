@@ -2,10 +2,6 @@
 // has its own script (a fork or an extra run may give one; otherwise the scenario's), and
 // actions find their run by name when they fire.
 import { MAIN_RUN } from '../../shared/scenario/scenario-runs-schema.ts';
-import type { Engine } from '../runtime/engine.ts';
-import { foldRun } from '../runtime/fold-run.ts';
-import { forkPlan } from '../runtime/fork-plan.ts';
-import type { Store } from '../store/store.ts';
 import type { Script, ScriptedOutcome } from './scripted-executor.ts';
 
 /** A script from a scenario's `steps`; a run's own `steps` replace the scripts of the steps they name in `base`. */
@@ -40,19 +36,4 @@ export class ScenarioRuns {
     for (const [name, id] of this.ids) if (id === runId) return name;
     return runId;
   }
-}
-
-/** A fork of a run from a step, as `weft fork RUN --from STEP [--input]` starts it. */
-export function forkRun(engine: Engine, store: Store, sourceRunId: string, from: string, input: unknown): string {
-  const source = foldRun(store, sourceRunId);
-  const plan = forkPlan(source, from);
-  return engine.startRun({
-    workflow: source.workflow,
-    definitionHash: source.definitionHash,
-    input: input === undefined ? source.input : input,
-    workspaceDir: source.workspaceDir,
-    forkOf: { runId: source.runId, fromStep: from },
-    importEvidence: plan.evidence,
-    importUnknowns: plan.unknowns,
-  });
 }

@@ -4,6 +4,7 @@
 // retry variant, attempt and activation). Calls are counted per run and step, so each run of a
 // scenario plays its script from the start. Everything else (routing, retries, timeouts,
 // evidence) is the real engine.
+import { attemptErrorCode } from '../../shared/events/attempt-error-codes.ts';
 import type { CaseOutcome, PlainOutcome } from '../../shared/scenario/scripted-outcome-schema.ts';
 import type { AttemptContext, AttemptResult, Executor } from '../executors/executor.ts';
 import type { Clock } from '../time/clock.ts';
@@ -86,7 +87,7 @@ export class ScriptedExecutor implements Executor {
       const finish = (): void => {
         ctx.signal.removeEventListener('abort', aborted);
         if ('succeed' in outcome) resolve({ outcome: 'succeeded', output: outcome.succeed });
-        else if ('fail' in outcome) resolve({ outcome: 'failed', code: outcome.fail, message: outcome.message ?? `scripted failure ${outcome.fail}`, retryable: outcome.retryable ?? true });
+        else if ('fail' in outcome) resolve({ outcome: 'failed', code: attemptErrorCode(outcome.fail), message: outcome.message ?? `scripted failure ${outcome.fail}`, retryable: outcome.retryable ?? true });
         else resolve({ outcome: 'unknown', reason: outcome.unknown });
       };
       timer.cancel = this.clock.setTimer(outcome.takeMs ?? 0, finish);

@@ -119,7 +119,7 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
     if (error instanceof HttpError) return sendError(reply, error.code, error.message, error.path);
     const service = serviceErrorOf(error);
     if (service !== undefined) return sendError(reply, service.code, service.message, service.path);
-    const fastifyError = error as { statusCode?: number; code?: string; message?: string };
+    const fastifyError = { statusCode: statusOf(error), message: error instanceof Error ? error.message : String(error) };
     if (fastifyError.statusCode === 413) return sendError(reply, 'too-large', `the request body is over the limit of ${o.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`);
     if (fastifyError.statusCode === 415) return sendError(reply, 'bad-input', 'send the body as JSON (Content-Type: application/json)');
     if (fastifyError.statusCode === 400) return sendError(reply, 'bad-input', `the request body is not valid JSON: ${fastifyError.message ?? ''}`);
@@ -158,6 +158,12 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
     });
   }
   return app;
+}
+
+/** The HTTP status fastify put on one of its own errors (a body too large, bad JSON), if any. */
+function statusOf(error: unknown): number | undefined {
+  if (error === null || typeof error !== 'object' || !('statusCode' in error)) return undefined;
+  return typeof error.statusCode === 'number' ? error.statusCode : undefined;
 }
 
 function sendError(reply: FastifyReply, code: ApiErrorCode, message: string, path?: string): FastifyReply {
@@ -211,30 +217,24 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
     return s.runDetail(id);
   });
 
+  app.get('/api/runs/:id/timeline', async (request: FastifyRequest) => {
+    const { id } = parse(RunParams, request.params, 'the run id');
+    return s.timeline(id);
+  });
+
   app.get('/api/runs/:id/events', async (request: FastifyRequest) => {
     const { id } = parse(RunParams, request.params, 'the run id');
     const q = parse(EventPageQuery, request.query, 'the query');
     return s.events(id, q.after ?? 0, q.limit ?? 1000);
   });
 
-  app.post('/api/runs/:id/actions', async (request: FastifyRequest) => {
+  // Every operator action, revise (with dryRun, a RevisePlan) and fork included, is the service's.
+  app.post('/api/runs/:id/actions', async (request: FastifyRequest, reply: FastifyReply) => {
     const { id } = parse(RunParams, request.params, 'the run id');
     const a = parse(RunAction, request.body, 'the action');
-    const reason = a.reason ?? `${a.action} from the app`;
-    switch (a.action) {
-      case 'pause':
-      case 'resume':
-      case 'cancel':
-        return s.act(id, { action: a.action, by: by(a.by), reason });
-      case 'retry':
-        return s.act(id, { action: 'retry', step: a.step, ...(a.input === undefined ? {} : { input: a.input }), by: by(a.by), reason });
-      case 'skip':
-        return s.act(id, { action: 'skip', step: a.step, output: a.output, by: by(a.by), reason: a.reason });
-      case 'resolve':
-        return s.act(id, { action: 'resolve', step: a.step, as: a.as, ...(a.evidence === undefined ? {} : { evidence: a.evidence }), by: by(a.by), reason });
-      default:
-        throw new HttpError('bad-input', `the action "${a.action}" is not served by this engine yet; use the weft command (weft ${a.action})`, 'action');
-    }
+    const answer = await s.act(id, { ...a, by: by(a.by), ...(a.action === 'skip' ? {} : { reason: a.reason ?? `${a.action} from the app` }) });
+    if (a.action === 'fork') reply.code(201);
+    return answer;
   });
 
   app.get('/api/tasks', async () => ({ tasks: s.tasks() }));
@@ -242,9 +242,7 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
   app.post('/api/tasks/:runId/:stepId', async (request: FastifyRequest) => {
     const { runId, stepId } = parse(TaskParams, request.params, 'the task');
     const a = parse(TaskAction, request.body, 'the answer');
-    if (a.action === 'approve') return s.decide(runId, stepId, { action: 'approve', by: by(a.by), data: a.data, choice: a.choice });
-    if (a.action === 'reject') return s.decide(runId, stepId, { action: 'reject', by: by(a.by), reason: a.reason });
-    return s.decide(runId, stepId, { action: 'reassign', by: by(a.by), to: a.to });
+    return s.decide(runId, stepId, { ...a, by: by(a.by) });
   });
 
   app.post('/api/events', async (request: FastifyRequest) => {

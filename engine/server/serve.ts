@@ -6,6 +6,7 @@
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { userInfo } from 'node:os';
+import type { Socket } from 'node:net';
 import { systemClock, systemRandom } from '../time/clock.ts';
 import { Engine } from '../runtime/engine.ts';
 import { defaultExecutors } from '../executors/default-executors.ts';
@@ -18,6 +19,7 @@ import { EngineService } from '../service/engine-service.ts';
 import { createServer } from './create-server.ts';
 import { newToken } from './security.ts';
 import { hostEngine } from '../service/hosted-engine.ts';
+import { trustCheck } from '../service/workspace-trust.ts';
 
 export interface ServeOptions {
   workspace: string;
@@ -72,11 +74,13 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     random: systemRandom,
     executors: defaultExecutors(),
     onFatal: (error) => o.onFatal?.(error),
+    workspaceTrust: trustCheck(o.env ?? process.env),
   });
   engine.recover();
   const token = o.token ?? newToken();
   const env = o.env ?? process.env;
-  const service = new EngineService(store, engine, o.workspace, env);
+  const defaultActor = env['WEFT_USER'] ?? env['USER'] ?? userInfo().username;
+  const service = new EngineService(store, engine, o.workspace, env, { actor: defaultActor });
   const app = await createServer({
     service,
     store,
@@ -85,11 +89,18 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     version: o.version,
     workspace: service.files.root,
     storePath: o.storePath,
-    defaultActor: env['WEFT_USER'] ?? env['USER'] ?? userInfo().username,
+    defaultActor,
     ...(o.runCli === undefined ? {} : { runCli: o.runCli }),
     ...(o.streamBufferLimit === undefined ? {} : { streamBufferLimit: o.streamBufferLimit }),
   });
   const unhost = hostEngine(o.storePath, { store, engine });
+  // Every socket, so a stop never waits on a client: one holding a refused WebSocket upgrade open,
+  // or a stream that stopped reading, would otherwise keep close() waiting for good.
+  const sockets = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   await app.listen({ host: '127.0.0.1', port: o.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : o.port;
@@ -109,7 +120,9 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       rmSync(endpointFile, { force: true });
       // Open streams would hold the close; their clients reconnect and resume from their cursor.
       for (const client of app.websocketServer.clients) client.terminate();
-      await app.close();
+      const closed = app.close();
+      for (const socket of sockets) socket.destroy();
+      await closed;
       unhost();
       clearInterval(heartbeat);
       engine.close();

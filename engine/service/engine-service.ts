@@ -1,48 +1,59 @@
-// The one boundary between front ends (the HTTP server now; the CLI and scenarios next) and the
-// engine: starting runs (validation, input check, workspace trust, definition snapshot,
-// idempotent creation by key), operator and task actions, events, and the read models. Front
-// ends parse and print; the decisions live here. Errors are ServiceErrors, never CLI wording.
+// The one boundary between front ends (the CLI, the HTTP server, scenarios) and the engine:
+// starting runs (validation, input check, workspace trust, definition snapshot, idempotent
+// creation by key), forks, revisions, operator and task actions, events, resume, and the read
+// models. Every command is parsed with its shared/api schema here, so a malformed value is
+// refused with its field's path before anything is written. Front ends parse their own syntax
+// and print; the decisions live here. Errors are ServiceErrors, never CLI wording or flags.
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { ForkCommand, ReviseCommand, type ReviseOutcome, type RevisePlan, type RevisePlanStep } from '../../shared/api/input-commands.ts';
+import { RunAction, type RunActionResult } from '../../shared/api/run-action.ts';
+import { SendEventCommand } from '../../shared/api/send-event-command.ts';
+import { StartRunCommand } from '../../shared/api/start-run-command.ts';
+import { TaskAction } from '../../shared/api/task-action.ts';
 import type { RunState } from '../../shared/definition/names.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import { hasErrors, type Diagnostic } from '../../shared/validator/diagnostic.ts';
 import { validateDefinitionText } from '../../shared/validator/validate-workflow.ts';
 import type { Engine } from '../runtime/engine.ts';
-import { foldRun } from '../runtime/fold-run.ts';
-import { restartRecord, type RestartRecord } from '../runtime/restart-record.ts';
-import { checkAgainstSchema } from '../runtime/output-contract.ts';
+import { systemClock, type Clock } from '../time/clock.ts';
+import { indexDefinition } from '../../shared/run/definition-index.ts';
+import { forkPlan } from '../runtime/fork-plan.ts';
+import { planRevision } from '../runtime/revision-plan.ts';
+import type { RunDetail } from '../../shared/api/run-detail.ts';
+import type { Timeline } from '../../shared/api/timeline.ts';
+import { runDetail } from '../../shared/run/run-detail.ts';
 import type { Store } from '../store/store.ts';
 import { definitionVersions, listRunPage, type RunListFilter } from '../store/run-list.ts';
-import { requireTrust } from '../cli/workspace-trust.ts';
 import type { RunSummary, RunSummaryPage } from '../../shared/api/run-summary.ts';
 import type { TaskSummary } from '../../shared/api/task-summary.ts';
 import type { WorkflowDetail, WorkflowSummary } from '../../shared/api/workflow-views.ts';
+import { RunReader } from './run-reader.ts';
+import { checkRunInput } from './run-input-check.ts';
 import { ServiceError } from './service-error.ts';
+import { parseCommand } from './parse-command.ts';
+import { requireTrust } from './workspace-trust.ts';
 import { WorkspaceFiles } from './workspace-files.ts';
 
-export interface StartRunRequest {
-  workflow: string;
-  version?: number | undefined;
+/** A run the service has checked and may start: valid, input checked, workspace trusted. */
+export interface CheckedStart {
+  workflow: Workflow;
   input: unknown;
-  key?: string | undefined;
-  priority?: number | undefined;
+  workspaceDir: string;
 }
 
-export type RunAction =
-  | { action: 'pause' | 'resume' | 'cancel'; by: string; reason: string }
-  | { action: 'retry'; step: string; input?: unknown; by: string; reason: string }
-  | { action: 'skip'; step: string; output: unknown; by: string; reason: string }
-  | { action: 'resolve'; step: string; as: 'succeeded' | 'failed'; evidence?: unknown; by: string; reason: string };
-
-export type TaskAction =
-  | { action: 'approve'; data?: unknown; choice?: string | undefined; by: string; reason?: string | undefined }
-  | { action: 'reject'; reason: string; by: string }
-  | { action: 'reassign'; to: string; by: string };
+export interface EngineServiceOptions {
+  /** The engine's clock: definition snapshots and events are stamped with it. */
+  clock?: Clock;
+  /** Who acts when a command names nobody (`by`). */
+  actor?: string;
+}
 
 const ENDED: readonly RunState[] = ['succeeded', 'failed', 'cancelled'];
 const iso = (ms: number): string => new Date(ms).toISOString();
+const DEFAULT_REASON = 'no reason given';
 
 function summaryOf(file: string, workflow: Workflow | undefined, diagnostics: readonly Diagnostic[]): WorkflowSummary {
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
@@ -57,16 +68,45 @@ function summaryOf(file: string, workflow: Workflow | undefined, diagnostics: re
   };
 }
 
+/**
+ * Checks a run before any store is opened: the input against the workflow's input schema, and,
+ * for a workflow that runs code, that its workspace is trusted. `weft run` calls this before it
+ * creates a store, so a refused run leaves no store behind.
+ *
+ * @example
+ * const start = checkStart(workflow, dirname(file), { orderId: 'A17' });
+ * await service.startChecked(start, { key: 'A17' });
+ */
+export function checkStart(workflow: Workflow, workspaceDir: string, input: unknown, env: NodeJS.ProcessEnv = process.env): CheckedStart {
+  const parsed = parseCommand(StartRunCommand.shape.input, input, 'the input');
+  checkRunInput(workflow, parsed);
+  requireTrust(workflow, workspaceDir, env);
+  return { workflow, input: parsed, workspaceDir };
+}
+
 export class EngineService {
-  readonly files: WorkspaceFiles;
+  private workspaceFiles: WorkspaceFiles | undefined;
+  readonly reader: RunReader;
+  private readonly clock: Clock;
+  private readonly actor: string;
 
   constructor(
     private readonly store: Store,
     private readonly engine: Engine,
-    workspace: string,
+    private readonly workspace?: string,
     private readonly env: NodeJS.ProcessEnv = process.env,
+    options: EngineServiceOptions = {},
   ) {
-    this.files = new WorkspaceFiles(workspace);
+    this.clock = options.clock ?? systemClock;
+    this.actor = options.actor ?? env['WEFT_USER'] ?? env['USER'] ?? 'weft';
+    this.reader = new RunReader(store, this.clock);
+    if (workspace !== undefined) this.workspaceFiles = new WorkspaceFiles(workspace);
+  }
+
+  /** The workspace's workflow files (the server's Workflows list); only for a service given a workspace. */
+  get files(): WorkspaceFiles {
+    if (this.workspaceFiles === undefined) this.workspaceFiles = new WorkspaceFiles(this.workspace ?? '.');
+    return this.workspaceFiles;
   }
 
   // ---- workflows ----
@@ -95,38 +135,104 @@ export class EngineService {
     return validateDefinitionText(JSON.stringify(definition));
   }
 
-  // ---- runs ----
+  // ---- starting runs ----
 
-  async startRun(request: StartRunRequest): Promise<{ runId: string; state: RunState; created: boolean }> {
-    const file = await this.files.byId(request.workflow);
+  /** Starts a run of a workspace workflow (by id); `created` is false when the key named an earlier run. */
+  async startRun(request: z.input<typeof StartRunCommand>): Promise<{ runId: string; state: RunState; created: boolean }> {
+    const command = parseCommand(StartRunCommand, request, 'the request');
+    const file = await this.files.byId(command.workflow);
     let workflow = file.workflow;
     if (workflow === undefined || hasErrors(file.diagnostics)) {
       const first = file.diagnostics.find((d) => d.severity === 'error');
       throw new ServiceError('bad-input', `${file.file} is not a valid workflow; nothing was run${first ? ` (${first.code}: ${first.message})` : ''}`, 'workflow');
     }
-    if (request.version !== undefined && request.version !== workflow.version) workflow = this.storedVersion(request.workflow, request.version);
-    if (workflow.input !== undefined) {
-      const problems = checkAgainstSchema(workflow.input, request.input);
-      if (problems !== undefined) throw new ServiceError('bad-input', `the input does not match the input schema of workflow "${workflow.id}": ${problems}`, 'input');
-    }
-    const workspaceDir = dirname(join(this.files.root, file.file));
-    requireTrust(workflow, workspaceDir, this.env);
-    const hash = this.store.saveDefinition(workflow, Date.now());
-    const earlier = request.key === undefined ? undefined : this.store.runByKey(workflow.id, request.key);
+    if (command.version !== undefined && command.version !== workflow.version) workflow = this.storedVersion(command.workflow, command.version);
+    const start = checkStart(workflow, dirname(join(this.files.root, file.file)), command.input, this.env);
+    return this.startChecked(start, { key: command.key, priority: command.priority });
+  }
+
+  /**
+   * Stores the definition snapshot and starts the run, unless `key` names a run of the workflow
+   * created earlier: then that run is loaded (and so driven on) and answered instead.
+   */
+  startChecked(start: CheckedStart, options: { key?: string | undefined; priority?: number | undefined } = {}): { runId: string; state: RunState; created: boolean } {
+    const { key, priority } = parseCommand(StartRunCommand.pick({ key: true, priority: true }), options, 'the request');
+    const hash = this.store.saveDefinition(start.workflow, this.clock.now());
+    // The key is looked up in the runs' rows, which the engine writes in batches: a run started a
+    // moment ago with the same key (two requests in a row) must be in them, or it would be made twice.
+    if (key !== undefined) this.engine.flush();
+    const earlier = key === undefined ? undefined : this.store.runByKey(start.workflow.id, key);
     if (earlier !== undefined) {
       this.engine.load(earlier);
       return { runId: earlier, state: this.runState(earlier), created: false };
     }
     const runId = this.engine.startRun({
-      workflow,
+      workflow: start.workflow,
       definitionHash: hash,
-      input: request.input,
-      workspaceDir,
-      ...(request.key === undefined ? {} : { key: request.key }),
-      ...(request.priority === undefined ? {} : { priority: request.priority }),
+      input: start.input,
+      workspaceDir: start.workspaceDir,
+      ...(key === undefined ? {} : { key }),
+      ...(priority === undefined ? {} : { priority }),
     });
     return { runId, state: this.runState(runId), created: true };
   }
+
+  /** A new run of RUN's definition version from step `from`, reusing the evidence of every step not downstream of it. */
+  fork(idOrPrefix: string, command: z.input<typeof ForkCommand>): { runId: string; state: RunState } {
+    const f = parseCommand(ForkCommand, command, 'the fork');
+    const source = this.reader.fold(this.resolveRun(idOrPrefix));
+    const input = f.input === undefined ? source.input : f.input;
+    checkRunInput(source.workflow, input);
+    const plan = forkPlan(source, f.from);
+    const runId = this.engine.startRun({
+      workflow: source.workflow,
+      definitionHash: source.definitionHash,
+      input,
+      workspaceDir: source.workspaceDir,
+      forkOf: { runId: source.runId, fromStep: f.from },
+      importEvidence: plan.evidence,
+      importUnknowns: plan.unknowns,
+    });
+    return { runId, state: this.runState(runId) };
+  }
+
+  /**
+   * A new input revision. The input is checked and the plan made from the log as it was before
+   * the engine loads (and so recovers) the run; the revision is applied at once (a scenario acts
+   * at one virtual instant) and the plan worked out from that snapshot afterwards. `dryRun`
+   * answers only the plan and changes nothing.
+   */
+  async revise(idOrPrefix: string, command: z.input<typeof ReviseCommand>): Promise<ReviseOutcome | RevisePlan> {
+    const r = parseCommand(ReviseCommand, command, 'the revision');
+    const runId = this.resolveRun(idOrPrefix);
+    if (r.dryRun === true) return this.reader.revisePlan(runId, r.input);
+    const before = this.reader.fold(runId);
+    checkRunInput(before.workflow, r.input);
+    this.engine.load(runId);
+    this.engine.revise(runId, r.input);
+    const state = this.runState(runId);
+    const planned = await planRevision(before, indexDefinition(before.workflow), r.input);
+    const plan: RevisePlanStep[] = planned.steps;
+    return { runId, state, inputRevision: planned.inputRevision, plan };
+  }
+
+  /**
+   * Continues RUN (a paused one is resumed, by `by` for `reason`), or every unfinished run of the
+   * store; answers the runs it drives, to wait for with settled().
+   */
+  async resume(idOrPrefix?: string, who: { by?: string | undefined; reason?: string | undefined } = {}): Promise<string[]> {
+    if (idOrPrefix === undefined) {
+      const ids = this.store.unfinishedRunIds();
+      this.engine.recover();
+      return ids;
+    }
+    const runId = this.resolveRun(idOrPrefix);
+    const live = this.engine.load(runId);
+    if (live.model.state === 'paused') await this.act(runId, { action: 'resume', by: who.by ?? this.actor, reason: who.reason ?? 'resumed' });
+    return [runId];
+  }
+
+  // ---- reading ----
 
   runs(filter: RunListFilter): RunSummaryPage {
     const { rows, next } = listRunPage(this.store.db, filter);
@@ -144,7 +250,7 @@ export class EngineService {
           startedAtMs: r.createdAt,
           updatedAtMs: r.updatedAt,
           endedAtMs: ended ? r.updatedAt : null,
-          durationMs: Math.max(0, (ended ? r.updatedAt : Date.now()) - r.createdAt),
+          durationMs: Math.max(0, (ended ? r.updatedAt : this.clock.now()) - r.createdAt),
           failure: failure === null ? null : { step: failure.step, outcome: failure.outcome, reason: failure.reason },
           parentRunId: null,
         };
@@ -153,43 +259,24 @@ export class EngineService {
     };
   }
 
-  runDetail(idOrPrefix: string): RestartRecord & { definition: Workflow } {
-    const model = foldRun(this.store, this.store.resolveRunId(idOrPrefix));
-    return { ...restartRecord(model), definition: model.workflow };
+  /** The run's RunDetail (shared/run/run-detail.ts) with its definition snapshot, which the app draws. */
+  runDetail(idOrPrefix: string): RunDetail {
+    const model = this.reader.fold(this.store.resolveRunId(idOrPrefix));
+    return { ...runDetail(model), definition: model.workflow };
+  }
+
+  /** Where the run's time went, as spans, with the totals of its metrics (shared/run/timeline.ts). */
+  timeline(idOrPrefix: string): Timeline {
+    return this.engine.timeline(this.store.resolveRunId(idOrPrefix));
   }
 
   events(idOrPrefix: string, after: number, limit: number): { events: RunEvent[]; next: number | null } {
-    const runId = this.store.resolveRunId(idOrPrefix);
-    const events = this.store.readEvents(runId).filter((e) => e.seq > after).slice(0, limit + 1);
-    const page = events.slice(0, limit);
-    const last = page[page.length - 1];
-    return { events: page, next: events.length > limit && last !== undefined ? last.seq : null };
+    const { events, next } = this.reader.eventPage(idOrPrefix, after, limit);
+    return { events, next };
   }
 
   tasks(): TaskSummary[] {
-    const tasks: TaskSummary[] = [];
-    for (const id of this.store.runsWithWaitingSteps()) {
-      const m = foldRun(this.store, id);
-      for (const s of m.steps.values()) {
-        if (s.state !== 'waiting' || s.task === null) continue;
-        tasks.push({
-          runId: id,
-          stepId: s.id,
-          task: s.task.task,
-          title: s.task.title,
-          instructions: s.task.instructions ?? null,
-          assignee: s.task.assignee ?? null,
-          deadline: s.task.deadlineAt === undefined ? null : iso(s.task.deadlineAt),
-          escalated: s.escalated,
-          form: s.task.form ?? null,
-          options: s.task.options ?? null,
-          activation: s.activation,
-          openedAtMs: s.task.openedAt,
-          deadlineAtMs: s.task.deadlineAt ?? null,
-        });
-      }
-    }
-    return tasks;
+    return this.reader.openTasks();
   }
 
   stats(workflowId: string, version?: number): ReturnType<Engine['workflowStats']> {
@@ -199,72 +286,98 @@ export class EngineService {
 
   // ---- actions ----
 
-  async act(idOrPrefix: string, a: RunAction): Promise<{ runId: string; state: RunState }> {
-    const runId = this.store.resolveRunId(idOrPrefix);
-    this.engine.load(runId);
+  /**
+   * One operator action on a run (RunAction: pause, resume, cancel, retry, skip, resolve, keep,
+   * revise, fork). The engine refuses what the run's or step's state does not permit, before
+   * anything is written. The answer is the run's state right after the action (for fork, the new
+   * run's; for revise, with its plan); wait with settled() for the run to settle.
+   */
+  async act(idOrPrefix: string, action: z.input<typeof RunAction>): Promise<RunActionResult> {
+    const a = parseCommand(RunAction, action, 'the action');
+    if (a.action === 'revise') return this.revise(idOrPrefix, a);
+    if (a.action === 'fork') return this.fork(idOrPrefix, a);
+    const runId = this.resolveRun(idOrPrefix);
+    const by = a.by ?? this.actor;
+    const reason = a.reason ?? DEFAULT_REASON;
+    // The engine's action starts synchronously (scenarios rely on it to act at a virtual instant).
     switch (a.action) {
       case 'pause':
-        await this.engine.pauseRun(runId, a.by, a.reason);
+        await this.engine.pauseRun(runId, by, reason);
         break;
       case 'resume':
-        await this.engine.unpauseRun(runId, a.by, a.reason);
+        await this.engine.unpauseRun(runId, by, reason);
         break;
       case 'cancel':
-        await this.engine.cancelRun(runId, a.by, a.reason);
+        await this.engine.cancelRun(runId, by, reason);
         break;
       case 'retry':
-        await this.engine.retryStep(runId, a.step, a.by, a.reason, a.input === undefined ? undefined : { value: a.input });
+        await this.engine.retryStep(runId, a.step, by, reason, a.input === undefined ? undefined : { value: a.input });
         break;
       case 'skip':
-        await this.engine.skipStep(runId, a.step, a.output, a.by, a.reason);
+        await this.engine.skipStep(runId, a.step, a.output, by, a.reason);
         break;
       case 'resolve':
-        await this.engine.resolveStep(runId, a.step, a.as, a.by, a.reason, a.evidence);
+        await this.engine.resolveStep(runId, a.step, a.as, by, reason, a.evidence);
+        break;
+      case 'keep':
+        await this.engine.keepStep(runId, a.step, by, reason);
         break;
     }
     return { runId, state: this.runState(runId) };
   }
 
-  async decide(idOrPrefix: string, stepId: string, a: TaskAction): Promise<{ runId: string; state: RunState }> {
-    const runId = this.store.resolveRunId(idOrPrefix);
-    this.engine.load(runId);
-    if (a.action === 'reassign') await this.engine.reassignTask(runId, stepId, a.to, a.by);
+  /** A person's answer to the task of step `stepId`: approve, reject or reassign. */
+  async decide(idOrPrefix: string, stepId: string, answer: z.input<typeof TaskAction>): Promise<{ runId: string; state: RunState }> {
+    const a = parseCommand(TaskAction, answer, 'the answer');
+    const runId = this.resolveRun(idOrPrefix);
+    const by = a.by ?? this.actor;
+    if (a.action === 'reassign') await this.engine.reassignTask(runId, stepId, a.to, by);
     else if (a.action === 'approve') {
       await this.engine.decideTask(runId, stepId, {
         decision: 'approved',
-        by: a.by,
+        by,
         ...(a.data === undefined ? {} : { data: a.data }),
         ...(a.choice === undefined ? {} : { choice: a.choice }),
-        ...(a.reason === undefined ? {} : { reason: a.reason }),
       });
-    } else await this.engine.decideTask(runId, stepId, { decision: 'rejected', by: a.by, reason: a.reason });
+    } else await this.engine.decideTask(runId, stepId, { decision: 'rejected', by, reason: a.reason });
     return { runId, state: this.runState(runId) };
   }
 
-  async sendEvent(e: { name: string; key: string; id?: string | undefined; data?: unknown }): Promise<{ id: string; status: 'delivered' | 'kept' | 'duplicate'; runId?: string }> {
+  /**
+   * An event for the runs that wait (or will wait) for it. Only the run that receives it is
+   * driven: loading another would recover it and start its due work (a timer, a retry). A run
+   * whose step waits later finds the kept event when that step starts waiting. Refused, with
+   * nothing stored, when no unfinished run has an event step for the name.
+   */
+  async sendEvent(event: z.input<typeof SendEventCommand>): Promise<{ id: string; status: 'delivered' | 'kept' | 'duplicate'; runId?: string }> {
+    const e = parseCommand(SendEventCommand, event, 'the event');
     const id = e.id ?? randomUUID();
     const seen = this.store.hasExternalEvent(id);
-    const candidates = seen ? [] : this.store.unfinishedRunIds().filter((runId) => {
-      const row = this.store.getRun(runId);
-      const def = row === undefined ? undefined : this.store.loadDefinition(row.workflowId, row.version);
-      if (!def?.workflow.steps.some((s) => s.kind === 'event' && s.config.name === e.name)) return false;
-      const m = foldRun(this.store, runId);
-      return def.workflow.steps.some((s) => s.kind === 'event' && s.config.name === e.name && m.steps.get(s.id)?.state !== 'succeeded');
-    });
+    const { candidates, receiver } = seen ? { candidates: [], receiver: undefined } : this.reader.eventCandidates(e.name, e.key);
     if (!seen && candidates.length === 0) {
       throw new ServiceError('bad-input', `no unfinished run has an event step for "${e.name}"; nothing was stored (check the name, or start the run first)`, 'name');
     }
-    for (const runId of candidates) this.engine.load(runId);
-    const result = await this.engine.sendEvent({ id, name: e.name, key: e.key, data: e.data ?? null, receivedAt: Date.now() });
+    if (receiver !== undefined) this.engine.load(receiver);
+    const consumer = seen ? this.store.externalEventConsumer(id) : undefined;
+    if (consumer !== undefined && this.store.getRun(consumer.runId) !== undefined) this.engine.load(consumer.runId);
+    const result = await this.engine.sendEvent({ id, name: e.name, key: e.key, data: e.data ?? null, receivedAt: this.clock.now() });
     return { id, ...result };
+  }
+
+  /** Resolves when the run has ended or only waiting work remains; its state then. */
+  settled(runId: string): Promise<RunState> {
+    return this.engine.settled(runId);
   }
 
   /** The run's state as the engine has it now (live model first, else the projection). */
   runState(runId: string): RunState {
     const live = this.engine.model(runId);
     if (live !== undefined) return live.state;
-    const row = this.store.getRun(runId);
-    if (row === undefined) throw new ServiceError('not-found', `no run "${runId}" in this store`);
-    return row.state;
+    return this.reader.storedState(runId);
+  }
+
+  /** A run id or prefix; a run the engine drives is found before its row is written. */
+  private resolveRun(idOrPrefix: string): string {
+    return this.engine.model(idOrPrefix) !== undefined ? idOrPrefix : this.store.resolveRunId(idOrPrefix);
   }
 }

@@ -24,7 +24,7 @@ export function serviceErrorOf(error: unknown): ServiceError | undefined {
   if (error instanceof ServiceError) return error;
   if (error instanceof DefinitionFileError) return new ServiceError('bad-input', error.message);
   if (!(error instanceof StoreError)) {
-    // InputError (bad run input) is a user error too; it lives in the CLI folder for now.
+    // The CLI's InputError (a flag's value it could not read) is a user error too; the service never sees one.
     if (error instanceof Error && error.name === 'InputError') return new ServiceError('bad-input', error.message);
     return undefined;
   }
@@ -36,8 +36,9 @@ export function serviceErrorOf(error: unknown): ServiceError | undefined {
     case 'locked':
       return new ServiceError('refused', error.message);
     case 'bad-input':
-      return new ServiceError('bad-input', error.message);
+      return new ServiceError('bad-input', error.message, error.field);
     default:
       return new ServiceError('internal', error.message);
   }
 }
+

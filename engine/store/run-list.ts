@@ -4,6 +4,7 @@
 import type { RunState } from '../../shared/definition/names.ts';
 import type { Db } from './open-database.ts';
 import { StoreError } from './store-error.ts';
+import type { RunRow } from './store.ts';
 
 export interface RunListFilter {
   workflow?: string;
@@ -13,15 +14,8 @@ export interface RunListFilter {
   limit?: number;
 }
 
-export interface RunListRow {
-  id: string;
-  workflowId: string;
-  version: number;
-  state: RunState;
-  inputRevision: number;
-  createdAt: number;
-  updatedAt: number;
-}
+/** A row of the runs projection, as the store keeps it (without the idempotency key). */
+export type RunListRow = Omit<RunRow, 'key'>;
 
 export const MAX_RUN_PAGE = 500;
 

@@ -17,6 +17,8 @@ export class StoreError extends Error {
       | 'bad-input'
       | 'refused',
     message: string,
+    /** The command field the error is about (`choice`, `reason`), so a front end can name its own flag or JSON path. */
+    readonly field?: string,
   ) {
     super(message);
     this.name = 'StoreError';

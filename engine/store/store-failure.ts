@@ -40,7 +40,9 @@ function describe(path: string, code: string, sqlite: string, phase: StorePhase)
     return { code: 'not-a-database', message: `${path} is not a Weft store (not an SQLite database); point --db at a store file, or at a new path to create one` };
   }
   if (primary === 'SQLITE_NOTADB' || primary === 'SQLITE_CORRUPT') {
-    return { code: 'damaged', message: `the store ${path} is damaged (${sqlite}); check it with: sqlite3 ${shellQuote(path)} "PRAGMA integrity_check", and restore it from a backup` };
+    // Opening or reading writes nothing; mid-run, the commits before the damage was met stand.
+    const unchanged = phase === 'run' ? '' : '; nothing was changed';
+    return { code: 'damaged', message: `the store ${path} is damaged (${sqlite})${unchanged}; check it with: sqlite3 ${shellQuote(path)} "PRAGMA integrity_check", and restore it from a backup` };
   }
   const cannotWrite = ['SQLITE_READONLY', 'SQLITE_CANTOPEN', 'SQLITE_PERM', 'SQLITE_AUTH'].includes(primary);
   if (cannotWrite && phase === 'read') {

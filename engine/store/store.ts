@@ -5,7 +5,7 @@
 // about to start reaches the disk before the attempt does. After a commit, the events it wrote
 // are published to subscribers with their global cursor (commit-listeners.ts, migration 7).
 import { Workflow } from '../../shared/definition/workflow-schema.ts';
-import { EVENT_DATA, parseEventData, type EventData, type EventType, type RunEvent } from '../../shared/events/run-event.ts';
+import { EVENT_DATA, parseEventData, runEvent, widenEvent, type EventData, type EventType, type RunEvent } from '../../shared/events/run-event.ts';
 import type { RunState } from '../../shared/definition/names.ts';
 import { canonicalJson, sha256 } from './canonical-json.ts';
 import type Database from 'better-sqlite3';
@@ -192,7 +192,7 @@ export class Store {
     };
     const data = JSON.stringify(e.data);
     this.pending.push([e.runId, seq, e.at, e.type, event.step, event.activation, event.attempt, data, event.reason]);
-    this.pendingEvents.push(event);
+    this.pendingEvents.push(widenEvent(event));
     this.stats.bytes += data.length;
     return event;
   }
@@ -486,7 +486,8 @@ function toEvent([runId, seq, at, type, step, activation, attempt, data, reason]
     throw new StoreError('damaged', `${where}: stored data is not JSON; the store is damaged`);
   }
   try {
-    return { runId, seq, at, type: type as EventType, step, activation, attempt, data: parseEventData(type as EventType, parsed, where), reason };
+    const known = type as EventType;
+    return widenEvent(runEvent(known, parseEventData(known, parsed, where), { runId, seq, at, step, activation, attempt, reason }));
   } catch (e) {
     throw new StoreError('damaged', `${(e as Error).message}; the store is damaged, or was written by a newer Weft`);
   }
@@ -506,6 +507,6 @@ function snapshotWorkflow(content: string, workflowId: string, version: number):
     const issue = checked.error.issues[0];
     throw new StoreError('damaged', `${what} is not a workflow (${issue === undefined ? 'invalid' : `$${issue.path.map((p) => `.${String(p)}`).join('')}: ${issue.message}`}); the store is damaged`);
   }
-  // The stored text as it was written (the schema's defaults were applied when it was saved).
-  return raw as Workflow;
+  // The schema's output, not the raw JSON cast: what the fold sees is what the schema vouches for.
+  return checked.data;
 }

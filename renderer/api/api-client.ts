@@ -1,6 +1,16 @@
-// One typed client for the engine's HTTP API. Every call carries the bearer token; an error
-// body `{"error": {"code", "message", "path"?}}` becomes an ApiError with those fields.
-import type { EventPage, Health, RunDetail, RunOutcome, RunSummaryPage, TaskSummary, WorkflowDetail, WorkflowSummary } from './api-types.ts';
+// One typed client for the engine's HTTP API, built on the shared/api schemas: every answer is
+// parsed with the schema of its route, so a mismatch between engine and app shows up as a clear
+// error, not as a broken view. Every call carries the bearer token; an error body
+// `{"error": {"code", "message", "path"?}}` becomes an ApiError with those fields.
+import type { z } from 'zod';
+import { ApiErrorBody } from '../../shared/api/api-error.ts';
+import { EventPage } from '../../shared/api/event-page.ts';
+import { HealthInfo } from '../../shared/api/health-info.ts';
+import { RunOutcome } from '../../shared/api/run-outcome.ts';
+import { RunSummaryPage } from '../../shared/api/run-summary.ts';
+import { TaskList } from '../../shared/api/task-summary.ts';
+import { WorkflowDetail, WorkflowList } from '../../shared/api/workflow-views.ts';
+import { RunRead } from './run-read.ts';
 
 export class ApiError extends Error {
   constructor(
@@ -25,16 +35,16 @@ export class ApiClient {
     private readonly base = '',
   ) {}
 
-  health(): Promise<Health> {
-    return this.get('/api/health');
+  health(): Promise<HealthInfo> {
+    return this.get('/api/health', HealthInfo);
   }
 
-  workflows(): Promise<{ workflows: WorkflowSummary[] }> {
-    return this.get('/api/workflows');
+  workflows(): Promise<WorkflowList> {
+    return this.get('/api/workflows', WorkflowList);
   }
 
   workflow(id: string): Promise<WorkflowDetail> {
-    return this.get(`/api/workflows/${encodeURIComponent(id)}`);
+    return this.get(`/api/workflows/${encodeURIComponent(id)}`, WorkflowDetail);
   }
 
   runs(filter: RunFilter = {}): Promise<RunSummaryPage> {
@@ -43,50 +53,51 @@ export class ApiClient {
     if (filter.state) q.set('state', filter.state);
     if (filter.limit) q.set('limit', String(filter.limit));
     const qs = q.toString();
-    return this.get(`/api/runs${qs ? `?${qs}` : ''}`);
+    return this.get(`/api/runs${qs ? `?${qs}` : ''}`, RunSummaryPage);
   }
 
-  run(id: string): Promise<RunDetail> {
-    return this.get(`/api/runs/${encodeURIComponent(id)}`);
+  run(id: string): Promise<RunRead> {
+    return this.get(`/api/runs/${encodeURIComponent(id)}`, RunRead);
   }
 
   events(id: string, after = 0, limit = 1000): Promise<EventPage> {
-    return this.get(`/api/runs/${encodeURIComponent(id)}/events?after=${after}&limit=${limit}`);
+    return this.get(`/api/runs/${encodeURIComponent(id)}/events?after=${after}&limit=${limit}`, EventPage);
   }
 
-  tasks(): Promise<{ tasks: TaskSummary[] }> {
-    return this.get('/api/tasks');
+  tasks(): Promise<TaskList> {
+    return this.get('/api/tasks', TaskList);
   }
 
   startRun(workflow: string, input: unknown): Promise<RunOutcome> {
-    return this.post('/api/runs', { workflow, input });
+    return this.post('/api/runs', { workflow, input }, RunOutcome);
   }
 
-  private async post<T>(path: string, body: unknown): Promise<T> {
+  private async post<S extends z.ZodType>(path: string, body: unknown, schema: S): Promise<z.infer<S>> {
     const response = await fetch(`${this.base}${path}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-    return this.read<T>(response);
+    return this.read(response, schema, path);
   }
 
-  private async get<T>(path: string): Promise<T> {
+  private async get<S extends z.ZodType>(path: string, schema: S): Promise<z.infer<S>> {
     const response = await fetch(`${this.base}${path}`, { headers: { authorization: `Bearer ${this.token}` } });
-    return this.read<T>(response);
+    return this.read(response, schema, path);
   }
 
-  private async read<T>(response: Response): Promise<T> {
+  private async read<S extends z.ZodType>(response: Response, schema: S, path: string): Promise<z.infer<S>> {
     const body: unknown = await response.json().catch(() => null);
     if (!response.ok) {
-      const error = body !== null && typeof body === 'object' && 'error' in body ? (body.error as Record<string, unknown>) : {};
-      throw new ApiError(
-        response.status,
-        typeof error['code'] === 'string' ? error['code'] : 'http_error',
-        typeof error['message'] === 'string' ? error['message'] : `HTTP ${response.status}`,
-        typeof error['path'] === 'string' ? error['path'] : undefined,
-      );
+      const error = ApiErrorBody.safeParse(body);
+      if (error.success) throw new ApiError(response.status, error.data.error.code, error.data.error.message, error.data.error.path);
+      throw new ApiError(response.status, 'http-error', `HTTP ${response.status} from ${path}`);
     }
-    return body as T;
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ApiError(response.status, 'bad-answer', `the engine's answer to ${path} does not match the app's contract at ${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''} (is the app older or newer than the engine?)`);
+    }
+    return parsed.data;
   }
 }

@@ -2,7 +2,6 @@
 // The run page reads the restart record plus the run's definition snapshot; the full RunDetail
 // (permitted actions, attempt details) comes with the engine service's read models.
 import type { RestartRecord } from '../../shared/api/restart-record.ts';
-import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 
 export type { HealthInfo as Health } from '../../shared/api/health-info.ts';
 export type { WorkflowSummary, WorkflowDetail } from '../../shared/api/workflow-views.ts';
@@ -12,5 +11,5 @@ export type { CursoredEvent as StreamMessage, EventPage } from '../../shared/api
 export type { RunOutcome } from '../../shared/api/run-outcome.ts';
 
 export type StepRecord = RestartRecord['steps'][number];
-export type RunDetail = RestartRecord & { definition?: Workflow };
+export type { RunRead as RunDetail } from './run-read.ts';
 export type { DiagnosticSchema as Diagnostic } from '../../shared/api/diagnostic-schema.ts';

@@ -1,15 +1,19 @@
 // The live event stream: one WebSocket to `/api/stream`, authenticated by the subprotocol
-// `weft.bearer.TOKEN` (browsers cannot set headers on a WebSocket). It subscribes to every run and
-// resumes after the last cursor it saw, so a reconnect gets no gap and no duplicate. A lost
-// connection is retried with backoff (0.25 s doubling to 5 s); the server may also say `resync`
-// (this client fell too far behind), after which the app refetches what it shows.
+// `weft.bearer.TOKEN` (browsers cannot set headers on a WebSocket). The first subscription asks
+// for what is committed from then on (the app fetches the current state once it is confirmed);
+// every later one resumes after the last cursor seen, so a reconnect gets no gap and no
+// duplicate. Events come in batch frames, one per engine turn. A lost connection is retried with
+// backoff (0.25 s doubling to 5 s); a `resync` (this client fell behind) resubscribes from its
+// cursor and the app refetches what it shows.
 import type { StreamMessage } from './api-types.ts';
+import { StreamServerMessage } from '../../shared/api/stream-messages.ts';
 
 export type ConnectionState = 'connecting' | 'open' | 'lost';
 
 export interface StreamHandlers {
   onEvents(messages: StreamMessage[]): void;
-  onResync(): void;
+  /** The subscription is live; `first` on the first one (and after a resync): fetch what is shown. */
+  onSubscribed(first: boolean): void;
   onState(state: ConnectionState, cursor: number): void;
 }
 
@@ -18,7 +22,8 @@ const MAX_DELAY_MS = 5000;
 
 export class EventStream {
   private socket: WebSocket | null = null;
-  private cursor: number;
+  private cursor: number | null;
+  private refetch = true;
   private delay = MIN_DELAY_MS;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private closed = false;
@@ -29,7 +34,7 @@ export class EventStream {
     private readonly url: string,
     private readonly token: string,
     private readonly handlers: StreamHandlers,
-    startCursor = 0,
+    startCursor: number | null = null,
   ) {
     this.cursor = startCursor;
   }
@@ -45,23 +50,27 @@ export class EventStream {
   }
 
   private connect(): void {
-    this.handlers.onState('connecting', this.cursor);
+    this.handlers.onState('connecting', this.cursor ?? 0);
     const socket = new WebSocket(this.url, ['weft', `weft.bearer.${this.token}`]);
     this.socket = socket;
     socket.onopen = () => {
       this.delay = MIN_DELAY_MS;
-      socket.send(JSON.stringify({ subscribe: { runs: 'all' }, after: this.cursor }));
-      this.handlers.onState('open', this.cursor);
+      this.subscribe(socket);
+      this.handlers.onState('open', this.cursor ?? 0);
     };
     socket.onmessage = (message) => this.receive(message.data);
     socket.onclose = () => {
       if (this.socket !== socket) return;
       this.socket = null;
       if (this.closed) return;
-      this.handlers.onState('lost', this.cursor);
+      this.handlers.onState('lost', this.cursor ?? 0);
       this.timer = setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, MAX_DELAY_MS);
     };
+  }
+
+  private subscribe(socket: WebSocket): void {
+    socket.send(JSON.stringify({ subscribe: { runs: 'all' }, batch: true, ...(this.cursor === null ? {} : { after: this.cursor }) }));
   }
 
   private receive(data: unknown): void {
@@ -72,16 +81,30 @@ export class EventStream {
     } catch {
       return;
     }
-    if (parsed === null || typeof parsed !== 'object') return;
-    if ('resync' in parsed) {
-      if ('cursor' in parsed && typeof parsed.cursor === 'number') this.cursor = parsed.cursor;
-      this.handlers.onResync();
+    const message = StreamServerMessage.safeParse(parsed);
+    if (!message.success) return;
+    const m = message.data;
+    if ('subscribed' in m) {
+      if (this.cursor === null) this.cursor = m.subscribed.cursor;
+      const first = this.refetch;
+      this.refetch = false;
+      this.handlers.onSubscribed(first);
       return;
     }
-    if (!('cursor' in parsed) || typeof parsed.cursor !== 'number' || parsed.cursor <= this.cursor) return;
-    this.cursor = parsed.cursor;
-    this.batch.push(parsed as StreamMessage);
-    // Many events arrive in one burst when the engine runs fast; hand them on once per frame.
+    if ('resync' in m) {
+      this.cursor = m.resync.after;
+      this.refetch = true;
+      if (this.socket !== null) this.subscribe(this.socket);
+      return;
+    }
+    if ('error' in m) return;
+    const events = 'events' in m ? m.events : [m];
+    const fresh = events.filter((e) => this.cursor === null || e.cursor > this.cursor);
+    const last = fresh[fresh.length - 1];
+    if (last === undefined) return;
+    this.cursor = last.cursor;
+    this.batch.push(...fresh);
+    // Hand events on once per frame, however many frames arrive in it.
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       requestAnimationFrame(() => {

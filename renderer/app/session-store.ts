@@ -64,20 +64,30 @@ export function startSession(token: string | null): () => void {
       useRuns.getState().applyStream(messages);
       useTasks.getState().noteEvents(messages);
     },
-    onResync() {
-      refreshAll();
+    onSubscribed(first) {
+      // The first subscription (and one after a resync) is live: fetch the state it continues.
+      if (first) refreshAll();
     },
     onState(connection, cursor) {
       useSession.setState({ connection, cursor });
       if (connection === 'lost') wasLost = true;
-      // After a reconnect the server may be a new process with new workflows: refetch.
+      // After a reconnect the server may be a new process with new workflow files: refetch.
       if (connection === 'open' && wasLost) {
         wasLost = false;
         refreshAll();
       }
     },
   });
-  refreshAll();
+  // Health at once: it names the workspace, and a refused token is reported even while the
+  // stream cannot connect.
+  void client.health().then(
+    (health) => useSession.setState({ health }),
+    (error: unknown) => {
+      if (error instanceof Error && 'status' in error && error.status === 401) {
+        useSession.setState({ authProblem: 'The engine refused this page’s token (it changes at every start). Open the address that `weft serve` printed.' });
+      }
+    },
+  );
   stream.start();
   return () => stream.stop();
 }

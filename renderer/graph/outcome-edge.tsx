@@ -3,10 +3,14 @@
 import { memo } from 'react';
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyflow/react';
 import type { OutcomeFlowEdge } from './to-flow.ts';
+import { useRuns } from '../runs/runs-store.ts';
 
 function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
   const { id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, markerEnd, selected } = props;
   const [path, labelX, labelY] = getBezierPath({ sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition });
+  const runId = data?.runId ?? null;
+  // On a run's graph: was this edge taken in the run's current pass (undefined: not decided yet).
+  const taken = useRuns((st) => (runId === null ? undefined : st.edgeTaken[runId]?.[id]));
   const outcomes = data?.outcomes ?? ['succeeded'];
   const main = outcomes[0] ?? 'succeeded';
   const plain = outcomes.length === 1 && main === 'succeeded' && !data?.when && !data?.isDefault && data?.maxTraversals === null;
@@ -19,6 +23,7 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
         data-outcome={main}
         data-loop={data?.maxTraversals !== null ? 'true' : undefined}
         data-selected={selected ? 'true' : undefined}
+        data-taken={taken === undefined ? undefined : String(taken)}
         {...(markerEnd === undefined ? {} : { markerEnd })}
       />
       {plain ? null : (

@@ -64,6 +64,12 @@ function StepNodeView({ data, selected }: NodeProps<StepFlowNode>) {
           <span className="dot-sep">·</span>
           <span>{data.kind}</span>
           {data.optional ? <span className="node-chip">optional</span> : null}
+          {state !== undefined ? (
+            <span className="state node-state" data-state={state} data-testid={`step-state-${data.stepId}`}>
+              {state.replace('_', ' ')}
+              {attempts > 1 ? <span className="attempts"> ×{attempts}</span> : null}
+            </span>
+          ) : null}
         </div>
         <div className="step-node-hints">
           {data.effect !== 'none' ? (
@@ -87,12 +93,6 @@ function StepNodeView({ data, selected }: NodeProps<StepFlowNode>) {
             <span className="hint" title={`deadline ${formatDuration(data.deadlineMs)}`}>
               <Hourglass size={11} aria-hidden="true" />
               {formatDuration(data.deadlineMs)}
-            </span>
-          ) : null}
-          {state !== undefined ? (
-            <span className="state node-state" data-state={state} data-testid={`step-state-${data.stepId}`}>
-              {state.replace('_', ' ')}
-              {attempts > 1 ? <span className="attempts"> ×{attempts}</span> : null}
             </span>
           ) : null}
         </div>

@@ -5,7 +5,8 @@ import { useRuns } from './runs-store.ts';
 import { useWorkflows } from '../workflows/workflows-store.ts';
 import { WorkflowGraph } from '../graph/workflow-graph.tsx';
 import type { Diagnostic } from '../api/api-types.ts';
-import type { StepRecord } from '../api/api-types.ts';
+import type { StepDetail } from '../../shared/api/run-detail.ts';
+import { formatDuration, formatTime } from '../app/format.ts';
 
 const NO_DIAGNOSTICS: Diagnostic[] = [];
 
@@ -20,28 +21,56 @@ export function RunPage({ id }: { id: string }) {
   }, [id, loadRun]);
 
   if (detail === undefined) return error ? <div className="error-box">Could not open run {id}: {error}</div> : <div className="loading">Loading run {id}…</div>;
+  const run = detail.run;
   return (
     <div className="split">
-      <RunGraph runId={id} workflowId={detail.run.workflowId} version={detail.run.version} selected={selected} onSelect={setSelected} />
+      <RunGraph runId={id} workflowId={run.workflowId} version={run.version} selected={selected} onSelect={setSelected} />
       <aside className="panel" aria-label="run details">
         <section className="panel-section">
           <h3>Run</h3>
           <dl className="kv">
             <dt>id</dt>
-            <dd className="mono">{detail.run.id}</dd>
+            <dd className="mono">{run.id}</dd>
             <dt>state</dt>
             <dd>
-              <span className="state" data-state={detail.run.state} data-testid="run-state">
-                {detail.run.state.replace('_', ' ')}
+              <span className="state" data-state={run.state} data-testid="run-state">
+                {run.state.replace('_', ' ')}
               </span>
             </dd>
             <dt>workflow</dt>
             <dd>
-              {detail.run.workflowId} v{detail.run.version}
+              {run.workflowId} v{run.version}
             </dd>
+            <dt>started</dt>
+            <dd>{formatTime(new Date(run.createdAtMs).toISOString())}</dd>
             <dt>input rev.</dt>
-            <dd>{detail.run.inputRevision}</dd>
+            <dd>{run.inputRevision}</dd>
+            {run.forkOf !== null ? (
+              <>
+                <dt>fork of</dt>
+                <dd className="mono">
+                  {run.forkOf.runId} from {run.forkOf.fromStep}
+                </dd>
+              </>
+            ) : null}
+            {run.parent !== null ? (
+              <>
+                <dt>parent</dt>
+                <dd className="mono">
+                  {run.parent.runId} · {run.parent.stepId}
+                </dd>
+              </>
+            ) : null}
+            {run.failing !== null ? (
+              <>
+                <dt>failing at</dt>
+                <dd>
+                  <span className="mono">{run.failing.stepId}</span>: {run.failing.reason}
+                </dd>
+              </>
+            ) : null}
           </dl>
+          <Permitted actions={run.permittedActions} />
         </section>
         <section className="panel-section">
           <h3>Restart record</h3>
@@ -56,17 +85,61 @@ export function RunPage({ id }: { id: string }) {
   );
 }
 
-function StepRow({ step, selected, onSelect }: { step: StepRecord; selected: boolean; onSelect: (id: string) => void }) {
+/** What the engine would accept now, and why: the same rules it refuses with (read-only here). */
+function Permitted({ actions }: { actions: readonly { action: string; why: string }[] }) {
+  if (actions.length === 0) return null;
+  return (
+    <div className="permitted" aria-label="permitted actions">
+      <span className="faint">may</span>
+      {actions.map((a) => (
+        <span key={a.action} className="permitted-chip" title={a.why}>
+          {a.action}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+function StepRow({ step, selected, onSelect }: { step: StepDetail; selected: boolean; onSelect: (id: string) => void }) {
   return (
     <li>
-      <button type="button" aria-pressed={selected} onClick={() => onSelect(step.id)} title={step.next}>
+      <button type="button" aria-pressed={selected} onClick={() => onSelect(step.id)} title={step.next} data-testid={`record-step-${step.id}`}>
         <span className="grow mono">{step.id}</span>
         {step.attempts.length > 1 ? <span className="faint">×{step.attempts.length}</span> : null}
         <span className="state" data-state={step.state}>
           {step.state.replace('_', ' ')}
         </span>
       </button>
-      {selected ? <p className="muted" style={{ margin: '2px 8px 8px', fontSize: 'var(--fs-sm)' }}>{step.next}</p> : null}
+      {selected ? (
+        <div className="step-detail" data-testid={`step-detail-${step.id}`}>
+          <p className="muted">{step.next}</p>
+          {step.evidence !== null ? (
+            <p className="faint">
+              evidence <span className="mono">{step.evidence.id}</span> covers input <span className="mono">{step.evidence.covers.inputHash}</span>, v
+              {step.evidence.covers.definitionVersion}, revision {step.evidence.covers.inputRevision}
+            </p>
+          ) : null}
+          {step.attempts.length > 0 ? (
+            <ol className="attempt-list">
+              {step.attempts.map((a) => (
+                <li key={a.id}>
+                  <span className="mono">{a.id}</span>
+                  <span className="state" data-state={a.state}>
+                    {a.state}
+                  </span>
+                  <span className="faint">{a.endedAtMs === null ? 'running' : formatDuration(a.endedAtMs - a.startedAtMs)}</span>
+                  {a.error !== null ? (
+                    <span className="mono attempt-error" title={a.error.message}>
+                      {a.error.code}
+                    </span>
+                  ) : null}
+                </li>
+              ))}
+            </ol>
+          ) : null}
+          <Permitted actions={step.permittedActions} />
+        </div>
+      ) : null}
     </li>
   );
 }

@@ -16,6 +16,8 @@ interface RunsStore {
   detailErrors: Record<string, string>;
   /** Steps of opened runs, by run then step id: what graph nodes subscribe to. */
   steps: Record<string, Record<string, StepRecord>>;
+  /** Edge decisions of opened runs' current pass, by run then edge id: taken or not. */
+  edgeTaken: Record<string, Record<string, boolean>>;
   refreshList(): Promise<void>;
   loadRun(id: string): Promise<void>;
   applyStream(messages: StreamMessage[]): void;
@@ -23,7 +25,8 @@ interface RunsStore {
 
 const REFETCH_MS = 120;
 const pending = new Map<string, ReturnType<typeof setTimeout>>();
-const isRunState = (value: unknown): value is RunState => typeof value === 'string' && (RUN_STATES as readonly string[]).includes(value);
+const runStates: ReadonlySet<string> = new Set(RUN_STATES);
+const isRunState = (value: unknown): value is RunState => typeof value === 'string' && runStates.has(value);
 
 export const useRuns = create<RunsStore>((set, get) => ({
   order: [],
@@ -33,6 +36,7 @@ export const useRuns = create<RunsStore>((set, get) => ({
   details: {},
   detailErrors: {},
   steps: {},
+  edgeTaken: {},
   async refreshList() {
     try {
       const { runs } = await requireClient().runs({ limit: 500 });
@@ -54,6 +58,7 @@ export const useRuns = create<RunsStore>((set, get) => ({
         details: { ...s.details, [id]: detail },
         detailErrors: omit(s.detailErrors, id),
         steps: { ...s.steps, [id]: mergeSteps(s.steps[id], detail.steps) },
+        edgeTaken: { ...s.edgeTaken, [id]: sameRecord(s.edgeTaken[id], Object.fromEntries(detail.edges.map((e) => [e.id, e.taken]))) },
         byId: s.byId[id] === undefined ? s.byId : { ...s.byId, [id]: { ...s.byId[id], state: detail.run.state } },
       }));
     } catch (error) {
@@ -122,6 +127,13 @@ function mergeSteps(before: Record<string, StepRecord> | undefined, steps: StepR
     next[step.id] = old !== undefined && JSON.stringify(old) === JSON.stringify(step) ? old : step;
   }
   return next;
+}
+
+/** The old record when nothing changed, so edges whose decision did not change do not re-render. */
+function sameRecord(before: Record<string, boolean> | undefined, after: Record<string, boolean>): Record<string, boolean> {
+  if (before === undefined) return after;
+  const keys = Object.keys(after);
+  return keys.length === Object.keys(before).length && keys.every((k) => before[k] === after[k]) ? before : after;
 }
 
 function omit<T>(record: Record<string, T>, key: string): Record<string, T> {

@@ -4,8 +4,10 @@ import { z } from 'zod';
 
 /** Actions on one step of a run. */
 export const STEP_ACTIONS = ['retry', 'skip', 'resolve', 'keep', 'fork', 'approve', 'reject', 'reassign'] as const;
+export type StepActionName = (typeof STEP_ACTIONS)[number];
 /** Actions on the whole run. */
 export const RUN_LEVEL_ACTIONS = ['pause', 'resume', 'cancel', 'revise'] as const;
+export type RunLevelActionName = (typeof RUN_LEVEL_ACTIONS)[number];
 
 /**
  * One action a step permits, with the reason in words.

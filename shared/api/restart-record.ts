@@ -1,5 +1,5 @@
-// A run's restart record as `weft inspect RUN --json` prints it today (engine/runtime/
-// restart-record.ts builds it; its interfaces should later be z.infer of these). RunDetail
+// A run's restart record, the first fields of what `weft inspect RUN --json` prints
+// (shared/run/restart-record.ts builds it, typed by these schemas). RunDetail
 // (run-detail.ts) adds to it; nothing here may change, only be added to.
 import { z } from 'zod';
 import { RUN_STATES, STEP_STATES } from '../definition/names.ts';

@@ -4,7 +4,9 @@
 // times; and the run's input, open tasks, parent and child runs, and edge decisions with reasons.
 import { z } from 'zod';
 import { EFFECTS, RUN_STATES } from '../definition/names.ts';
-import { AttemptMeta, Covers, EdgeDecision, SettleOutcome } from './event-parts.ts';
+import { Workflow } from '../definition/workflow-schema.ts';
+import { AttemptMeta } from '../events/attempt-meta.ts';
+import { Covers, EdgeDecision, SettleOutcome } from './event-parts.ts';
 import { JsonValue } from './json-value.ts';
 import { RunPermittedAction, StepPermittedAction } from './permitted-action.ts';
 import { AttemptView, RestartRecord, RunHeader, StepView } from './restart-record.ts';
@@ -101,5 +103,7 @@ export const RunDetail = RestartRecord.extend({
   tasks: z.array(TaskSummary),
   children: z.array(ChildRunLink),
   edges: z.array(EdgeDecisionView),
+  /** The run's definition snapshot (the version it runs), which the app draws; `GET /api/runs/:id` sends it. */
+  definition: Workflow.optional(),
 });
 export type RunDetail = z.infer<typeof RunDetail>;

@@ -2,9 +2,10 @@
 // type (shared/events/run-event.ts, EVENT_DATA). The API sends events in this shape, and the
 // renderer folds them with the engine's own code, so `at` stays in epoch ms as the fold has it.
 // `weft events --json` prints the same events without `runId` and with `at` as ISO text
-// (EventLogJson below). Later, RunEvent in shared/events should be z.infer of RunEventRecord.
+// (EventLogJson below). RunEvent in shared/events is the same union written as a TypeScript
+// type (checked at the end of this file), so the fold narrows on `type` with no cast.
 import { z } from 'zod';
-import { EVENT_DATA, type EventType } from '../events/run-event.ts';
+import { EVENT_DATA, type EventType, type RunEvent } from '../events/run-event.ts';
 
 const position = {
   seq: z.number().int().positive(),
@@ -55,3 +56,8 @@ export type EventLogJson = z.infer<typeof EventLogJson>;
 // A type added to EVENT_DATA but not to the union above fails the type check here.
 type Unlisted = Exclude<EventType, RunEventRecord['type']>;
 const _everyEventTypeListed: [Unlisted] extends [never] ? true : Unlisted = true;
+
+// RunEvent (what the store returns and the fold reads) and RunEventRecord (what the API parses)
+// are one type: a difference in either direction fails the type check here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _runEventIsTheRecord: Same<RunEvent, RunEventRecord> = true;

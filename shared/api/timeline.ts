@@ -1,6 +1,6 @@
 // `GET /api/runs/:id/timeline`: where a run's time went, as spans per step activation and attempt.
-// Built by the same event walk as engine/metrics/run-metrics.ts, so the spans add up to its
-// figures: `totals` are RunMetrics' activeMs, waitingMs, queueMs and attentionMs.
+// Built by shared/run/timeline.ts on the event walk that engine/metrics/run-metrics.ts uses too
+// (shared/run/time-spans.ts): `totals` are RunMetrics' activeMs, waitingMs, queueMs, attentionMs.
 import { z } from 'zod';
 
 /**

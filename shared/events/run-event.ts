@@ -4,6 +4,8 @@
 // row is caught at the boundary instead of deep in the fold.
 import { z } from 'zod';
 import { EFFECTS, HUMAN_TASKS, ON_EXPIRE, OPERATOR_ACTIONS, RUN_STATES } from '../definition/names.ts';
+import type { AttemptErrorCode } from './attempt-error-codes.ts';
+import { AttemptMeta } from './attempt-meta.ts';
 
 const Covers = z.object({
   inputHash: z.string(),
@@ -12,19 +14,9 @@ const Covers = z.object({
 });
 export type Covers = z.infer<typeof Covers>;
 
-const ErrorInfo = z.object({ code: z.string(), message: z.string() });
-
-/** What an executor reports about an attempt besides its result (tokens, latency, model, status). */
-const AttemptMeta = z
-  .object({
-    provider: z.string().optional(),
-    model: z.string().optional(),
-    usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).optional(),
-    latencyMs: z.number().optional(),
-    status: z.number().optional(),
-    retryAfterMs: z.number().optional(),
-  })
-  .optional();
+// Any string parses (a stored author code, or a code from a newer Weft), but the engine writes only
+// codes of the union: a misspelt code in an emitted event does not compile.
+const ErrorInfo = z.object({ code: z.custom<AttemptErrorCode>((v) => typeof v === 'string', 'an error code must be a string'), message: z.string() });
 
 export const SETTLE_OUTCOMES = ['succeeded', 'failed', 'unknown', 'timed_out', 'rejected', 'expired', 'skipped', 'cancelled'] as const;
 export const SettleOutcome = z.enum(SETTLE_OUTCOMES);
@@ -71,7 +63,7 @@ export const EVENT_DATA = {
     effect: z.enum(EFFECTS),
     timeoutMs: z.number().int().optional(),
   }),
-  attempt_succeeded: z.object({ output: z.unknown(), evidenceId: z.string(), covers: Covers, meta: AttemptMeta }),
+  attempt_succeeded: z.object({ output: z.unknown(), evidenceId: z.string(), covers: Covers, meta: AttemptMeta.optional() }),
   attempt_failed: z.object({
     error: ErrorInfo,
     retryable: z.boolean(),
@@ -79,9 +71,9 @@ export const EVENT_DATA = {
     output: z.unknown().optional(),
     evidenceId: z.string().optional(),
     covers: Covers.optional(),
-    meta: AttemptMeta,
+    meta: AttemptMeta.optional(),
   }),
-  attempt_unknown: z.object({ error: ErrorInfo, meta: AttemptMeta }),
+  attempt_unknown: z.object({ error: ErrorInfo, meta: AttemptMeta.optional() }),
   retry_scheduled: z.object({ nextAttempt: z.number().int(), dueAt: z.number(), delayMs: z.number() }),
   timer_set: z.object({ dueAt: z.number() }),
   timer_fired: z.object({}),
@@ -140,8 +132,8 @@ export const EVENT_TYPES = Object.keys(EVENT_DATA) as EventType[];
 
 export type EventData<T extends EventType> = z.infer<(typeof EVENT_DATA)[T]>;
 
-/** One stored event, as the fold sees it. */
-export interface RunEvent<T extends EventType = EventType> {
+/** One stored event of type T: where it happened (run, seq, time, step, attempt), its data and reason. */
+export interface RunEventOf<T extends EventType> {
   runId: string;
   seq: number;
   /** Milliseconds since the epoch, from the engine's clock. */
@@ -152,6 +144,70 @@ export interface RunEvent<T extends EventType = EventType> {
   attempt: number | null;
   data: EventData<T>;
   reason: string | null;
+}
+
+/**
+ * One stored event, as the fold sees it: a union discriminated by `type`, so `switch (e.type)`
+ * types `e.data` without casts. `RunEvent<'step_settled'>` is one member; a generic `T` keeps
+ * type and data together where events are made (the store's append, the engine's emit). It equals
+ * z.infer of shared/api/run-event-record.ts's RunEventRecord (checked there).
+ *
+ * @example
+ * if (e.type === 'step_settled') e.data.edges; // EdgeDecision[]
+ */
+export type RunEvent<T extends EventType = EventType> = { [K in T]: RunEventOf<K> }[T];
+
+/** Makes an event from its parts, keeping its type and data together. */
+export function runEvent<T extends EventType>(type: T, data: EventData<T>, at: Omit<RunEventOf<T>, 'type' | 'data'>): RunEvent<T> {
+  return { ...at, type, data };
+}
+
+const same = <E extends RunEvent>(e: E): RunEvent => e;
+/** One identity per type: indexed by a generic type, it is checked where a cast would not be. */
+const WIDEN: { [K in EventType]: (e: RunEvent<K>) => RunEvent } = {
+  run_created: same,
+  run_input_revised: same,
+  run_state_changed: same,
+  engine_resumed: same,
+  step_activated: same,
+  operator_action: same,
+  run_failing: same,
+  compensation_started: same,
+  step_compensated: same,
+  run_queued: same,
+  child_started: same,
+  child_finished: same,
+  run_dequeued: same,
+  attempt_started: same,
+  attempt_succeeded: same,
+  attempt_failed: same,
+  attempt_unknown: same,
+  retry_scheduled: same,
+  timer_set: same,
+  timer_fired: same,
+  task_opened: same,
+  task_reassigned: same,
+  task_decided: same,
+  event_awaited: same,
+  event_received: same,
+  event_duplicate: same,
+  deadline_passed: same,
+  evidence_reused: same,
+  evidence_imported: same,
+  unknown_imported: same,
+  revision_held: same,
+  outcome_carried: same,
+  step_settled: same,
+  step_escalated: same,
+};
+
+/**
+ * An event of a generic type as a member of the union. TypeScript cannot relate `RunEvent<T>` for
+ * a type parameter T to the union, so code that makes events generically (the store's append, the
+ * engine's emit) passes them through here; the table above proves each member is one.
+ */
+export function widenEvent<T extends EventType>(e: RunEvent<T>): RunEvent {
+  return WIDEN[e.type](e);
 }
 
 /** Parses the data of a stored row; throws a readable error naming run, seq and type. */

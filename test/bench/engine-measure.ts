@@ -13,6 +13,7 @@ import { Engine } from '../../engine/runtime/engine.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store, type StoreStats } from '../../engine/store/store.ts';
 import { engineFixture, tempDir } from './engine-fixture.ts';
+import { timeNode, type ProcessSample } from './process-timer.ts';
 
 export interface RunsSample {
   /** Wall time of the timed runs. */
@@ -123,7 +124,10 @@ export async function measureRecovery(killed: string): Promise<RecoverySample> {
   const t1 = performance.now();
   const { runs } = engine.recover();
   const t2 = performance.now();
-  while (store.stats.commits === 0) await new Promise((r) => setImmediate(r));
+  // The first tick: until the engine has nothing left to do (recovering parked runs may commit
+  // nothing at all, since nothing in them changed).
+  await new Promise((r) => setImmediate(r));
+  while (!engine.idle) await new Promise((r) => setImmediate(r));
   const t3 = performance.now();
   const resumedEvents = (db.prepare("SELECT count(*) AS n FROM events WHERE type = 'engine_resumed'").get() as { n: number }).n;
   engine.close();
@@ -132,18 +136,16 @@ export async function measureRecovery(killed: string): Promise<RecoverySample> {
   return { openMs: t1 - t0, recoverMs: t2 - t1, tickMs: t3 - t2, totalMs: t3 - t0, runs, resumedEvents };
 }
 
-/** Wall time of `weft resume --db` (a new process) on a copy of the killed store. */
-export async function measureCliResume(killed: string): Promise<{ ms: number; code: number | null; lines: number }> {
+/**
+ * Wall time of `weft resume --db` (a new process) on a copy of the killed store; `env` is added to
+ * the child's (WEFT_FROM_SOURCE=1 forces the tsx path).
+ */
+export async function measureCliResume(killed: string, env: Record<string, string> = {}): Promise<ProcessSample & { lines: number }> {
   const { dir, dbPath } = copyStore(killed);
-  const start = performance.now();
-  const child = spawn(process.execPath, [join(ROOT, 'bin/weft.js'), 'resume', '--db', dbPath, '--json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', resolve);
-  });
-  const ms = performance.now() - start;
-  rmSync(dir, { recursive: true, force: true });
-  return { ms, code, lines: stdout.split('\n').filter((l) => l !== '').length };
+  try {
+    const sample = await timeNode([join(ROOT, 'bin/weft.js'), 'resume', '--db', dbPath, '--json'], ROOT, env);
+    return { ...sample, lines: sample.stdout.split('\n').filter((l) => l !== '').length };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

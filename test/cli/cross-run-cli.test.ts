@@ -8,7 +8,8 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { overrideEnv } from '../env-override.ts';
 import { runWeft } from './run-weft.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'weft-cli-cross-run-'));
@@ -27,8 +28,11 @@ const eventsOf = async (runId: string): Promise<LoggedEvent[]> => {
   return (JSON.parse(r.stdout) as { events: LoggedEvent[] }).events;
 };
 
+let restoreEnv = (): void => undefined;
+afterAll(() => restoreEnv());
+
 beforeAll(async () => {
-  process.env['WEFT_CONFIG_DIR'] = env.config;
+  restoreEnv = overrideEnv({ WEFT_CONFIG_DIR: env.config });
   const t = await runWeft(['trust', dir], dir);
   expect(t.code).toBe(0);
 });

@@ -76,7 +76,7 @@ const commands = (): string[][] => [['runs'], ['tasks'], ['inspect', run], ['eve
 
 describe('a damaged store is refused by every command, unchanged', () => {
   it.each([
-    ['flipped bytes', flipBytes, /the store .*store\.db is damaged \(SQLite: .*\); check it with: sqlite3 .*store\.db "PRAGMA integrity_check"/, []],
+    ['flipped bytes', flipBytes, /the store .*store\.db is damaged \(SQLite: .*\); nothing was changed; check it with: sqlite3 .*store\.db "PRAGMA integrity_check"/, []],
     ['an unknown event type', withSql("UPDATE events SET type = 'from_the_future' WHERE seq = 2"), /run r\w+ event 2: unknown event type "from_the_future"; the store is damaged, or was written by a newer Weft/, ['runs']],
     ['a gap in a run’s sequence', withSql('DELETE FROM events WHERE seq = 2'), /run r\w+ has a gap in its event log: event 2 is missing; the store is damaged/, ['runs']],
     ['a definition snapshot that is not a workflow', withSql(`UPDATE definitions SET content = '{"hello": "world"}'`), /the definition snapshot of workflow "hold" version 1 is not a workflow \(.*\); the store is damaged/, ['runs', 'events']],

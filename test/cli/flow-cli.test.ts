@@ -2,12 +2,15 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { overrideEnv } from '../env-override.ts';
 import { runWeft, STACK_LINE } from './run-weft.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'weft-cli-flow-'));
 const db = join(dir, 'store.db');
-process.env['WEFT_CONFIG_DIR'] = join(dir, 'config');
+// Every weft child of this file uses its own config folder; restored when the file is done.
+const restoreEnv = overrideEnv({ WEFT_CONFIG_DIR: join(dir, 'config') });
+afterAll(() => restoreEnv());
 
 const write = (name: string, steps: unknown[]) => {
   const file = join(dir, name);

@@ -6,13 +6,16 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { overrideEnv } from '../env-override.ts';
 import { runWeft, STACK_LINE } from './run-weft.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'weft-cli-join-'));
 const db = join(dir, 'store.db');
 const file = join(dir, 'transfer.weft.json');
-process.env['WEFT_CONFIG_DIR'] = join(dir, 'config');
+// Every weft child of this file uses its own config folder; restored when the file is done.
+const restoreEnv = overrideEnv({ WEFT_CONFIG_DIR: join(dir, 'config') });
+afterAll(() => restoreEnv());
 
 // Each command leaves a line in a log file of the workspace, so the test sees which effects happened.
 const sh = (script: string) => ({ argv: ['sh', '-c', script] });

@@ -15,16 +15,15 @@ describe('the store lease', () => {
     const d = openDatabase(db);
     // This test process stands in for a live engine that keeps its heartbeat fresh.
     d.prepare('INSERT INTO lease (id, owner, pid, host, heartbeat_at) VALUES (1, ?, ?, ?, ?)').run('weft serve', process.pid, hostname(), Date.now() + 60_000);
-    process.env['WEFT_LEASE_WAIT_MS'] = '300';
-    const locked = await runWeft(['resume', '--db', db]);
+    // Only the child waits briefly for the lease: the variable goes to its environment alone.
+    const locked = await runWeft(['resume', '--db', db], undefined, { env: { WEFT_LEASE_WAIT_MS: '300' } });
     expect(locked.code).toBe(2);
     expect(locked.stderr).toContain(`the store is being run by weft serve (process ${process.pid} on ${hostname()})`);
     // The owner dies: a pid that cannot exist.
     d.prepare('UPDATE lease SET pid = ? WHERE id = 1').run(2_147_483_000);
-    const taken = await runWeft(['resume', '--db', db]);
+    const taken = await runWeft(['resume', '--db', db], undefined, { env: { WEFT_LEASE_WAIT_MS: '300' } });
     expect(taken.code).toBe(0);
     expect(taken.stdout).toBe('no unfinished runs\n');
     d.close();
-    delete process.env['WEFT_LEASE_WAIT_MS'];
   });
 });

@@ -5,7 +5,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { overrideEnv } from '../env-override.ts';
 import { ReviseOutcome, RevisePlan } from '../../shared/api/input-commands.ts';
 import { RunActionResult } from '../../shared/api/run-action.ts';
 import { runWeft, STACK_LINE } from './run-weft.ts';
@@ -13,7 +14,9 @@ import { runWeft, STACK_LINE } from './run-weft.ts';
 const dir = mkdtempSync(join(tmpdir(), 'weft-cli-revise-'));
 const db = join(dir, 'store.db');
 const quotes = join(dir, 'quotes.log');
-process.env['WEFT_CONFIG_DIR'] = join(dir, 'config');
+// Every weft child of this file uses its own config folder; restored when the file is done.
+const restoreEnv = overrideEnv({ WEFT_CONFIG_DIR: join(dir, 'config') });
+afterAll(() => restoreEnv());
 const file = join(dir, 'quote.weft.json');
 writeFileSync(file, JSON.stringify({
   format: 'weft/v1',

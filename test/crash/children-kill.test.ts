@@ -8,14 +8,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import type { RunEvent } from '../../shared/events/run-event.ts';
-import { openReadOnlyStore } from '../../engine/cli/engine-session.ts';
+import { openReadOnlyStore } from '../../engine/service/engine-session.ts';
 import { weftInProcess } from '../cli/capture-io.ts';
 import { killTree } from './process-tree.ts';
 import { between, seededRandom } from './seeded-random.ts';
 import { storeWritten } from './store-activity.ts';
 import { runCli, startCli } from './weft-cli.ts';
+import { overrideEnv } from '../env-override.ts';
 
 const KILLS = 30;
 const ITEMS = 24;
@@ -54,7 +55,7 @@ it('kill -9 while a map and a subworkflow start and finish children orphans no c
   writeFileSync(join(dir, 'square.weft.json'), JSON.stringify(child));
   const file = join(dir, 'squares.weft.json');
   writeFileSync(file, JSON.stringify(parent));
-  process.env['WEFT_CONFIG_DIR'] = join(dir, 'config');
+  onTestFinished(overrideEnv({ WEFT_CONFIG_DIR: join(dir, 'config') }));
   await runCli(['trust', dir], dir);
 
   const random = seededRandom(SEED);

@@ -15,22 +15,24 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
-import { openReadOnlyStore } from '../../engine/cli/engine-session.ts';
+import { expect, it, onTestFinished } from 'vitest';
+import { openReadOnlyStore } from '../../engine/service/engine-session.ts';
 import { checkCrashFacts, type InspectRecord, type LoggedEvent } from './crash-checks.ts';
 import { crashWorkflow } from './crash-workflow.ts';
 import { killTree } from './process-tree.ts';
 import { between, seededRandom } from './seeded-random.ts';
 import { storeWritten } from './store-activity.ts';
 import { cliJson, runCli, startCli, type CliResult } from './weft-cli.ts';
+import { overrideEnv } from '../env-override.ts';
 
 const KILLS = 22;
 /**
  * Kill delay after the CLI's first write to the store (taking the lease), in ms: random, from the
  * short range while the run is ahead of schedule, so that the kills spread over the whole run and
- * the run does not finish before KILLS of them have landed.
+ * the run does not finish before KILLS of them have landed. The short range is short because the
+ * bundled CLI starts in a tenth of a second: a life given 120 ms could finish a quarter of the run.
  */
-const KILL_DELAY_MS: Record<'ahead' | 'behind', [number, number]> = { ahead: [0, 120], behind: [0, 500] };
+const KILL_DELAY_MS: Record<'ahead' | 'behind', [number, number]> = { ahead: [0, 30], behind: [0, 500] };
 const SEED = Number(process.env['WEFT_CRASH_SEED'] ?? Math.floor(Math.random() * 1e9));
 
 interface Life {
@@ -65,7 +67,7 @@ it('survives repeated kill -9 of the engine and its commands without losing or r
   expect(validated.files[0]?.diagnostics.filter((d) => d.severity === 'error') ?? ['no report']).toEqual([]);
   expect(workflow.steps).toHaveLength(40);
   // The workflow runs commands: its workspace must be trusted (in a config folder of this test's own).
-  process.env['WEFT_CONFIG_DIR'] = join(dir, 'config');
+  onTestFinished(overrideEnv({ WEFT_CONFIG_DIR: join(dir, 'config') }));
   await runCli(['trust', dir], dir);
 
   const random = seededRandom(SEED);

@@ -71,6 +71,12 @@ test('a run of record-update started from a terminal appears and colours its nod
   await row.click();
   await expect(page.getByTestId('run-state')).toHaveText('succeeded');
   await expect(page.getByTestId('step-state-write')).toHaveText(/succeeded/);
+  // The edges the run took are drawn as taken; a skipped branch's are not.
+  await expect(page.locator('.outcome-edge[data-taken="true"]')).not.toHaveCount(0);
+  await expect(page.locator('.outcome-edge[data-taken="false"]')).not.toHaveCount(0);
+  // The restart record opens a step: its attempts and what may be done with it, and why.
+  await page.getByTestId('record-step-write').click();
+  await expect(page.getByTestId('step-detail-write')).toContainText('write/1.1');
   await shoot(page, 'run-record-update');
 });
 

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { restartRecord } from '../../engine/runtime/restart-record.ts';
+import { restartRecord } from '../../shared/run/restart-record.ts';
 import { formatRecord } from '../../engine/cli/commands/inspect-command.ts';
 import { harness, types, until, type Harness } from './harness.ts';
 

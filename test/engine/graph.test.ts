@@ -142,7 +142,9 @@ describe('timers and recovery', () => {
     const { runId } = h.start(wf('graph', [t('start'), { id: 'pause', kind: 'wait', config: { durationMs: 300 } }, end()], [{ id: 'e1', from: 'start', to: 'pause' }, { id: 'e2', from: 'pause', to: 'done' }]));
     expect(await h.engine.settled(runId)).toBe('waiting');
     const engine = h.restart();
-    await new Promise((r) => setTimeout(r, 400));
+    // Recover only once the timer is overdue (the engine's clock is the system clock).
+    const timer = h.events(runId).find((e) => e.type === 'timer_set')?.data as RunEvent<'timer_set'>['data'];
+    await until(() => Date.now() > timer.dueAt, `the wait's timer (due ${timer.dueAt}) to be overdue`);
     expect(engine.recover().runs).toBe(1);
     expect(await engine.settled(runId)).toBe('succeeded');
     const after = types(h.events(runId));

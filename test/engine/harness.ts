@@ -11,7 +11,7 @@ import { defaultExecutors } from '../../engine/executors/default-executors.ts';
 import { systemClock, systemRandom } from '../../engine/time/clock.ts';
 import { Engine } from '../../engine/runtime/engine.ts';
 import { foldRun } from '../../engine/runtime/fold-run.ts';
-import type { RunModel } from '../../engine/runtime/run-model.ts';
+import type { RunModel } from '../../shared/run/run-model.ts';
 import { openDatabase, type Db } from '../../engine/store/open-database.ts';
 import { Store } from '../../engine/store/store.ts';
 

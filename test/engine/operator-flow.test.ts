@@ -74,14 +74,17 @@ describe('operator control', () => {
       { id: 'c', from: 'three', to: 'done' },
     ]);
     const { runId } = h.start(flow);
-    await new Promise((r) => setTimeout(r, 50));
+    const store = h.store;
+    // Paused while "one" runs: it may finish, but nothing new starts.
+    await until(() => types(store.readEvents(runId), 'one').includes('attempt_started'), 'step one to start');
     await h.engine.pauseRun(runId, 'ops', 'deploy window');
     expect(await h.engine.settled(runId)).toBe('paused');
     const m = h.model(runId);
     expect(m.steps.get('one')?.state).toBe('succeeded');
     expect(m.steps.get('two')?.state).toBe('ready');
     await h.engine.unpauseRun(runId, 'ops', 'done');
-    await new Promise((r) => setTimeout(r, 300));
+    // Resumed: "two" runs and "three" (sleep 30) starts; the cancel then aborts it.
+    await until(() => types(store.readEvents(runId), 'three').includes('attempt_started'), 'step three to start');
     await h.engine.cancelRun(runId, 'ops', 'not needed');
     expect(await h.engine.settled(runId)).toBe('cancelled');
     const events = h.events(runId);

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { planRevision } from '../../engine/runtime/revision-plan.ts';
-import { indexDefinition } from '../../engine/runtime/definition-index.ts';
+import { indexDefinition } from '../../shared/run/definition-index.ts';
 import { end, harness, wf, type Harness } from './harness.ts';
 import { quoteFlow } from './quote-flow.ts';
 

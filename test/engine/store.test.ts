@@ -12,6 +12,7 @@ import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store } from '../../engine/store/store.ts';
 import { StoreError } from '../../engine/store/store-error.ts';
 import { harness, parseWorkflow, type Harness } from './harness.ts';
+import { Workflow } from '../../shared/definition/workflow-schema.ts';
 
 const temp = () => mkdtempSync(join(tmpdir(), 'weft-store-'));
 const chain = (id: string, n: number) => ({
@@ -124,6 +125,28 @@ describe('definition snapshots', () => {
     const changed = parseWorkflow({ ...chain('flow', 2), name: 'renamed' });
     expect(() => store.saveDefinition(changed, 3)).toThrow(/bump "version" to 2/);
     expect(store.saveDefinition({ ...changed, version: 2 }, 4)).toBeTypeOf('string');
+  });
+
+  it('reads a snapshot back parsed by the workflow schema, once per version', () => {
+    const store = new Store(openDatabase(join(temp(), 'w.db')));
+    const a = parseWorkflow(chain('flow', 2));
+    store.saveDefinition(a, 1);
+    const loaded = store.loadDefinition('flow', 1);
+    expect(loaded?.workflow).toEqual(Workflow.parse(a));
+    expect(store.loadDefinition('flow', 1)).toBe(loaded);
+  });
+
+  it('refuses a snapshot whose step config breaks the schema, naming the path, and writes nothing', () => {
+    const path = join(temp(), 'w.db');
+    const store = new Store(openDatabase(path));
+    store.saveDefinition(parseWorkflow(chain('flow', 2)), 1);
+    const content = (store.db.prepare('SELECT content FROM definitions').get() as { content: string }).content;
+    const broken = content.replace('"expression":', '"expression":1,"typo":');
+    expect(broken).not.toBe(content);
+    store.db.prepare('UPDATE definitions SET content = ?').run(broken);
+    const fresh = new Store(openDatabase(path));
+    expect(() => fresh.loadDefinition('flow', 1)).toThrow(/the definition snapshot of workflow "flow" version 1 is not a workflow \(\$\.steps\.0\.config[^)]*\); the store is damaged/);
+    expect((fresh.db.prepare('SELECT content FROM definitions').get() as { content: string }).content).toBe(broken);
   });
 });
 

@@ -1,14 +1,13 @@
 // The real server on a random port over a real store: every refused request gets its documented
 // status and error body, and leaves the store exactly as it was.
-import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiErrorBody } from '../../shared/api/api-error.ts';
 import { serve, type Serving } from '../../engine/server/serve.ts';
+import { storeDigest as digestOf } from '../store-digest.ts';
 
 const TOKEN = 'test-token-0123456789abcdefghijklmnopqrstuvwxyzABCDEF';
 
@@ -29,18 +28,7 @@ let workspace: string;
 let serving: Serving;
 const dbPath = () => join(root, 'weft.db');
 
-/** Every row of every table of the store, hashed: equal digests mean nothing was written. */
-function storeDigest(): string {
-  const db = new Database(dbPath(), { readonly: true });
-  try {
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('lease') ORDER BY name").all() as { name: string }[]).map((t) => t.name);
-    const hash = createHash('sha256');
-    for (const t of tables) hash.update(`${t}:${JSON.stringify(db.prepare(`SELECT * FROM "${t}"`).raw().all())}`);
-    return hash.digest('hex');
-  } finally {
-    db.close();
-  }
-}
+const storeDigest = (): string => digestOf(dbPath());
 
 interface Reply {
   status: number;

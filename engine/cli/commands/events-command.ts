@@ -40,17 +40,12 @@ reason, and data.
     const limit = values.limit === undefined ? undefined : wholeNumber('--limit', values.limit, 1);
     if (values.follow === true && limit !== undefined) throw new UsageError('--follow prints until the run ends; give --limit without --follow');
     const json = values.json === true;
-    return withReadOnlyStore('events', io, values.db, async (store) => {
-      const runId = store.resolveRunId(run);
+    return withReadOnlyStore('events', io, values.db, async (reader) => {
       if (values.follow === true) {
-        const [{ followRunEvents }, { systemClock }] = await Promise.all([import('../follow-run-events.ts'), import('../../time/clock.ts')]);
         const print = (e: RunEvent): void => void io.stdout.write(json ? `${JSON.stringify(printable(e))}\n` : line(e));
-        return exitCodeOf(await followRunEvents(store, runId, after, print, systemClock));
+        return exitCodeOf(await reader.followEvents(reader.resolveRunId(run), after, print));
       }
-      // One event more than the page tells whether another page follows.
-      const read = store.readEvents(runId, limit === undefined ? { after } : { after, limit: limit + 1 });
-      const events = limit === undefined ? read : read.slice(0, limit);
-      const next = limit !== undefined && read.length > limit ? (events[events.length - 1]?.seq ?? null) : null;
+      const { runId, events, next } = reader.eventPage(run, after, limit);
       if (json) {
         const body = { events: events.map(printable), ...(limit === undefined ? {} : { next }) };
         io.stdout.write(`${JSON.stringify(body)}\n`);

@@ -1,14 +1,10 @@
 // `weft fork RUN --from STEP [--input JSON|@file] [--db PATH] [--json]`: a new run that reuses the
 // evidence of every step not downstream of STEP.
-import { forkPlan } from '../../runtime/fork-plan.ts';
-import { foldRun } from '../../runtime/fold-run.ts';
 import type { Command } from '../command.ts';
-import { withUserErrors } from '../cli-errors.ts';
-import { withEngineSession } from '../engine-session.ts';
+import { withService } from '../engine-session.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
-import { checkRunInput, readRunInput } from '../run-input.ts';
+import { readRunInput } from '../run-input.ts';
 import { printRunOutcome } from '../run-outcome.ts';
-import { storePath } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
 
 export const forkCommand: Command = {
@@ -29,24 +25,11 @@ Exit status as for weft run, for the new run.`,
     if (run === undefined || extra.length > 0) throw new UsageError('give exactly one run id');
     if (values.from === undefined) throw new UsageError('--from STEP is required: the first step to run again');
     const from = values.from;
-    const dbPath = storePath(values.db, io.cwd);
-    return withUserErrors('fork', io, async () => {
-      return withEngineSession(dbPath, 'weft fork', async (session) => {
-        const source = foldRun(session.store, session.store.resolveRunId(run));
-        const input = values.input === undefined ? source.input : readRunInput(values.input, io.cwd);
-        await checkRunInput(source.workflow, input);
-        const plan = forkPlan(source, from);
-        const runId = session.engine.startRun({
-          workflow: source.workflow,
-          definitionHash: source.definitionHash,
-          input,
-          workspaceDir: source.workspaceDir,
-          forkOf: { runId: source.runId, fromStep: from },
-          importEvidence: plan.evidence,
-          importUnknowns: plan.unknowns,
-        });
-        return printRunOutcome(io, runId, await session.engine.settled(runId), values.json === true);
-      });
+    return withService('fork', io, values.db, async (service) => {
+      const source = service.reader.resolveRunId(run);
+      const input = values.input === undefined ? {} : { input: readRunInput(values.input, io.cwd) };
+      const { runId } = service.fork(source, { action: 'fork', from, ...input });
+      return printRunOutcome(io, runId, await service.settled(runId), values.json === true);
     });
   },
 };

@@ -1,6 +1,5 @@
 // `weft inspect RUN [--db PATH] [--json]`: the run's restart record.
-import { foldRun } from '../../runtime/fold-run.ts';
-import { restartRecord, type RestartRecord } from '../../runtime/restart-record.ts';
+import type { RestartRecord } from '../../service/run-reader.ts';
 import type { Command } from '../command.ts';
 import { withReadOnlyStore } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
@@ -15,15 +14,18 @@ export const inspectCommand: Command = {
 that evidence covers (input hash, definition version, input revision), its attempts, and the
 next permitted action with its reason.
 
-  --json   print {"run":{...},"steps":[{"id","state","activation","attempts":[...],"evidence","next"}]}`,
+  --json   print the run's RunDetail (docs/api.md): the restart record
+           {"run":{...},"steps":[{"id","state","activation","attempts":[...],"evidence","next"}]}
+           plus, per step, its permittedActions [{action, why}] and each attempt's input,
+           output, evidence, meta and epoch-ms times; and the run's tasks, children and edges`,
 
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, json: { type: 'boolean' } });
     const [run, ...extra] = positionals;
     if (run === undefined || extra.length > 0) throw new UsageError('give exactly one run id');
-    return withReadOnlyStore('inspect', io, values.db, async (store) => {
-      const record = restartRecord(foldRun(store, store.resolveRunId(run)));
-      io.stdout.write(values.json === true ? `${JSON.stringify(record)}\n` : formatRecord(record));
+    return withReadOnlyStore('inspect', io, values.db, async (reader) => {
+      const detail = reader.runDetail(run);
+      io.stdout.write(values.json === true ? `${JSON.stringify(detail)}\n` : formatRecord(detail));
       return EXIT_OK;
     });
   },

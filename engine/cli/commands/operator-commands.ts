@@ -28,7 +28,7 @@ timers wait. weft resume RUN continues it.\n\n${EXIT}`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, common);
     const [run] = one(positionals, 'RUN');
-    return actOnRun('pause', io, values.db, values.json === true, run as string, (e, id) => e.pauseRun(id, actor(values.by), reasonOf(values.reason)));
+    return actOnRun('pause', io, values.db, values.json === true, run as string, { action: 'pause', by: actor(values.by), reason: reasonOf(values.reason) });
   },
 };
 
@@ -41,7 +41,7 @@ unknown, on record), waiting steps and open tasks are cancelled, and the run end
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, common);
     const [run] = one(positionals, 'RUN');
-    return actOnRun('cancel', io, values.db, values.json === true, run as string, (e, id) => e.cancelRun(id, actor(values.by), reasonOf(values.reason)));
+    return actOnRun('cancel', io, values.db, values.json === true, run as string, { action: 'cancel', by: actor(values.by), reason: reasonOf(values.reason) });
   },
 };
 
@@ -56,8 +56,8 @@ decision that repeating the effect is safe.\n\n${EXIT}`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, { ...common, input: { type: 'string' } });
     const [run, step] = one(positionals, 'RUN STEP');
-    const input = values.input === undefined ? undefined : { value: readRunInput(values.input, io.cwd) };
-    return actOnRun('retry', io, values.db, values.json === true, run as string, (e, id) => e.retryStep(id, step as string, actor(values.by), reasonOf(values.reason), input));
+    const input = values.input === undefined ? {} : { input: readRunInput(values.input, io.cwd) };
+    return actOnRun('retry', io, values.db, values.json === true, run as string, { action: 'retry', step: step as string, ...input, by: actor(values.by), reason: reasonOf(values.reason) });
   },
 };
 
@@ -74,7 +74,7 @@ evidence recorded with who and why, and continues the run from it.\n\n${EXIT}`,
     if (values.reason === undefined) throw new UsageError('--reason TEXT is required: skipping work needs a why on record');
     const output = readRunInput(values.output, io.cwd, '--output');
     const reason = values.reason;
-    return actOnRun('skip', io, values.db, values.json === true, run as string, (e, id) => e.skipStep(id, step as string, output, actor(values.by), reason));
+    return actOnRun('skip', io, values.db, values.json === true, run as string, { action: 'skip', step: step as string, output, by: actor(values.by), reason });
   },
 };
 
@@ -90,8 +90,8 @@ export const resolveCommand: Command = {
     const [run, step] = one(positionals, 'RUN STEP');
     if (values.as !== 'succeeded' && values.as !== 'failed') throw new UsageError('--as succeeded or --as failed is required');
     const as = values.as;
-    const evidence = values.evidence === undefined ? undefined : readRunInput(values.evidence, io.cwd, '--evidence');
-    return actOnRun('resolve', io, values.db, values.json === true, run as string, (e, id) => e.resolveStep(id, step as string, as, actor(values.by), reasonOf(values.reason), evidence));
+    const evidence = values.evidence === undefined ? {} : { evidence: readRunInput(values.evidence, io.cwd, '--evidence') };
+    return actOnRun('resolve', io, values.db, values.json === true, run as string, { action: 'resolve', step: step as string, as, ...evidence, by: actor(values.by), reason: reasonOf(values.reason) });
   },
 };
 
@@ -106,6 +106,6 @@ skip (settle it with an output you give).\n\n${EXIT}`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, common);
     const [run, step] = one(positionals, 'RUN STEP');
-    return actOnRun('keep', io, values.db, values.json === true, run as string, (e, id) => e.keepStep(id, step as string, actor(values.by), reasonOf(values.reason)));
+    return actOnRun('keep', io, values.db, values.json === true, run as string, { action: 'keep', step: step as string, by: actor(values.by), reason: reasonOf(values.reason) });
   },
 };

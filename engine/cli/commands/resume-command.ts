@@ -1,9 +1,8 @@
 // `weft resume [RUN] [--db PATH] [--json]`: continues unfinished runs after a stop or a crash.
 import { existsSync } from 'node:fs';
-import type { RunState } from '../../../shared/definition/names.ts';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
-import { withEngineSession } from '../engine-session.ts';
+import { withServiceAt } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { exitCodeOf, printRunOutcome } from '../run-outcome.ts';
@@ -36,27 +35,17 @@ Exit status as for weft run, for the worst run: 1 if any failed, else 3 if any w
         if (values.json !== true) io.stdout.write('no unfinished runs\n');
         return EXIT_OK;
       }
-      return withEngineSession(dbPath, 'weft resume', async (session) => {
-        let ids: string[];
-        if (only !== undefined) {
-          const id = session.store.resolveRunId(only);
-          const live = session.engine.load(id);
-          if (live.model.state === 'paused') await session.engine.unpauseRun(id, actor(values.by), values.reason ?? 'resumed');
-          ids = [id];
-        } else {
-          ids = session.store.unfinishedRunIds();
-          session.engine.recover();
-        }
+      return withServiceAt(dbPath, 'resume', io, async (service) => {
+        const ids = await service.resume(only, { by: actor(values.by), reason: values.reason });
         if (ids.length === 0 && values.json !== true) io.stdout.write('no unfinished runs\n');
-        const states: RunState[] = [];
-        for (const id of ids) states.push(await session.engine.settled(id));
+        const states = [];
+        for (const id of ids) states.push({ id, state: await service.settled(id) });
         let worst = EXIT_OK;
-        ids.forEach((id, k) => {
-          const state = states[k] as RunState;
+        for (const { id, state } of states) {
           printRunOutcome(io, id, state, values.json === true);
           const code = exitCodeOf(state);
           worst = code === 1 || worst === 1 ? 1 : Math.max(worst, code);
-        });
+        }
         return worst;
       });
     });

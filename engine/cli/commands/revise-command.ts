@@ -2,20 +2,15 @@
 // a run. The plan (what runs again, what keeps its evidence, what waits for a decision) is printed
 // before the revision acts; --dry-run prints only the plan and changes nothing.
 import type { RevisePlan } from '../../../shared/api/input-commands.ts';
-import type { RunState } from '../../../shared/definition/names.ts';
-import type { Workflow } from '../../../shared/definition/workflow-schema.ts';
-import type { RevisionPlan } from '../../runtime/revision-plan.ts';
-import { StoreError } from '../../store/store-error.ts';
-import type { Store } from '../../store/store.ts';
+import type { JsonValue } from '../../../shared/api/json-value.ts';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
-import { openReadOnlyStore, withEngineSession } from '../engine-session.ts';
+import { withReadOnlyStore, withService } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { formatRevisionPlan } from '../revision-plan-text.ts';
-import { checkRunInput, readRunInput } from '../run-input.ts';
+import { readRunInput } from '../run-input.ts';
 import { printRunOutcome } from '../run-outcome.ts';
-import { storePath } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
 
 export const reviseCommand: Command = {
@@ -45,45 +40,25 @@ Exit status as for weft run; 0 for --dry-run.`,
     if (run === undefined || extra.length > 0) throw new UsageError('give exactly one run id');
     if (values.input === undefined) throw new UsageError('--input is required: the new run input, as JSON or @file');
     const json = values.json === true;
-    const dbPath = storePath(values.db, io.cwd);
-    return withUserErrors('revise', io, async () => {
-      const input = readRunInput(values.input, io.cwd);
-      if (values['dry-run'] === true) {
-        const { store, close } = await openReadOnlyStore(dbPath);
-        try {
-          const id = store.resolveRunId(run);
-          const { plan, state } = await planFor(store, id, input);
-          const answer: RevisePlan = { runId: id, state, dryRun: true, inputRevision: plan.inputRevision, plan: plan.steps };
-          io.stdout.write(json ? `${JSON.stringify(answer)}\n` : `${formatRevisionPlan(id, plan)}dry run: nothing was changed\n`);
-          return EXIT_OK;
-        } finally {
-          close();
-        }
-      }
-      return withEngineSession(dbPath, 'weft revise', async (session) => {
-        const id = session.store.resolveRunId(run);
-        // Planned and checked from the log before the engine loads (and so recovers) the run.
-        const { plan } = await planFor(session.store, id, input);
-        session.engine.load(id);
-        session.engine.revise(id, input);
-        if (!json) io.stdout.write(formatRevisionPlan(id, plan));
-        return printRunOutcome(io, id, await session.engine.settled(id), json, { inputRevision: plan.inputRevision, plan: plan.steps });
+    // The input is read (and refused) before the store is opened.
+    let input: JsonValue;
+    try {
+      input = readRunInput(values.input, io.cwd);
+    } catch (e) {
+      return withUserErrors('revise', io, () => Promise.reject(e));
+    }
+    if (values['dry-run'] === true) {
+      return withReadOnlyStore('revise', io, values.db, async (reader) => {
+        const id = reader.resolveRunId(run);
+        const answer: RevisePlan = await reader.revisePlan(id, input);
+        io.stdout.write(json ? `${JSON.stringify(answer)}\n` : `${formatRevisionPlan(id, answer)}dry run: nothing was changed\n`);
+        return EXIT_OK;
       });
+    }
+    return withService('revise', io, values.db, async (service) => {
+      const revised = await service.revise(run, { action: 'revise', input });
+      if (!json) io.stdout.write(formatRevisionPlan(revised.runId, revised));
+      return printRunOutcome(io, revised.runId, await service.settled(revised.runId), json, { inputRevision: revised.inputRevision, plan: revised.plan });
     });
   },
 };
-
-/** The run's definition, the new input checked against it, and the plan of the revision. */
-async function planFor(store: Store, id: string, input: unknown): Promise<{ plan: RevisionPlan; state: RunState }> {
-  const row = store.getRun(id);
-  const def: { workflow: Workflow } | undefined = row === undefined ? undefined : store.loadDefinition(row.workflowId, row.version);
-  if (def === undefined) throw new StoreError('io', `the definition snapshot of run ${id} is missing; the store is damaged`);
-  await checkRunInput(def.workflow, input);
-  const [{ foldRun }, { indexDefinition }, { planRevision }] = await Promise.all([
-    import('../../runtime/fold-run.ts'),
-    import('../../runtime/definition-index.ts'),
-    import('../../runtime/revision-plan.ts'),
-  ]);
-  const model = foldRun(store, id);
-  return { plan: await planRevision(model, indexDefinition(model.workflow), input), state: model.state };
-}

@@ -4,15 +4,14 @@ import { dirname, resolve } from 'node:path';
 import { hasErrors } from '../../../shared/validator/diagnostic.ts';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
-import { withEngineSession } from '../engine-session.ts';
+import { withServiceAt } from '../engine-session.ts';
 import { EXIT_FAILED } from '../exit-codes.ts';
 import { formatDiagnosticLine } from '../format-diagnostic.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
-import { checkRunInput, readRunInput } from '../run-input.ts';
+import { readRunInput } from '../run-input.ts';
 import { printRunOutcome } from '../run-outcome.ts';
 import { storePath } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
-import { requireTrust } from '../workspace-trust.ts';
 
 export const runCommand: Command = {
   name: 'run',
@@ -56,22 +55,12 @@ error, 3 left waiting or needing attention.`,
         return EXIT_FAILED;
       }
       const input = readRunInput(values.input, io.cwd);
-      await checkRunInput(workflow, input);
-      requireTrust(workflow, dirname(path));
-      return withEngineSession(dbPath, 'weft run', async (session) => {
-        const hash = session.store.saveDefinition(workflow, Date.now());
-        const earlier = values.key === undefined ? undefined : session.store.runByKey(workflow.id, values.key);
-        if (earlier !== undefined) session.engine.load(earlier);
-        const runId = earlier ?? session.engine.startRun({
-          workflow,
-          definitionHash: hash,
-          input,
-          workspaceDir: dirname(path),
-          ...(values.key === undefined ? {} : { key: values.key }),
-          ...(priority === undefined ? {} : { priority }),
-        });
-        const state = await session.engine.settled(runId);
-        return printRunOutcome(io, runId, state, values.json === true);
+      // Checked before the store is opened: a refused run leaves no store behind.
+      const { checkStart } = await import('../../service/engine-service.ts');
+      const start = checkStart(workflow, dirname(path), input);
+      return withServiceAt(dbPath, 'run', io, async (service) => {
+        const { runId } = service.startChecked(start, { key: values.key, priority });
+        return printRunOutcome(io, runId, await service.settled(runId), values.json === true);
       }, 'create');
     });
   },

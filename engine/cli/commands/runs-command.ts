@@ -20,8 +20,8 @@ export const runsCommand: Command = {
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const limit = values.limit === undefined ? 50 : Number(values.limit);
     if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit takes a whole number of at least 1');
-    return withReadOnlyStore('runs', io, values.db, async (store) => {
-      const runs = store.listRuns(limit).map((r) => ({ id: r.id, workflowId: r.workflowId, version: r.version, state: r.state, inputRevision: r.inputRevision, createdAt: new Date(r.createdAt).toISOString() }));
+    return withReadOnlyStore('runs', io, values.db, async (reader) => {
+      const runs = reader.recentRuns(limit);
       if (values.json === true) io.stdout.write(`${JSON.stringify({ runs })}\n`);
       else if (runs.length === 0) io.stdout.write('no runs yet\n');
       else for (const r of runs) io.stdout.write(`${r.id}  ${r.workflowId} v${r.version}  ${r.state.padEnd(15)}  rev ${r.inputRevision}  ${r.createdAt}\n`);

@@ -1,15 +1,10 @@
 // `weft send NAME --key K [--id D] [--data JSON|@file]`: an event for runs waiting on it.
-import { randomUUID } from 'node:crypto';
-import { foldRun } from '../../runtime/fold-run.ts';
-import { StoreError } from '../../store/store-error.ts';
 import type { Command } from '../command.ts';
-import { withUserErrors } from '../cli-errors.ts';
-import { withEngineSession } from '../engine-session.ts';
+import { withService } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { readRunInput } from '../run-input.ts';
 import { exitCodeOf } from '../run-outcome.ts';
-import { storePath } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
 
 export const sendCommand: Command = {
@@ -32,39 +27,14 @@ Exit status 0, or 2 when no unfinished run has an event step for NAME (nothing i
     if (values.key === undefined) throw new UsageError('--key KEY is required: the correlation key the waiting step expects');
     const key = values.key;
     const data = values.data === undefined ? null : readRunInput(values.data, io.cwd, '--data');
-    const dbPath = storePath(values.db, io.cwd);
-    return withUserErrors('send', io, async () => {
-      return withEngineSession(dbPath, 'weft send', async (session) => {
-        const id = values.id ?? randomUUID();
-        const seen = session.store.hasExternalEvent(id);
-        let candidates = 0;
-        let receiver: string | undefined;
-        for (const runId of seen ? [] : session.store.unfinishedRunIds()) {
-          // Only runs whose definition waits for NAME at all are folded (definitions are cached).
-          const row = session.store.getRun(runId);
-          const def = row === undefined ? undefined : session.store.loadDefinition(row.workflowId, row.version);
-          if (!def?.workflow.steps.some((s) => s.kind === 'event' && s.config.name === name)) continue;
-          const m = foldRun(session.store, runId);
-          if (def.workflow.steps.some((s) => s.kind === 'event' && s.config.name === name && m.steps.get(s.id)?.state !== 'succeeded')) candidates++;
-          if (receiver === undefined && [...m.steps.values()].some((s) => s.state === 'waiting' && s.awaiting?.name === name && s.awaiting.key === key)) receiver = runId;
-        }
-        if (!seen && candidates === 0) {
-          throw new StoreError('bad-input', `no unfinished run has an event step for "${name}"; nothing was stored (check the name, or start the run first)`);
-        }
-        // Only the run that receives the event is driven: loading another would recover it and
-        // start its due work (a timer, a retry), which this command would not wait for. A run
-        // whose step waits later finds the kept event when that step starts waiting.
-        if (receiver !== undefined) session.engine.load(receiver);
-        const consumer = seen ? session.store.externalEventConsumer(id) : undefined;
-        if (consumer !== undefined && session.store.getRun(consumer.runId) !== undefined) session.engine.load(consumer.runId);
-        const result = await session.engine.sendEvent({ id, name, key, data, receivedAt: Date.now() });
-        const state = result.runId === undefined ? undefined : await session.engine.settled(result.runId);
-        if (values.json === true) io.stdout.write(`${JSON.stringify({ id, status: result.status, ...(result.runId === undefined ? {} : { runId: result.runId }), ...(state === undefined ? {} : { state }) })}\n`);
-        else if (result.status === 'duplicate') io.stdout.write(`event ${id} was sent before; ignored\n`);
-        else if (result.status === 'kept') io.stdout.write(`event ${id} kept: no run waits for "${name}" with key "${key}" yet\n`);
-        else io.stdout.write(`event ${id} delivered to run ${result.runId ?? ''}: ${state ?? ''}\n`);
-        return state === undefined ? EXIT_OK : exitCodeOf(state) === 1 ? 1 : EXIT_OK;
-      });
+    return withService('send', io, values.db, async (service) => {
+      const { id, ...result } = await service.sendEvent({ name, key, ...(values.id === undefined ? {} : { id: values.id }), data });
+      const state = result.runId === undefined ? undefined : await service.settled(result.runId);
+      if (values.json === true) io.stdout.write(`${JSON.stringify({ id, status: result.status, ...(result.runId === undefined ? {} : { runId: result.runId }), ...(state === undefined ? {} : { state }) })}\n`);
+      else if (result.status === 'duplicate') io.stdout.write(`event ${id} was sent before; ignored\n`);
+      else if (result.status === 'kept') io.stdout.write(`event ${id} kept: no run waits for "${name}" with key "${key}" yet\n`);
+      else io.stdout.write(`event ${id} delivered to run ${result.runId ?? ''}: ${state ?? ''}\n`);
+      return state === undefined ? EXIT_OK : exitCodeOf(state) === 1 ? 1 : EXIT_OK;
     });
   },
 };

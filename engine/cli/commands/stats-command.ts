@@ -4,9 +4,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RunMetrics } from '../../metrics/run-metrics.ts';
-import { workflowReport, type WorkflowReport } from '../../metrics/stats.ts';
+import type { WorkflowReport } from '../../metrics/stats.ts';
 import type { Percentiles } from '../../metrics/workflow-stats.ts';
-import { StoreError } from '../../store/store-error.ts';
+import { InputError } from '../input-error.ts';
 import type { Command } from '../command.ts';
 import { withReadOnlyStore } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
@@ -37,10 +37,9 @@ into active, waiting, queued and attention time. docs/metrics.md defines every f
     if (version !== undefined && (!Number.isInteger(version) || version < 1)) throw new UsageError('--version takes a whole number of at least 1');
     const listed = values.runs === undefined ? 10 : Number(values.runs);
     if (!Number.isInteger(listed) || listed < 0) throw new UsageError('--runs takes a whole number (0 for none)');
-    return withReadOnlyStore('stats', io, values.db, (store) => {
+    return withReadOnlyStore('stats', io, values.db, (reader) => {
       const workflowId = target.endsWith('.json') ? workflowIdOfFile(resolve(io.cwd, target)) : target;
-      const asOf = Date.now();
-      const report = workflowReport(store, workflowId, { ...(version === undefined ? {} : { version }), asOf });
+      const { asOf, report } = reader.workflowReport(workflowId, version);
       io.stdout.write(values.json === true ? `${JSON.stringify({ asOf: new Date(asOf).toISOString(), ...report })}\n` : formatReport(report, listed));
       return EXIT_OK;
     });
@@ -52,16 +51,16 @@ function workflowIdOfFile(path: string): string {
   const stats = statSync(path, { throwIfNoEntry: false });
   if (stats !== undefined && !stats.isFile()) {
     const kind = stats.isDirectory() ? 'a folder' : stats.isFIFO() ? 'a FIFO (a named pipe)' : 'a device or socket';
-    throw new StoreError('bad-input', `${path} is ${kind}, not a regular file; give the file of a workflow, or its id`);
+    throw new InputError(`${path} is ${kind}, not a regular file; give the file of a workflow, or its id`);
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
-    throw new StoreError('bad-input', `cannot read the workflow id from ${path}: ${(e as Error).message}; give the file of a workflow, or its id`);
+    throw new InputError(`cannot read the workflow id from ${path}: ${(e as Error).message}; give the file of a workflow, or its id`);
   }
   const id = parsed !== null && typeof parsed === 'object' && 'id' in parsed ? parsed.id : undefined;
-  if (typeof id !== 'string' || id === '') throw new StoreError('bad-input', `${path} has no "id"; give the file of a workflow, or its id`);
+  if (typeof id !== 'string' || id === '') throw new InputError(`${path} has no "id"; give the file of a workflow, or its id`);
   return id;
 }
 

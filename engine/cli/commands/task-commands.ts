@@ -1,6 +1,6 @@
 // `weft approve`, `weft reject`, `weft reassign`: a person's answer to a waiting human step.
 import type { Command } from '../command.ts';
-import { actOnRun } from '../engine-session.ts';
+import { answerTask } from '../engine-session.ts';
 import { actor } from '../operator.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { readRunInput } from '../run-input.ts';
@@ -30,9 +30,7 @@ match the form (nothing is recorded then).`,
     const { values, positionals } = parseCommandArgs(args, { ...common, data: { type: 'string' }, choice: { type: 'string' } });
     const [run, step] = runAndStep(positionals);
     const data = values.data === undefined ? undefined : readRunInput(values.data, io.cwd, '--data');
-    return actOnRun('approve', io, values.db, values.json === true, run, (engine, runId) =>
-      engine.decideTask(runId, step, { decision: 'approved', by: actor(values.by), ...(data === undefined ? {} : { data }), ...(values.choice === undefined ? {} : { choice: values.choice }) }),
-    );
+    return answerTask('approve', io, values.db, values.json === true, run, step, { action: 'approve', by: actor(values.by), ...(data === undefined ? {} : { data }), ...(values.choice === undefined ? {} : { choice: values.choice }) });
   },
 };
 
@@ -50,9 +48,7 @@ Exit status as for weft run; 2 when the step is not waiting for a person.`,
     const [run, step] = runAndStep(positionals);
     if (values.reason === undefined || values.reason.trim() === '') throw new UsageError('--reason TEXT is required: say why, so the next attempt can do better');
     const reason = values.reason;
-    return actOnRun('reject', io, values.db, values.json === true, run, (engine, runId) =>
-      engine.decideTask(runId, step, { decision: 'rejected', by: actor(values.by), reason }),
-    );
+    return answerTask('reject', io, values.db, values.json === true, run, step, { action: 'reject', by: actor(values.by), reason });
   },
 };
 
@@ -67,6 +63,6 @@ export const reassignCommand: Command = {
     if (values.to === undefined) throw new UsageError('--to NAME is required');
     if (values.to.trim() === '') throw new UsageError('--to needs a name: who the task goes to (an empty one would leave it with no one)');
     const to = values.to;
-    return actOnRun('reassign', io, values.db, values.json === true, run, (engine, runId) => engine.reassignTask(runId, step, to, actor(values.by)));
+    return answerTask('reassign', io, values.db, values.json === true, run, step, { action: 'reassign', to, by: actor(values.by) });
   },
 };

@@ -1,5 +1,4 @@
 // `weft tasks [--db PATH] [--json]`: the open tasks for people, across runs.
-import { foldRun } from '../../runtime/fold-run.ts';
 import type { Command } from '../command.ts';
 import { withReadOnlyStore } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
@@ -17,26 +16,9 @@ passed its deadline and escalated. Answer one with weft approve or weft reject.
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, json: { type: 'boolean' } });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    return withReadOnlyStore('tasks', io, values.db, async (store) => {
-      const tasks = [];
-      for (const id of store.runsWithWaitingSteps()) {
-        const m = foldRun(store, id);
-        for (const s of m.steps.values()) {
-          if (s.state !== 'waiting' || s.task === null) continue;
-          tasks.push({
-            runId: id,
-            stepId: s.id,
-            task: s.task.task,
-            title: s.task.title,
-            instructions: s.task.instructions ?? null,
-            assignee: s.task.assignee ?? null,
-            deadline: s.task.deadlineAt === undefined ? null : new Date(s.task.deadlineAt).toISOString(),
-            escalated: s.escalated,
-            form: s.task.form ?? null,
-            options: s.task.options ?? null,
-          });
-        }
-      }
+    return withReadOnlyStore('tasks', io, values.db, async (reader) => {
+      // The rows as `weft tasks --json` has always printed them (the API's TaskSummary adds times).
+      const tasks = reader.openTasks().map((t) => ({ runId: t.runId, stepId: t.stepId, task: t.task, title: t.title, instructions: t.instructions, assignee: t.assignee, deadline: t.deadline, escalated: t.escalated, form: t.form, options: t.options }));
       if (values.json === true) io.stdout.write(`${JSON.stringify({ tasks })}\n`);
       else if (tasks.length === 0) io.stdout.write('no open tasks\n');
       else for (const t of tasks) io.stdout.write(`${t.runId} ${t.stepId}  ${t.task}: ${t.title}  (${t.assignee ?? 'anyone'}${t.deadline === null ? '' : `, due ${t.deadline}`}${t.escalated ? ', ESCALATED' : ''})\n`);

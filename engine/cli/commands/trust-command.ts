@@ -6,7 +6,7 @@ import type { Command } from '../command.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { UsageError } from '../usage-error.ts';
-import { configDir, setTrust, trustedWorkspaces } from '../workspace-trust.ts';
+import { configDir, setTrust, trustedWorkspaces } from '../../service/workspace-trust.ts';
 
 export const trustCommand: Command = {
   name: 'trust',

@@ -6,7 +6,8 @@
 // as evidence. Every result is scrubbed of the API key before it leaves (scrub-secrets.ts).
 import { AgentConfig } from '../../../shared/definition/step-config.ts';
 import { invalidConfigResult } from '../config-error.ts';
-import { DEFAULT_MAX_RESULT_BYTES, type AttemptContext, type AttemptMeta, type AttemptResult, type Executor } from '../executor.ts';
+import { DEFAULT_MAX_RESULT_BYTES, type AttemptContext, type AttemptResult, type Executor } from '../executor.ts';
+import type { AttemptMeta } from '../../../shared/events/attempt-meta.ts';
 import { abortedResult, notStartedResult } from '../interrupted-result.ts';
 import { realSchedule, type Schedule } from '../schedule.ts';
 import { agentRequest } from './agent-request.ts';

@@ -8,10 +8,11 @@ import type { AgentConfig } from '../../../shared/definition/step-config.ts';
 import type { AttemptContext } from '../executor.ts';
 import { inputJson } from '../input-json.ts';
 import type { CompletionRequest } from './provider.ts';
+import type { AttemptErrorCode } from '../../../shared/events/attempt-error-codes.ts';
 
 const JSON_INSTRUCTION = 'Reply with one JSON value and nothing else.';
 
-export type AgentRequest = { ok: true; request: CompletionRequest } | { ok: false; code: string; message: string };
+export type AgentRequest = { ok: true; request: CompletionRequest } | { ok: false; code: AttemptErrorCode; message: string };
 
 export async function agentRequest(ctx: AttemptContext, config: z.infer<typeof AgentConfig>, model: string): Promise<AgentRequest> {
   const json = (config.responseFormat ?? 'json') === 'json';

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { MockReply } from '../../../shared/definition/step-config.ts';
 import type { Schedule } from '../schedule.ts';
 import { ProviderError, type Completion, type CompletionRequest, type Provider } from './provider.ts';
+import { AuthorErrorCode } from '../../../shared/events/attempt-error-codes.ts';
 
 type Reply = z.infer<typeof MockReply>;
 
@@ -28,7 +29,7 @@ export class MockProvider implements Provider {
       const { code, message, status, retryAfterMs } = reply.error;
       const clientError = status !== undefined && status >= 400 && status < 500 && status !== 429;
       throw new ProviderError({
-        code,
+        code: AuthorErrorCode.parse(code),
         message: `mock reply ${index + 1}: ${message}`,
         retryable: !clientError,
         ...(status === undefined ? {} : { status }),

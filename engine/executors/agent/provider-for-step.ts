@@ -9,6 +9,7 @@ import { MOCK_MODEL, MockProvider } from './mock-provider.ts';
 import { OPENAI_BASE_URL, OpenAiProvider } from './openai-provider.ts';
 import type { Fetch } from './post-json.ts';
 import type { Provider } from './provider.ts';
+import type { AttemptErrorCode } from '../../../shared/events/attempt-error-codes.ts';
 
 export interface ProviderDeps {
   environment: Readonly<Record<string, string | undefined>>;
@@ -20,7 +21,7 @@ export interface ProviderDeps {
 
 export type ProviderChoice =
   | { ok: true; provider: Provider; model: string; apiKey: string | undefined }
-  | { ok: false; code: string; message: string; model: string };
+  | { ok: false; code: AttemptErrorCode; message: string; model: string };
 
 const DEFAULT_KEY_ENV = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' } as const;
 

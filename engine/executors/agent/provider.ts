@@ -3,6 +3,8 @@
 // executor turns it into a failed attempt with the same code. An abort (the signal) is not a
 // ProviderError: the executor sees that the signal is aborted and reports the abort itself.
 
+import type { AuthorErrorCode } from '../../../shared/events/attempt-error-codes.ts';
+
 export interface CompletionRequest {
   model: string;
   system?: string;
@@ -42,7 +44,7 @@ export type ProviderErrorCode =
   | 'reply_too_large'
   | 'model_refused'
   // The mock provider fails with whatever code its script names.
-  | (string & {});
+  | AuthorErrorCode;
 
 export interface ProviderErrorFields {
   code: ProviderErrorCode;

@@ -7,7 +7,8 @@
 // - aborted (timeout, cancellation, shutdown): the same split, through interrupted-result.ts.
 import type { Step } from '../../../shared/definition/workflow-schema.ts';
 import { abortReasonText } from '../abort-reason.ts';
-import type { AttemptMeta, AttemptResult } from '../executor.ts';
+import type { AttemptResult } from '../executor.ts';
+import type { AttemptMeta } from '../../../shared/events/attempt-meta.ts';
 import { abortedResult } from '../interrupted-result.ts';
 import type { HttpRequestPlan } from './http-request-plan.ts';
 

@@ -6,7 +6,8 @@
 import { HttpConfig } from '../../../shared/definition/step-config.ts';
 import { systemClock } from '../../time/clock.ts';
 import { invalidConfigResult } from '../config-error.ts';
-import { DEFAULT_MAX_RESULT_BYTES, type AttemptContext, type AttemptMeta, type AttemptResult, type Executor } from '../executor.ts';
+import { DEFAULT_MAX_RESULT_BYTES, type AttemptContext, type AttemptResult, type Executor } from '../executor.ts';
+import type { AttemptMeta } from '../../../shared/events/attempt-meta.ts';
 import { notStartedResult } from '../interrupted-result.ts';
 import { abortResult, lostResult, notSentResult } from './http-connection-result.ts';
 import { exchange } from './http-exchange.ts';

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { HttpConfig } from '../../../shared/definition/step-config.ts';
 import type { AttemptContext, AttemptResult } from '../executor.ts';
 import { shownUrl, shownUrlText } from './shown-url.ts';
+import type { AttemptErrorCode } from '../../../shared/events/attempt-error-codes.ts';
 
 export type HttpMethod = z.infer<typeof HttpConfig>['method'];
 
@@ -128,6 +129,6 @@ function expressionFailed(where: string, error: unknown): PlanResult {
   return fail('expression_error', `${where}: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-function fail(code: string, message: string): PlanResult {
+function fail(code: AttemptErrorCode, message: string): PlanResult {
   return { ok: false, result: { outcome: 'failed', code, message, retryable: false } };
 }

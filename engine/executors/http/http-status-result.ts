@@ -3,7 +3,8 @@
 // reply as evidence. Only statuses that say "try again" are retryable: 408, 425, 429 and 5xx.
 // An unexpected 2xx or 3xx is not: the server did what it does, and would do it again.
 import { STATUS_CODES, type IncomingHttpHeaders } from 'node:http';
-import type { AttemptMeta, AttemptResult } from '../executor.ts';
+import type { AttemptResult } from '../executor.ts';
+import type { AttemptMeta } from '../../../shared/events/attempt-meta.ts';
 import type { HttpRequestPlan } from './http-request-plan.ts';
 import { retryAfterMs } from '../retry-after.ts';
 

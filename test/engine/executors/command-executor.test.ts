@@ -3,7 +3,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { overrideEnv } from '../../env-override.ts';
 import { CommandExecutor } from '../../../engine/executors/command-executor.ts';
 import type { AttemptResult } from '../../../engine/executors/executor.ts';
 import { commandContext, isRunning, readJsonFile, tempWorkspace, waitFor } from './attempt-context.ts';
@@ -136,12 +137,8 @@ describe('command executor: start-up failures', () => {
 });
 
 describe('command executor: environment', () => {
-  afterEach(() => {
-    delete process.env['WEFT_TEST_SECRET'];
-  });
-
   it('passes only a minimal environment, config.env and the attempt identity', async () => {
-    process.env['WEFT_TEST_SECRET'] = 'sk-do-not-leak';
+    onTestFinished(overrideEnv({ WEFT_TEST_SECRET: 'sk-do-not-leak' }));
     const result = await run(
       { argv: [node, fixture('echo-stdin.mjs')], env: { REGION: 'eu-west-1' } },
       { idempotencyKey: 'order-42', attempt: 3 },

@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { overrideEnv } from '../../env-override.ts';
 import type { AttemptResult } from '../../../engine/executors/executor.ts';
 import { ScriptExecutor } from '../../../engine/executors/script-executor.ts';
 import { isRunning, readJsonFile, scriptContext, tempWorkspace, waitFor, type ContextOptions } from './attempt-context.ts';
@@ -105,12 +106,8 @@ describe('script executor: results', () => {
   });
 
   it('does not pass the engine environment to scripts', async () => {
-    process.env['WEFT_TEST_SECRET'] = 'sk-do-not-leak';
-    try {
-      expect(await run({ module: 'mod.ts', export: 'secret' })).toEqual({ outcome: 'succeeded', output: null });
-    } finally {
-      delete process.env['WEFT_TEST_SECRET'];
-    }
+    onTestFinished(overrideEnv({ WEFT_TEST_SECRET: 'sk-do-not-leak' }));
+    expect(await run({ module: 'mod.ts', export: 'secret' })).toEqual({ outcome: 'succeeded', output: null });
   });
 });
 

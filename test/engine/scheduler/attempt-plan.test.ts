@@ -63,7 +63,7 @@ describe('attempt input, key and config', () => {
     const s = p.s('call');
     s.activation = 1;
     expect(attemptConfig(s, p.step('call'))).toEqual({ counted: 1, config: { argv: ['a'] }, variant: null });
-    s.attempts.push(attempt({ number: 1, error: { code: 'boom', message: '' } }));
+    s.attempts.push(attempt({ number: 1, error: { code: 'exit_1', message: '' } }));
     expect(attemptConfig(s, p.step('call'))).toEqual({ counted: 2, config: { argv: ['b'] }, variant: 0 });
     s.attempts[0] = attempt({ number: 1, error: { code: 'interrupted', message: '' } });
     expect(attemptConfig(s, p.step('call'))).toEqual({ counted: 1, config: { argv: ['a'] }, variant: null });

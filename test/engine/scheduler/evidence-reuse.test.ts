@@ -3,7 +3,7 @@
 // data of the events the scheduler writes.
 import { describe, expect, it } from 'vitest';
 import { planReuse, reusedEvidence } from '../../../engine/runtime/evidence-reuse.ts';
-import type { Evidence } from '../../../engine/runtime/run-model.ts';
+import type { Evidence } from '../../../shared/run/run-model.ts';
 import { end } from '../harness.ts';
 import { plainRun } from './plain-run.ts';
 

@@ -22,27 +22,27 @@ describe('decideAfterFailure', () => {
 
   it('retries with the backoff while attempts are left, and honours a longer retry-after', () => {
     const p = call({ maxAttempts: 3, initialIntervalMs: 1000, backoffCoefficient: 2 });
-    const boom = (number: number) => attempt({ number, error: { code: 'boom', message: '' } });
-    Object.assign(p.s('call'), { activation: 1, attempts: [boom(1), boom(2), boom(3)] });
-    expect(decideAfterFailure(p.s('call'), p.step('call'), 'boom', true, () => 0)).toEqual({ kind: 'settle', outcome: 'failed', reason: '3 of 3 attempts used' });
+    const exit1 = (number: number) => attempt({ number, error: { code: 'exit_1', message: '' } });
+    Object.assign(p.s('call'), { activation: 1, attempts: [exit1(1), exit1(2), exit1(3)] });
+    expect(decideAfterFailure(p.s('call'), p.step('call'), 'exit_1', true, () => 0)).toEqual({ kind: 'settle', outcome: 'failed', reason: '3 of 3 attempts used' });
     p.s('call').attempts.pop();
-    expect(decideAfterFailure(p.s('call'), p.step('call'), 'boom', true, () => 0)).toEqual({ kind: 'retry', nextAttempt: 3, delayMs: 2000, reason: 'boom: attempt 3 of 3 in 2000 ms' });
+    expect(decideAfterFailure(p.s('call'), p.step('call'), 'exit_1', true, () => 0)).toEqual({ kind: 'retry', nextAttempt: 3, delayMs: 2000, reason: 'exit_1: attempt 3 of 3 in 2000 ms' });
     p.s('call').attempts.pop();
-    expect(decideAfterFailure(p.s('call'), p.step('call'), 'boom', true, () => 0)).toEqual({ kind: 'retry', nextAttempt: 2, delayMs: 1000, reason: 'boom: attempt 2 of 3 in 1000 ms' });
-    p.s('call').attempts[0] = attempt({ number: 1, error: { code: 'rate_limited', message: '' }, retryAfterMs: 5000 });
-    expect(decideAfterFailure(p.s('call'), p.step('call'), 'rate_limited', true, () => 0)).toMatchObject({ kind: 'retry', delayMs: 5000 });
+    expect(decideAfterFailure(p.s('call'), p.step('call'), 'exit_1', true, () => 0)).toEqual({ kind: 'retry', nextAttempt: 2, delayMs: 1000, reason: 'exit_1: attempt 2 of 3 in 1000 ms' });
+    p.s('call').attempts[0] = attempt({ number: 1, error: { code: 'http_429', message: '' }, retryAfterMs: 5000 });
+    expect(decideAfterFailure(p.s('call'), p.step('call'), 'http_429', true, () => 0)).toMatchObject({ kind: 'retry', delayMs: 5000 });
   });
 
   it('draws the jitter from the random source it is given', () => {
     const p = call({ maxAttempts: 2, initialIntervalMs: 1000, jitter: 0.5 });
     Object.assign(p.s('call'), { activation: 1, attempts: [attempt({ number: 1 })] });
-    expect(decideAfterFailure(p.s('call'), p.step('call'), 'boom', true, () => 1)).toMatchObject({ delayMs: 500 });
-    expect(decideAfterFailure(p.s('call'), p.step('call'), 'boom', true, () => 0)).toMatchObject({ delayMs: 1000 });
+    expect(decideAfterFailure(p.s('call'), p.step('call'), 'exit_1', true, () => 1)).toMatchObject({ delayMs: 500 });
+    expect(decideAfterFailure(p.s('call'), p.step('call'), 'exit_1', true, () => 0)).toMatchObject({ delayMs: 1000 });
   });
 
   it.each([
-    ['a code that is not retryable', 'boom', false, { maxAttempts: 5 }, { kind: 'settle', outcome: 'failed', reason: 'boom is not retryable' }],
-    ['a code listed in nonRetryable', 'bad_request', true, { maxAttempts: 5, nonRetryable: ['bad_request'] }, { kind: 'settle', outcome: 'failed', reason: 'bad_request is listed in nonRetryable' }],
+    ['a code that is not retryable', 'exit_1', false, { maxAttempts: 5 }, { kind: 'settle', outcome: 'failed', reason: 'exit_1 is not retryable' }],
+    ['a code listed in nonRetryable', 'http_400', true, { maxAttempts: 5, nonRetryable: ['http_400'] }, { kind: 'settle', outcome: 'failed', reason: 'http_400 is listed in nonRetryable' }],
     ['a timeout with no attempt left', 'timeout', true, undefined, { kind: 'settle', outcome: 'timed_out', reason: '1 of 1 attempts used' }],
   ])('settles on %s', (_what, code, retryable, retry, expected) => {
     const p = call(retry);

@@ -2,8 +2,8 @@
 // its run model as a new run has it, and its definition index. Tests set step fields directly,
 // as the fold would, and ask a module for its decision; no engine, store or clock is involved.
 import type { Workflow } from '../../../shared/definition/workflow-schema.ts';
-import { indexDefinition, type DefinitionIndex } from '../../../engine/runtime/definition-index.ts';
-import { newRunModel, type AttemptRecord, type RunModel, type StepRuntime } from '../../../engine/runtime/run-model.ts';
+import { indexDefinition, type DefinitionIndex } from '../../../shared/run/definition-index.ts';
+import { newRunModel, type AttemptRecord, type RunModel, type StepRuntime } from '../../../shared/run/run-model.ts';
 import { parseWorkflow, wf } from '../harness.ts';
 
 export interface PlainRun {
@@ -52,6 +52,9 @@ export function attempt(fields: Partial<AttemptRecord> & { number: number }): At
     error: null,
     evidenceId: null,
     retryAfterMs: undefined,
+    output: undefined,
+    meta: undefined,
+    queuedAt: null,
     ...fields,
   };
 }

@@ -1,8 +1,8 @@
-// The read-model schemas of shared/api proven against today's engine: the real `weft` binary runs
+// The read-model schemas of shared/api proven against the engine: the real `weft` binary runs
 // workflows into a store in a temp dir (retries, a task, a rejection, a fork, a pause and a
-// cancel), and what `weft runs|inspect|events|tasks|validate --json` print parses strictly. The
-// fields the engine does not produce yet are added to those real outputs from the real event log,
-// and the result parses as RunDetail, RunSummary, EventPage and Timeline.
+// cancel), and what `weft runs|inspect|events|tasks|validate --json` print parses strictly.
+// `weft inspect --json` prints the RunDetail, checked against one built by hand from the real
+// event log; the timeline of each real log parses, with the metrics' figures as its totals.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,11 +16,12 @@ import { RunOutcome } from '../../../shared/api/run-outcome.ts';
 import { RunsListJson, RunSummary, RunSummaryPage } from '../../../shared/api/run-summary.ts';
 import { TaskSummary, TasksJson } from '../../../shared/api/task-summary.ts';
 import { Timeline } from '../../../shared/api/timeline.ts';
+import { timeline } from '../../../shared/run/timeline.ts';
 import { runMetrics } from '../../../engine/metrics/run-metrics.ts';
 import { openDatabase } from '../../../engine/store/open-database.ts';
 import { Store } from '../../../engine/store/store.ts';
 import { REPO_ROOT, runWeft } from '../../cli/run-weft.ts';
-import { realRunDetail, realTimeline } from './real-read-models.ts';
+import { realRunDetail } from './real-read-models.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'weft-api-shapes-'));
 const db = join(dir, 'store.db');
@@ -94,22 +95,52 @@ describe('read models against real CLI output', () => {
     expect(RunSummary.safeParse(noDuration).error?.issues[0]?.path).toEqual(['durationMs']);
   });
 
-  it('weft inspect --json parses as RestartRecord for every run, and with the new fields as RunDetail', async () => {
+  it('weft inspect --json prints the RunDetail: the restart record of before, with permitted actions and attempt details added', async () => {
     const store = new Store(openDatabase(db));
     try {
+      const byTopic = new Map<string, RunDetail>();
       for (const id of runIds) {
-        const record = RestartRecord.parse(await weft(['inspect', id], 0));
-        expect(record.run.id).toBe(id);
-        const detail = realRunDetail(record, store.readEvents(id));
-        const parsed = RunDetail.parse(detail);
+        const out = await weft(['inspect', id], 0);
+        const parsed = RunDetail.parse(out);
+        expect(parsed.run.id).toBe(id);
+        // Every field of the restart record is still there, in its order: the additions come after.
+        const record = RestartRecord.parse({ run: pick(parsed.run, Object.keys(RestartRecord.shape.run.shape)), steps: parsed.steps.map((s) => ({ ...pick(s, STEP_VIEW_KEYS), attempts: s.attempts.map((a) => pick(a, ATTEMPT_VIEW_KEYS)) })) });
+        expect(Object.keys(out as object).slice(0, 2)).toEqual(['run', 'steps']);
+        expect(Object.keys((out as RunDetail).run).slice(0, 5)).toEqual(Object.keys(record.run));
+        expect(Object.keys((out as RunDetail).steps[0] ?? {}).slice(0, STEP_VIEW_KEYS.length)).toEqual(STEP_VIEW_KEYS);
+        // The attempt details equal the ones read from the log by hand.
+        const oracle = RunDetail.parse(realRunDetail(record, store.readEvents(id)));
+        for (const [k, s] of parsed.steps.entries()) {
+          expect(s.attempts.map(detailOf), `${id} ${s.id}`).toEqual(oracle.steps[k]?.attempts.map(detailOf));
+          expect(s.outcome).toBe(oracle.steps[k]?.outcome);
+        }
+        const { permittedActions: _p, failing: _f, ...header } = parsed.run;
+        const { permittedActions: _op, failing: _of, ...oracleHeader } = oracle.run;
+        expect(header).toEqual(oracleHeader);
+        expect(new Map(parsed.edges.map((e) => [e.id, e]))).toEqual(new Map(oracle.edges.map((e) => [e.id, e])));
         expect(parsed.steps.length).toBe(4);
         const draft = parsed.steps.find((s) => s.id === 'draft');
         expect(draft?.attempts.map((a) => [a.state, a.meta?.status ?? null])).toEqual([['failed', 429], ['succeeded', null]].slice(0, draft?.attempts.length));
+        byTopic.set(String((parsed.run.input as { topic: string }).topic) + (parsed.run.forkOf === null ? '' : ' fork'), parsed);
       }
-      const first = RestartRecord.parse(await weft(['inspect', runIds[0] as string], 0));
-      const { next: _n, ...noNext } = first.steps[0] as Record<string, unknown>;
-      expect(RestartRecord.safeParse({ ...first, steps: [noNext] }).error?.issues[0]?.path).toEqual(['steps', 0, 'next']);
-      expect(RunDetail.safeParse(first).success).toBe(false);
+      const actions = (d: RunDetail | undefined, step: string): string[] => d?.steps.find((s) => s.id === step)?.permittedActions.map((a) => a.action) ?? [];
+      // A task that waits for a person: answer, reassign, skip, or fork from it.
+      expect(actions(byTopic.get('rejected fork'), 'review')).toEqual(['skip', 'fork', 'approve', 'reject', 'reassign']);
+      expect(byTopic.get('rejected fork')?.tasks.map((t) => t.stepId)).toEqual(['review']);
+      // A rejected step of a failed run: retry, skip, fork; the run itself only takes a revision.
+      expect(actions(byTopic.get('rejected'), 'review')).toEqual(['retry', 'skip', 'fork']);
+      expect(byTopic.get('rejected')?.run.permittedActions.map((a) => a.action)).toEqual(['revise']);
+      expect(byTopic.get('rejected')?.steps.find((s) => s.id === 'review')?.permittedActions[0]?.why).toMatch(/^it is rejected \(rejected: too short\); a retry starts activation 2$/);
+      // A cancelled run permits nothing on its steps but forks; a succeeded one the same.
+      expect(actions(byTopic.get('cancelled'), 'review')).toEqual(['fork']);
+      expect(actions(byTopic.get('approved'), 'draft')).toEqual(['fork']);
+      expect(byTopic.get('approved')?.steps.find((s) => s.id === 'review')?.attempts[0]?.output).toMatchObject({ decision: 'approved', by: expect.any(String), data: { ok: true } });
+      const cancelled = byTopic.get('cancelled');
+      expect(cancelled?.run).toMatchObject({ key: 'k1', priority: 2 });
+      const first = RunDetail.parse(await weft(['inspect', runIds[0] as string], 0));
+      const { permittedActions: _pa, ...noActions } = first.steps[0] as Record<string, unknown>;
+      expect(RunDetail.safeParse({ ...first, steps: [noActions] }).error?.issues[0]?.path).toEqual(['steps', 0, 'permittedActions']);
+      expect(RestartRecord.safeParse(first).success).toBe(false);
     } finally {
       store.db.close();
     }
@@ -141,10 +172,20 @@ describe('read models against real CLI output', () => {
     for (const t of tasks) TaskSummary.parse({ ...t, activation: 1, openedAtMs: 0, deadlineAtMs: t.deadline === null ? null : Date.parse(t.deadline) });
   });
 
-  it('a Timeline from a real log has the metrics fold as its totals', () => {
+  it('the Timeline of each real log parses, has the metrics as its totals, and a span per attempt', () => {
     const store = new Store(openDatabase(db));
     try {
-      for (const id of runIds) Timeline.parse(realTimeline(store.readEvents(id)));
+      for (const id of runIds) {
+        const events = store.readEvents(id);
+        const t = Timeline.parse(timeline(events));
+        const m = runMetrics(events);
+        expect(t.totals).toEqual({ activeMs: m.activeMs, waitingMs: m.waitingMs, queueMs: m.queueMs, attentionMs: m.attentionMs });
+        const attempts = events.filter((e) => e.type === 'attempt_started').map((e) => `${e.step}/${e.activation}.${e.attempt}`);
+        const spans = t.spans.filter((s) => s.kind === 'running' || s.kind === 'waiting_person').map((s) => `${s.step}/${s.activation}.${s.attempt}`);
+        expect(spans).toEqual(attempts);
+        expect(t.spans.filter((s) => s.kind === 'waiting_person').map((s) => s.step)).toEqual(['review']);
+        if (events.some((e) => e.type === 'retry_scheduled')) expect(t.spans.filter((s) => s.kind === 'retry_wait').map((s) => [s.step, s.attempt])).toEqual([['draft', 2]]);
+      }
     } finally {
       store.db.close();
     }
@@ -156,3 +197,10 @@ describe('read models against real CLI output', () => {
     expect(ValidateJson.parse(JSON.parse(r.stdout)).files.length).toBe(6);
   });
 });
+
+const STEP_VIEW_KEYS = ['id', 'state', 'activation', 'attempts', 'evidence', 'next'];
+const ATTEMPT_VIEW_KEYS = ['id', 'activation', 'number', 'state', 'startedAt', 'endedAt', 'inputHash', 'variant', 'error'];
+const pick = (o: object, keys: readonly string[]): Record<string, unknown> => Object.fromEntries(Object.entries(o).filter(([k]) => keys.includes(k)));
+/** The fields RunDetail adds to an attempt. */
+const detailOf = (a: RunDetail['steps'][number]['attempts'][number]): Record<string, unknown> =>
+  pick(a, ['input', 'output', 'evidence', 'effect', 'idempotencyKey', 'timeoutMs', 'meta', 'queuedAtMs', 'startedAtMs', 'endedAtMs']);

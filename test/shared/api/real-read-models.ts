@@ -1,9 +1,8 @@
-// Builds the read models the engine does not produce yet (RunDetail's additions, Timeline) from a
-// real restart record and a real event log, so the schemas are tried on real values: real
-// inputs, outputs, meta, errors, times and edge reasons. Test scaffolding, not the engine's code.
+// Builds RunDetail's additions by hand from a real restart record and a real event log, by a walk
+// of the log of its own: an oracle that the engine's RunDetail (weft inspect --json) is checked
+// against, on real inputs, outputs, meta, errors, times and edge reasons. Test scaffolding.
 import type { RestartRecord } from '../../../shared/api/restart-record.ts';
 import type { RunEvent } from '../../../shared/events/run-event.ts';
-import { runMetrics } from '../../../engine/metrics/run-metrics.ts';
 
 type E = RunEvent & { data: Record<string, unknown> };
 
@@ -64,19 +63,4 @@ export function realRunDetail(record: RestartRecord, events: readonly RunEvent[]
     children: [],
     edges,
   };
-}
-
-export function realTimeline(events: readonly RunEvent[]): unknown {
-  const log = events as readonly E[];
-  const m = runMetrics(events);
-  const spans = log.flatMap((e): unknown[] => {
-    if (e.type === 'attempt_started') {
-      const end = log.find((x) => x.seq > e.seq && x.step === e.step && x.activation === e.activation && x.attempt === e.attempt && x.type.startsWith('attempt_') && x.type !== 'attempt_started');
-      return [{ kind: 'running', step: e.step, activation: e.activation, attempt: e.attempt, startMs: e.at, endMs: end?.at ?? null, why: e.reason }];
-    }
-    if (e.type === 'retry_scheduled') return [{ kind: 'retry_wait', step: e.step, activation: e.activation, attempt: null, startMs: e.at, endMs: e.data['dueAt'], why: e.reason }];
-    if (e.type === 'task_opened') return [{ kind: 'waiting_person', step: e.step, activation: e.activation, attempt: e.attempt, startMs: e.at, endMs: null, why: e.reason }];
-    return [];
-  });
-  return { runId: m.runId, startedAtMs: m.startedAt, endedAtMs: m.endedAt, asOfMs: m.startedAt + m.durationMs, spans, totals: { activeMs: m.activeMs, waitingMs: m.waitingMs, queueMs: m.queueMs, attentionMs: m.attentionMs } };
 }

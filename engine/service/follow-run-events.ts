@@ -4,7 +4,7 @@
 import type { RunState } from '../../shared/definition/names.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import type { Clock } from '../time/clock.ts';
-import { isTerminal } from '../runtime/run-status.ts';
+import { isTerminal } from '../../shared/run/run-status.ts';
 import type { Store } from '../store/store.ts';
 
 /** Short enough to feel live, long enough that a follower costs the store nothing noticeable. */

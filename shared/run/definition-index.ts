@@ -1,8 +1,8 @@
 // Lookups the runtime needs on every event, built once per definition object (runs of the same
 // version share it): steps and edges by id, edges in and out of each step, and compiled helpers.
-import type { Edge, Step, Workflow } from '../../shared/definition/workflow-schema.ts';
-import type { EdgeOutcome } from '../../shared/definition/names.ts';
-import { edgeOutcomes, isEntryStep } from '../../shared/definition/graph-rules.ts';
+import type { Edge, Step, Workflow } from '../definition/workflow-schema.ts';
+import type { EdgeOutcome } from '../definition/names.ts';
+import { edgeOutcomes, isEntryStep } from '../definition/graph-rules.ts';
 
 export interface IndexedEdge {
   edge: Edge;

@@ -1,190 +1,9 @@
-// The in-memory state of one run, and `applyEvent`, the fold that builds it from the event log.
-// The scheduler never changes this state directly: it appends an event and applies it, so the
-// state after a crash (rebuilt by folding the stored log) equals the state before it.
-import type { StepState, RunState } from '../../shared/definition/names.ts';
-import type { Workflow } from '../../shared/definition/workflow-schema.ts';
-import type { Covers, RunEvent, SettleOutcome } from '../../shared/events/run-event.ts';
+// `applyEvent`, the fold: one event changes the run model. RunEvent is a union discriminated by
+// `type`, so each case reads its own data with no cast; a log that names a step or an attempt the
+// run does not have, or skips a seq, throws rather than building a run that never was.
+import type { RunEvent } from '../events/run-event.ts';
 import { indexDefinition } from './definition-index.ts';
-
-export interface AttemptRecord {
-  activation: number;
-  number: number;
-  state: 'running' | 'succeeded' | 'failed' | 'unknown';
-  startedAt: number;
-  endedAt: number | null;
-  inputHash: string;
-  input: unknown;
-  variant: number | null;
-  effect: 'none' | 'idempotent' | 'external';
-  idempotencyKey: string | undefined;
-  timeoutMs: number | undefined;
-  error: { code: string; message: string } | null;
-  evidenceId: string | null;
-  /** How long the provider asked to wait before another attempt (meta.retryAfterMs). */
-  retryAfterMs: number | undefined;
-}
-
-export interface Evidence {
-  id: string;
-  stepId: string;
-  activation: number;
-  attempt: number;
-  output: unknown;
-  covers: Covers;
-  /** false for work that ran but failed its contract (invalid_output, acceptance_not_met). */
-  satisfies: boolean;
-  fromRun: string;
-}
-
-export interface StepRuntime {
-  id: string;
-  activation: number;
-  state: StepState;
-  attempts: AttemptRecord[];
-  /** Seq of the event that opened (or skipped) the current activation. */
-  openedSeq: number;
-  /**
-   * `openedSeq` as it was before the current activation opened: the decisions newer than this
-   * made that activation. A join that failed judges its pass again from here when a branch arrives late.
-   */
-  passFrom: number;
-  retryDueAt: number | null;
-  timerDueAt: number | null;
-  /** Satisfying evidence of the current activation, if it succeeded. */
-  evidence: Evidence | null;
-  outcome: SettleOutcome | null;
-  output: unknown;
-  escalated: boolean;
-  /** Input given by an operator's retry for the current activation. */
-  inputOverride: { value: unknown } | null;
-  /** The step this one compensates, while it runs as a compensation. */
-  compensates: string | null;
-  /** Seq of the step's last step_settled event (compensation runs in reverse order of these). */
-  settledSeq: number;
-  /** Child runs of a subworkflow or map step's current attempt, by item index (0 for subworkflow). */
-  children: Map<number, { runId: string; state: string | null; output: unknown }>;
-  /** The open task of a waiting human step (current activation). */
-  task: OpenTask | null;
-  /** What a waiting event step waits for (current activation). */
-  awaiting: { name: string; key: string } | null;
-  /** Held by a revision for a person's decision: the earlier evidence and why (revision_held). */
-  held: { evidenceId: string; inputHash: string; reason: string } | null;
-  /**
-   * The latest input revision in which the step started an attempt or an operator acted on it.
-   * A step that has done either in the current revision is not held again (a loop pass, a retry).
-   */
-  actedRevision: number;
-}
-
-export interface OpenTask {
-  task: 'approve' | 'review' | 'correct' | 'classify' | 'provide';
-  title: string;
-  instructions: string | undefined;
-  assignee: string | undefined;
-  form: Record<string, unknown> | undefined;
-  options: string[] | undefined;
-  deadlineAt: number | undefined;
-  openedAt: number;
-}
-
-export interface EdgeDecisionState {
-  taken: boolean;
-  seq: number;
-  why: string;
-}
-
-export interface RunModel {
-  runId: string;
-  workflow: Workflow;
-  definitionHash: string;
-  workspaceDir: string;
-  input: unknown;
-  inputRevision: number;
-  state: RunState;
-  createdAt: number;
-  updatedAt: number;
-  steps: Map<string, StepRuntime>;
-  edges: Map<string, EdgeDecisionState>;
-  traversals: Map<string, number>;
-  evidence: Map<string, Evidence>;
-  /** The same evidence by step (kept by putEvidence with `evidence`), for reuse lookups. */
-  evidenceByStep: Map<string, Evidence[]>;
-  /** `{ <stepId>: { output } }` for expressions, kept current as steps settle. */
-  view: Record<string, { output: unknown }>;
-  endsReached: { stepId: string; status: 'succeeded' | 'failed' }[];
-  /**
-   * Attempts of external steps whose outcome is unknown, from earlier revisions or imported by a
-   * fork: a new activation with the same input inherits the unknown instead of repeating the effect.
-   */
-  unknowns: { stepId: string; inputHash: string; inputRevision: number; fromRun: string; activation: number; attempt: number }[];
-  /** Set when a failure nothing handles has doomed the run: nothing new starts but compensations. */
-  failing: { stepId: string; reason: string } | null;
-  /** Compensation in progress: the steps still to offset, in order, and those offset already. */
-  compensation: { pending: string[]; done: string[] } | null;
-  /** Waiting for a slot under limits.maxParallelRuns. */
-  queued: boolean;
-  priority: number;
-  /** The subworkflow or map step this run is a child of. */
-  parent: { runId: string; stepId: string; activation: number; attempt: number; index?: number | undefined } | undefined;
-  key: string | undefined;
-  lastSeq: number;
-  forkOf: { runId: string; fromStep: string } | undefined;
-}
-
-export function newRunModel(runId: string, workflow: Workflow): RunModel {
-  const steps = new Map<string, StepRuntime>();
-  for (const s of workflow.steps) {
-    steps.set(s.id, {
-      id: s.id,
-      activation: 0,
-      state: 'blocked',
-      attempts: [],
-      openedSeq: 0,
-      passFrom: 0,
-      retryDueAt: null,
-      timerDueAt: null,
-      evidence: null,
-      outcome: null,
-      output: undefined,
-      escalated: false,
-      task: null,
-      awaiting: null,
-      held: null,
-      actedRevision: 0,
-      inputOverride: null,
-      compensates: null,
-      settledSeq: 0,
-      children: new Map(),
-    });
-  }
-  return {
-    runId,
-    workflow,
-    definitionHash: '',
-    workspaceDir: '.',
-    input: null,
-    inputRevision: 1,
-    state: 'running',
-    createdAt: 0,
-    updatedAt: 0,
-    steps,
-    edges: new Map(),
-    traversals: new Map(),
-    evidence: new Map(),
-    evidenceByStep: new Map(),
-    view: {},
-    endsReached: [],
-    unknowns: [],
-    failing: null,
-    compensation: null,
-    queued: false,
-    priority: 0,
-    parent: undefined,
-    key: undefined,
-    lastSeq: 0,
-    forkOf: undefined,
-  };
-}
+import { operatorEvidenceId, type AttemptRecord, type Evidence, type RunModel, type StepRuntime } from './run-model.ts';
 
 const stepOf = (run: RunModel, e: RunEvent): StepRuntime => {
   const s = e.step === null ? undefined : run.steps.get(e.step);
@@ -198,14 +17,20 @@ const attemptOf = (s: StepRuntime, e: RunEvent): AttemptRecord => {
   return a;
 };
 
-/** Applies one event to the run model. Pure with respect to everything but `run`. */
+/**
+ * Applies one event to the run model. Pure with respect to everything but `run`.
+ *
+ * @example
+ * const model = newRunModel(runId, workflow);
+ * for (const e of events) applyEvent(model, e);
+ */
 export function applyEvent(run: RunModel, e: RunEvent): void {
   if (e.seq !== run.lastSeq + 1) throw new Error(`run ${run.runId}: event ${e.seq} follows ${run.lastSeq}; the log has a gap`);
   run.lastSeq = e.seq;
   run.updatedAt = e.at;
   switch (e.type) {
     case 'run_created': {
-      const d = e.data as RunEvent<'run_created'>['data'];
+      const d = e.data;
       run.definitionHash = d.definitionHash;
       run.workspaceDir = d.workspaceDir;
       run.input = d.input;
@@ -218,15 +43,18 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
     }
     case 'child_started': {
       const s = stepOf(run, e);
-      const d = e.data as RunEvent<'child_started'>['data'];
+      const index = e.data.index ?? 0;
       s.state = 'waiting';
-      s.children.set(d.index ?? 0, { runId: d.childRunId, state: null, output: undefined });
+      s.children.set(index, { runId: e.data.childRunId, state: null, output: undefined });
+      run.childRuns.push({ runId: e.data.childRunId, stepId: s.id, activation: e.activation ?? s.activation, attempt: e.attempt ?? 0, index, state: null });
       return;
     }
     case 'child_finished': {
       const s = stepOf(run, e);
-      const d = e.data as RunEvent<'child_finished'>['data'];
+      const d = e.data;
       s.children.set(d.index ?? 0, { runId: d.childRunId, state: d.state, output: d.output });
+      const child = run.childRuns.find((c) => c.runId === d.childRunId);
+      if (child !== undefined) child.state = d.state;
       return;
     }
     case 'run_queued':
@@ -236,7 +64,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       run.queued = false;
       return;
     case 'operator_action': {
-      const d = e.data as RunEvent<'operator_action'>['data'];
+      const d = e.data;
       if (e.step === null) return;
       const s = stepOf(run, e);
       s.actedRevision = run.inputRevision;
@@ -251,10 +79,10 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       return;
     }
     case 'run_failing':
-      run.failing = { stepId: (e.data as RunEvent<'run_failing'>['data']).stepId, reason: e.reason ?? '' };
+      run.failing = { stepId: e.data.stepId, reason: e.reason ?? '' };
       return;
     case 'compensation_started':
-      run.compensation = { pending: [...(e.data as RunEvent<'compensation_started'>['data']).order], done: [] };
+      run.compensation = { pending: [...e.data.order], done: [] };
       return;
     case 'step_compensated': {
       const s = stepOf(run, e);
@@ -266,9 +94,8 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       return;
     }
     case 'run_input_revised': {
-      const d = e.data as RunEvent<'run_input_revised'>['data'];
-      run.input = d.input;
-      run.inputRevision = d.inputRevision;
+      run.input = e.data.input;
+      run.inputRevision = e.data.inputRevision;
       run.failing = null;
       run.compensation = null;
       // A new revision is a new pass over the graph; history (attempts, evidence) stays.
@@ -284,18 +111,19 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
         s.output = undefined;
         s.escalated = false;
         s.retryDueAt = null;
+        s.dueSince = null;
         s.timerDueAt = null;
         s.held = null;
       }
       return;
     }
     case 'run_state_changed':
-      run.state = (e.data as RunEvent<'run_state_changed'>['data']).state;
+      run.state = e.data.state;
       return;
     case 'engine_resumed':
       return;
     case 'evidence_imported': {
-      const d = e.data as RunEvent<'evidence_imported'>['data'];
+      const d = e.data;
       putEvidence(run, { id: d.evidenceId, stepId: d.stepId, activation: d.from.activation, attempt: d.from.attempt, output: d.output, covers: d.covers, satisfies: true, fromRun: d.from.runId });
       return;
     }
@@ -309,11 +137,12 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       s.outcome = null;
       s.escalated = false;
       s.retryDueAt = null;
+      s.dueSince = e.at;
       s.timerDueAt = null;
       s.task = null;
       s.awaiting = null;
       s.held = null;
-      const { input, compensates } = e.data as RunEvent<'step_activated'>['data'];
+      const { input, compensates } = e.data;
       s.inputOverride = input === undefined ? null : { value: input };
       s.compensates = compensates ?? null;
       if (compensates !== undefined) {
@@ -324,7 +153,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
     }
     case 'attempt_started': {
       const s = stepOf(run, e);
-      const d = e.data as RunEvent<'attempt_started'>['data'];
+      const d = e.data;
       s.state = 'running';
       s.children = new Map();
       s.retryDueAt = null;
@@ -344,16 +173,22 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
         error: null,
         evidenceId: null,
         retryAfterMs: undefined,
+        output: undefined,
+        meta: undefined,
+        queuedAt: s.dueSince,
       });
+      s.dueSince = null;
       return;
     }
     case 'attempt_succeeded': {
       const s = stepOf(run, e);
       const a = attemptOf(s, e);
-      const d = e.data as RunEvent<'attempt_succeeded'>['data'];
+      const d = e.data;
       a.state = 'succeeded';
       a.endedAt = e.at;
       a.evidenceId = d.evidenceId;
+      a.output = d.output;
+      a.meta = d.meta;
       const ev: Evidence = { id: d.evidenceId, stepId: s.id, activation: a.activation, attempt: a.number, output: d.output, covers: d.covers, satisfies: true, fromRun: run.runId };
       putEvidence(run, ev);
       s.evidence = ev;
@@ -363,11 +198,13 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
     case 'attempt_failed': {
       const s = stepOf(run, e);
       const a = attemptOf(s, e);
-      const d = e.data as RunEvent<'attempt_failed'>['data'];
+      const d = e.data;
       a.state = 'failed';
       a.endedAt = e.at;
       a.error = d.error;
       a.retryAfterMs = d.meta?.retryAfterMs;
+      a.output = d.output;
+      a.meta = d.meta;
       if (d.evidenceId !== undefined && d.covers !== undefined) {
         a.evidenceId = d.evidenceId;
         putEvidence(run, { id: d.evidenceId, stepId: s.id, activation: a.activation, attempt: a.number, output: d.output, covers: d.covers, satisfies: false, fromRun: run.runId });
@@ -380,27 +217,29 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       const a = attemptOf(s, e);
       a.state = 'unknown';
       a.endedAt = e.at;
-      a.error = (e.data as RunEvent<'attempt_unknown'>['data']).error;
+      a.error = e.data.error;
+      a.meta = e.data.meta;
       if (a.effect === 'external') {
         run.unknowns.push({ stepId: s.id, inputHash: a.inputHash, inputRevision: run.inputRevision, fromRun: run.runId, activation: a.activation, attempt: a.number });
       }
       return;
     }
     case 'unknown_imported': {
-      const d = e.data as RunEvent<'unknown_imported'>['data'];
+      const d = e.data;
       run.unknowns.push({ stepId: d.stepId, inputHash: d.inputHash, inputRevision: 0, fromRun: d.from.runId, activation: d.from.activation, attempt: d.from.attempt });
       return;
     }
     case 'retry_scheduled': {
       const s = stepOf(run, e);
       s.state = 'retry_wait';
-      s.retryDueAt = (e.data as RunEvent<'retry_scheduled'>['data']).dueAt;
+      s.retryDueAt = e.data.dueAt;
+      s.dueSince = e.data.dueAt;
       return;
     }
     case 'timer_set': {
       const s = stepOf(run, e);
       s.state = 'waiting';
-      s.timerDueAt = (e.data as RunEvent<'timer_set'>['data']).dueAt;
+      s.timerDueAt = e.data.dueAt;
       return;
     }
     case 'timer_fired':
@@ -411,7 +250,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       return;
     case 'task_opened': {
       const s = stepOf(run, e);
-      const d = e.data as RunEvent<'task_opened'>['data'];
+      const d = e.data;
       s.state = 'waiting';
       s.task = { task: d.task, title: d.title, instructions: d.instructions, assignee: d.assignee, form: d.form, options: d.options, deadlineAt: d.deadlineAt, openedAt: e.at };
       s.timerDueAt = d.deadlineAt ?? null;
@@ -419,12 +258,12 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
     }
     case 'task_reassigned': {
       const s = stepOf(run, e);
-      if (s.task) s.task.assignee = (e.data as RunEvent<'task_reassigned'>['data']).to;
+      if (s.task) s.task.assignee = e.data.to;
       return;
     }
     case 'event_awaited': {
       const s = stepOf(run, e);
-      const d = e.data as RunEvent<'event_awaited'>['data'];
+      const d = e.data;
       s.state = 'waiting';
       s.awaiting = { name: d.name, key: d.key };
       s.timerDueAt = d.deadlineAt ?? null;
@@ -440,7 +279,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       return;
     case 'evidence_reused': {
       const s = stepOf(run, e);
-      const d = e.data as RunEvent<'evidence_reused'>['data'];
+      const d = e.data;
       const ev = run.evidence.get(d.evidenceId) ?? { id: d.evidenceId, stepId: s.id, activation: d.from.activation, attempt: d.from.attempt, output: d.output, covers: d.covers, satisfies: true, fromRun: d.from.runId };
       s.evidence = { ...ev, covers: d.covers };
       s.output = d.output;
@@ -450,21 +289,21 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       return;
     case 'revision_held': {
       const s = stepOf(run, e);
-      const d = e.data as RunEvent<'revision_held'>['data'];
       s.state = 'waiting';
       s.escalated = true;
-      s.held = { evidenceId: d.evidenceId, inputHash: d.inputHash, reason: e.reason ?? '' };
+      s.held = { evidenceId: e.data.evidenceId, inputHash: e.data.inputHash, reason: e.reason ?? '' };
       return;
     }
     case 'step_settled': {
       const s = stepOf(run, e);
-      const d = e.data as RunEvent<'step_settled'>['data'];
+      const d = e.data;
       s.outcome = d.outcome;
       s.task = null;
       s.awaiting = null;
       s.held = null;
       s.escalated = false; // settling answers an earlier escalation (an escalated task that is decided)
       s.settledSeq = e.seq;
+      s.dueSince = null;
       s.state = d.outcome === 'timed_out' || d.outcome === 'expired' ? 'failed' : d.outcome;
       if (d.outcome === 'skipped') s.openedSeq = e.seq;
       if (d.outcome === 'succeeded' || d.outcome === 'rejected') run.view[s.id] = { output: s.output };
@@ -480,28 +319,12 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
     case 'step_escalated': {
       const s = stepOf(run, e);
       s.escalated = true;
-      const d = e.data as RunEvent<'step_escalated'>['data'];
       // An expired task that escalates stays open (waiting) for its person.
-      if (d.outcome !== 'unknown' && s.state !== 'waiting') s.state = 'failed';
+      if (e.data.outcome !== 'unknown' && s.state !== 'waiting') s.state = 'failed';
       return;
     }
   }
 }
-
-/** The latest attempt of the step's current activation. */
-export function currentAttempt(s: StepRuntime): AttemptRecord | undefined {
-  for (let i = s.attempts.length - 1; i >= 0; i--) {
-    const a = s.attempts[i] as AttemptRecord;
-    if (a.activation === s.activation) return a;
-  }
-  return undefined;
-}
-
-/** An attempt's id, also the id of the evidence it left: "STEP/ACTIVATION.ATTEMPT". */
-export const attemptId = (stepId: string, a: { activation: number; number: number }): string => `${stepId}/${a.activation}.${a.number}`;
-
-/** The id of the evidence an operator gave (weft skip, weft resolve --as succeeded) for an activation. */
-export const operatorEvidenceId = (stepId: string, activation: number): string => `${stepId}/${activation}.operator`;
 
 /**
  * Records evidence under its id and its step. Evidence that replaces an id takes the old one's

@@ -5,7 +5,7 @@
 // `all` join goes on only when every required branch has arrived; `atLeast` at N arrivals; `any` at
 // the first. The operator commands ask the same question (joinRefusal): a join is never settled by
 // hand while a branch it needs is missing.
-import type { Step } from '../../shared/definition/workflow-schema.ts';
+import type { Step } from '../definition/workflow-schema.ts';
 import type { DefinitionIndex, IndexedEdge } from './definition-index.ts';
 import type { RunModel, StepRuntime } from './run-model.ts';
 

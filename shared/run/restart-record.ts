@@ -1,44 +1,36 @@
 // A run's restart record (DESIGN.md "States"): for each step its state, evidence and what that
 // evidence covers, its attempts, and the next permitted action with its reason. `weft inspect`
-// prints it; a resumed engine and the timeline read the same facts from the same fold.
-import type { Step } from '../../shared/definition/workflow-schema.ts';
+// prints it; the shape is shared/api/restart-record.ts's schema, and RunDetail (run-detail.ts)
+// adds to it.
+import type { Step } from '../definition/workflow-schema.ts';
+import type { RestartRecord } from '../api/restart-record.ts';
 import { indexDefinition } from './definition-index.ts';
 import { joinRefusal } from './join-readiness.ts';
-import { attemptId, type AttemptRecord, type RunModel, type StepRuntime } from './run-model.ts';
+import { attemptId, type RunModel, type StepRuntime } from './run-model.ts';
 
-export interface AttemptView {
-  id: string;
-  activation: number;
-  number: number;
-  state: AttemptRecord['state'];
-  startedAt: string;
-  endedAt: string | null;
-  inputHash: string;
-  variant: number | null;
-  error: { code: string; message: string } | null;
+export type { AttemptView, RestartRecord, StepView } from '../api/restart-record.ts';
+
+const isoAt = (ms: number): string => new Date(ms).toISOString();
+const iso = (ms: number | null): string | null => (ms === null ? null : isoAt(ms));
+
+/** The runtime of a step of the run's definition (newRunModel made one for each). */
+export function stepRuntime(run: RunModel, stepId: string): StepRuntime {
+  const s = run.steps.get(stepId);
+  if (s === undefined) throw new Error(`run ${run.runId} has no runtime for its step "${stepId}"`);
+  return s;
 }
 
-export interface StepView {
-  id: string;
-  state: string;
-  activation: number;
-  attempts: AttemptView[];
-  evidence: { id: string; attempt: string; covers: { inputHash: string; definitionVersion: number; inputRevision: number } } | null;
-  next: string;
-}
-
-export interface RestartRecord {
-  run: { id: string; workflowId: string; version: number; state: string; inputRevision: number };
-  steps: StepView[];
-}
-
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
-
+/**
+ * The restart record of a run model: what `weft inspect --json` prints.
+ *
+ * @example
+ * restartRecord(foldEvents(definition, log)).steps[0].next; // "done: evidence …"
+ */
 export function restartRecord(run: RunModel): RestartRecord {
   return {
     run: { id: run.runId, workflowId: run.workflow.id, version: run.workflow.version, state: run.state, inputRevision: run.inputRevision },
     steps: run.workflow.steps.map((step) => {
-      const s = run.steps.get(step.id) as StepRuntime;
+      const s = stepRuntime(run, step.id);
       return {
         id: step.id,
         state: s.state,
@@ -48,7 +40,7 @@ export function restartRecord(run: RunModel): RestartRecord {
           activation: a.activation,
           number: a.number,
           state: a.state,
-          startedAt: iso(a.startedAt) as string,
+          startedAt: isoAt(a.startedAt),
           endedAt: iso(a.endedAt),
           inputHash: a.inputHash,
           variant: a.variant,

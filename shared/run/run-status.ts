@@ -1,5 +1,5 @@
 // The state a run should be in, derived from its steps (DESIGN.md "States").
-import type { RunState } from '../../shared/definition/names.ts';
+import type { RunState } from '../definition/names.ts';
 import type { RunModel } from './run-model.ts';
 
 const TERMINAL_RUN_STATES: ReadonlySet<RunState> = new Set(['succeeded', 'failed', 'cancelled']);

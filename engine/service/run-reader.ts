@@ -1,0 +1,132 @@
+// The read side of the service: what a front end may ask of a store without driving it (no
+// engine, no lease), so `weft runs|inspect|events|tasks|stats` and `weft revise --dry-run` read a
+// store opened read-only, and the server answers the same questions from its own store.
+import type { RevisePlan, RevisePlanStep } from '../../shared/api/input-commands.ts';
+import type { RunDetail } from '../../shared/api/run-detail.ts';
+import type { TaskSummary } from '../../shared/api/task-summary.ts';
+import { openTasks } from '../../shared/run/open-tasks.ts';
+import { runDetail } from '../../shared/run/run-detail.ts';
+import type { RunState } from '../../shared/definition/names.ts';
+import type { RunEvent } from '../../shared/events/run-event.ts';
+import { workflowReport, type WorkflowReport } from '../metrics/stats.ts';
+import { systemClock, type Clock } from '../time/clock.ts';
+import { foldRun } from '../runtime/fold-run.ts';
+import type { RunModel } from '../../shared/run/run-model.ts';
+import type { Store } from '../store/store.ts';
+import { followRunEvents } from './follow-run-events.ts';
+import { ServiceError } from './service-error.ts';
+export type { RestartRecord } from '../../shared/run/restart-record.ts';
+
+/** A run as `weft runs` lists it. */
+export interface RunRowView {
+  id: string;
+  workflowId: string;
+  version: number;
+  state: RunState;
+  inputRevision: number;
+  createdAt: string;
+}
+
+/** Events of one run after a sequence number; `next` is the `after` of the following page, or null at the end. */
+export interface RunEventsPage {
+  runId: string;
+  events: RunEvent[];
+  next: number | null;
+}
+
+/** The runs an event named NAME may go to: those with an event step for it still to settle, and the first one waiting for NAME and KEY now. */
+export interface EventCandidates {
+  candidates: string[];
+  receiver: string | undefined;
+}
+
+export class RunReader {
+  constructor(
+    readonly store: Store,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  /** A run id, or a unique prefix of one, as the store has it. */
+  resolveRunId(idOrPrefix: string): string {
+    return this.store.resolveRunId(idOrPrefix);
+  }
+
+  fold(runId: string): RunModel {
+    return foldRun(this.store, runId);
+  }
+
+  /** The newest runs, newest first. */
+  recentRuns(limit: number): RunRowView[] {
+    return this.store.listRuns(limit).map((r) => ({ id: r.id, workflowId: r.workflowId, version: r.version, state: r.state, inputRevision: r.inputRevision, createdAt: new Date(r.createdAt).toISOString() }));
+  }
+
+  /** The run's RunDetail: the restart record, permitted actions, attempt details (`weft inspect --json`). */
+  runDetail(idOrPrefix: string): RunDetail {
+    return runDetail(this.fold(this.resolveRunId(idOrPrefix)));
+  }
+
+  /** A page of a run's log: the events after `after`, at most `limit` (all without a limit). */
+  eventPage(idOrPrefix: string, after: number, limit?: number): RunEventsPage {
+    const runId = this.resolveRunId(idOrPrefix);
+    // One event more than the page tells whether another page follows.
+    const read = this.store.readEvents(runId, limit === undefined ? { after } : { after, limit: limit + 1 });
+    const events = limit === undefined ? read : read.slice(0, limit);
+    const next = limit !== undefined && read.length > limit ? (events[events.length - 1]?.seq ?? null) : null;
+    return { runId, events, next };
+  }
+
+  /** Prints a run's events as they are committed, by any process, until it ends; its end state. */
+  followEvents(runId: string, after: number, print: (event: RunEvent) => void): Promise<RunState> {
+    return followRunEvents(this.store, runId, after, print, this.clock);
+  }
+
+  /** Every open task for a person, across runs. */
+  openTasks(): TaskSummary[] {
+    return this.store.runsWithWaitingSteps().flatMap((runId) => openTasks(this.fold(runId)));
+  }
+
+  /** A workflow's figures over its runs in this store (docs/metrics.md), as of now. */
+  workflowReport(workflowId: string, version?: number): { asOf: number; report: WorkflowReport } {
+    const asOf = this.clock.now();
+    return { asOf, report: workflowReport(this.store, workflowId, { ...(version === undefined ? {} : { version }), asOf }) };
+  }
+
+  /**
+   * What a revision of the run with `input` will do, from its log, writing nothing: the new
+   * input is checked against the run's input schema first.
+   */
+  async revisePlan(runId: string, input: unknown): Promise<RevisePlan> {
+    // The schema validator and the expression engine load with the command that plans.
+    const [{ checkRunInput }, { planRevision }, { indexDefinition }] = await Promise.all([import('./run-input-check.ts'), import('../runtime/revision-plan.ts'), import('../../shared/run/definition-index.ts')]);
+    const model = this.fold(runId);
+    checkRunInput(model.workflow, input);
+    const plan = await planRevision(model, indexDefinition(model.workflow), input);
+    const steps: RevisePlanStep[] = plan.steps;
+    return { runId, state: model.state, dryRun: true, inputRevision: plan.inputRevision, plan: steps };
+  }
+
+  /**
+   * The runs event NAME may go to. Only runs whose definition waits for NAME at all are folded
+   * (definitions are cached); `receiver` is the oldest run waiting for NAME and KEY now.
+   */
+  eventCandidates(name: string, key: string): EventCandidates {
+    const candidates: string[] = [];
+    let receiver: string | undefined;
+    for (const runId of this.store.unfinishedRunIds()) {
+      const row = this.store.getRun(runId);
+      const def = row === undefined ? undefined : this.store.loadDefinition(row.workflowId, row.version);
+      if (!def?.workflow.steps.some((s) => s.kind === 'event' && s.config.name === name)) continue;
+      const m = this.fold(runId);
+      if (def.workflow.steps.some((s) => s.kind === 'event' && s.config.name === name && m.steps.get(s.id)?.state !== 'succeeded')) candidates.push(runId);
+      if (receiver === undefined && [...m.steps.values()].some((s) => s.state === 'waiting' && s.awaiting?.name === name && s.awaiting.key === key)) receiver = runId;
+    }
+    return { candidates, receiver };
+  }
+
+  /** The run's state as its row has it. */
+  storedState(runId: string): RunState {
+    const row = this.store.getRun(runId);
+    if (row === undefined) throw new ServiceError('not-found', `no run "${runId}" in this store`);
+    return row.state;
+  }
+}

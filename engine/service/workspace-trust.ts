@@ -1,0 +1,106 @@
+// Workflows can run scripts and commands from their workspace: code that came with a cloned
+// folder. Such a workflow runs only from a workspace the user has trusted (`weft trust DIR`);
+// trust is remembered per absolute path in the user's config folder ($WEFT_CONFIG_DIR, else
+// $XDG_CONFIG_HOME/weft, else ~/.config/weft), never in the workspace itself. The same check
+// guards a run's start and every child workflow a map or subworkflow step runs in that
+// workspace (the engine calls `trustCheck` for each), so a workflow without code of its own
+// cannot smuggle a child's command past it.
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Workflow } from '../../shared/definition/workflow-schema.ts';
+import type { TrustCheck } from '../runtime/workspace-workflows.ts';
+import { ServiceError } from './service-error.ts';
+
+export function configDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env['WEFT_CONFIG_DIR'] ?? join(env['XDG_CONFIG_HOME'] ?? join(homedir(), '.config'), 'weft');
+}
+
+const trustFile = (env: NodeJS.ProcessEnv): string => join(configDir(env), 'trusted-workspaces.json');
+
+/** The trusted folders; none when nothing was recorded yet. A config folder we cannot use is an error. */
+export function trustedWorkspaces(env: NodeJS.ProcessEnv = process.env): string[] {
+  let text: string;
+  try {
+    text = readFileSync(trustFile(env), 'utf8');
+  } catch (e) {
+    if (errnoOf(e) === 'ENOENT') return [];
+    throw configError(env, e);
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    const list = parsed !== null && typeof parsed === 'object' && 'workspaces' in parsed ? parsed.workspaces : undefined;
+    return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Trusts (or stops trusting) a folder. Only an existing folder can be trusted; revoking works for
+ * one that is gone, so a deleted workspace can be taken off the list.
+ */
+export function setTrust(dir: string, trusted: boolean, env: NodeJS.ProcessEnv = process.env): string[] {
+  const path = resolve(dir);
+  if (trusted) checkFolder(path);
+  const list = trustedWorkspaces(env).filter((d) => d !== path);
+  if (trusted) list.push(path);
+  const file = trustFile(env);
+  try {
+    mkdirSync(configDir(env), { recursive: true });
+    writeFileSync(`${file}.tmp`, `${JSON.stringify({ workspaces: list.sort() }, null, 2)}\n`);
+    renameSync(`${file}.tmp`, file);
+  } catch (e) {
+    throw configError(env, e);
+  }
+  return list;
+}
+
+function checkFolder(path: string): void {
+  let isDir: boolean;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch {
+    throw new ServiceError('bad-input', `${path} does not exist; give the folder of a workspace (the folder of its workflow files); nothing was recorded`, 'workspace');
+  }
+  if (!isDir) throw new ServiceError('bad-input', `${path} is a file, not a folder; give the folder of a workspace (the folder of its workflow files); nothing was recorded`, 'workspace');
+}
+
+const errnoOf = (e: unknown): string | undefined => (e !== null && typeof e === 'object' && 'code' in e && typeof e.code === 'string' ? e.code : undefined);
+
+/** Why the config folder cannot be used, and what to do about it. */
+function configError(env: NodeJS.ProcessEnv, e: unknown): ServiceError {
+  const dir = configDir(env);
+  const code = errnoOf(e);
+  let isFile = false;
+  try {
+    isFile = statSync(dir).isFile();
+  } catch {
+    // missing or unreachable: the errno below says which
+  }
+  if (isFile || code === 'ENOTDIR' || code === 'EEXIST') {
+    return new ServiceError('internal', `the config folder ${dir} is a file, not a folder; set WEFT_CONFIG_DIR to a folder (or move the file away)`);
+  }
+  return new ServiceError('internal', `cannot use the config folder ${dir}: ${code ?? (e instanceof Error ? e.message : String(e))}; check its permissions, or set WEFT_CONFIG_DIR to another folder`);
+}
+
+/** The steps of a workflow that run code from its workspace. */
+const codeSteps = (workflow: Workflow): string[] => workflow.steps.filter((s) => s.kind === 'script' || s.kind === 'command').map((s) => s.id);
+
+/**
+ * Refuses (ServiceError 'refused', saying how to trust the workspace) a workflow that runs code
+ * from a workspace the user has not trusted; `child` names the run that asked for it.
+ */
+export function requireTrust(workflow: Workflow, workspaceDir: string, env: NodeJS.ProcessEnv = process.env, child?: string): void {
+  const code = codeSteps(workflow);
+  if (code.length === 0) return;
+  const dir = resolve(workspaceDir);
+  if (trustedWorkspaces(env).includes(dir)) return;
+  const what = child === undefined ? `workflow "${workflow.id}"` : `child workflow "${workflow.id}" v${workflow.version} (started by ${child})`;
+  throw new ServiceError('refused', `${what} runs scripts or commands (${code.join(', ')}) from ${dir}, a workspace you have not trusted; review what it runs, then trust it with: weft trust ${dir}`);
+}
+
+/** The engine's check for child workflows (EngineOptions.workspaceTrust), against the same trust list. */
+export function trustCheck(env: NodeJS.ProcessEnv = process.env): TrustCheck {
+  return (workflow, workspaceDir, startedBy) => requireTrust(workflow, workspaceDir, env, startedBy);
+}

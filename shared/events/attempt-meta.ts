@@ -1,0 +1,22 @@
+// What an executor reports about an attempt besides its result. One schema: the events that carry
+// it, the RunDetail read model and the executors all use this, so a new field reaches all of them.
+import { z } from 'zod';
+
+/**
+ * Facts about an attempt worth keeping with it: provider, model, token use, latency, HTTP status
+ * and a provider-requested wait before a retry.
+ *
+ * @example
+ * AttemptMeta.parse({ provider: 'openai', model: 'gpt-4o-mini', usage: { inputTokens: 12, outputTokens: 3 }, latencyMs: 840 });
+ */
+export const AttemptMeta = z.object({
+  provider: z.string().optional(),
+  model: z.string().optional(),
+  usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).optional(),
+  latencyMs: z.number().optional(),
+  /** The HTTP status of the reply (http steps, agent providers). */
+  status: z.number().optional(),
+  /** Provider-requested wait before a retry (a 429's retry-after), in ms. */
+  retryAfterMs: z.number().optional(),
+});
+export type AttemptMeta = z.infer<typeof AttemptMeta>;

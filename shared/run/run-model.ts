@@ -1,0 +1,229 @@
+// The in-memory state of one run, built from its event log by `applyEvent` (apply-event.ts).
+// The scheduler never changes this state directly: it appends an event and applies it, so the
+// state after a crash (rebuilt by folding the stored log) equals the state before it. Pure and
+// Node-free: the app folds any prefix of a log with the same code to show a run as it was.
+import type { StepState, RunState } from '../definition/names.ts';
+import type { Workflow } from '../definition/workflow-schema.ts';
+import type { Covers, SettleOutcome } from '../events/run-event.ts';
+import type { AttemptErrorCode } from '../events/attempt-error-codes.ts';
+
+/** What an executor reported about an attempt besides its result (provider, model, usage, latency, HTTP status). */
+import type { AttemptMeta } from '../events/attempt-meta.ts';
+
+export interface AttemptRecord {
+  activation: number;
+  number: number;
+  state: 'running' | 'succeeded' | 'failed' | 'unknown';
+  startedAt: number;
+  endedAt: number | null;
+  inputHash: string;
+  input: unknown;
+  variant: number | null;
+  effect: 'none' | 'idempotent' | 'external';
+  idempotencyKey: string | undefined;
+  timeoutMs: number | undefined;
+  error: { code: AttemptErrorCode; message: string } | null;
+  evidenceId: string | null;
+  /** How long the provider asked to wait before another attempt (meta.retryAfterMs). */
+  retryAfterMs: number | undefined;
+  /** The output it gave: accepted, or work that failed its contract (undefined when none). */
+  output: unknown;
+  meta: AttemptMeta | undefined;
+  /** When the attempt became due: its activation, or the end of the retry wait before it. */
+  queuedAt: number | null;
+}
+
+export interface Evidence {
+  id: string;
+  stepId: string;
+  activation: number;
+  attempt: number;
+  output: unknown;
+  covers: Covers;
+  /** false for work that ran but failed its contract (invalid_output, acceptance_not_met). */
+  satisfies: boolean;
+  fromRun: string;
+}
+
+export interface StepRuntime {
+  id: string;
+  activation: number;
+  state: StepState;
+  attempts: AttemptRecord[];
+  /** Seq of the event that opened (or skipped) the current activation. */
+  openedSeq: number;
+  /**
+   * `openedSeq` as it was before the current activation opened: the decisions newer than this
+   * made that activation. A join that failed judges its pass again from here when a branch arrives late.
+   */
+  passFrom: number;
+  retryDueAt: number | null;
+  /** When the step's next attempt became due (activation, or the due time of a retry): its queuedAt. */
+  dueSince: number | null;
+  timerDueAt: number | null;
+  /** Satisfying evidence of the current activation, if it succeeded. */
+  evidence: Evidence | null;
+  outcome: SettleOutcome | null;
+  output: unknown;
+  escalated: boolean;
+  /** Input given by an operator's retry for the current activation. */
+  inputOverride: { value: unknown } | null;
+  /** The step this one compensates, while it runs as a compensation. */
+  compensates: string | null;
+  /** Seq of the step's last step_settled event (compensation runs in reverse order of these). */
+  settledSeq: number;
+  /** Child runs of a subworkflow or map step's current attempt, by item index (0 for subworkflow). */
+  children: Map<number, { runId: string; state: string | null; output: unknown }>;
+  /** The open task of a waiting human step (current activation). */
+  task: OpenTask | null;
+  /** What a waiting event step waits for (current activation). */
+  awaiting: { name: string; key: string } | null;
+  /** Held by a revision for a person's decision: the earlier evidence and why (revision_held). */
+  held: { evidenceId: string; inputHash: string; reason: string } | null;
+  /**
+   * The latest input revision in which the step started an attempt or an operator acted on it.
+   * A step that has done either in the current revision is not held again (a loop pass, a retry).
+   */
+  actedRevision: number;
+}
+
+export interface OpenTask {
+  task: 'approve' | 'review' | 'correct' | 'classify' | 'provide';
+  title: string;
+  instructions: string | undefined;
+  assignee: string | undefined;
+  form: Record<string, unknown> | undefined;
+  options: string[] | undefined;
+  deadlineAt: number | undefined;
+  openedAt: number;
+}
+
+/** A run started by a subworkflow or map step of this run, as this run's log tells of it. */
+export interface ChildRun {
+  runId: string;
+  stepId: string;
+  activation: number;
+  attempt: number;
+  /** The map item (0 for a subworkflow). */
+  index: number;
+  /** How it ended (child_finished), null while it goes on. */
+  state: string | null;
+}
+
+export interface EdgeDecisionState {
+  taken: boolean;
+  seq: number;
+  why: string;
+}
+
+export interface RunModel {
+  runId: string;
+  workflow: Workflow;
+  definitionHash: string;
+  workspaceDir: string;
+  input: unknown;
+  inputRevision: number;
+  state: RunState;
+  createdAt: number;
+  updatedAt: number;
+  steps: Map<string, StepRuntime>;
+  edges: Map<string, EdgeDecisionState>;
+  traversals: Map<string, number>;
+  evidence: Map<string, Evidence>;
+  /** The same evidence by step (kept by putEvidence with `evidence`), for reuse lookups. */
+  evidenceByStep: Map<string, Evidence[]>;
+  /** `{ <stepId>: { output } }` for expressions, kept current as steps settle. */
+  view: Record<string, { output: unknown }>;
+  endsReached: { stepId: string; status: 'succeeded' | 'failed' }[];
+  /**
+   * Attempts of external steps whose outcome is unknown, from earlier revisions or imported by a
+   * fork: a new activation with the same input inherits the unknown instead of repeating the effect.
+   */
+  unknowns: { stepId: string; inputHash: string; inputRevision: number; fromRun: string; activation: number; attempt: number }[];
+  /** Set when a failure nothing handles has doomed the run: nothing new starts but compensations. */
+  failing: { stepId: string; reason: string } | null;
+  /** Compensation in progress: the steps still to offset, in order, and those offset already. */
+  compensation: { pending: string[]; done: string[] } | null;
+  /** Waiting for a slot under limits.maxParallelRuns. */
+  queued: boolean;
+  priority: number;
+  /** The subworkflow or map step this run is a child of. */
+  parent: { runId: string; stepId: string; activation: number; attempt: number; index?: number | undefined } | undefined;
+  key: string | undefined;
+  lastSeq: number;
+  forkOf: { runId: string; fromStep: string } | undefined;
+  /** Every child run this run started, in order (a step's `children` has its current attempt's only). */
+  childRuns: ChildRun[];
+}
+
+export function newRunModel(runId: string, workflow: Workflow): RunModel {
+  const steps = new Map<string, StepRuntime>();
+  for (const s of workflow.steps) {
+    steps.set(s.id, {
+      id: s.id,
+      activation: 0,
+      state: 'blocked',
+      attempts: [],
+      openedSeq: 0,
+      passFrom: 0,
+      retryDueAt: null,
+      dueSince: null,
+      timerDueAt: null,
+      evidence: null,
+      outcome: null,
+      output: undefined,
+      escalated: false,
+      task: null,
+      awaiting: null,
+      held: null,
+      actedRevision: 0,
+      inputOverride: null,
+      compensates: null,
+      settledSeq: 0,
+      children: new Map(),
+    });
+  }
+  return {
+    runId,
+    workflow,
+    definitionHash: '',
+    workspaceDir: '.',
+    input: null,
+    inputRevision: 1,
+    state: 'running',
+    createdAt: 0,
+    updatedAt: 0,
+    steps,
+    edges: new Map(),
+    traversals: new Map(),
+    evidence: new Map(),
+    evidenceByStep: new Map(),
+    view: {},
+    endsReached: [],
+    unknowns: [],
+    failing: null,
+    compensation: null,
+    queued: false,
+    priority: 0,
+    parent: undefined,
+    key: undefined,
+    lastSeq: 0,
+    forkOf: undefined,
+    childRuns: [],
+  };
+}
+
+/** The latest attempt of the step's current activation. */
+export function currentAttempt(s: StepRuntime): AttemptRecord | undefined {
+  for (let i = s.attempts.length - 1; i >= 0; i--) {
+    const a = s.attempts[i];
+    if (a !== undefined && a.activation === s.activation) return a;
+  }
+  return undefined;
+}
+
+/** An attempt's id, also the id of the evidence it left: "STEP/ACTIVATION.ATTEMPT". */
+export const attemptId = (stepId: string, a: { activation: number; number: number }): string => `${stepId}/${a.activation}.${a.number}`;
+
+/** The id of the evidence an operator gave (weft skip, weft resolve --as succeeded) for an activation. */
+export const operatorEvidenceId = (stepId: string, activation: number): string => `${stepId}/${activation}.operator`;

@@ -1,0 +1,82 @@
+// How long a user waits for `weft`, as separate processes: `weft --version`, `weft resume` of
+// 1,000 parked runs and `weft run` of record-update against the fake API, each with the fresh
+// bundle in dist/cli/ and through tsx (WEFT_FROM_SOURCE=1), against issue 11's targets; plus the
+// floor under every command (Node alone, Node + loading the bundle). Reps of all cases and
+// variants are interleaved, so a burst of load on a shared machine hits them alike.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { freshBundlePath } from '../../bin/source-stamp.js';
+import { formatTable, median, type Benchmark } from './benchmark.ts';
+import { BUNDLE, CASES, ensureFreshBundle, ROOT, TSX, type CliContext, type Variant } from './cli-cases.ts';
+import { killedStore } from './engine-measure.ts';
+import { startFakeApiProcess } from './fake-api-process.ts';
+import type { ProcessSample } from './process-timer.ts';
+
+const REPS = 7;
+const VARIANTS: readonly Variant[] = [BUNDLE, TSX];
+
+const fixed = (n: number | undefined): string => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(0));
+const verdict = (ms: number | undefined, target: number | undefined): string => {
+  if (ms === undefined || target === undefined) return '';
+  return ms <= target ? `met (${((ms / target) * 100).toFixed(0)}%)` : `missed (×${(ms / target).toFixed(2)})`;
+};
+
+export const benchmark: Benchmark = {
+  name: 'cli',
+  description: 'wall and CPU time of `weft` commands as new processes, bundle vs tsx, against the targets of issue 11',
+  async run(print) {
+    ensureFreshBundle(print);
+    const load = loadavg()[0] ?? 0;
+    const killed = await killedStore(1_000);
+    const api = await startFakeApiProcess();
+    const ctx: CliContext = { killed, apiUrl: api.url, tmp: mkdtempSync(join(tmpdir(), 'weft-bench-cli-')), runs: 0 };
+    const samples = new Map<string, ProcessSample[]>();
+    try {
+      // Rep 0 is an untimed warm-up (page cache, tsx's compile cache, the run stores' schema).
+      for (let rep = 0; rep <= REPS; rep++) {
+        for (const c of CASES) {
+          for (const v of c.perVariant ? VARIANTS : [BUNDLE]) {
+            const sample = await c.measure(v, ctx);
+            if (rep === 0) continue;
+            const key = `${c.name}/${v.name}`;
+            samples.set(key, [...(samples.get(key) ?? []), sample]);
+          }
+        }
+      }
+    } finally {
+      await api.stop();
+      rmSync(ctx.tmp, { recursive: true, force: true });
+      rmSync(dirname(killed), { recursive: true, force: true });
+    }
+    if (freshBundlePath(ROOT) === undefined) throw new Error('a source changed while the bench ran: the "bundle" rows may have run through tsx; run it again');
+
+    const stat = (c: string, v: Variant, pick: (s: ProcessSample) => number | undefined): number | undefined => {
+      const values = (samples.get(`${c}/${v.name}`) ?? []).map(pick);
+      return values.length === 0 || values.some((x) => x === undefined) ? undefined : median(values as number[]);
+    };
+    const rows = [['case', 'target ms', 'bundle ms', 'fastest', 'cpu ms', 'bundle vs target', 'tsx ms', 'cpu ms', 'tsx vs target']];
+    for (const c of CASES) {
+      const [b, t] = [BUNDLE, TSX].map((v) => stat(c.name, v, (s) => s.ms));
+      rows.push([
+        c.name,
+        c.targetMs === undefined ? '' : String(c.targetMs),
+        fixed(b),
+        fixed(Math.min(...(samples.get(`${c.name}/${BUNDLE.name}`) ?? []).map((s) => s.ms))),
+        fixed(stat(c.name, BUNDLE, (s) => s.cpuMs)),
+        verdict(b, c.targetMs),
+        c.perVariant ? fixed(t) : '',
+        c.perVariant ? fixed(stat(c.name, TSX, (s) => s.cpuMs)) : '',
+        c.perVariant ? verdict(t, c.targetMs) : '',
+      ]);
+    }
+    for (const line of formatTable(rows)) print(line);
+    print(`median of ${REPS} reps after 1 warm-up, each a new process spawned by this one (wall time from spawn`);
+    print('to exit); fastest: the quickest bundle rep. cpu ms: user + system CPU of the process and its children');
+    print('(Linux /proc, 10 ms ticks), which load on a shared machine inflates far less than wall time. bundle: dist/cli/, fresh;');
+    print('tsx: WEFT_FROM_SOURCE=1. The first two rows are the floor: Node alone, and Node loading the');
+    print('bundle without running a command. resume: the engine bench\'s store of 1,000 runs parked on a');
+    print('timer (all still wait: exit 3); run: record-update with a real PUT against examples/fake-api.mjs');
+    print(`in a child process, one store per variant. Load average (1 min): ${load.toFixed(1)} before, ${(loadavg()[0] ?? 0).toFixed(1)} after.`);
+  },
+};
