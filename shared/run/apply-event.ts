@@ -118,6 +118,12 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       return;
     }
     case 'run_state_changed':
+      // An operator's retry, skip or resolve reopens a failed run: it is no longer failing, so
+      // what follows the step runs. Steps already compensated stay as they are.
+      if (run.state === 'failed' && e.data.state === 'running') {
+        run.failing = null;
+        run.compensation = null;
+      }
       run.state = e.data.state;
       return;
     case 'engine_resumed':

@@ -189,3 +189,36 @@ describe('flow control', () => {
     expect(most).toBe(2);
   });
 });
+
+describe('reopening a failed run', () => {
+  // The README's promise: retry and skip work on failed runs. A run that failed because a step
+  // failed with nothing to handle it is reopened by the operator's action and goes on.
+  const once = (marker: string) => `if [ -f ${marker} ]; then echo '{"ok": true}'; else touch ${marker}; exit 1; fi`;
+
+  it('a retried step of a failed run runs again, and the run goes on to its end', async () => {
+    h = harness();
+    const flow = wf('fails-once', [cmd('check', once(`${h.dir}/retry-marker`)), { id: 'after', kind: 'transform', config: { expression: 'steps.check.output' } }, end()], [
+      { id: 'a', from: 'check', to: 'after' },
+      { id: 'b', from: 'after', to: 'done' },
+    ]);
+    const { runId } = h.start(flow);
+    expect(await h.engine.settled(runId)).toBe('failed');
+    await h.engine.retryStep(runId, 'check', 'ops', 'the file is there now');
+    expect(await h.engine.settled(runId)).toBe('succeeded');
+    expect(h.model(runId).view['after']?.output).toEqual({ ok: true });
+    expect(h.events(runId).filter((e) => e.type === 'step_settled' && e.data.outcome === 'cancelled')).toEqual([]);
+  });
+
+  it('a skipped step of a failed run hands its output on, and the run goes on to its end', async () => {
+    h = harness();
+    const flow = wf('fails-always', [cmd('check', 'exit 1'), { id: 'after', kind: 'transform', config: { expression: 'steps.check.output' } }, end()], [
+      { id: 'a', from: 'check', to: 'after' },
+      { id: 'b', from: 'after', to: 'done' },
+    ]);
+    const { runId } = h.start(flow);
+    expect(await h.engine.settled(runId)).toBe('failed');
+    await h.engine.skipStep(runId, 'check', { ok: 'by hand' }, 'ops', 'checked by hand');
+    expect(await h.engine.settled(runId)).toBe('succeeded');
+    expect(h.model(runId).view['after']?.output).toEqual({ ok: 'by hand' });
+  });
+});
