@@ -19,6 +19,7 @@ import { poolOf, releaseSlot, slotOrQueue, type Pool } from './run-slots.ts';
 import { attemptId, currentAttempt, type Evidence, type StepRuntime } from '../../shared/run/run-model.ts';
 import { isTerminal } from '../../shared/run/run-status.ts';
 import type { StepHandler } from './step-handler.ts';
+import { inputErrorResult } from './input-error.ts';
 
 /** What the runner needs of the core beyond RunPort. */
 export interface AttemptHost {
@@ -69,7 +70,7 @@ export class AttemptRunner {
       idempotencyKey = key.kind === 'value' ? key.value : String(await evaluate(key.expression, ctx)); // one key per activation, given to every attempt
     } catch (e) {
       port.emit(live, 'attempt_started', { inputHash: '-', input: null, variant: null, effect }, { step: stepId, activation: s.activation, attempt: number });
-      await this.finish(live, { stepId, activation: s.activation, attempt: number, result: { outcome: 'failed', code: 'input_error', message: (e as Error).message, retryable: false } });
+      await this.finish(live, { stepId, activation: s.activation, attempt: number, result: inputErrorResult(e) });
       return;
     }
     // A compensation's evidence covers the evidence it offsets (run and id): it is reused only

@@ -8,6 +8,7 @@ import type { LiveRun } from './live-run.ts';
 import type { RunPort } from './run-port.ts';
 import { currentAttempt, type AttemptRecord, type StepRuntime } from '../../shared/run/run-model.ts';
 import type { AttemptStart, StepHandler } from './step-handler.ts';
+import { inputErrorResult } from './input-error.ts';
 
 export class EventHandler implements StepHandler {
   constructor(private readonly port: RunPort) {}
@@ -25,7 +26,7 @@ export class EventHandler implements StepHandler {
         return;
       }
     } catch (e) {
-      await this.port.finish(live, { stepId: s.id, activation: s.activation, attempt: attempt.number, result: { outcome: 'failed', code: 'input_error', message: (e as Error).message, retryable: false } });
+      await this.port.finish(live, { stepId: s.id, activation: s.activation, attempt: attempt.number, result: inputErrorResult(e) });
       return;
     }
     if (deadlineAt !== undefined) this.port.arm(live, s.id, deadlineAt);

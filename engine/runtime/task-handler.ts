@@ -10,6 +10,7 @@ import { checkAgainstSchema } from './output-contract.ts';
 import type { RunPort } from './run-port.ts';
 import { currentAttempt, type AttemptRecord, type StepRuntime } from '../../shared/run/run-model.ts';
 import type { AttemptStart, StepHandler } from './step-handler.ts';
+import { inputErrorResult } from './input-error.ts';
 
 export interface TaskDecision {
   decision: 'approved' | 'rejected';
@@ -40,7 +41,7 @@ export class TaskHandler implements StepHandler {
         ...(deadlineAt === undefined ? {} : { deadlineAt }),
       }, { ...at, reason: `task for ${c.assignee ?? 'anyone'}${deadlineAt === undefined ? '' : `, due ${new Date(deadlineAt).toISOString()}`}` });
     } catch (e) {
-      await this.port.finish(live, { stepId: s.id, activation: s.activation, attempt: attempt.number, result: { outcome: 'failed', code: 'input_error', message: (e as Error).message, retryable: false } });
+      await this.port.finish(live, { stepId: s.id, activation: s.activation, attempt: attempt.number, result: inputErrorResult(e) });
       return;
     }
     if (deadlineAt !== undefined) this.port.arm(live, s.id, deadlineAt);

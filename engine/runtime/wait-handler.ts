@@ -7,6 +7,7 @@ import type { LiveRun } from './live-run.ts';
 import type { RunPort } from './run-port.ts';
 import type { AttemptRecord, StepRuntime } from '../../shared/run/run-model.ts';
 import type { AttemptStart, StepHandler } from './step-handler.ts';
+import { inputErrorResult } from './input-error.ts';
 
 export class WaitHandler implements StepHandler {
   constructor(private readonly port: RunPort) {}
@@ -19,11 +20,11 @@ export class WaitHandler implements StepHandler {
     try {
       dueAt = typeof durationMs === 'number' ? this.port.clock.now() + durationMs : Date.parse(String(await evaluate(typeof until === 'string' ? until : '', attempt.ctx)));
     } catch (e) {
-      await done({ outcome: 'failed', code: 'input_error', message: (e as Error).message, retryable: false });
+      await done(inputErrorResult(e));
       return;
     }
     if (Number.isNaN(dueAt)) {
-      await done({ outcome: 'failed', code: 'input_error', message: `"until" did not give a date`, retryable: false });
+      await done(inputErrorResult(new Error('"until" did not give a date')));
       return;
     }
     this.port.emit(live, 'timer_set', { dueAt }, { step: s.id, activation: s.activation, attempt: attempt.number, reason: `fires at ${new Date(dueAt).toISOString()}` });

@@ -4,6 +4,7 @@
 import type { RunState } from '../../shared/definition/names.ts';
 import type { Db } from './open-database.ts';
 import { StoreError } from './store-error.ts';
+import { MAX_RUN_PAGE } from '../../shared/api/run-summary.ts';
 import type { RunRow } from './store.ts';
 
 export interface RunListFilter {
@@ -17,7 +18,6 @@ export interface RunListFilter {
 /** A row of the runs projection, as the store keeps it (without the idempotency key). */
 export type RunListRow = Omit<RunRow, 'key'>;
 
-export const MAX_RUN_PAGE = 500;
 
 export function listRunPage(db: Db, filter: RunListFilter): { rows: RunListRow[]; next: string | null } {
   const limit = filter.limit ?? 50;

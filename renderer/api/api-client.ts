@@ -4,9 +4,7 @@
 // `{"error": {"code", "message", "path"?}}` becomes an ApiError with those fields.
 import type { z } from 'zod';
 import { ApiErrorBody } from '../../shared/api/api-error.ts';
-import { EventPage } from '../../shared/api/event-page.ts';
 import { HealthInfo } from '../../shared/api/health-info.ts';
-import { RunOutcome } from '../../shared/api/run-outcome.ts';
 import { RunSummaryPage } from '../../shared/api/run-summary.ts';
 import { TaskList } from '../../shared/api/task-summary.ts';
 import { WorkflowDetail, WorkflowList } from '../../shared/api/workflow-views.ts';
@@ -60,25 +58,8 @@ export class ApiClient {
     return this.get(`/api/runs/${encodeURIComponent(id)}`, RunRead);
   }
 
-  events(id: string, after = 0, limit = 1000): Promise<EventPage> {
-    return this.get(`/api/runs/${encodeURIComponent(id)}/events?after=${after}&limit=${limit}`, EventPage);
-  }
-
   tasks(): Promise<TaskList> {
     return this.get('/api/tasks', TaskList);
-  }
-
-  startRun(workflow: string, input: unknown): Promise<RunOutcome> {
-    return this.post('/api/runs', { workflow, input }, RunOutcome);
-  }
-
-  private async post<S extends z.ZodType>(path: string, body: unknown, schema: S): Promise<z.infer<S>> {
-    const response = await fetch(`${this.base}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return this.read(response, schema, path);
   }
 
   private async get<S extends z.ZodType>(path: string, schema: S): Promise<z.infer<S>> {

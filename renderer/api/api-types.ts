@@ -7,8 +7,7 @@ export type { HealthInfo as Health } from '../../shared/api/health-info.ts';
 export type { WorkflowSummary, WorkflowDetail } from '../../shared/api/workflow-views.ts';
 export type { RunSummary, RunSummaryPage } from '../../shared/api/run-summary.ts';
 export type { TaskSummary } from '../../shared/api/task-summary.ts';
-export type { CursoredEvent as StreamMessage, EventPage } from '../../shared/api/event-page.ts';
-export type { RunOutcome } from '../../shared/api/run-outcome.ts';
+export type { CursoredEvent as StreamMessage } from '../../shared/api/event-page.ts';
 
 export type StepRecord = RestartRecord['steps'][number];
 export type { RunRead as RunDetail } from './run-read.ts';

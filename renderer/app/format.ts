@@ -25,9 +25,3 @@ export function formatTime(iso: string): string {
   const time = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
   return sameDay ? time : `${date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time}`;
 }
-
-export function durationBetween(startIso: string, endIso: string | null | undefined, now: number): number {
-  const start = Date.parse(startIso);
-  const end = endIso ? Date.parse(endIso) : now;
-  return Math.max(0, end - start);
-}

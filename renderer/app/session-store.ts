@@ -43,7 +43,8 @@ export function startSession(token: string | null): () => void {
   }
   const client = new ApiClient(token);
   useSession.setState({ client });
-  const refreshAll = () => {
+  // Health names the workspace and the store; a refused token is reported from it.
+  const checkHealth = () => {
     void client.health().then(
       (health) => useSession.setState({ health, authProblem: null }),
       (error: unknown) => {
@@ -52,6 +53,9 @@ export function startSession(token: string | null): () => void {
         }
       },
     );
+  };
+  const refreshAll = () => {
+    checkHealth();
     void useWorkflows.getState().refresh();
     void useRuns.getState().refreshList();
     void useTasks.getState().refresh();
@@ -78,16 +82,8 @@ export function startSession(token: string | null): () => void {
       }
     },
   });
-  // Health at once: it names the workspace, and a refused token is reported even while the
-  // stream cannot connect.
-  void client.health().then(
-    (health) => useSession.setState({ health }),
-    (error: unknown) => {
-      if (error instanceof Error && 'status' in error && error.status === 401) {
-        useSession.setState({ authProblem: 'The engine refused this page’s token (it changes at every start). Open the address that `weft serve` printed.' });
-      }
-    },
-  );
+  // At once too, so a refused token is reported even while the stream cannot connect.
+  checkHealth();
   stream.start();
   return () => stream.stop();
 }
