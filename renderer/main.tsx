@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './theme/tokens.css';
 import './theme/app.css';
+import './theme/controls.css';
 import './graph/graph.css';
 import { App } from './app/app.tsx';
 import { takeToken } from './api/token.ts';

@@ -12,7 +12,7 @@ import { RunsPage } from '../runs/runs-page.tsx';
 import { TasksPage } from '../tasks/tasks-page.tsx';
 
 // The graph views carry React Flow; the lists do not need it to show.
-const WorkflowPage = lazy(() => import('../workflows/workflow-page.tsx').then((m) => ({ default: m.WorkflowPage })));
+const EditorPage = lazy(() => import('../editor/editor-page.tsx').then((m) => ({ default: m.EditorPage })));
 const RunPage = lazy(() => import('../runs/run-page.tsx').then((m) => ({ default: m.RunPage })));
 
 export function App() {
@@ -37,7 +37,7 @@ function Page() {
   return (
     <Suspense fallback={<div className="loading">Loading…</div>}>
       {route.page === 'workflows' ? <WorkflowsPage /> : null}
-      {route.page === 'workflow' ? <WorkflowPage key={route.id} id={route.id} /> : null}
+      {route.page === 'workflow' ? <EditorPage key={route.id} id={route.id} /> : null}
       {route.page === 'runs' ? <RunsPage workflow={route.workflow} /> : null}
       {route.page === 'run' ? <RunPage key={route.id} id={route.id} /> : null}
       {route.page === 'tasks' ? <TasksPage /> : null}

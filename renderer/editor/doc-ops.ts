@@ -29,13 +29,14 @@ const stepIds = (doc: Workflow): Set<string> => new Set(doc.steps.map((s) => s.i
 const edgeIds = (doc: Workflow): Set<string> => new Set(doc.edges.map((e) => e.id));
 
 /**
- * The document with `layout` holding a position for every step: `base` (what the canvas shows)
- * fills in steps the layout lacks, then `moves` apply. Positions are whole pixels so files stay tidy.
+ * The document with `layout` holding a position for every step: `moves` where given, else `base`
+ * (what the canvas shows, which may be a spread-out or computed layout rather than the file's),
+ * else the file's. Positions are whole pixels so files stay tidy.
  */
 export function withPositions(doc: Workflow, base: Layout, moves: Layout): Workflow {
   const layout: Layout = {};
   for (const s of doc.steps) {
-    const p = moves[s.id] ?? doc.layout?.[s.id] ?? base[s.id];
+    const p = moves[s.id] ?? base[s.id] ?? doc.layout?.[s.id];
     if (p !== undefined) layout[s.id] = round(p);
   }
   return { ...doc, layout };

@@ -2,8 +2,8 @@
 // what is selected, and requests to other panels (focus a field, reveal an element). Every
 // change to the document goes through `edit`, so every change is undoable. History holds the
 // document only: selecting never makes an undo step.
-import { create } from 'zustand';
-import { temporal } from 'zundo';
+import { create, useStore } from 'zustand';
+import { temporal, type TemporalState } from 'zundo';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { Layout } from './doc-ops.ts';
 
@@ -137,6 +137,11 @@ export const useEditor = create<EditorState>()(
     },
   ),
 );
+
+/** Reads the undo history (for enabling the undo and redo buttons). */
+export function useHistory<T>(selector: (history: TemporalState<{ doc: Workflow | null }>) => T): T {
+  return useStore(useEditor.temporal, selector);
+}
 
 export const undo = (): void => useEditor.temporal.getState().undo();
 export const redo = (): void => useEditor.temporal.getState().redo();

@@ -13,7 +13,8 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
   const taken = useRuns((st) => (runId === null ? undefined : st.edgeTaken[runId]?.[id]));
   const outcomes = data?.outcomes ?? ['succeeded'];
   const main = outcomes[0] ?? 'succeeded';
-  const plain = outcomes.length === 1 && main === 'succeeded' && !data?.when && !data?.isDefault && data?.maxTraversals === null;
+  const problems = data?.problems ?? 0;
+  const plain = outcomes.length === 1 && main === 'succeeded' && !data?.when && !data?.isDefault && data?.maxTraversals === null && problems === 0;
   return (
     <>
       <BaseEdge
@@ -34,6 +35,11 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
             style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
             data-testid={`edge-label-${id}`}
           >
+            {problems > 0 ? (
+              <span className="edge-problem" data-testid={`edge-problem-${id}`} title={`${problems} problem${problems === 1 ? '' : 's'}: see Problems`}>
+                !{problems > 1 ? problems : ''}
+              </span>
+            ) : null}
             {outcomes.map((o) => (
               <span key={o} className="edge-outcome" data-outcome={o}>
                 {o.replace('_', ' ')}

@@ -30,6 +30,8 @@ export interface OutcomeEdgeData extends Record<string, unknown> {
   isDefault: boolean;
   maxTraversals: number | null;
   runId: string | null;
+  /** In the editor: how many validation problems the edge has. */
+  problems?: number;
 }
 
 export type StepFlowNode = FlowNode<StepNodeData, 'step'>;
