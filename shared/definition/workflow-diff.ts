@@ -119,7 +119,7 @@ export function diffSummaryLines(diff: WorkflowDiff): string[] {
   }
   for (const id of edges.added) lines.push(`+ edge ${id}${route(id)}`);
   for (const id of edges.removed) lines.push(`- edge ${id}${route(id)}`);
-  for (const r of edges.renamed) lines.push(`~ edge ${r.was} renamed ${r.id}${route(r.id)}${r.parts.length > 0 ? `; ${r.parts.join(', ')}` : ''}`);
+  for (const r of edges.renamed) lines.push(`~ edge ${r.was} renamed to ${r.id}${route(r.id)}${r.parts.length > 0 ? `; ${r.parts.join(', ')}` : ''}`);
   for (const c of edges.changed) {
     const parts = c.parts.map((p) => (p === 'rerouted' && c.ends !== undefined ? `rerouted ${arrow(c.ends.a)} ⇒ ${arrow(c.ends.b)}` : p));
     lines.push(`~ edge ${c.id}: ${parts.join(', ')}`);

@@ -71,7 +71,7 @@ describe.concurrent('weft diff of two files', () => {
       w.edges = w.edges.filter((e) => e['id'] !== 'e2');
     }, { edges: { removed: ['e2'] } }, '- edge e2: shout→done'],
     ['an edge rerouted', (w) => Object.assign(w.edges[0] ?? {}, { to: 'done' }), { edges: { changed: [{ id: 'e1', parts: ['rerouted'] }] } }, '~ edge e1: rerouted hi→shout ⇒ hi→done'],
-    ['an edge renamed', (w) => Object.assign(w.edges[1] ?? {}, { id: 'shout_done' }), { edges: { renamed: [{ was: 'e2', id: 'shout_done', parts: [] }] } }, '~ edge e2 renamed shout_done: shout→done'],
+    ['an edge renamed', (w) => Object.assign(w.edges[1] ?? {}, { id: 'shout_done' }), { edges: { renamed: [{ was: 'e2', id: 'shout_done', parts: [] }] } }, '~ edge e2 renamed to shout_done: shout→done'],
     ['a workflow part', (w) => Object.assign(w, { description: 'greets', limits: { maxParallelRuns: 1 } }), { workflow: { changed: ['description', 'limits'] } }, '~ workflow: description, limits'],
     ['the layout alone', (w) => Object.assign(w, { layout: { hi: { x: 0, y: 40 } } }), { layoutOnly: true, layout: { moved: ['hi', 'shout', 'done'] } }, 'layout: 3 steps moved'],
   ];

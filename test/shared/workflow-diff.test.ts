@@ -176,7 +176,7 @@ describe('diffWorkflows: edges', () => {
     const diff = diffWith((b) => Object.assign(edge(b, 'e1'), { id: 'fetch_charge', when: 'output.ok' }));
     expect(diff.edges).toMatchObject({ added: [], removed: [], changed: [], renamed: [{ was: 'e1', id: 'fetch_charge', parts: ['when'] }] });
     expect(diff.edges.ends).toEqual({ fetch_charge: { from: 'fetch', to: 'charge' } });
-    expect(diffSummaryLines(diff)).toEqual(['~ step fetch: edges', '~ step charge: edges', '~ edge e1 renamed fetch_charge: fetch→charge; when']);
+    expect(diffSummaryLines(diff)).toEqual(['~ step fetch: edges', '~ step charge: edges', '~ edge e1 renamed to fetch_charge: fetch→charge; when']);
   });
 
   it('does not pair edges that follow different outcomes: those are a removal and an addition', () => {
