@@ -2,6 +2,7 @@
 // under commands/ and one line here.
 import type { Command } from './command.ts';
 import { validateCommand } from './commands/validate-command.ts';
+import { diffCommand } from './commands/diff-command.ts';
 import { runCommand } from './commands/run-command.ts';
 import { runsCommand } from './commands/runs-command.ts';
 import { inspectCommand } from './commands/inspect-command.ts';
@@ -20,6 +21,7 @@ import { cancelCommand, keepCommand, pauseCommand, resolveCommand, retryCommand,
 
 export const COMMANDS: readonly Command[] = [
   validateCommand,
+  diffCommand,
   runCommand,
   runsCommand,
   inspectCommand,
