@@ -7,7 +7,7 @@ import { ApiErrorBody } from '../../shared/api/api-error.ts';
 import { HealthInfo } from '../../shared/api/health-info.ts';
 import { RunSummaryPage } from '../../shared/api/run-summary.ts';
 import { TaskList } from '../../shared/api/task-summary.ts';
-import { WorkflowDetail, WorkflowList } from '../../shared/api/workflow-views.ts';
+import { WorkflowDetail, WorkflowList, WorkflowVersionDetail } from '../../shared/api/workflow-views.ts';
 import { RunRead } from './run-read.ts';
 
 export class ApiError extends Error {
@@ -43,6 +43,10 @@ export class ApiClient {
 
   workflow(id: string): Promise<WorkflowDetail> {
     return this.get(`/api/workflows/${encodeURIComponent(id)}`, WorkflowDetail);
+  }
+
+  workflowVersion(id: string, version: number): Promise<WorkflowVersionDetail> {
+    return this.get(`/api/workflows/${encodeURIComponent(id)}/versions/${version}`, WorkflowVersionDetail);
   }
 
   runs(filter: RunFilter = {}): Promise<RunSummaryPage> {

@@ -24,6 +24,7 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
         data-outcome={main}
         data-loop={data?.maxTraversals !== null ? 'true' : undefined}
         data-selected={selected ? 'true' : undefined}
+        data-diff={data?.diff}
         data-taken={taken === undefined ? undefined : String(taken)}
         {...(markerEnd === undefined ? {} : { markerEnd })}
       />

@@ -37,6 +37,7 @@ function StepNodeView({ data, selected }: NodeProps<StepFlowNode>) {
       data-family={KIND_FAMILY[data.kind]}
       data-run-state={state ?? (data.runId === null ? undefined : 'blocked')}
       data-selected={selected ? 'true' : undefined}
+      data-diff={data.diff}
       data-testid={`step-node-${data.stepId}`}
       title={`${data.name} (${data.stepId}) — ${data.kind}${state ? `, ${state.replace('_', ' ')}` : ''}`}
     >

@@ -22,7 +22,11 @@ export interface StepNodeData extends Record<string, unknown> {
   problems: string[];
   /** Set on a run's graph: the node then shows that run's live state for its step. */
   runId: string | null;
+  /** In a diff view: how this step differs between the two versions. */
+  diff?: DiffMark;
 }
+
+export type DiffMark = 'added' | 'removed' | 'changed' | 'moved' | 'same';
 
 export interface OutcomeEdgeData extends Record<string, unknown> {
   outcomes: EdgeOutcome[];
@@ -32,6 +36,8 @@ export interface OutcomeEdgeData extends Record<string, unknown> {
   runId: string | null;
   /** In the editor: how many validation problems the edge has. */
   problems?: number;
+  /** In a diff view: how this edge differs between the two versions. */
+  diff?: DiffMark;
 }
 
 export type StepFlowNode = FlowNode<StepNodeData, 'step'>;
