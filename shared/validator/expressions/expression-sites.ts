@@ -28,6 +28,11 @@ export function workflowOutputSite(output: string | undefined): ExpressionSite[]
   return output === undefined ? [] : [{ text: output, offset: 0, path: ['output'], reader: WORKFLOW_OUTPUT, readerDone: true, condition: false }];
 }
 
+/** Every expression site of a workflow: each step's (in graph order, its edges' conditions with it), then the workflow's output. */
+export function allExpressionSites(graph: WorkflowGraph, output: string | undefined): ExpressionSite[] {
+  return [...Array.from({ length: graph.size }, (_, v) => expressionSitesOf(graph, v)).flat(), ...workflowOutputSite(output)];
+}
+
 export function expressionSitesOf(graph: WorkflowGraph, v: number): ExpressionSite[] {
   const step = graph.step(v);
   const sites: ExpressionSite[] = [];
