@@ -94,7 +94,7 @@ export function changeItems(diff: WorkflowDiff): ChangeItem[] {
   for (const r of diff.edges.renamed) items.push({ key: `e=${r.id}`, target: { kind: 'edge', id: r.id }, mark: 'changed', text: `edge ${r.was} renamed to ${r.id}${r.parts.length > 0 ? `: ${r.parts.join(', ')}` : ''}` });
   for (const part of diff.workflow.changed) items.push({ key: `w~${part}`, target: { kind: 'workflow' }, mark: 'changed', text: `workflow ${part} changed` });
   if (diff.layout.moved.length > 0) {
-    items.push({ key: 'layout', target: { kind: 'workflow' }, mark: 'moved', text: `layout only: ${diff.layout.moved.length} step${diff.layout.moved.length === 1 ? '' : 's'} moved` });
+    items.push({ key: 'layout', target: { kind: 'workflow' }, mark: 'moved', text: `layout: ${diff.layout.moved.length} step${diff.layout.moved.length === 1 ? '' : 's'} moved` });
   }
   return items;
 }
