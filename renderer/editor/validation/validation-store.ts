@@ -6,6 +6,7 @@ import type { Workflow } from '../../../shared/definition/workflow-schema.ts';
 import type { Diagnostic } from '../../../shared/validator/diagnostic.ts';
 import { useEditor } from '../editor-store.ts';
 import { validatorFailure } from './check-definition.ts';
+import { encodeDelta } from './doc-delta.ts';
 import { groupDiagnostics, NO_DIAGNOSTICS, type GroupedDiagnostics } from './group-diagnostics.ts';
 import { LatestWinsScheduler } from './latest-wins-scheduler.ts';
 import type { ValidationRequest, ValidationResponse } from './validation-worker.ts';
@@ -67,12 +68,15 @@ export function watchValidation(): () => void {
   exposeProbe();
   const worker = new Worker(new URL('./validation-worker.ts', import.meta.url), { type: 'module' });
   const sent = new Map<number, { doc: Workflow; at: number }>();
+  // The document the worker holds: the next one goes as a change against it.
+  let workerDoc: Workflow | null = null;
   const scheduler = new LatestWinsScheduler<Workflow>({
     delayMs: VALIDATION_DELAY_MS,
     timers: { set: (run, ms) => window.setTimeout(run, ms), clear: (handle) => window.clearTimeout(Number(handle)) },
     send(id, doc) {
       sent.set(id, { doc, at: performance.now() });
-      const request: ValidationRequest = { id, definition: doc };
+      const request: ValidationRequest = { id, change: encodeDelta(doc, workerDoc) };
+      workerDoc = doc;
       worker.postMessage(request);
     },
     onPending: (pending) => useValidation.setState({ pending }),
@@ -92,11 +96,22 @@ export function watchValidation(): () => void {
     });
   };
   worker.onmessage = (message: MessageEvent<ValidationResponse>) => {
-    settle(message.data.id, message.data.diagnostics, message.data.ms);
+    const { id, diagnostics, ms, resync } = message.data;
+    if (resync === true) {
+      // Not expected (requests arrive in order), but recoverable: send the document whole.
+      workerDoc = null;
+      const latest = useEditor.getState().doc;
+      if (latest !== null) {
+        scheduler.submit(latest);
+        scheduler.flush();
+      }
+    }
+    settle(id, diagnostics, ms);
   };
   // A worker that fails to load or throws outside its handler would leave "pending" on forever.
   worker.onerror = (event: ErrorEvent) => {
     event.preventDefault();
+    workerDoc = null;
     const id = scheduler.inFlightId;
     if (id !== null) settle(id, [validatorFailure(event.message || 'the validation worker failed to start')], null);
   };
