@@ -72,6 +72,7 @@ export function ProblemsPanel() {
           type="button"
           className="problems-toggle"
           data-severity="error"
+          data-none={counts.errors === 0 ? 'true' : undefined}
           aria-pressed={filter.errors}
           data-testid="problems-errors"
           title={filter.errors ? 'Hide errors' : 'Show errors'}
@@ -85,6 +86,7 @@ export function ProblemsPanel() {
           type="button"
           className="problems-toggle"
           data-severity="warning"
+          data-none={counts.warnings === 0 ? 'true' : undefined}
           aria-pressed={filter.warnings}
           data-testid="problems-warnings"
           title={filter.warnings ? 'Hide warnings' : 'Show warnings'}
