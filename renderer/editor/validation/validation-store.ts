@@ -66,7 +66,7 @@ function exposeProbe(): void {
  */
 export function watchValidation(): () => void {
   exposeProbe();
-  const worker = new Worker(new URL('./validation-worker.ts', import.meta.url), { type: 'module' });
+  let worker: Worker | null = null;
   const sent = new Map<number, { doc: Workflow; at: number }>();
   // The document the worker holds: the next one goes as a change against it.
   let workerDoc: Workflow | null = null;
@@ -77,6 +77,7 @@ export function watchValidation(): () => void {
       sent.set(id, { doc, at: performance.now() });
       const request: ValidationRequest = { id, change: encodeDelta(doc, workerDoc) };
       workerDoc = doc;
+      worker ??= startWorker();
       worker.postMessage(request);
     },
     onPending: (pending) => useValidation.setState({ pending }),
@@ -95,7 +96,7 @@ export function watchValidation(): () => void {
       checkedDoc: request.doc,
     });
   };
-  worker.onmessage = (message: MessageEvent<ValidationResponse>) => {
+  const onMessage = (message: MessageEvent<ValidationResponse>): void => {
     const { id, diagnostics, ms, resync } = message.data;
     if (resync === true) {
       // Not expected (requests arrive in order), but recoverable: send the document whole.
@@ -108,12 +109,21 @@ export function watchValidation(): () => void {
     }
     settle(id, diagnostics, ms);
   };
-  // A worker that fails to load or throws outside its handler would leave "pending" on forever.
-  worker.onerror = (event: ErrorEvent) => {
+  // The worker catches the validator's errors, so an error event means the worker itself failed
+  // (to load, say): report it, and start a new worker for the next edit instead of waiting forever.
+  const onError = (event: ErrorEvent): void => {
     event.preventDefault();
+    worker?.terminate();
+    worker = null;
     workerDoc = null;
     const id = scheduler.inFlightId;
     if (id !== null) settle(id, [validatorFailure(event.message || 'the validation worker failed to start')], null);
+  };
+  const startWorker = (): Worker => {
+    const created = new Worker(new URL('./validation-worker.ts', import.meta.url), { type: 'module' });
+    created.onmessage = onMessage;
+    created.onerror = onError;
+    return created;
   };
 
   const onDoc = (doc: Workflow | null, opened: boolean): void => {
@@ -136,7 +146,8 @@ export function watchValidation(): () => void {
   return () => {
     unsubscribe();
     scheduler.cancel();
-    worker.terminate();
+    worker?.terminate();
+    worker = null;
     sent.clear();
     useValidation.setState({ ...INITIAL, runs: useValidation.getState().runs });
   };
