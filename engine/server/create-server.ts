@@ -23,7 +23,7 @@ import { serviceErrorOf } from '../service/service-error.ts';
 import type { Store } from '../store/store.ts';
 import { serveEventStream } from './event-stream.ts';
 import { FORWARDED_COMMANDS } from '../service/forwarded-commands.ts';
-import { CONTENT_SECURITY_POLICY, hostAllowed, originAllowed, presentedToken, tokensEqual } from './security.ts';
+import { contentSecurityPolicyFor, hostAllowed, originAllowed, presentedToken, tokensEqual } from './security.ts';
 import { z as zod } from 'zod';
 
 export interface ServerOptions {
@@ -147,8 +147,8 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
       prefix: '/',
       index: ['index.html'],
       dotfiles: 'deny',
-      setHeaders: (res) => {
-        res.setHeader('content-security-policy', CONTENT_SECURITY_POLICY);
+      setHeaders: (res, filePath) => {
+        res.setHeader('content-security-policy', contentSecurityPolicyFor(filePath));
       },
     });
   } else {

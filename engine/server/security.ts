@@ -55,3 +55,16 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
+
+/**
+ * The policy of the validation worker's script, which differs from the page's in one word:
+ * `'unsafe-eval'`, because ajv compiles each JSON Schema the validator checks into a function.
+ * A worker follows the policy of its own script's response, so the page and its other scripts
+ * keep the strict one; the worker holds no secrets and renders nothing.
+ */
+export const VALIDATION_WORKER_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("script-src 'self'", "script-src 'self' 'unsafe-eval'");
+
+/** The policy for a static file of the app, by its path on disk. */
+export function contentSecurityPolicyFor(filePath: string): string {
+  return /[\\/]validation-worker-[^\\/]*\.js$/.test(filePath) ? VALIDATION_WORKER_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY;
+}

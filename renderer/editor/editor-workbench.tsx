@@ -17,7 +17,7 @@ import { CheatSheet } from './cheat-sheet.tsx';
 import { readClip, writeClip } from './clipboard.ts';
 import { useEditorPrefs } from './editor-prefs.ts';
 import { EditorSidePanel } from './editor-side-panel.tsx';
-import { ProblemsDock, useProblemMaps } from './problems-dock.tsx';
+import { ProblemsDock, useLiveValidation, useProblemMaps } from './problems-dock.tsx';
 import { useSaving } from './use-saving.ts';
 
 const PASTE_OFFSET = { x: 48, y: 48 };
@@ -32,6 +32,7 @@ export function EditorWorkbench({ detail }: { detail: WorkflowDetail }) {
   const [cheatSheet, setCheatSheet] = useState(false);
   const [palette, setPalette] = useState<{ x: number; y: number } | null>(null);
   const [laying, setLaying] = useState(false);
+  useLiveValidation();
   const { problemsByStep, problemsByEdge } = useProblemMaps();
   const saving = useSaving();
 

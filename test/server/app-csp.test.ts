@@ -1,0 +1,50 @@
+// The app's static files are served under a strict Content-Security-Policy; only the validation
+// worker's script may evaluate generated code (ajv compiles JSON Schemas into functions), and a
+// worker follows its own script's policy, so the page never gets 'unsafe-eval'.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serve, type Serving } from '../../engine/server/serve.ts';
+
+let serving: Serving | undefined;
+
+beforeAll(async () => {
+  const root = mkdtempSync(join(tmpdir(), 'weft-csp-'));
+  const workspace = join(root, 'ws');
+  const app = join(root, 'app');
+  mkdirSync(workspace);
+  mkdirSync(join(app, 'assets'), { recursive: true });
+  writeFileSync(join(app, 'index.html'), '<!doctype html><title>t</title>');
+  writeFileSync(join(app, 'assets', 'index-abc123.js'), 'console.log(1)');
+  writeFileSync(join(app, 'assets', 'validation-worker-Bx9_z.js'), 'self.onmessage = () => {}');
+  writeFileSync(join(app, 'assets', 'layout-worker-Q1.js'), 'self.onmessage = () => {}');
+  serving = await serve({ workspace, storePath: join(root, 'weft.db'), port: 0, appDir: app, version: '0.0.0-test', token: 'csp-token-0123456789abcdefghijklmnopqrstuvwxyz', env: { ...process.env, WEFT_CONFIG_DIR: join(root, 'config') } });
+});
+
+afterAll(async () => {
+  await serving?.stop();
+});
+
+const policyOf = async (path: string): Promise<string> => {
+  const response = await fetch(`${serving?.url ?? ''}${path}`);
+  expect(response.status).toBe(200);
+  return response.headers.get('content-security-policy') ?? '';
+};
+
+describe('content security policy of the app', () => {
+  it('the page and its scripts may not evaluate strings', async () => {
+    for (const path of ['/', '/assets/index-abc123.js', '/assets/layout-worker-Q1.js']) {
+      const policy = await policyOf(path);
+      expect(policy, path).toContain("script-src 'self'");
+      expect(policy, path).not.toContain('unsafe-eval');
+      expect(policy, path).toContain("default-src 'none'");
+    }
+  });
+
+  it("the validation worker alone may, and otherwise keeps the page's policy", async () => {
+    const policy = await policyOf('/assets/validation-worker-Bx9_z.js');
+    expect(policy).toContain("script-src 'self' 'unsafe-eval'");
+    expect(policy.replace(" 'unsafe-eval'", '')).toBe(await policyOf('/'));
+  });
+});
