@@ -80,7 +80,7 @@ export function AutoField({ spec, schema, element, ctx }: { spec: FieldSpec; sch
     case 'duration':
       return <DurationField {...common} {...placeholder} value={num(value)} />;
     case 'select':
-      return <SelectField {...common} value={str(value)} options={info.options} unsetLabel="— default —" />;
+      return <SelectField {...common} value={str(value)} options={info.options} unsetLabel={spec.unset ?? '— default —'} />;
     case 'toggle':
       return <ToggleField {...common} value={value === true ? true : value === false ? false : undefined} />;
     case 'chips':

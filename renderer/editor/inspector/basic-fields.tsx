@@ -67,7 +67,7 @@ export function NumberField(props: FieldProps<number> & { min?: number | undefin
         type="text"
         inputMode="decimal"
         value={draft.text}
-        placeholder={placeholder ?? (min !== undefined && max !== undefined ? `${min}–${max}` : undefined)}
+        placeholder={placeholder ?? (min !== undefined && max !== undefined && (step ?? 1) < 1 ? `${min}–${max}` : undefined)}
         aria-invalid={draft.error !== null}
         data-testid={`field-${path}`}
         onChange={(e) => change(e.target.value)}

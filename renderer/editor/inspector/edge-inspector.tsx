@@ -52,10 +52,10 @@ export function EdgeInspector({ doc, edge }: { doc: Workflow; edge: Edge }) {
           path="default"
           label="Default edge"
           value={edge.default}
-          hint="taken when no other edge's condition holds"
+          hint={fromRouter ? "taken when no other edge's condition holds" : `only a router's edges have a default; this edge leaves a ${source?.kind ?? 'missing'} step`}
           note={
-            !fromRouter ? (
-              <span className="ins-warn">Only a router's edges have a default; this edge leaves a {source?.kind ?? 'missing'} step.</span>
+            !fromRouter && edge.default === true ? (
+              <span className="ins-warn">A default means nothing here: the source is not a router.</span>
             ) : otherDefault !== undefined && edge.default === true ? (
               <span className="ins-warn">{`${otherDefault.id} is a default edge of ${edge.from} too; keep one.`}</span>
             ) : undefined

@@ -35,6 +35,8 @@ export interface FieldSpec {
   widget?: Widget;
   hint?: string;
   placeholder?: string;
+  /** What an unset select means (its empty choice). */
+  unset?: string;
   /** Shown only when this holds for the element, or when the field has a value. */
   show?(element: Record<string, unknown>): boolean;
 }
@@ -124,7 +126,7 @@ export const DATA_FIELDS: FieldSpec[] = [
 ];
 
 export const RELIABILITY_FIELDS: FieldSpec[] = [
-  { path: 'retry.maxAttempts', label: 'Max attempts' },
+  { path: 'retry.maxAttempts', label: 'Max attempts', placeholder: '1' },
   { path: 'retry.initialIntervalMs', label: 'First retry after', widget: 'duration' },
   { path: 'retry.backoffCoefficient', label: 'Backoff factor' },
   { path: 'retry.maxIntervalMs', label: 'Longest interval', widget: 'duration' },
@@ -133,15 +135,15 @@ export const RELIABILITY_FIELDS: FieldSpec[] = [
   { path: 'retry.variants', label: 'Attempt variants', widget: 'json' },
   { path: 'timeoutMs', label: 'Timeout', widget: 'duration' },
   { path: 'deadlineMs', label: 'Deadline', widget: 'duration' },
-  { path: 'onExhausted', label: 'When retries run out' },
+  { path: 'onExhausted', label: 'When retries run out', unset: 'fail (default)' },
 ];
 
 const isEffectful = (e: Record<string, unknown>): boolean => e['effect'] === 'idempotent' || e['effect'] === 'external';
 
 export const EFFECT_FIELDS: FieldSpec[] = [
-  { path: 'effect', label: 'Effect' },
+  { path: 'effect', label: 'Effect', unset: 'none (default)' },
   { path: 'idempotencyKey', label: 'Idempotency key', widget: 'jsonata', show: isEffectful },
-  { path: 'onRevise', label: 'On revision' },
+  { path: 'onRevise', label: 'On revision', unset: 'default: ask if external, else rerun' },
 ];
 
 export const ADVANCED_FIELDS: FieldSpec[] = [
