@@ -23,8 +23,8 @@ export function useFocusRequest(root: RefObject<HTMLElement | null>): void {
     const ui = useInspectorUi.getState();
     ui.setTab('form');
     if (target.section !== null) ui.setOpen(`${element.type}:${target.section}`, true);
-    // With no field named, the element's first field (its id or name) takes the focus.
-    ui.focusLater(target.fields.length > 0 ? target.fields : ['id', 'from']);
+    // With no field named, the element's first field takes the focus.
+    ui.focusLater(target.fields.length > 0 ? target.fields : [element.type === 'edge' ? 'from' : 'id']);
   }, [request]);
 
   const pending = useInspectorUi((s) => s.pending);
