@@ -1,0 +1,95 @@
+// The form of one step: basics, its kind's config, data, reliability, effect and advanced.
+import type { Step, Workflow } from '../../../shared/definition/workflow-schema.ts';
+import { Step as StepSchema } from '../../../shared/definition/workflow-schema.ts';
+import { KindIcon } from '../../graph/kind-icon.tsx';
+import { KIND_BLURB } from '../step-templates.ts';
+import { Section } from './section.tsx';
+import { IdField } from './id-field.tsx';
+import { TextField } from './basic-fields.tsx';
+import { AutoField, type FieldContext } from './auto-field.tsx';
+import { ADVANCED_FIELDS, CONFIG_FIELDS, DATA_FIELDS, EFFECT_FIELDS, RELIABILITY_FIELDS, type FieldSpec } from './field-specs.ts';
+import { commitFor } from './use-commit.ts';
+import { stepIdError } from './element-edits.ts';
+import { scopeFor } from './scope.ts';
+import { formatDuration } from './duration.ts';
+
+const schemaOf = (kind: Step['kind']) => StepSchema.options.find((o) => o.shape.kind.value === kind) ?? StepSchema.options[0];
+
+function Fields({ specs, step, ctx }: { specs: readonly FieldSpec[]; step: Step; ctx: FieldContext }) {
+  const schema = schemaOf(step.kind);
+  const element: Record<string, unknown> = { ...step };
+  return (
+    <>
+      {specs.map((spec) => (
+        <AutoField key={`${step.id}:${spec.path}`} spec={spec} schema={schema} element={element} ctx={ctx} />
+      ))}
+    </>
+  );
+}
+
+function reliabilitySummary(step: Step): string | undefined {
+  const parts: string[] = [];
+  if (step.retry?.maxAttempts !== undefined) parts.push(`${step.retry.maxAttempts} attempts`);
+  if (step.timeoutMs !== undefined) parts.push(`timeout ${formatDuration(step.timeoutMs)}`);
+  if (step.deadlineMs !== undefined) parts.push(`deadline ${formatDuration(step.deadlineMs)}`);
+  return parts.length === 0 ? undefined : parts.join(' · ');
+}
+
+export function StepInspector({ doc, step }: { doc: Workflow; step: Step }) {
+  const element = { type: 'step', id: step.id } as const;
+  const commit = commitFor(element);
+  const ctx: FieldContext = {
+    scope: scopeFor(doc, step.id),
+    stepIds: doc.steps.filter((s) => s.id !== step.id).map((s) => s.id),
+    resources: Object.keys(doc.limits?.concurrency ?? {}),
+    commit,
+  };
+  const config = CONFIG_FIELDS[step.kind];
+  return (
+    <div className="ins-form" data-testid="step-inspector">
+      <Section scope="step" id="basics" title="Basics">
+        <div className="ins-field" data-field="kind">
+          <span className="ins-label">Kind</span>
+          <div className="ins-kind">
+            <KindIcon kind={step.kind} size={14} />
+            <span className="mono">{step.kind}</span>
+            <span className="faint">{KIND_BLURB[step.kind]}</span>
+          </div>
+        </div>
+        <IdField
+          path="id"
+          label="Id"
+          value={step.id}
+          validate={(next) => stepIdError(doc, step.id, next)}
+          onCommit={(next) => commit('id', next)}
+          hint="Enter to rename; edges, compensations and join branches follow"
+        />
+        <TextField path="name" label="Name" value={step.name} onCommit={(v) => commit('name', v)} placeholder={step.id} />
+        <TextField path="description" label="Description" value={step.description} onCommit={(v) => commit('description', v)} multiline />
+      </Section>
+      <Section scope="step" id="config" title={`${step.kind} config`}>
+        {config.length === 0 ? (
+          <p className="ins-empty" data-field="config">
+            {step.kind === 'router' ? 'A router has no config: it takes the first outgoing edge whose condition holds, else its default edge. Set them on the edges.' : 'Nothing to configure: an end step finishes the run.'}
+          </p>
+        ) : (
+          <div data-field="config">
+            <Fields specs={config} step={step} ctx={ctx} />
+          </div>
+        )}
+      </Section>
+      <Section scope="step" id="data" title="Data">
+        <Fields specs={DATA_FIELDS} step={step} ctx={ctx} />
+      </Section>
+      <Section scope="step" id="reliability" title="Reliability" summary={reliabilitySummary(step)}>
+        <Fields specs={RELIABILITY_FIELDS} step={step} ctx={ctx} />
+      </Section>
+      <Section scope="step" id="effect" title="Effect" summary={step.effect}>
+        <Fields specs={EFFECT_FIELDS} step={step} ctx={ctx} />
+      </Section>
+      <Section scope="step" id="advanced" title="Advanced">
+        <Fields specs={ADVANCED_FIELDS} step={step} ctx={ctx} />
+      </Section>
+    </div>
+  );
+}
