@@ -2,7 +2,7 @@
 // and the keyboard commands that act on them.
 import { useCallback, useEffect, useState } from 'react';
 import { useReactFlow } from '@xyflow/react';
-import { Grid3x3, History, Keyboard, LayoutGrid, Maximize, Redo2, Save, Undo2 } from 'lucide-react';
+import { Grid3x3, Keyboard, LayoutGrid, Maximize, Redo2, Save, Undo2 } from 'lucide-react';
 import type { StepKind } from '../../shared/definition/names.ts';
 import type { WorkflowDetail } from '../api/api-types.ts';
 import { NODE_HEIGHT, NODE_WIDTH } from '../graph/to-flow.ts';
@@ -19,6 +19,9 @@ import { useEditorPrefs } from './editor-prefs.ts';
 import { EditorSidePanel } from './editor-side-panel.tsx';
 import { ProblemsDock, useLiveValidation, useProblemMaps } from './problems-dock.tsx';
 import { useSaving } from './use-saving.ts';
+import { DiffView, type DiffSide } from './diff/diff-view.tsx';
+import { requireClient } from '../app/session-store.ts';
+import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 
 const PASTE_OFFSET = { x: 48, y: 48 };
 
@@ -35,6 +38,28 @@ export function EditorWorkbench({ detail }: { detail: WorkflowDetail }) {
   useLiveValidation();
   const { problemsByStep, problemsByEdge } = useProblemMaps();
   const saving = useSaving();
+  const [compare, setCompare] = useState<{ a: DiffSide; b: DiffSide } | null>(null);
+  const [compareError, setCompareError] = useState<string | null>(null);
+
+  const openCompare = useCallback(
+    (a: number | 'saved', b: number | 'saved' | 'editor') => {
+      const workflowId = useEditor.getState().source?.workflowId;
+      const side = async (which: number | 'saved' | 'editor'): Promise<DiffSide> => {
+        const state = useEditor.getState();
+        if (which === 'editor' && state.doc !== null) return { label: 'editor', workflow: state.doc };
+        if (which === 'saved' && state.saved !== null) return { label: `v${state.saved.version} saved`, workflow: state.saved };
+        if (typeof which !== 'number' || workflowId === undefined) throw new Error('nothing to compare');
+        const stored = await requireClient().workflowVersion(workflowId, which);
+        return { label: `v${which}`, workflow: stored.definition };
+      };
+      setCompareError(null);
+      Promise.all([side(a), side(b)]).then(
+        ([left, right]) => setCompare({ a: left, b: right }),
+        (error: unknown) => setCompareError(error instanceof Error ? error.message : String(error)),
+      );
+    },
+    [],
+  );
 
   const viewCentre = useCallback(() => {
     const pane = document.querySelector('[data-testid="editor-canvas"]')?.getBoundingClientRect();
@@ -217,25 +242,36 @@ export function EditorWorkbench({ detail }: { detail: WorkflowDetail }) {
         </div>
         <div className="toolbar-spacer" />
         <EditorFileMenu detail={detail} />
-        <button type="button" className="button" onClick={() => saving.openHistory()} data-testid="history-button">
-          <History size={14} aria-hidden="true" /> History
-        </button>
         <button type="button" className="button button-primary" onClick={() => run('save')} disabled={saving.busy} data-testid="save" title="Save (Ctrl+S)">
           <Save size={14} aria-hidden="true" /> Save
         </button>
       </div>
+      {compareError !== null ? (
+        <div className="error-box" role="alert">
+          Could not compare: {compareError}
+        </div>
+      ) : null}
+      {compare !== null ? (
+        <DiffView a={compare.a} b={compare.b} positions={positionsOfDoc(doc)} onClose={() => setCompare(null)} />
+      ) : (
       <div className="editor-body" data-palette={prefs.showPalette ? 'open' : 'closed'}>
         {prefs.showPalette ? <PaletteSidebar onAdd={addKind} /> : null}
         <div className="editor-center">
           <EditorCanvas problemsByStep={problemsByStep} problemsByEdge={problemsByEdge} />
           {prefs.showProblems ? <ProblemsDock /> : null}
         </div>
-        <EditorSidePanel detail={detail} />
+        <EditorSidePanel detail={detail} onCompare={openCompare} />
       </div>
+      )}
       {palette !== null ? <PalettePopover at={palette} title="Add a step" onPick={addKind} onCancel={() => setPalette(null)} /> : null}
       {cheatSheet ? <CheatSheet onClose={() => setCheatSheet(false)} /> : null}
     </div>
   );
+}
+
+function positionsOfDoc(doc: Workflow) {
+  const s = useEditor.getState();
+  return positionsOf(doc, s.basePositions, s.openedLayout);
 }
 
 function EditorFileMenu({ detail }: { detail: WorkflowDetail }) {
