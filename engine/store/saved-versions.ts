@@ -26,7 +26,7 @@ export interface StoredDefinitionVersion extends VersionRecord {
 
 /**
  * Records a version saved from the app; a version saved before under the same number and not run
- * since is replaced. Refused when a run used this number with other content: a version that has
+ * since is replaced. Saving the same text again changes nothing (its time stays that of the first save). Refused when a run used this number with other content: a version that has
  * run is immutable (the caller saves under a new number instead).
  *
  * @example
@@ -39,7 +39,7 @@ export function recordSavedVersion(db: Db, workflow: Workflow, text: string, now
     if (ran !== undefined && ran.hash !== hash) {
       throw new StoreError('definition-conflict', `workflow "${workflow.id}" version ${workflow.version} has already run with different content; a version that has run is immutable: save it as version ${latestVersion(db, workflow.id) + 1}`);
     }
-    db.prepare('INSERT INTO saved_versions (workflow_id, version, hash, content, saved_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (workflow_id, version) DO UPDATE SET hash = excluded.hash, content = excluded.content, saved_at = excluded.saved_at').run(
+    db.prepare('INSERT INTO saved_versions (workflow_id, version, hash, content, saved_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (workflow_id, version) DO UPDATE SET hash = excluded.hash, content = excluded.content, saved_at = excluded.saved_at WHERE content IS NOT excluded.content').run(
       workflow.id,
       workflow.version,
       hash,

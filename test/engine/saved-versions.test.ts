@@ -50,6 +50,8 @@ describe('saved versions', () => {
     recordSavedVersion(db, flow(2, '{"a": 2}'), 'first text', 20);
     recordSavedVersion(db, flow(2, '{"a": 3}'), 'second text', 30);
     expect(db.prepare("SELECT content, saved_at FROM saved_versions WHERE workflow_id = 'flow'").all()).toEqual([{ content: 'second text', saved_at: 30 }]);
+    recordSavedVersion(db, flow(2, '{"a": 3}'), 'second text', 40);
+    expect(db.prepare("SELECT content, saved_at FROM saved_versions WHERE workflow_id = 'flow'").all()).toEqual([{ content: 'second text', saved_at: 30 }]);
     expect(versionHistory(db, 'flow').map((v) => [v.version, v.source, v.runCount, v.savedAtMs])).toEqual([
       [1, 'run', 2, 10],
       [2, 'saved', 0, 30],
