@@ -6,6 +6,8 @@
 // - A version saved but never run is kept in the store and replaced by the next save of its number.
 // - Validation errors do not stop a save (the editor saves work in progress); a value that is not
 //   shaped like a workflow is refused with its path.
+// - The file is the canonical text of the definition as the shared schema parses it
+//   (formatDefinition), so the bytes depend on the workflow only, not on how it was sent.
 // Files are addressed by workflow id; a new file is `ID.weft.json` at the workspace root.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
@@ -32,7 +34,6 @@ import { parseCommand } from './parse-command.ts';
 import { ServiceError } from './service-error.ts';
 import type { WorkflowTemplates } from './workflow-templates.ts';
 import { summaryOf } from './workflow-summary.ts';
-import { workflowValue } from './workflow-value.ts';
 import type { WorkspaceFiles } from './workspace-files.ts';
 
 export class WorkflowFileService {
@@ -50,7 +51,7 @@ export class WorkflowFileService {
   /** Saves the editor's definition into the file of workflow `id`. */
   async save(id: string, request: z.input<typeof SaveWorkflowRequest>): Promise<WorkflowFileResult> {
     const r = parseCommand(SaveWorkflowRequest, request, 'the request');
-    const workflow = shaped(parseDefinitionText(JSON.stringify(r.definition)), r.definition, 'the definition', '$.definition');
+    const workflow = shaped(parseDefinitionText(JSON.stringify(r.definition)), 'the definition', '$.definition');
     if (workflow.id !== id) {
       throw new ServiceError('bad-input', `the definition's id is "${workflow.id}" but it is saved as "${id}"; to change the id, rename the workflow (POST /api/workflows/${id}/rename)`, '$.definition.id');
     }
@@ -95,7 +96,7 @@ export class WorkflowFileService {
     const target = relative(this.files.root, join(dirname(full), `${r.to}.weft.json`)).split(sep).join('/');
     const targetFull = this.newFile(target, 'to');
     const text = readFileSync(full, 'utf8');
-    const workflow = shaped(parseDefinitionText(text), safeJson(text), `${file.file}`, '$');
+    const workflow = shaped(parseDefinitionText(text), file.file, '$');
     const result = await this.write(target, targetFull, { ...workflow, id: r.to }, undefined, false);
     rmSync(full);
     this.files.forget(file.file);
@@ -105,7 +106,7 @@ export class WorkflowFileService {
   /** Writes an imported file's workflow in canonical form: a new file, or with `replace` over the workflow with its id. */
   async import(request: z.input<typeof ImportWorkflowRequest>): Promise<WorkflowFileResult> {
     const r = parseCommand(ImportWorkflowRequest, request, 'the request');
-    const workflow = shaped(parseDefinitionText(r.text), safeJson(r.text), 'the imported text', '$.text');
+    const workflow = shaped(parseDefinitionText(r.text), 'the imported text', '$.text');
     const existing = (await this.files.list()).find((f) => f.workflow?.id === workflow.id);
     if (existing !== undefined) {
       if (r.replace !== true) {
@@ -201,24 +202,13 @@ function emptyWorkflow(id: string, name: string): Workflow {
   };
 }
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * The workflow in `value` (its own key order), or a 400 naming the first problem of `parsed`: its
- * JSON path under `at`, and where it is in the text when that is known.
+ * The workflow, or a 400 naming the first problem: its JSON path under `at`, and where it is in
+ * the text when that is known.
  */
-function shaped(parsed: ReturnType<typeof parseDefinitionText>, value: unknown, what: string, at: string): Workflow {
-  if (parsed.ok) {
-    const v = workflowValue(value);
-    if (v.ok) return v.workflow;
-  }
-  const first = parsed.ok ? undefined : parsed.diagnostics[0];
+function shaped(parsed: ReturnType<typeof parseDefinitionText>, what: string, at: string): Workflow {
+  if (parsed.ok) return parsed.workflow;
+  const first = parsed.diagnostics[0];
   const where = first?.line === undefined || first.code === 'not-json' ? '' : ` (line ${first.line}, column ${first.column ?? 1})`;
   const path = first === undefined || first.path === '$' ? at : `${at}${first.path.slice(1)}`;
   throw new ServiceError('bad-input', `${what} is not a workflow: ${first?.message ?? 'it does not have the shape of one'}${where}; nothing was written (docs/definition-format.md describes the format)`, path);

@@ -3,9 +3,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TemplateSummary } from '../../shared/api/workflow-files.ts';
-import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { ServiceError } from './service-error.ts';
-import { workflowValue } from './workflow-value.ts';
+import { Workflow } from '../../shared/definition/workflow-schema.ts';
 
 export class WorkflowTemplates {
   constructor(private readonly dir: string | undefined) {}
@@ -14,7 +13,7 @@ export class WorkflowTemplates {
     return this.load().map(({ workflow: w }) => ({ id: w.id, name: w.name, description: w.description ?? null, stepCount: w.steps.length }));
   }
 
-  /** The template's workflow as its file has it (key order kept). */
+  /** The template's workflow. */
   get(id: string): Workflow {
     const found = this.load().find((t) => t.workflow.id === id);
     if (found === undefined) {
@@ -35,8 +34,8 @@ export class WorkflowTemplates {
     const out: { workflow: Workflow }[] = [];
     for (const name of names) {
       try {
-        const value = workflowValue(JSON.parse(readFileSync(join(this.dir, name), 'utf8')));
-        if (value.ok) out.push({ workflow: value.workflow });
+        const value = Workflow.safeParse(JSON.parse(readFileSync(join(this.dir, name), 'utf8')));
+        if (value.success) out.push({ workflow: value.data });
       } catch {
         // Not JSON: not a template.
       }

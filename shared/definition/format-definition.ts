@@ -1,8 +1,11 @@
 // The canonical text of a definition file, as the app saves it: the same workflow always gives the
 // same bytes, so saving an unchanged file changes nothing and a git diff shows only what changed.
 // - Keys of the workflow, its steps and edges come in a fixed order (the order the examples use:
-//   what a reader wants first, id and name, then kind, wiring, contracts, policies). Inside
-//   `config`, JSON Schemas, `limits` and other values the author's key order is kept.
+//   what a reader wants first, id and name, then kind, wiring, contracts, policies). The keys of
+//   every other object the format defines (`config`, `retry`, `limits`, a layout position) come
+//   in the order of its schema: the app holds definitions as the shared schema parses them, which
+//   is that order, so a file saved from the app and the same file formatted here agree. Free-form
+//   maps keep the author's order: JSON Schemas, headers, env, mock outputs, concurrency pools.
 // - `layout` follows the order of the steps (entries of no step come last, as given), and its
 //   positions are rounded to whole pixels: dragging gives fractions that say nothing.
 // - 2-space indentation and a trailing newline. A value goes on one line, `{ "a": 1 }` and
@@ -10,7 +13,7 @@
 //   spread, one entry a line. The workflow, its step list, each step, its edge list and its layout
 //   are always spread, so adding a field to a step is a one-line diff.
 // Other numbers and all strings are written as JSON.stringify writes them.
-import type { Workflow } from './workflow-schema.ts';
+import { Workflow } from './workflow-schema.ts';
 
 /** The widest line that a value is kept on one line for. */
 export const LINE_WIDTH = 120;
@@ -49,7 +52,10 @@ type JsonObject = { readonly [key: string]: Json };
  * writeFileSync('order.weft.json', formatDefinition(workflow));
  */
 export function formatDefinition(workflow: Workflow): string {
-  return `${write(canonicalWorkflow(workflow), '', 0, 0, 'spread', true)}\n`;
+  // The schema's output orders the keys of the objects it defines and keeps free-form maps as
+  // given; a value it refuses (a newer format's field) is written as it is.
+  const parsed = Workflow.safeParse(workflow);
+  return `${write(canonicalWorkflow(parsed.success ? parsed.data : workflow), '', 0, 0, 'spread', true)}\n`;
 }
 
 function canonicalWorkflow(workflow: Workflow): JsonObject {
@@ -96,7 +102,6 @@ function layoutInStepOrder(layout: JsonObject, steps: readonly Json[]): JsonObje
   return out;
 }
 
-/** x then y, whole pixels; anything else in a position (a newer format's) follows as given. */
 function roundPosition(at: JsonObject): JsonObject {
   const rounded = Object.entries(at).map(([k, v]): [string, Json] => [k, typeof v === 'number' && (k === 'x' || k === 'y') ? Math.round(v) : v]);
   return ordered(Object.fromEntries(rounded), ['x', 'y']);

@@ -23,7 +23,7 @@ let root: string;
 let workspace: string;
 let serving: Serving;
 
-// The author's order inside config (expression before a key zod would put first) must survive.
+// Config keys out of their schema's order (url before method): the file has them in that order.
 const review = {
   format: 'weft/v1',
   id: 'review',
@@ -85,13 +85,13 @@ afterAll(async () => {
 });
 
 describe('saving a workflow (PUT /api/workflows/:id)', () => {
-  it('writes the canonical text, keeps the author’s key order in config, and writes the same bytes for an unchanged save', async () => {
+  it('writes the canonical text, and the same bytes for an unchanged save, whether the editor sends the file’s order or the schema’s', async () => {
     const before = await detail('review');
     expect(before.fileHash).toBe(sha(readFileSync(join(workspace, 'review.weft.json'))));
     const first = saved(await call('PUT', '/api/workflows/review', { definition: review, expectedHash: before.fileHash }));
     const text = fileOf('review.weft.json');
     expect(text).toBe(formatDefinition(review as Workflow));
-    expect(text).toContain('"config": { "url": "http://127.0.0.1:9/x", "method": "POST", "body": "steps.draft.output" }');
+    expect(text).toContain('"config": { "method": "POST", "url": "http://127.0.0.1:9/x", "body": "steps.draft.output" }');
     expect(first).toMatchObject({ version: 1, unchanged: false, hash: sha(text), summary: { id: 'review', file: 'review.weft.json', errors: 0 } });
     expect(first.bumped).toBeUndefined();
 
@@ -99,6 +99,9 @@ describe('saving a workflow (PUT /api/workflows/:id)', () => {
     const again = saved(await call('PUT', '/api/workflows/review', { definition: raw('review.weft.json'), expectedHash: first.hash }));
     expect(again).toMatchObject({ version: 1, unchanged: true, hash: first.hash });
     expect(fileOf('review.weft.json')).toBe(text);
+    // The editor holds what the server's WorkflowDetail gives: the schema's parse of the file.
+    const fromDetail = (await detail('review')).definition;
+    expect(saved(await call('PUT', '/api/workflows/review', { definition: fromDetail })).unchanged).toBe(true);
     expect(statSync(join(workspace, 'review.weft.json')).mtimeMs).toBe(mtime);
   });
 

@@ -1,6 +1,7 @@
-// The canonical file text: fixed key order where the format defines one, the author's order
-// elsewhere, layout in step order with whole-pixel positions, short values on one line, and
-// idempotence. Every example of the repository is already in canonical form, so saving an
+// The canonical file text: a fixed key order for the workflow, steps and edges, the schema's
+// order for the other objects the format defines (config, retry), the author's order in free-form
+// maps (JSON Schemas, headers), layout in step order with whole-pixel positions, short values on
+// one line, and idempotence whatever the order of the value given. Every example of the repository is already in canonical form, so saving an
 // unchanged example writes the same bytes.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { Workflow } from '../../shared/definition/workflow-schema.ts';
 const examples = join(import.meta.dirname, '../../examples');
 const exampleFiles = readdirSync(examples).filter((f) => f.endsWith('.weft.json'));
 
-/** The value as the app holds it: JSON, keys in the order given (not zod's output order). */
+/** A value with its keys in the order given (not the schema's): the formatter must order them. */
 const workflow = (value: unknown): Workflow => {
   Workflow.parse(value);
   return value as Workflow;
@@ -40,7 +41,7 @@ const scrambled = workflow({
 });
 
 describe('formatDefinition', () => {
-  it('writes keys in the format order, keeps the author’s order inside config, schemas and retry, and rounds layout in step order', () => {
+  it('writes keys in the format’s order, config and retry in their schema’s, JSON Schemas and headers in the author’s, and rounds layout in step order', () => {
     const text = formatDefinition(scrambled);
     expect(text).toBe(`{
   "$schema": "./weft-v1.schema.json",
@@ -53,9 +54,9 @@ describe('formatDefinition', () => {
       "id": "fetch",
       "name": "Fetch",
       "kind": "http",
-      "config": { "url": "https://example.org/{{ input.id }}", "method": "GET", "headers": { "X-B": "2", "X-A": "1" } },
+      "config": { "method": "GET", "url": "https://example.org/{{ input.id }}", "headers": { "X-B": "2", "X-A": "1" } },
       "output": { "type": "object", "required": ["id"], "properties": { "id": { "type": "string" } } },
-      "retry": { "initialIntervalMs": 100, "maxAttempts": 3 }
+      "retry": { "maxAttempts": 3, "initialIntervalMs": 100 }
     },
     {
       "id": "done",
@@ -74,9 +75,10 @@ describe('formatDefinition', () => {
 `);
   });
 
-  it('is idempotent: formatting the parse of its output gives the same text', () => {
+  it('is idempotent, and gives the same text for the schema’s parse of a value as for the value', () => {
     const once = formatDefinition(scrambled);
     expect(formatDefinition(workflow(JSON.parse(once)))).toBe(once);
+    expect(formatDefinition(Workflow.parse(scrambled))).toBe(once);
   });
 
   it('spreads a value whose line would pass the width, and keeps one that fits on its line', () => {
@@ -111,5 +113,6 @@ describe('formatDefinition', () => {
     const parsed = parseDefinitionText(text);
     expect(parsed.ok).toBe(true);
     expect(formatDefinition(workflow(JSON.parse(text)))).toBe(text);
+    if (parsed.ok) expect(formatDefinition(parsed.workflow)).toBe(text);
   });
 });
