@@ -143,6 +143,19 @@ export class EngineService {
     return this.storedVersionDetail(id, version).definition;
   }
 
+  /**
+   * A stored version to start: one that has run already, or a saved one that validates (the
+   * editor saves work in progress, which must not run).
+   */
+  private runnableVersion(id: string, version: number): Workflow {
+    const stored = this.storedVersionDetail(id, version);
+    if (stored.source === 'saved') {
+      const first = validateDefinitionText(JSON.stringify(stored.definition)).diagnostics.find((d) => d.severity === 'error');
+      if (first !== undefined) throw new ServiceError('bad-input', `workflow "${id}" v${version} was saved with errors and has never run; nothing was run (${first.code}: ${first.message})`, 'version');
+    }
+    return stored.definition;
+  }
+
   storedVersionDetail(id: string, version: number): WorkflowVersionDetail {
     const found = readDefinitionVersion(this.store.db, id, version);
     if (found === undefined) throw new ServiceError('not-found', `workflow "${id}" v${version} has never run or been saved in this store; GET /api/workflows/${id} lists its versions`);
@@ -165,7 +178,7 @@ export class EngineService {
       const first = file.diagnostics.find((d) => d.severity === 'error');
       throw new ServiceError('bad-input', `${file.file} is not a valid workflow; nothing was run${first ? ` (${first.code}: ${first.message})` : ''}`, 'workflow');
     }
-    if (command.version !== undefined && command.version !== workflow.version) workflow = this.storedVersion(command.workflow, command.version);
+    if (command.version !== undefined && command.version !== workflow.version) workflow = this.runnableVersion(command.workflow, command.version);
     const start = checkStart(workflow, dirname(join(this.files.root, file.file)), command.input, this.env);
     return this.startChecked(start, { key: command.key, priority: command.priority });
   }

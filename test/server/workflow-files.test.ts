@@ -183,6 +183,20 @@ describe('saving a workflow (PUT /api/workflows/:id)', () => {
     expect(v2.definition.steps.find((s) => s.id === 'draft')).toMatchObject({ config: { expression: '{"title": "again"}' } });
     expect((await call('GET', '/api/workflows/review/versions/3')).status).toBe(404);
   });
+
+  it('starts a saved version that validates, and refuses one saved with errors', async () => {
+    const file = raw('review.weft.json');
+    const broken = { ...file, version: 3, edges: [...file.edges, { id: 'z', from: 'draft', to: 'nowhere' }] };
+    expect(saved(await call('PUT', '/api/workflows/review', { definition: broken })).summary.errors).toBeGreaterThan(0);
+    saved(await call('PUT', '/api/workflows/review', { definition: { ...file, version: 4 } }));
+
+    const refused = await call('POST', '/api/runs', { workflow: 'review', version: 3, input: {} });
+    expect(refused.status).toBe(400);
+    expect(errorOf(refused).message).toMatch(/^workflow "review" v3 was saved with errors and has never run; nothing was run \(/);
+    const started = await call('POST', '/api/runs', { workflow: 'review', version: 2, input: {} });
+    expect(started.status, started.text).toBe(201);
+    expect((await detail('review')).versions.map((v) => [v.version, v.source, v.runCount])).toEqual([[1, 'run', 1], [2, 'run', 1], [3, 'saved', 0], [4, 'saved', 0]]);
+  });
 });
 
 describe('creating, renaming, exporting, importing and deleting', () => {
