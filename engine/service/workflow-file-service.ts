@@ -132,6 +132,7 @@ export class WorkflowFileService {
   /** Deletes the file only: the store keeps its run and saved versions. */
   async remove(id: string): Promise<DeleteWorkflowResult> {
     const file = await this.files.byId(id);
+    // Refuses a symlink that leads out of the workspace; one inside is removed, not its target.
     this.files.resolveInside(file.file);
     rmSync(join(this.files.root, file.file));
     this.files.forget(file.file);
