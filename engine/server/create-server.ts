@@ -22,6 +22,7 @@ import type { EngineService } from '../service/engine-service.ts';
 import { serviceErrorOf } from '../service/service-error.ts';
 import type { Store } from '../store/store.ts';
 import { serveEventStream } from './event-stream.ts';
+import { registerWorkflowFiles } from './workflow-file-routes.ts';
 import { FORWARDED_COMMANDS } from '../service/forwarded-commands.ts';
 import { contentSecurityPolicyFor, hostAllowed, originAllowed, presentedToken, tokensEqual } from './security.ts';
 import { z as zod } from 'zod';
@@ -187,6 +188,8 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
     const { id, version } = parse(VersionParams, request.params, 'the workflow version');
     return s.storedVersionDetail(id, version);
   });
+
+  registerWorkflowFiles(app, s);
 
   app.post('/api/validate', async (request: FastifyRequest) => {
     const body = parse(ValidateRequest, request.body, 'the request');

@@ -17,6 +17,7 @@ import { StoreError } from '../store/store-error.ts';
 import { storeFailure } from '../store/store-failure.ts';
 import { EngineService } from '../service/engine-service.ts';
 import { createServer } from './create-server.ts';
+import { builtinTemplatesDir } from './templates-dir.ts';
 import { newToken } from './security.ts';
 import { hostEngine } from '../service/hosted-engine.ts';
 import { trustCheck } from '../service/workspace-trust.ts';
@@ -34,6 +35,8 @@ export interface ServeOptions {
   onFatal?: (error: unknown) => void;
   /** Bytes a WebSocket client may have unsent before it is told to resync (tests make it small). */
   streamBufferLimit?: number;
+  /** The workflow templates of `POST /api/workflows` (`from`); Weft's examples/ unless given. */
+  templatesDir?: string;
   /** Runs a terminal's `weft` command on this engine (see hosted-engine.ts). */
   runCli?: (argv: readonly string[], cwd: string) => Promise<{ code: number; stdout: string; stderr: string }>;
 }
@@ -80,7 +83,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
   const token = o.token ?? newToken();
   const env = o.env ?? process.env;
   const defaultActor = env['WEFT_USER'] ?? env['USER'] ?? userInfo().username;
-  const service = new EngineService(store, engine, o.workspace, env, { actor: defaultActor });
+  const service = new EngineService(store, engine, o.workspace, env, { actor: defaultActor, templatesDir: o.templatesDir ?? builtinTemplatesDir() });
   const app = await createServer({
     service,
     store,

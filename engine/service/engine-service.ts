@@ -4,6 +4,7 @@
 // models. Every command is parsed with its shared/api schema here, so a malformed value is
 // refused with its field's path before anything is written. Front ends parse their own syntax
 // and print; the decisions live here. Errors are ServiceErrors, never CLI wording or flags.
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
@@ -15,7 +16,7 @@ import { TaskAction } from '../../shared/api/task-action.ts';
 import type { RunState } from '../../shared/definition/names.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
-import { hasErrors, type Diagnostic } from '../../shared/validator/diagnostic.ts';
+import { hasErrors } from '../../shared/validator/diagnostic.ts';
 import { validateDefinitionText } from '../../shared/validator/validate-workflow.ts';
 import type { Engine } from '../runtime/engine.ts';
 import { systemClock, type Clock } from '../time/clock.ts';
@@ -26,16 +27,21 @@ import type { RunDetail } from '../../shared/api/run-detail.ts';
 import type { Timeline } from '../../shared/api/timeline.ts';
 import { runDetail } from '../../shared/run/run-detail.ts';
 import type { Store } from '../store/store.ts';
-import { definitionVersions, listRunPage, type RunListFilter } from '../store/run-list.ts';
+import { listRunPage, type RunListFilter } from '../store/run-list.ts';
+import { readDefinitionVersion, versionHistory } from '../store/saved-versions.ts';
 import type { RunSummary, RunSummaryPage } from '../../shared/api/run-summary.ts';
 import type { TaskSummary } from '../../shared/api/task-summary.ts';
-import type { WorkflowDetail, WorkflowSummary } from '../../shared/api/workflow-views.ts';
+import type { WorkflowDetail, WorkflowSummary, WorkflowVersionDetail } from '../../shared/api/workflow-views.ts';
 import { RunReader } from './run-reader.ts';
 import { checkRunInput } from './run-input-check.ts';
 import { ServiceError } from './service-error.ts';
 import { parseCommand } from './parse-command.ts';
 import { requireTrust } from './workspace-trust.ts';
 import { WorkspaceFiles } from './workspace-files.ts';
+import { summaryOf } from './workflow-summary.ts';
+import { WorkflowFileService } from './workflow-file-service.ts';
+import { WorkflowTemplates } from './workflow-templates.ts';
+import { fileHash } from './atomic-file.ts';
 
 /** A run the service has checked and may start: valid, input checked, workspace trusted. */
 export interface CheckedStart {
@@ -49,24 +55,13 @@ export interface EngineServiceOptions {
   clock?: Clock;
   /** Who acts when a command names nobody (`by`). */
   actor?: string;
+  /** The folder of workflow templates a new workflow can start from (Weft's examples/). */
+  templatesDir?: string;
 }
 
 const ENDED: readonly RunState[] = ['succeeded', 'failed', 'cancelled'];
 const iso = (ms: number): string => new Date(ms).toISOString();
 const DEFAULT_REASON = 'no reason given';
-
-function summaryOf(file: string, workflow: Workflow | undefined, diagnostics: readonly Diagnostic[]): WorkflowSummary {
-  const errors = diagnostics.filter((d) => d.severity === 'error').length;
-  return {
-    id: workflow?.id ?? null,
-    file,
-    version: workflow?.version ?? null,
-    name: workflow?.name ?? null,
-    stepCount: workflow?.steps.length ?? 0,
-    errors,
-    warnings: diagnostics.length - errors,
-  };
-}
 
 /**
  * Checks a run before any store is opened: the input against the workflow's input schema, and,
@@ -89,6 +84,8 @@ export class EngineService {
   readonly reader: RunReader;
   private readonly clock: Clock;
   private readonly actor: string;
+  private readonly templatesDir: string | undefined;
+  private fileService: WorkflowFileService | undefined;
 
   constructor(
     private readonly store: Store,
@@ -100,6 +97,7 @@ export class EngineService {
     this.clock = options.clock ?? systemClock;
     this.actor = options.actor ?? env['WEFT_USER'] ?? env['USER'] ?? 'weft';
     this.reader = new RunReader(store, this.clock);
+    this.templatesDir = options.templatesDir;
     if (workspace !== undefined) this.workspaceFiles = new WorkspaceFiles(workspace);
   }
 
@@ -107,6 +105,12 @@ export class EngineService {
   get files(): WorkspaceFiles {
     if (this.workspaceFiles === undefined) this.workspaceFiles = new WorkspaceFiles(this.workspace ?? '.');
     return this.workspaceFiles;
+  }
+
+  /** Saving, creating, renaming, importing, exporting and deleting workflow files (the app's editor). */
+  get workflowFiles(): WorkflowFileService {
+    this.fileService ??= new WorkflowFileService(this.files, this.store.db, this.clock, new WorkflowTemplates(this.templatesDir));
+    return this.fileService;
   }
 
   // ---- workflows ----
@@ -117,18 +121,46 @@ export class EngineService {
 
   async workflowDetail(id: string): Promise<WorkflowDetail> {
     const f = await this.files.byId(id);
-    return { summary: summaryOf(f.file, f.workflow, f.diagnostics), definition: f.workflow ?? null, diagnostics: f.diagnostics, versions: definitionVersions(this.store.db, id) };
+    // Runs started a moment ago are counted: their rows are in the engine's next batch.
+    this.engine.flush();
+    let hash: string | undefined;
+    try {
+      hash = fileHash(readFileSync(this.files.resolveInside(f.file)));
+    } catch {
+      hash = undefined;
+    }
+    return {
+      summary: summaryOf(f.file, f.workflow, f.diagnostics),
+      definition: f.workflow ?? null,
+      diagnostics: f.diagnostics,
+      versions: versionHistory(this.store.db, id),
+      ...(hash === undefined ? {} : { fileHash: hash }),
+    };
   }
 
+  /** A version the store holds, run or saved (the run snapshot is immutable). */
   storedVersion(id: string, version: number): Workflow {
-    const def = this.store.loadDefinition(id, version);
-    if (def === undefined) throw new ServiceError('not-found', `workflow "${id}" v${version} has never run in this store`);
-    return def.workflow;
+    return this.storedVersionDetail(id, version).definition;
   }
 
-  storedVersionDetail(id: string, version: number): { id: string; version: number; definitionHash: string; savedAtMs: number; definition: Workflow } {
-    const stored = definitionVersions(this.store.db, id).find((v) => v.version === version);
-    return { id, ...(stored ?? { version, definitionHash: '', savedAtMs: 0 }), definition: this.storedVersion(id, version) };
+  /**
+   * A stored version to start: one that has run already, or a saved one that validates (the
+   * editor saves work in progress, which must not run).
+   */
+  private runnableVersion(id: string, version: number): Workflow {
+    const stored = this.storedVersionDetail(id, version);
+    if (stored.source === 'saved') {
+      const first = validateDefinitionText(JSON.stringify(stored.definition)).diagnostics.find((d) => d.severity === 'error');
+      if (first !== undefined) throw new ServiceError('bad-input', `workflow "${id}" v${version} was saved with errors and has never run; nothing was run (${first.code}: ${first.message})`, 'version');
+    }
+    return stored.definition;
+  }
+
+  storedVersionDetail(id: string, version: number): WorkflowVersionDetail {
+    const found = readDefinitionVersion(this.store.db, id, version);
+    if (found === undefined) throw new ServiceError('not-found', `workflow "${id}" v${version} has never run or been saved in this store; GET /api/workflows/${id} lists its versions`);
+    const { workflow, ...record } = found;
+    return { id, ...record, definition: workflow };
   }
 
   validate(definition: unknown): ReturnType<typeof validateDefinitionText> {
@@ -146,7 +178,7 @@ export class EngineService {
       const first = file.diagnostics.find((d) => d.severity === 'error');
       throw new ServiceError('bad-input', `${file.file} is not a valid workflow; nothing was run${first ? ` (${first.code}: ${first.message})` : ''}`, 'workflow');
     }
-    if (command.version !== undefined && command.version !== workflow.version) workflow = this.storedVersion(command.workflow, command.version);
+    if (command.version !== undefined && command.version !== workflow.version) workflow = this.runnableVersion(command.workflow, command.version);
     const start = checkStart(workflow, dirname(join(this.files.root, file.file)), command.input, this.env);
     return this.startChecked(start, { key: command.key, priority: command.priority });
   }

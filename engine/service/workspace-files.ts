@@ -40,6 +40,17 @@ export class WorkspaceFiles {
     throw new ServiceError('not-found', `no workflow with id "${id}" in ${this.root}; the workspace's *.weft.json files are listed by GET /api/workflows`);
   }
 
+  /** The file read again now, past the cache (just written: its size and mtime may not have moved). */
+  async reload(file: string): Promise<WorkflowFile> {
+    this.cache.delete(file);
+    return this.load(file);
+  }
+
+  /** Forgets a file (deleted or renamed). */
+  forget(file: string): void {
+    this.cache.delete(file);
+  }
+
   /** Resolves a path given relative to the workspace, refusing any way out of it. */
   resolveInside(path: string): string {
     if (path.length === 0 || isAbsolute(path) || path.split(/[\\/]/).includes('..')) {

@@ -126,6 +126,24 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE UNIQUE INDEX events_by_run ON events (run_id, seq);
     `,
   },
+  {
+    version: 8,
+    name: 'versions saved from the app that have not run (saved-versions.ts)',
+    // A run's snapshot stays in `definitions` and is immutable. A version saved but never run is
+    // kept here, replaced by the next save of the same number until a run uses it. `hash` is the
+    // definition hash (as in `definitions`, without layout and $schema); `content` is the file
+    // text as saved, layout included.
+    sql: `
+      CREATE TABLE saved_versions (
+        workflow_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        hash TEXT NOT NULL,
+        content TEXT NOT NULL,
+        saved_at INTEGER NOT NULL,
+        PRIMARY KEY (workflow_id, version)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -7,7 +7,8 @@
 import { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { EVENT_DATA, parseEventData, runEvent, widenEvent, type EventData, type EventType, type RunEvent } from '../../shared/events/run-event.ts';
 import type { RunState } from '../../shared/definition/names.ts';
-import { canonicalJson, sha256 } from './canonical-json.ts';
+import { sha256 } from './canonical-json.ts';
+import { definitionContent } from './definition-content.ts';
 import type Database from 'better-sqlite3';
 import type { Db } from './open-database.ts';
 import { StoreError } from './store-error.ts';
@@ -147,8 +148,7 @@ export class Store {
    * `layout` and `$schema` are not part of the content: moving a box does not need a new version.
    */
   saveDefinition(workflow: Workflow, now: number): string {
-    const { layout: _layout, $schema: _schema, ...content } = workflow;
-    const text = canonicalJson(content);
+    const text = definitionContent(workflow);
     const hash = sha256(text);
     const row = this.stmt('SELECT hash FROM definitions WHERE workflow_id = ? AND version = ?').get(workflow.id, workflow.version) as { hash: string } | undefined;
     if (row === undefined) {
@@ -494,7 +494,7 @@ function toEvent([runId, seq, at, type, step, activation, attempt, data, reason]
 }
 
 /** A stored definition is checked like a file: a run folded over a non-workflow would crash later. */
-function snapshotWorkflow(content: string, workflowId: string, version: number): Workflow {
+export function snapshotWorkflow(content: string, workflowId: string, version: number): Workflow {
   const what = `the definition snapshot of workflow ${JSON.stringify(workflowId)} version ${version}`;
   let raw: unknown;
   try {

@@ -1,6 +1,7 @@
 // The workspace's workflows as the API serves them: the list (`GET /api/workflows`), one file
-// with its diagnostics and stored versions (`GET /api/workflows/:id`), one stored version
-// (`GET /api/workflows/:id/versions/:version`), and `POST /api/validate`.
+// with its diagnostics and stored versions (`GET /api/workflows/:id`), one stored version, run or
+// saved (`GET /api/workflows/:id/versions/:version`), and `POST /api/validate`. Writing files is
+// in workflow-files.ts.
 import { z } from 'zod';
 import { Workflow } from '../definition/workflow-schema.ts';
 import { DiagnosticSchema } from './diagnostic-schema.ts';
@@ -29,8 +30,23 @@ export type WorkflowSummary = z.infer<typeof WorkflowSummary>;
 export const WorkflowList = z.strictObject({ workflows: z.array(WorkflowSummary) });
 export type WorkflowList = z.infer<typeof WorkflowList>;
 
-/** A version of a workflow that the store holds a snapshot of (it has run). */
-export const StoredVersion = z.strictObject({ version: z.number().int().positive(), definitionHash: z.string(), savedAtMs: z.number() });
+/**
+ * A version of a workflow that the store holds: one that ran (its snapshot, immutable), or one
+ * saved from the app that has not run. `weft serve` always sends `runCount` and `source`
+ * (optional only so that older answers still parse).
+ */
+export const StoredVersion = z.strictObject({
+  version: z.number().int().positive(),
+  /** The definition hash: the content without `layout` and `$schema`. */
+  definitionHash: z.string(),
+  /** When the run snapshot was stored, or for a version that has not run, when it was last saved. */
+  savedAtMs: z.number(),
+  /** The runs of this version in the store. */
+  runCount: z.number().int().nonnegative().optional(),
+  /** `run`: a run used it, so it is immutable (saving other content makes a new version); `saved`: never run. */
+  source: z.enum(['run', 'saved']).optional(),
+});
+export type StoredVersion = z.infer<typeof StoredVersion>;
 
 /** The answer of `GET /api/workflows/:id`: the file's definition (null when unreadable), its findings, and the stored versions. */
 export const WorkflowDetail = z.strictObject({
@@ -38,6 +54,8 @@ export const WorkflowDetail = z.strictObject({
   definition: Workflow.nullable(),
   diagnostics: z.array(DiagnosticSchema),
   versions: z.array(StoredVersion),
+  /** sha256 (hex) of the file's bytes: what the editor sends back as `expectedHash` when it saves. */
+  fileHash: z.string().optional(),
 });
 export type WorkflowDetail = z.infer<typeof WorkflowDetail>;
 

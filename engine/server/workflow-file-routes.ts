@@ -1,0 +1,56 @@
+// The routes that write workflow files (the app's editor): save, create, rename, import, export,
+// delete, and the templates to start from. They sit behind the same guards as every /api/ route
+// (Host, Origin, token: create-server.ts); bodies are JSON, parsed with shared/api/workflow-files.ts
+// in the service. The service's refusals carry their status (400, 404, 409).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { badInput } from '../../shared/api/api-error.ts';
+import { WorkflowId } from '../../shared/api/api-ids.ts';
+import { CreateWorkflowRequest, ImportWorkflowRequest, RenameWorkflowRequest, SaveWorkflowRequest } from '../../shared/api/workflow-files.ts';
+import type { EngineService } from '../service/engine-service.ts';
+import { ServiceError } from '../service/service-error.ts';
+
+const WorkflowParams = z.strictObject({ id: WorkflowId });
+
+function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const { error } = badInput(result.error, what);
+    throw new ServiceError('bad-input', error.message, error.path);
+  }
+  return result.data;
+}
+
+const workflowId = (request: FastifyRequest): string => parse(WorkflowParams, request.params, 'the workflow id').id;
+
+export function registerWorkflowFiles(app: FastifyInstance, s: EngineService): void {
+  app.get('/api/templates', async () => ({ templates: s.workflowFiles.templateList() }));
+
+  app.post('/api/workflows', async (request: FastifyRequest, reply: FastifyReply) => {
+    const result = await s.workflowFiles.create(parse(CreateWorkflowRequest, request.body, 'the request'));
+    reply.code(201);
+    return result;
+  });
+
+  // Before /api/workflows/:id/..., which it would otherwise look like to a reader; fastify
+  // prefers the static segment anyway.
+  app.post('/api/workflows/import', async (request: FastifyRequest, reply: FastifyReply) => {
+    const result = await s.workflowFiles.import(parse(ImportWorkflowRequest, request.body, 'the request'));
+    if (!result.unchanged) reply.code(201);
+    return result;
+  });
+
+  app.put('/api/workflows/:id', async (request: FastifyRequest) => s.workflowFiles.save(workflowId(request), parse(SaveWorkflowRequest, request.body, 'the request')));
+
+  app.post('/api/workflows/:id/rename', async (request: FastifyRequest) => s.workflowFiles.rename(workflowId(request), parse(RenameWorkflowRequest, request.body, 'the request')));
+
+  app.delete('/api/workflows/:id', async (request: FastifyRequest) => s.workflowFiles.remove(workflowId(request)));
+
+  app.get('/api/workflows/:id/file', async (request: FastifyRequest, reply: FastifyReply) => {
+    const { fileName, bytes } = await s.workflowFiles.exportFile(workflowId(request));
+    // The id is a slug, so the name needs no quoting beyond the quotes.
+    reply.header('content-disposition', `attachment; filename="${fileName}"`);
+    reply.type('application/json; charset=utf-8');
+    return reply.send(bytes);
+  });
+}

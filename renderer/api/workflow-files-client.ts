@@ -1,0 +1,106 @@
+// The editor's calls that write workflow files: save, create, rename, import, export, delete, the
+// templates, and the versions a history panel lists. As in api-client.ts, every answer is parsed
+// with its shared/api schema and every error body becomes an ApiError with its code, message and
+// path (a 409 `refused` on save means the file changed on disk, or the id is taken).
+import type { z } from 'zod';
+import { ApiErrorBody } from '../../shared/api/api-error.ts';
+import {
+  CreateWorkflowRequest,
+  DeleteWorkflowResult,
+  ImportWorkflowRequest,
+  SaveWorkflowRequest,
+  TemplateList,
+  WorkflowFileResult,
+} from '../../shared/api/workflow-files.ts';
+import { WorkflowDetail, WorkflowVersionDetail } from '../../shared/api/workflow-views.ts';
+import type { Workflow } from '../../shared/definition/workflow-schema.ts';
+import { ApiError } from './api-client.ts';
+
+/** A downloaded file: its name and its exact text. */
+export interface ExportedFile {
+  fileName: string;
+  text: string;
+}
+
+export class WorkflowFilesClient {
+  constructor(
+    private readonly token: string,
+    private readonly base = '',
+  ) {}
+
+  /** The workflow with its file's hash (send it back as `expectedHash`) and its versions, with run counts. */
+  detail(id: string): Promise<WorkflowDetail> {
+    return this.call('GET', `/api/workflows/${encodeURIComponent(id)}`, undefined, WorkflowDetail);
+  }
+
+  /** One version the store holds: one that has run, or one saved and never run. */
+  version(id: string, version: number): Promise<WorkflowVersionDetail> {
+    return this.call('GET', `/api/workflows/${encodeURIComponent(id)}/versions/${version}`, undefined, WorkflowVersionDetail);
+  }
+
+  /**
+   * Saves the definition into its file. `bumped` in the answer says the version edited had run
+   * and the save became version `bumped.to`; `unchanged` that the file already held these bytes.
+   *
+   * @example
+   * const r = await files.save(doc, loaded.fileHash);
+   * if (r.bumped) notify(`version ${r.bumped.from} has run: saved as version ${r.bumped.to}`);
+   */
+  save(definition: Workflow, expectedHash?: string): Promise<WorkflowFileResult> {
+    const body = SaveWorkflowRequest.parse({ definition, ...(expectedHash === undefined ? {} : { expectedHash }) });
+    return this.call('PUT', `/api/workflows/${encodeURIComponent(definition.id)}`, body, WorkflowFileResult);
+  }
+
+  /** A new workflow, `empty` (the default) or from a template's id. */
+  create(request: z.input<typeof CreateWorkflowRequest>): Promise<WorkflowFileResult> {
+    return this.call('POST', '/api/workflows', CreateWorkflowRequest.parse(request), WorkflowFileResult);
+  }
+
+  rename(id: string, to: string): Promise<WorkflowFileResult> {
+    return this.call('POST', `/api/workflows/${encodeURIComponent(id)}/rename`, { to }, WorkflowFileResult);
+  }
+
+  /** Imports a `.weft.json` file's text; `replace` overwrites the workflow with the same id. */
+  import(text: string, replace = false): Promise<WorkflowFileResult> {
+    return this.call('POST', '/api/workflows/import', ImportWorkflowRequest.parse({ text, ...(replace ? { replace } : {}) }), WorkflowFileResult);
+  }
+
+  /** Deletes the file; the store keeps its versions. */
+  remove(id: string): Promise<DeleteWorkflowResult> {
+    return this.call('DELETE', `/api/workflows/${encodeURIComponent(id)}`, undefined, DeleteWorkflowResult);
+  }
+
+  templates(): Promise<TemplateList> {
+    return this.call('GET', '/api/templates', undefined, TemplateList);
+  }
+
+  /** The file's exact text, as a download would save it. */
+  async exportFile(id: string): Promise<ExportedFile> {
+    const path = `/api/workflows/${encodeURIComponent(id)}/file`;
+    const response = await fetch(`${this.base}${path}`, { headers: { authorization: `Bearer ${this.token}` } });
+    if (!response.ok) throw await errorOf(response, path);
+    return { fileName: `${id}.weft.json`, text: await response.text() };
+  }
+
+  private async call<S extends z.ZodType>(method: string, path: string, body: unknown, schema: S): Promise<z.infer<S>> {
+    const response = await fetch(`${this.base}${path}`, {
+      method,
+      // No content-type without a body: the server refuses an empty JSON body.
+      headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!response.ok) throw await errorOf(response, path);
+    const parsed = schema.safeParse(await response.json().catch(() => null));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ApiError(response.status, 'bad-answer', `the engine's answer to ${path} does not match the app's contract at ${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''} (is the app older or newer than the engine?)`);
+    }
+    return parsed.data;
+  }
+}
+
+async function errorOf(response: Response, path: string): Promise<ApiError> {
+  const error = ApiErrorBody.safeParse(await response.json().catch(() => null));
+  if (error.success) return new ApiError(response.status, error.data.error.code, error.data.error.message, error.data.error.path);
+  return new ApiError(response.status, 'http-error', `HTTP ${response.status} from ${path}`);
+}
