@@ -2,6 +2,7 @@
 // state. Started once by main.tsx; views read single fields through selectors.
 import { create } from 'zustand';
 import { ApiClient } from '../api/api-client.ts';
+import { WorkflowFilesClient } from '../api/workflow-files-client.ts';
 import type { Health } from '../api/api-types.ts';
 import { EventStream, type ConnectionState } from '../api/event-stream.ts';
 import { useRuns } from '../runs/runs-store.ts';
@@ -10,6 +11,8 @@ import { useTasks } from '../tasks/tasks-store.ts';
 
 interface SessionStore {
   client: ApiClient | null;
+  /** The calls that write workflow files (the editor's). */
+  files: WorkflowFilesClient | null;
   health: Health | null;
   connection: ConnectionState;
   cursor: number;
@@ -20,6 +23,7 @@ interface SessionStore {
 
 export const useSession = create<SessionStore>(() => ({
   client: null,
+  files: null,
   health: null,
   connection: 'connecting',
   cursor: 0,
@@ -33,6 +37,12 @@ export function requireClient(): ApiClient {
   return client;
 }
 
+export function requireFiles(): WorkflowFilesClient {
+  const files = useSession.getState().files;
+  if (files === null) throw new Error('the app is not connected to an engine');
+  return files;
+}
+
 export function startSession(token: string | null): () => void {
   if (token === null) {
     useSession.setState({
@@ -42,7 +52,7 @@ export function startSession(token: string | null): () => void {
     return () => {};
   }
   const client = new ApiClient(token);
-  useSession.setState({ client });
+  useSession.setState({ client, files: new WorkflowFilesClient(token) });
   // Health names the workspace and the store; a refused token is reported from it.
   const checkHealth = () => {
     void client.health().then(

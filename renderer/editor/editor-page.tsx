@@ -31,7 +31,7 @@ export function EditorPage({ id }: { id: string }) {
     // A reload of the list (another tab saved) must not throw away the open document.
     if (current.source?.workflowId === id && current.doc !== null) return;
     const definition = data.definition;
-    const source = { workflowId: id, file: data.summary.file, hash: null };
+    const source = { workflowId: id, file: data.summary.file, hash: data.fileHash ?? null };
     let live = true;
     basePositionsFor(definition).then(
       (positions) => live && useEditor.getState().open(definition, source, positions),

@@ -19,6 +19,7 @@ import { useEditorPrefs } from './editor-prefs.ts';
 import { EditorSidePanel } from './editor-side-panel.tsx';
 import { ProblemsDock, useLiveValidation, useProblemMaps } from './problems-dock.tsx';
 import { useSaving } from './use-saving.ts';
+import { FileMenu } from './file-menu.tsx';
 import { DiffView, type DiffSide } from './diff/diff-view.tsx';
 import { requireClient } from '../app/session-store.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
@@ -241,7 +242,10 @@ export function EditorWorkbench({ detail }: { detail: WorkflowDetail }) {
           </button>
         </div>
         <div className="toolbar-spacer" />
-        <EditorFileMenu detail={detail} />
+        <span className="faint mono editor-file" title={detail.summary.file}>
+          {detail.summary.file}
+        </span>
+        <FileMenu onSave={saving.save} onMessage={saving.note} />
         <button type="button" className="button button-primary" onClick={() => run('save')} disabled={saving.busy} data-testid="save" title="Save (Ctrl+S)">
           <Save size={14} aria-hidden="true" /> Save
         </button>
@@ -272,8 +276,4 @@ export function EditorWorkbench({ detail }: { detail: WorkflowDetail }) {
 function positionsOfDoc(doc: Workflow) {
   const s = useEditor.getState();
   return positionsOf(doc, s.basePositions, s.openedLayout);
-}
-
-function EditorFileMenu({ detail }: { detail: WorkflowDetail }) {
-  return <span className="faint mono editor-file" title={detail.summary.file}>{detail.summary.file}</span>;
 }

@@ -1,6 +1,8 @@
 // The workspace's workflows: one row each, with its problems counted. Enter or click opens it.
-import { useEffect } from 'react';
-import { FileJson } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { FileJson, FilePlus2, Upload } from 'lucide-react';
+import { NewWorkflowDialog } from '../files/new-workflow-dialog.tsx';
+import { chooseFile, importWorkflowFile } from '../files/file-transfer.ts';
 import { useWorkflows } from './workflows-store.ts';
 import { useRoute } from '../app/route-store.ts';
 import { useSession } from '../app/session-store.ts';
@@ -10,12 +12,43 @@ export function WorkflowsPage() {
   const list = useWorkflows((s) => s.list);
   const go = useRoute((s) => s.go);
   const workspace = useSession((s) => s.health?.workspace);
+  const [creating, setCreating] = useState(false);
+  const [importError, setImportError] = useState<string | null>(null);
+  const doImport = async () => {
+    setImportError(null);
+    try {
+      const file = await chooseFile();
+      if (file === null) return;
+      const result = await importWorkflowFile(file, (message) => window.confirm(message));
+      if (result === null) return;
+      await useWorkflows.getState().refresh();
+      go({ page: 'workflow', id: result.definition.id });
+    } catch (error) {
+      setImportError(error instanceof Error ? error.message : String(error));
+    }
+  };
   useEffect(() => {
     document.title = 'Workflows · Weft Studio';
   }, []);
   return (
     <div className="page">
-      <h1 className="page-title">Workflows</h1>
+      <div className="page-head">
+        <h1 className="page-title">Workflows</h1>
+        <div className="page-actions">
+          <button type="button" className="button" onClick={() => void doImport()} data-testid="import-workflow">
+            <Upload size={14} aria-hidden="true" /> Import
+          </button>
+          <button type="button" className="button button-primary" onClick={() => setCreating(true)} data-testid="new-workflow">
+            <FilePlus2 size={14} aria-hidden="true" /> New workflow
+          </button>
+        </div>
+      </div>
+      {creating ? <NewWorkflowDialog onClose={() => setCreating(false)} /> : null}
+      {importError !== null ? (
+        <div className="error-box" role="alert">
+          Could not import: {importError}
+        </div>
+      ) : null}
       <p className="page-sub">
         The <span className="mono">*.weft.json</span> files of {workspace ? <span className="mono">{workspace}</span> : 'the workspace'}.
       </p>

@@ -1,0 +1,111 @@
+// "New workflow": an id (the file's name), a display name, and what to start from: empty, or
+// one of the examples. The id is checked as it is typed; the server refuses one that exists.
+import { useEffect, useRef, useState } from 'react';
+import { X } from 'lucide-react';
+import { WORKFLOW_ID_PATTERN } from '../../shared/definition/names.ts';
+import type { TemplateSummary } from '../../shared/api/workflow-files.ts';
+import { requireFiles } from '../app/session-store.ts';
+import { useRoute } from '../app/route-store.ts';
+import { useWorkflows } from '../workflows/workflows-store.ts';
+
+export function NewWorkflowDialog({ onClose }: { onClose(): void }) {
+  const [id, setId] = useState('');
+  const [name, setName] = useState('');
+  const [from, setFrom] = useState('empty');
+  const [templates, setTemplates] = useState<TemplateSummary[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    first.current?.focus();
+    requireFiles()
+      .templates()
+      .then(
+        (list) => setTemplates(list.templates),
+        () => setTemplates([]),
+      );
+  }, []);
+  const idProblem = id === '' ? null : WORKFLOW_ID_PATTERN.test(id) ? null : 'lower-case letters, digits and -, starting with a letter or digit';
+  const submit = async () => {
+    if (id === '' || idProblem !== null) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await requireFiles().create({ id, ...(name.trim() === '' ? {} : { name: name.trim() }), from });
+      await useWorkflows.getState().refresh();
+      onClose();
+      useRoute.getState().go({ page: 'workflow', id });
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="modal-backdrop" onClick={onClose}>
+      <form
+        className="modal form-modal"
+        role="dialog"
+        aria-modal="true"
+        aria-label="new workflow"
+        data-testid="new-workflow-dialog"
+        onClick={(e) => e.stopPropagation()}
+        onKeyDown={(e) => e.key === 'Escape' && onClose()}
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <div className="modal-head">
+          <h2>New workflow</h2>
+          <button type="button" className="icon-button" onClick={onClose} aria-label="close">
+            <X size={15} aria-hidden="true" />
+          </button>
+        </div>
+        <label className="form-row">
+          <span>Id</span>
+          <input ref={first} className="text-input mono" value={id} onChange={(e) => setId(e.target.value.trim())} placeholder="order-flow" aria-invalid={idProblem !== null} data-testid="new-workflow-id" />
+          <small className={idProblem === null ? 'faint' : 'form-error'}>{idProblem ?? `saved as ${id === '' ? 'ID' : id}.weft.json in the workspace`}</small>
+        </label>
+        <label className="form-row">
+          <span>Name</span>
+          <input className="text-input" value={name} onChange={(e) => setName(e.target.value)} placeholder="Order flow" data-testid="new-workflow-name" />
+        </label>
+        <fieldset className="form-row template-choices">
+          <legend>Start from</legend>
+          <label className="template-choice">
+            <input type="radio" name="from" value="empty" checked={from === 'empty'} onChange={() => setFrom('empty')} />
+            <span>
+              <strong>Empty</strong>
+              <small className="faint">a start step and an end</small>
+            </span>
+          </label>
+          {templates.map((t) => (
+            <label key={t.id} className="template-choice">
+              <input type="radio" name="from" value={t.id} checked={from === t.id} onChange={() => setFrom(t.id)} data-testid={`template-${t.id}`} />
+              <span>
+                <strong>{t.name}</strong>
+                <small className="faint">
+                  {t.stepCount} steps{t.description ? ` · ${t.description}` : ''}
+                </small>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        {error !== null ? (
+          <div className="form-error" role="alert">
+            {error}
+          </div>
+        ) : null}
+        <div className="modal-actions">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary" disabled={busy || id === '' || idProblem !== null} data-testid="new-workflow-create">
+            Create
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}
