@@ -18,7 +18,7 @@ function reasonOf(message: string): string {
   return message
     .replace(/\s+in JSON at position \d+.*$/s, '')
     .replace(/\s+at position \d+.*$/s, '')
-    .replace(/, ".*" is not valid JSON$/s, '')
+    .replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, '')
     .replace(/'\n'/g, 'line break');
 }
 
