@@ -1,6 +1,6 @@
 // The CodeMirror extensions of a code field. Everything that changes with props sits in a
 // compartment or reads a getter, so the view is built once and reconfigured, never rebuilt.
-import { acceptCompletion, autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, type Completion, type CompletionSource } from '@codemirror/autocomplete';
+import { acceptCompletion, autocompletion, completionStatus, closeBrackets, closeBracketsKeymap, completionKeymap, type Completion, type CompletionSource } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { json } from '@codemirror/lang-json';
 import { bracketMatching } from '@codemirror/language';
@@ -92,7 +92,10 @@ export function baseExtensions(hooks: FieldHooks, multiline: boolean): Extension
     tooltips({ parent: document.body }),
     Prec.highest(
       keymap.of([
-        { key: 'Tab', run: acceptCompletion },
+        // With the list open, Tab accepts; in the moment after it opens (CodeMirror ignores keys
+        // briefly, so a fast typist's Enter is not taken as a choice) Tab does nothing rather
+        // than leave the field the user is typing in.
+        { key: 'Tab', run: (view) => completionStatus(view.state) === 'active' && (acceptCompletion(view) || true) },
         {
           key: 'Mod-Enter',
           run: () => {

@@ -153,5 +153,5 @@ export function CodeField(props: CodeFieldProps) {
     [],
   );
 
-  return <div ref={host} className={`code-field${multiline ? ' code-field--multiline' : ''}`} data-testid={testId} data-mode={mode} />;
+  return <div ref={host} className={`code-field${multiline ? ' code-field--multiline' : ''}${readOnly ? ' code-field--readonly' : ''}`} data-testid={testId} data-mode={mode} />;
 }
