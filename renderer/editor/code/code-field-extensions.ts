@@ -77,9 +77,21 @@ export const editableExtension = (readOnly: boolean): Extension => [EditorState.
 
 export const placeholderExtension = (text: string | undefined): Extension => (text === undefined ? [] : placeholder(text));
 
+/**
+ * CodeMirror writes its base styles into a <style> element, which a `style-src 'self'` policy
+ * refuses unless the element carries the policy's nonce. A page that has one publishes it as
+ * Vite does, in `<meta property="csp-nonce" nonce="...">`.
+ */
+function cspNonce(): Extension {
+  const meta = document.querySelector('meta[property="csp-nonce"]');
+  const nonce = meta instanceof HTMLMetaElement ? meta.nonce || meta.getAttribute('nonce') : null;
+  return nonce ? EditorView.cspNonce.of(nonce) : [];
+}
+
 /** The fixed part: editing, history, keys. Tab is never bound unless completion is open, so it leaves the field. */
 export function baseExtensions(hooks: FieldHooks, multiline: boolean): Extension {
   return [
+    cspNonce(),
     externalDiagnostics,
     history(),
     drawSelection(),

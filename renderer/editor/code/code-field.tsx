@@ -2,7 +2,7 @@
 // colouring, errors as you type and completion of what is in scope. The EditorView is built once
 // per mount; props reconfigure it. `ref.focus(offset)` lets the Problems panel put the cursor at
 // the fault.
-import { diagnosticCount } from '@codemirror/lint';
+import { forEachDiagnostic } from '@codemirror/lint';
 import { Annotation, EditorState, Transaction } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { useEffect, useImperativeHandle, useLayoutEffect, useRef, type Ref } from 'react';
@@ -81,7 +81,11 @@ export function CodeField(props: CodeFieldProps) {
           EditorView.updateListener.of((u) => {
             if (u.docChanged && !u.transactions.some((t) => t.annotation(fromParent) === true)) latest.current.onChange(u.state.doc.toString());
             if (u.focusChanged && !u.view.hasFocus) latest.current.onBlur?.();
-            u.view.contentDOM.setAttribute('aria-invalid', String(diagnosticCount(u.state) > 0));
+            let invalid = false;
+            forEachDiagnostic(u.state, (d) => {
+              invalid ||= d.severity === 'error';
+            });
+            u.view.contentDOM.setAttribute('aria-invalid', String(invalid));
           }),
         ],
       }),

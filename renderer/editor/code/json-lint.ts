@@ -54,7 +54,14 @@ export function jsonSchemaDiagnostics(text: string): FieldDiagnostic[] {
   if (typeof parsed.value !== 'object' && typeof parsed.value !== 'boolean') {
     return [{ from: 0, to: text.length, severity: 'error', message: 'a JSON Schema is an object (such as {"type": "object", "properties": {}}) or true/false' }];
   }
-  const problems = checker.check(parsed.value);
+  let problems;
+  try {
+    problems = checker.check(parsed.value);
+  } catch {
+    // ajv compiles schemas to functions; a page whose Content-Security-Policy forbids eval refuses
+    // that. Say so instead of pretending the schema is fine.
+    return [{ from: 0, to: 0, severity: 'info', message: 'the JSON Schema check cannot run on this page (its security policy forbids compiling schemas); `weft validate` checks it' }];
+  }
   if (problems.length === 0) return [];
   const tree = parseJsonTree(text);
   return problems.map((p) => {

@@ -4,7 +4,8 @@
 import { readFileSync, mkdirSync } from 'node:fs';
 import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY } from '../../../engine/server/security.ts';
 
 const HARNESS = `
 import { StrictMode, useRef, useState } from 'react';
@@ -54,8 +55,10 @@ createRoot(document.getElementById('root')).render(<StrictMode><App /></StrictMo
 `;
 
 let browser: Browser;
-let html: string;
 let page: Page;
+/** The harness as `weft serve` would send it: separate files, under the app's Content-Security-Policy. */
+const files = new Map<string, { type: string; body: string }>();
+const ORIGIN = 'http://weft.test';
 
 beforeAll(async () => {
   const out = await build({
@@ -71,7 +74,12 @@ beforeAll(async () => {
   const js = out.outputFiles.find((f) => f.path.endsWith('.js'))?.text ?? '';
   const css = out.outputFiles.find((f) => f.path.endsWith('.css'))?.text ?? '';
   const theme = ['tokens.css', 'app.css'].map((f) => readFileSync(`renderer/theme/${f}`, 'utf8')).join('\n');
-  html = `<!doctype html><html data-theme="light"><head><style>${theme}\n${css}</style></head><body><div id="root"></div><script>${js.replace(/<\/script/g, '<\\/script')}</script></body></html>`;
+  files.set('/', {
+    type: 'text/html',
+    body: '<!doctype html><html data-theme="light"><head><link rel="stylesheet" href="/app.css"></head><body><div id="root"></div><script src="/app.js"></script></body></html>',
+  });
+  files.set('/app.css', { type: 'text/css', body: `${theme}\n${css}` });
+  files.set('/app.js', { type: 'text/javascript', body: js });
   browser = await chromium.launch({
     executablePath: process.env['WEFT_CHROMIUM'] ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
@@ -82,21 +90,54 @@ afterAll(async () => {
   await browser?.close();
 });
 
-beforeEach(async () => {
+interface Served {
+  /** The Content-Security-Policy header; none by default. */
+  csp?: string;
+  /** Published as Vite does, `<meta property="csp-nonce" nonce="...">`. */
+  nonce?: string;
+}
+
+async function open(served: Served = {}): Promise<void> {
   page = await browser.newPage({ viewport: { width: 520, height: 420 } });
-  await page.setContent(html);
-  await page.waitForFunction('window.harness !== undefined');
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  const meta = served.nonce === undefined ? '' : `<meta property="csp-nonce" nonce="${served.nonce}">`;
+  await page.route(`${ORIGIN}/**`, (route) => {
+    const path = new URL(route.request().url()).pathname;
+    const file = files.get(path);
+    if (file === undefined) return route.fulfill({ status: 404 });
+    const body = path === '/' ? file.body.replace('<head>', `<head>${meta}`) : file.body;
+    return route.fulfill({ status: 200, contentType: file.type, body, headers: served.csp === undefined ? {} : { 'content-security-policy': served.csp } });
+  });
+  await page.goto(`${ORIGIN}/`);
+  await expect.poll(() => js<boolean>('window.harness !== undefined')).toBe(true);
+  pageErrors = errors;
+}
+
+let pageErrors: string[] = [];
+
+afterEach(async () => {
+  await page.close();
 });
 
 const js = <T>(expression: string): Promise<T> => page.evaluate(expression) as Promise<T>;
 const box = (id: string) => page.getByTestId(`${id}-input`);
 
 describe('CodeField in chromium', () => {
+  beforeEach(() => open());
+  afterEach(() => {
+    // Nothing the field does may throw or log an error.
+    expect(pageErrors).toEqual([]);
+  });
+
   it('labels the text box and calls onChange per edit', async () => {
     await expect(page.getByRole('textbox', { name: 'Step input' }).count()).resolves.toBe(1);
     await js('window.harness.focus(13)');
     await page.keyboard.type('.x');
-    await page.waitForFunction(`window.harness.changes.at(-1) === 'input.orderId.x'`);
+    await expect.poll(() => js<boolean>(`window.harness.changes.at(-1) === 'input.orderId.x'`)).toBe(true);
     expect(await js<string[]>('window.harness.changes')).toEqual(['input.orderId.', 'input.orderId.x']);
     expect(await box('expr').textContent()).toBe('input.orderId.x');
   });
@@ -105,14 +146,14 @@ describe('CodeField in chromium', () => {
     await page.evaluate(`document.querySelector('[data-testid="expr"] .cm-editor').dataset.mark = 'first'`);
     await js('window.harness.focus(6)');
     await js(`window.harness.setExpr('$$.input.orderId')`);
-    await page.waitForFunction(`window.harness.text('expr') === '$$.input.orderId'`);
+    await expect.poll(() => js<boolean>(`window.harness.text('expr') === '$$.input.orderId'`)).toBe(true);
     // Same EditorView element, cursor moved with the text inserted before it, no onChange.
     expect(await js<string>(`document.querySelector('[data-testid="expr"] .cm-editor').dataset.mark`)).toBe('first');
     expect(await js<number>(`window.harness.cursor('expr')`)).toBe(9);
     expect(await js<string[]>('window.harness.changes')).toEqual([]);
     // A re-render with the same value changes nothing.
     await js('window.harness.rerender()');
-    await page.waitForFunction(`document.querySelector('[data-testid="renders"]').textContent === '1'`);
+    await expect.poll(() => js<boolean>(`document.querySelector('[data-testid="renders"]').textContent === '1'`)).toBe(true);
     expect(await js<number>(`window.harness.cursor('expr')`)).toBe(9);
   });
 
@@ -157,7 +198,7 @@ describe('CodeField in chromium', () => {
     expect(await js<string>(`window.harness.text('expr')`)).toBe('$exi');
     await page.keyboard.press('Control+Space');
     await list.getByText('$exists').click();
-    await page.waitForFunction(`window.harness.text('expr') === '$exists()'`);
+    await expect.poll(() => js<boolean>(`window.harness.text('expr') === '$exists()'`)).toBe(true);
     expect(await js<number>(`window.harness.cursor('expr')`)).toBe('$exists('.length);
   });
 
@@ -166,7 +207,7 @@ describe('CodeField in chromium', () => {
     await page.keyboard.type(' andd');
     await page.locator('[data-testid="expr"] .cm-lintRange-error').waitFor();
     expect(await page.locator('[data-testid="expr"] .cm-lintRange-error').textContent()).toBe('andd');
-    await page.waitForFunction(`document.querySelector('[data-testid="expr-input"]').getAttribute('aria-invalid') === 'true'`);
+    await expect.poll(() => js<boolean>(`document.querySelector('[data-testid="expr-input"]').getAttribute('aria-invalid') === 'true'`)).toBe(true);
   });
 
   it('shows outside diagnostics at their offset, and drops them when cleared', async () => {
@@ -190,7 +231,7 @@ describe('CodeField in chromium', () => {
   it('calls onSubmit on Mod-Enter', async () => {
     await js('window.harness.focus(0)');
     await page.keyboard.press('Control+Enter');
-    await page.waitForFunction('window.harness.submits === 1');
+    await expect.poll(() => js<boolean>('window.harness.submits === 1')).toBe(true);
   });
 
   it('looks right in both themes (screenshots for a person to check)', async () => {
@@ -209,5 +250,37 @@ describe('CodeField in chromium', () => {
     await page.keyboard.press('Control+Space');
     await page.locator('.cm-tooltip-autocomplete').waitFor();
     await page.screenshot({ path: 'test-results/code-field-completion-dark.png' });
+  });
+});
+
+describe('CodeField under the app\'s Content-Security-Policy', () => {
+  const withStyleNonce = (nonce: string): string => CONTENT_SECURITY_POLICY.replace("style-src 'self'", `style-src 'self' 'nonce-${nonce}'`);
+
+  it('with the style nonce published, runs without a single CSP refusal', async () => {
+    await open({ csp: withStyleNonce('n0nce'), nonce: 'n0nce' });
+    await js('window.harness.focus(13)');
+    await page.keyboard.type(' andd');
+    await page.locator('[data-testid="expr"] .cm-lintRange-error').waitFor();
+    // CodeMirror's own styles applied: its cursor layer is positioned absolutely.
+    expect(await js<string>(`getComputedStyle(document.querySelector('[data-testid="expr"] .cm-cursorLayer')).position`)).toBe('absolute');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('without it, CodeMirror\'s styles are refused (what the server must fix) but editing still works', async () => {
+    await open({ csp: CONTENT_SECURITY_POLICY });
+    await js('window.harness.focus(13)');
+    await page.keyboard.type('.x');
+    await expect.poll(() => js<string>(`window.harness.changes.at(-1)`)).toBe('input.orderId.x');
+    expect(pageErrors.some((e) => e.includes("style-src 'self'"))).toBe(true);
+  });
+
+  it('says the JSON Schema check cannot run where eval is forbidden, instead of passing the schema', async () => {
+    await open({ csp: withStyleNonce('n0nce'), nonce: 'n0nce' });
+    await js(`window.harness.setSchema('{"type": "objec"}')`);
+    const point = page.locator('[data-testid="schema"] .cm-lintPoint-info');
+    await point.waitFor({ state: 'attached' });
+    // A note, not an error: the field is not known to be invalid.
+    expect(await js<string>(`document.querySelector('[data-testid="schema-input"]').getAttribute('aria-invalid')`)).toBe('false');
+    expect(pageErrors).toEqual([]);
   });
 });
