@@ -62,12 +62,15 @@ export function CodeField(props: CodeFieldProps) {
   // Latest props for callbacks the view calls later; read at call time, so no reconfiguration.
   const latest = useRef(props);
   latest.current = props;
+  // The mode the view was built or last reconfigured with; only a change reconfigures.
+  const builtMode = useRef(mode);
 
   useLayoutEffect(() => {
     const parent = host.current;
     if (parent === null) return;
     const hooks: FieldHooks = { scope: () => latest.current.scope, submit: () => latest.current.onSubmit };
     const p = latest.current;
+    builtMode.current = p.mode;
     const v = new EditorView({
       parent,
       state: EditorState.create({
@@ -100,7 +103,8 @@ export function CodeField(props: CodeFieldProps) {
 
   useEffect(() => {
     const v = view.current;
-    if (v === null) return;
+    if (v === null || builtMode.current === mode) return;
+    builtMode.current = mode;
     const hooks: FieldHooks = { scope: () => latest.current.scope, submit: () => latest.current.onSubmit };
     v.dispatch({ effects: compartments.mode.reconfigure(modeExtensions(mode, hooks)) });
   }, [compartments, mode]);

@@ -24,6 +24,7 @@ const scope = {
 
 function App() {
   const [expr, setExpr] = useState('input.orderId');
+  const [mode, setMode] = useState('jsonata');
   const [schema, setSchema] = useState('{"type": "object"}');
   const [external, setExternal] = useState([]);
   const [submits, setSubmits] = useState(0);
@@ -33,7 +34,7 @@ function App() {
   const view = (id) => EditorView.findFromDOM(document.querySelector('[data-testid="' + id + '"] .cm-editor'));
   window.harness = {
     changes: window.harness?.changes ?? [],
-    setExpr, setSchema, setExternal, rerender: () => setRenders((n) => n + 1),
+    setExpr, setMode, setSchema, setExternal, rerender: () => setRenders((n) => n + 1),
     focus: (offset) => exprRef.current.focus(offset),
     focusSchema: (offset) => schemaRef.current.focus(offset),
     text: (id) => view(id).state.doc.toString(),
@@ -43,7 +44,7 @@ function App() {
   return (
     <div style={{ width: 420, padding: 16, display: 'grid', gap: 12 }}>
       <CodeField ref={exprRef} value={expr} onChange={(v) => { window.harness.changes.push(v); setExpr(v); }}
-        mode="jsonata" label="Step input" testId="expr" scope={scope} externalDiagnostics={external}
+        mode={mode} label="Step input" testId="expr" scope={scope} externalDiagnostics={external}
         onSubmit={() => setSubmits((n) => n + 1)} />
       <button data-testid="after">after</button>
       <CodeField ref={schemaRef} value={schema} onChange={setSchema} mode="json-schema" label="Input schema" testId="schema" />
@@ -226,6 +227,17 @@ describe('CodeField in chromium', () => {
     expect(await range.textContent()).toBe('"objec"');
     await range.hover();
     await expect.poll(() => page.locator('.cm-tooltip-lint').textContent()).toContain('/type');
+  });
+
+  it('switches mode in the same view: a template colours placeholders and checks them', async () => {
+    await js(`window.harness.setExpr('Hello {{ input. }}')`);
+    await page.locator('[data-testid="expr"] .cm-lintRange-error').waitFor();
+    await js(`window.harness.setMode('template')`);
+    await page.locator('[data-testid="expr"] .cf-t-placeholder').first().waitFor();
+    await expect.poll(() => page.locator('[data-testid="expr"] .cm-lintRange-error').textContent()).toBe('.');
+    await js(`window.harness.setExpr('Hello {{ input.orderId }}')`);
+    await page.locator('[data-testid="expr"] .cm-lintRange-error').waitFor({ state: 'detached' });
+    expect(await js<string>('window.harness.changes.length')).toBe(0);
   });
 
   it('calls onSubmit on Mod-Enter', async () => {
