@@ -1,0 +1,298 @@
+// CodeField mounted in a real browser (Debian's chromium, driven by Playwright), built by esbuild
+// from the real component: no jsdom here, and CodeMirror measures layout, which jsdom cannot.
+// Every wait is for a state in the page, never for time.
+import { readFileSync, mkdirSync } from 'node:fs';
+import { build } from 'esbuild';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY } from '../../../engine/server/security.ts';
+
+const HARNESS = `
+import { StrictMode, useRef, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { EditorView } from '@codemirror/view';
+import { CodeField } from './renderer/editor/code/code-field.tsx';
+
+const scope = {
+  input: ['orderId', 'customer.name'],
+  steps: [
+    { id: 'maybe', kind: 'http', fields: ['status'], guaranteed: false },
+    { id: 'review', kind: 'human', fields: ['decision', 'reason'], guaranteed: true },
+  ],
+  run: ['id'],
+};
+
+function App() {
+  const [expr, setExpr] = useState('input.orderId');
+  const [mode, setMode] = useState('jsonata');
+  const [schema, setSchema] = useState('{"type": "object"}');
+  const [external, setExternal] = useState([]);
+  const [submits, setSubmits] = useState(0);
+  const [renders, setRenders] = useState(0);
+  const exprRef = useRef(null);
+  const schemaRef = useRef(null);
+  const view = (id) => EditorView.findFromDOM(document.querySelector('[data-testid="' + id + '"] .cm-editor'));
+  window.harness = {
+    changes: window.harness?.changes ?? [],
+    setExpr, setMode, setSchema, setExternal, rerender: () => setRenders((n) => n + 1),
+    focus: (offset) => exprRef.current.focus(offset),
+    focusSchema: (offset) => schemaRef.current.focus(offset),
+    text: (id) => view(id).state.doc.toString(),
+    cursor: (id) => view(id).state.selection.main.head,
+    submits,
+  };
+  return (
+    <div style={{ width: 420, padding: 16, display: 'grid', gap: 12 }}>
+      <CodeField ref={exprRef} value={expr} onChange={(v) => { window.harness.changes.push(v); setExpr(v); }}
+        mode={mode} label="Step input" testId="expr" scope={scope} externalDiagnostics={external}
+        onSubmit={() => setSubmits((n) => n + 1)} />
+      <button data-testid="after">after</button>
+      <CodeField ref={schemaRef} value={schema} onChange={setSchema} mode="json-schema" label="Input schema" testId="schema" />
+      <span data-testid="renders">{renders}</span>
+    </div>
+  );
+}
+createRoot(document.getElementById('root')).render(<StrictMode><App /></StrictMode>);
+`;
+
+let browser: Browser;
+let page: Page;
+/** The harness as `weft serve` would send it: separate files, under the app's Content-Security-Policy. */
+const files = new Map<string, { type: string; body: string }>();
+const ORIGIN = 'http://weft.test';
+
+beforeAll(async () => {
+  const out = await build({
+    stdin: { contents: HARNESS, resolveDir: process.cwd(), loader: 'tsx', sourcefile: 'harness.tsx' },
+    bundle: true,
+    write: false,
+    format: 'iife',
+    outdir: 'harness-out',
+    jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': '"development"' },
+    logLevel: 'silent',
+  });
+  const js = out.outputFiles.find((f) => f.path.endsWith('.js'))?.text ?? '';
+  const css = out.outputFiles.find((f) => f.path.endsWith('.css'))?.text ?? '';
+  const theme = ['tokens.css', 'app.css'].map((f) => readFileSync(`renderer/theme/${f}`, 'utf8')).join('\n');
+  files.set('/', {
+    type: 'text/html',
+    body: '<!doctype html><html data-theme="light"><head><link rel="stylesheet" href="/app.css"></head><body><div id="root"></div><script src="/app.js"></script></body></html>',
+  });
+  files.set('/app.css', { type: 'text/css', body: `${theme}\n${css}` });
+  files.set('/app.js', { type: 'text/javascript', body: js });
+  browser = await chromium.launch({
+    executablePath: process.env['WEFT_CHROMIUM'] ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface Served {
+  /** The Content-Security-Policy header; none by default. */
+  csp?: string;
+  /** Published as Vite does, `<meta property="csp-nonce" nonce="...">`. */
+  nonce?: string;
+}
+
+async function open(served: Served = {}): Promise<void> {
+  page = await browser.newPage({ viewport: { width: 520, height: 420 } });
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  const meta = served.nonce === undefined ? '' : `<meta property="csp-nonce" nonce="${served.nonce}">`;
+  await page.route(`${ORIGIN}/**`, (route) => {
+    const path = new URL(route.request().url()).pathname;
+    const file = files.get(path);
+    if (file === undefined) return route.fulfill({ status: 404 });
+    const body = path === '/' ? file.body.replace('<head>', `<head>${meta}`) : file.body;
+    return route.fulfill({ status: 200, contentType: file.type, body, headers: served.csp === undefined ? {} : { 'content-security-policy': served.csp } });
+  });
+  await page.goto(`${ORIGIN}/`);
+  await expect.poll(() => js<boolean>('window.harness !== undefined')).toBe(true);
+  pageErrors = errors;
+}
+
+let pageErrors: string[] = [];
+
+afterEach(async () => {
+  await page.close();
+});
+
+const js = <T>(expression: string): Promise<T> => page.evaluate(expression) as Promise<T>;
+const box = (id: string) => page.getByTestId(`${id}-input`);
+
+describe('CodeField in chromium', () => {
+  beforeEach(() => open());
+  afterEach(() => {
+    // Nothing the field does may throw or log an error.
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('labels the text box and calls onChange per edit', async () => {
+    await expect(page.getByRole('textbox', { name: 'Step input' }).count()).resolves.toBe(1);
+    await js('window.harness.focus(13)');
+    await page.keyboard.type('.x');
+    await expect.poll(() => js<boolean>(`window.harness.changes.at(-1) === 'input.orderId.x'`)).toBe(true);
+    expect(await js<string[]>('window.harness.changes')).toEqual(['input.orderId.', 'input.orderId.x']);
+    expect(await box('expr').textContent()).toBe('input.orderId.x');
+  });
+
+  it('takes an outside value into the same view, keeping the cursor, without echoing it', async () => {
+    await page.evaluate(`document.querySelector('[data-testid="expr"] .cm-editor').dataset.mark = 'first'`);
+    await js('window.harness.focus(6)');
+    await js(`window.harness.setExpr('$$.input.orderId')`);
+    await expect.poll(() => js<boolean>(`window.harness.text('expr') === '$$.input.orderId'`)).toBe(true);
+    // Same EditorView element, cursor moved with the text inserted before it, no onChange.
+    expect(await js<string>(`document.querySelector('[data-testid="expr"] .cm-editor').dataset.mark`)).toBe('first');
+    expect(await js<number>(`window.harness.cursor('expr')`)).toBe(9);
+    expect(await js<string[]>('window.harness.changes')).toEqual([]);
+    // A re-render with the same value changes nothing.
+    await js('window.harness.rerender()');
+    await expect.poll(() => js<boolean>(`document.querySelector('[data-testid="renders"]').textContent === '1'`)).toBe(true);
+    expect(await js<number>(`window.harness.cursor('expr')`)).toBe(9);
+  });
+
+  it('focus(offset) puts the cursor there, clamped to the text', async () => {
+    await js('window.harness.focusSchema(3)');
+    expect(await js<boolean>(`document.activeElement === document.querySelector('[data-testid="schema-input"]')`)).toBe(true);
+    expect(await js<number>(`window.harness.cursor('schema')`)).toBe(3);
+    await js('window.harness.focus(999)');
+    expect(await js<boolean>(`document.activeElement === document.querySelector('[data-testid="expr-input"]')`)).toBe(true);
+    expect(await js<number>(`window.harness.cursor('expr')`)).toBe('input.orderId'.length);
+  });
+
+  it('completes step ids, accepts with Tab, and Tab otherwise leaves the field', async () => {
+    await js(`window.harness.setExpr('')`);
+    await js('window.harness.focus(0)');
+    await page.keyboard.type('steps.');
+    const list = page.locator('.cm-tooltip-autocomplete li');
+    await expect.poll(() => list.allTextContents()).toEqual(['reviewhuman', 'maybehttp']);
+    // CodeMirror ignores keys for a moment after the list opens; Tab then does nothing, so press
+    // until the state shows it was taken (each press either accepts or is swallowed).
+    await expect
+      .poll(async () => {
+        const text = await js<string>(`window.harness.text('expr')`);
+        if (text === 'steps.') await page.keyboard.press('Tab');
+        return js<string>(`window.harness.text('expr')`);
+      })
+      .toBe('steps.review');
+    expect(await list.count()).toBe(0);
+    expect(await js<boolean>(`document.activeElement === document.querySelector('[data-testid="expr-input"]')`)).toBe(true);
+    await page.keyboard.press('Tab');
+    expect(await js<string>('document.activeElement.dataset.testid')).toBe('after');
+  });
+
+  it('Escape closes completion; a function completes into a call', async () => {
+    await js(`window.harness.setExpr('')`);
+    await js('window.harness.focus(0)');
+    await page.keyboard.type('$exi');
+    const list = page.locator('.cm-tooltip-autocomplete');
+    await list.waitFor();
+    await page.keyboard.press('Escape');
+    await list.waitFor({ state: 'detached' });
+    expect(await js<string>(`window.harness.text('expr')`)).toBe('$exi');
+    await page.keyboard.press('Control+Space');
+    await list.getByText('$exists').click();
+    await expect.poll(() => js<boolean>(`window.harness.text('expr') === '$exists()'`)).toBe(true);
+    expect(await js<number>(`window.harness.cursor('expr')`)).toBe('$exists('.length);
+  });
+
+  it('shows a syntax error as you type and marks the box invalid', async () => {
+    await js('window.harness.focus(13)');
+    await page.keyboard.type(' andd');
+    await page.locator('[data-testid="expr"] .cm-lintRange-error').waitFor();
+    expect(await page.locator('[data-testid="expr"] .cm-lintRange-error').textContent()).toBe('andd');
+    await expect.poll(() => js<boolean>(`document.querySelector('[data-testid="expr-input"]').getAttribute('aria-invalid') === 'true'`)).toBe(true);
+  });
+
+  it('shows outside diagnostics at their offset, and drops them when cleared', async () => {
+    await js(`window.harness.setExternal([{ from: 13, message: 'orderId is not declared', severity: 'warning' }])`);
+    const range = page.locator('[data-testid="expr"] .cm-lintRange-warning');
+    await range.waitFor();
+    expect(await range.textContent()).toBe('orderId');
+    await js('window.harness.setExternal([])');
+    await range.waitFor({ state: 'detached' });
+  });
+
+  it('checks a JSON Schema as you type', async () => {
+    await js(`window.harness.setSchema('{"type": "objec"}')`);
+    const range = page.locator('[data-testid="schema"] .cm-lintRange-error');
+    await range.waitFor();
+    expect(await range.textContent()).toBe('"objec"');
+    await range.hover();
+    await expect.poll(() => page.locator('.cm-tooltip-lint').textContent()).toContain('/type');
+  });
+
+  it('switches mode in the same view: a template colours placeholders and checks them', async () => {
+    await js(`window.harness.setExpr('Hello {{ input. }}')`);
+    await page.locator('[data-testid="expr"] .cm-lintRange-error').waitFor();
+    await js(`window.harness.setMode('template')`);
+    await page.locator('[data-testid="expr"] .cf-t-placeholder').first().waitFor();
+    await expect.poll(() => page.locator('[data-testid="expr"] .cm-lintRange-error').textContent()).toBe('.');
+    await js(`window.harness.setExpr('Hello {{ input.orderId }}')`);
+    await page.locator('[data-testid="expr"] .cm-lintRange-error').waitFor({ state: 'detached' });
+    expect(await js<string>('window.harness.changes.length')).toBe(0);
+  });
+
+  it('calls onSubmit on Mod-Enter', async () => {
+    await js('window.harness.focus(0)');
+    await page.keyboard.press('Control+Enter');
+    await expect.poll(() => js<boolean>('window.harness.submits === 1')).toBe(true);
+  });
+
+  it('looks right in both themes (screenshots for a person to check)', async () => {
+    mkdirSync('test-results', { recursive: true });
+    await js(`window.harness.setExpr('$exists(steps.review.output) ? steps.review.output.reason /* why */ : "none" and true')`);
+    await js(`window.harness.setSchema('{\\n  "type": "object",\\n  "properties": { "a": { "type": "strin" } }\\n}')`);
+    await page.locator('[data-testid="schema"] .cm-lintRange-error').waitFor();
+    for (const theme of ['light', 'dark']) {
+      await page.evaluate(`document.documentElement.dataset.theme = '${theme}'`);
+      await js('window.harness.focus(8)');
+      await page.screenshot({ path: `test-results/code-field-${theme}.png` });
+    }
+    await page.setViewportSize({ width: 900, height: 420 });
+    await js(`window.harness.setExpr('input.orderId = steps.')`);
+    await js('window.harness.focus(22)');
+    await page.keyboard.press('Control+Space');
+    await page.locator('.cm-tooltip-autocomplete').waitFor();
+    await page.screenshot({ path: 'test-results/code-field-completion-dark.png' });
+  });
+});
+
+describe('CodeField under the app\'s Content-Security-Policy', () => {
+  const withStyleNonce = (nonce: string): string => CONTENT_SECURITY_POLICY.replace("style-src 'self'", `style-src 'self' 'nonce-${nonce}'`);
+
+  it('with the style nonce published, runs without a single CSP refusal', async () => {
+    await open({ csp: withStyleNonce('n0nce'), nonce: 'n0nce' });
+    await js('window.harness.focus(13)');
+    await page.keyboard.type(' andd');
+    await page.locator('[data-testid="expr"] .cm-lintRange-error').waitFor();
+    // CodeMirror's own styles applied: its cursor layer is positioned absolutely.
+    expect(await js<string>(`getComputedStyle(document.querySelector('[data-testid="expr"] .cm-cursorLayer')).position`)).toBe('absolute');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('without it, CodeMirror\'s styles are refused (what the server must fix) but editing still works', async () => {
+    await open({ csp: CONTENT_SECURITY_POLICY });
+    await js('window.harness.focus(13)');
+    await page.keyboard.type('.x');
+    await expect.poll(() => js<string>(`window.harness.changes.at(-1)`)).toBe('input.orderId.x');
+    expect(pageErrors.some((e) => e.includes("style-src 'self'"))).toBe(true);
+  });
+
+  it('says the JSON Schema check cannot run where eval is forbidden, instead of passing the schema', async () => {
+    await open({ csp: withStyleNonce('n0nce'), nonce: 'n0nce' });
+    await js(`window.harness.setSchema('{"type": "objec"}')`);
+    const point = page.locator('[data-testid="schema"] .cm-lintPoint-info');
+    await point.waitFor({ state: 'attached' });
+    // A note, not an error: the field is not known to be invalid.
+    expect(await js<string>(`document.querySelector('[data-testid="schema-input"]').getAttribute('aria-invalid')`)).toBe('false');
+    expect(pageErrors).toEqual([]);
+  });
+});
