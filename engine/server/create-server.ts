@@ -24,6 +24,7 @@ import type { Store } from '../store/store.ts';
 import { serveEventStream } from './event-stream.ts';
 import { registerWorkflowFiles } from './workflow-file-routes.ts';
 import { FORWARDED_COMMANDS } from '../service/forwarded-commands.ts';
+import { serveAppIndex } from './app-index.ts';
 import { contentSecurityPolicyFor, hostAllowed, originAllowed, presentedToken, tokensEqual } from './security.ts';
 import { z as zod } from 'zod';
 
@@ -143,10 +144,12 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
   registerApi(app, o);
 
   if (o.appDir !== undefined && existsSync(o.appDir)) {
+    serveAppIndex(app, o.appDir);
     await app.register(fastifyStatic, {
       root: o.appDir,
       prefix: '/',
-      index: ['index.html'],
+      // The page itself is served by serveAppIndex, with a fresh nonce in its policy.
+      index: false,
       dotfiles: 'deny',
       setHeaders: (res, filePath) => {
         res.setHeader('content-security-policy', contentSecurityPolicyFor(filePath));

@@ -64,7 +64,16 @@ export const CONTENT_SECURITY_POLICY = [
  */
 export const VALIDATION_WORKER_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("script-src 'self'", "script-src 'self' 'unsafe-eval'");
 
-/** The policy for a static file of the app, by its path on disk. */
-export function contentSecurityPolicyFor(filePath: string): string {
-  return /[\\/]validation-worker-[^\\/]*\.js$/.test(filePath) ? VALIDATION_WORKER_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY;
+/**
+ * The policy for a file of the app, by its path on disk. With a nonce (the page itself), styles
+ * that carry it are allowed too.
+ */
+export function contentSecurityPolicyFor(filePath: string, styleNonce?: string): string {
+  if (/[\\/]validation-worker-[^\\/]*\.js$/.test(filePath)) return VALIDATION_WORKER_CONTENT_SECURITY_POLICY;
+  return styleNonce === undefined ? CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY.replace("style-src 'self'", `style-src 'self' 'nonce-${styleNonce}'`);
+}
+
+/** A nonce for one response's policy: 128 random bits. */
+export function newNonce(): string {
+  return randomBytes(16).toString('base64');
 }

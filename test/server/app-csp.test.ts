@@ -34,7 +34,7 @@ const policyOf = async (path: string): Promise<string> => {
 
 describe('content security policy of the app', () => {
   it('the page and its scripts may not evaluate strings', async () => {
-    for (const path of ['/', '/assets/index-abc123.js', '/assets/layout-worker-Q1.js']) {
+    for (const path of ['/', '/index.html', '/assets/index-abc123.js', '/assets/layout-worker-Q1.js']) {
       const policy = await policyOf(path);
       expect(policy, path).toContain("script-src 'self'");
       expect(policy, path).not.toContain('unsafe-eval');
@@ -42,9 +42,24 @@ describe('content security policy of the app', () => {
     }
   });
 
+  it('the page allows only styles with its own fresh nonce, which it publishes for the code editor', async () => {
+    const pages = await Promise.all(['/', '/', '/index.html'].map((path) => fetch(`${serving?.url ?? ''}${path}`)));
+    const nonces = await Promise.all(
+      pages.map(async (response) => {
+        const policy = response.headers.get('content-security-policy') ?? '';
+        const inHeader = /style-src 'self' 'nonce-([A-Za-z0-9+/=]+)'/.exec(policy)?.[1];
+        const inPage = /<meta property="csp-nonce" nonce="([^"]+)" \/>/.exec(await response.text())?.[1];
+        expect(inHeader).toBeDefined();
+        expect(inPage).toBe(inHeader);
+        return inHeader;
+      }),
+    );
+    expect(new Set(nonces).size).toBe(3);
+  });
+
   it("the validation worker alone may, and otherwise keeps the page's policy", async () => {
     const policy = await policyOf('/assets/validation-worker-Bx9_z.js');
     expect(policy).toContain("script-src 'self' 'unsafe-eval'");
-    expect(policy.replace(" 'unsafe-eval'", '')).toBe(await policyOf('/'));
+    expect(policy.replace(" 'unsafe-eval'", '')).toBe(await policyOf('/assets/index-abc123.js'));
   });
 });

@@ -1,7 +1,7 @@
-// Stand-in for the CodeMirror field (renderer/editor/code/code-field.tsx), with the same props
-// and handle, so the inspector can be built and used before that field lands. A plain textarea;
-// the JSON modes check the text parses and say where it does not.
-import { useImperativeHandle, useRef, useState, type Ref } from 'react';
+// The inspector's code fields: the CodeMirror field (renderer/editor/code/code-field.tsx) with
+// the inspector's prop names, and the JSON parse check the JSON tab uses before it applies.
+import type { Ref } from 'react';
+import { CodeField } from '../code/code-field.tsx';
 import type { ExpressionScope } from './scope.ts';
 
 export type CodeMode = 'jsonata' | 'template' | 'json' | 'json-schema';
@@ -46,41 +46,20 @@ export function jsonTextError(text: string, mode: CodeMode): string | null {
 }
 
 export function CodeInput(props: CodeInputProps) {
-  const { value, onChange, mode, externalDiagnostics, label, testId, multiline, readOnly, onBlur, ref } = props;
-  const area = useRef<HTMLTextAreaElement>(null);
-  const [parseError, setParseError] = useState<string | null>(() => jsonTextError(value, mode));
-  useImperativeHandle(ref, () => ({
-    focus(offset) {
-      const el = area.current;
-      if (el === null) return;
-      el.focus();
-      if (offset !== undefined) el.setSelectionRange(offset, offset);
-    },
-  }));
-  const lines = multiline === true || mode === 'json' || mode === 'json-schema' ? Math.min(12, Math.max(3, value.split('\n').length)) : 1;
-  const problems = [...(parseError === null ? [] : [parseError]), ...(externalDiagnostics ?? []).map((d) => d.message)];
+  const { value, onChange, mode, scope, externalDiagnostics, label, testId, multiline, readOnly, onBlur, ref } = props;
   return (
-    <div className="ins-code" data-mode={mode} data-testid={testId}>
-      <textarea
-        ref={area}
-        className="ins-code-text"
-        aria-label={label}
-        aria-invalid={problems.length > 0}
-        spellCheck={false}
-        rows={lines}
-        value={value}
-        readOnly={readOnly}
-        onChange={(e) => {
-          setParseError(jsonTextError(e.target.value, mode));
-          onChange(e.target.value);
-        }}
-        onBlur={onBlur}
-      />
-      {problems.map((p) => (
-        <div key={p} className="ins-code-problem" role="alert">
-          {p}
-        </div>
-      ))}
-    </div>
+    <CodeField
+      value={value}
+      onChange={onChange}
+      mode={mode}
+      {...(scope === undefined ? {} : { scope })}
+      {...(externalDiagnostics === undefined ? {} : { externalDiagnostics })}
+      label={label}
+      testId={testId}
+      {...(multiline === undefined ? {} : { multiline })}
+      {...(readOnly === undefined ? {} : { readOnly })}
+      {...(onBlur === undefined ? {} : { onBlur })}
+      {...(ref === undefined ? {} : { ref })}
+    />
   );
 }
