@@ -12,6 +12,8 @@ export interface FrameStats {
   longestMs: number;
   /** Frames a 60 Hz display would have shown that the page did not (long gaps, counted in 16.7 ms). */
   dropped: number;
+  /** Node elements React Flow mounted meanwhile (a node scrolled into view, or one re-created). */
+  nodeMounts: number;
 }
 
 export interface OpenResult {
@@ -37,11 +39,23 @@ const PROBE = String.raw`
   if (window.__bench) return;
   const FRAME_MS = 1000 / 60;
   const raf = () => new Promise((r) => requestAnimationFrame(r));
-  const meter = { on: false, times: [] };
+  const meter = { on: false, times: [], mounts: 0, observer: null };
   const tick = (t) => { if (!meter.on) return; meter.times.push(t); requestAnimationFrame(tick); };
-  const startFrames = () => { meter.times = [performance.now()]; meter.on = true; requestAnimationFrame(tick); };
+  // Node elements React Flow adds while the meter runs: a node mounted again costs far more than a re-render.
+  const countMounts = (records) => {
+    for (const r of records) for (const n of r.addedNodes) if (n.nodeType === 1 && n.classList.contains('react-flow__node')) meter.mounts += 1;
+  };
+  const startFrames = () => {
+    meter.times = [performance.now()];
+    meter.mounts = 0;
+    meter.on = true;
+    const c = document.querySelector('.react-flow__nodes');
+    if (c) { meter.observer = new MutationObserver(countMounts); meter.observer.observe(c, { childList: true }); }
+    requestAnimationFrame(tick);
+  };
   const stopFrames = () => {
     meter.on = false;
+    if (meter.observer) { countMounts(meter.observer.takeRecords()); meter.observer.disconnect(); meter.observer = null; }
     const times = [...meter.times, performance.now()];
     let longestMs = 0, dropped = 0;
     for (let i = 1; i < times.length; i++) {
@@ -51,7 +65,7 @@ const PROBE = String.raw`
     }
     const frames = times.length - 2;
     const elapsedMs = times[times.length - 1] - times[0];
-    return { frames, elapsedMs, fps: frames / (elapsedMs / 1000), longestMs, dropped };
+    return { frames, elapsedMs, fps: frames / (elapsedMs / 1000), longestMs, dropped, nodeMounts: meter.mounts };
   };
   const canvas = () => document.querySelector('[data-testid="editor-canvas"]');
   const INITIAL = 'translate(0px, 0px) scale(1)';
