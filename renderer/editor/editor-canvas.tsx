@@ -280,7 +280,7 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
           useEditor.getState().select({ steps: [], edges: [] });
         }}
         fitView
-        fitViewOptions={{ padding: 0.15, maxZoom: 1.1, minZoom: 0.3 }}
+        fitViewOptions={{ padding: 0.08, maxZoom: 1.1, minZoom: 0.5 }}
         minZoom={0.05}
         maxZoom={2}
         snapToGrid={snap}
