@@ -263,6 +263,35 @@ test('the handoffs of a step name the branch a field may not come from', async (
   await shoot(page, 'editor-handoffs');
 });
 
+test('unsaved changes: leaving asks first, and a draft survives a reload and is offered back', async ({ page }) => {
+  await openEditor(page, 'record-update');
+  await page.getByTestId('field-name').fill('Record update, drafted');
+  await page.locator('.react-flow__pane').click({ position: { x: 30, y: 30 } });
+  await expect(page.getByTestId('unsaved')).toBeVisible();
+
+  // Going to another page asks; declining stays in the editor with the change.
+  const asked: string[] = [];
+  page.once('dialog', (dialog) => {
+    asked.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.getByTestId('nav-runs').click();
+  await expect.poll(() => asked.length).toBe(1);
+  expect(asked[0]).toContain('unsaved changes');
+  await expect(page.getByTestId('editor')).toBeVisible();
+
+  await expect.poll(() => page.evaluate(`Object.keys(localStorage).some((k) => k.startsWith('weft.draft:') && k.endsWith(':record-update'))`)).toBe(true);
+  page.on('dialog', (dialog) => void dialog.accept());
+  await page.reload();
+  await expect(page.getByTestId('draft-banner')).toBeVisible();
+  await expect(page.getByTestId('field-name')).toHaveValue(/^(?!Record update, drafted)/);
+  await page.getByTestId('draft-restore').click();
+  await expect(page.getByTestId('field-name')).toHaveValue('Record update, drafted');
+  await expect(page.getByTestId('unsaved')).toBeVisible();
+  // The file on disk is untouched until a save.
+  expect(fileText('record-update')).not.toContain('Record update, drafted');
+});
+
 test('the editor with an example open, and its keyboard cheat sheet', async ({ page }) => {
   await openEditor(page, 'order-payment');
   await shoot(page, 'editor-order-payment');
