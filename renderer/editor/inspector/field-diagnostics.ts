@@ -4,16 +4,13 @@
 import { createContext, useContext, useMemo } from 'react';
 import type { ExternalDiagnostic } from '../code/field-checks.ts';
 import { useValidation } from '../validation/validation-store.ts';
+import { isWithin } from './field-site.ts';
 
 /** The JSON path of the element the inspector shows; null where no findings should attach. */
 export const ElementSite = createContext<string | null>(null);
 
 const NONE: readonly ExternalDiagnostic[] = [];
 
-/** True when `site` is the field at `field` or lies inside it (`$.input.properties.x` is in `$.input`). */
-export function isWithin(site: string, field: string): boolean {
-  return site === field || site.startsWith(`${field}.`) || site.startsWith(`${field}[`);
-}
 
 export function useFieldDiagnostics(path: string): readonly ExternalDiagnostic[] {
   const prefix = useContext(ElementSite);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isWithin } from '../../../renderer/editor/inspector/field-diagnostics.ts';
+import { isWithin } from '../../../renderer/editor/inspector/field-site.ts';
 
 describe('which findings belong to a field', () => {
   it('takes the field itself and what lies inside it, not its neighbours', () => {
