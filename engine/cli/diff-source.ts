@@ -50,18 +50,17 @@ function notADefinition(diagnostics: readonly Diagnostic[], arg: string): string
 }
 
 /**
- * A stored side's workflow. The store keeps no layout (moving a box needs no new version), so the
- * command compares layout only between two files.
+ * A stored side's workflow: a version that ran (the store keeps no layout for it unless it was
+ * also saved from the app) or one saved from the app and not run yet (with its layout).
  */
 export function loadStoredSide(source: Extract<DiffSource, { kind: 'stored' }>, reader: RunReader, storePath: string): Workflow {
-  // The definitions table is read as the reader's store has it: the CLI opens nothing itself.
-  const stored = reader.store.loadDefinition(source.workflowId, source.version);
-  if (stored !== undefined) return stored.workflow;
-  const latest = reader.store.workflowVersions().get(source.workflowId);
-  const known = latest === undefined
-    ? `no version of "${source.workflowId}" has run with this store`
+  const stored = reader.storedDefinition(source.workflowId, source.version);
+  if (stored !== undefined) return stored;
+  const latest = reader.latestStoredVersion(source.workflowId);
+  const known = latest === 0
+    ? `the store keeps no version of "${source.workflowId}"`
     : `its latest stored version is ${latest}`;
   throw new InputError(
-    `${source.label} (${source.arg}): workflow "${source.workflowId}" has no version ${source.version} in the store ${storePath} (${known}); a version is stored when it first runs, or pass --db for another store`,
+    `${source.label} (${source.arg}): workflow "${source.workflowId}" has no version ${source.version} in the store ${storePath} (${known}); a version is stored when it first runs or is saved from the app, or pass --db for another store`,
   );
 }

@@ -40,11 +40,24 @@ export interface EventCandidates {
   receiver: string | undefined;
 }
 
+import { latestVersion, readDefinitionVersion } from '../store/saved-versions.ts';
+import type { Workflow } from '../../shared/definition/workflow-schema.ts';
+
 export class RunReader {
   constructor(
     readonly store: Store,
     private readonly clock: Clock = systemClock,
   ) {}
+
+  /** A version of a workflow the store keeps (it ran, or was saved from the app), with its layout where one was saved. */
+  storedDefinition(workflowId: string, version: number): Workflow | undefined {
+    return readDefinitionVersion(this.store.db, workflowId, version)?.workflow;
+  }
+
+  /** The highest version of a workflow the store keeps; 0 when it keeps none. */
+  latestStoredVersion(workflowId: string): number {
+    return latestVersion(this.store.db, workflowId);
+  }
 
   /** A run id, or a unique prefix of one, as the store has it. */
   resolveRunId(idOrPrefix: string): string {

@@ -17,8 +17,10 @@ const RunPage = lazy(() => import('../runs/run-page.tsx').then((m) => ({ default
 
 export function App() {
   const authProblem = useSession((s) => s.authProblem);
+  // The editor needs the width: the navigation shrinks to its icons there.
+  const compact = useRoute((s) => s.route.page === 'workflow');
   return (
-    <div className="app">
+    <div className="app" data-compact={compact ? 'true' : undefined}>
       <Sidebar />
       <div className="main">
         <Header />

@@ -51,9 +51,17 @@ interface RouteStore {
   go(route: Route): void;
 }
 
+/** Asked before the app goes elsewhere; false stays (the editor asks about unsaved changes). */
+let leaveGuard: ((to: Route) => boolean) | null = null;
+
+export function setLeaveGuard(guard: ((to: Route) => boolean) | null): void {
+  leaveGuard = guard;
+}
+
 export const useRoute = create<RouteStore>((set) => ({
   route: parseRoute(typeof window === 'undefined' ? '' : window.location.hash),
   go(route) {
+    if (leaveGuard !== null && !leaveGuard(route)) return;
     const hash = formatRoute(route);
     if (window.location.hash !== hash) window.history.pushState(null, '', hash);
     set({ route });

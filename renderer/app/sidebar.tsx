@@ -19,7 +19,7 @@ export function Sidebar() {
           <path d="M3 6c4 0 4 12 9 12s5-12 9-12" />
           <path d="M3 18c4 0 4-12 9-12s5 12 9 12" opacity="0.55" />
         </svg>
-        Weft Studio
+        <span className="brand-name">Weft Studio</span>
       </div>
       <div className="nav">
         <NavItem to={{ page: 'workflows' }} match={['workflows', 'workflow']} icon={<Workflow size={16} aria-hidden="true" />} label="Workflows" count={workflows} />
@@ -35,9 +35,9 @@ function NavItem(props: { to: Route; match: Route['page'][]; icon: ReactNode; la
   const current = useRoute((s) => props.match.includes(s.route.page));
   const go = useRoute((s) => s.go);
   return (
-    <button type="button" className="nav-item" aria-current={current ? 'page' : undefined} onClick={() => go(props.to)} data-testid={`nav-${props.label.toLowerCase()}`}>
+    <button type="button" className="nav-item" title={props.label} aria-current={current ? 'page' : undefined} onClick={() => go(props.to)} data-testid={`nav-${props.label.toLowerCase()}`}>
       {props.icon}
-      {props.label}
+      <span className="nav-label">{props.label}</span>
       <span className="count" aria-label={`${props.count ?? 'unknown'} ${props.label.toLowerCase()}`}>
         {props.count ?? '–'}
       </span>

@@ -280,7 +280,7 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
           useEditor.getState().select({ steps: [], edges: [] });
         }}
         fitView
-        fitViewOptions={{ padding: 0.15, maxZoom: 1.1, minZoom: 0.3 }}
+        fitViewOptions={{ padding: 0.08, maxZoom: 1.1, minZoom: 0.4 }}
         minZoom={0.05}
         maxZoom={2}
         snapToGrid={snap}
@@ -295,7 +295,7 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
         aria-label={`editor canvas of ${doc.name}`}
       >
         <Background variant={snap ? BackgroundVariant.Lines : BackgroundVariant.Dots} gap={snap ? 16 : 18} size={1.2} color="var(--canvas-dots)" />
-        <MiniMap pannable zoomable className="minimap" nodeStrokeWidth={3} />
+        <MiniMap pannable zoomable className="minimap" nodeStrokeWidth={3} nodeColor="var(--minimap-node)" />
         <Controls showInteractive={false} />
       </ReactFlow>
       {pending?.kind === 'outcome' ? (

@@ -20,6 +20,8 @@ import { EditorSidePanel } from './editor-side-panel.tsx';
 import { ProblemsDock, useLiveValidation, useProblemMaps } from './problems-dock.tsx';
 import { useSaving } from './use-saving.ts';
 import { FileMenu } from './file-menu.tsx';
+import { useDrafts } from './use-drafts.ts';
+import { formatRoute, setLeaveGuard } from '../app/route-store.ts';
 import { DiffView, type DiffSide } from './diff/diff-view.tsx';
 import { requireClient } from '../app/session-store.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
@@ -39,6 +41,17 @@ export function EditorWorkbench({ detail }: { detail: WorkflowDetail }) {
   useLiveValidation();
   const { problemsByStep, problemsByEdge } = useProblemMaps();
   const saving = useSaving();
+  const drafts = useDrafts(detail.summary.id ?? '');
+
+  // Leaving for another page of the app with unsaved changes asks first (a draft is kept either way).
+  useEffect(() => {
+    setLeaveGuard((to) => {
+      const state = useEditor.getState();
+      if (!isDirty(state) || formatRoute(to) === window.location.hash) return true;
+      return window.confirm(`${state.doc?.name ?? 'This workflow'} has unsaved changes. Leave it? They are kept as a draft and offered when you open it again.`);
+    });
+    return () => setLeaveGuard(null);
+  }, []);
   const [compare, setCompare] = useState<{ a: DiffSide; b: DiffSide } | null>(null);
   const [compareError, setCompareError] = useState<string | null>(null);
 
@@ -250,6 +263,17 @@ export function EditorWorkbench({ detail }: { detail: WorkflowDetail }) {
           <Save size={14} aria-hidden="true" /> Save
         </button>
       </div>
+      {drafts.found !== null ? (
+        <div className="banner draft-banner" role="status" data-testid="draft-banner">
+          Unsaved changes from {new Date(drafts.found.savedAtMs).toLocaleString()} were kept.
+          <button type="button" className="button button-primary" onClick={drafts.restore} data-testid="draft-restore">
+            Restore them
+          </button>
+          <button type="button" className="button" onClick={drafts.discard} data-testid="draft-discard">
+            Discard
+          </button>
+        </div>
+      ) : null}
       {compareError !== null ? (
         <div className="error-box" role="alert">
           Could not compare: {compareError}

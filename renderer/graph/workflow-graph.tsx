@@ -76,7 +76,7 @@ function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = nul
         aria-label={`graph of ${workflow.name}`}
       >
         <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="var(--canvas-dots)" />
-        <MiniMap pannable zoomable className="minimap" nodeStrokeWidth={3} />
+        <MiniMap pannable zoomable className="minimap" nodeStrokeWidth={3} nodeColor="var(--minimap-node)" />
         <Controls showInteractive={false} />
       </ReactFlow>
     </div>

@@ -8,6 +8,9 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WorkflowDiff } from '../../shared/api/workflow-diff.ts';
 import { runWeft, STACK_LINE } from './run-weft.ts';
+import { openDatabase } from '../../engine/store/open-database.ts';
+import { recordSavedVersion } from '../../engine/store/saved-versions.ts';
+import { Workflow as WorkflowSchema } from '../../shared/definition/workflow-schema.ts';
 
 type Raw = Record<string, unknown> & { steps: Record<string, unknown>[]; edges: Record<string, unknown>[] };
 
@@ -143,10 +146,24 @@ describe('weft diff of versions in the store', () => {
     const r = await runWeft(['diff', 'hello@1', 'hello@7', '--db', db]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`weft diff: B (hello@7): workflow "hello" has no version 7 in the store ${db} (its latest stored version is 2); a version is stored when it first runs, or pass --db for another store\n`);
+    expect(r.stderr).toBe(`weft diff: B (hello@7): workflow "hello" has no version 7 in the store ${db} (its latest stored version is 2); a version is stored when it first runs or is saved from the app, or pass --db for another store\n`);
     const other = await runWeft(['diff', 'nope@1', v1, '--db', db]);
     expect(other.code).toBe(2);
-    expect(other.stderr).toMatch(/^weft diff: A \(nope@1\): workflow "nope" has no version 1 .*no version of "nope" has run with this store.*\n$/);
+    expect(other.stderr).toMatch(/^weft diff: A \(nope@1\): workflow "nope" has no version 1 .*the store keeps no version of "nope".*\n$/);
+  });
+
+  it('reads a version saved from the app and never run, with its layout', async () => {
+    const v3 = { ...hello(), version: 3, name: 'Hello, saved', layout: { hi: { x: 0, y: 0 }, done: { x: 300, y: 0 } } };
+    const store = openDatabase(db);
+    recordSavedVersion(store, WorkflowSchema.parse(v3), JSON.stringify(v3), Date.now());
+    store.close();
+    expect(await runWeft(['diff', 'hello@3', file(v3), '--db', db])).toEqual({ code: 0, stdout: 'no differences\n', stderr: '' });
+    const moved = await runWeft(['diff', 'hello@3', file({ ...v3, layout: { hi: { x: 0, y: 0 }, done: { x: 400, y: 0 } } }), '--db', db, '--json']);
+    expect(moved.code).toBe(1);
+    expect(parseDiff(moved.stdout)).toMatchObject({ layoutOnly: true, layout: { moved: ['done'] } });
+    const r = await runWeft(['diff', 'hello@2', 'hello@3', '--db', db, '--json']);
+    expect(r.code).toBe(1);
+    expect(parseDiff(r.stdout)).toMatchObject({ workflow: { changed: ['name'] }, layout: { moved: [] }, versions: { a: 2, b: 3 } });
   });
 
   it('exits 2 when there is no store, or the file is not a weft store, and leaves it as it was', async () => {

@@ -61,8 +61,13 @@ async function loadAll(sources: readonly DiffSource[], loadStored?: LoadStored):
   return out;
 }
 
-function compare([a, b]: Workflow[], io: CliIo, json: boolean, withLayout: boolean): number {
+/**
+ * Layout is compared between two files, and with a stored version only when both sides have one
+ * (a version that ran keeps no layout unless it was saved from the app too).
+ */
+function compare([a, b]: Workflow[], io: CliIo, json: boolean, filesOnly: boolean): number {
   if (a === undefined || b === undefined) throw new Error('weft diff: a side was not loaded');
+  const withLayout = filesOnly || (a.layout !== undefined && b.layout !== undefined);
   const diff = withLayout ? diffWorkflows(a, b) : diffWorkflows(withoutLayout(a), withoutLayout(b));
   io.stdout.write(json ? `${JSON.stringify(diff)}\n` : `${diffSummaryLines(diff).join('\n')}\n`);
   return isSameWorkflow(diff) ? EXIT_OK : EXIT_FAILED;

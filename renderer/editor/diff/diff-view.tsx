@@ -9,7 +9,7 @@ import type { Workflow } from '../../../shared/definition/workflow-schema.ts';
 import { diffWorkflows } from '../../../shared/definition/workflow-diff.ts';
 import { StepNode } from '../../graph/step-node.tsx';
 import { OutcomeEdge } from '../../graph/outcome-edge.tsx';
-import { NODE_HEIGHT, NODE_WIDTH, type OutcomeFlowEdge, type StepFlowNode } from '../../graph/to-flow.ts';
+import { NODE_HEIGHT, NODE_WIDTH, spreadToFit, type OutcomeFlowEdge, type StepFlowNode } from '../../graph/to-flow.ts';
 import { useTheme } from '../../app/theme-store.ts';
 import { outcomesOf, type Layout } from '../doc-ops.ts';
 import { changeItems, markOverlay, markSide, type ChangeItem, type MarkedGraph } from './diff-model.ts';
@@ -132,12 +132,15 @@ const DiffCanvas = memo(function DiffCanvas(props: CanvasProps) {
 function DiffFlow({ graph, positions, layout, fallbackLayout, focus }: CanvasProps) {
   const theme = useTheme((s) => s.theme);
   const flow = useReactFlow();
+  // A file's layout may be drawn for smaller boxes: spread it as the editor does.
+  const own = useMemo(() => (layout === undefined ? undefined : spreadToFit(layout)), [layout]);
+  const fallback = useMemo(() => (fallbackLayout === undefined ? undefined : spreadToFit(fallbackLayout)), [fallbackLayout]);
   const nodes = useMemo(
     () =>
       graph.steps.map(({ step, mark, parts }, i): StepFlowNode => ({
         id: step.id,
         type: 'step',
-        position: layout?.[step.id] ?? fallbackLayout?.[step.id] ?? positions[step.id] ?? { x: i * 60, y: 400 },
+        position: own?.[step.id] ?? fallback?.[step.id] ?? positions[step.id] ?? { x: i * 60, y: 400 },
         width: NODE_WIDTH,
         height: NODE_HEIGHT,
         selected: focus?.item.target.kind === 'step' && focus.item.target.id === step.id,
@@ -157,7 +160,7 @@ function DiffFlow({ graph, positions, layout, fallbackLayout, focus }: CanvasPro
           diff: mark,
         },
       })),
-    [graph.steps, positions, layout, fallbackLayout, focus],
+    [graph.steps, positions, own, fallback, focus],
   );
   const edges = useMemo(
     () =>

@@ -7,6 +7,7 @@ import { registerFocus } from './focus-registry.ts';
 import { useDraft } from './use-draft.ts';
 import { textValue } from './form-values.ts';
 import type { ExpressionScope } from './scope.ts';
+import { useFieldDiagnostics } from './field-diagnostics.ts';
 
 function useRegistered(path: string): RefObject<CodeInputHandle | null> {
   const handle = useRef<CodeInputHandle | null>(null);
@@ -22,6 +23,7 @@ export function ExpressionField(props: FieldProps<string> & { mode: 'jsonata' | 
   const { path, label, hint, value, onCommit, optional = true, note, mode, scope, multiline } = props;
   const labelId = useId();
   const handle = useRegistered(path);
+  const found = useFieldDiagnostics(path);
   const draft = useDraft(value, (v) => v ?? '', (text, v) => textValue(text, optional) === v);
   return (
     <FieldFrame path={path} label={label} labelId={labelId} hint={hint} error={draft.error} note={note} required={!optional}>
@@ -30,6 +32,7 @@ export function ExpressionField(props: FieldProps<string> & { mode: 'jsonata' | 
         value={draft.text}
         mode={mode}
         scope={scope}
+        externalDiagnostics={found}
         label={label}
         testId={`field-${path}`}
         {...(multiline === undefined ? {} : { multiline })}
@@ -58,6 +61,7 @@ export function JsonField(props: FieldProps<unknown> & { mode: 'json' | 'json-sc
   const { path, label, hint, value, onCommit, optional = true, note, mode } = props;
   const labelId = useId();
   const handle = useRegistered(path);
+  const found = useFieldDiagnostics(path);
   const draft = useDraft(value, jsonText, sameJson);
   return (
     <FieldFrame path={path} label={label} labelId={labelId} hint={hint} error={draft.error} note={note} required={!optional}>
@@ -65,6 +69,7 @@ export function JsonField(props: FieldProps<unknown> & { mode: 'json' | 'json-sc
         ref={handle}
         value={draft.text}
         mode={mode}
+        externalDiagnostics={found}
         label={label}
         testId={`field-${path}`}
         multiline

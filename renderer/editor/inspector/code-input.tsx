@@ -2,17 +2,13 @@
 // the inspector's prop names, and the JSON parse check the JSON tab uses before it applies.
 import type { Ref } from 'react';
 import { CodeField } from '../code/code-field.tsx';
+import type { ExternalDiagnostic } from '../code/field-checks.ts';
 import type { ExpressionScope } from './scope.ts';
 
 export type CodeMode = 'jsonata' | 'template' | 'json' | 'json-schema';
 
-/** A problem found outside the field (the validator) at a range of its text. */
-export interface CodeDiagnostic {
-  from: number;
-  to: number;
-  message: string;
-  severity: 'error' | 'warning';
-}
+/** A problem found outside the field (the live validator) at an offset of its text. */
+export type CodeDiagnostic = ExternalDiagnostic;
 
 export interface CodeInputHandle {
   focus(offset?: number): void;
@@ -45,13 +41,24 @@ export function jsonTextError(text: string, mode: CodeMode): string | null {
   }
 }
 
+/**
+ * Whether this page may evaluate generated code (ajv's schema compiler needs it). `weft serve`
+ * sends a policy that forbids it, and marks its page with the style nonce it publishes; trying
+ * eval to find out would log a policy violation.
+ */
+function pageCanCompile(): boolean {
+  return document.querySelector('meta[property="csp-nonce"]') === null;
+}
+
 export function CodeInput(props: CodeInputProps) {
   const { value, onChange, mode, scope, externalDiagnostics, label, testId, multiline, readOnly, onBlur, ref } = props;
   return (
     <CodeField
       value={value}
       onChange={onChange}
-      mode={mode}
+      // In the app the page may not compile schemas (its policy forbids eval): the live validator
+      // checks JSON Schemas in its worker and its findings arrive as outside diagnostics.
+      mode={mode === 'json-schema' && !pageCanCompile() ? 'json' : mode}
       {...(scope === undefined ? {} : { scope })}
       {...(externalDiagnostics === undefined ? {} : { externalDiagnostics })}
       label={label}

@@ -1,5 +1,7 @@
 // The inspector panel: the form (or raw JSON) of the selected step, the selected edge, or the
 // workflow itself when nothing is selected; a summary when several things are.
+import { ElementSite } from './field-diagnostics.ts';
+import type { Workflow } from '../../../shared/definition/workflow-schema.ts';
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { Braces, SlidersHorizontal } from 'lucide-react';
 import { useEditor } from '../editor-store.ts';
@@ -121,9 +123,17 @@ export function Inspector({ extra }: { extra?: ReactNode }) {
         {several ? null : <Tabs tab={tab} panelId={panelId} baseId={baseId} />}
       </header>
       <div className="ins-body" id={panelId} role={several ? undefined : 'tabpanel'} aria-labelledby={several ? undefined : `${baseId}-${tab}`}>
-        {body}
+        <ElementSite.Provider value={several ? null : siteOf(doc, element)}>{body}</ElementSite.Provider>
         {extra}
       </div>
     </aside>
   );
+}
+
+/** The JSON path of the inspected element, as the validator's findings name it. */
+function siteOf(doc: Workflow, element: InspectedElement): string | null {
+  if (element.type === 'workflow') return '$';
+  const index = element.type === 'step' ? doc.steps.findIndex((s) => s.id === element.id) : doc.edges.findIndex((e) => e.id === element.id);
+  if (index < 0) return null;
+  return element.type === 'step' ? `$.steps[${index}]` : `$.edges[${index}]`;
 }
