@@ -48,11 +48,13 @@ export async function pan(page: Page): Promise<GestureResult> {
   return sweep(page, at, { x: 240, y: -90 });
 }
 
-/** Drags a node fully inside the view, well away from the edges so React Flow never auto-pans. */
+const DRAG_RADIUS = { x: 120, y: 50 };
+
+/** Drags a node round an ellipse that keeps the pointer away from the edges, so React Flow never auto-pans. */
 export async function dragNode(page: Page): Promise<GestureResult & { id: string }> {
-  const node = await innerNode(page, 200);
-  if (node === null) throw new Error('editor bench: no node well inside the view to drag');
-  return { ...(await sweep(page, node, { x: 120, y: 60 })), id: node.id };
+  const node = await innerNode(page, { x: DRAG_RADIUS.x, y: 2 * DRAG_RADIUS.y });
+  if (node === null) throw new Error('editor bench: no visible node has room around it for the drag (is the canvas too small?)');
+  return { ...(await sweep(page, node, DRAG_RADIUS)), id: node.id };
 }
 
 export type KeystrokeSetup = { ok: true; field: string } | { ok: false; why: string };
@@ -60,7 +62,7 @@ export type KeystrokeSetup = { ok: true; field: string } | { ok: false; why: str
 /** Selects a step by clicking its node and focuses its name field, caret at the end. */
 export async function focusStepField(page: Page): Promise<KeystrokeSetup> {
   if (!(await hasValidationProbe(page))) return { ok: false, why: 'the page has no window.__weftValidation (the live validation store is not in this build)' };
-  const node = await innerNode(page, 40);
+  const node = await innerNode(page, { x: 0, y: 0 });
   if (node === null) return { ok: false, why: 'no node in view to select' };
   await page.mouse.click(node.x, node.y);
   for (const path of ['name', 'description']) {

@@ -110,16 +110,18 @@ const PROBE = String.raw`
     return null;
   }
 
-  // The centre of a node well inside the canvas (so a drag of margin px never auto-pans), not covered.
-  function innerNode(margin) {
+  // The centre of an uncovered node from which the pointer can move reachX either way and reachDown
+  // down while staying EDGE px inside the canvas, where React Flow would start to auto-pan.
+  const EDGE = 50;
+  function innerNode(reachX, reachDown) {
     const r = canvas().getBoundingClientRect();
     const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+    const fits = (x, y) => x - reachX > r.left + EDGE && x + reachX < r.right - EDGE && y > r.top + EDGE && y + reachDown < r.bottom - EDGE;
     const nodes = [...canvas().querySelectorAll('.react-flow__node')]
-      .map((n) => ({ n, b: n.getBoundingClientRect() }))
-      .filter(({ b }) => b.left > r.left + margin && b.right < r.right - margin && b.top > r.top + margin && b.bottom < r.bottom - margin)
-      .sort((a, b) => Math.hypot(a.b.x - cx, a.b.y - cy) - Math.hypot(b.b.x - cx, b.b.y - cy));
-    for (const { n, b } of nodes) {
-      const x = b.left + b.width / 2, y = b.top + b.height / 2;
+      .map((n) => { const b = n.getBoundingClientRect(); return { n, x: b.left + b.width / 2, y: b.top + b.height / 2 }; })
+      .filter(({ x, y }) => fits(x, y))
+      .sort((a, b) => Math.hypot(a.x - cx, a.y - cy) - Math.hypot(b.x - cx, b.y - cy));
+    for (const { n, x, y } of nodes) {
       if (n.contains(document.elementFromPoint(x, y))) return { id: n.dataset.id, x, y };
     }
     return null;
@@ -181,8 +183,9 @@ export function emptyPanePoint(page: Page): Promise<Point | null> {
   return page.evaluate('window.__bench.emptyPane()') as Promise<Point | null>;
 }
 
-export function innerNode(page: Page, margin: number): Promise<(Point & { id: string }) | null> {
-  return page.evaluate(`window.__bench.innerNode(${margin})`) as Promise<(Point & { id: string }) | null>;
+/** A visible node to press on, from which the pointer may move `reach.x` either way and `reach.y` down. */
+export function innerNode(page: Page, reach: Point): Promise<(Point & { id: string }) | null> {
+  return page.evaluate(`window.__bench.innerNode(${reach.x}, ${reach.y})`) as Promise<(Point & { id: string }) | null>;
 }
 
 export async function startFrames(page: Page): Promise<void> {
