@@ -86,12 +86,17 @@ async function typeCode(page: Page, testId: string, text: string): Promise<void>
 
 test('draws a workflow from the palette, connects it with an outcome and a condition, and saves it', async ({ page }) => {
   await createWorkflow(page, 'drawn');
+  // Zoom out so the three new steps sit apart, whatever the width of the window.
+  await page.locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
+  await page.keyboard.press('-');
+  await page.keyboard.press('-');
+  await page.waitForTimeout(400);
   const canvas = page.getByTestId('editor-canvas');
   const box = await canvas.boundingBox();
   if (box === null) throw new Error('no canvas');
-  await page.getByTestId('palette-http').dragTo(canvas, { targetPosition: { x: 130, y: 70 } });
-  await page.getByTestId('palette-human').dragTo(canvas, { targetPosition: { x: 330, y: 170 } });
-  await page.getByTestId('palette-end').dragTo(canvas, { targetPosition: { x: 530, y: 70 } });
+  await page.getByTestId('palette-http').dragTo(canvas, { targetPosition: { x: 120, y: 70 } });
+  await page.getByTestId('palette-human').dragTo(canvas, { targetPosition: { x: 360, y: 170 } });
+  await page.getByTestId('palette-end').dragTo(canvas, { targetPosition: { x: 600, y: 70 } });
   for (const id of ['http', 'human', 'end']) await expect(node(page, id)).toBeVisible();
 
   // Only the outcomes an http step can produce are offered.
