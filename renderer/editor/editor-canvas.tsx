@@ -41,6 +41,8 @@ const MULTI_KEYS = ['Shift', 'Meta', 'Control'];
 const NO_PROBLEMS: readonly Diagnostic[] = [];
 
 export const KIND_DRAG_TYPE = 'application/weft-step-kind';
+/** How the canvas fits a workflow into view: at open, and with F. */
+export const FIT_VIEW_OPTIONS = { padding: 0.08, maxZoom: 1.1, minZoom: 0.4 };
 
 interface Props {
   problemsByStep: Readonly<Record<string, readonly Diagnostic[]>>;
@@ -280,7 +282,7 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
           useEditor.getState().select({ steps: [], edges: [] });
         }}
         fitView
-        fitViewOptions={{ padding: 0.08, maxZoom: 1.1, minZoom: 0.4 }}
+        fitViewOptions={FIT_VIEW_OPTIONS}
         minZoom={0.05}
         maxZoom={2}
         snapToGrid={snap}
