@@ -7,7 +7,6 @@ import {
   Background,
   BackgroundVariant,
   Controls,
-  MarkerType,
   MiniMap,
   ReactFlow,
   useReactFlow,
@@ -22,9 +21,8 @@ import type { Step, Workflow } from '../../shared/definition/workflow-schema.ts'
 import { STEP_KINDS, type EdgeOutcome, type StepKind } from '../../shared/definition/names.ts';
 import { edgeOutcomesFor } from '../../shared/definition/kind-outcomes.ts';
 import type { Diagnostic } from '../api/api-types.ts';
-import { StepNode } from '../graph/step-node.tsx';
-import { OutcomeEdge } from '../graph/outcome-edge.tsx';
-import { NODE_HEIGHT, NODE_WIDTH, type OutcomeFlowEdge, type StepFlowNode } from '../graph/to-flow.ts';
+import { DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from '../graph/flow-defaults.ts';
+import { NODE_HEIGHT, NODE_WIDTH, nodeData, type OutcomeFlowEdge, type StepFlowNode } from '../graph/to-flow.ts';
 import { useTheme } from '../app/theme-store.ts';
 import { positionsOf, useEditor, type Selection } from './editor-store.ts';
 import { addStep, connect, outcomesOf, withPositions, type Layout, type Point } from './doc-ops.ts';
@@ -32,15 +30,13 @@ import { OutcomePicker } from './outcome-picker.tsx';
 import { PalettePopover } from './palette.tsx';
 import { useEditorPrefs } from './editor-prefs.ts';
 
-const nodeTypes = { step: StepNode };
-const edgeTypes = { outcome: OutcomeEdge };
-const defaultEdgeOptions = { markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 } };
-const proOptions = { hideAttribution: true };
 const SNAP: [number, number] = [16, 16];
 const MULTI_KEYS = ['Shift', 'Meta', 'Control'];
 const NO_PROBLEMS: readonly Diagnostic[] = [];
 
 export const KIND_DRAG_TYPE = 'application/weft-step-kind';
+/** How the canvas fits a workflow into view: at open, and with F. */
+export const FIT_VIEW_OPTIONS = { padding: 0.08, maxZoom: 1.1, minZoom: 0.4 };
 
 interface Props {
   problemsByStep: Readonly<Record<string, readonly Diagnostic[]>>;
@@ -77,20 +73,7 @@ function useNodes(doc: Workflow, positions: Layout, selection: Selection, proble
         width: NODE_WIDTH,
         height: NODE_HEIGHT,
         selected: isSelected,
-        data: {
-          stepId: step.id,
-          kind: step.kind,
-          name: step.name ?? step.id,
-          effect: step.effect ?? 'none',
-          retries: Math.max(0, (step.retry?.maxAttempts ?? 1) - 1),
-          deadlineMs: step.deadlineMs ?? null,
-          timeoutMs: step.timeoutMs ?? null,
-          optional: step.optional === true,
-          errors: problems.filter((d) => d.severity === 'error').length,
-          warnings: problems.filter((d) => d.severity === 'warning').length,
-          problems: problems.map((d) => `${d.severity}: ${d.code}: ${d.message}`),
-          runId: null,
-        },
+        data: nodeData(step, problems, null),
       };
       next.set(step.id, { step, position, selected: isSelected, problems, node });
       return node;
@@ -263,9 +246,9 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
       <ReactFlow
         nodes={nodes}
         edges={edges}
-        nodeTypes={nodeTypes}
-        edgeTypes={edgeTypes}
-        defaultEdgeOptions={defaultEdgeOptions}
+        nodeTypes={NODE_TYPES}
+        edgeTypes={EDGE_TYPES}
+        defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
         colorMode={theme}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
@@ -280,7 +263,7 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
           useEditor.getState().select({ steps: [], edges: [] });
         }}
         fitView
-        fitViewOptions={{ padding: 0.08, maxZoom: 1.1, minZoom: 0.4 }}
+        fitViewOptions={FIT_VIEW_OPTIONS}
         minZoom={0.05}
         maxZoom={2}
         snapToGrid={snap}
@@ -291,7 +274,7 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
         selectNodesOnDrag={false}
         elevateEdgesOnSelect
         onlyRenderVisibleElements={doc.steps.length > 150}
-        proOptions={proOptions}
+        proOptions={PRO_OPTIONS}
         aria-label={`editor canvas of ${doc.name}`}
       >
         <Background variant={snap ? BackgroundVariant.Lines : BackgroundVariant.Dots} gap={snap ? 16 : 18} size={1.2} color="var(--canvas-dots)" />

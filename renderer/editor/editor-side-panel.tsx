@@ -1,6 +1,7 @@
 // The right-hand panel: the inspector of the selection, with the data handoffs of the selected
 // step or edge under its form, and the workflow's version history.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { WorkflowDetail } from '../api/api-types.ts';
 import { useEditor } from './editor-store.ts';
 import { Inspector } from './inspector/inspector.tsx';
@@ -26,8 +27,19 @@ export function EditorSidePanel({ detail, onCompare }: { detail: WorkflowDetail;
   );
 }
 
-function Handoffs() {
+/** The document as of a pause in editing: the handoff analysis is not redone per keystroke. */
+function useSettledDoc(delayMs: number): Workflow | null {
   const doc = useEditor((s) => s.doc);
+  const [settled, setSettled] = useState(doc);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(doc), delayMs);
+    return () => clearTimeout(timer);
+  }, [doc, delayMs]);
+  return settled;
+}
+
+function Handoffs() {
+  const doc = useSettledDoc(200);
   const selection = useEditor((s) => s.selection);
   if (doc === null) return null;
   const only: HandoffSelection =
@@ -45,7 +57,8 @@ function Handoffs() {
         useEditor.getState().select({ steps: [id], edges: [] });
         useEditor.getState().requestReveal({ stepId: id });
       }}
-      onApplyFix={(next) => useEditor.getState().edit(() => next)}
+      // A fix is computed from the analysed document: it applies only while that is still the one open.
+      onApplyFix={(next) => useEditor.getState().edit((current) => (current === doc ? next : current))}
       onFocusSite={(site) => useEditor.getState().requestFocus(site)}
     />
   );

@@ -10,7 +10,7 @@ import { autoLayout } from '../graph/auto-layout.ts';
 import { isDirty, NO_SELECTION, useHistory, positionsOf, redo, undo, useEditor, type Selection } from './editor-store.ts';
 import { addStep, connect, copyElements, pasteClip, removeElements, withPositions } from './doc-ops.ts';
 import { edgeOutcomesFor } from '../../shared/definition/kind-outcomes.ts';
-import { EditorCanvas } from './editor-canvas.tsx';
+import { EditorCanvas, FIT_VIEW_OPTIONS } from './editor-canvas.tsx';
 import { PalettePopover, PaletteSidebar } from './palette.tsx';
 import { commandForKey, type CommandId } from './editor-commands.ts';
 import { CheatSheet } from './cheat-sheet.tsx';
@@ -168,10 +168,10 @@ export function EditorWorkbench({ detail }: { detail: WorkflowDetail }) {
           autoLayout(current)
             .then((positions) => useEditor.getState().edit((d) => withPositions(d, positions, positions)))
             .finally(() => setLaying(false))
-            .then(() => flow.fitView({ duration: 250, padding: 0.15 }), () => undefined);
+            .then(() => flow.fitView({ ...FIT_VIEW_OPTIONS, duration: 250 }), () => undefined);
           return;
         case 'fitView':
-          void flow.fitView({ duration: 250, padding: 0.15 });
+          void flow.fitView({ ...FIT_VIEW_OPTIONS, duration: 250 });
           return;
         case 'zoomSelection':
           if (steps.length > 0) void flow.fitView({ nodes: steps.map((id) => ({ id })), duration: 250, padding: 0.4, maxZoom: 1.4 });

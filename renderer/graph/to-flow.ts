@@ -61,7 +61,8 @@ export function toNodes(workflow: Workflow, diagnostics: readonly Diagnostic[], 
   });
 }
 
-function nodeData(step: Step, own: readonly Diagnostic[], runId: string | null): StepNodeData {
+/** What a step's node shows: the step, its validation findings, and on a run's graph the run. */
+export function nodeData(step: Step, own: readonly Diagnostic[], runId: string | null): StepNodeData {
   return {
     stepId: step.id,
     kind: step.kind,

@@ -1,20 +1,15 @@
 // The read-only graph of a workflow, or of a run when runId is given (nodes then show the run's
 // live step states). Positions come from the file's `layout`, else from the auto-layout worker.
 import { memo, useEffect, useMemo, useState } from 'react';
-import { Background, BackgroundVariant, Controls, MarkerType, MiniMap, ReactFlow, type NodeMouseHandler } from '@xyflow/react';
+import { Background, BackgroundVariant, Controls, MiniMap, ReactFlow, type NodeMouseHandler } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { Diagnostic } from '../api/api-types.ts';
-import { StepNode } from './step-node.tsx';
-import { OutcomeEdge } from './outcome-edge.tsx';
+import { DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from './flow-defaults.ts';
 import { filePositions, toEdges, toNodes, type Positions, type StepFlowNode } from './to-flow.ts';
 import { autoLayout } from './auto-layout.ts';
 import { useTheme } from '../app/theme-store.ts';
 
-const nodeTypes = { step: StepNode };
-const edgeTypes = { outcome: OutcomeEdge };
-const defaultEdgeOptions = { markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 } };
-const proOptions = { hideAttribution: true };
 
 interface Props {
   workflow: Workflow;
@@ -58,9 +53,9 @@ function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = nul
       <ReactFlow
         nodes={nodes}
         edges={edges}
-        nodeTypes={nodeTypes}
-        edgeTypes={edgeTypes}
-        defaultEdgeOptions={defaultEdgeOptions}
+        nodeTypes={NODE_TYPES}
+        edgeTypes={EDGE_TYPES}
+        defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
         colorMode={theme}
         fitView
         fitViewOptions={{ padding: 0.12, maxZoom: 1.1, minZoom: 0.4 }}
@@ -72,7 +67,7 @@ function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = nul
         onlyRenderVisibleElements={workflow.steps.length > 200}
         onNodeClick={onNodeClick}
         onPaneClick={() => onSelect?.(null)}
-        proOptions={proOptions}
+        proOptions={PRO_OPTIONS}
         aria-label={`graph of ${workflow.name}`}
       >
         <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="var(--canvas-dots)" />

@@ -86,12 +86,17 @@ async function typeCode(page: Page, testId: string, text: string): Promise<void>
 
 test('draws a workflow from the palette, connects it with an outcome and a condition, and saves it', async ({ page }) => {
   await createWorkflow(page, 'drawn');
+  // Zoom out so the three new steps sit apart, whatever the width of the window.
+  await page.locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
+  await page.keyboard.press('-');
+  await page.keyboard.press('-');
+  await page.waitForTimeout(400);
   const canvas = page.getByTestId('editor-canvas');
   const box = await canvas.boundingBox();
   if (box === null) throw new Error('no canvas');
-  await page.getByTestId('palette-http').dragTo(canvas, { targetPosition: { x: 130, y: 70 } });
-  await page.getByTestId('palette-human').dragTo(canvas, { targetPosition: { x: 330, y: 170 } });
-  await page.getByTestId('palette-end').dragTo(canvas, { targetPosition: { x: 530, y: 70 } });
+  await page.getByTestId('palette-http').dragTo(canvas, { targetPosition: { x: 120, y: 70 } });
+  await page.getByTestId('palette-human').dragTo(canvas, { targetPosition: { x: 360, y: 170 } });
+  await page.getByTestId('palette-end').dragTo(canvas, { targetPosition: { x: 600, y: 70 } });
   for (const id of ['http', 'human', 'end']) await expect(node(page, id)).toBeVisible();
 
   // Only the outcomes an http step can produce are offered.
@@ -180,6 +185,18 @@ test('saves, reloads as saved, and undoes and redoes every edit', async ({ page 
 
 test('copies two steps from one workflow and pastes them, with their edge, into another', async ({ page }) => {
   await openEditor(page, 'order-payment');
+  // A box drawn with Shift around the two steps selects them both.
+  const a = await node(page, 'create_order').boundingBox();
+  const b = await node(page, 'await_payment').boundingBox();
+  if (a === null || b === null) throw new Error('steps not drawn');
+  await page.keyboard.down('Shift');
+  await page.mouse.move(a.x - 8, Math.min(a.y, b.y) - 8);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width + 8, Math.max(a.y + a.height, b.y + b.height) + 8, { steps: 10 });
+  await page.mouse.up();
+  await page.keyboard.up('Shift');
+  await expect(page.getByTestId('selection-summary')).toContainText('2 steps');
+  await node(page, 'fulfil').click();
   await node(page, 'create_order').click();
   await node(page, 'await_payment').click({ modifiers: ['Shift'] });
   await expect(page.getByTestId('selection-summary')).toContainText('2');
@@ -202,6 +219,30 @@ test('copies two steps from one workflow and pastes them, with their edge, into 
   await page.keyboard.press(`${MOD}+v`);
   await expect(node(page, 'create_order_2')).toBeVisible();
   await expect(page.getByTestId('rf__edge-order_created_2')).toHaveCount(1);
+
+  // The pasted copies are selected: Delete removes them with their edge; duplicate copies in place.
+  await page.keyboard.press('Delete');
+  await expect(node(page, 'create_order_2')).toHaveCount(0);
+  await expect(page.getByTestId('rf__edge-order_created_2')).toHaveCount(0);
+  await node(page, 'create_order').click();
+  await page.keyboard.press(`${MOD}+d`);
+  await expect(node(page, 'create_order_2')).toBeVisible();
+  await expect(page.locator('.react-flow__node')).toHaveCount(before + 3);
+});
+
+test('auto-layout moves every step in one undoable step', async ({ page }) => {
+  await openEditor(page, 'trip-saga');
+  const first = await page.locator('.react-flow__node').first().boundingBox();
+  await page.locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
+  await page.keyboard.press('l');
+  await expect(page.getByTestId('unsaved')).toBeVisible();
+  await page.waitForTimeout(400);
+  expect(await page.locator('.react-flow__node').first().boundingBox()).not.toEqual(first);
+  await page.keyboard.press(`${MOD}+z`);
+  await expect(page.getByTestId('unsaved')).toHaveCount(0);
+  await page.keyboard.press('f');
+  await page.waitForTimeout(400);
+  expect(await page.locator('.react-flow__node').first().boundingBox()).toEqual(first);
 });
 
 test('exports a file and imports it back byte for byte', async ({ page }) => {

@@ -3,22 +3,17 @@
 // that centres each on the canvas. The diff itself is shared/definition/workflow-diff.ts, the
 // same one `weft diff` prints.
 import { memo, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Background, BackgroundVariant, MarkerType, ReactFlow, ReactFlowProvider, useReactFlow } from '@xyflow/react';
+import { Background, BackgroundVariant, ReactFlow, ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import { Columns2, Layers, X } from 'lucide-react';
 import type { Workflow } from '../../../shared/definition/workflow-schema.ts';
 import { diffWorkflows } from '../../../shared/definition/workflow-diff.ts';
-import { StepNode } from '../../graph/step-node.tsx';
-import { OutcomeEdge } from '../../graph/outcome-edge.tsx';
-import { NODE_HEIGHT, NODE_WIDTH, spreadToFit, type OutcomeFlowEdge, type StepFlowNode } from '../../graph/to-flow.ts';
+import { DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from '../../graph/flow-defaults.ts';
+import { NODE_HEIGHT, NODE_WIDTH, nodeData, spreadToFit, type OutcomeFlowEdge, type StepFlowNode } from '../../graph/to-flow.ts';
 import { useTheme } from '../../app/theme-store.ts';
 import { outcomesOf, type Layout } from '../doc-ops.ts';
 import { changeItems, markOverlay, markSide, type ChangeItem, type MarkedGraph } from './diff-model.ts';
 import './diff.css';
 
-const nodeTypes = { step: StepNode };
-const edgeTypes = { outcome: OutcomeEdge };
-const defaultEdgeOptions = { markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 } };
-const proOptions = { hideAttribution: true };
 
 export interface DiffSide {
   label: string;
@@ -144,21 +139,8 @@ function DiffFlow({ graph, positions, layout, fallbackLayout, focus }: CanvasPro
         width: NODE_WIDTH,
         height: NODE_HEIGHT,
         selected: focus?.item.target.kind === 'step' && focus.item.target.id === step.id,
-        data: {
-          stepId: step.id,
-          kind: step.kind,
-          name: step.name ?? step.id,
-          effect: step.effect ?? 'none',
-          retries: Math.max(0, (step.retry?.maxAttempts ?? 1) - 1),
-          deadlineMs: step.deadlineMs ?? null,
-          timeoutMs: step.timeoutMs ?? null,
-          optional: step.optional === true,
-          errors: 0,
-          warnings: 0,
-          problems: parts.length > 0 ? [`changed: ${parts.join(', ')}`] : [],
-          runId: null,
-          diff: mark,
-        },
+        // The changed parts take the place of validation findings in the node's hover text.
+        data: { ...nodeData(step, [], null), problems: parts.length > 0 ? [`changed: ${parts.join(', ')}`] : [], diff: mark },
       })),
     [graph.steps, positions, own, fallback, focus],
   );
@@ -185,9 +167,9 @@ function DiffFlow({ graph, positions, layout, fallbackLayout, focus }: CanvasPro
     <ReactFlow
       nodes={nodes}
       edges={edges}
-      nodeTypes={nodeTypes}
-      edgeTypes={edgeTypes}
-      defaultEdgeOptions={defaultEdgeOptions}
+      nodeTypes={NODE_TYPES}
+      edgeTypes={EDGE_TYPES}
+      defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
       colorMode={theme}
       fitView
       fitViewOptions={{ padding: 0.15, maxZoom: 1.1 }}
@@ -195,7 +177,7 @@ function DiffFlow({ graph, positions, layout, fallbackLayout, focus }: CanvasPro
       nodesDraggable={false}
       nodesConnectable={false}
       elementsSelectable={false}
-      proOptions={proOptions}
+      proOptions={PRO_OPTIONS}
     >
       <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="var(--canvas-dots)" />
     </ReactFlow>
