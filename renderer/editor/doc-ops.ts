@@ -12,7 +12,8 @@ export interface Point {
 }
 export type Layout = Record<string, Point>;
 
-const round = (p: Point): Point => ({ x: Math.round(p.x), y: Math.round(p.y) });
+/** Whole pixels; a point that already is one is kept as the same object, so nodes that did not move are not rebuilt. */
+const round = (p: Point): Point => (Number.isInteger(p.x) && Number.isInteger(p.y) ? p : { x: Math.round(p.x), y: Math.round(p.y) });
 
 /** A fresh id from `base` that no step (or edge) of the document uses: `base`, `base_2`, … */
 export function freshId(base: string, taken: ReadonlySet<string>): string {

@@ -22,7 +22,7 @@ import { STEP_KINDS, type EdgeOutcome, type StepKind } from '../../shared/defini
 import { edgeOutcomesFor } from '../../shared/definition/kind-outcomes.ts';
 import type { Diagnostic } from '../api/api-types.ts';
 import { DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from '../graph/flow-defaults.ts';
-import { NODE_HEIGHT, NODE_WIDTH, nodeData, type OutcomeFlowEdge, type StepFlowNode } from '../graph/to-flow.ts';
+import { NODE_HEIGHT, NODE_WIDTH, nodeData, STEP_HANDLES, type OutcomeFlowEdge, type StepFlowNode } from '../graph/to-flow.ts';
 import { useTheme } from '../app/theme-store.ts';
 import { positionsOf, useEditor, type Selection } from './editor-store.ts';
 import { addStep, connect, outcomesOf, withPositions, type Layout, type Point } from './doc-ops.ts';
@@ -33,6 +33,8 @@ import { useEditorPrefs } from './editor-prefs.ts';
 const SNAP: [number, number] = [16, 16];
 const MULTI_KEYS = ['Shift', 'Meta', 'Control'];
 const NO_PROBLEMS: readonly Diagnostic[] = [];
+/** Past this many steps, failure edges are drawn solid: a dashed path tens of thousands of pixels long is slow to paint. */
+export const LARGE_GRAPH = 200;
 
 export const KIND_DRAG_TYPE = 'application/weft-step-kind';
 /** How the canvas fits a workflow into view: at open, and with F. */
@@ -72,6 +74,7 @@ function useNodes(doc: Workflow, positions: Layout, selection: Selection, proble
         position,
         width: NODE_WIDTH,
         height: NODE_HEIGHT,
+        handles: STEP_HANDLES,
         selected: isSelected,
         data: nodeData(step, problems, null),
       };
@@ -242,7 +245,7 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
 
   if (doc === null) return null;
   return (
-    <div className="graph editor-canvas" data-testid="editor-canvas" ref={wrapper} onDragOver={onDragOver} onDrop={onDrop}>
+    <div className="graph editor-canvas" data-testid="editor-canvas" data-large={doc.steps.length > LARGE_GRAPH ? 'true' : undefined} ref={wrapper} onDragOver={onDragOver} onDrop={onDrop}>
       <ReactFlow
         nodes={nodes}
         edges={edges}

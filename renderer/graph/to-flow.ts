@@ -1,6 +1,6 @@
 // The one mapper from a workflow document to React Flow's nodes and edges. The document is the
 // truth; these are a projection of it (positions from `layout`, else from the auto-layout).
-import type { Edge as FlowEdge, Node as FlowNode } from '@xyflow/react';
+import { Position, type Edge as FlowEdge, type Node as FlowNode } from '@xyflow/react';
 import type { Edge, Step, Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { EdgeOutcome, StepKind } from '../../shared/definition/names.ts';
 import type { Diagnostic } from '../api/api-types.ts';
@@ -43,6 +43,15 @@ export interface OutcomeEdgeData extends Record<string, unknown> {
 export type StepFlowNode = FlowNode<StepNodeData, 'step'>;
 export type OutcomeFlowEdge = FlowEdge<OutcomeEdgeData, 'outcome'>;
 
+/**
+ * Where a step node's two handles are, given up front so React Flow need not measure a node
+ * before it can draw its edges; unmeasured nodes would all be mounted, visible or not.
+ */
+export const STEP_HANDLES: NonNullable<FlowNode['handles']> = [
+  { type: 'target', position: Position.Left, x: -4, y: NODE_HEIGHT / 2 - 4, width: 8, height: 8 },
+  { type: 'source', position: Position.Right, x: NODE_WIDTH - 4, y: NODE_HEIGHT / 2 - 4, width: 8, height: 8 },
+];
+
 export interface Positions {
   [stepId: string]: { x: number; y: number };
 }
@@ -56,6 +65,7 @@ export function toNodes(workflow: Workflow, diagnostics: readonly Diagnostic[], 
       position: positions[step.id] ?? { x: 0, y: 0 },
       width: NODE_WIDTH,
       height: NODE_HEIGHT,
+      handles: STEP_HANDLES,
       data: nodeData(step, own, runId),
     };
   });

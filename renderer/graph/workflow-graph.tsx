@@ -49,7 +49,7 @@ function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = nul
   if (layoutError !== null) return <div className="error-box">The automatic layout failed: {layoutError}</div>;
   if (nodes === null) return <div className="loading">Laying out {workflow.steps.length} steps…</div>;
   return (
-    <div className="graph" data-testid="workflow-graph">
+    <div className="graph" data-testid="workflow-graph" data-large={workflow.steps.length > 200 ? 'true' : undefined}>
       <ReactFlow
         nodes={nodes}
         edges={edges}

@@ -8,7 +8,7 @@ import { Columns2, Layers, X } from 'lucide-react';
 import type { Workflow } from '../../../shared/definition/workflow-schema.ts';
 import { diffWorkflows } from '../../../shared/definition/workflow-diff.ts';
 import { DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from '../../graph/flow-defaults.ts';
-import { NODE_HEIGHT, NODE_WIDTH, nodeData, spreadToFit, type OutcomeFlowEdge, type StepFlowNode } from '../../graph/to-flow.ts';
+import { NODE_HEIGHT, NODE_WIDTH, nodeData, STEP_HANDLES, spreadToFit, type OutcomeFlowEdge, type StepFlowNode } from '../../graph/to-flow.ts';
 import { useTheme } from '../../app/theme-store.ts';
 import { outcomesOf, type Layout } from '../doc-ops.ts';
 import { changeItems, markOverlay, markSide, type ChangeItem, type MarkedGraph } from './diff-model.ts';
@@ -138,6 +138,7 @@ function DiffFlow({ graph, positions, layout, fallbackLayout, focus }: CanvasPro
         position: own?.[step.id] ?? fallback?.[step.id] ?? positions[step.id] ?? { x: i * 60, y: 400 },
         width: NODE_WIDTH,
         height: NODE_HEIGHT,
+        handles: STEP_HANDLES,
         selected: focus?.item.target.kind === 'step' && focus.item.target.id === step.id,
         // The changed parts take the place of validation findings in the node's hover text.
         data: { ...nodeData(step, [], null), problems: parts.length > 0 ? [`changed: ${parts.join(', ')}`] : [], diff: mark },
