@@ -61,7 +61,7 @@ async function measureOpen(browser: Browser, served: Served, workflows: readonly
       }
     }
     const small = w.steps <= 1_000;
-    const label = w.layout === 'file' ? 'with the file layout' : 'auto layout (elkjs in a worker)';
+    const label = w.layout === 'file' ? 'with the file layout' : 'auto layout (in a worker)';
     const target = small ? '<= 1,000 ms' : `usable (<= ${size(USABLE.openMs)} ms)`;
     if (failed !== undefined) {
       failures.push(`${w.id}: ${failed}`);
