@@ -15,6 +15,8 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
   const main = outcomes[0] ?? 'succeeded';
   const problems = data?.problems ?? 0;
   const plain = outcomes.length === 1 && main === 'succeeded' && !data?.when && !data?.isDefault && data?.maxTraversals === null && problems === 0;
+  // On the insights page: thickness by the share of runs that took the edge.
+  const stats = data?.stats;
   return (
     <>
       <BaseEdge
@@ -26,9 +28,11 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
         data-selected={selected ? 'true' : undefined}
         data-diff={data?.diff}
         data-taken={taken === undefined ? undefined : String(taken)}
+        data-share={stats === undefined ? undefined : stats.share.toFixed(2)}
+        {...(stats === undefined ? {} : { style: { strokeWidth: 1.25 + 5 * stats.share } })}
         {...(markerEnd === undefined ? {} : { markerEnd })}
       />
-      {plain ? null : (
+      {plain && stats === undefined ? null : (
         <EdgeLabelRenderer>
           <div
             className="edge-label nodrag nopan"
@@ -41,12 +45,22 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
                 !{problems > 1 ? problems : ''}
               </span>
             ) : null}
-            {outcomes.map((o) => (
+            {stats !== undefined ? (
+              <span
+                className="edge-share"
+                data-never={stats.taken === 0 ? 'true' : undefined}
+                data-testid={`edge-share-${id}`}
+                title={`taken ${stats.taken} of ${stats.decided} times its source decided; by ${Math.round(stats.share * 100)}% of runs`}
+              >
+                {stats.frequency === null ? '–' : `${Math.round(stats.frequency * 100)}%`}
+              </span>
+            ) : null}
+            {plain ? null : outcomes.map((o) => (
               <span key={o} className="edge-outcome" data-outcome={o}>
                 {o.replace('_', ' ')}
               </span>
             ))}
-            {data?.isDefault ? <span className="edge-outcome" data-outcome="default">default</span> : null}
+            {!plain && data?.isDefault ? <span className="edge-outcome" data-outcome="default">default</span> : null}
             {data?.maxTraversals !== null && data?.maxTraversals !== undefined ? (
               <span className="edge-loop" title="loop edge: traversals allowed">↺ {data.maxTraversals}</span>
             ) : null}
