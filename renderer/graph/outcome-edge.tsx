@@ -15,10 +15,14 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
   const main = outcomes[0] ?? 'succeeded';
   const problems = data?.problems ?? 0;
   const plain = outcomes.length === 1 && main === 'succeeded' && !data?.when && !data?.isDefault && data?.maxTraversals === null && problems === 0;
-  // On the insights page: thickness by the share of runs that took the edge.
+  // On the insights page: a band as wide as the share of runs that took the edge.
   const stats = data?.stats;
   return (
     <>
+      {stats !== undefined && stats.share > 0 ? (
+        // Traffic drawn as a band under the edge, so the arrowhead keeps its size.
+        <path d={path} className="edge-traffic" fill="none" style={{ strokeWidth: 2 + 10 * stats.share }} />
+      ) : null}
       <BaseEdge
         id={id}
         path={path}
@@ -29,7 +33,6 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
         data-diff={data?.diff}
         data-taken={taken === undefined ? undefined : String(taken)}
         data-share={stats === undefined ? undefined : stats.share.toFixed(2)}
-        {...(stats === undefined ? {} : { style: { strokeWidth: 1.25 + 5 * stats.share } })}
         {...(markerEnd === undefined ? {} : { markerEnd })}
       />
       {plain && stats === undefined ? null : (

@@ -73,7 +73,7 @@ function StepNodeView({ data, selected }: NodeProps<StepFlowNode>) {
           ) : null}
         </div>
         {data.stats !== undefined ? (
-          <div className="step-node-hints step-node-stats" data-testid={`step-stats-${data.stepId}`} title={`activation to settlement over ${data.stats.runs} of ${data.stats.of} runs`}>
+          <div className="step-node-hints step-node-stats" data-testid={`step-stats-${data.stepId}`} title={`activation to settlement; ran in ${data.stats.runs} of ${data.stats.of} runs`}>
             <span className="stat">
               p50 <b>{data.stats.p50 === null ? '–' : formatDuration(data.stats.p50)}</b>
             </span>
@@ -81,7 +81,7 @@ function StepNodeView({ data, selected }: NodeProps<StepFlowNode>) {
               p95 <b>{data.stats.p95 === null ? '–' : formatDuration(data.stats.p95)}</b>
             </span>
             <span className="stat faint">
-              {data.stats.runs}/{data.stats.of} runs
+              {data.stats.runs}/{data.stats.of}
             </span>
           </div>
         ) : (

@@ -131,7 +131,7 @@ export function InsightsPage({ workflowId, onOpenRun, stats }: Props) {
           </section>
           <section className="insights-card insights-graph-card" data-testid="insights-graph">
             <div className="insights-caption">
-              Branches and step latency · edges: how often taken when their step decides (thicker: more runs took it) · steps: p50 and p95 from activation to settlement
+              Branches and step latency · edges: how often taken when their step decides (the band under an edge: the share of runs that took it) · steps: p50 and p95 from activation to settlement
             </div>
             <div className="insights-graph">
               {loaded?.graph != null && marks !== null ? (

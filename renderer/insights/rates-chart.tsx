@@ -39,7 +39,7 @@ export function RatesChart({ rates }: { rates: RatesOverTime }) {
             <Line
               key={s.key}
               yAxisId="rate"
-              type="monotone"
+              type="linear"
               dataKey={s.key}
               name={s.name}
               stroke={c[s.key]}
