@@ -7,7 +7,8 @@ export type Route =
   | { page: 'workflow'; id: string }
   | { page: 'runs'; workflow?: string }
   | { page: 'run'; id: string }
-  | { page: 'tasks' };
+  | { page: 'tasks' }
+  | { page: 'insights'; id: string };
 
 export function parseRoute(hash: string): Route {
   const parts = hash
@@ -20,6 +21,7 @@ export function parseRoute(hash: string): Route {
   if (page === 'runs') return id === undefined ? { page: 'runs' } : { page: 'runs', workflow: id };
   if (page === 'run' && id !== undefined) return { page: 'run', id };
   if (page === 'tasks') return { page: 'tasks' };
+  if (page === 'insights' && id !== undefined) return { page: 'insights', id };
   return { page: 'workflows' };
 }
 
@@ -43,6 +45,8 @@ export function formatRoute(route: Route): string {
       return `#/run/${encodeURIComponent(route.id)}`;
     case 'tasks':
       return '#/tasks';
+    case 'insights':
+      return `#/insights/${encodeURIComponent(route.id)}`;
   }
 }
 

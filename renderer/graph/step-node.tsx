@@ -72,6 +72,19 @@ function StepNodeView({ data, selected }: NodeProps<StepFlowNode>) {
             </span>
           ) : null}
         </div>
+        {data.stats !== undefined ? (
+          <div className="step-node-hints step-node-stats" data-testid={`step-stats-${data.stepId}`} title={`activation to settlement; ran in ${data.stats.runs} of ${data.stats.of} runs`}>
+            <span className="stat">
+              p50 <b>{data.stats.p50 === null ? '–' : formatDuration(data.stats.p50)}</b>
+            </span>
+            <span className="stat">
+              p95 <b>{data.stats.p95 === null ? '–' : formatDuration(data.stats.p95)}</b>
+            </span>
+            <span className="stat faint">
+              {data.stats.runs}/{data.stats.of}
+            </span>
+          </div>
+        ) : (
         <div className="step-node-hints">
           {data.effect !== 'none' ? (
             <span className="effect-badge" data-effect={data.effect} title={`effect: ${data.effect}`}>
@@ -97,6 +110,7 @@ function StepNodeView({ data, selected }: NodeProps<StepFlowNode>) {
             </span>
           ) : null}
         </div>
+        )}
       </div>
       <Handle type="source" position={Position.Right} className="step-handle" />
     </div>
