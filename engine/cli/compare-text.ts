@@ -19,6 +19,7 @@ export function formatComparison(c: RunComparison): string {
   else {
     lines.push(`First difference at step ${d.stepId} (${d.kind}): ${d.why}`);
     lines.push(...fieldTable(d.fields ?? []).map((l) => `  ${l}`));
+    if (d.kind === 'outcome') lines.push(...errorLines(c, d.stepId));
   }
   if (c.versionDiff !== null) {
     lines.push(`Version diff (${a.workflowId} v${a.version} → ${b.workflowId} v${b.version}):`);
@@ -30,6 +31,17 @@ export function formatComparison(c: RunComparison): string {
   ]).map((l) => `  ${l}`));
   return `${lines.join('\n')}\n`;
 }
+
+/** Each side's error at the step where the outcomes part, as `  B: code: message`. */
+function errorLines(c: RunComparison, stepId: string): string[] {
+  const step = c.steps.find((s) => s.id === stepId);
+  return (['a', 'b'] as const).flatMap((side) => {
+    const error = step?.[side]?.error;
+    return error === undefined || error === null ? [] : [`  ${side.toUpperCase()}: ${error.code}: ${oneLine(error.message)}`];
+  });
+}
+
+const oneLine = (text: string): string => text.replace(/\r?\n/g, '\\n');
 
 function fieldTable(fields: readonly FieldDifference[]): string[] {
   if (fields.length === 0) return [];

@@ -5,7 +5,7 @@
 // not strict: an older app ignores a field it does not know.
 import { z } from 'zod';
 import { RUN_STATES, STEP_STATES } from '../definition/names.ts';
-import { SettleOutcome } from './event-parts.ts';
+import { ErrorInfo, SettleOutcome } from './event-parts.ts';
 import { RunId } from './api-ids.ts';
 import { JsonValue } from './json-value.ts';
 import { WorkflowDiff } from './workflow-diff.ts';
@@ -47,6 +47,8 @@ export const ComparedStepSide = z.object({
   /** The resolved input and the output of the attempt that decided the step (absent: none). */
   input: JsonValue.optional(),
   output: JsonValue.optional(),
+  /** That attempt's error (a failed or unknown attempt), else null. */
+  error: ErrorInfo.nullable(),
   /** The first attempt's start and the last attempt's end; null when none started or ended. */
   startedAtMs: z.number().nullable(),
   endedAtMs: z.number().nullable(),

@@ -21,6 +21,7 @@ export function comparedStepSide(run: RunDetail, stepId: string): ComparedStepSi
     next,
     ...(deciding === undefined ? {} : { input: deciding.input }),
     ...(deciding?.output === undefined ? {} : { output: deciding.output }),
+    error: deciding?.error ?? null,
     startedAtMs,
     endedAtMs,
     durationMs: startedAtMs === null || endedAtMs === null ? null : endedAtMs - startedAtMs,

@@ -139,6 +139,11 @@ describe.concurrent('weft compare as text', () => {
     expect(r.stdout).toContain('First difference at step prep (input): the input of "prep" differs in 1 field\n  field      A    B\n  $.tags[1]  "y"  "z"\n');
   });
 
+  it("shows each side's error where the outcomes part", async () => {
+    const r = await compare(id('readOk'), id('readFails'));
+    expect(r.stdout).toMatch(/\nFirst difference at step read_file \(outcome\): "read_file" succeeded in A, failed in B\n {2}B: [a-z_]+: .*not json.*\n/);
+  });
+
   it('says there is no difference for twin runs', async () => {
     const r = await compare(id('big'), id('bigAgain'));
     expect(r.code).toBe(0);

@@ -65,7 +65,10 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const [big, small, bigAgain] = [0, 1, 2].map((i) => (): string => runs[i] ?? '');
+const run = (i: number): string => runs[i] ?? '';
+const big = (): string => run(0);
+const small = (): string => run(1);
+const bigAgain = (): string => run(2);
 
 describe('GET /api/compare', () => {
   it('names the router where two runs took different branches', async () => {

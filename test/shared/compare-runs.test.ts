@@ -102,7 +102,8 @@ describe('compareRuns on runs of the real engine', () => {
     expect(b.run.state).toBe('failed');
     const c = check(compareRuns(a, b));
     expect(c.firstDifference).toEqual({ stepId: 'read_file', kind: 'outcome', why: '"read_file" succeeded in A, failed in B' });
-    expect(c.steps.find((s) => s.id === 'read_file')?.b).toMatchObject({ state: 'failed', outcome: 'failed', input: {} });
+    expect(c.steps.find((s) => s.id === 'read_file')?.b).toMatchObject({ state: 'failed', outcome: 'failed', input: {}, error: { code: expect.any(String) } });
+    expect(c.steps.find((s) => s.id === 'read_file')?.a?.error).toBeNull();
     // A went on past read_file, B did not: double ran in A only.
     expect(c.steps.find((s) => s.id === 'double')?.differs).toEqual(['path']);
   });

@@ -39,6 +39,7 @@ export function CompareView({ comparison }: { comparison: RunComparison }) {
             First difference at step <span className="mono compare-step-name">{d.stepId}</span>: {KIND_LABEL[d.kind]}
           </div>
           <div className="muted">{d.why}</div>
+          {d.kind === 'outcome' ? <OutcomeErrors steps={c.steps} stepId={d.stepId} /> : null}
           {d.fields !== undefined && d.fields.length > 0 ? <FieldDiffTable fields={d.fields} label={`fields of the ${d.kind} of ${d.stepId} that differ`} /> : null}
         </div>
       )}
@@ -63,6 +64,24 @@ export function CompareView({ comparison }: { comparison: RunComparison }) {
 
       <CompareStepsTable steps={c.steps} first={d?.stepId ?? null} />
     </section>
+  );
+}
+
+/** What each side's deciding attempt failed with, where the outcomes part. */
+function OutcomeErrors({ steps, stepId }: { steps: RunComparison['steps']; stepId: string }) {
+  const step = steps.find((s) => s.id === stepId);
+  const errors = (['a', 'b'] as const).flatMap((side) => {
+    const error = step?.[side]?.error;
+    return error === undefined || error === null ? [] : [{ side: side.toUpperCase(), error }];
+  });
+  return (
+    <ul className="compare-errors" data-testid="first-difference-errors">
+      {errors.map(({ side, error }) => (
+        <li key={side}>
+          <span className="compare-side">{side}</span> <span className="mono">{error.code}</span>: {error.message}
+        </li>
+      ))}
+    </ul>
   );
 }
 
