@@ -6,7 +6,7 @@ import type { ComparedRun, ComparedStep, ComparedStepSide, DifferenceKind, Field
 import type { RunDetail } from '../api/run-detail.ts';
 import { diffWorkflows } from '../definition/workflow-diff.ts';
 import type { Workflow } from '../definition/workflow-schema.ts';
-import { comparedStepSide } from './compared-step-side.ts';
+import { comparedStepSides } from './compared-step-side.ts';
 import { jsonDiff } from './json-diff.ts';
 import { stepOrder, type OrderGraph } from './step-order.ts';
 
@@ -25,9 +25,11 @@ import { stepOrder, type OrderGraph } from './step-order.ts';
 export function compareRuns(a: RunDetail, b: RunDetail, definitions?: { a: Workflow; b: Workflow }): RunComparison {
   const defs = definitions ?? (a.definition !== undefined && b.definition !== undefined ? { a: a.definition, b: b.definition } : undefined);
   const order = stepOrder([graphOf(a, defs?.a), graphOf(b, defs?.b)]);
+  const sidesA = comparedStepSides(a);
+  const sidesB = comparedStepSides(b);
   const steps = order.map((id): ComparedStep & { found: FirstDifference | undefined } => {
-    const sa = comparedStepSide(a, id);
-    const sb = comparedStepSide(b, id);
+    const sa = sidesA.get(id) ?? null;
+    const sb = sidesB.get(id) ?? null;
     const found = differences(id, sa, sb);
     return { id, a: sa, b: sb, differs: found.map((d) => d.kind), found: found[0] };
   });

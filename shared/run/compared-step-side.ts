@@ -4,14 +4,23 @@ import type { ComparedStepSide } from '../api/run-comparison.ts';
 import type { RunDetail, StepDetail } from '../api/run-detail.ts';
 
 /**
- * The step's side of the comparison, or null when the run's version has no such step. The
- * deciding attempt is the one whose evidence the step holds, else its last attempt (a failure).
+ * Each step of the run as the comparison sees it, by id (a step the run's version lacks is not
+ * in the map). The deciding attempt is the one whose evidence the step holds, else its last
+ * attempt (a failure).
  */
-export function comparedStepSide(run: RunDetail, stepId: string): ComparedStepSide | null {
-  const step = run.steps.find((s) => s.id === stepId);
-  if (step === undefined) return null;
+export function comparedStepSides(run: RunDetail): Map<string, ComparedStepSide> {
+  const next = new Map<string, Set<string>>();
+  for (const e of run.edges) {
+    if (!e.taken) continue;
+    const targets = next.get(e.from) ?? new Set<string>();
+    targets.add(e.to);
+    next.set(e.from, targets);
+  }
+  return new Map(run.steps.map((step) => [step.id, sideOf(step, [...(next.get(step.id) ?? [])].sort())]));
+}
+
+function sideOf(step: StepDetail, next: string[]): ComparedStepSide {
   const deciding = step.attempts.find((a) => a.id === step.evidence?.attempt) ?? step.attempts[step.attempts.length - 1];
-  const next = [...new Set(run.edges.filter((e) => e.from === stepId && e.taken).map((e) => e.to))].sort();
   const { startedAtMs, endedAtMs } = times(step);
   return {
     state: step.state,

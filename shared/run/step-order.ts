@@ -28,26 +28,64 @@ export function stepOrder(graphs: readonly OrderGraph[]): string[] {
     }
   }
   const back = backEdges(known, out);
-  const into = new Map<string, Set<string>>([...known].map((s) => [s, new Set<string>()]));
-  for (const [from, targets] of out) for (const to of targets) if (!back.has(`${from}\n${to}`)) into.get(to)?.add(from);
-  const left = new Set(known);
+  const rank = new Map([...known].map((s, i) => [s, i]));
+  const waiting = new Map<string, number>([...known].map((s) => [s, 0]));
+  for (const [from, targets] of out) for (const to of targets) if (!back.has(`${from}\n${to}`)) waiting.set(to, (waiting.get(to) ?? 0) + 1);
+  // Kahn's algorithm with the free steps in a heap by document rank. Without back edges the graph
+  // has no cycle, so every step comes free once the steps before it are placed.
+  const free = new RankHeap();
+  for (const [s, n] of waiting) if (n === 0) free.push(rank.get(s) ?? 0);
+  const byRank = [...known];
   const order: string[] = [];
-  while (left.size > 0) {
-    // `left` keeps document order, so the first free step found is the first in the documents.
-    // Graphs are at most a few thousand steps; a scan per pick keeps this simple.
-    let pick: string | undefined;
-    for (const s of left) {
-      if ((into.get(s)?.size ?? 0) > 0) continue;
-      pick = s;
-      break;
+  for (let r = free.pop(); r !== undefined; r = free.pop()) {
+    const step = byRank[r];
+    if (step === undefined) continue;
+    order.push(step);
+    for (const to of out.get(step) ?? []) {
+      if (back.has(`${step}\n${to}`)) continue;
+      const n = (waiting.get(to) ?? 0) - 1;
+      waiting.set(to, n);
+      if (n === 0) free.push(rank.get(to) ?? 0);
     }
-    pick ??= left.values().next().value;
-    if (pick === undefined) break;
-    left.delete(pick);
-    order.push(pick);
-    for (const t of out.get(pick) ?? []) into.get(t)?.delete(pick);
   }
   return order;
+}
+
+/** A min-heap of document ranks. */
+class RankHeap {
+  private readonly items: number[] = [];
+
+  push(rank: number): void {
+    const a = this.items;
+    a.push(rank);
+    for (let i = a.length - 1; i > 0; ) {
+      const parent = (i - 1) >> 1;
+      const [x, p] = [a[i] ?? 0, a[parent] ?? 0];
+      if (p <= x) break;
+      a[i] = p;
+      a[parent] = x;
+      i = parent;
+    }
+  }
+
+  pop(): number | undefined {
+    const a = this.items;
+    const top = a[0];
+    const last = a.pop();
+    if (a.length === 0 || last === undefined) return top;
+    a[0] = last;
+    for (let i = 0; ; ) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let min = i;
+      if (l < a.length && (a[l] ?? 0) < (a[min] ?? 0)) min = l;
+      if (r < a.length && (a[r] ?? 0) < (a[min] ?? 0)) min = r;
+      if (min === i) break;
+      [a[i], a[min]] = [a[min] ?? 0, a[i] ?? 0];
+      i = min;
+    }
+    return top;
+  }
 }
 
 /** "FROM\nTO" of each edge that closes a cycle, by an iterative depth-first walk (deep graphs cannot overflow). */
