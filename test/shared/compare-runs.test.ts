@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RunComparison } from '../../shared/api/run-comparison.ts';
+import { CompareQuery, RunComparison } from '../../shared/api/run-comparison.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
 import { compareRuns } from '../../shared/run/compare-runs.ts';
 import { jsonDiff } from '../../shared/run/json-diff.ts';
@@ -182,5 +182,35 @@ describe('stepOrder', () => {
     expect(stepOrder([{ ...loop, steps: ['review', 'done', 'work', 'start'] }])).toEqual(['start', 'work', 'review', 'done']);
     const other = { steps: ['start', 'extra', 'done'], edges: [{ from: 'start', to: 'extra' }, { from: 'extra', to: 'done' }] };
     expect(stepOrder([loop, other])).toEqual(['start', 'work', 'review', 'extra', 'done']);
+  });
+});
+
+describe('the RunComparison and CompareQuery schemas', () => {
+  const run = { id: 'r1', workflowId: 'w', version: 1, state: 'succeeded', inputRevision: 1, createdAtMs: 1, updatedAtMs: 2 };
+  const valid = { runs: [run, { ...run, id: 'r2' }], firstDifference: { stepId: 's', kind: 'output', paths: ['$.a'], fields: [{ path: '$.a', b: 1 }], why: 'w' }, steps: [], route: { a: [], b: [] }, inputDiff: [], versionDiff: null, same: false };
+  it('accepts a comparison, and one with fields it does not know (later additions)', () => {
+    expect(RunComparison.safeParse(valid).success).toBe(true);
+    expect(RunComparison.safeParse({ ...valid, later: 1 }).success).toBe(true);
+  });
+  const invalid: [string, unknown, string][] = [
+    ['one run', { ...valid, runs: [run] }, 'runs'],
+    ['an unknown kind', { ...valid, firstDifference: { ...valid.firstDifference, kind: 'timing' } }, 'firstDifference.kind'],
+    ['a run state that is not one', { ...valid, runs: [run, { ...run, state: 'done' }] }, 'runs.1.state'],
+    ['a field value JSON cannot carry', { ...valid, inputDiff: [{ path: '$', a: Number.NaN }] }, 'inputDiff.0.a'],
+    ['a step side without its state', { ...valid, steps: [{ id: 's', a: {}, b: null, differs: [] }] }, 'steps.0.a.state'],
+  ];
+  it.each(invalid)('refuses %s at its path', (_what, value, path) => {
+    const r = RunComparison.safeParse(value);
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0]?.path.join('.')).toBe(path);
+  });
+  it.each([
+    [{ a: 'r1', b: 'r2' }, true],
+    [{ a: 'r1' }, false],
+    [{ a: '', b: 'r2' }, false],
+    [{ a: 'r1', b: 'r2', c: 'x' }, false],
+    [{ a: 'r'.repeat(201), b: 'r2' }, false],
+  ])('CompareQuery %j → %s', (query, ok) => {
+    expect(CompareQuery.safeParse(query).success).toBe(ok);
   });
 });
