@@ -3,6 +3,7 @@
 import type { Command } from './command.ts';
 import { validateCommand } from './commands/validate-command.ts';
 import { diffCommand } from './commands/diff-command.ts';
+import { compareCommand } from './commands/compare-command.ts';
 import { runCommand } from './commands/run-command.ts';
 import { runsCommand } from './commands/runs-command.ts';
 import { inspectCommand } from './commands/inspect-command.ts';
@@ -25,6 +26,7 @@ export const COMMANDS: readonly Command[] = [
   runCommand,
   runsCommand,
   inspectCommand,
+  compareCommand,
   eventsCommand,
   resumeCommand,
   reviseCommand,
