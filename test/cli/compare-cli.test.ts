@@ -47,6 +47,16 @@ const chain = write('chain.weft.json', {
   edges: [{ id: 'a', from: 'prep', to: 'read_file' }, { id: 'b', from: 'read_file', to: 'done' }],
 });
 
+const constant = write('constant.weft.json', {
+  format: 'weft/v1', id: 'constant', version: 1, name: 'Constant',
+  steps: [
+    { id: 'calc', kind: 'transform', input: 'input', config: { expression: '{"ok": true}' } },
+    // An end step without an input would get the run input: it reads calc's output instead.
+    { id: 'done', kind: 'end', input: 'steps.calc.output' },
+  ],
+  edges: [{ id: 'calc_done', from: 'calc', to: 'done' }],
+});
+
 /** Runs `file` with `input` to its end; the run's id. */
 async function run(file: string, input: unknown): Promise<string> {
   const r = await runWeft(['run', file, '--db', db, '--input', JSON.stringify(input), '--json'], dir, { env });
@@ -69,6 +79,8 @@ beforeAll(async () => {
   runs['readOk'] = await run(chain, { n: 3 });
   writeFileSync(valueFile, 'not json');
   runs['readFails'] = await run(chain, { n: 3 });
+  runs['constant1'] = await run(constant, { n: 1 });
+  runs['constant2'] = await run(constant, { n: 2 });
 }, 60_000);
 
 const id = (name: string): string => {
@@ -104,6 +116,15 @@ describe.concurrent('weft compare --json', () => {
     const c = RunComparison.parse(JSON.parse(r.stdout));
     expect(c.runs.map((x) => x.state)).toEqual(['succeeded', 'failed']);
     expect(c.firstDifference).toEqual({ stepId: 'read_file', kind: 'outcome', why: '"read_file" succeeded in A, failed in B' });
+  });
+
+  it('exits 0 for runs given other inputs that took the same path to the same outputs, and still names the input', async () => {
+    const r = await compare(id('constant1'), id('constant2'), '--json');
+    expect(r.code).toBe(0);
+    const c = RunComparison.parse(JSON.parse(r.stdout));
+    expect(c.firstDifference).toMatchObject({ stepId: 'calc', kind: 'input', paths: ['$.n'] });
+    expect(c.same).toBe(false);
+    expect(c.steps.flatMap((s) => s.differs)).toEqual(['input']);
   });
 
   it('exits 0 for two runs that went the same way, and for a run and itself, by id prefix too', async () => {

@@ -7,6 +7,7 @@ import { EXIT_FAILED, EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { UsageError } from '../usage-error.ts';
 import { formatComparison } from '../compare-text.ts';
+import type { RunComparison } from '../../../shared/api/run-comparison.ts';
 
 export const compareCommand: Command = {
   name: 'compare',
@@ -26,8 +27,8 @@ gives the rules.
   --json      print {"runs":[A,B],"firstDifference":{"stepId","kind","paths"?,"fields"?,"why"}|null,
               "steps":[{"id","a","b","differs"}],"route":{"a","b"},"inputDiff","versionDiff","same"}
 
-Exit status: 0 no step differs (the same path with the same inputs, outcomes and outputs), 1 the
-runs differ, 2 usage error, no store, or an unknown run.`,
+Exit status: 0 the runs took the same path to the same outcomes and outputs (inputs may differ:
+--json still names them), 1 they differ, 2 usage error, no store, or an unknown run.`,
 
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, json: { type: 'boolean' } });
@@ -38,7 +39,15 @@ runs differ, 2 usage error, no store, or an unknown run.`,
     return withReadOnlyStore('compare', io, values.db, (reader) => {
       const comparison = reader.runComparison(a, b);
       io.stdout.write(values.json === true ? `${JSON.stringify(comparison)}\n` : formatComparison(comparison));
-      return comparison.same ? EXIT_OK : EXIT_FAILED;
+      return sameResult(comparison) ? EXIT_OK : EXIT_FAILED;
     });
   },
 };
+
+/**
+ * The exit status's question (issue 13's contract): did the runs take the same path to the same
+ * outcomes and outputs? A step given another input that still did the same counts as the same.
+ */
+export function sameResult(comparison: RunComparison): boolean {
+  return comparison.steps.every((s) => s.differs.every((kind) => kind === 'input'));
+}
