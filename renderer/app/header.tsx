@@ -35,6 +35,16 @@ export function Header() {
             <span className="sep">/</span>
             <span className="current">Insights</span>
           </>
+        ) : route.page === 'compare' ? (
+          <>
+            <button type="button" className="link" onClick={() => go({ page: 'runs' })}>
+              Runs
+            </button>
+            <span className="sep">/</span>
+            <span className="current">
+              Compare <span className="mono">{route.a}</span> with <span className="mono">{route.b}</span>
+            </span>
+          </>
         ) : route.page === 'run' ? (
           <>
             <button type="button" className="link" onClick={() => go({ page: 'runs' })}>

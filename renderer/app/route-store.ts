@@ -8,7 +8,8 @@ export type Route =
   | { page: 'runs'; workflow?: string }
   | { page: 'run'; id: string }
   | { page: 'tasks' }
-  | { page: 'insights'; id: string };
+  | { page: 'insights'; id: string }
+  | { page: 'compare'; a: string; b: string };
 
 export function parseRoute(hash: string): Route {
   const parts = hash
@@ -22,6 +23,7 @@ export function parseRoute(hash: string): Route {
   if (page === 'run' && id !== undefined) return { page: 'run', id };
   if (page === 'tasks') return { page: 'tasks' };
   if (page === 'insights' && id !== undefined) return { page: 'insights', id };
+  if (page === 'compare' && id !== undefined && parts[2] !== undefined) return { page: 'compare', a: id, b: parts[2] };
   return { page: 'workflows' };
 }
 
@@ -47,6 +49,8 @@ export function formatRoute(route: Route): string {
       return '#/tasks';
     case 'insights':
       return `#/insights/${encodeURIComponent(route.id)}`;
+    case 'compare':
+      return `#/compare/${encodeURIComponent(route.a)}/${encodeURIComponent(route.b)}`;
   }
 }
 

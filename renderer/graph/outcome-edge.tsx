@@ -11,6 +11,7 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
   const runId = data?.runId ?? null;
   // On a run's graph: was this edge taken in the run's current pass (undefined: not decided yet).
   const taken = useRuns((st) => (runId === null ? undefined : st.edgeTaken[runId]?.[id]));
+  const why = useRuns((st) => (runId === null ? undefined : st.edgeWhy[runId]?.[id]));
   const outcomes = data?.outcomes ?? ['succeeded'];
   const main = outcomes[0] ?? 'succeeded';
   const problems = data?.problems ?? 0;
@@ -35,6 +36,12 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
         data-share={stats === undefined ? undefined : stats.share.toFixed(2)}
         {...(markerEnd === undefined ? {} : { markerEnd })}
       />
+      {why !== undefined ? (
+        // A wide invisible path along the edge, so hovering it says why it was taken or not.
+        <path d={path} fill="none" stroke="transparent" strokeWidth={14} className="edge-why" data-testid={`edge-why-${id}`}>
+          <title>{`${taken === true ? 'taken' : 'not taken'}: ${why}`}</title>
+        </path>
+      ) : null}
       {plain && stats === undefined ? null : (
         <EdgeLabelRenderer>
           <div

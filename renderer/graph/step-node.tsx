@@ -3,7 +3,7 @@
 // count. Memoized, and it subscribes only to its own step of its own run.
 import { memo } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
-import { AlertTriangle, Hourglass, RotateCw, Timer, XCircle } from 'lucide-react';
+import { AlertTriangle, Hourglass, Radio, RotateCw, Timer, UserRound, XCircle } from 'lucide-react';
 import { KindIcon } from './kind-icon.tsx';
 import type { StepFlowNode } from './to-flow.ts';
 import { useRuns } from '../runs/runs-store.ts';
@@ -69,6 +69,15 @@ function StepNodeView({ data, selected }: NodeProps<StepFlowNode>) {
             <span className="state node-state" data-state={state} data-testid={`step-state-${data.stepId}`}>
               {state.replace('_', ' ')}
               {attempts > 1 ? <span className="attempts"> ×{attempts}</span> : null}
+            </span>
+          ) : null}
+          {step?.escalated === true ? (
+            <span className="node-flag" title="waits for a person: an escalation, or an unknown outcome to resolve" data-testid={`step-escalated-${data.stepId}`}>
+              <UserRound size={11} aria-hidden="true" /> needs a person
+            </span>
+          ) : state === 'waiting' && (data.kind === 'human' || data.kind === 'event') ? (
+            <span className="node-flag node-flag-wait" title={data.kind === 'human' ? 'waiting for a person' : 'waiting for an event'}>
+              {data.kind === 'human' ? <UserRound size={11} aria-hidden="true" /> : <Radio size={11} aria-hidden="true" />}
             </span>
           ) : null}
         </div>
