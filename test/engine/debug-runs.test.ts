@@ -251,3 +251,32 @@ describe('pinned outputs', () => {
     expect(service.runs({}).runs.map((r) => [r.id, r.debug])).toEqual(expect.arrayContaining([[source, true], [fork.runId, undefined]]));
   });
 });
+
+describe('lists', () => {
+  it('mark the tasks of a debug run; a pinned human step opens no task', async () => {
+    const hh = harness();
+    h = hh;
+    const approval = parseWorkflow(wf('debug-approval', [
+      { id: 'ask', kind: 'human', deadlineMs: 3_600_000, config: { task: 'approve', title: 'Approve it' } },
+      { id: 'then', kind: 'transform', config: { expression: 'steps.ask.output.decision' } },
+      end(),
+    ], [{ id: 'a', from: 'ask', to: 'then' }, { id: 'b', from: 'then', to: 'done' }]));
+    hh.store.saveDefinition(approval, Date.now());
+    const service = new EngineService(hh.store, hh.engine, hh.dir);
+    const start = (debug?: Parameters<typeof checkDebug>[1]): string => {
+      const checked = checkDebug(approval, debug);
+      return service.startChecked(checkStart(approval, hh.dir, {}), checked === undefined ? {} : { debug: checked }).runId;
+    };
+    const plain = start();
+    const debug = start({ breakpoints: ['then'] });
+    const pinned = start({ pins: { ask: { decision: 'approved', by: 'pin', at: '2026-01-01T00:00:00.000Z' } } });
+    expect(await hh.engine.settled(plain)).toBe('waiting');
+    expect(await hh.engine.settled(debug)).toBe('waiting');
+    expect(await hh.engine.settled(pinned)).toBe('succeeded');
+    const tasks = service.tasks().map((t) => [t.runId, t.debug]);
+    expect(tasks).toHaveLength(2);
+    expect(tasks).toEqual(expect.arrayContaining([[plain, undefined], [debug, true]]));
+    expect(types(hh.events(pinned), 'ask')).not.toContain('task_opened');
+    expect(hh.model(pinned).steps.get('then')?.output).toBe('approved');
+  });
+});
