@@ -18,7 +18,7 @@ import { trustCommand } from './commands/trust-command.ts';
 import { testCommand } from './commands/test-command.ts';
 import { statsCommand } from './commands/stats-command.ts';
 import { serveCommand } from './commands/serve-command.ts';
-import { cancelCommand, keepCommand, pauseCommand, resolveCommand, retryCommand, skipCommand } from './commands/operator-commands.ts';
+import { cancelCommand, continueCommand, keepCommand, pauseCommand, resolveCommand, retryCommand, skipCommand, stepCommand } from './commands/operator-commands.ts';
 
 export const COMMANDS: readonly Command[] = [
   validateCommand,
@@ -37,6 +37,8 @@ export const COMMANDS: readonly Command[] = [
   tasksCommand,
   sendCommand,
   pauseCommand,
+  continueCommand,
+  stepCommand,
   cancelCommand,
   retryCommand,
   skipCommand,

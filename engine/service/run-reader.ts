@@ -15,6 +15,7 @@ import { systemClock, type Clock } from '../time/clock.ts';
 import { foldRun } from '../runtime/fold-run.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
 import type { Store } from '../store/store.ts';
+import { debugRunIds } from '../store/run-list.ts';
 import { followRunEvents } from './follow-run-events.ts';
 import { ServiceError, serviceErrorOf } from './service-error.ts';
 export type { RestartRecord } from '../../shared/run/restart-record.ts';
@@ -27,6 +28,8 @@ export interface RunRowView {
   state: RunState;
   inputRevision: number;
   createdAt: string;
+  /** Only on a debug run. */
+  debug?: true;
 }
 
 /** Events of one run after a sequence number; `next` is the `after` of the following page, or null at the end. */
@@ -72,7 +75,9 @@ export class RunReader {
 
   /** The newest runs, newest first. */
   recentRuns(limit: number): RunRowView[] {
-    return this.store.listRuns(limit).map((r) => ({ id: r.id, workflowId: r.workflowId, version: r.version, state: r.state, inputRevision: r.inputRevision, createdAt: new Date(r.createdAt).toISOString() }));
+    const rows = this.store.listRuns(limit);
+    const debug = debugRunIds(this.store.db, rows.map((r) => r.id));
+    return rows.map((r) => ({ id: r.id, workflowId: r.workflowId, version: r.version, state: r.state, inputRevision: r.inputRevision, createdAt: new Date(r.createdAt).toISOString(), ...(debug.has(r.id) ? { debug: true as const } : {}) }));
   }
 
   /** The run's RunDetail: the restart record, permitted actions, attempt details (`weft inspect --json`). */
