@@ -130,6 +130,12 @@ function RunHead({ detail }: { detail: RunDetail }) {
         </button>
       ) : null}
       <span className="run-id mono">{run.id}</span>
+      {run.debug !== undefined ? (
+        <span className="debug-badge" data-testid="run-debug" title={`breakpoints: ${run.debug.breakpoints.join(', ') || 'none'}; pinned: ${run.debug.pins.join(', ') || 'none'}`}>
+          debug
+          {run.debug.pausedAt !== null ? ` · paused before ${run.debug.pausedAt.step}` : run.debug.stepping ? ' · stepping' : ''}
+        </span>
+      ) : null}
       <span className="state" data-state={run.state} data-testid="run-state">
         {run.state.replace('_', ' ')}
       </span>

@@ -28,7 +28,7 @@ function RestartRecordViewImpl({ detail, selected, onSelect }: Props) {
             <span className="rr-words">
               {s.evidence !== null ? (
                 <>
-                  Holds evidence <span className="mono">{s.evidence.id}</span> for input <span className="mono">{s.evidence.covers.inputHash.slice(0, 8)}</span> (v
+                  Holds {s.evidence.pinned === true ? 'pinned ' : ''}evidence <span className="mono">{s.evidence.id}</span> for input <span className="mono">{s.evidence.covers.inputHash.slice(0, 8)}</span> (v
                   {s.evidence.covers.definitionVersion}, revision {s.evidence.covers.inputRevision}).{' '}
                 </>
               ) : (

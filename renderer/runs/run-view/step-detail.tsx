@@ -95,6 +95,11 @@ function AttemptSection({ step, attempt, runId }: { step: StepDetailData; attemp
       <section className="rsd-section" data-testid="attempt-detail" data-attempt={attempt.id}>
         <h4>
           Attempt <span className="mono">{attempt.id}</span>
+          {attempt.pinned === true ? (
+            <span className="debug-badge" data-testid="attempt-pinned" title="a debug run's pinned output: the step was not called">
+              pinned
+            </span>
+          ) : null}
         </h4>
         <dl className="kv">
           <dt>state</dt>
@@ -131,7 +136,7 @@ function AttemptSection({ step, attempt, runId }: { step: StepDetailData; attemp
           <div className="rsd-evidence" data-testid="attempt-evidence">
             <ShieldCheck size={13} aria-hidden="true" />
             <span>
-              evidence <span className="mono">{attempt.evidence.id}</span>
+              {attempt.evidence.pinned === true ? 'pinned ' : ''}evidence <span className="mono">{attempt.evidence.id}</span>
               {attempt.evidence.satisfies ? '' : ' (does not satisfy the step)'} covers input <span className="mono">{attempt.evidence.covers.inputHash.slice(0, 12)}</span>, definition v
               {attempt.evidence.covers.definitionVersion}, input revision {attempt.evidence.covers.inputRevision}
             </span>
