@@ -40,25 +40,36 @@ export function TaskInbox() {
   const tasks = useTasks((s) => s.tasks);
   const error = useTasks((s) => s.error);
   const refresh = useTasks((s) => s.refresh);
-  const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
+  // Open cards by key, with the task as it was when opened: a card someone is answering stays
+  // when the task leaves the list (answered elsewhere, the run cancelled), marked as gone, so the
+  // text typed is not lost and sending it shows the engine's answer.
+  const [open, setOpen] = useState<ReadonlyMap<string, TaskSummary>>(() => new Map());
   const [answered, setAnswered] = useState<Answered[]>([]);
   useEffect(() => {
     document.title = 'Tasks · Weft Studio';
     void refresh();
   }, [refresh]);
-  const toggle = (key: string) =>
+  const toggle = (task: TaskSummary) =>
     setOpen((o) => {
-      const next = new Set(o);
-      if (!next.delete(key)) next.add(key);
+      const next = new Map(o);
+      if (!next.delete(taskKey(task))) next.set(taskKey(task), task);
+      return next;
+    });
+  const close = (task: TaskSummary) =>
+    setOpen((o) => {
+      const next = new Map(o);
+      next.delete(taskKey(task));
       return next;
     });
   const onAnswered = (task: TaskSummary) => (action: TaskActionName, outcome: RunOutcome) => {
     const text = `${PAST[action]} “${task.title}” (${task.stepId}): the run is ${outcome.state.replace('_', ' ')}.`;
     setAnswered((a) => [{ key: `${taskKey(task)}@${Date.now()}`, text, runId: outcome.runId }, ...a].slice(0, 3));
-    if (action !== 'reassign') setOpen((o) => new Set([...o].filter((k) => k !== taskKey(task))));
+    if (action !== 'reassign') close(task);
     void refresh();
   };
-  const sorted = tasks === null ? null : [...tasks].sort(inboxOrder);
+  const listed = new Set((tasks ?? []).map(taskKey));
+  const gone = [...open.values()].filter((t) => !listed.has(taskKey(t)));
+  const sorted = tasks === null ? null : [...tasks, ...gone].sort(inboxOrder);
 
   return (
     <div className="page">
@@ -87,7 +98,7 @@ export function TaskInbox() {
       {sorted !== null && sorted.length > 0 ? (
         <ul className="task-list" data-testid="task-list">
           {sorted.map((t) => (
-            <TaskCard key={taskKey(t)} task={t} open={open.has(taskKey(t))} onToggle={() => toggle(taskKey(t))} onAnswered={onAnswered(t)} />
+            <TaskCard key={taskKey(t)} task={t} open={open.has(taskKey(t))} gone={!listed.has(taskKey(t))} onToggle={() => toggle(t)} onAnswered={onAnswered(t)} />
           ))}
         </ul>
       ) : null}
@@ -95,10 +106,10 @@ export function TaskInbox() {
   );
 }
 
-function TaskCard({ task, open, onToggle, onAnswered }: { task: TaskSummary; open: boolean; onToggle(): void; onAnswered(action: TaskActionName, outcome: RunOutcome): void }) {
+function TaskCard({ task, open, gone, onToggle, onAnswered }: { task: TaskSummary; open: boolean; gone: boolean; onToggle(): void; onAnswered(action: TaskActionName, outcome: RunOutcome): void }) {
   const Chevron = open ? ChevronDown : ChevronRight;
   return (
-    <li className="task-card" data-open={open} data-testid={`task-${task.runId}-${task.stepId}`}>
+    <li className="task-card" data-open={open} data-gone={gone} data-testid={`task-${task.runId}-${task.stepId}`}>
       <div className="task-head">
         <button type="button" className="task-toggle" aria-expanded={open} onClick={onToggle} data-testid="task-toggle">
           <Chevron size={15} aria-hidden="true" />
@@ -110,9 +121,18 @@ function TaskCard({ task, open, onToggle, onAnswered }: { task: TaskSummary; ope
         </span>
         <span className="grow" />
         {task.escalated ? <span className="task-escalated">escalated</span> : null}
-        <Deadline task={task} />
+        {gone ? (
+          <span className="task-gone" data-testid="task-gone">
+            no longer open
+          </span>
+        ) : (
+          <Deadline task={task} />
+        )}
         <RunLink runId={task.runId} />
       </div>
+      {open && gone ? (
+        <p className="task-gone-note">This task is no longer open: it was answered, or its run moved on, elsewhere. Close it, or send your answer to see what the engine says.</p>
+      ) : null}
       {open ? <TaskBody task={task} onAnswered={onAnswered} /> : null}
     </li>
   );
