@@ -11,6 +11,7 @@ import { useRoute } from '../app/route-store.ts';
 import { formatDuration } from '../app/format.ts';
 import { useRuns } from '../runs/runs-store.ts';
 import { RunActions } from '../runs/actions/run-actions.tsx';
+import { StepActions } from '../runs/actions/step-actions.tsx';
 import { StartRunLauncher } from '../runs/actions/start-run-launcher.tsx';
 import { countdown } from './countdown.ts';
 import { useSecond } from './second-clock.ts';
@@ -27,6 +28,9 @@ interface Answered {
 }
 
 const PAST: Record<TaskActionName, string> = { approve: 'Approved', reject: 'Rejected', reassign: 'Reassigned' };
+
+/** An operator's actions on the task's step; the answers themselves are the card's form. */
+const OPERATOR_STEP_ACTIONS = ['retry', 'skip', 'resolve', 'keep', 'fork'] as const;
 
 export const taskKey = (t: Pick<TaskSummary, 'runId' | 'stepId'>): string => `${t.runId}/${t.stepId}`;
 
@@ -75,7 +79,7 @@ export function TaskInbox() {
     <div className="page">
       <div className="page-head">
         <div>
-          <h1 className="page-title">Tasks{sorted !== null && sorted.length > 0 ? <span className="faint task-count"> {sorted.length}</span> : null}</h1>
+          <h1 className="page-title">Tasks{tasks !== null && tasks.length > 0 ? <span className="faint task-count"> {tasks.length}</span> : null}</h1>
           <p className="page-sub">Steps waiting for a person, across every run; the nearest deadline first.</p>
         </div>
         <div className="page-actions">
@@ -141,6 +145,7 @@ function TaskCard({ task, open, gone, onToggle, onAnswered }: { task: TaskSummar
 function TaskBody({ task, onAnswered }: { task: TaskSummary; onAnswered(action: TaskActionName, outcome: RunOutcome): void }) {
   const detail = useRuns((s) => s.details[task.runId]);
   const loadRun = useRuns((s) => s.loadRun);
+  const go = useRoute((s) => s.go);
   useEffect(() => {
     void loadRun(task.runId);
   }, [task.runId, loadRun]);
@@ -163,6 +168,7 @@ function TaskBody({ task, onAnswered }: { task: TaskSummary; onAnswered(action: 
             The run: {detail.run.workflowId} v{detail.run.version}, {detail.run.state.replace('_', ' ')}
           </summary>
           <RunActions detail={detail} onDone={() => void loadRun(task.runId)} />
+          <StepActions detail={detail} stepId={task.stepId} only={OPERATOR_STEP_ACTIONS} onDone={(result, action) => (action === 'fork' ? go({ page: 'run', id: result.runId }) : void loadRun(task.runId))} />
         </details>
       ) : null}
     </div>

@@ -216,9 +216,39 @@ test('run dialogs from the inbox: pause and resume, revise with its plan, cancel
   await expect.poll(async () => (await getRun(runId)).run.inputRevision).toBe(2);
   expect((await getRun(runId)).run.input).toEqual({ topic: 'saga patterns in practice', audience: 'platform engineers' });
 
-  // Cancel asks for a confirmation before it sends anything.
+  // Skip needs an output and a reason; nothing is sent without them.
   await expect.poll(() => stepState(runId, 'review')).toBe('waiting');
   await page.getByTestId('nav-runs').click();
+  await page.getByTestId('nav-tasks').click();
+  const revised = taskCard(page, runId, 'review');
+  await revised.getByTestId('task-toggle').click();
+  await revised.locator('.task-run summary').click();
+  await expect(revised.getByTestId('action-keep')).toBeDisabled();
+  await revised.getByTestId('action-skip').click();
+  const skip = page.getByTestId('dialog-skip');
+  await skip.getByTestId('submit-action').click();
+  await expect(skip.getByTestId('action-problem')).toHaveText(/Give a reason/);
+  await skip.getByTestId('action-reason').fill('reviewed on paper');
+  await skip.getByTestId('submit-action').click();
+  await expect(skip.getByTestId('action-problem')).toHaveText('Give the output.');
+  await shoot(page, 'dialog-skip');
+  await skip.getByRole('button', { name: 'Cancel' }).click();
+  await expect(skip).toHaveCount(0);
+
+  // Fork from the review step with an edited input: a new run, which the app opens.
+  await revised.getByTestId('action-fork').click();
+  const fork = page.getByTestId('dialog-fork');
+  await fork.getByTestId('field-audience').fill('site reliability engineers');
+  await shoot(page, 'dialog-fork');
+  await fork.getByTestId('submit-action').click();
+  await expect(page).toHaveURL(/#\/run\//);
+  const forkId = decodeURIComponent(/#\/run\/([^/?#]+)/.exec(page.url())?.[1] ?? '');
+  expect(forkId).not.toBe(runId);
+  const forked = (await getRun(forkId)) as RunView & { run: { forkOf: unknown } };
+  expect(forked.run.forkOf).toEqual({ runId, fromStep: 'review' });
+  expect(forked.run.input).toEqual({ topic: 'saga patterns in practice', audience: 'site reliability engineers' });
+
+  // Cancel asks for a confirmation before it sends anything.
   await page.getByTestId('nav-tasks').click();
   const again = taskCard(page, runId, 'review');
   await again.getByTestId('task-toggle').click();
