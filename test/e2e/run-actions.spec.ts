@@ -4,7 +4,8 @@
 // the engine's refusal shown word for word, and the run-level dialogs (pause, revise with its
 // plan, cancel with its confirmation). Every wait is for a state, never for time.
 import { expect, test, type Page } from '@playwright/test';
-import { exampleWorkspace, startServe, weft, type Served, type Workspace } from './weft-serve.ts';
+import { join } from 'node:path';
+import { exampleWorkspace, REPO_ROOT, startServe, weft, type Served, type Workspace } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
@@ -267,4 +268,114 @@ test('run dialogs from the inbox: pause and resume, revise with its plan, cancel
   await expect(again.getByTestId('task-gone')).toBeVisible();
   await again.getByTestId('task-toggle').click();
   await expect(again).toHaveCount(0);
+});
+
+// The step dialogs belong to the run page (the lead's); here they are mounted alone on a page
+// of the real server's origin, so their calls reach the real API with the session's token.
+const HARNESS = `
+import { useEffect, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ApiClient } from './renderer/api/api-client.ts';
+import { StepActions } from './renderer/runs/actions/step-actions.tsx';
+import './renderer/theme/controls.css';
+
+const q = new URLSearchParams(location.search);
+sessionStorage.setItem('weft.token', q.get('token'));
+const api = new ApiClient(q.get('token'));
+function App() {
+  const [detail, setDetail] = useState(null);
+  const [done, setDone] = useState([]);
+  const load = () => api.run(q.get('run')).then(setDetail);
+  useEffect(() => { void load(); }, []);
+  if (detail === null) return <p>loading</p>;
+  return (
+    <div style={{ padding: 24 }}>
+      <p data-testid="harness-state">{detail.steps.find((s) => s.id === q.get('step')).state}</p>
+      <StepActions detail={detail} stepId={q.get('step')} onDone={(r, a) => { setDone((d) => [...d, a + ':' + r.state]); void load(); }} />
+      <p data-testid="harness-done">{done.join(' ')}</p>
+    </div>
+  );
+}
+createRoot(document.getElementById('root')).render(<App />);
+`;
+
+async function openHarness(page: Page, runId: string, stepId: string): Promise<void> {
+  const { build } = await import('esbuild');
+  const { readFileSync } = await import('node:fs');
+  const out = await build({
+    stdin: { contents: HARNESS, resolveDir: process.cwd(), loader: 'tsx', sourcefile: 'harness.tsx' },
+    bundle: true,
+    write: false,
+    format: 'iife',
+    outdir: 'harness-out',
+    jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': '"development"' },
+    logLevel: 'silent',
+  });
+  const js = out.outputFiles.find((f) => f.path.endsWith('.js'))?.text ?? '';
+  const css = ['tokens.css', 'app.css'].map((f) => readFileSync(`renderer/theme/${f}`, 'utf8')).join('\n') + (out.outputFiles.find((f) => f.path.endsWith('.css'))?.text ?? '');
+  const files: Record<string, { type: string; body: string }> = {
+    '/harness/': { type: 'text/html', body: '<!doctype html><html data-theme="light"><head><link rel="stylesheet" href="/harness/app.css"></head><body><div id="root"></div><script src="/harness/app.js"></script></body></html>' },
+    '/harness/app.css': { type: 'text/css', body: css },
+    '/harness/app.js': { type: 'text/javascript', body: js },
+  };
+  await page.route(`${served.url}/harness/**`, (route) => {
+    const file = files[new URL(route.request().url()).pathname];
+    return file === undefined ? route.fulfill({ status: 404 }) : route.fulfill({ status: 200, contentType: file.type, body: file.body });
+  });
+  await page.goto(`${served.url}/harness/?run=${runId}&step=${stepId}&token=${served.token}`);
+}
+
+test('step dialogs on a failed external write: retry asks for a confirmation, skip settles it with an output', async ({ page }) => {
+  const { startFakeApi } = (await import(join(REPO_ROOT, 'examples/fake-api.mjs'))) as { startFakeApi: (port?: number) => Promise<{ url: string; close(): Promise<void> }> };
+  const api = await startFakeApi(0);
+  try {
+    // A stale base revision: the records API refuses the write (412), and the run fails there.
+    const input = { apiBase: api.url, recordId: 'A17', field: 'status', value: 'archived', baseRevision: 2, recipient: 'R2' };
+    const result = await weft(ws, ['run', 'record-update.weft.json', '--input', JSON.stringify(input), '--json']);
+    const { runId } = JSON.parse(result.stdout) as { runId: string };
+    await expect.poll(() => stepState(runId, 'write')).toBe('failed');
+    const attemptsBefore = (await getRun(runId)).steps.find((s) => s.id === 'write')?.attempts.length ?? 0;
+    await openHarness(page, runId, 'write');
+    await expect(page.getByTestId('harness-state')).toHaveText('failed');
+    await expect(page.getByTestId('action-approve')).toHaveCount(0);
+    await expect(page.getByTestId('action-resolve')).toBeDisabled();
+
+    // Retry: the write is external, so a confirmation comes first; the new attempt is real.
+    await page.getByTestId('action-retry').click();
+    const retry = page.getByTestId('dialog-retry');
+    await retry.getByTestId('retry-edit').check();
+    await expect(retry.getByTestId('retry-input')).toContainText('"baseRevision"');
+    await retry.getByTestId('action-reason').fill('the records API was redeployed');
+    await retry.getByTestId('submit-action').click();
+    await expect(retry.getByTestId('confirm-panel')).toContainText('write has external effects');
+    await shoot(page, 'dialog-retry-confirm');
+    expect((await getRun(runId)).steps.find((s) => s.id === 'write')?.attempts.length).toBe(attemptsBefore);
+    await retry.getByTestId('confirm-action').click();
+    await expect(retry).toHaveCount(0);
+    await expect(page.getByTestId('harness-done')).toContainText('retry:');
+    await expect.poll(async () => (await getRun(runId)).steps.find((s) => s.id === 'write')?.attempts.length ?? 0).toBeGreaterThan(attemptsBefore);
+    await expect.poll(() => stepState(runId, 'write')).toBe('failed');
+
+    // Skip with an output that is not JSON is held back; with one, the engine settles the step.
+    await page.reload();
+    await page.getByTestId('action-skip').click();
+    const skip = page.getByTestId('dialog-skip');
+    await skip.getByTestId('action-reason').fill('changed by hand in the records console');
+    await skip.locator('[data-testid="skip-output-json"] .cm-content').fill('{"status": ');
+    await skip.getByTestId('submit-action').click();
+    await expect(skip.getByTestId('action-problem')).toContainText('not valid JSON');
+    await skip.locator('[data-testid="skip-output-json"] .cm-content').fill('{"status": 200, "body": {"id": "A17", "revision": 4}}');
+    await shoot(page, 'dialog-skip-output');
+    await skip.getByTestId('submit-action').click();
+    await expect(page.getByTestId('harness-done')).toContainText('skip:');
+    await expect(skip).toHaveCount(0);
+    await expect.poll(() => stepState(runId, 'write')).toBe('succeeded');
+    // The output given is in the log, with who and why.
+    const events = await (await fetch(`${served.url}/api/runs/${runId}/events`, { headers: { authorization: `Bearer ${served.token}` } })).text();
+    expect(events).toContain('"revision":4');
+    expect(events).toContain('changed by hand in the records console');
+  } finally {
+    await api.close();
+  }
 });
