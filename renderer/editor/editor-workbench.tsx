@@ -20,6 +20,7 @@ import { EditorSidePanel } from './editor-side-panel.tsx';
 import { ProblemsDock, useLiveValidation, useProblemMaps } from './problems-dock.tsx';
 import { useSaving } from './use-saving.ts';
 import { FileMenu } from './file-menu.tsx';
+import { StartRunLauncher } from '../runs/actions/start-run-launcher.tsx';
 import { useDrafts } from './use-drafts.ts';
 import { formatRoute, setLeaveGuard } from '../app/route-store.ts';
 import { DiffView, type DiffSide } from './diff/diff-view.tsx';
@@ -259,6 +260,7 @@ export function EditorWorkbench({ detail }: { detail: WorkflowDetail }) {
           {detail.summary.file}
         </span>
         <FileMenu onSave={saving.save} onMessage={saving.note} />
+        {detail.summary.id !== null ? <StartRunLauncher workflowId={detail.summary.id} /> : null}
         <button type="button" className="button button-primary" onClick={() => run('save')} disabled={saving.busy} data-testid="save" title="Save (Ctrl+S)">
           <Save size={14} aria-hidden="true" /> Save
         </button>

@@ -15,6 +15,8 @@ import { StepDetail, type RunSelection } from './run-view/step-detail.tsx';
 import { RestartRecordView } from './run-view/restart-record-view.tsx';
 import { ValueView } from './run-view/value-view.tsx';
 import { ComparePicker } from './compare/compare-view.tsx';
+import { RunActions } from './actions/run-actions.tsx';
+import { StepActions } from './actions/step-actions.tsx';
 import './run-view/run-view.css';
 
 const NO_DIAGNOSTICS: Diagnostic[] = [];
@@ -77,7 +79,19 @@ export function RunPage({ id }: { id: string }) {
               selection === null || definition === null ? (
                 <p className="muted run-detail-empty">Select a step on the graph, the timeline or the restart record.</p>
               ) : (
-                <StepDetail detail={detail} definition={definition} selection={selection} onSelect={select} />
+                <StepDetail
+                  detail={detail}
+                  definition={definition}
+                  selection={selection}
+                  onSelect={select}
+                  actions={
+                    <StepActions
+                      detail={detail}
+                      stepId={selection.stepId}
+                      onDone={(result, action) => (action === 'fork' ? useRoute.getState().go({ page: 'run', id: result.runId }) : void loadRun(id))}
+                    />
+                  }
+                />
               )
             ) : null}
             {tab === 'record' ? <RestartRecordView detail={detail} selected={selection?.stepId ?? null} onSelect={select} /> : null}
@@ -152,6 +166,7 @@ function RunHead({ detail }: { detail: RunDetail }) {
         </span>
       ) : null}
       <span className="toolbar-spacer" />
+      <RunActions detail={detail} onDone={() => void useRuns.getState().loadRun(run.id)} />
       <div className="menu-anchor">
         <button type="button" className="button" onClick={() => setComparing((c) => !c)} aria-expanded={comparing} data-testid="compare-button">
           <GitCompare size={14} aria-hidden="true" /> Compare…

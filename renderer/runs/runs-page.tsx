@@ -1,5 +1,6 @@
 // The runs of the store, newest first: state, workflow, version, start, duration and where it
 // failed. Filterable by workflow and state; rows change live as events arrive.
+import { StartRunLauncher } from './actions/start-run-launcher.tsx';
 import { useEffect, useMemo, useState } from 'react';
 import { useRuns } from './runs-store.ts';
 import { useRoute } from '../app/route-store.ts';
@@ -32,7 +33,10 @@ export function RunsPage({ workflow }: { workflow?: string | undefined }) {
 
   return (
     <div className="page">
-      <h1 className="page-title">Runs</h1>
+      <div className="page-head">
+        <h1 className="page-title">Runs</h1>
+        <StartRunLauncher {...(workflow === undefined ? {} : { workflowId: workflow })} />
+      </div>
       <p className="page-sub">Every run in the store, newest first. States change here as the engine works.</p>
       <div className="toolbar">
         <input
