@@ -17,6 +17,7 @@ import { ValueView } from './run-view/value-view.tsx';
 import { ComparePicker } from './compare/compare-view.tsx';
 import { RunActions } from './actions/run-actions.tsx';
 import { StepActions } from './actions/step-actions.tsx';
+import { DebugActions } from './actions/debug-actions.tsx';
 import './run-view/run-view.css';
 
 const NO_DIAGNOSTICS: Diagnostic[] = [];
@@ -166,6 +167,7 @@ function RunHead({ detail }: { detail: RunDetail }) {
         </span>
       ) : null}
       <span className="toolbar-spacer" />
+      <DebugActions detail={detail} onDone={() => void useRuns.getState().loadRun(run.id)} />
       <RunActions detail={detail} onDone={() => void useRuns.getState().loadRun(run.id)} />
       <div className="menu-anchor">
         <button type="button" className="button" onClick={() => setComparing((c) => !c)} aria-expanded={comparing} data-testid="compare-button">
