@@ -3,6 +3,11 @@
 // store opened read-only, and the server answers the same questions from its own store.
 import type { RevisePlan, RevisePlanStep } from '../../shared/api/input-commands.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
+import { DETAIL_VALUE_LIMIT } from '../../shared/api/elided-value.ts';
+import { INLINE_CHILD_BYTES, type RunValue, type RunValueQuery } from '../../shared/api/run-value.ts';
+import { formatValuePath, parseValuePath } from '../../shared/api/value-path.ts';
+import { shapeValue } from '../../shared/run/elide-values.ts';
+import { valueAt } from '../../shared/run/value-at.ts';
 import type { TaskSummary } from '../../shared/api/task-summary.ts';
 import { openTasks } from '../../shared/run/open-tasks.ts';
 import { runDetail } from '../../shared/run/run-detail.ts';
@@ -76,6 +81,25 @@ export class RunReader {
   /** The run's RunDetail: the restart record, permitted actions, attempt details (`weft inspect --json`). */
   runDetail(idOrPrefix: string): RunDetail {
     return runDetail(this.fold(this.resolveRunId(idOrPrefix)));
+  }
+
+  /**
+   * One value of the run by its value path (shared/api/value-path.ts), whole or cut as the query
+   * says (`GET /api/runs/:id/value`). A malformed path is bad input; a path to nothing is not found.
+   */
+  runValue(idOrPrefix: string, q: RunValueQuery): RunValue {
+    const segments = parseValuePath(q.path);
+    if (!Array.isArray(segments)) throw new ServiceError('bad-input', `the value path "${q.path.slice(0, 200)}": ${segments.message}`, 'path');
+    const runId = this.resolveRunId(idOrPrefix);
+    const found = valueAt(runDetail(this.fold(runId)), segments);
+    if (!found.found) throw new ServiceError('not-found', `no value at ${q.path.slice(0, 200)} in run ${runId}: ${found.message}`, 'path');
+    return shapeValue(found.value, formatValuePath(segments), {
+      ...(q.depth === undefined ? {} : { depth: q.depth }),
+      ...(q.offset === undefined ? {} : { offset: q.offset }),
+      ...(q.limit === undefined ? {} : { limit: q.limit }),
+      inlineBytes: INLINE_CHILD_BYTES,
+      stringLimit: DETAIL_VALUE_LIMIT,
+    });
   }
 
   /** A page of a run's log: the events after `after`, at most `limit` (all without a limit). */
