@@ -70,8 +70,8 @@ export const JsonRowView = memo(function JsonRowView(p: JsonRowProps) {
       )}
       <span className={row.key === null ? 'json-key json-root' : typeof row.key === 'number' ? 'json-index' : 'json-key'}>
         {row.key === null ? p.rootLabel : typeof row.key === 'number' ? row.key : <Highlight text={row.key} query={p.query} />}
+        <span className="json-colon">:</span>
       </span>
-      <span className="json-colon">:</span>
       <Value {...p} />
       <span className="json-actions">
         <button type="button" className="json-action" title={`copy the path ${row.path}`} aria-label={`copy the path ${row.path}`} data-testid="json-copy-path" onClick={() => p.onCopyPath(row.path)}>
@@ -115,7 +115,8 @@ function Value(p: JsonRowProps) {
     const brackets = row.kind === 'array' ? '[]' : '{}';
     return (
       <span className="json-summary">
-        {row.open ? brackets.charAt(0) : `${brackets.charAt(0)}…${brackets.charAt(1)}`} <span className="json-note">{formatCount(row.count, row.kind)}</span>
+        {row.open ? null : <span className="json-brackets">{`${brackets.charAt(0)}…${brackets.charAt(1)}`}</span>}
+        <span className="json-note">{formatCount(row.count, row.kind)}</span>
       </span>
     );
   }

@@ -112,7 +112,7 @@ export function* flattenRows(root: JsonValue, rootPath: string, open: ReadonlySe
 
 /**
  * The paths to open so that "expand all" shows at most `maxRows` rows: containers breadth first,
- * level by level, while the rows they add fit.
+ * level by level, each one whose entries still fit (a bigger one stays closed).
  *
  * @example
  * expandAllPaths({ a: { b: 1 } }, '$', new Map(), 100); // Set {'$', '$.a'}
@@ -128,7 +128,8 @@ export function expandAllPaths(root: JsonValue, rootPath: string, loaded: Loaded
       if (node.elided !== null) continue;
       const entries = entriesOf(node.value);
       if (entries.length === 0) continue;
-      if (rows + entries.length > maxRows) return open;
+      // A container too big for what is left stays closed; smaller ones after it may still open.
+      if (rows + entries.length > maxRows) continue;
       rows += entries.length;
       open.add(node.path);
       for (const [k, x] of entries) next.push({ v: x, path: appendPath(node.path, k) });
