@@ -11,15 +11,16 @@ import { jsonOf } from './json-of.ts';
 
 /** The UTF-8 size of a text, without encoding it. */
 export function utf8Bytes(text: string): number {
-  let n = text.length;
+  let n = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    // A surrogate pair is 2 UTF-16 units and 4 UTF-8 bytes; a lone unit of the BMP is 3 bytes.
-    else if (c >= 0xd800 && c <= 0xdbff) n += 1;
-    else if (c < 0xdc00 || c > 0xdfff) n += 2;
-    else n += 1;
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair: one code point of 4 bytes.
+      n += 4;
+      i++;
+    } else n += 3; // the rest of the BMP; a lone surrogate is written as U+FFFD, also 3 bytes
   }
   return n;
 }
