@@ -20,6 +20,9 @@ export interface JsonRowProps {
   rootLabel: string;
   query: string;
   match: 'none' | 'match' | 'current';
+  /** The row the keyboard is on (the tree's active descendant). */
+  active: boolean;
+  id: string;
   status: LoadStatus | undefined;
   canLoad: boolean;
   style: CSSProperties;
@@ -35,7 +38,7 @@ export const JsonRowView = memo(function JsonRowView(p: JsonRowProps) {
   const indent = { paddingLeft: `calc(${row.depth} * var(--json-indent))` };
   if (row.type === 'more') {
     return (
-      <div className="json-row json-row-more" style={{ ...p.style, ...indent }} role="treeitem" aria-level={row.depth + 1} data-testid="json-more" data-path={row.path}>
+      <div id={p.id} className="json-row json-row-more" style={{ ...p.style, ...indent }} role="treeitem" aria-level={row.depth + 1} aria-selected={p.active} data-active={p.active || undefined} data-testid="json-more" data-path={row.path}>
         <span className="json-toggle-space" />
         {p.status !== undefined && 'loading' in p.status ? (
           <span className="json-note">loading…</span>
@@ -51,12 +54,14 @@ export const JsonRowView = memo(function JsonRowView(p: JsonRowProps) {
   const container = row.count !== null;
   return (
     <div
+      id={p.id}
       className="json-row"
       style={{ ...p.style, ...indent }}
       role="treeitem"
       aria-level={row.depth + 1}
       aria-expanded={container ? row.open : undefined}
-      aria-selected={p.match === 'current'}
+      aria-selected={p.active}
+      data-active={p.active || undefined}
       data-testid="json-row"
       data-path={row.path}
       data-match={p.match === 'none' ? undefined : p.match}

@@ -47,6 +47,7 @@ export function JsonView({ value, runId, valuePath, label, testId = 'json-view',
   const [current, setCurrent] = useState(-1);
   const [note, setNote] = useState('');
   const [pendingScroll, setPendingScroll] = useState<string | null>(null);
+  const [active, setActive] = useState(0);
 
   // Another value: start closed again, with nothing loaded.
   const shown = useRef({ value, rootPath });
@@ -74,11 +75,13 @@ export function JsonView({ value, runId, valuePath, label, testId = 'json-view',
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
 
   useEffect(() => setCurrent(-1), [query]);
+  const activeRow = Math.min(active, Math.max(0, rows.length - 1));
   useEffect(() => {
     if (pendingScroll === null) return;
     const at = rows.findIndex((r) => r.path === pendingScroll && r.type === 'node');
     if (at >= 0) {
       virtualizer.scrollToIndex(at, { align: 'center' });
+      setActive(at);
       setPendingScroll(null);
     }
   }, [rows, pendingScroll, virtualizer]);
@@ -165,6 +168,40 @@ export function JsonView({ value, runId, valuePath, label, testId = 'json-view',
     }
   };
 
+  // The tree's keys, as a tree view's: up and down move, right opens or goes in, left closes or
+  // goes out, Enter loads a left-out value or opens and closes, Home and End go to the ends.
+  const onTreeKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const r = rows[activeRow];
+    const moveTo = (i: number) => {
+      const at = Math.max(0, Math.min(rows.length - 1, i));
+      setActive(at);
+      virtualizer.scrollToIndex(at);
+    };
+    const node = r?.type === 'node' ? r : undefined;
+    const container = node !== undefined && node.count !== null;
+    let handled = true;
+    if (e.key === 'ArrowDown') moveTo(activeRow + 1);
+    else if (e.key === 'ArrowUp') moveTo(activeRow - 1);
+    else if (e.key === 'Home') moveTo(0);
+    else if (e.key === 'End') moveTo(rows.length - 1);
+    else if (e.key === 'ArrowRight' && container) {
+      if (node.open) moveTo(activeRow + 1);
+      else toggle(node.path);
+    } else if (e.key === 'ArrowLeft' && r !== undefined) {
+      if (container && node.open) toggle(node.path);
+      else {
+        let parent = activeRow - 1;
+        while (parent > 0 && (rows[parent]?.depth ?? 0) >= r.depth) parent--;
+        moveTo(parent);
+      }
+    } else if (e.key === 'Enter' && r !== undefined) {
+      if (r.type === 'more') more(r.path, r.loaded);
+      else if (r.elided !== null) load(r.elided);
+      else if (container) toggle(r.path);
+    } else handled = false;
+    if (handled) e.preventDefault();
+  };
+
   const currentPath = current >= 0 ? search.matches[current]?.path : undefined;
   const found = search.matches.length;
   const count = query === '' ? '' : `${current >= 0 ? `${current + 1} / ` : ''}${found.toLocaleString('en-US')}${search.capped ? '+' : ''}${search.done ? '' : '…'} ${found === 1 ? 'match' : 'matches'}`;
@@ -205,7 +242,17 @@ export function JsonView({ value, runId, valuePath, label, testId = 'json-view',
         </button>
       </div>
       {search.capped ? <div className="json-note json-banner">showing the first {MAX_MATCHES.toLocaleString('en-US')} matches; type more to narrow the search</div> : null}
-      <div className="json-scroller" ref={scroller} role="tree" aria-label={label} data-rows={rows.length} data-ready={tree.done ? 'true' : 'false'}>
+      <div
+        className="json-scroller"
+        ref={scroller}
+        role="tree"
+        tabIndex={0}
+        aria-label={label}
+        aria-activedescendant={rows.length > 0 ? `${testId}-row-${activeRow}` : undefined}
+        onKeyDown={onTreeKey}
+        data-rows={rows.length}
+        data-ready={tree.done ? 'true' : 'false'}
+      >
         <div className="json-rows" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((item) => {
             const row = rows[item.index];
@@ -218,6 +265,8 @@ export function JsonView({ value, runId, valuePath, label, testId = 'json-view',
                 rootLabel={label}
                 query={query}
                 match={m}
+                active={item.index === activeRow}
+                id={`${testId}-row-${item.index}`}
                 status={status.get(row.path)}
                 canLoad={canLoad}
                 style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}

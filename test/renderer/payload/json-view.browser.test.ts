@@ -188,6 +188,28 @@ describe('JsonView with a 5 MB value', () => {
     await expect.poll(() => page.locator('[role="tree"]').getAttribute('data-rows')).toBe(String(1 + 1 + 11 * 2));
   });
 
+  it('is a tree for the keyboard: arrows move, open, go in and out; Enter loads', async () => {
+    await js(`window.harness.showFull('${runId}')`);
+    await row(`${OUTPUT}.items`).waitFor();
+    const tree = page.locator('[role="tree"]');
+    await tree.focus();
+    const activePath = () => js<string | null>(`document.getElementById(document.querySelector('[role="tree"]').getAttribute('aria-activedescendant'))?.dataset.path ?? null`);
+    expect(await activePath()).toBe(OUTPUT);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await activePath()).toBe(`${OUTPUT}.items`);
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => tree.getAttribute('data-rows')).toBe(String(4 + ITEMS));
+    await page.keyboard.press('ArrowRight');
+    expect(await activePath()).toBe(`${OUTPUT}.items[0]`);
+    await page.keyboard.press('ArrowLeft');
+    expect(await activePath()).toBe(`${OUTPUT}.items`);
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => tree.getAttribute('data-rows')).toBe('4');
+    await page.keyboard.press('End');
+    expect(await activePath()).toBe(`${OUTPUT}["odd key"]`);
+  });
+
   it('a search the whole value matches is cut at 10,000 and says so', async () => {
     await js(`window.harness.showFull('${runId}')`);
     await row(`${OUTPUT}.items`).waitFor();
@@ -214,7 +236,9 @@ describe('JsonView with the RunDetail\'s stub', () => {
     await row(OUTPUT).waitFor();
     expect(await js<number>('window.detailBytes')).toBeLessThan(64 * 1024);
     expect(await row(OUTPUT).textContent()).toMatch(/object · 3 keys · 5\.\d MB/);
-    await row(OUTPUT).getByTestId('json-load').click();
+    // Enter on the stub's row loads it, as its button does.
+    await page.locator('[role="tree"]').focus();
+    await page.keyboard.press('Enter');
     // One level: the small entries as values, the big array as a stub of its own.
     await row(`${OUTPUT}.items`).waitFor();
     expect(await row(`${OUTPUT}.count`).textContent()).toContain('40000');
