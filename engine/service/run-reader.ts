@@ -49,6 +49,12 @@ import { latestVersion, readDefinitionVersion } from '../store/saved-versions.ts
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 
 export class RunReader {
+  /**
+   * The last run whose values were asked for, as of its last event: opening a large value level
+   * by level asks for the same run many times, and folding a log of megabytes costs the most.
+   */
+  private valueDetail: { runId: string; lastSeq: number; detail: RunDetail } | undefined;
+
   constructor(
     readonly store: Store,
     private readonly clock: Clock = systemClock,
@@ -91,7 +97,7 @@ export class RunReader {
     const segments = parseValuePath(q.path);
     if (!Array.isArray(segments)) throw new ServiceError('bad-input', `the value path "${q.path.slice(0, 200)}": ${segments.message}`, 'path');
     const runId = this.resolveRunId(idOrPrefix);
-    const found = valueAt(runDetail(this.fold(runId)), segments);
+    const found = valueAt(this.currentDetail(runId), segments);
     if (!found.found) throw new ServiceError('not-found', `no value at ${q.path.slice(0, 200)} in run ${runId}: ${found.message}`, 'path');
     return shapeValue(found.value, formatValuePath(segments), {
       ...(q.depth === undefined ? {} : { depth: q.depth }),
@@ -100,6 +106,15 @@ export class RunReader {
       inlineBytes: INLINE_CHILD_BYTES,
       stringLimit: DETAIL_VALUE_LIMIT,
     });
+  }
+
+  /** The run's RunDetail, from the cache while no event came after the one it was folded to. */
+  private currentDetail(runId: string): RunDetail {
+    const cached = this.valueDetail;
+    if (cached?.runId === runId && this.store.readEvents(runId, { after: cached.lastSeq, limit: 1 }).length === 0) return cached.detail;
+    const detail = runDetail(this.fold(runId));
+    this.valueDetail = { runId, lastSeq: detail.run.lastSeq, detail };
+    return detail;
   }
 
   /** A page of a run's log: the events after `after`, at most `limit` (all without a limit). */

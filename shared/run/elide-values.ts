@@ -9,18 +9,26 @@ import type { RunValue } from '../api/run-value.ts';
 import { appendPath, segmentText } from '../api/value-path.ts';
 import { jsonOf } from './json-of.ts';
 
-/** The UTF-8 size of a text, without encoding it. */
+const NON_ASCII = /[^\x00-\x7f]+/g;
+
+/** The UTF-8 size of a text, without encoding it. ASCII runs are counted natively (by the regex). */
 export function utf8Bytes(text: string): number {
+  let n = text.length;
+  for (const run of text.matchAll(NON_ASCII)) n += extraBytes(run[0]);
+  return n;
+}
+
+/** Bytes beyond one per UTF-16 unit, for a run of non-ASCII units. */
+function extraBytes(run: string): number {
   let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      // A surrogate pair: one code point of 4 bytes.
-      n += 4;
+  for (let i = 0; i < run.length; i++) {
+    const c = run.charCodeAt(i);
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < run.length && (run.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair: two units, one code point of 4 bytes.
+      n += 2;
       i++;
-    } else n += 3; // the rest of the BMP; a lone surrogate is written as U+FFFD, also 3 bytes
+    } else n += 2; // the rest of the BMP; a lone surrogate is written as U+FFFD, also 3 bytes
   }
   return n;
 }

@@ -45,6 +45,11 @@ beforeAll(async () => {
     ],
     edges: [{ id: 'a', from: 'fetch', to: 'done' }],
   }));
+  writeFileSync(join(workspace, 'review.weft.json'), JSON.stringify({
+    format: 'weft/v1', id: 'review', version: 1, name: 'Review',
+    steps: [{ id: 'check', kind: 'human', config: { task: 'approve', title: 'Check it' }, deadlineMs: 86_400_000 }, { id: 'done', kind: 'end' }],
+    edges: [{ id: 'a', from: 'check', to: 'done' }],
+  }));
   serving = await serve({ workspace, storePath: db, port: 0, appDir: undefined, version: '0.0.0-test', token: TOKEN, env: { ...process.env, WEFT_CONFIG_DIR: join(root, 'config') } });
   const r = await fetch(`http://127.0.0.1:${serving.port}/api/runs`, { method: 'POST', headers, body: JSON.stringify({ workflow: 'big', input: { topic: 'small input' } }) });
   const started = (await r.json()) as { runId: string; state: string };
@@ -155,6 +160,19 @@ describe('GET /api/runs/:id/value', () => {
     const answer = await get(`/api/runs/${runId}/value${query}`);
     expect(answer.status).toBe(400);
     expect(ApiErrorBody.parse(answer.body).error.message).toContain(message);
+  });
+
+  it('follows a run that goes on: a value asked for again reflects the events since', async () => {
+    const r = await fetch(`http://127.0.0.1:${serving.port}/api/runs`, { method: 'POST', headers, body: JSON.stringify({ workflow: 'review', input: { n: 1 } }) });
+    const startedBody = await r.json();
+    expect(r.status, JSON.stringify(startedBody)).toBe(201);
+    const review = (startedBody as { runId: string }).runId;
+    const state = async () => RunValue.parse((await get(`/api/runs/${review}/value?path=steps.check.state`)).body).value;
+    await expect.poll(state).toBe('waiting');
+    expect(await state()).toBe('waiting');
+    const approved = await fetch(`http://127.0.0.1:${serving.port}/api/tasks/${review}/check`, { method: 'POST', headers, body: JSON.stringify({ action: 'approve', by: 'ana' }) });
+    expect(approved.status).toBe(200);
+    expect(await state()).toBe('succeeded');
   });
 
   it('answers an unknown run with 404', async () => {
