@@ -11,6 +11,7 @@ import type { JsonValue } from '../../../shared/api/json-value.ts';
 import { payloadClient, type PayloadClient } from '../../api/payload-client.ts';
 import { entriesOf, expandAllPaths, type JsonRow, type LoadedValue } from './json-tree.ts';
 import { JsonRowView, type LoadStatus } from './json-row.tsx';
+import { treeKeyAction } from './tree-keys.ts';
 import { MAX_MATCHES, useSearch, useTreeRows } from './use-sliced.ts';
 import './json-view.css';
 
@@ -168,38 +169,16 @@ export function JsonView({ value, runId, valuePath, label, testId = 'json-view',
     }
   };
 
-  // The tree's keys, as a tree view's: up and down move, right opens or goes in, left closes or
-  // goes out, Enter loads a left-out value or opens and closes, Home and End go to the ends.
   const onTreeKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    const r = rows[activeRow];
-    const moveTo = (i: number) => {
-      const at = Math.max(0, Math.min(rows.length - 1, i));
-      setActive(at);
-      virtualizer.scrollToIndex(at);
-    };
-    const node = r?.type === 'node' ? r : undefined;
-    const container = node !== undefined && node.count !== null;
-    let handled = true;
-    if (e.key === 'ArrowDown') moveTo(activeRow + 1);
-    else if (e.key === 'ArrowUp') moveTo(activeRow - 1);
-    else if (e.key === 'Home') moveTo(0);
-    else if (e.key === 'End') moveTo(rows.length - 1);
-    else if (e.key === 'ArrowRight' && container) {
-      if (node.open) moveTo(activeRow + 1);
-      else toggle(node.path);
-    } else if (e.key === 'ArrowLeft' && r !== undefined) {
-      if (container && node.open) toggle(node.path);
-      else {
-        let parent = activeRow - 1;
-        while (parent > 0 && (rows[parent]?.depth ?? 0) >= r.depth) parent--;
-        moveTo(parent);
-      }
-    } else if (e.key === 'Enter' && r !== undefined) {
-      if (r.type === 'more') more(r.path, r.loaded);
-      else if (r.elided !== null) load(r.elided);
-      else if (container) toggle(r.path);
-    } else handled = false;
-    if (handled) e.preventDefault();
+    const action = treeKeyAction(e.key, rows, activeRow);
+    if (action === null) return;
+    e.preventDefault();
+    if (action.type === 'move') {
+      setActive(action.to);
+      virtualizer.scrollToIndex(action.to);
+    } else if (action.type === 'toggle') toggle(action.path);
+    else if (action.type === 'load') load(action.stub);
+    else more(action.path, action.loaded);
   };
 
   const currentPath = current >= 0 ? search.matches[current]?.path : undefined;

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ElidedValue } from '../../../shared/api/elided-value.ts';
 import type { JsonValue } from '../../../shared/api/json-value.ts';
 import { expandAllPaths, flattenRows, type JsonRow, type LoadedValue } from '../../../renderer/runs/payload/json-tree.ts';
+import { treeKeyAction } from '../../../renderer/runs/payload/tree-keys.ts';
 
 const rows = (v: JsonValue, open: string[], loaded = new Map<string, LoadedValue>(), root = '$'): JsonRow[] => [...flattenRows(v, root, new Set(open), loaded)];
 const brief = (r: JsonRow): string => (r.type === 'more' ? `${'  '.repeat(r.depth)}more ${r.loaded}/${r.total}` : `${'  '.repeat(r.depth)}${r.path} ${r.kind}${r.open ? ' open' : ''}${r.count === null ? '' : ` (${r.count})`}${r.elided === null ? '' : ' elided'}`);
@@ -80,5 +81,34 @@ describe('expandAllPaths', () => {
 
   it('does not open stubs that are not loaded', () => {
     expect([...expandAllPaths({ s: stub('$.s', 'object', 2) }, '$', new Map(), 100)]).toEqual(['$']);
+  });
+});
+
+describe('treeKeyAction', () => {
+  const tree = { a: { b: 1 }, c: [1, 2] };
+  const shown = rows(tree, ['$', '$.a']); // $, $.a (open), $.a.b, $.c
+  it.each([
+    ['ArrowDown', 0, { type: 'move', to: 1 }],
+    ['ArrowDown', 3, { type: 'move', to: 3 }],
+    ['ArrowUp', 0, { type: 'move', to: 0 }],
+    ['End', 0, { type: 'move', to: 3 }],
+    ['ArrowRight', 1, { type: 'move', to: 2 }],
+    ['ArrowRight', 3, { type: 'toggle', path: '$.c' }],
+    ['ArrowRight', 2, null],
+    ['ArrowLeft', 1, { type: 'toggle', path: '$.a' }],
+    ['ArrowLeft', 2, { type: 'move', to: 1 }],
+    ['ArrowLeft', 3, { type: 'move', to: 0 }],
+    ['Enter', 3, { type: 'toggle', path: '$.c' }],
+    ['Enter', 2, null],
+    ['x', 0, null],
+  ])('%s on row %i', (key, at, action) => {
+    expect(treeKeyAction(key, shown, at)).toEqual(action);
+  });
+
+  it('Enter loads a stub and the next page', () => {
+    const s = stub('$.s', 'object', 2);
+    expect(treeKeyAction('Enter', rows({ s }, ['$']), 1)).toEqual({ type: 'load', stub: s });
+    const paged = rows({ s }, ['$', '$.s'], new Map([['$.s', { value: { k: 1 }, total: 2 }]]));
+    expect(treeKeyAction('Enter', paged, 3)).toEqual({ type: 'more', path: '$.s', loaded: 1 });
   });
 });
