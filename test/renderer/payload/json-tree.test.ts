@@ -1,6 +1,6 @@
 // The JSON view's tree as rows: which rows an open set shows, in what order, with which paths;
 // stubs replaced by what was loaded for their path, and a "more" row while pages remain; the
-// bounded "expand all".
+// bounded "expand all"; and what each key does in the tree (treeKeyAction).
 import { describe, expect, it } from 'vitest';
 import type { ElidedValue } from '../../../shared/api/elided-value.ts';
 import type { JsonValue } from '../../../shared/api/json-value.ts';
