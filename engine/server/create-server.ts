@@ -24,6 +24,8 @@ import type { Store } from '../store/store.ts';
 import { serveEventStream } from './event-stream.ts';
 import { registerWorkflowFiles } from './workflow-file-routes.ts';
 import { registerCompare } from './compare-route.ts';
+import { registerRunValues } from './run-value-routes.ts';
+import { DETAIL_VALUE_LIMIT } from '../../shared/api/elided-value.ts';
 import { FORWARDED_COMMANDS } from '../service/forwarded-commands.ts';
 import { serveAppIndex } from './app-index.ts';
 import { contentSecurityPolicyFor, hostAllowed, originAllowed, presentedToken, tokensEqual } from './security.ts';
@@ -222,8 +224,10 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
 
   app.get('/api/runs/:id', async (request: FastifyRequest) => {
     const { id } = parse(RunParams, request.params, 'the run id');
-    return s.runDetail(id);
+    return s.runDetail(id, { elideOver: DETAIL_VALUE_LIMIT });
   });
+
+  registerRunValues(app, s);
 
   app.get('/api/runs/:id/timeline', async (request: FastifyRequest) => {
     const { id } = parse(RunParams, request.params, 'the run id');

@@ -26,6 +26,8 @@ import { planRevision } from '../runtime/revision-plan.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
 import type { Timeline } from '../../shared/api/timeline.ts';
 import { runDetail } from '../../shared/run/run-detail.ts';
+import { elideRunDetail } from '../../shared/run/elide-values.ts';
+import type { RunValue, RunValueQuery } from '../../shared/api/run-value.ts';
 import type { Store } from '../store/store.ts';
 import { debugRunIds, listRunPage, type RunListFilter } from '../store/run-list.ts';
 import { readDefinitionVersion, versionHistory } from '../store/saved-versions.ts';
@@ -298,10 +300,20 @@ export class EngineService {
     };
   }
 
-  /** The run's RunDetail (shared/run/run-detail.ts) with its definition snapshot, which the app draws. */
-  runDetail(idOrPrefix: string): RunDetail {
+  /**
+   * The run's RunDetail (shared/run/run-detail.ts) with its definition snapshot, which the app
+   * draws. With `elideOver`, values over that many bytes come as ElidedValue stubs (the server's
+   * answer; the full values are fetched by path with runValue).
+   */
+  runDetail(idOrPrefix: string, o: { elideOver?: number } = {}): RunDetail {
     const model = this.reader.fold(this.store.resolveRunId(idOrPrefix));
-    return { ...runDetail(model), definition: model.workflow };
+    const detail = runDetail(model);
+    return { ...(o.elideOver === undefined ? detail : elideRunDetail(detail, o.elideOver)), definition: model.workflow };
+  }
+
+  /** One value of a run by its value path, whole or level by level (RunReader.runValue). */
+  runValue(idOrPrefix: string, q: RunValueQuery): RunValue {
+    return this.reader.runValue(idOrPrefix, q);
   }
 
   /** Where the run's time went, as spans, with the totals of its metrics (shared/run/timeline.ts). */

@@ -3,6 +3,11 @@
 // store opened read-only, and the server answers the same questions from its own store.
 import type { RevisePlan, RevisePlanStep } from '../../shared/api/input-commands.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
+import { DETAIL_VALUE_LIMIT } from '../../shared/api/elided-value.ts';
+import { INLINE_CHILD_BYTES, type RunValue, type RunValueQuery } from '../../shared/api/run-value.ts';
+import { formatValuePath, parseValuePath } from '../../shared/api/value-path.ts';
+import { shapeValue } from '../../shared/run/elide-values.ts';
+import { valueAt } from '../../shared/run/value-at.ts';
 import type { TaskSummary } from '../../shared/api/task-summary.ts';
 import { openTasks } from '../../shared/run/open-tasks.ts';
 import { runDetail } from '../../shared/run/run-detail.ts';
@@ -49,6 +54,12 @@ import { latestVersion, readDefinitionVersion } from '../store/saved-versions.ts
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 
 export class RunReader {
+  /**
+   * The last run whose values were asked for, as of its last event: opening a large value level
+   * by level asks for the same run many times, and folding a log of megabytes costs the most.
+   */
+  private valueDetail: { runId: string; lastSeq: number; detail: RunDetail } | undefined;
+
   constructor(
     readonly store: Store,
     private readonly clock: Clock = systemClock,
@@ -101,6 +112,34 @@ export class RunReader {
       if (known?.code === 'not-found') throw new ServiceError('not-found', `run ${side}: ${known.message}`);
       throw e;
     }
+  }
+
+  /**
+   * One value of the run by its value path (shared/api/value-path.ts), whole or cut as the query
+   * says (`GET /api/runs/:id/value`). A malformed path is bad input; a path to nothing is not found.
+   */
+  runValue(idOrPrefix: string, q: RunValueQuery): RunValue {
+    const segments = parseValuePath(q.path);
+    if (!Array.isArray(segments)) throw new ServiceError('bad-input', `the value path "${q.path.slice(0, 200)}": ${segments.message}`, 'path');
+    const runId = this.resolveRunId(idOrPrefix);
+    const found = valueAt(this.currentDetail(runId), segments);
+    if (!found.found) throw new ServiceError('not-found', `no value at ${q.path.slice(0, 200)} in run ${runId}: ${found.message}`, 'path');
+    return shapeValue(found.value, formatValuePath(segments), {
+      ...(q.depth === undefined ? {} : { depth: q.depth }),
+      ...(q.offset === undefined ? {} : { offset: q.offset }),
+      ...(q.limit === undefined ? {} : { limit: q.limit }),
+      inlineBytes: INLINE_CHILD_BYTES,
+      stringLimit: DETAIL_VALUE_LIMIT,
+    });
+  }
+
+  /** The run's RunDetail, from the cache while no event came after the one it was folded to. */
+  private currentDetail(runId: string): RunDetail {
+    const cached = this.valueDetail;
+    if (cached?.runId === runId && this.store.readEvents(runId, { after: cached.lastSeq, limit: 1 }).length === 0) return cached.detail;
+    const detail = runDetail(this.fold(runId));
+    this.valueDetail = { runId, lastSeq: detail.run.lastSeq, detail };
+    return detail;
   }
 
   /** A page of a run's log: the events after `after`, at most `limit` (all without a limit). */

@@ -1,0 +1,287 @@
+// JsonView in a real browser (Debian's chromium, driven by Playwright), built by esbuild from the
+// real component, against a real `weft serve` over a real store whose run output is about 5 MB:
+// the page's /api/ requests are passed to that server. It opens the whole value, scrolls it,
+// searches it, and opens the RunDetail's stub of it level by level. Every wait is for a state in
+// the page, never for time. Screenshots in both themes go to test-results/ for a person to check.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { serve, type Serving } from '../../../engine/server/serve.ts';
+
+const TOKEN = 'test-token-0123456789abcdefghijklmnopqrstuvwxyzABCDEF';
+const ITEMS = 40_000;
+const OUTPUT = 'steps.fetch.attempts[0].output';
+
+const HARNESS = `
+import { useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { JsonView } from './renderer/runs/payload/json-view.tsx';
+import { PayloadClient } from './renderer/api/payload-client.ts';
+
+const client = new PayloadClient('${TOKEN}');
+const headers = { authorization: 'Bearer ${TOKEN}' };
+
+function App() {
+  const [props, setProps] = useState(null);
+  window.harness = {
+    // The run's whole output, as a view that has it all (the timeline builds RunDetail from events).
+    async showFull(runId) {
+      const r = await fetch('/api/runs/' + runId + '/value?path=' + encodeURIComponent('${OUTPUT}'), { headers });
+      const body = await r.json();
+      setProps({ value: body.value, label: 'output', valuePath: '${OUTPUT}' });
+    },
+    // The RunDetail's stub of it, as the run page gets it.
+    async showDetail(runId) {
+      const r = await fetch('/api/runs/' + runId, { headers });
+      const detail = await r.json();
+      window.detailBytes = JSON.stringify(detail).length;
+      setProps({ value: detail.steps[0].attempts[0].output, runId, label: 'output' });
+    },
+  };
+  if (props === null) return <span data-testid="empty">nothing yet</span>;
+  return (
+    <div style={{ width: 640, padding: 16 }}>
+      <input data-testid="elsewhere" />
+      <JsonView {...props} client={client} testId="json-view" />
+    </div>
+  );
+}
+createRoot(document.getElementById('root')).render(<App />);
+`;
+
+let root: string;
+let serving: Serving;
+let runId: string;
+let browser: Browser;
+let page: Page;
+let pageErrors: string[] = [];
+const files = new Map<string, { type: string; body: string }>();
+const ORIGIN = 'http://weft.test';
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'weft-json-view-'));
+  const workspace = join(root, 'workspace');
+  mkdirSync(workspace);
+  writeFileSync(join(workspace, 'big.weft.json'), JSON.stringify({
+    format: 'weft/v1', id: 'big', version: 1, name: 'Big output',
+    steps: [
+      { id: 'fetch', kind: 'transform', config: { expression: `{"count": ${ITEMS}, "items": [0..${ITEMS - 1}].{"id": $, "name": "item " & $, "tags": ["a", "b"], "note": $pad("", 90, "x")}, "odd key": {"a b": [1, 2, 3], "flag": true, "nothing": null}}` } },
+      { id: 'done', kind: 'end' },
+    ],
+    edges: [{ id: 'a', from: 'fetch', to: 'done' }],
+  }));
+  serving = await serve({ workspace, storePath: join(root, 'weft.db'), port: 0, appDir: undefined, version: '0.0.0-test', token: TOKEN, env: { ...process.env, WEFT_CONFIG_DIR: join(root, 'config') } });
+  const api = `http://127.0.0.1:${serving.port}`;
+  const started = (await (await fetch(`${api}/api/runs`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ workflow: 'big', input: {} }) })).json()) as { runId: string };
+  runId = started.runId;
+  for (let state = ''; state !== 'succeeded'; ) {
+    state = ((await (await fetch(`${api}/api/runs/${runId}`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as { run: { state: string } }).run.state;
+    expect(['running', 'succeeded']).toContain(state);
+  }
+
+  const out = await build({
+    stdin: { contents: HARNESS, resolveDir: process.cwd(), loader: 'tsx', sourcefile: 'harness.tsx' },
+    bundle: true,
+    write: false,
+    format: 'iife',
+    outdir: 'harness-out',
+    jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'silent',
+  });
+  const js = out.outputFiles.find((f) => f.path.endsWith('.js'))?.text ?? '';
+  const css = out.outputFiles.find((f) => f.path.endsWith('.css'))?.text ?? '';
+  const theme = ['tokens.css', 'app.css', 'controls.css'].map((f) => readFileSync(`renderer/theme/${f}`, 'utf8')).join('\n');
+  files.set('/', {
+    type: 'text/html',
+    body: '<!doctype html><html data-theme="light"><head><link rel="stylesheet" href="/app.css"></head><body><div id="root"></div><script src="/app.js"></script></body></html>',
+  });
+  files.set('/app.css', { type: 'text/css', body: `${theme}\n${css}` });
+  files.set('/app.js', { type: 'text/javascript', body: js });
+  browser = await chromium.launch({
+    executablePath: process.env['WEFT_CHROMIUM'] ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+  });
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await serving?.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  page = await browser.newPage({ viewport: { width: 680, height: 520 } });
+  pageErrors = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') pageErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.route(`${ORIGIN}/**`, async (route) => {
+    const url = new URL(route.request().url());
+    if (url.pathname.startsWith('/api/')) {
+      // To the real server, as the app's own origin would reach it.
+      const r = await fetch(`http://127.0.0.1:${serving.port}${url.pathname}${url.search}`, { headers: { authorization: route.request().headers()['authorization'] ?? '' } });
+      return route.fulfill({ status: r.status, contentType: 'application/json', body: Buffer.from(await r.arrayBuffer()) });
+    }
+    const file = files.get(url.pathname);
+    if (file === undefined) return route.fulfill({ status: 404 });
+    return route.fulfill({ status: 200, contentType: file.type, body: file.body });
+  });
+  await page.goto(`${ORIGIN}/`);
+  await expect.poll(() => js<boolean>('window.harness !== undefined')).toBe(true);
+});
+
+afterEach(async () => {
+  expect(pageErrors).toEqual([]);
+  await page.close();
+});
+
+const js = <T>(expression: string): Promise<T> => page.evaluate(expression) as Promise<T>;
+const row = (path: string) => page.locator(`[data-testid="json-row"][data-path='${path}']`);
+const rowCount = () => js<number>(`document.querySelectorAll('[data-testid="json-row"]').length`);
+
+describe('JsonView with a 5 MB value', () => {
+  it('opens it with the root open, renders only the rows in view, and scrolls through 40,000 items', async () => {
+    await js(`window.harness.showFull('${runId}')`);
+    await row(`${OUTPUT}.items`).waitFor();
+    expect(await row(OUTPUT).getAttribute('aria-expanded')).toBe('true');
+    expect(await row(`${OUTPUT}.items`).getAttribute('aria-expanded')).toBe('false');
+    expect(await row(`${OUTPUT}.items`).textContent()).toContain('40,000 items');
+
+    await row(`${OUTPUT}.items`).getByRole('button', { name: `expand ${OUTPUT}.items` }).click();
+    await expect.poll(() => page.getByTestId('json-view').locator('[role="tree"]').getAttribute('data-rows')).toBe(String(4 + ITEMS));
+    // Virtualized: a few dozen rows in the page, not 40,000.
+    expect(await rowCount()).toBeLessThan(80);
+
+    await js(`document.querySelector('.json-scroller').scrollTo(0, 1e9)`);
+    await row(`${OUTPUT}["odd key"]`).waitFor();
+    await row(`${OUTPUT}.items[${ITEMS - 1}]`).waitFor();
+    expect(await rowCount()).toBeLessThan(80);
+  });
+
+  it('searches all of it while typing stays live, and goes to each match, opening what holds it', async () => {
+    await js(`window.harness.showFull('${runId}')`);
+    await row(`${OUTPUT}.items`).waitFor();
+    const search = page.getByTestId('json-search');
+    await search.click();
+    await page.keyboard.type('item 1234');
+    // Every keystroke reached the box (typing was never swallowed), and the count is complete.
+    expect(await search.inputValue()).toBe('item 1234');
+    await expect.poll(() => page.getByTestId('json-count').textContent()).toBe('11 matches');
+    await page.keyboard.press('Enter');
+    await row(`${OUTPUT}.items[1234].name`).waitFor();
+    expect(await row(`${OUTPUT}.items[1234].name`).getAttribute('data-match')).toBe('current');
+    expect(await row(`${OUTPUT}.items[1234].name`).locator('mark').textContent()).toBe('item 1234');
+    expect(await page.getByTestId('json-count').textContent()).toBe('1 / 11 matches');
+    await page.keyboard.press('Enter');
+    await row(`${OUTPUT}.items[12340].name`).waitFor();
+    expect(await row(`${OUTPUT}.items[12340].name`).getAttribute('data-match')).toBe('current');
+    await page.keyboard.press('Shift+Enter');
+    await expect.poll(() => row(`${OUTPUT}.items[1234].name`).getAttribute('data-match')).toBe('current');
+
+    // Filter: only the matches and what holds them.
+    await page.getByTestId('json-filter').click();
+    await expect.poll(() => page.locator('[role="tree"]').getAttribute('data-rows')).toBe(String(1 + 1 + 11 * 2));
+  });
+
+  it('is a tree for the keyboard: arrows move, open, go in and out; Enter loads', async () => {
+    await js(`window.harness.showFull('${runId}')`);
+    await row(`${OUTPUT}.items`).waitFor();
+    const tree = page.locator('[role="tree"]');
+    await tree.focus();
+    const activePath = () => js<string | null>(`document.getElementById(document.querySelector('[role="tree"]').getAttribute('aria-activedescendant'))?.dataset.path ?? null`);
+    expect(await activePath()).toBe(OUTPUT);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await activePath()).toBe(`${OUTPUT}.items`);
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => tree.getAttribute('data-rows')).toBe(String(4 + ITEMS));
+    await page.keyboard.press('ArrowRight');
+    expect(await activePath()).toBe(`${OUTPUT}.items[0]`);
+    await page.keyboard.press('ArrowLeft');
+    expect(await activePath()).toBe(`${OUTPUT}.items`);
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => tree.getAttribute('data-rows')).toBe('4');
+    await page.keyboard.press('End');
+    expect(await activePath()).toBe(`${OUTPUT}["odd key"]`);
+  });
+
+  it('a search the whole value matches is cut at 10,000 and says so', async () => {
+    await js(`window.harness.showFull('${runId}')`);
+    await row(`${OUTPUT}.items`).waitFor();
+    await page.getByTestId('json-search').fill('x');
+    await expect.poll(() => page.getByTestId('json-count').textContent()).toBe('10,000+ matches');
+    await page.getByText('showing the first 10,000 matches').waitFor();
+  });
+
+  it('expand all is bounded; collapse all closes back to the root', async () => {
+    await js(`window.harness.showFull('${runId}')`);
+    await row(`${OUTPUT}.items`).waitFor();
+    await page.getByTestId('json-expand-all').click();
+    // 40,000 items would pass the bound: the small object opens, the big array does not.
+    await expect.poll(() => row(`${OUTPUT}["odd key"]`).getAttribute('aria-expanded')).toBe('true');
+    expect(await row(`${OUTPUT}.items`).getAttribute('aria-expanded')).toBe('false');
+    await page.getByTestId('json-collapse-all').click();
+    await expect.poll(() => row(`${OUTPUT}["odd key"]`).getAttribute('aria-expanded')).toBe('false');
+  });
+});
+
+describe('JsonView with the RunDetail\'s stub', () => {
+  it('gets a small detail and opens the value level by level, a page at a time', async () => {
+    await js(`window.harness.showDetail('${runId}')`);
+    await row(OUTPUT).waitFor();
+    expect(await js<number>('window.detailBytes')).toBeLessThan(64 * 1024);
+    expect(await row(OUTPUT).textContent()).toMatch(/object · 3 keys · 5\.\d MB/);
+    // Enter on the stub's row loads it, as its button does.
+    await page.locator('[role="tree"]').focus();
+    await page.keyboard.press('Enter');
+    // One level: the small entries as values, the big array as a stub of its own.
+    await row(`${OUTPUT}.items`).waitFor();
+    expect(await row(`${OUTPUT}.count`).textContent()).toContain('40000');
+    expect(await row(`${OUTPUT}.items`).textContent()).toContain('40,000 items');
+    await row(`${OUTPUT}.items`).getByTestId('json-load').click();
+    await row(`${OUTPUT}.items[0]`).waitFor();
+    await expect.poll(() => page.locator('[role="tree"]').getAttribute('data-rows')).toBe(String(4 + 500 + 1));
+    await js(`document.querySelector('.json-scroller').scrollTo(0, 1e9)`);
+    await page.getByTestId('json-more').getByRole('button').click();
+    await expect.poll(() => page.locator('[role="tree"]').getAttribute('data-rows')).toBe(String(4 + 1000 + 1));
+    // The next page went in above the "more" row, which is now out of view: scroll to it again.
+    await js(`document.querySelector('.json-scroller').scrollTo(0, 1e9)`);
+    expect(await page.getByTestId('json-more').textContent()).toContain('1,000 of 40,000 shown');
+
+    // Search looks into what has been loaded.
+    await page.getByTestId('json-search').fill('item 777');
+    await expect.poll(() => page.getByTestId('json-count').textContent()).toBe('1 match');
+    await page.getByTestId('json-next').click();
+    await row(`${OUTPUT}.items[777].name`).waitFor();
+  });
+
+  it('looks right in both themes (screenshots for a person to check)', async () => {
+    mkdirSync('test-results', { recursive: true });
+    await js(`window.harness.showDetail('${runId}')`);
+    await row(OUTPUT).getByTestId('json-load').click();
+    await row(`${OUTPUT}["odd key"]`).getByRole('button', { name: `expand ${OUTPUT}["odd key"]` }).click();
+    await row(`${OUTPUT}["odd key"]["a b"]`).getByRole('button').first().click();
+    await row(`${OUTPUT}["odd key"]["a b"][2]`).waitFor();
+    for (const theme of ['light', 'dark']) {
+      await page.evaluate(`document.documentElement.dataset.theme = '${theme}'`);
+      await page.screenshot({ path: `test-results/json-view-stub-${theme}.png` });
+    }
+    await page.evaluate(`document.documentElement.dataset.theme = 'light'`);
+    await row(`${OUTPUT}.items`).getByTestId('json-load').click();
+    await row(`${OUTPUT}.items[0]`).getByRole('button', { name: `expand ${OUTPUT}.items[0]` }).click();
+    await page.getByTestId('json-search').fill('item 1');
+    await page.getByTestId('json-next').click();
+    await page.getByTestId('json-next').click();
+    await row(`${OUTPUT}.items[10].name`).hover();
+    expect(await row(`${OUTPUT}.items[10].name`).getAttribute('data-match')).toBe('current');
+    for (const theme of ['light', 'dark']) {
+      await page.evaluate(`document.documentElement.dataset.theme = '${theme}'`);
+      await page.screenshot({ path: `test-results/json-view-${theme}.png` });
+    }
+  });
+});
