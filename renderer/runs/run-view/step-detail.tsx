@@ -89,7 +89,8 @@ function StepDetailView({ detail, definition, selection, onSelect, actions }: Pr
 }
 
 function AttemptSection({ step, attempt, runId }: { step: StepDetailData; attempt: AttemptDetail; runId: string }) {
-  const base = `steps.${step.id}.attempts.${attempt.id}`;
+  // The value path the server knows the attempt by: its place in the step's attempt list.
+  const base = `steps.${step.id}.attempts[${step.attempts.indexOf(attempt)}]`;
   return (
     <>
       <section className="rsd-section" data-testid="attempt-detail" data-attempt={attempt.id}>

@@ -1,18 +1,26 @@
-// A JSON value of a run (an input, an output, evidence), shown read-only. Small values are
-// printed; the collapsible, searchable view for large ones takes its place where it is built.
-import { memo } from 'react';
+// A JSON value of a run (an input, an output, evidence), read-only. Small values are printed as
+// they are; a large one, or one the server left out of the detail (an ElidedValue stub), opens in
+// the collapsible, searchable JSON view, which fetches the rest by its value path on demand.
+import { memo, useMemo } from 'react';
+import { isElidedValue } from '../../../shared/api/elided-value.ts';
+import type { JsonValue } from '../../../shared/api/json-value.ts';
+import { JsonView } from '../payload/json-view.tsx';
 
 interface Props {
-  value: unknown;
+  value: JsonValue;
   runId: string;
-  /** Where the value sits in the run, to fetch the rest of an elided one. */
+  /** Where the value sits in the run (`steps.fetch.attempts[1].output`), to fetch an elided one. */
   valuePath: string;
   label: string;
   testId: string;
 }
 
-function ValueViewImpl({ value, label, testId }: Props) {
-  const text = value === undefined ? 'undefined' : JSON.stringify(value, null, 2);
+/** Past this many characters of JSON, the tree view is easier to read than the text. */
+const PRINT_LIMIT = 4000;
+
+function ValueViewImpl({ value, runId, valuePath, label, testId }: Props) {
+  const text = useMemo(() => (isElidedValue(value) ? null : JSON.stringify(value, null, 2) ?? 'undefined'), [value]);
+  if (text === null || text.length > PRINT_LIMIT) return <JsonView value={value} runId={runId} valuePath={valuePath} label={label} testId={testId} />;
   return (
     <pre className="rsd-json mono" aria-label={label} data-testid={testId}>
       {text}
