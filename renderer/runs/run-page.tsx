@@ -38,7 +38,9 @@ export function RunPage({ id }: { id: string }) {
   // A failed run opens at the step it is failing at: its cause is one click further.
   useEffect(() => {
     if (selection !== null || detail === undefined) return;
-    const failing = detail.run.failing?.stepId ?? detail.steps.find((s) => s.state === 'failed' || s.state === 'unknown' || s.escalated)?.id;
+    // The step that went wrong (failed, unknown, waiting on a person) before the step the run
+    // fails at, which is often an end step the failure led to.
+    const failing = detail.steps.find((s) => s.state === 'failed' || s.state === 'unknown' || s.escalated)?.id ?? detail.run.failing?.stepId;
     if (failing !== undefined) {
       setSelection({ stepId: failing, attemptId: null });
       setTab('step');

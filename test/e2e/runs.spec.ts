@@ -1,0 +1,134 @@
+// Runs in the app, in Debian's chromium against the real `weft serve` and the fake API: a task
+// rejected from the run page and its reason in the next draft's input, a debug run's breakpoint
+// (continue, then step) and pinned output, two runs compared, and a failed run's cause reached
+// from the runs list in a counted number of clicks; with screenshots in both themes.
+import { expect, test, type Page } from '@playwright/test';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { exampleWorkspace, REPO_ROOT, startServe, weft, type Served, type Workspace } from './weft-serve.ts';
+
+let ws: Workspace;
+let served: Served;
+let api: { url: string; close(): Promise<void> };
+
+test.beforeAll(async () => {
+  ws = exampleWorkspace();
+  served = await startServe(ws);
+  const { startFakeApi } = (await import(join(REPO_ROOT, 'examples/fake-api.mjs'))) as { startFakeApi: (port?: number) => Promise<typeof api> };
+  api = await startFakeApi(0);
+});
+
+test.afterAll(async () => {
+  await served?.stop();
+  await api?.close();
+  ws?.remove();
+});
+
+async function shoot(page: Page, name: string): Promise<void> {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate(`localStorage.setItem('weft.theme', '${theme}'); document.documentElement.dataset.theme = '${theme}'`);
+    await page.waitForTimeout(50);
+    await page.screenshot({ path: `test-results/screenshots/${name}-${theme}.png` });
+  }
+  await page.evaluate(`document.documentElement.dataset.theme = 'light'`);
+}
+
+const REVIEW_INPUT = { topic: 'durable workflow engines', audience: 'platform engineers' };
+
+async function start(args: string[]): Promise<string> {
+  const r = await weft(ws, ['run', ...args, '--json']);
+  expect(r.stderr).toBe('');
+  return (JSON.parse(r.stdout) as { runId: string }).runId;
+}
+
+async function openRun(page: Page, runId: string): Promise<void> {
+  await page.goto(served.address);
+  await page.getByTestId('nav-runs').click();
+  await page.getByTestId(`run-row-${runId}`).click();
+  await expect(page.getByTestId('run-view')).toBeVisible();
+}
+
+test('a task rejected with a reason on the run page: the reason reaches the next draft’s input in the step detail', async ({ page }) => {
+  const runId = await start(['research-review.weft.json', '--input', JSON.stringify(REVIEW_INPUT)]);
+  await openRun(page, runId);
+  await expect(page.getByTestId('step-state-review')).toHaveText(/waiting/);
+  await page.getByTestId('step-node-review').click();
+  await page.getByTestId('action-reject').click();
+  await page.getByTestId('action-reason').fill('Explain what happens to idempotency keys on retry');
+  await page.getByTestId('submit-action').click();
+  await expect(page.getByTestId('step-state-rereview')).toHaveText(/waiting/);
+  await page.getByTestId('step-node-redraft').click();
+  await expect(page.getByTestId('step-detail')).toHaveAttribute('data-step', 'redraft');
+  await expect(page.getByTestId('attempt-input')).toContainText('Explain what happens to idempotency keys on retry');
+  // The provenance of the reason: the feedback step's attempt, one click away.
+  await expect(page.getByTestId('provenance')).toContainText('steps.feedback.output');
+  await shoot(page, 'run-step-detail');
+  await page.getByTestId('provenance-link-feedback').first().click();
+  await expect(page.getByTestId('step-detail')).toHaveAttribute('data-step', 'feedback');
+  await page.getByTestId('run-tab-record').click();
+  await expect(page.getByTestId('restart-record')).toContainText('rereview');
+  await shoot(page, 'run-restart-record');
+});
+
+test('a breakpoint pauses a debug run before its step; continue, then step', async ({ page }) => {
+  const runId = await start(['research-review.weft.json', '--input', JSON.stringify(REVIEW_INPUT), '--break', 'research', '--break', 'review']);
+  await openRun(page, runId);
+  await expect(page.getByTestId('run-debug')).toContainText('paused before research');
+  await expect(page.getByTestId('run-state')).toHaveText('paused');
+  await page.getByTestId('action-continue').click();
+  // Research runs, draft follows, and the run pauses again before review.
+  await expect(page.getByTestId('run-debug')).toContainText('paused before review');
+  await expect(page.getByTestId('step-state-draft')).toHaveText(/succeeded/);
+  await page.getByTestId('action-step').click();
+  // Step passes review's breakpoint: the review opens its task and the run waits for a person.
+  await expect(page.getByTestId('step-state-review')).toHaveText(/waiting/);
+  await expect(page.getByTestId('run-state')).toHaveText('waiting');
+  await page.getByTestId('nav-runs').click();
+  await expect(page.getByTestId(`debug-${runId}`)).toBeVisible();
+});
+
+test('a pinned agent output settles the step without calling the agent', async ({ page }) => {
+  const pin = join(ws.dir, 'research-pin.json');
+  writeFileSync(pin, JSON.stringify({ summary: 'Pinned while debugging.', sources: [{ title: 'A pinned source', url: 'https://example.org/pinned' }] }));
+  const runId = await start(['research-review.weft.json', '--input', JSON.stringify(REVIEW_INPUT), '--pin', `research=@${pin}`]);
+  await openRun(page, runId);
+  await page.getByTestId('step-node-research').click();
+  await expect(page.getByTestId('attempt-pinned')).toBeVisible();
+  await expect(page.getByTestId('attempt-output')).toContainText('Pinned while debugging.');
+  // No provider was asked: the attempt has no provider, model or tokens.
+  await expect(page.getByTestId('attempt-detail')).not.toContainText('provider');
+  const events = await weft(ws, ['events', runId]);
+  expect(events.stdout).toContain('[pinned]');
+});
+
+test('two runs that took different branches: the compare view names the first difference', async ({ page }) => {
+  const approved = await start(['research-review.weft.json', '--input', JSON.stringify(REVIEW_INPUT)]);
+  expect((await weft(ws, ['approve', approved, 'review'])).stderr).toBe('');
+  const rejected = await start(['research-review.weft.json', '--input', JSON.stringify(REVIEW_INPUT)]);
+  expect((await weft(ws, ['reject', rejected, 'review', '--reason', 'Too long'])).stderr).toBe('');
+  await openRun(page, approved);
+  await page.getByTestId('compare-button').click();
+  await page.locator(`[data-testid="compare-pick"][data-run="${rejected}"]`).click();
+  await expect(page.getByTestId('compare-view')).toBeVisible();
+  await expect(page.getByTestId('first-difference')).toHaveAttribute('data-step', 'review');
+  await shoot(page, 'run-compare');
+});
+
+test('a failed run’s cause is reached from the runs list in at most three clicks', async ({ page }) => {
+  // A stale base revision: the records API refuses the write with 412, and the run fails.
+  const input = { apiBase: api.url, recordId: 'A17', field: 'status', value: 'archived', baseRevision: 1, recipient: 'R2' };
+  const r = await weft(ws, ['run', 'record-update.weft.json', '--input', JSON.stringify(input), '--json']);
+  const { runId, state } = JSON.parse(r.stdout) as { runId: string; state: string };
+  expect(state).toBe('failed');
+  await page.goto(served.address);
+  let clicks = 0;
+  await page.getByTestId('nav-runs').click();
+  clicks++;
+  await page.getByTestId(`run-row-${runId}`).click();
+  clicks++;
+  // The run opens at its failing step: the attempt, its error, and where its input came from.
+  await expect(page.getByTestId('step-detail')).toHaveAttribute('data-step', 'write');
+  await expect(page.getByTestId('attempt-error')).toContainText('412');
+  await expect(page.getByTestId('provenance')).toContainText('steps.validate.output.baseRevision');
+  expect(clicks).toBeLessThanOrEqual(3);
+});
