@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { timeline } from '../../../shared/run/timeline.ts';
+import {
+  barAt,
+  barsInWindow,
+  buildTimelineModel,
+  fitWindow,
+  markerAt,
+  msOf,
+  panWindow,
+  RUN_ROW,
+  ticksFor,
+  xOf,
+  zoomWindow,
+} from '../../../renderer/runs/timeline/timeline-model.ts';
+import { LogWriter, loopRun } from './synthetic-run.ts';
+
+/** fetch (retry after a failure), then review (a person), then notify (waits for an event). */
+function mixedRun(): LogWriter {
+  const log = new LogWriter();
+  log.created(1000);
+  log.add('step_activated', 1000, {}, { step: 'fetch', activation: 1 });
+  log.add('attempt_started', 1100, { inputHash: 'h', input: null, variant: null, effect: 'idempotent' }, { step: 'fetch', activation: 1, attempt: 1 });
+  log.add('attempt_failed', 1600, { error: { code: 'http_5xx', message: '503' }, retryable: true }, { step: 'fetch', activation: 1, attempt: 1 });
+  log.add('retry_scheduled', 1600, { nextAttempt: 2, dueAt: 2600, delayMs: 1000 }, { step: 'fetch', activation: 1, reason: 'http_5xx' });
+  log.add('attempt_started', 2600, { inputHash: 'h', input: null, variant: null, effect: 'idempotent' }, { step: 'fetch', activation: 1, attempt: 2 });
+  log.add('attempt_succeeded', 3000, { output: 1, evidenceId: 'e1', covers: { inputHash: 'h', definitionVersion: 1, inputRevision: 1 } }, { step: 'fetch', activation: 1, attempt: 2 });
+  log.add('step_settled', 3000, { outcome: 'succeeded', edges: [] }, { step: 'fetch', activation: 1 });
+  log.add('step_activated', 3000, {}, { step: 'review', activation: 1 });
+  log.add('attempt_started', 3000, { inputHash: 'h', input: null, variant: null, effect: 'none' }, { step: 'review', activation: 1, attempt: 1 });
+  log.add('task_opened', 3000, { task: 'approval', title: 'Check it' }, { step: 'review', activation: 1, attempt: 1 });
+  log.add('engine_resumed', 4000, { interrupted: 0 });
+  log.add('run_input_revised', 4500, { inputRevision: 2, input: {} }, { reason: 'typo' });
+  log.add('task_decided', 5000, { decision: 'approved', by: 'ann' }, { step: 'review', activation: 1, attempt: 1 });
+  log.add('attempt_succeeded', 5000, { output: 1, evidenceId: 'e2', covers: { inputHash: 'h', definitionVersion: 1, inputRevision: 1 } }, { step: 'review', activation: 1, attempt: 1 });
+  log.add('step_settled', 5000, { outcome: 'succeeded', edges: [] }, { step: 'review', activation: 1 });
+  log.add('step_activated', 5000, {}, { step: 'notify', activation: 1 });
+  log.add('attempt_started', 5000, { inputHash: 'h', input: null, variant: null, effect: 'none' }, { step: 'notify', activation: 1, attempt: 1 });
+  log.add('event_awaited', 5000, { name: 'paid', key: 'o1' }, { step: 'notify', activation: 1, attempt: 1 });
+  log.add('event_received', 6000, { name: 'paid', key: 'o1', id: 'ev1', data: {}, receivedAt: 6000 }, { step: 'notify', activation: 1, attempt: 1 });
+  return log;
+}
+
+describe('buildTimelineModel', () => {
+  it('makes a row per activation in start order, a bar per span, outcomes per attempt', () => {
+    const log = mixedRun();
+    const model = buildTimelineModel(timeline(log.events, 7000), log.events);
+    expect(model.rows.map((r) => r.key)).toEqual([RUN_ROW, 'fetch/1', 'review/1', 'notify/1']);
+    const fetch = model.rows[1];
+    expect(fetch?.bars.map((b) => [b.kind, b.startMs, b.endMs, b.attempt, b.outcome])).toEqual([
+      ['queued', 1000, 1100, null, null],
+      ['running', 1100, 1600, 1, 'failed'],
+      ['retry_wait', 1600, 2600, 2, null],
+      ['running', 2600, 3000, 2, 'succeeded'],
+    ]);
+    expect(fetch?.bars[2]?.why).toBe('http_5xx');
+    expect(model.rows[2]?.bars.map((b) => [b.kind, b.outcome])).toEqual([
+      ['queued', null],
+      ['waiting_person', 'succeeded'],
+    ]);
+    // Still waiting at asOf: open, drawn to now.
+    expect(model.rows[3]?.bars.at(-1)).toMatchObject({ kind: 'waiting_event', endMs: null, outcome: 'open' });
+    expect(model.endedMs).toBeNull();
+    expect(model.asOfMs).toBe(7000);
+  });
+
+  it('puts markers on their activation row, run-wide ones on the run row', () => {
+    const log = mixedRun();
+    log.add('operator_action', 6500, { action: 'retry', by: 'bob' }, { step: 'ghost', activation: 9, reason: 'try again' });
+    const model = buildTimelineModel(timeline(log.events, 7000), log.events);
+    expect(model.markers.map((m) => [m.kind, m.rowKey, m.atMs])).toEqual([
+      ['restart', RUN_ROW, 4000],
+      ['revision', RUN_ROW, 4500],
+      ['operator', 'review/1', 5000],
+      ['event', 'notify/1', 6000],
+      // Its activation has no spans: shown on the run's row rather than lost.
+      ['operator', RUN_ROW, 6500],
+    ]);
+    expect(model.markers[4]?.label).toBe('bob: retry ghost: try again');
+    expect(model.markers[1]?.label).toBe('input revised (revision 2): typo');
+    expect(markerAt(model, 'notify/1', 6010, 20)?.kind).toBe('event');
+    expect(markerAt(model, 'notify/1', 6100, 20)).toBeNull();
+  });
+
+  it('shows escalations and the run needing attention', () => {
+    const log = new LogWriter();
+    log.created(0);
+    log.quickStep('a', 1, 0, 10);
+    log.add('step_escalated', 20, { outcome: 'failed' }, { step: 'a', activation: 1, reason: 'out of retries' });
+    log.add('run_state_changed', 20, { state: 'needs_attention' });
+    const model = buildTimelineModel(timeline(log.events, 100), log.events);
+    expect(model.rows[0]?.bars.map((b) => [b.kind, b.startMs, b.endMs])).toEqual([['needs_attention', 20, null]]);
+    expect(model.markers).toMatchObject([{ kind: 'escalation', rowKey: 'a/1', label: 'a escalated (failed): out of retries' }]);
+  });
+
+  it('without events yet, draws the spans with no outcomes and no markers', () => {
+    const log = mixedRun();
+    const model = buildTimelineModel(timeline(log.events, 7000), []);
+    expect(model.rows.length).toBe(4);
+    expect(model.rows[1]?.bars[1]?.outcome).toBeNull();
+    expect(model.rows[3]?.bars.at(-1)?.outcome).toBe('open');
+    expect(model.markers).toEqual([]);
+  });
+
+  it('builds a 100,000-event run: one row per activation, every bar accounted for', () => {
+    const events = loopRun(12_500);
+    expect(events.length).toBe(100_002);
+    const model = buildTimelineModel(timeline(events), events);
+    expect(model.rows.length).toBe(25_001);
+    expect(model.rows[1]?.key).toBe('a/1');
+    expect(model.rows[2]?.key).toBe('b/1');
+    expect(model.rows.at(-1)?.key).toBe('b/12500');
+    // Rows in start order throughout.
+    for (let i = 2; i < model.rows.length; i++) expect((model.rows[i]?.firstMs ?? 0) >= (model.rows[i - 1]?.firstMs ?? 0)).toBe(true);
+    const bars = model.rows.reduce((n, r) => n + r.bars.length, 0);
+    expect(bars).toBe(50_000);
+    expect(model.rows.every((r) => r.stepId === null || r.bars.some((b) => b.outcome === 'succeeded'))).toBe(true);
+    expect(model.rowIndex.get('a/6000')).toBe(1 + 2 * 5999);
+    expect(model.endedMs).toBe(10 + 12 * 12_500);
+  });
+});
+
+describe('time window', () => {
+  const log = mixedRun();
+  const model = buildTimelineModel(timeline(log.events, 7000), log.events);
+
+  it('maps time to x and back', () => {
+    const w = { startMs: 1000, endMs: 3000 };
+    expect(xOf(2000, w, 400)).toBe(200);
+    expect(msOf(100, w, 400)).toBe(1500);
+  });
+
+  it('fits the whole run, open runs up to now', () => {
+    const w = fitWindow(model, 9000);
+    expect(w.startMs).toBeLessThan(1000);
+    expect(w.endMs).toBeGreaterThan(9000);
+  });
+
+  it('zooms around an anchor that stays put, and pans', () => {
+    const bounds = { startMs: 1000, endMs: 7000 };
+    const w = { startMs: 1000, endMs: 7000 };
+    const z = zoomWindow(w, 0.5, 2500, bounds);
+    expect(z.endMs - z.startMs).toBe(3000);
+    expect(xOf(2500, z, 600)).toBeCloseTo(xOf(2500, w, 600));
+    const p = panWindow(z, 1000, bounds);
+    expect(p).toEqual({ startMs: z.startMs + 1000, endMs: z.endMs + 1000 });
+    // Never panned off the run entirely.
+    const far = panWindow(z, 1e9, bounds);
+    expect(far.startMs).toBeLessThan(bounds.endMs);
+    // Zooming out stops at 4 times the run.
+    const out = zoomWindow(w, 100, 4000, bounds);
+    expect(out.endMs - out.startMs).toBe(24_000);
+  });
+
+  it('finds the bars in the window and the bar under a point', () => {
+    const fetch = model.rows[1];
+    if (fetch === undefined) throw new Error('no fetch row');
+    expect(barsInWindow(fetch, { startMs: 1700, endMs: 2700 }, 7000).map((b) => b.kind)).toEqual(['retry_wait', 'running']);
+    expect(barAt(fetch, 1200, 5, 7000)).toMatchObject({ kind: 'running', attempt: 1 });
+    // At the boundary between the first attempt and the backoff, the attempt wins.
+    expect(barAt(fetch, 1600, 5, 7000)).toMatchObject({ kind: 'running', outcome: 'failed' });
+    expect(barAt(fetch, 3050, 10, 7000)).toBeNull();
+    expect(barAt(fetch, 3050, 60, 7000)).toMatchObject({ attempt: 2 });
+    // An open bar runs to now.
+    expect(barAt(model.rows[3] ?? fetch, 6900, 0, 7000)?.kind).toBe('waiting_event');
+  });
+
+  it('adapts ticks to the zoom', () => {
+    const wide = ticksFor({ startMs: 0, endMs: 600_000 }, 800, 0);
+    expect(wide.map((t) => t.label).slice(0, 3)).toEqual(['+0s', '+1m', '+2m']);
+    const narrow = ticksFor({ startMs: 1000, endMs: 1100 }, 800, 0);
+    expect(narrow.length).toBeGreaterThanOrEqual(5);
+    expect(narrow[0]?.label).toBe('+1.00s');
+    for (const ticks of [wide, narrow]) {
+      const gaps = ticks.slice(1).map((t, i) => xOf(t.ms, { startMs: 0, endMs: 1 }, 1) - xOf(ticks[i]?.ms ?? 0, { startMs: 0, endMs: 1 }, 1));
+      expect(new Set(gaps.map((g) => g.toFixed(6))).size).toBe(1);
+    }
+  });
+});
