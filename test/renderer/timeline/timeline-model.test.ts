@@ -13,33 +13,7 @@ import {
   xOf,
   zoomWindow,
 } from '../../../renderer/runs/timeline/timeline-model.ts';
-import { LogWriter, loopRun } from './synthetic-run.ts';
-
-/** fetch (retry after a failure), then review (a person), then notify (waits for an event). */
-function mixedRun(): LogWriter {
-  const log = new LogWriter();
-  log.created(1000);
-  log.add('step_activated', 1000, {}, { step: 'fetch', activation: 1 });
-  log.add('attempt_started', 1100, { inputHash: 'h', input: null, variant: null, effect: 'idempotent' }, { step: 'fetch', activation: 1, attempt: 1 });
-  log.add('attempt_failed', 1600, { error: { code: 'http_5xx', message: '503' }, retryable: true }, { step: 'fetch', activation: 1, attempt: 1 });
-  log.add('retry_scheduled', 1600, { nextAttempt: 2, dueAt: 2600, delayMs: 1000 }, { step: 'fetch', activation: 1, reason: 'http_5xx' });
-  log.add('attempt_started', 2600, { inputHash: 'h', input: null, variant: null, effect: 'idempotent' }, { step: 'fetch', activation: 1, attempt: 2 });
-  log.add('attempt_succeeded', 3000, { output: 1, evidenceId: 'e1', covers: { inputHash: 'h', definitionVersion: 1, inputRevision: 1 } }, { step: 'fetch', activation: 1, attempt: 2 });
-  log.add('step_settled', 3000, { outcome: 'succeeded', edges: [] }, { step: 'fetch', activation: 1 });
-  log.add('step_activated', 3000, {}, { step: 'review', activation: 1 });
-  log.add('attempt_started', 3000, { inputHash: 'h', input: null, variant: null, effect: 'none' }, { step: 'review', activation: 1, attempt: 1 });
-  log.add('task_opened', 3000, { task: 'approval', title: 'Check it' }, { step: 'review', activation: 1, attempt: 1 });
-  log.add('engine_resumed', 4000, { interrupted: 0 });
-  log.add('run_input_revised', 4500, { inputRevision: 2, input: {} }, { reason: 'typo' });
-  log.add('task_decided', 5000, { decision: 'approved', by: 'ann' }, { step: 'review', activation: 1, attempt: 1 });
-  log.add('attempt_succeeded', 5000, { output: 1, evidenceId: 'e2', covers: { inputHash: 'h', definitionVersion: 1, inputRevision: 1 } }, { step: 'review', activation: 1, attempt: 1 });
-  log.add('step_settled', 5000, { outcome: 'succeeded', edges: [] }, { step: 'review', activation: 1 });
-  log.add('step_activated', 5000, {}, { step: 'notify', activation: 1 });
-  log.add('attempt_started', 5000, { inputHash: 'h', input: null, variant: null, effect: 'none' }, { step: 'notify', activation: 1, attempt: 1 });
-  log.add('event_awaited', 5000, { name: 'paid', key: 'o1' }, { step: 'notify', activation: 1, attempt: 1 });
-  log.add('event_received', 6000, { name: 'paid', key: 'o1', id: 'ev1', data: {}, receivedAt: 6000 }, { step: 'notify', activation: 1, attempt: 1 });
-  return log;
-}
+import { LogWriter, loopRun, mixedRun } from './synthetic-run.ts';
 
 describe('buildTimelineModel', () => {
   it('makes a row per activation in start order, a bar per span, outcomes per attempt', () => {
@@ -53,7 +27,7 @@ describe('buildTimelineModel', () => {
       ['retry_wait', 1600, 2600, 2, null],
       ['running', 2600, 3000, 2, 'succeeded'],
     ]);
-    expect(fetch?.bars[2]?.why).toBe('http_5xx');
+    expect(fetch?.bars[2]?.why).toBe('http_503');
     expect(model.rows[2]?.bars.map((b) => [b.kind, b.outcome])).toEqual([
       ['queued', null],
       ['waiting_person', 'succeeded'],
