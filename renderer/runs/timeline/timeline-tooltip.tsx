@@ -13,6 +13,8 @@ export interface Hovered {
   y: number;
   /** Near the right edge: the card opens to the pointer's left. */
   flip: boolean;
+  /** Near the bottom: the card opens above the row. */
+  above: boolean;
 }
 
 /** 14:03:07.250 */
@@ -27,7 +29,7 @@ export function TimelineTooltip({ hovered, model, nowMs }: { hovered: Hovered; m
   const where = row.stepId === null ? 'run' : `${row.stepId}${row.activation === null ? '' : ` · activation ${row.activation}`}`;
   const since = (ms: number) => `+${formatDuration(ms - model.startMs)}`;
   return (
-    <div className="tl-tooltip" role="tooltip" data-testid="timeline-tooltip" data-flip={hovered.flip || undefined} style={{ left: hovered.x + 12, top: hovered.y }}>
+    <div className="tl-tooltip" role="tooltip" data-testid="timeline-tooltip" data-flip={hovered.flip || undefined} data-above={hovered.above || undefined} style={{ left: hovered.x + 12, top: hovered.y }}>
       <div className="tl-tooltip-title mono">{where}</div>
       {marker !== null ? (
         <>

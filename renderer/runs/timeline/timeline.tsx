@@ -135,7 +135,7 @@ export function Timeline({ model, selected, onSelect, nowMs, live }: TimelinePro
       return;
     }
     const r = el.getBoundingClientRect();
-    setHovered({ row: h.row, bar: h.marker === null ? h.bar : null, marker: h.marker, x: e.clientX - r.left, y: e.clientY - r.top + ROW_HEIGHT, flip: e.clientX - r.left > r.width - 360 });
+    setHovered({ row: h.row, bar: h.marker === null ? h.bar : null, marker: h.marker, x: e.clientX - r.left, y: e.clientY - r.top + ROW_HEIGHT, flip: e.clientX - r.left > r.width - 360, above: e.clientY - r.top > r.height / 2 });
   };
   const onPointerUp = (e: ReactPointerEvent<HTMLDivElement>) => {
     const d = drag.current;
