@@ -105,7 +105,7 @@ class LogReader {
     for (;;) {
       const page = await this.client.events(this.runId, this.seq);
       if (this.stopped) return;
-      for (const { event } of page.events) {
+      for (const event of page.events) {
         this.events.push(event);
         this.seq = event.seq;
       }
