@@ -89,7 +89,8 @@ export function buildTimelineModel(timeline: Timeline, events: readonly RunEvent
   // out-of-order row is sorted.
   for (const row of byKey.values()) if (!sortedByStart(row.bars)) row.bars.sort((a, b) => a.startMs - b.startMs);
   const stepRows = [...byKey.values()].filter((r) => r.stepId !== null);
-  stepRows.sort((a, b) => a.firstMs - b.firstMs || compareText(a.stepId ?? '', b.stepId ?? '') || (a.activation ?? 0) - (b.activation ?? 0));
+  // Stable: rows that start in the same millisecond (a fast engine starts many) keep log order.
+  stepRows.sort((a, b) => a.firstMs - b.firstMs);
   const runRow = byKey.get(RUN_ROW) ?? { key: RUN_ROW, stepId: null, activation: null, firstMs: timeline.startedAtMs, bars: [] };
   const rows = [runRow, ...stepRows];
   const rowIndex = new Map(rows.map((r, i) => [r.key, i]));
@@ -102,8 +103,6 @@ export function buildTimelineModel(timeline: Timeline, events: readonly RunEvent
   }
   return { runId: timeline.runId, startMs: timeline.startedAtMs, endedMs: timeline.endedAtMs, asOfMs: timeline.asOfMs, rows, markers, rowIndex, markersByRow };
 }
-
-const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function sortedByStart(bars: readonly TimelineBar[]): boolean {
   for (let i = 1; i < bars.length; i++) if ((bars[i]?.startMs ?? 0) < (bars[i - 1]?.startMs ?? 0)) return false;

@@ -151,3 +151,15 @@ describe('time window', () => {
     }
   });
 });
+
+describe('row order', () => {
+  it('keeps log order among activations that start in the same millisecond', () => {
+    const log = new LogWriter();
+    log.created(0);
+    // A fast engine: a/1, b/1, a/2, b/2 all at 5 ms.
+    for (const [step, activation] of [['b', 1], ['a', 2], ['b', 2]] as const) log.quickStep(step, activation, 5, 0);
+    log.quickStep('a', 1, 1, 0);
+    const model = buildTimelineModel(timeline(log.events), log.events);
+    expect(model.rows.map((r) => r.key)).toEqual([RUN_ROW, 'a/1', 'b/1', 'a/2', 'b/2']);
+  });
+});
