@@ -23,7 +23,7 @@ function View({ runId, client }) {
   const { model, live, pagingEvents, error } = useRunTimeline(runId, client, null);
   const [selected, setSelected] = useState(null);
   useEffect(() => { if (model !== null && marks.modelAt === undefined) marks.modelAt = performance.now(); }, [model]);
-  useEffect(() => { if (model !== null && !pagingEvents && marks.eventsAt === undefined) { marks.eventsAt = performance.now(); marks.markers = model.markers.length; } }, [model, pagingEvents]);
+  useEffect(() => { if (model !== null && !pagingEvents && marks.eventsAt === undefined) { marks.eventsAt = performance.now(); marks.rows = model.rows.length; } }, [model, pagingEvents]);
   if (error !== null) return <div className="error-box">{error}</div>;
   if (model === null) return <div className="loading">loading</div>;
   return <Timeline model={model} selected={selected} onSelect={setSelected} nowMs={model.asOfMs} live={live} />;
@@ -51,10 +51,11 @@ window.__runBench = {
     el.innerHTML = '';
     const real = new TimelineClient(token);
     const client = {
-      async timeline(id) { const t = await real.timeline(id); if (marks.timelineAt === undefined) { marks.timelineAt = performance.now(); marks.spans = t.spans.length; } return t; },
-      events: (id, after, limit) => real.events(id, after, limit),
+      timeline: (id) => real.timeline(id),
+      async events(id, after, limit) { const page = await real.events(id, after, limit); if (marks.firstPageAt === undefined) marks.firstPageAt = performance.now(); return page; },
     };
     const t0 = performance.now();
+    marks.t0 = t0;
     root = createRoot(el);
     root.render(<div style={{ height: '100vh', padding: 8, boxSizing: 'border-box' }}><View runId={runId} client={client} /></div>);
     for (;;) {
@@ -68,7 +69,7 @@ window.__runBench = {
     await raf();
     const firstRenderMs = performance.now() - t0;
     const rows = document.querySelectorAll('[data-testid="timeline-row"]').length;
-    return { firstRenderMs, fetchMs: marks.timelineAt - t0, modelMs: marks.modelAt - marks.timelineAt, spans: marks.spans, rowsInDom: rows, rowsTotal: Number(/\d+/.exec(document.querySelector('[data-testid="timeline-range"]').textContent)[0]) + 1 };
+    return { firstRenderMs, fetchMs: marks.firstPageAt - t0, rowsInDom: rows };
   },
   /** Resolves when every event is paged in (markers and outcomes complete). */
   async eventsPaged(timeoutMs) {
@@ -79,7 +80,7 @@ window.__runBench = {
       if (performance.now() - t0 > timeoutMs) throw new Error('events not paged within ' + timeoutMs + ' ms');
       await raf();
     }
-    return { ms: marks.eventsAt - (marks.timelineAt - 0), markers: marks.markers };
+    return { ms: marks.eventsAt - marks.t0, rows: marks.rows };
   },
   /** Scrolls the rows for durationMs, pxPerFrame each frame (reversing at either end), counting frames. */
   async scroll(durationMs, pxPerFrame) {
@@ -111,10 +112,10 @@ window.__runBench = {
     this.frames.on = false;
     return frameStats([...this.frames.times, performance.now()]);
   },
-  /** The time, fetched by the page, to read GET /api/runs/:id (its attempts' outputs included). */
-  async fetchDetail(runId, token) {
+  /** The time, fetched and parsed by the page, to read PATH (the run detail, the server's timeline). */
+  async fetchJson(path, token) {
     const t0 = performance.now();
-    const response = await fetch('/api/runs/' + encodeURIComponent(runId), { headers: { authorization: 'Bearer ' + token } });
+    const response = await fetch(path, { headers: { authorization: 'Bearer ' + token } });
     const text = await response.text();
     JSON.parse(text);
     return { ms: performance.now() - t0, bytes: text.length };

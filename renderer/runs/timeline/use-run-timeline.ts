@@ -1,10 +1,13 @@
-// The data behind a run's timeline: the Timeline read model first (the view draws as soon as it
-// arrives), then the run's events paged in the background (attempt outcomes and markers fill in).
+// The data behind a run's timeline: the run's log, paged from the server (`GET
+// /api/runs/:id/events`), folded in the page by the shared `timeline()` (shared/run/timeline.ts,
+// the very walk `GET /api/runs/:id/timeline` serves) into the Timeline read model, and from it the
+// view's model. The view draws after the first page (a 100,000-event log takes seconds to fold on
+// the server and to send, the first page milliseconds) and the rest fills in as it pages.
 // Live: whenever the run's known last seq (`lastSeq`, e.g. the run detail the runs store refetches
-// as stream events arrive) passes what was read, the events after it are paged and the timeline
-// refetched: paging by seq leaves no gap and no duplicate, whatever the stream dropped.
-import { useEffect, useMemo, useRef, useState } from 'react';
-import type { Timeline } from '../../../shared/api/timeline.ts';
+// as stream events arrive) passes what was read, the events after it are paged and folded: paging
+// by seq leaves no gap and no duplicate, whatever the stream dropped.
+import { useEffect, useRef, useState } from 'react';
+import { timeline } from '../../../shared/run/timeline.ts';
 import type { RunEvent } from '../../../shared/events/run-event.ts';
 import type { TimelineReads } from '../../api/timeline-client.ts';
 import { buildTimelineModel, type TimelineModel } from './timeline-model.ts';
@@ -12,14 +15,16 @@ import { buildTimelineModel, type TimelineModel } from './timeline-model.ts';
 export interface RunTimelineState {
   model: TimelineModel | null;
   error: string | null;
-  /** True while the run's events are still being paged in (markers and outcomes incomplete). */
+  /** True while the log is still being paged in (later rows and markers still to come). */
   pagingEvents: boolean;
+  /** Events read so far. */
+  eventsRead: number;
   /** The run has not ended: the view follows it. */
   live: boolean;
 }
 
-/** Pages between two model rebuilds while the log is paged in (each rebuild walks every span). */
-const PAGES_PER_REBUILD = 20;
+/** Pages between two model rebuilds while the log is paged in (each rebuild walks every event). */
+const PAGES_PER_REBUILD = 16;
 
 /**
  * @example
@@ -27,18 +32,13 @@ const PAGES_PER_REBUILD = 20;
  * const { model, live } = useRunTimeline(id, timelineClient, lastSeq);
  */
 export function useRunTimeline(runId: string, client: TimelineReads, lastSeq: number | null): RunTimelineState {
-  const [timeline, setTimeline] = useState<Timeline | null>(null);
-  const [events, setEvents] = useState<readonly RunEvent[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [pagingEvents, setPaging] = useState(true);
+  const [state, setState] = useState<Omit<RunTimelineState, 'live'>>({ model: null, error: null, pagingEvents: true, eventsRead: 0 });
   const reader = useRef<LogReader | null>(null);
 
   useEffect(() => {
-    const r = new LogReader(runId, client, { setTimeline, setEvents, setError, setPaging });
+    const r = new LogReader(runId, client, (change) => setState((s) => ({ ...s, ...change })));
     reader.current = r;
-    setTimeline(null);
-    setEvents([]);
-    setError(null);
+    setState({ model: null, error: null, pagingEvents: true, eventsRead: 0 });
     r.catchUp();
     return () => r.stop();
   }, [runId, client]);
@@ -47,18 +47,10 @@ export function useRunTimeline(runId: string, client: TimelineReads, lastSeq: nu
     if (lastSeq !== null) reader.current?.want(lastSeq);
   }, [lastSeq]);
 
-  const model = useMemo(() => (timeline === null ? null : buildTimelineModel(timeline, events)), [timeline, events]);
-  return { model, error, pagingEvents, live: timeline !== null && timeline.endedAtMs === null };
+  return { ...state, live: state.model !== null && state.model.endedMs === null };
 }
 
-interface Sinks {
-  setTimeline(t: Timeline): void;
-  setEvents(e: readonly RunEvent[]): void;
-  setError(e: string | null): void;
-  setPaging(p: boolean): void;
-}
-
-/** Reads one run's timeline and log, one catch-up at a time; a newer `want` runs another after it. */
+/** Reads one run's log, one catch-up at a time; a newer `want` runs another after it. */
 class LogReader {
   private readonly events: RunEvent[] = [];
   private seq = 0;
@@ -69,7 +61,7 @@ class LogReader {
   constructor(
     private readonly runId: string,
     private readonly client: TimelineReads,
-    private readonly sinks: Sinks,
+    private readonly publish: (change: Partial<Omit<RunTimelineState, 'live'>>) => void,
   ) {}
 
   stop(): void {
@@ -91,16 +83,13 @@ class LogReader {
       },
       (error: unknown) => {
         this.running = false;
-        if (!this.stopped) this.sinks.setError(error instanceof Error ? error.message : String(error));
+        if (!this.stopped) this.publish({ error: error instanceof Error ? error.message : String(error), pagingEvents: false });
       },
     );
   }
 
   private async read(): Promise<void> {
-    const timeline = await this.client.timeline(this.runId);
-    if (this.stopped) return;
-    this.sinks.setTimeline(timeline);
-    this.sinks.setPaging(true);
+    this.publish({ pagingEvents: true });
     let pages = 0;
     for (;;) {
       const page = await this.client.events(this.runId, this.seq);
@@ -111,15 +100,15 @@ class LogReader {
       }
       pages += 1;
       if (page.next === null) break;
-      if (pages % PAGES_PER_REBUILD === 0) this.sinks.setEvents([...this.events]);
+      // The first page at once (the first screen of rows), then every few pages.
+      if (pages === 1 || pages % PAGES_PER_REBUILD === 0) this.rebuild(true);
     }
-    this.sinks.setEvents([...this.events]);
-    this.sinks.setError(null);
-    this.sinks.setPaging(false);
-    // Events committed after the timeline was read are in the log but not in its spans: read it again.
-    if (timeline.endedAtMs === null && (this.events.at(-1)?.at ?? 0) > timeline.asOfMs) {
-      const again = await this.client.timeline(this.runId);
-      if (!this.stopped) this.sinks.setTimeline(again);
-    }
+    this.rebuild(false);
+  }
+
+  private rebuild(paging: boolean): void {
+    if (this.events.length === 0) return;
+    const model = buildTimelineModel(timeline(this.events), this.events);
+    this.publish({ model, error: null, pagingEvents: paging, eventsRead: this.events.length });
   }
 }

@@ -1,6 +1,6 @@
-// The timeline's visible time window: fitted to the run at first, zoomed and panned by the user,
-// and, for a run that goes on, following its right edge as it grows until the user looks
-// elsewhere (pans or zooms away from the edge); "fit" follows again.
+// The timeline's visible time window: fitted to the run (and kept fitted as the run grows or its
+// log pages in) until the user zooms or pans; then, for a run that goes on, following its right
+// edge at the user's zoom while that edge stays in view. "Fit" fits again.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { extentOf, fitWindow, panWindow, zoomWindow, type TimelineModel, type TimeWindow } from './timeline-model.ts';
 
@@ -17,6 +17,8 @@ export interface TimeWindowControls {
 export function useTimeWindow(model: TimelineModel, nowMs: number, live: boolean): TimeWindowControls {
   const [window, setWindow] = useState<TimeWindow>(() => fitWindow(model, nowMs));
   const [following, setFollowing] = useState(live);
+  /** The user has zoomed or panned since the last fit. */
+  const touched = useRef(false);
   const runId = useRef(model.runId);
   const extent = extentOf(model, nowMs);
 
@@ -24,6 +26,7 @@ export function useTimeWindow(model: TimelineModel, nowMs: number, live: boolean
   useEffect(() => {
     if (runId.current === model.runId) return;
     runId.current = model.runId;
+    touched.current = false;
     setWindow(fitWindow(model, nowMs));
     setFollowing(live);
   }, [model, nowMs, live]);
@@ -31,16 +34,22 @@ export function useTimeWindow(model: TimelineModel, nowMs: number, live: boolean
   // Live: keep the run's right edge in view, at the same zoom, while following.
   const edge = extent.endMs;
   useEffect(() => {
+    if (!touched.current) {
+      setWindow(fitWindow(model, nowMs));
+      return;
+    }
     if (!live || !following) return;
     setWindow((w) => {
       const span = w.endMs - w.startMs;
       const endMs = edge + span * 0.02;
       return Math.abs(endMs - w.endMs) < span * 1e-4 ? w : { startMs: endMs - span, endMs };
     });
+    // The window follows the edge, not every new model of the same extent.
   }, [edge, live, following]);
 
   const userMoved = useCallback(
     (next: TimeWindow) => {
+      touched.current = true;
       setWindow(next);
       // Still following when the edge stays in view on the right.
       setFollowing(live && next.endMs >= edge && next.startMs < edge);
@@ -58,6 +67,7 @@ export function useTimeWindow(model: TimelineModel, nowMs: number, live: boolean
   const pan = useCallback((deltaMs: number) => userMoved(panWindow(window, deltaMs, bounds)), [window, bounds, userMoved]);
   const set = useCallback((w: TimeWindow) => userMoved(panWindow(w, 0, bounds)), [bounds, userMoved]);
   const fit = useCallback(() => {
+    touched.current = false;
     setWindow(fitWindow(model, nowMs));
     setFollowing(live);
   }, [model, nowMs, live]);
