@@ -22,6 +22,8 @@ const FLAGS: Readonly<Record<string, string>> = {
   id: '--id',
   from: '--from',
   priority: '--priority',
+  'debug.breakpoints': '--break',
+  'debug.pins': '--pin',
 };
 
 export async function withUserErrors(command: string, io: CliIo, body: () => Promise<number>): Promise<number> {
@@ -42,8 +44,11 @@ export function isUserError(e: unknown): e is Error {
 
 /** The error's message on one line, with the flag of the field it is about when it has one. */
 export function userMessage(e: Error): string {
-  const field = serviceErrorOf(e)?.path?.replace(/^\$\.?/, '').split(/[.[]/)[0];
-  const flag = field === undefined ? undefined : FLAGS[field];
+  const path = serviceErrorOf(e)?.path?.replace(/^\$\.?/, '');
+  const field = path?.split(/[.[]/)[0];
+  // A nested field has its own flag (debug.pins is --pin), else the flag of its first key.
+  const nested = path?.split(/[.[]/).slice(0, 2).join('.');
+  const flag = (nested === undefined ? undefined : FLAGS[nested]) ?? (field === undefined ? undefined : FLAGS[field]);
   const message = oneLine(e.message);
   return flag === undefined || message.includes(flag) ? message : `${message} (${flag})`;
 }

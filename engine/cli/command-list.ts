@@ -3,6 +3,7 @@
 import type { Command } from './command.ts';
 import { validateCommand } from './commands/validate-command.ts';
 import { diffCommand } from './commands/diff-command.ts';
+import { compareCommand } from './commands/compare-command.ts';
 import { runCommand } from './commands/run-command.ts';
 import { runsCommand } from './commands/runs-command.ts';
 import { inspectCommand } from './commands/inspect-command.ts';
@@ -17,7 +18,7 @@ import { trustCommand } from './commands/trust-command.ts';
 import { testCommand } from './commands/test-command.ts';
 import { statsCommand } from './commands/stats-command.ts';
 import { serveCommand } from './commands/serve-command.ts';
-import { cancelCommand, keepCommand, pauseCommand, resolveCommand, retryCommand, skipCommand } from './commands/operator-commands.ts';
+import { cancelCommand, continueCommand, keepCommand, pauseCommand, resolveCommand, retryCommand, skipCommand, stepCommand } from './commands/operator-commands.ts';
 
 export const COMMANDS: readonly Command[] = [
   validateCommand,
@@ -25,6 +26,7 @@ export const COMMANDS: readonly Command[] = [
   runCommand,
   runsCommand,
   inspectCommand,
+  compareCommand,
   eventsCommand,
   resumeCommand,
   reviseCommand,
@@ -35,6 +37,8 @@ export const COMMANDS: readonly Command[] = [
   tasksCommand,
   sendCommand,
   pauseCommand,
+  continueCommand,
+  stepCommand,
   cancelCommand,
   retryCommand,
   skipCommand,

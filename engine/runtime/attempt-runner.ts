@@ -7,6 +7,7 @@ import type { AttemptErrorCode } from '../../shared/events/attempt-error-codes.t
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { AttemptResult, Executor } from '../executors/executor.ts';
 import { attemptConfig, inputSource, keySource, planAttempt, runsOutside } from './attempt-plan.ts';
+import { debugPlan } from './debug-plan.ts';
 import { planReuse, reusedEvidence } from './evidence-reuse.ts';
 import { evaluate, type RunContext } from './expressions.ts';
 import { decideAfterFailure } from './failure-policy.ts';
@@ -60,6 +61,13 @@ export class AttemptRunner {
       return;
     }
     const { number, effect } = plan;
+    const debug = debugPlan(m, stepId, s.activation, number);
+    if (debug.kind === 'break') {
+      // The step stays ready: continue or step starts it (and passes this breakpoint once).
+      port.emit(live, 'breakpoint_hit', { stepping: debug.stepping }, { step: stepId, activation: s.activation, reason: debug.reason });
+      if (m.state !== 'paused') port.emit(live, 'run_state_changed', { state: 'paused' }, { reason: debug.reason });
+      return;
+    }
     const ctx = port.context(live, {}, s.activation);
     let input: unknown;
     let idempotencyKey: string | undefined;
@@ -77,6 +85,21 @@ export class AttemptRunner {
     // where that same booking is reused, never for a new one with the same input.
     const offset = s.compensates === null ? null : m.steps.get(s.compensates)?.evidence ?? null;
     const inputHash = coverageHash(step, input, m.view, s.activation, offset === null ? null : { run: offset.fromRun, evidence: offset.id });
+
+    if (debug.kind === 'pin') {
+      // Pinned evidence is this debug run's own: it is checked like a real output and marked, and
+      // nothing is reused in its place (a pin says what the step gives here).
+      port.emit(live, 'attempt_started', {
+        inputHash,
+        input,
+        variant: null,
+        effect,
+        ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+        pinned: true,
+      }, { step: stepId, activation: s.activation, attempt: number, reason: 'pinned output (debug run): the step is not called' });
+      await this.finish(live, { stepId, activation: s.activation, attempt: number, result: { outcome: 'succeeded', output: debug.output } });
+      return;
+    }
 
     if (number === 1 && (await this.reuseOrCarry(live, s, step, inputHash, input))) return;
 
@@ -174,6 +197,7 @@ export class AttemptRunner {
     const covers = { inputHash: a.inputHash, definitionVersion: m.workflow.version, inputRevision: m.inputRevision };
     const evidenceId = attemptId(c.stepId, { activation: c.activation, number: c.attempt });
     const meta = r.meta === undefined ? {} : { meta: r.meta };
+    const pinned = a.pinned === true ? { pinned: true as const } : {};
     let ended: { outcome: 'unknown'; reason: string } | { outcome: 'failed'; code: string; retryable: boolean } | { outcome: 'succeeded' };
     if (r.outcome === 'unknown') {
       port.emit(live, 'attempt_unknown', { error: { code: 'unknown', message: r.reason }, ...meta }, { ...at, reason: r.reason });
@@ -189,18 +213,20 @@ export class AttemptRunner {
     } else {
       // Succeeded by the executor's account; the contract decides whether it counts.
       const failure = await this.contractFailure(live, step, r.output);
+      // A pinned output that breaks the contract would break it again on every retry.
+      const retryable = a.pinned !== true;
       if (failure) {
-        port.emit(live, 'attempt_failed', { error: failure, retryable: true, output: r.output, evidenceId, covers, ...meta }, { ...at, reason: failure.message });
-        ended = { outcome: 'failed', code: failure.code, retryable: true };
+        port.emit(live, 'attempt_failed', { error: failure, retryable, output: r.output, evidenceId, covers, ...meta, ...pinned }, { ...at, reason: `${a.pinned === true ? 'the pinned output fails the contract: ' : ''}${failure.message}` });
+        ended = { outcome: 'failed', code: failure.code, retryable };
       } else {
-        port.emit(live, 'attempt_succeeded', { output: r.output, evidenceId, covers, ...meta }, at);
+        port.emit(live, 'attempt_succeeded', { output: r.output, evidenceId, covers, ...meta, ...pinned }, { ...at, ...(a.pinned === true ? { reason: 'pinned output (debug run)' } : {}) });
         ended = { outcome: 'succeeded' };
       }
     }
     if (isTerminal(m.state)) this.settleAfterEnd(live, s, ended.outcome === 'failed' ? 'cancelled' : ended.outcome, ended.outcome === 'succeeded' ? evidenceId : undefined);
     else if (ended.outcome === 'unknown') await port.settle(live, s, 'unknown', ended.reason);
     else if (ended.outcome === 'failed') await this.afterFailure(live, s, step, ended.code, ended.retryable);
-    else await port.settle(live, s, 'succeeded', `attempt ${evidenceId} succeeded`, evidenceId);
+    else await port.settle(live, s, 'succeeded', `attempt ${evidenceId} ${a.pinned === true ? 'settled with its pinned output' : 'succeeded'}`, evidenceId);
   }
 
   /** Why an output the executor reports as a success does not count: it breaks the output schema or the accept rule. */

@@ -329,7 +329,8 @@ export class EngineCore implements RunPort {
     do {
       seen = m.lastSeq;
       await this.router.route(live, held);
-      if (isTerminal(m.state) || held) return;
+      // A breakpoint may have paused the run during the route: its state stays paused.
+      if (isTerminal(m.state) || held || m.state === 'paused') return;
       await this.router.decideRunState(live);
     } while (m.lastSeq !== seen && !isTerminal(m.state));
     if (m.state === 'running' && isQuiet(m)) {

@@ -121,6 +121,11 @@ export class Engine {
     return this.operator.unpauseRun(runId, by, reason);
   }
 
+  /** `continue` or `step` a debug run paused at a breakpoint. */
+  debugResume(runId: string, mode: 'continue' | 'step', by: string, reason: string): Promise<void> {
+    return this.operator.debugResume(runId, mode, by, reason);
+  }
+
   cancelRun(runId: string, by: string, reason: string): Promise<void> {
     return this.operator.cancelRun(runId, by, reason);
   }

@@ -24,7 +24,8 @@ export function forkPlan(source: RunModel, fromStep: string): { evidence: Eviden
   const unknowns: RunModel['unknowns'] = [];
   for (const [id, s] of source.steps) {
     if (downstream.has(id)) continue;
-    if (s.evidence !== null) evidence.push(s.evidence);
+    // A pin says what a step gave in that debug run only: the fork runs the step for real.
+    if (s.evidence !== null && s.evidence.pinned !== true) evidence.push(s.evidence);
     else if (s.outcome === 'unknown') {
       const a = s.attempts.filter((x) => x.state === 'unknown' && x.effect === 'external').pop();
       if (a) unknowns.push({ stepId: id, inputHash: a.inputHash, inputRevision: 0, fromRun: source.runId, activation: a.activation, attempt: a.number });

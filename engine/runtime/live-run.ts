@@ -3,6 +3,7 @@
 import type { StepKind } from '../../shared/definition/names.ts';
 import type { Step, Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { AttemptResult, Executor } from '../executors/executor.ts';
+import type { RunDebugSettings } from '../../shared/events/run-event.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock, Random } from '../time/clock.ts';
 import type { TrustCheck } from './workspace-workflows.ts';
@@ -82,6 +83,8 @@ export interface StartRunOptions {
   key?: string;
   /** The subworkflow or map step this run is a child of. */
   parent?: { runId: string; stepId: string; activation: number; attempt: number; index?: number };
+  /** Makes it a debug run: breakpoints and pinned outputs (checked by the caller against the definition). */
+  debug?: RunDebugSettings;
 }
 
 export function newLiveRun(model: RunModel): LiveRun {

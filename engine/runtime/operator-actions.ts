@@ -4,8 +4,8 @@
 // the same rules a run's read model lists its permitted actions by.
 import type { StepKind } from '../../shared/definition/names.ts';
 import type { Step } from '../../shared/definition/workflow-schema.ts';
-import type { RunLevelActionName, StepActionName } from '../../shared/api/permitted-action.ts';
-import { runActionRefusal, stepActionRefusal, type Refusal } from '../../shared/run/action-rules.ts';
+import type { DebugActionName, RunLevelActionName, StepActionName } from '../../shared/api/permitted-action.ts';
+import { debugActionRefusal, runActionRefusal, stepActionRefusal, type Refusal } from '../../shared/run/action-rules.ts';
 import { StoreError } from '../store/store-error.ts';
 import type { LiveRun } from './live-run.ts';
 import { checkAgainstSchema } from './output-contract.ts';
@@ -34,6 +34,23 @@ export class OperatorActions {
     await this.port.enqueue(live, async () => {
       this.port.emit(live, 'operator_action', { action: 'resume', by }, { reason: `resumed by ${by}: ${reason}` });
       this.port.emit(live, 'run_state_changed', { state: 'running' }, { reason: `resumed by ${by}` });
+      for (const s of live.model.steps.values()) if (s.state === 'ready') live.ready.push(s.id);
+    });
+  }
+
+  /**
+   * A debug run paused at a breakpoint goes on: the paused activation starts without stopping there
+   * again; with `step`, the run pauses again before the next step that starts (kept in the log, so
+   * it holds across a restart).
+   */
+  async debugResume(runId: string, mode: DebugActionName, by: string, reason: string): Promise<void> {
+    const live = this.port.load(runId);
+    refuse(debugActionRefusal(live.model, mode));
+    await this.port.enqueue(live, async () => {
+      const at = live.model.debug?.pausedAt ?? null;
+      const where = at === null ? {} : { step: at.stepId, activation: at.activation };
+      this.port.emit(live, 'debug_resumed', { mode, by }, { ...where, reason: `${mode === 'step' ? 'stepped' : 'continued'} by ${by}: ${reason}` });
+      this.port.emit(live, 'run_state_changed', { state: 'running' }, { reason: `${mode === 'step' ? 'stepped' : 'continued'} by ${by}` });
       for (const s of live.model.steps.values()) if (s.state === 'ready') live.ready.push(s.id);
     });
   }

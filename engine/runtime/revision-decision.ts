@@ -37,7 +37,8 @@ export function decideRevision(m: RunModel, step: Step, s: StepRuntime, inputHas
   let same: Evidence | undefined;
   let latest: Evidence | undefined;
   for (const ev of m.evidenceByStep.get(s.id) ?? []) {
-    if (!ev.satisfies || ev.covers.definitionVersion !== m.workflow.version || !earlier(ev.fromRun, ev.covers.inputRevision)) continue;
+    // Pinned evidence (a debug run's stand-in output) is never reused: a pinned step is pinned again.
+    if (ev.pinned === true || !ev.satisfies || ev.covers.definitionVersion !== m.workflow.version || !earlier(ev.fromRun, ev.covers.inputRevision)) continue;
     latest = ev;
     if (ev.covers.inputHash === inputHash) same = ev;
   }

@@ -42,6 +42,7 @@ export class RunLifecycle {
       workspaceDir: opts.workspaceDir,
       input: opts.input,
       ...(opts.forkOf ? { forkOf: opts.forkOf } : {}),
+      ...(opts.debug === undefined ? {} : { debug: opts.debug }),
     }, opts.forkOf ? { reason: `fork of ${opts.forkOf.runId} from step "${opts.forkOf.fromStep}"` } : {});
     for (const ev of opts.importEvidence ?? []) {
       port.emit(live, 'evidence_imported', { evidenceId: ev.id, stepId: ev.stepId, output: ev.output, covers: ev.covers, from: { runId: ev.fromRun, activation: ev.activation, attempt: ev.attempt } }, { step: ev.stepId });

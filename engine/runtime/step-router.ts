@@ -32,11 +32,13 @@ export class StepRouter {
   /** Activates what became ready and starts ready steps (none while held), until nothing changes. */
   async route(live: LiveRun, held: boolean): Promise<void> {
     const m = live.model;
-    while (!isTerminal(m.state) && (live.dirty.size > 0 || (!held && live.ready.length > 0))) {
+    // A debug run's breakpoint pauses the run while it routes: nothing more starts from then on.
+    const holding = (): boolean => held || m.state === 'paused';
+    while (!isTerminal(m.state) && (live.dirty.size > 0 || (!holding() && live.ready.length > 0))) {
       const dirty = [...live.dirty];
       live.dirty.clear();
       for (const id of dirty) await this.checkReadiness(live, id);
-      while (!held && live.ready.length > 0 && !isTerminal(m.state)) {
+      while (!holding() && live.ready.length > 0 && !isTerminal(m.state)) {
         const id = live.ready.shift() as string;
         const s = m.steps.get(id);
         if (s?.state !== 'ready') continue;

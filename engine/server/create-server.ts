@@ -23,6 +23,7 @@ import { serviceErrorOf } from '../service/service-error.ts';
 import type { Store } from '../store/store.ts';
 import { serveEventStream } from './event-stream.ts';
 import { registerWorkflowFiles } from './workflow-file-routes.ts';
+import { registerCompare } from './compare-route.ts';
 import { FORWARDED_COMMANDS } from '../service/forwarded-commands.ts';
 import { serveAppIndex } from './app-index.ts';
 import { contentSecurityPolicyFor, hostAllowed, originAllowed, presentedToken, tokensEqual } from './security.ts';
@@ -193,6 +194,7 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
   });
 
   registerWorkflowFiles(app, s);
+  registerCompare(app, s);
 
   app.post('/api/validate', async (request: FastifyRequest) => {
     const body = parse(ValidateRequest, request.body, 'the request');

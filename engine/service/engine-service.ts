@@ -27,7 +27,7 @@ import type { RunDetail } from '../../shared/api/run-detail.ts';
 import type { Timeline } from '../../shared/api/timeline.ts';
 import { runDetail } from '../../shared/run/run-detail.ts';
 import type { Store } from '../store/store.ts';
-import { listRunPage, type RunListFilter } from '../store/run-list.ts';
+import { debugRunIds, listRunPage, type RunListFilter } from '../store/run-list.ts';
 import { readDefinitionVersion, versionHistory } from '../store/saved-versions.ts';
 import type { RunSummary, RunSummaryPage } from '../../shared/api/run-summary.ts';
 import type { TaskSummary } from '../../shared/api/task-summary.ts';
@@ -42,6 +42,8 @@ import { summaryOf } from './workflow-summary.ts';
 import { WorkflowFileService } from './workflow-file-service.ts';
 import { WorkflowTemplates } from './workflow-templates.ts';
 import { fileHash } from './atomic-file.ts';
+import { checkDebug } from './debug-settings.ts';
+import type { RunDebugSettings } from '../../shared/events/run-event.ts';
 
 /** A run the service has checked and may start: valid, input checked, workspace trusted. */
 export interface CheckedStart {
@@ -180,15 +182,17 @@ export class EngineService {
     }
     if (command.version !== undefined && command.version !== workflow.version) workflow = this.runnableVersion(command.workflow, command.version);
     const start = checkStart(workflow, dirname(join(this.files.root, file.file)), command.input, this.env);
-    return this.startChecked(start, { key: command.key, priority: command.priority });
+    const debug = checkDebug(workflow, command.debug);
+    return this.startChecked(start, { key: command.key, priority: command.priority, ...(debug === undefined ? {} : { debug }) });
   }
 
   /**
    * Stores the definition snapshot and starts the run, unless `key` names a run of the workflow
    * created earlier: then that run is loaded (and so driven on) and answered instead.
    */
-  startChecked(start: CheckedStart, options: { key?: string | undefined; priority?: number | undefined } = {}): { runId: string; state: RunState; created: boolean } {
-    const { key, priority } = parseCommand(StartRunCommand.pick({ key: true, priority: true }), options, 'the request');
+  startChecked(start: CheckedStart, options: { key?: string | undefined; priority?: number | undefined; debug?: RunDebugSettings } = {}): { runId: string; state: RunState; created: boolean } {
+    const { key, priority } = parseCommand(StartRunCommand.pick({ key: true, priority: true }), { key: options.key, priority: options.priority }, 'the request');
+    const debug = options.debug;
     const hash = this.store.saveDefinition(start.workflow, this.clock.now());
     // The key is looked up in the runs' rows, which the engine writes in batches: a run started a
     // moment ago with the same key (two requests in a row) must be in them, or it would be made twice.
@@ -205,6 +209,7 @@ export class EngineService {
       workspaceDir: start.workspaceDir,
       ...(key === undefined ? {} : { key }),
       ...(priority === undefined ? {} : { priority }),
+      ...(debug === undefined ? {} : { debug }),
     });
     return { runId, state: this.runState(runId), created: true };
   }
@@ -268,6 +273,7 @@ export class EngineService {
 
   runs(filter: RunListFilter): RunSummaryPage {
     const { rows, next } = listRunPage(this.store.db, filter);
+    const debug = debugRunIds(this.store.db, rows.map((r) => r.id));
     return {
       runs: rows.map((r): RunSummary => {
         const ended = ENDED.includes(r.state);
@@ -279,6 +285,7 @@ export class EngineService {
           state: r.state,
           inputRevision: r.inputRevision,
           createdAt: iso(r.createdAt),
+          ...(debug.has(r.id) ? { debug: true as const } : {}),
           startedAtMs: r.createdAt,
           updatedAtMs: r.updatedAt,
           endedAtMs: ended ? r.updatedAt : null,
@@ -353,6 +360,10 @@ export class EngineService {
         break;
       case 'keep':
         await this.engine.keepStep(runId, a.step, by, reason);
+        break;
+      case 'continue':
+      case 'step':
+        await this.engine.debugResume(runId, a.action, by, reason);
         break;
     }
     return { runId, state: this.runState(runId) };

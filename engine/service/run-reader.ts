@@ -6,6 +6,8 @@ import type { RunDetail } from '../../shared/api/run-detail.ts';
 import type { TaskSummary } from '../../shared/api/task-summary.ts';
 import { openTasks } from '../../shared/run/open-tasks.ts';
 import { runDetail } from '../../shared/run/run-detail.ts';
+import { compareRuns } from '../../shared/run/compare-runs.ts';
+import type { RunComparison } from '../../shared/api/run-comparison.ts';
 import type { RunState } from '../../shared/definition/names.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import { workflowReport, type WorkflowReport } from '../metrics/stats.ts';
@@ -13,8 +15,9 @@ import { systemClock, type Clock } from '../time/clock.ts';
 import { foldRun } from '../runtime/fold-run.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
 import type { Store } from '../store/store.ts';
+import { debugRunIds } from '../store/run-list.ts';
 import { followRunEvents } from './follow-run-events.ts';
-import { ServiceError } from './service-error.ts';
+import { ServiceError, serviceErrorOf } from './service-error.ts';
 export type { RestartRecord } from '../../shared/run/restart-record.ts';
 
 /** A run as `weft runs` lists it. */
@@ -25,6 +28,8 @@ export interface RunRowView {
   state: RunState;
   inputRevision: number;
   createdAt: string;
+  /** Only on a debug run. */
+  debug?: true;
 }
 
 /** Events of one run after a sequence number; `next` is the `after` of the following page, or null at the end. */
@@ -70,12 +75,32 @@ export class RunReader {
 
   /** The newest runs, newest first. */
   recentRuns(limit: number): RunRowView[] {
-    return this.store.listRuns(limit).map((r) => ({ id: r.id, workflowId: r.workflowId, version: r.version, state: r.state, inputRevision: r.inputRevision, createdAt: new Date(r.createdAt).toISOString() }));
+    const rows = this.store.listRuns(limit);
+    const debug = debugRunIds(this.store.db, rows.map((r) => r.id));
+    return rows.map((r) => ({ id: r.id, workflowId: r.workflowId, version: r.version, state: r.state, inputRevision: r.inputRevision, createdAt: new Date(r.createdAt).toISOString(), ...(debug.has(r.id) ? { debug: true as const } : {}) }));
   }
 
   /** The run's RunDetail: the restart record, permitted actions, attempt details (`weft inspect --json`). */
   runDetail(idOrPrefix: string): RunDetail {
     return runDetail(this.fold(this.resolveRunId(idOrPrefix)));
+  }
+
+  /** Runs A and B side by side (`weft compare --json`, `GET /api/compare`), each with its own version's definition. */
+  runComparison(a: string, b: string): RunComparison {
+    const ma = this.fold(this.resolveSide('A', a));
+    const mb = this.fold(this.resolveSide('B', b));
+    return compareRuns(runDetail(ma), runDetail(mb), { a: ma.workflow, b: mb.workflow });
+  }
+
+  /** A run id of a comparison; an unknown one is named by its side, so the user knows which to fix. */
+  private resolveSide(side: 'A' | 'B', idOrPrefix: string): string {
+    try {
+      return this.resolveRunId(idOrPrefix);
+    } catch (e) {
+      const known = serviceErrorOf(e);
+      if (known?.code === 'not-found') throw new ServiceError('not-found', `run ${side}: ${known.message}`);
+      throw e;
+    }
   }
 
   /** A page of a run's log: the events after `after`, at most `limit` (all without a limit). */

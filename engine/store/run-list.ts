@@ -55,3 +55,14 @@ export function definitionVersions(db: Db, workflowId: string): { version: numbe
 export function lastCursor(db: Db): number {
   return (db.prepare('SELECT coalesce(max(cursor), 0) AS c FROM events').get() as { c: number }).c;
 }
+
+/**
+ * Which of `runIds` are debug runs: their run_created event (seq 1) carries debug settings. Read
+ * from the log (one indexed row per run), so a store needs no new column for the mark.
+ */
+export function debugRunIds(db: Db, runIds: readonly string[]): Set<string> {
+  if (runIds.length === 0) return new Set();
+  const marks = runIds.map(() => '?').join(', ');
+  const rows = db.prepare(`SELECT run_id FROM events WHERE seq = 1 AND run_id IN (${marks}) AND json_extract(data, '$.debug') IS NOT NULL`).raw().all(...runIds) as [string][];
+  return new Set(rows.map(([id]) => id));
+}

@@ -14,6 +14,8 @@ import { TasksPage } from '../tasks/tasks-page.tsx';
 // The graph views carry React Flow; the lists do not need it to show.
 const EditorPage = lazy(() => import('../editor/editor-page.tsx').then((m) => ({ default: m.EditorPage })));
 const RunPage = lazy(() => import('../runs/run-page.tsx').then((m) => ({ default: m.RunPage })));
+const ComparePage = lazy(() => import('../runs/compare/compare-page.tsx').then((m) => ({ default: m.ComparePage })));
+const InsightsPage = lazy(() => import('../insights/insights-page.tsx').then((m) => ({ default: m.InsightsPage })));
 
 export function App() {
   const authProblem = useSession((s) => s.authProblem);
@@ -36,6 +38,7 @@ export function App() {
 
 function Page() {
   const route = useRoute((s) => s.route);
+  const go = useRoute((s) => s.go);
   return (
     <Suspense fallback={<div className="loading">Loading…</div>}>
       {route.page === 'workflows' ? <WorkflowsPage /> : null}
@@ -43,6 +46,8 @@ function Page() {
       {route.page === 'runs' ? <RunsPage workflow={route.workflow} /> : null}
       {route.page === 'run' ? <RunPage key={route.id} id={route.id} /> : null}
       {route.page === 'tasks' ? <TasksPage /> : null}
+      {route.page === 'compare' ? <ComparePage key={`${route.a}/${route.b}`} a={route.a} b={route.b} /> : null}
+      {route.page === 'insights' ? <InsightsPage key={route.id} workflowId={route.id} onOpenRun={(id) => go({ page: 'run', id })} /> : null}
     </Suspense>
   );
 }

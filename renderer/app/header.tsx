@@ -23,6 +23,28 @@ export function Header() {
             <span className="sep">/</span>
             <span className="current">{route.id}</span>
           </>
+        ) : route.page === 'insights' ? (
+          <>
+            <button type="button" className="link" onClick={() => go({ page: 'workflows' })}>
+              Workflows
+            </button>
+            <span className="sep">/</span>
+            <button type="button" className="link" onClick={() => go({ page: 'workflow', id: route.id })}>
+              {route.id}
+            </button>
+            <span className="sep">/</span>
+            <span className="current">Insights</span>
+          </>
+        ) : route.page === 'compare' ? (
+          <>
+            <button type="button" className="link" onClick={() => go({ page: 'runs' })}>
+              Runs
+            </button>
+            <span className="sep">/</span>
+            <span className="current">
+              Compare <span className="mono">{route.a}</span> with <span className="mono">{route.b}</span>
+            </span>
+          </>
         ) : route.page === 'run' ? (
           <>
             <button type="button" className="link" onClick={() => go({ page: 'runs' })}>

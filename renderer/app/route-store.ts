@@ -7,7 +7,9 @@ export type Route =
   | { page: 'workflow'; id: string }
   | { page: 'runs'; workflow?: string }
   | { page: 'run'; id: string }
-  | { page: 'tasks' };
+  | { page: 'tasks' }
+  | { page: 'insights'; id: string }
+  | { page: 'compare'; a: string; b: string };
 
 export function parseRoute(hash: string): Route {
   const parts = hash
@@ -20,6 +22,8 @@ export function parseRoute(hash: string): Route {
   if (page === 'runs') return id === undefined ? { page: 'runs' } : { page: 'runs', workflow: id };
   if (page === 'run' && id !== undefined) return { page: 'run', id };
   if (page === 'tasks') return { page: 'tasks' };
+  if (page === 'insights' && id !== undefined) return { page: 'insights', id };
+  if (page === 'compare' && id !== undefined && parts[2] !== undefined) return { page: 'compare', a: id, b: parts[2] };
   return { page: 'workflows' };
 }
 
@@ -43,6 +47,10 @@ export function formatRoute(route: Route): string {
       return `#/run/${encodeURIComponent(route.id)}`;
     case 'tasks':
       return '#/tasks';
+    case 'insights':
+      return `#/insights/${encodeURIComponent(route.id)}`;
+    case 'compare':
+      return `#/compare/${encodeURIComponent(route.a)}/${encodeURIComponent(route.b)}`;
   }
 }
 

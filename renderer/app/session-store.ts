@@ -3,6 +3,7 @@
 import { create } from 'zustand';
 import { ApiClient } from '../api/api-client.ts';
 import { WorkflowFilesClient } from '../api/workflow-files-client.ts';
+import { CompareClient } from '../api/compare-client.ts';
 import type { Health } from '../api/api-types.ts';
 import { EventStream, type ConnectionState } from '../api/event-stream.ts';
 import { useRuns } from '../runs/runs-store.ts';
@@ -13,6 +14,8 @@ interface SessionStore {
   client: ApiClient | null;
   /** The calls that write workflow files (the editor's). */
   files: WorkflowFilesClient | null;
+  /** Compares two runs (`GET /api/compare`). */
+  compare: CompareClient | null;
   health: Health | null;
   connection: ConnectionState;
   cursor: number;
@@ -24,6 +27,7 @@ interface SessionStore {
 export const useSession = create<SessionStore>(() => ({
   client: null,
   files: null,
+  compare: null,
   health: null,
   connection: 'connecting',
   cursor: 0,
@@ -52,7 +56,7 @@ export function startSession(token: string | null): () => void {
     return () => {};
   }
   const client = new ApiClient(token);
-  useSession.setState({ client, files: new WorkflowFilesClient(token) });
+  useSession.setState({ client, files: new WorkflowFilesClient(token), compare: new CompareClient(token) });
   // Health names the workspace and the store; a refused token is reported from it.
   const checkHealth = () => {
     void client.health().then(

@@ -11,12 +11,19 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
   const runId = data?.runId ?? null;
   // On a run's graph: was this edge taken in the run's current pass (undefined: not decided yet).
   const taken = useRuns((st) => (runId === null ? undefined : st.edgeTaken[runId]?.[id]));
+  const why = useRuns((st) => (runId === null ? undefined : st.edgeWhy[runId]?.[id]));
   const outcomes = data?.outcomes ?? ['succeeded'];
   const main = outcomes[0] ?? 'succeeded';
   const problems = data?.problems ?? 0;
   const plain = outcomes.length === 1 && main === 'succeeded' && !data?.when && !data?.isDefault && data?.maxTraversals === null && problems === 0;
+  // On the insights page: a band as wide as the share of runs that took the edge.
+  const stats = data?.stats;
   return (
     <>
+      {stats !== undefined && stats.share > 0 ? (
+        // Traffic drawn as a band under the edge, so the arrowhead keeps its size.
+        <path d={path} className="edge-traffic" fill="none" style={{ strokeWidth: 2 + 10 * stats.share }} />
+      ) : null}
       <BaseEdge
         id={id}
         path={path}
@@ -26,9 +33,16 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
         data-selected={selected ? 'true' : undefined}
         data-diff={data?.diff}
         data-taken={taken === undefined ? undefined : String(taken)}
+        data-share={stats === undefined ? undefined : stats.share.toFixed(2)}
         {...(markerEnd === undefined ? {} : { markerEnd })}
       />
-      {plain ? null : (
+      {why !== undefined ? (
+        // A wide invisible path along the edge, so hovering it says why it was taken or not.
+        <path d={path} fill="none" stroke="transparent" strokeWidth={14} className="edge-why" data-testid={`edge-why-${id}`}>
+          <title>{`${taken === true ? 'taken' : 'not taken'}: ${why}`}</title>
+        </path>
+      ) : null}
+      {plain && stats === undefined ? null : (
         <EdgeLabelRenderer>
           <div
             className="edge-label nodrag nopan"
@@ -41,12 +55,22 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
                 !{problems > 1 ? problems : ''}
               </span>
             ) : null}
-            {outcomes.map((o) => (
+            {stats !== undefined ? (
+              <span
+                className="edge-share"
+                data-never={stats.taken === 0 ? 'true' : undefined}
+                data-testid={`edge-share-${id}`}
+                title={`taken ${stats.taken} of ${stats.decided} times its source decided; by ${Math.round(stats.share * 100)}% of runs`}
+              >
+                {stats.frequency === null ? '–' : `${Math.round(stats.frequency * 100)}%`}
+              </span>
+            ) : null}
+            {plain ? null : outcomes.map((o) => (
               <span key={o} className="edge-outcome" data-outcome={o}>
                 {o.replace('_', ' ')}
               </span>
             ))}
-            {data?.isDefault ? <span className="edge-outcome" data-outcome="default">default</span> : null}
+            {!plain && data?.isDefault ? <span className="edge-outcome" data-outcome="default">default</span> : null}
             {data?.maxTraversals !== null && data?.maxTraversals !== undefined ? (
               <span className="edge-loop" title="loop edge: traversals allowed">↺ {data.maxTraversals}</span>
             ) : null}

@@ -3,7 +3,7 @@
 // count. Memoized, and it subscribes only to its own step of its own run.
 import { memo } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
-import { AlertTriangle, Hourglass, RotateCw, Timer, XCircle } from 'lucide-react';
+import { AlertTriangle, Hourglass, Radio, RotateCw, Timer, UserRound, XCircle } from 'lucide-react';
 import { KindIcon } from './kind-icon.tsx';
 import type { StepFlowNode } from './to-flow.ts';
 import { useRuns } from '../runs/runs-store.ts';
@@ -71,7 +71,29 @@ function StepNodeView({ data, selected }: NodeProps<StepFlowNode>) {
               {attempts > 1 ? <span className="attempts"> ×{attempts}</span> : null}
             </span>
           ) : null}
+          {step?.escalated === true ? (
+            <span className="node-flag" title="waits for a person: an escalation, or an unknown outcome to resolve" data-testid={`step-escalated-${data.stepId}`}>
+              <UserRound size={11} aria-hidden="true" /> needs a person
+            </span>
+          ) : state === 'waiting' && (data.kind === 'human' || data.kind === 'event') ? (
+            <span className="node-flag node-flag-wait" title={data.kind === 'human' ? 'waiting for a person' : 'waiting for an event'}>
+              {data.kind === 'human' ? <UserRound size={11} aria-hidden="true" /> : <Radio size={11} aria-hidden="true" />}
+            </span>
+          ) : null}
         </div>
+        {data.stats !== undefined ? (
+          <div className="step-node-hints step-node-stats" data-testid={`step-stats-${data.stepId}`} title={`activation to settlement; ran in ${data.stats.runs} of ${data.stats.of} runs`}>
+            <span className="stat">
+              p50 <b>{data.stats.p50 === null ? '–' : formatDuration(data.stats.p50)}</b>
+            </span>
+            <span className="stat">
+              p95 <b>{data.stats.p95 === null ? '–' : formatDuration(data.stats.p95)}</b>
+            </span>
+            <span className="stat faint">
+              {data.stats.runs}/{data.stats.of}
+            </span>
+          </div>
+        ) : (
         <div className="step-node-hints">
           {data.effect !== 'none' ? (
             <span className="effect-badge" data-effect={data.effect} title={`effect: ${data.effect}`}>
@@ -97,6 +119,7 @@ function StepNodeView({ data, selected }: NodeProps<StepFlowNode>) {
             </span>
           ) : null}
         </div>
+        )}
       </div>
       <Handle type="source" position={Position.Right} className="step-handle" />
     </div>

@@ -24,6 +24,32 @@ export interface StepNodeData extends Record<string, unknown> {
   runId: string | null;
   /** In a diff view: how this step differs between the two versions. */
   diff?: DiffMark;
+  /** On the insights page: the step's figures over the workflow's runs. */
+  stats?: StepStatsMark;
+}
+
+/** A step's latency (activation to settlement) over the runs of a workflow, and how many ran it. */
+export interface StepStatsMark {
+  p50: number | null;
+  p95: number | null;
+  /** Runs that activated the step, of `of` runs. */
+  runs: number;
+  of: number;
+}
+
+/** An edge over the runs of a workflow: taken ÷ decided, and the share of runs that took it. */
+export interface EdgeStatsMark {
+  frequency: number | null;
+  taken: number;
+  decided: number;
+  /** Runs that took it at least once ÷ runs (0 with no runs): what the edge's thickness shows. */
+  share: number;
+}
+
+/** What the insights page draws on the graph, by step id and edge id. */
+export interface GraphStats {
+  steps: Record<string, StepStatsMark>;
+  edges: Record<string, EdgeStatsMark>;
 }
 
 export type DiffMark = 'added' | 'removed' | 'changed' | 'moved' | 'same';
@@ -38,6 +64,8 @@ export interface OutcomeEdgeData extends Record<string, unknown> {
   problems?: number;
   /** In a diff view: how this edge differs between the two versions. */
   diff?: DiffMark;
+  /** On the insights page: how often it was taken. */
+  stats?: EdgeStatsMark;
 }
 
 export type StepFlowNode = FlowNode<StepNodeData, 'step'>;

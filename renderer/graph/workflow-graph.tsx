@@ -6,7 +6,7 @@ import '@xyflow/react/dist/style.css';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { Diagnostic } from '../api/api-types.ts';
 import { DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from './flow-defaults.ts';
-import { filePositions, toEdges, toNodes, type Positions, type StepFlowNode } from './to-flow.ts';
+import { filePositions, toEdges, toNodes, type GraphStats, type OutcomeFlowEdge, type Positions, type StepFlowNode } from './to-flow.ts';
 import { autoLayout } from './auto-layout.ts';
 import { useTheme } from '../app/theme-store.ts';
 
@@ -17,9 +17,11 @@ interface Props {
   runId?: string | null;
   selected?: string | null;
   onSelect?: (stepId: string | null) => void;
+  /** On the insights page: figures drawn on the nodes (p50/p95) and edges (frequency, thickness). */
+  stats?: GraphStats | null;
 }
 
-function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = null, onSelect }: Props) {
+function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = null, onSelect, stats = null }: Props) {
   const theme = useTheme((s) => s.theme);
   const fromFile = useMemo(() => filePositions(workflow), [workflow]);
   const [computed, setComputed] = useState<{ for: Workflow; positions: Positions } | null>(null);
@@ -40,9 +42,20 @@ function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = nul
   const positions = fromFile ?? (computed?.for === workflow ? computed.positions : null);
   const nodes = useMemo(() => {
     if (positions === null) return null;
-    return toNodes(workflow, diagnostics, positions, runId).map((n): StepFlowNode => (n.id === selected ? { ...n, selected: true } : n));
-  }, [workflow, diagnostics, positions, runId, selected]);
-  const edges = useMemo(() => toEdges(workflow, runId), [workflow, runId]);
+    return toNodes(workflow, diagnostics, positions, runId).map((n): StepFlowNode => {
+      const mark = stats?.steps[n.id];
+      const node = mark === undefined ? n : { ...n, data: { ...n.data, stats: mark } };
+      return n.id === selected ? { ...node, selected: true } : node;
+    });
+  }, [workflow, diagnostics, positions, runId, selected, stats]);
+  const edges = useMemo(
+    () =>
+      toEdges(workflow, runId).map((e): OutcomeFlowEdge => {
+        const mark = stats?.edges[e.id];
+        return mark === undefined || e.data === undefined ? e : { ...e, data: { ...e.data, stats: mark } };
+      }),
+    [workflow, runId, stats],
+  );
 
   const onNodeClick: NodeMouseHandler<StepFlowNode> = (_event, node) => onSelect?.(node.id);
 

@@ -86,7 +86,14 @@ export function RunsPage({ workflow }: { workflow?: string | undefined }) {
                     {r.state.replace('_', ' ')}
                   </span>
                 </td>
-                <td className="mono">{r.id}</td>
+                <td className="mono">
+                  {r.id}
+                  {r.debug === true ? (
+                    <span className="debug-badge" title="a debug run: breakpoints or pinned outputs; its outputs may not be real" data-testid={`debug-${r.id}`}>
+                      debug
+                    </span>
+                  ) : null}
+                </td>
                 <td>
                   {r.workflowId} <span className="faint">v{r.version}</span>
                 </td>

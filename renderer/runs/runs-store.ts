@@ -2,7 +2,8 @@
 // current: a run's state changes in the list as its events arrive, and an opened run's restart
 // record is refetched (at most every 120 ms) while its events keep coming.
 import { create } from 'zustand';
-import type { RunDetail, RunSummary, StepRecord, StreamMessage } from '../api/api-types.ts';
+import type { RunDetail, RunSummary, StreamMessage } from '../api/api-types.ts';
+import type { StepDetail } from '../../shared/api/run-detail.ts';
 import type { RunState } from '../../shared/definition/names.ts';
 import { RUN_STATES } from '../../shared/definition/names.ts';
 import { requireClient } from '../app/session-store.ts';
@@ -15,9 +16,16 @@ interface RunsStore {
   details: Record<string, RunDetail>;
   detailErrors: Record<string, string>;
   /** Steps of opened runs, by run then step id: what graph nodes subscribe to. */
-  steps: Record<string, Record<string, StepRecord>>;
+  steps: Record<string, Record<string, StepDetail>>;
   /** Edge decisions of opened runs' current pass, by run then edge id: taken or not. */
   edgeTaken: Record<string, Record<string, boolean>>;
+  /** Why each decided edge was taken or not, by run then edge id (shown on hover). */
+  edgeWhy: Record<string, Record<string, string>>;
+  /**
+   * Shows a run as of an earlier point (time travel): its folded detail is kept under `viewId`,
+   * which a graph takes as its run id; null removes it.
+   */
+  showAt(viewId: string, detail: RunDetail | null): void;
   refreshList(): Promise<void>;
   loadRun(id: string): Promise<void>;
   applyStream(messages: StreamMessage[]): void;
@@ -37,6 +45,18 @@ export const useRuns = create<RunsStore>((set, get) => ({
   detailErrors: {},
   steps: {},
   edgeTaken: {},
+  edgeWhy: {},
+  showAt(viewId, detail) {
+    if (detail === null) {
+      set((s) => ({ steps: omit(s.steps, viewId), edgeTaken: omit(s.edgeTaken, viewId), edgeWhy: omit(s.edgeWhy, viewId) }));
+      return;
+    }
+    set((s) => ({
+      steps: { ...s.steps, [viewId]: mergeSteps(s.steps[viewId], detail.steps) },
+      edgeTaken: { ...s.edgeTaken, [viewId]: sameRecord(s.edgeTaken[viewId], Object.fromEntries(detail.edges.map((e) => [e.id, e.taken]))) },
+      edgeWhy: { ...s.edgeWhy, [viewId]: sameRecord(s.edgeWhy[viewId], Object.fromEntries(detail.edges.map((e) => [e.id, e.why]))) },
+    }));
+  },
   async refreshList() {
     try {
       const { runs } = await requireClient().runs({ limit: 500 });
@@ -59,6 +79,7 @@ export const useRuns = create<RunsStore>((set, get) => ({
         detailErrors: omit(s.detailErrors, id),
         steps: { ...s.steps, [id]: mergeSteps(s.steps[id], detail.steps) },
         edgeTaken: { ...s.edgeTaken, [id]: sameRecord(s.edgeTaken[id], Object.fromEntries(detail.edges.map((e) => [e.id, e.taken]))) },
+        edgeWhy: { ...s.edgeWhy, [id]: sameRecord(s.edgeWhy[id], Object.fromEntries(detail.edges.map((e) => [e.id, e.why]))) },
         byId: s.byId[id] === undefined ? s.byId : { ...s.byId, [id]: { ...s.byId[id], state: detail.run.state } },
       }));
     } catch (error) {
@@ -120,8 +141,8 @@ function scheduleRefetch(runId: string, refetch: () => void): void {
 }
 
 /** Keeps the object of each unchanged step, so a node whose step did not change does not re-render. */
-function mergeSteps(before: Record<string, StepRecord> | undefined, steps: StepRecord[]): Record<string, StepRecord> {
-  const next: Record<string, StepRecord> = {};
+function mergeSteps(before: Record<string, StepDetail> | undefined, steps: StepDetail[]): Record<string, StepDetail> {
+  const next: Record<string, StepDetail> = {};
   for (const step of steps) {
     const old = before?.[step.id];
     next[step.id] = old !== undefined && JSON.stringify(old) === JSON.stringify(step) ? old : step;
@@ -130,7 +151,7 @@ function mergeSteps(before: Record<string, StepRecord> | undefined, steps: StepR
 }
 
 /** The old record when nothing changed, so edges whose decision did not change do not re-render. */
-function sameRecord(before: Record<string, boolean> | undefined, after: Record<string, boolean>): Record<string, boolean> {
+function sameRecord<T>(before: Record<string, T> | undefined, after: Record<string, T>): Record<string, T> {
   if (before === undefined) return after;
   const keys = Object.keys(after);
   return keys.length === Object.keys(before).length && keys.every((k) => before[k] === after[k]) ? before : after;

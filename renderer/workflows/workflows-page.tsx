@@ -1,6 +1,6 @@
 // The workspace's workflows: one row each, with its problems counted. Enter or click opens it.
 import { useEffect, useState } from 'react';
-import { FileJson, FilePlus2, Upload } from 'lucide-react';
+import { ChartLine, FileJson, FilePlus2, Upload } from 'lucide-react';
 import { NewWorkflowDialog } from '../files/new-workflow-dialog.tsx';
 import { chooseFile, importWorkflowFile } from '../files/file-transfer.ts';
 import { useWorkflows } from './workflows-store.ts';
@@ -71,6 +71,7 @@ export function WorkflowsPage() {
               <th className="num">Version</th>
               <th className="num">Steps</th>
               <th>Checks</th>
+              <th aria-label="insights" />
             </tr>
           </thead>
           <tbody>
@@ -92,6 +93,21 @@ export function WorkflowsPage() {
                   {w.errors > 0 ? <span className="badge badge-error">{w.errors} {w.errors === 1 ? 'error' : 'errors'}</span> : null}{' '}
                   {w.warnings > 0 ? <span className="badge badge-warning">{w.warnings} {w.warnings === 1 ? 'warning' : 'warnings'}</span> : null}
                   {w.errors === 0 && w.warnings === 0 ? <span className="badge badge-ok">valid</span> : null}
+                </td>
+                <td className="num">
+                  {w.id !== null ? (
+                    <a
+                      className="link-button"
+                      style={{ padding: '2px 8px', fontSize: 'var(--fs-sm)', textDecoration: 'none' }}
+                      href={`#/insights/${encodeURIComponent(w.id)}`}
+                      data-testid={`workflow-insights-${w.id}`}
+                      title={`success, retry and intervention rates, branch frequencies and step latencies of ${w.id}'s runs`}
+                      onClick={(e) => e.stopPropagation()}
+                      onKeyDown={(e) => e.stopPropagation()}
+                    >
+                      <ChartLine size={14} aria-hidden="true" /> Insights
+                    </a>
+                  ) : null}
                 </td>
               </tr>
             ))}

@@ -8,6 +8,9 @@ export type StepActionName = (typeof STEP_ACTIONS)[number];
 /** Actions on the whole run. */
 export const RUN_LEVEL_ACTIONS = ['pause', 'resume', 'cancel', 'revise'] as const;
 export type RunLevelActionName = (typeof RUN_LEVEL_ACTIONS)[number];
+/** Actions on a debug run paused at a breakpoint (listed only there). */
+export const DEBUG_ACTIONS = ['continue', 'step'] as const;
+export type DebugActionName = (typeof DEBUG_ACTIONS)[number];
 
 /**
  * One action a step permits, with the reason in words.
@@ -19,5 +22,5 @@ export const StepPermittedAction = z.strictObject({ action: z.enum(STEP_ACTIONS)
 export type StepPermittedAction = z.infer<typeof StepPermittedAction>;
 
 /** One action the run permits, with the reason in words. */
-export const RunPermittedAction = z.strictObject({ action: z.enum(RUN_LEVEL_ACTIONS), why: z.string().min(1) });
+export const RunPermittedAction = z.strictObject({ action: z.enum([...RUN_LEVEL_ACTIONS, ...DEBUG_ACTIONS]), why: z.string().min(1) });
 export type RunPermittedAction = z.infer<typeof RunPermittedAction>;

@@ -18,6 +18,8 @@ export const AttemptView = z.strictObject({
   /** Which retry variant configured the attempt; null for the step's own config. */
   variant: z.number().int().nullable(),
   error: ErrorInfo.nullable(),
+  /** A debug run's pinned step: the attempt took the pinned output; nothing was called. */
+  pinned: z.literal(true).optional(),
 });
 export type AttemptView = z.infer<typeof AttemptView>;
 
@@ -27,18 +29,32 @@ export const StepView = z.strictObject({
   state: z.enum(STEP_STATES),
   activation: z.number().int().nonnegative(),
   attempts: z.array(AttemptView),
-  evidence: z.strictObject({ id: z.string(), attempt: z.string(), covers: Covers }).nullable(),
+  evidence: z.strictObject({ id: z.string(), attempt: z.string(), covers: Covers, pinned: z.literal(true).optional() }).nullable(),
   next: z.string(),
 });
 export type StepView = z.infer<typeof StepView>;
 
-/** The run's identity and state. */
+/**
+ * A debug run's settings and where it is paused: the steps with breakpoints, the pinned steps
+ * (their outputs are in the run's log), the breakpoint it is paused at, and whether `weft step`
+ * asked it to pause before the next start.
+ */
+export const RunDebugView = z.strictObject({
+  breakpoints: z.array(z.string()),
+  pins: z.array(z.string()),
+  pausedAt: z.strictObject({ step: z.string(), activation: z.number().int().positive() }).nullable(),
+  stepping: z.boolean(),
+});
+export type RunDebugView = z.infer<typeof RunDebugView>;
+
+/** The run's identity and state; `debug` only on a debug run. */
 export const RunHeader = z.strictObject({
   id: z.string(),
   workflowId: z.string(),
   version: z.number().int().positive(),
   state: z.enum(RUN_STATES),
   inputRevision: z.number().int().positive(),
+  debug: RunDebugView.optional(),
 });
 
 /**

@@ -4,12 +4,12 @@
 import { z } from 'zod';
 import type { OperatorAction } from '../definition/names.ts';
 import { ForkCommand, ReviseCommand, ReviseOutcome, RevisePlan } from './input-commands.ts';
-import { CancelCommand, PauseCommand, ResumeCommand } from './run-control-commands.ts';
+import { CancelCommand, ContinueCommand, PauseCommand, ResumeCommand, StepCommand } from './run-control-commands.ts';
 import { RunOutcome } from './run-outcome.ts';
 import { KeepCommand, ResolveCommand, RetryCommand, SkipCommand } from './step-commands.ts';
 
 /** Every `action` the route takes, in the order the docs list them. */
-export const RUN_ACTIONS = ['pause', 'resume', 'cancel', 'retry', 'skip', 'resolve', 'keep', 'revise', 'fork'] as const;
+export const RUN_ACTIONS = ['pause', 'resume', 'cancel', 'retry', 'skip', 'resolve', 'keep', 'revise', 'fork', 'continue', 'step'] as const;
 export type RunActionName = (typeof RUN_ACTIONS)[number];
 
 /**
@@ -21,7 +21,7 @@ export type RunActionName = (typeof RUN_ACTIONS)[number];
  */
 export const RunAction = z.discriminatedUnion(
   'action',
-  [PauseCommand, ResumeCommand, CancelCommand, RetryCommand, SkipCommand, ResolveCommand, KeepCommand, ReviseCommand, ForkCommand],
+  [PauseCommand, ResumeCommand, CancelCommand, RetryCommand, SkipCommand, ResolveCommand, KeepCommand, ReviseCommand, ForkCommand, ContinueCommand, StepCommand],
   { error: (iss) => (iss.code === 'invalid_union' ? `unknown action; give "action" as one of ${RUN_ACTIONS.join(', ')}` : undefined) },
 );
 export type RunAction = z.infer<typeof RunAction>;

@@ -11,6 +11,14 @@ export type PauseCommand = z.infer<typeof PauseCommand>;
 export const ResumeCommand = z.strictObject({ action: z.literal('resume'), ...WhoAndWhy });
 export type ResumeCommand = z.infer<typeof ResumeCommand>;
 
+/** A debug run paused at a breakpoint goes on; that activation starts without stopping there again. */
+export const ContinueCommand = z.strictObject({ action: z.literal('continue'), ...WhoAndWhy });
+export type ContinueCommand = z.infer<typeof ContinueCommand>;
+
+/** As continue, then the run pauses again before the next step that starts. */
+export const StepCommand = z.strictObject({ action: z.literal('step'), ...WhoAndWhy });
+export type StepCommand = z.infer<typeof StepCommand>;
+
 /** Running attempts are aborted, waiting steps cancelled, and the run ends cancelled. */
 export const CancelCommand = z.strictObject({ action: z.literal('cancel'), ...WhoAndWhy });
 export type CancelCommand = z.infer<typeof CancelCommand>;

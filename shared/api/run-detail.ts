@@ -19,7 +19,7 @@ export const AttemptDetail = AttemptView.extend({
   /** The output, when the attempt produced one (also work that failed its contract). */
   output: JsonValue.optional(),
   /** The evidence the attempt left; `satisfies` is false for invalid_output or acceptance_not_met. */
-  evidence: z.strictObject({ id: z.string(), covers: Covers, satisfies: z.boolean() }).nullable(),
+  evidence: z.strictObject({ id: z.string(), covers: Covers, satisfies: z.boolean(), pinned: z.literal(true).optional() }).nullable(),
   effect: z.enum(EFFECTS),
   idempotencyKey: z.string().nullable(),
   timeoutMs: z.number().int().nullable(),

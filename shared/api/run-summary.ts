@@ -13,6 +13,8 @@ export const RunsListRow = z.strictObject({
   state: z.enum(RUN_STATES),
   inputRevision: z.number().int().positive(),
   createdAt: z.iso.datetime(),
+  /** Only on a debug run (breakpoints or pinned outputs): its outputs may not be real. */
+  debug: z.literal(true).optional(),
 });
 export type RunsListRow = z.infer<typeof RunsListRow>;
 

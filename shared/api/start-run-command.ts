@@ -1,7 +1,7 @@
 // Starting a run (`POST /api/runs`, `weft run FILE`): which workflow, which input, and the
 // optional idempotency key and queue priority. The answer is a RunOutcome.
 import { z } from 'zod';
-import { MAX_ID_LENGTH, NonBlankText, WorkflowId } from './api-ids.ts';
+import { MAX_ID_LENGTH, NonBlankText, StepId, WorkflowId } from './api-ids.ts';
 import { JsonValue } from './json-value.ts';
 
 /**
@@ -19,5 +19,11 @@ export const StartRunCommand = z.strictObject({
   key: NonBlankText.max(MAX_ID_LENGTH, `a key is at most ${MAX_ID_LENGTH} characters`).optional(),
   /** Order among runs queued by limits.maxParallelRuns, higher first (`--priority`). */
   priority: z.number().int().optional(),
+  /**
+   * Makes the run a debug run: it pauses before each step of `breakpoints` starts (`--break`), and
+   * settles each step of `pins` with the output given, without calling it (`--pin`).
+   */
+  debug: z.strictObject({ breakpoints: z.array(StepId).optional(), pins: z.record(StepId, JsonValue).optional() }).optional(),
 });
+export type StartRunDebug = NonNullable<StartRunCommand['debug']>;
 export type StartRunCommand = z.infer<typeof StartRunCommand>;

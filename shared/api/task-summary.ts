@@ -18,6 +18,8 @@ export const TaskRow = z.strictObject({
   form: z.record(z.string(), z.unknown()).nullable(),
   /** The options of a classify task (approve's choice). */
   options: z.array(z.string()).nullable(),
+  /** Only on a task of a debug run. */
+  debug: z.literal(true).optional(),
 });
 export type TaskRow = z.infer<typeof TaskRow>;
 

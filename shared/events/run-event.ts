@@ -22,6 +22,14 @@ export const SETTLE_OUTCOMES = ['succeeded', 'failed', 'unknown', 'timed_out', '
 export const SettleOutcome = z.enum(SETTLE_OUTCOMES);
 export type SettleOutcome = z.infer<typeof SettleOutcome>;
 
+/**
+ * A debug run's settings: the steps it pauses before (breakpoints) and the outputs that settle
+ * pinned steps without calling them (pins, by step id). Part of run_created, so a restarted
+ * engine folds them back.
+ */
+export const RunDebugSettings = z.object({ breakpoints: z.array(z.string()), pins: z.record(z.string(), z.unknown()) });
+export type RunDebugSettings = z.infer<typeof RunDebugSettings>;
+
 const EdgeDecision = z.object({ id: z.string(), taken: z.boolean(), why: z.string() });
 export type EdgeDecision = z.infer<typeof EdgeDecision>;
 
@@ -37,6 +45,8 @@ export const EVENT_DATA = {
     workspaceDir: z.string(),
     input: z.unknown(),
     forkOf: z.object({ runId: z.string(), fromStep: z.string() }).optional(),
+    /** Set on a debug run: its breakpoints and pinned outputs, fixed when it is created. */
+    debug: RunDebugSettings.optional(),
   }),
   run_input_revised: z.object({ inputRevision: z.number().int(), input: z.unknown() }),
   run_state_changed: z.object({ state: z.enum(RUN_STATES) }),
@@ -62,8 +72,10 @@ export const EVENT_DATA = {
     idempotencyKey: z.string().optional(),
     effect: z.enum(EFFECTS),
     timeoutMs: z.number().int().optional(),
+    /** A debug run's pinned step: the attempt settles with the pinned output, its executor is not called. */
+    pinned: z.literal(true).optional(),
   }),
-  attempt_succeeded: z.object({ output: z.unknown(), evidenceId: z.string(), covers: Covers, meta: AttemptMeta.optional() }),
+  attempt_succeeded: z.object({ output: z.unknown(), evidenceId: z.string(), covers: Covers, meta: AttemptMeta.optional(), pinned: z.literal(true).optional() }),
   attempt_failed: z.object({
     error: ErrorInfo,
     retryable: z.boolean(),
@@ -72,6 +84,8 @@ export const EVENT_DATA = {
     evidenceId: z.string().optional(),
     covers: Covers.optional(),
     meta: AttemptMeta.optional(),
+    /** The pinned output of a debug run failed the step's contract. */
+    pinned: z.literal(true).optional(),
   }),
   attempt_unknown: z.object({ error: ErrorInfo, meta: AttemptMeta.optional() }),
   retry_scheduled: z.object({ nextAttempt: z.number().int(), dueAt: z.number(), delayMs: z.number() }),
@@ -125,6 +139,13 @@ export const EVENT_DATA = {
     edges: z.array(EdgeDecision),
   }),
   step_escalated: z.object({ outcome: SettleOutcome }),
+  /**
+   * A debug run paused before the step's activation started its first attempt: at a breakpoint,
+   * or (`stepping`) at the first start after `weft step`. The run_state_changed to paused follows.
+   */
+  breakpoint_hit: z.object({ stepping: z.boolean() }),
+  /** `weft continue` or `weft step` on a run paused at a breakpoint; `step` pauses again before the next start. */
+  debug_resumed: z.object({ mode: z.enum(['continue', 'step']), by: z.string() }),
 } as const;
 
 export type EventType = keyof typeof EVENT_DATA;
@@ -199,6 +220,8 @@ const WIDEN: { [K in EventType]: (e: RunEvent<K>) => RunEvent } = {
   outcome_carried: same,
   step_settled: same,
   step_escalated: same,
+  breakpoint_hit: same,
+  debug_resumed: same,
 };
 
 /**

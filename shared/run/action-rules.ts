@@ -4,7 +4,7 @@
 // Only state is judged here; what an action carries (an output against the step's schema, a
 // task's answer against its form) is checked by the engine when the action arrives.
 import type { RunState, StepState } from '../definition/names.ts';
-import type { RunLevelActionName, StepActionName } from '../api/permitted-action.ts';
+import type { DebugActionName, RunLevelActionName, StepActionName } from '../api/permitted-action.ts';
 import { indexDefinition } from './definition-index.ts';
 import { joinRefusal } from './join-readiness.ts';
 import { currentAttempt, type RunModel, type StepRuntime } from './run-model.ts';
@@ -57,6 +57,21 @@ export function runActionRefusal(run: RunModel, action: RunLevelActionName | Run
   const states = RUN_STATES_FOR[action];
   if (states.includes(run.state)) return undefined;
   return refused(`cannot ${action} run ${run.runId}: it is ${run.state} (${action} works on ${states.join(', ')} runs); nothing was changed`);
+}
+
+/**
+ * Why `continue` or `step` is refused now: they work only on a debug run paused at a breakpoint
+ * (a run paused by `weft pause` is resumed with `weft resume`).
+ *
+ * @example
+ * debugActionRefusal(model, 'step'); // { code: 'refused', message: 'cannot step run r1: it is not a debug run …' }
+ */
+export function debugActionRefusal(run: RunModel, action: DebugActionName): Refusal | undefined {
+  if (run.debug === null) return refused(`cannot ${action} run ${run.runId}: it is not a debug run (start one with weft run FILE --break STEP); nothing was changed`);
+  if (run.state !== 'paused' || run.debug.pausedAt === null) {
+    return refused(`cannot ${action} run ${run.runId}: it is ${run.state}, not paused at a breakpoint (${action} works on a debug run paused at a breakpoint${run.state === 'paused' ? '; weft resume continues a paused run' : ''}); nothing was changed`);
+  }
+  return undefined;
 }
 
 /**

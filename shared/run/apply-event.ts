@@ -3,7 +3,7 @@
 // run does not have, or skips a seq, throws rather than building a run that never was.
 import type { RunEvent } from '../events/run-event.ts';
 import { indexDefinition } from './definition-index.ts';
-import { operatorEvidenceId, type AttemptRecord, type Evidence, type RunModel, type StepRuntime } from './run-model.ts';
+import { activationKey, operatorEvidenceId, type AttemptRecord, type Evidence, type RunDebug, type RunModel, type StepRuntime } from './run-model.ts';
 
 const stepOf = (run: RunModel, e: RunEvent): StepRuntime => {
   const s = e.step === null ? undefined : run.steps.get(e.step);
@@ -15,6 +15,11 @@ const attemptOf = (s: StepRuntime, e: RunEvent): AttemptRecord => {
   const a = s.attempts.find((x) => x.activation === e.activation && x.number === e.attempt);
   if (a === undefined) throw new Error(`event ${e.seq} (${e.type}) names attempt ${e.activation}.${e.attempt} of "${s.id}", which never started`);
   return a;
+};
+
+const debugOf = (run: RunModel, e: RunEvent): RunDebug => {
+  if (run.debug === null) throw new Error(`run ${run.runId} event ${e.seq} (${e.type}) is a debug event, but the run is not a debug run`);
+  return run.debug;
 };
 
 /**
@@ -39,6 +44,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       run.priority = d.priority ?? 0;
       run.key = d.key;
       run.parent = d.parent;
+      run.debug = d.debug === undefined ? null : { breakpoints: [...d.debug.breakpoints], pins: { ...d.debug.pins }, pausedAt: null, passed: new Set(), stepping: false };
       return;
     }
     case 'child_started': {
@@ -118,6 +124,12 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       return;
     }
     case 'run_state_changed':
+      // Leaving the pause passes the breakpoint it was at (continue, step, resume, a revision, a
+      // cancel): that activation starts without stopping there again.
+      if (run.debug !== null && run.debug.pausedAt !== null && e.data.state !== 'paused') {
+        run.debug.passed.add(activationKey(run.debug.pausedAt.stepId, run.debug.pausedAt.activation));
+        run.debug.pausedAt = null;
+      }
       // An operator's retry, skip or resolve reopens a failed run: it is no longer failing, so
       // what follows the step runs. Steps already compensated stay as they are.
       if (run.state === 'failed' && e.data.state === 'running') {
@@ -182,6 +194,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
         output: undefined,
         meta: undefined,
         queuedAt: s.dueSince,
+        ...(d.pinned === true ? { pinned: true } : {}),
       });
       s.dueSince = null;
       return;
@@ -195,7 +208,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       a.evidenceId = d.evidenceId;
       a.output = d.output;
       a.meta = d.meta;
-      const ev: Evidence = { id: d.evidenceId, stepId: s.id, activation: a.activation, attempt: a.number, output: d.output, covers: d.covers, satisfies: true, fromRun: run.runId };
+      const ev: Evidence = { id: d.evidenceId, stepId: s.id, activation: a.activation, attempt: a.number, output: d.output, covers: d.covers, satisfies: true, fromRun: run.runId, ...(d.pinned === true ? { pinned: true } : {}) };
       putEvidence(run, ev);
       s.evidence = ev;
       s.output = d.output;
@@ -213,7 +226,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       a.meta = d.meta;
       if (d.evidenceId !== undefined && d.covers !== undefined) {
         a.evidenceId = d.evidenceId;
-        putEvidence(run, { id: d.evidenceId, stepId: s.id, activation: a.activation, attempt: a.number, output: d.output, covers: d.covers, satisfies: false, fromRun: run.runId });
+        putEvidence(run, { id: d.evidenceId, stepId: s.id, activation: a.activation, attempt: a.number, output: d.output, covers: d.covers, satisfies: false, fromRun: run.runId, ...(d.pinned === true ? { pinned: true } : {}) });
       }
       if (d.output !== undefined) s.output = d.output;
       return;
@@ -329,6 +342,16 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       if (e.data.outcome !== 'unknown' && s.state !== 'waiting') s.state = 'failed';
       return;
     }
+    case 'breakpoint_hit': {
+      const s = stepOf(run, e);
+      const debug = debugOf(run, e);
+      debug.pausedAt = { stepId: s.id, activation: e.activation ?? s.activation };
+      debug.stepping = false;
+      return;
+    }
+    case 'debug_resumed':
+      debugOf(run, e).stepping = e.data.mode === 'step';
+      return;
   }
 }
 

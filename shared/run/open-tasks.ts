@@ -23,6 +23,7 @@ export function openTasks(run: RunModel): TaskSummary[] {
       escalated: s.escalated,
       form: s.task.form ?? null,
       options: s.task.options ?? null,
+      ...(run.debug === null ? {} : { debug: true as const }),
       activation: s.activation,
       openedAtMs: s.task.openedAt,
       deadlineAtMs: s.task.deadlineAt ?? null,

@@ -1,7 +1,7 @@
 // What an operator may do to a run and to each of its steps now, with the reason in words: every
 // action that action-rules.ts (the engine's own refusals) does not refuse.
-import { RUN_LEVEL_ACTIONS, STEP_ACTIONS, type RunLevelActionName, type RunPermittedAction, type StepActionName, type StepPermittedAction } from '../api/permitted-action.ts';
-import { runActionRefusal, stepActionRefusal } from './action-rules.ts';
+import { DEBUG_ACTIONS, RUN_LEVEL_ACTIONS, STEP_ACTIONS, type DebugActionName, type RunLevelActionName, type RunPermittedAction, type StepActionName, type StepPermittedAction } from '../api/permitted-action.ts';
+import { debugActionRefusal, runActionRefusal, stepActionRefusal } from './action-rules.ts';
 import { attemptId, currentAttempt, type RunModel, type StepRuntime } from './run-model.ts';
 
 /**
@@ -11,7 +11,15 @@ import { attemptId, currentAttempt, type RunModel, type StepRuntime } from './ru
  * runPermittedActions(model); // [{ action: 'pause', why: 'the run is waiting; …' }, …]
  */
 export function runPermittedActions(run: RunModel): RunPermittedAction[] {
-  return RUN_LEVEL_ACTIONS.filter((a) => runActionRefusal(run, a) === undefined).map((action) => ({ action, why: runWhy(run, action) }));
+  const actions: RunPermittedAction[] = RUN_LEVEL_ACTIONS.filter((a) => runActionRefusal(run, a) === undefined).map((action) => ({ action, why: runWhy(run, action) }));
+  for (const action of DEBUG_ACTIONS) if (debugActionRefusal(run, action) === undefined) actions.push({ action, why: debugWhy(run, action) });
+  return actions;
+}
+
+function debugWhy(run: RunModel, action: DebugActionName): string {
+  const at = run.debug?.pausedAt;
+  const where = at === null || at === undefined ? 'a breakpoint' : `the breakpoint at "${at.stepId}" (activation ${at.activation})`;
+  return action === 'continue' ? `the run is paused at ${where}; continue starts it and goes on` : `the run is paused at ${where}; step starts it and pauses before the next step that starts`;
 }
 
 /** The actions step `s` permits now, in the order of STEP_ACTIONS. */

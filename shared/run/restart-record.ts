@@ -27,8 +27,25 @@ export function stepRuntime(run: RunModel, stepId: string): StepRuntime {
  * restartRecord(foldEvents(definition, log)).steps[0].next; // "done: evidence …"
  */
 export function restartRecord(run: RunModel): RestartRecord {
+  const debug = run.debug;
   return {
-    run: { id: run.runId, workflowId: run.workflow.id, version: run.workflow.version, state: run.state, inputRevision: run.inputRevision },
+    run: {
+      id: run.runId,
+      workflowId: run.workflow.id,
+      version: run.workflow.version,
+      state: run.state,
+      inputRevision: run.inputRevision,
+      ...(debug === null
+        ? {}
+        : {
+            debug: {
+              breakpoints: [...debug.breakpoints],
+              pins: Object.keys(debug.pins),
+              pausedAt: debug.pausedAt === null ? null : { step: debug.pausedAt.stepId, activation: debug.pausedAt.activation },
+              stepping: debug.stepping,
+            },
+          }),
+    },
     steps: run.workflow.steps.map((step) => {
       const s = stepRuntime(run, step.id);
       return {
@@ -45,8 +62,16 @@ export function restartRecord(run: RunModel): RestartRecord {
           inputHash: a.inputHash,
           variant: a.variant,
           error: a.error,
+          ...(a.pinned === true ? { pinned: true } : {}),
         })),
-        evidence: s.evidence === null ? null : { id: s.evidence.id, attempt: `${s.evidence.fromRun === run.runId ? '' : `${s.evidence.fromRun}:`}${attemptId(step.id, { activation: s.evidence.activation, number: s.evidence.attempt })}`, covers: s.evidence.covers },
+        evidence: s.evidence === null
+          ? null
+          : {
+              id: s.evidence.id,
+              attempt: `${s.evidence.fromRun === run.runId ? '' : `${s.evidence.fromRun}:`}${attemptId(step.id, { activation: s.evidence.activation, number: s.evidence.attempt })}`,
+              covers: s.evidence.covers,
+              ...(s.evidence.pinned === true ? { pinned: true } : {}),
+            },
         next: nextAction(run, step, s),
       };
     }),
@@ -64,6 +89,10 @@ function nextAction(run: RunModel, step: Step, s: StepRuntime): string {
       return `blocked: ${awaits(run, step, s)}`;
     }
     case 'ready': {
+      const at = run.debug?.pausedAt;
+      if (at !== null && at !== undefined && at.stepId === step.id && at.activation === s.activation) {
+        return `ready: the debug run is paused at ${run.debug?.breakpoints.includes(step.id) === true ? 'its breakpoint' : 'it (weft step)'}; weft continue starts it, weft step starts it and pauses before the next start`;
+      }
       const viaUnknown = unknownUpstream(run, step);
       return viaUnknown === undefined ? 'ready: may start now' : `ready for investigation: attempt ${viaUnknown} outcome unknown`;
     }
@@ -77,7 +106,7 @@ function nextAction(run: RunModel, step: Step, s: StepRuntime): string {
     case 'succeeded':
       return s.evidence === null
         ? 'done'
-        : `done: evidence ${s.evidence.id} covers input ${s.evidence.covers.inputHash} under definition v${s.evidence.covers.definitionVersion}, input revision ${s.evidence.covers.inputRevision}`;
+        : `done: ${s.evidence.pinned === true ? 'pinned ' : ''}evidence ${s.evidence.id} covers input ${s.evidence.covers.inputHash} under definition v${s.evidence.covers.definitionVersion}, input revision ${s.evidence.covers.inputRevision}`;
     case 'unknown':
       return `investigate: attempt ${lastId || '(carried)'} outcome unknown (${last?.error?.message ?? 'the same effect was unknown before'}); it is never retried automatically${s.escalated ? ' and a person must resolve it' : ''}`;
     case 'failed':

@@ -72,7 +72,7 @@ function attemptDetail(run: RunModel, a: AttemptRecord): Omit<AttemptDetail, key
   return {
     input: jsonOf(a.input),
     ...(a.output === undefined ? {} : { output: jsonOf(a.output) }),
-    evidence: ev === undefined ? null : { id: ev.id, covers: ev.covers, satisfies: ev.satisfies },
+    evidence: ev === undefined ? null : { id: ev.id, covers: ev.covers, satisfies: ev.satisfies, ...(ev.pinned === true ? { pinned: true } : {}) },
     effect: a.effect,
     idempotencyKey: a.idempotencyKey ?? null,
     timeoutMs: a.timeoutMs ?? null,

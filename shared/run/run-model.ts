@@ -31,6 +31,8 @@ export interface AttemptRecord {
   meta: AttemptMeta | undefined;
   /** When the attempt became due: its activation, or the end of the retry wait before it. */
   queuedAt: number | null;
+  /** A debug run's pinned step: the attempt took the pinned output, its executor was not called. */
+  pinned?: true;
 }
 
 export interface Evidence {
@@ -43,7 +45,25 @@ export interface Evidence {
   /** false for work that ran but failed its contract (invalid_output, acceptance_not_met). */
   satisfies: boolean;
   fromRun: string;
+  /** Pinned evidence of a debug run: never reused or imported by another run or revision. */
+  pinned?: true;
 }
+
+/** A debug run's breakpoints, pins and where it is paused (DESIGN: debug runs; docs/engine.md). */
+export interface RunDebug {
+  breakpoints: string[];
+  /** The pinned output of each pinned step, by step id. */
+  pins: Record<string, unknown>;
+  /** The breakpoint the run is paused at, until it leaves the paused state. */
+  pausedAt: { stepId: string; activation: number } | null;
+  /** Breakpoints passed ("STEP/ACTIVATION"): a continued activation does not stop there again. */
+  passed: Set<string>;
+  /** After `weft step`: the next start of any step pauses. */
+  stepping: boolean;
+}
+
+/** The key of an activation in RunDebug.passed. */
+export const activationKey = (stepId: string, activation: number): string => `${stepId}/${activation}`;
 
 export interface StepRuntime {
   id: string;
@@ -154,6 +174,8 @@ export interface RunModel {
   forkOf: { runId: string; fromStep: string } | undefined;
   /** Every child run this run started, in order (a step's `children` has its current attempt's only). */
   childRuns: ChildRun[];
+  /** Set on a debug run (run_created's `debug`). */
+  debug: RunDebug | null;
 }
 
 export function newRunModel(runId: string, workflow: Workflow): RunModel {
@@ -210,6 +232,7 @@ export function newRunModel(runId: string, workflow: Workflow): RunModel {
     lastSeq: 0,
     forkOf: undefined,
     childRuns: [],
+    debug: null,
   };
 }
 

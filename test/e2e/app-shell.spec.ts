@@ -76,7 +76,11 @@ test('a run of record-update started from a terminal appears and colours its nod
   await expect(page.locator('.outcome-edge[data-taken="false"]')).not.toHaveCount(0);
   // The restart record opens a step: its attempts and what may be done with it, and why.
   await page.getByTestId('record-step-write').click();
-  await expect(page.getByTestId('step-detail-write')).toContainText('write/1.1');
+  await expect(page.getByTestId('step-detail')).toHaveAttribute('data-step', 'write');
+  await expect(page.getByTestId('attempt-detail')).toContainText('write/1.1');
+  await expect(page.getByTestId('provenance')).toContainText('steps.validate.output.recordId');
+  await page.getByTestId('provenance-link-validate').first().click();
+  await expect(page.getByTestId('step-detail')).toHaveAttribute('data-step', 'validate');
   await shoot(page, 'run-record-update');
 });
 

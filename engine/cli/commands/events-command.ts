@@ -65,7 +65,8 @@ function printable({ runId: _runId, ...e }: RunEvent): Omit<RunEvent, 'runId' | 
 
 function line(e: RunEvent): string {
   const where = e.step === null ? '' : ` ${e.step}${e.activation === null ? '' : `/${e.activation}${e.attempt === null ? '' : `.${e.attempt}`}`}`;
-  return `${String(e.seq).padStart(4)} ${new Date(e.at).toISOString()} ${e.type}${where}${e.reason === null ? '' : `: ${e.reason}`}\n`;
+  const pinned = 'pinned' in e.data && e.data.pinned === true ? ' [pinned]' : '';
+  return `${String(e.seq).padStart(4)} ${new Date(e.at).toISOString()} ${e.type}${where}${pinned}${e.reason === null ? '' : `: ${e.reason}`}\n`;
 }
 
 /** On stderr, so that the stdout of consecutive pages joins to the whole log. */

@@ -33,14 +33,19 @@ next permitted action with its reason.
 
 /** The record as a person reads it, in the shape of the A17 example of the reference text. */
 export function formatRecord(r: RestartRecord): string {
+  const debug = r.run.debug;
   const lines = [
-    `Run ${r.run.id}: ${r.run.workflowId} v${r.run.version}, ${r.run.state}`,
+    `Run ${r.run.id}: ${r.run.workflowId} v${r.run.version}, ${r.run.state}${debug === undefined ? '' : ' (debug run)'}`,
     `Input revision: ${r.run.inputRevision}`,
   ];
+  if (debug !== undefined) {
+    const paused = debug.pausedAt === null ? '' : `; paused at "${debug.pausedAt.step}" (activation ${debug.pausedAt.activation})`;
+    lines.push(`Debug: breakpoints ${debug.breakpoints.join(', ') || 'none'}; pinned ${debug.pins.join(', ') || 'none'}${paused}${debug.stepping ? '; pauses before the next start (weft step)' : ''}`);
+  }
   const width = Math.max(...r.steps.map((s) => s.id.length));
   for (const s of r.steps) {
     const detail: string[] = [];
-    if (s.evidence) detail.push(`evidence ${s.evidence.id} covers input ${s.evidence.covers.inputHash} under v${s.evidence.covers.definitionVersion}, revision ${s.evidence.covers.inputRevision}`);
+    if (s.evidence) detail.push(`${s.evidence.pinned === true ? 'pinned ' : ''}evidence ${s.evidence.id} covers input ${s.evidence.covers.inputHash} under v${s.evidence.covers.definitionVersion}, revision ${s.evidence.covers.inputRevision}`);
     const last = s.attempts[s.attempts.length - 1];
     if (last && s.state !== 'succeeded') detail.push(`attempt ${last.id} ${last.state}${last.error ? ` (${last.error.code})` : ''}, input ${last.inputHash}`);
     lines.push(`${s.id.padEnd(width)}  ${s.state}${detail.length > 0 ? `; ${detail.join('; ')}` : ''}`);

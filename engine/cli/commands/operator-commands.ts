@@ -32,6 +32,32 @@ timers wait. weft resume RUN continues it.\n\n${EXIT}`,
   },
 };
 
+export const continueCommand: Command = {
+  name: 'continue',
+  summary: 'continue a debug run paused at a breakpoint',
+  usage: 'weft continue RUN [--reason TEXT] [--by NAME] [--db PATH] [--json]',
+  help: `For a debug run (weft run FILE --break STEP) paused at a breakpoint: the step it paused
+before starts, and the run goes on until it ends, waits, or reaches another breakpoint.\n\n${EXIT}`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, common);
+    const [run] = one(positionals, 'RUN');
+    return actOnRun('continue', io, values.db, values.json === true, run as string, { action: 'continue', by: actor(values.by), reason: reasonOf(values.reason) });
+  },
+};
+
+export const stepCommand: Command = {
+  name: 'step',
+  summary: 'start the step a debug run is paused at, then pause before the next one',
+  usage: 'weft step RUN [--reason TEXT] [--by NAME] [--db PATH] [--json]',
+  help: `For a debug run paused at a breakpoint: the step it paused before starts, and the run
+pauses again before the next step that starts (whether or not it has a breakpoint).\n\n${EXIT}`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, common);
+    const [run] = one(positionals, 'RUN');
+    return actOnRun('step', io, values.db, values.json === true, run as string, { action: 'step', by: actor(values.by), reason: reasonOf(values.reason) });
+  },
+};
+
 export const cancelCommand: Command = {
   name: 'cancel',
   summary: 'cancel a run: running attempts are aborted, waiting ones cancelled',

@@ -6,6 +6,7 @@ import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
 import { withServiceAt } from '../engine-session.ts';
 import { EXIT_FAILED } from '../exit-codes.ts';
+import { debugFlags } from '../debug-flags.ts';
 import { formatDiagnosticLine } from '../format-diagnostic.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { readRunInput } from '../run-input.ts';
@@ -16,7 +17,7 @@ import { UsageError } from '../usage-error.ts';
 export const runCommand: Command = {
   name: 'run',
   summary: 'run a workflow until it ends or only waiting work remains',
-  usage: 'weft run FILE [--input JSON|@file] [--key KEY] [--priority N] [--db PATH] [--json]',
+  usage: 'weft run FILE [--input JSON|@file] [--key KEY] [--priority N] [--break STEP]... [--pin STEP=@file.json]... [--db PATH] [--json]',
   help: `Validates FILE, stores a snapshot of its definition (a version that has run is
 immutable), starts a run and drives it until it ends or only waiting work remains
 (timers, people, events, or a step that needs a person).
@@ -25,6 +26,10 @@ immutable), starts a run and drives it until it ends or only waiting work remain
   --key KEY            idempotent creation: if a run of this workflow was created with KEY,
                        nothing new starts and that run is reported (and driven on)
   --priority N         order among runs queued by limits.maxParallelRuns (higher first)
+  --break STEP         a debug run: pause before STEP starts (repeat for more steps); then
+                       weft continue RUN, or weft step RUN to pause before the next start
+  --pin STEP=@file     a debug run: settle STEP with this output (or STEP=JSON) without calling
+                       it, as pinned evidence that no other run reuses (repeat for more steps)
   --db PATH            the store (default $WEFT_DB, else .weft/weft.db in this folder)
   --json               print {"runId","state"}
 
@@ -38,6 +43,8 @@ error, 3 left waiting or needing attention.`,
       json: { type: 'boolean' },
       key: { type: 'string' },
       priority: { type: 'string' },
+      break: { type: 'string', multiple: true },
+      pin: { type: 'string', multiple: true },
     });
     const priority = values.priority === undefined ? undefined : Number(values.priority);
     if (priority !== undefined && !Number.isInteger(priority)) throw new UsageError('--priority takes a whole number');
@@ -55,11 +62,14 @@ error, 3 left waiting or needing attention.`,
         return EXIT_FAILED;
       }
       const input = readRunInput(values.input, io.cwd);
+      const debugAsked = debugFlags(values.break, values.pin, io.cwd);
       // Checked before the store is opened: a refused run leaves no store behind.
       const { checkStart } = await import('../../service/engine-service.ts');
+      const { checkDebug } = await import('../../service/debug-settings.ts');
       const start = checkStart(workflow, dirname(path), input);
+      const debug = checkDebug(workflow, debugAsked);
       return withServiceAt(dbPath, 'run', io, async (service) => {
-        const { runId } = service.startChecked(start, { key: values.key, priority });
+        const { runId } = service.startChecked(start, { key: values.key, priority, ...(debug === undefined ? {} : { debug }) });
         return printRunOutcome(io, runId, await service.settled(runId), values.json === true);
       }, 'create');
     });

@@ -13,7 +13,8 @@ export const runsCommand: Command = {
 
   --limit N    how many (default 50)
   --db PATH    the store (default $WEFT_DB, else .weft/weft.db in this folder)
-  --json       print {"runs":[{"id","workflowId","version","state","inputRevision","createdAt"}]}`,
+  --json       print {"runs":[{"id","workflowId","version","state","inputRevision","createdAt"}]};
+               a debug run (weft run --break/--pin) is marked "debug" (--json: "debug":true)`,
 
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' } });
@@ -24,7 +25,7 @@ export const runsCommand: Command = {
       const runs = reader.recentRuns(limit);
       if (values.json === true) io.stdout.write(`${JSON.stringify({ runs })}\n`);
       else if (runs.length === 0) io.stdout.write('no runs yet\n');
-      else for (const r of runs) io.stdout.write(`${r.id}  ${r.workflowId} v${r.version}  ${r.state.padEnd(15)}  rev ${r.inputRevision}  ${r.createdAt}\n`);
+      else for (const r of runs) io.stdout.write(`${r.id}  ${r.workflowId} v${r.version}  ${r.state.padEnd(15)}  rev ${r.inputRevision}  ${r.createdAt}${r.debug === true ? '  debug' : ''}\n`);
       return EXIT_OK;
     });
   },

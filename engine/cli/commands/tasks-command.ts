@@ -18,10 +18,10 @@ passed its deadline and escalated. Answer one with weft approve or weft reject.
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     return withReadOnlyStore('tasks', io, values.db, async (reader) => {
       // The rows as `weft tasks --json` has always printed them (the API's TaskSummary adds times).
-      const tasks = reader.openTasks().map((t) => ({ runId: t.runId, stepId: t.stepId, task: t.task, title: t.title, instructions: t.instructions, assignee: t.assignee, deadline: t.deadline, escalated: t.escalated, form: t.form, options: t.options }));
+      const tasks = reader.openTasks().map((t) => ({ runId: t.runId, stepId: t.stepId, task: t.task, title: t.title, instructions: t.instructions, assignee: t.assignee, deadline: t.deadline, escalated: t.escalated, form: t.form, options: t.options, ...(t.debug === true ? { debug: true as const } : {}) }));
       if (values.json === true) io.stdout.write(`${JSON.stringify({ tasks })}\n`);
       else if (tasks.length === 0) io.stdout.write('no open tasks\n');
-      else for (const t of tasks) io.stdout.write(`${t.runId} ${t.stepId}  ${t.task}: ${t.title}  (${t.assignee ?? 'anyone'}${t.deadline === null ? '' : `, due ${t.deadline}`}${t.escalated ? ', ESCALATED' : ''})\n`);
+      else for (const t of tasks) io.stdout.write(`${t.runId} ${t.stepId}  ${t.task}: ${t.title}  (${t.assignee ?? 'anyone'}${t.deadline === null ? '' : `, due ${t.deadline}`}${t.escalated ? ', ESCALATED' : ''}${t.debug === true ? ', debug run' : ''})\n`);
       return EXIT_OK;
     });
   },

@@ -1,0 +1,20 @@
+// `GET /api/compare?a=RUN&b=RUN`: two runs side by side (shared/run/compare-runs.ts, the same
+// comparison `weft compare --json` prints). Behind the same guards as every /api/ route
+// (create-server.ts); the query is parsed with CompareQuery (400 with its path), and an unknown
+// run is a 404 that names its side.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { badInput } from '../../shared/api/api-error.ts';
+import { CompareQuery, type RunComparison } from '../../shared/api/run-comparison.ts';
+import type { EngineService } from '../service/engine-service.ts';
+import { ServiceError } from '../service/service-error.ts';
+
+export function registerCompare(app: FastifyInstance, s: EngineService): void {
+  app.get('/api/compare', async (request: FastifyRequest): Promise<RunComparison> => {
+    const parsed = CompareQuery.safeParse(request.query);
+    if (!parsed.success) {
+      const { error } = badInput(parsed.error, 'the query');
+      throw new ServiceError('bad-input', error.message, error.path);
+    }
+    return s.reader.runComparison(parsed.data.a, parsed.data.b);
+  });
+}

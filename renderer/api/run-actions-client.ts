@@ -1,0 +1,98 @@
+// The calls that act on runs: start one, send an operator action, answer a task. Each command is
+// checked with its shared/api schema before it is sent (a bad shape says where, without a round
+// trip) and each answer is parsed with its schema. A refusal (409 `refused`: the run's or step's
+// state does not permit the action) becomes an ApiError whose message is the engine's reason.
+import type { z } from 'zod';
+import { ApiErrorBody, badInput } from '../../shared/api/api-error.ts';
+import { RevisePlan, type ReviseCommand } from '../../shared/api/input-commands.ts';
+import { RunAction, RunActionResult } from '../../shared/api/run-action.ts';
+import { RunOutcome } from '../../shared/api/run-outcome.ts';
+import { StartRunCommand } from '../../shared/api/start-run-command.ts';
+import { TaskAction } from '../../shared/api/task-action.ts';
+import { ApiError } from './api-client.ts';
+
+/** The `fetch` the client calls; injected so tests can point it anywhere. */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+/** True for the engine's "not in this state" answer, as opposed to a malformed request. */
+export function isRefusal(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.code === 'refused';
+}
+
+/** The message to show for a failed action: the engine's own words when it gave some. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class RunActionsClient {
+  constructor(
+    private readonly token: string,
+    private readonly base = '',
+    private readonly fetchFn: FetchLike = (url, init) => fetch(url, init),
+  ) {}
+
+  /**
+   * Starts a run; the answer names it (or, for a `key` used before, the run that key started).
+   *
+   * @example
+   * const { runId } = await actions.startRun({ workflow: 'research-review', input: { topic: 'durable runs' } });
+   */
+  startRun(command: z.input<typeof StartRunCommand>): Promise<RunOutcome> {
+    return this.post('/api/runs', check(StartRunCommand, command), RunOutcome);
+  }
+
+  /** One operator action; for `fork` the answer names the new run, for `revise` it carries the plan. */
+  runAction(runId: string, action: RunAction): Promise<RunActionResult> {
+    return this.post(`/api/runs/${encodeURIComponent(runId)}/actions`, check(RunAction, action), RunActionResult);
+  }
+
+  /** What a revision to `input` would do, step by step; nothing is written. */
+  async revisePlan(runId: string, command: Omit<ReviseCommand, 'dryRun'>): Promise<RevisePlan> {
+    const answer = await this.runAction(runId, { ...command, dryRun: true });
+    const plan = RevisePlan.safeParse(answer);
+    if (!plan.success) throw new ApiError(200, 'bad-answer', 'the engine answered a dry-run revision without its plan (is the app older or newer than the engine?)');
+    return plan.data;
+  }
+
+  /** A person's answer to the task of `stepId`. */
+  taskAction(runId: string, stepId: string, action: TaskAction): Promise<RunOutcome> {
+    return this.post(`/api/tasks/${encodeURIComponent(runId)}/${encodeURIComponent(stepId)}`, check(TaskAction, action), RunOutcome);
+  }
+
+  private async post<S extends z.ZodType>(path: string, body: unknown, schema: S): Promise<z.infer<S>> {
+    const response = await this.fetchFn(`${this.base}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const answer: unknown = await response.json().catch(() => null);
+    if (!response.ok) {
+      const error = ApiErrorBody.safeParse(answer);
+      if (error.success) throw new ApiError(response.status, error.data.error.code, error.data.error.message, error.data.error.path);
+      throw new ApiError(response.status, 'http-error', `HTTP ${response.status} from ${path}`);
+    }
+    const parsed = schema.safeParse(answer);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ApiError(response.status, 'bad-answer', `the engine's answer to ${path} does not match the app's contract at ${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''} (is the app older or newer than the engine?)`);
+    }
+    return parsed.data;
+  }
+}
+
+/** The command as the schema reads it, or an ApiError saying where it is wrong (as the server would). */
+function check<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const body = badInput(parsed.error, 'the command');
+  throw new ApiError(400, body.error.code, body.error.message, body.error.path);
+}
+
+const TOKEN_KEY = 'weft.token';
+
+/** A client with the session's token (renderer/api/token.ts keeps it in session storage). */
+export function runActionsClient(storage: Storage = window.sessionStorage): RunActionsClient {
+  const token = storage.getItem(TOKEN_KEY);
+  if (token === null) throw new Error('the app has no access token; open the address that `weft serve` printed');
+  return new RunActionsClient(token);
+}

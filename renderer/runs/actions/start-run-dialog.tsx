@@ -1,0 +1,150 @@
+// "Start a run": the form of the workflow's input schema (the input it was last started with
+// offered again), an optional idempotency key and queue priority. Start sends POST /api/runs and
+// hands the new run's id up, so the run opens at once.
+import { useMemo, useState } from 'react';
+import { Play, RotateCcw, X } from 'lucide-react';
+import type { JsonValue } from '../../../shared/api/json-value.ts';
+import { errorMessage, runActionsClient, type RunActionsClient } from '../../api/run-actions-client.ts';
+import { SchemaForm, type SchemaFormResult } from '../../forms/schema-form.tsx';
+import { forgetStartInput, lastStartInput, rememberStartInput } from './last-inputs.ts';
+import '../../forms/forms.css';
+import './actions.css';
+
+export interface StartRunDialogProps {
+  workflowId: string;
+  /** The definition's `input` (its JSON Schema); undefined: any JSON. */
+  inputSchema: unknown;
+  /** A stored version to start; default: the workspace file's. */
+  version?: number;
+  /** Workflow name, for the title. */
+  name?: string;
+  client?: RunActionsClient;
+  onStarted(runId: string): void;
+  onClose(): void;
+}
+
+export function StartRunDialog({ workflowId, inputSchema, version, name, client, onStarted, onClose }: StartRunDialogProps) {
+  const actions = useMemo(() => client ?? runActionsClient(), [client]);
+  const [last, setLast] = useState(() => lastStartInput(workflowId));
+  const [formKey, setFormKey] = useState(0);
+  const [input, setInput] = useState<SchemaFormResult>({ value: undefined, errors: [] });
+  const [key, setKey] = useState('');
+  const [priority, setPriority] = useState('');
+  const [tried, setTried] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const priorityValue = priority.trim() === '' ? undefined : Number(priority.trim());
+  const priorityProblem = priorityValue !== undefined && !Number.isInteger(priorityValue) ? 'a whole number; higher starts first' : null;
+  const inputProblem = input.errors[0] !== undefined ? `${input.errors[0].path}: ${input.errors[0].message}` : null;
+
+  const start = async () => {
+    setTried(true);
+    if (inputProblem !== null || priorityProblem !== null) return;
+    setBusy(true);
+    setError(null);
+    const value: JsonValue = input.value ?? (inputSchema === undefined ? null : {});
+    try {
+      const outcome = await actions.startRun({
+        workflow: workflowId,
+        input: value,
+        ...(version === undefined ? {} : { version }),
+        ...(key.trim() === '' ? {} : { key: key.trim() }),
+        ...(priorityValue === undefined ? {} : { priority: priorityValue }),
+      });
+      rememberStartInput(workflowId, value);
+      onStarted(outcome.runId);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="modal-backdrop" onClick={onClose}>
+      <form
+        className="modal form-modal action-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-label="start a run"
+        data-testid="dialog-start-run"
+        onClick={(e) => e.stopPropagation()}
+        onKeyDown={(e) => e.key === 'Escape' && onClose()}
+        onSubmit={(e) => {
+          e.preventDefault();
+          void start();
+        }}
+      >
+        <div className="modal-head">
+          <div>
+            <h2>Start a run</h2>
+            <div className="action-subject">
+              {name ?? workflowId}
+              {version !== undefined ? ` · version ${version}` : ''}
+            </div>
+          </div>
+          <button type="button" className="icon-button" onClick={onClose} aria-label="close">
+            <X size={15} aria-hidden="true" />
+          </button>
+        </div>
+        <div className="action-body">
+          <section className="action-section">
+            <div className="start-input-head">
+              <h3>Input</h3>
+              {last !== undefined ? (
+                <span className="faint start-last">
+                  the input of your last start ·{' '}
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => {
+                      forgetStartInput(workflowId);
+                      setLast(undefined);
+                      setFormKey((k) => k + 1);
+                    }}
+                    data-testid="start-clear-last"
+                  >
+                    <RotateCcw size={11} aria-hidden="true" /> start from the defaults
+                  </button>
+                </span>
+              ) : null}
+            </div>
+            <SchemaForm key={formKey} schema={inputSchema} initial={last} onChange={setInput} showAllErrors={tried} label="run input" testId="start-input" />
+          </section>
+          <div className="action-who">
+            <label className="form-row">
+              <span>Priority</span>
+              <input className="text-input" inputMode="numeric" value={priority} onChange={(e) => setPriority(e.target.value)} placeholder="0" aria-invalid={priorityProblem !== null} data-testid="start-priority" />
+              {priorityProblem !== null ? <small className="form-error">{priorityProblem}</small> : <small className="faint">among queued runs, higher first</small>}
+            </label>
+            <label className="form-row">
+              <span>Key</span>
+              <input className="text-input mono" value={key} onChange={(e) => setKey(e.target.value)} placeholder="optional, e.g. the order id" maxLength={200} data-testid="start-key" />
+              <small className="faint">a key used before opens that run instead of starting another</small>
+            </label>
+          </div>
+        </div>
+        {tried && inputProblem !== null ? (
+          <div className="form-error" role="alert" data-testid="action-problem">
+            Fix the input: {inputProblem}
+          </div>
+        ) : null}
+        {error !== null ? (
+          <div className="action-error" role="alert" data-testid="action-error">
+            {error}
+          </div>
+        ) : null}
+        <div className="modal-actions">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button-primary" disabled={busy} data-testid="submit-action">
+            <Play size={13} aria-hidden="true" />
+            {busy ? 'Starting…' : 'Start'}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+// The run's restart record in words: for each step, its state, the evidence the run holds for
+// it (and what that covers), and what may be done next and why: the same record the engine
+// restarts from, and the same permitted actions it checks an action against.
+import { memo } from 'react';
+import type { RunDetail } from '../../../shared/api/run-detail.ts';
+import type { RunSelection } from './step-detail.tsx';
+
+interface Props {
+  detail: RunDetail;
+  selected: string | null;
+  onSelect(selection: RunSelection): void;
+}
+
+function RestartRecordViewImpl({ detail, selected, onSelect }: Props) {
+  return (
+    <ol className="restart-record" data-testid="restart-record" aria-label="restart record">
+      {detail.steps.map((s) => (
+        <li key={s.id} data-testid={`record-step-${s.id}`} data-state={s.state}>
+          <button type="button" className="rr-row" aria-pressed={s.id === selected} onClick={() => onSelect({ stepId: s.id, attemptId: null })}>
+            <span className="rr-line">
+              <span className="mono rr-id">{s.id}</span>
+              <span className="state" data-state={s.state}>
+                {s.state.replace('_', ' ')}
+              </span>
+              {s.attempts.length > 1 ? <span className="faint">{s.attempts.length} attempts</span> : null}
+              {s.escalated ? <span className="rr-flag">needs a person</span> : null}
+            </span>
+            <span className="rr-words">
+              {s.evidence !== null ? (
+                <>
+                  Holds {s.evidence.pinned === true ? 'pinned ' : ''}evidence <span className="mono">{s.evidence.id}</span> for input <span className="mono">{s.evidence.covers.inputHash.slice(0, 8)}</span> (v
+                  {s.evidence.covers.definitionVersion}, revision {s.evidence.covers.inputRevision}).{' '}
+                </>
+              ) : (
+                'No evidence yet. '
+              )}
+              {s.next}
+            </span>
+            {s.permittedActions.length > 0 ? (
+              <span className="rr-actions">
+                {s.permittedActions.map((p) => (
+                  <span key={p.action} className="permitted-chip" title={p.why}>
+                    {p.action}
+                  </span>
+                ))}
+              </span>
+            ) : null}
+          </button>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export const RestartRecordView = memo(RestartRecordViewImpl);

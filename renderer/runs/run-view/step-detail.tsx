@@ -1,0 +1,226 @@
+// The selected step of a run, for one attempt: its resolved input, output or error; the evidence
+// it left and what that evidence covers; its idempotency key and retry variant; for agents the
+// provider, model, tokens and latency; where each input field came from (links that select the
+// upstream step and attempt); and what may happen next and why.
+import { memo, useMemo, type ReactNode } from 'react';
+import { ArrowUpRight, CircleAlert, KeyRound, ShieldCheck } from 'lucide-react';
+import type { Workflow } from '../../../shared/definition/workflow-schema.ts';
+import type { AttemptDetail, RunDetail, StepDetail as StepDetailData } from '../../../shared/api/run-detail.ts';
+import { analyzeHandoffs } from '../../../shared/validator/handoffs/analyze-handoffs.ts';
+import { formatDuration } from '../../app/format.ts';
+import { KindIcon } from '../../graph/kind-icon.tsx';
+import { provenanceOf, type ProvenanceEntry } from './provenance.ts';
+import { ValueView } from './value-view.tsx';
+
+export interface RunSelection {
+  stepId: string;
+  /** An attempt id (`step/activation.number`); null for the step's latest. */
+  attemptId: string | null;
+}
+
+interface Props {
+  detail: RunDetail;
+  definition: Workflow;
+  selection: RunSelection;
+  onSelect(selection: RunSelection): void;
+  /** The action buttons for this step (the run page supplies them). */
+  actions?: ReactNode;
+}
+
+function StepDetailView({ detail, definition, selection, onSelect, actions }: Props) {
+  const step = detail.steps.find((s) => s.id === selection.stepId);
+  const handoffs = useMemo(() => analyzeHandoffs(definition), [definition]);
+  const provenance = useMemo(() => provenanceOf(definition, handoffs, detail, selection.stepId), [definition, handoffs, detail, selection.stepId]);
+  const kind = definition.steps.find((s) => s.id === selection.stepId)?.kind;
+  if (step === undefined) return <p className="muted run-detail-empty">Step {selection.stepId} is not in this run.</p>;
+  const attempt = step.attempts.find((a) => a.id === selection.attemptId) ?? step.attempts.at(-1);
+  return (
+    <div className="run-step-detail" data-testid="step-detail" data-step={step.id}>
+      <header className="rsd-head">
+        {kind !== undefined ? <KindIcon kind={kind} size={16} /> : null}
+        <span className="rsd-id mono">{step.id}</span>
+        <span className="state" data-state={step.state}>
+          {step.state.replace('_', ' ')}
+        </span>
+        {step.escalated ? (
+          <span className="rsd-flag" title="waits for a person: an escalation or an unknown outcome to resolve">
+            <CircleAlert size={12} aria-hidden="true" /> needs a person
+          </span>
+        ) : null}
+      </header>
+      <p className="rsd-next" data-testid="step-next">
+        {step.next}
+      </p>
+      {actions}
+      {step.attempts.length > 1 ? (
+        <div className="rsd-attempts" role="tablist" aria-label="attempts">
+          {step.attempts.map((a) => (
+            <button
+              key={a.id}
+              type="button"
+              role="tab"
+              aria-selected={a.id === attempt?.id}
+              className="rsd-attempt-tab"
+              data-state={a.state}
+              data-testid={`attempt-tab-${a.id}`}
+              onClick={() => onSelect({ stepId: step.id, attemptId: a.id })}
+            >
+              {a.activation > 1 ? `pass ${a.activation} · ` : ''}#{a.number}
+            </button>
+          ))}
+        </div>
+      ) : null}
+      {attempt === undefined ? <p className="muted">No attempt yet.</p> : <AttemptSection step={step} attempt={attempt} runId={detail.run.id} />}
+      <Provenance entries={provenance} onSelect={onSelect} />
+      {step.permittedActions.length > 0 ? (
+        <section className="rsd-section">
+          <h4>May be done now</h4>
+          <ul className="rsd-permitted">
+            {step.permittedActions.map((p) => (
+              <li key={p.action}>
+                <span className="permitted-chip">{p.action}</span> <span className="muted">{p.why}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+function AttemptSection({ step, attempt, runId }: { step: StepDetailData; attempt: AttemptDetail; runId: string }) {
+  const base = `steps.${step.id}.attempts.${attempt.id}`;
+  return (
+    <>
+      <section className="rsd-section" data-testid="attempt-detail" data-attempt={attempt.id}>
+        <h4>
+          Attempt <span className="mono">{attempt.id}</span>
+          {attempt.pinned === true ? (
+            <span className="debug-badge" data-testid="attempt-pinned" title="a debug run's pinned output: the step was not called">
+              pinned
+            </span>
+          ) : null}
+        </h4>
+        <dl className="kv">
+          <dt>state</dt>
+          <dd>
+            <span className="state" data-state={attempt.state}>
+              {attempt.state}
+            </span>
+          </dd>
+          <dt>took</dt>
+          <dd>
+            {attempt.endedAtMs === null ? 'running' : formatDuration(attempt.endedAtMs - attempt.startedAtMs)}
+            {attempt.queuedAtMs !== null && attempt.startedAtMs > attempt.queuedAtMs ? <span className="faint"> · waited {formatDuration(attempt.startedAtMs - attempt.queuedAtMs)} before</span> : null}
+          </dd>
+          <dt>variant</dt>
+          <dd>{attempt.variant === null ? 'the step’s own config' : `retry variant ${attempt.variant}`}</dd>
+          <dt>effect</dt>
+          <dd>{attempt.effect}</dd>
+          {attempt.idempotencyKey !== null ? (
+            <>
+              <dt>
+                <KeyRound size={12} aria-hidden="true" /> key
+              </dt>
+              <dd className="mono">{attempt.idempotencyKey}</dd>
+            </>
+          ) : null}
+          {attempt.meta !== null ? <Meta meta={attempt.meta} /> : null}
+        </dl>
+        {attempt.error !== null ? (
+          <div className="rsd-error" role="note" data-testid="attempt-error">
+            <span className="mono">{attempt.error.code}</span> {attempt.error.message}
+          </div>
+        ) : null}
+        {attempt.evidence !== null ? (
+          <div className="rsd-evidence" data-testid="attempt-evidence">
+            <ShieldCheck size={13} aria-hidden="true" />
+            <span>
+              {attempt.evidence.pinned === true ? 'pinned ' : ''}evidence <span className="mono">{attempt.evidence.id}</span>
+              {attempt.evidence.satisfies ? '' : ' (does not satisfy the step)'} covers input <span className="mono">{attempt.evidence.covers.inputHash.slice(0, 12)}</span>, definition v
+              {attempt.evidence.covers.definitionVersion}, input revision {attempt.evidence.covers.inputRevision}
+            </span>
+          </div>
+        ) : null}
+      </section>
+      <section className="rsd-section">
+        <h4>Input</h4>
+        <ValueView value={attempt.input} runId={runId} valuePath={`${base}.input`} label={`input of ${attempt.id}`} testId="attempt-input" />
+      </section>
+      {attempt.output !== undefined ? (
+        <section className="rsd-section">
+          <h4>Output</h4>
+          <ValueView value={attempt.output} runId={runId} valuePath={`${base}.output`} label={`output of ${attempt.id}`} testId="attempt-output" />
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+function Meta({ meta }: { meta: NonNullable<AttemptDetail['meta']> }) {
+  return (
+    <>
+      {meta.provider !== undefined ? (
+        <>
+          <dt>provider</dt>
+          <dd>
+            {meta.provider}
+            {meta.model !== undefined ? <span className="mono"> · {meta.model}</span> : null}
+          </dd>
+        </>
+      ) : null}
+      {meta.usage !== undefined ? (
+        <>
+          <dt>tokens</dt>
+          <dd>
+            {meta.usage.inputTokens} in · {meta.usage.outputTokens} out
+          </dd>
+        </>
+      ) : null}
+      {meta.latencyMs !== undefined ? (
+        <>
+          <dt>latency</dt>
+          <dd>{formatDuration(meta.latencyMs)}</dd>
+        </>
+      ) : null}
+      {meta.status !== undefined ? (
+        <>
+          <dt>HTTP</dt>
+          <dd>{meta.status}</dd>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+function Provenance({ entries, onSelect }: { entries: readonly ProvenanceEntry[]; onSelect(selection: RunSelection): void }) {
+  if (entries.length === 0) return null;
+  return (
+    <section className="rsd-section" data-testid="provenance">
+      <h4>Where the input came from</h4>
+      <ul className="rsd-provenance">
+        {entries.map((e) => (
+          <li key={`${e.where}|${e.field}`} data-testid="provenance-entry" data-field={e.field}>
+            <span className="mono rsd-field">{e.field}</span>
+            <span className="faint">in {e.where}</span>
+            <span className="rsd-source">
+              {e.source.kind === 'step' ? (
+                <button type="button" className="link-button" onClick={() => e.source.kind === 'step' && onSelect({ stepId: e.source.stepId, attemptId: e.source.attemptId })} data-testid={`provenance-link-${e.source.stepId}`}>
+                  <ArrowUpRight size={12} aria-hidden="true" />
+                  {e.source.attemptId ?? e.source.stepId}
+                </button>
+              ) : e.source.kind === 'unknown' ? (
+                <span className="faint">{e.source.name}: not in this run</span>
+              ) : (
+                <span className="faint">the run’s {e.source.kind}</span>
+              )}
+              {e.guaranteed ? null : <span className="rsd-maybe" title="the definition does not guarantee this source ran before the step">may not have run</span>}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export const StepDetail = memo(StepDetailView);

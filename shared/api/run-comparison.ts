@@ -1,0 +1,106 @@
+// Two runs side by side: what `weft compare A B --json` prints and `GET /api/compare?a=&b=` answers.
+// shared/run/compare-runs.ts computes it; docs/compare.md gives the rules. The first fields
+// (`runs`, `firstDifference` {stepId, kind, paths?}, `steps` [{id, a, b}]) are the contract of
+// issue 13, kept exactly; the others were added beside them and more may be, so the objects are
+// not strict: an older app ignores a field it does not know.
+import { z } from 'zod';
+import { RUN_STATES, STEP_STATES } from '../definition/names.ts';
+import { ErrorInfo, SettleOutcome } from './event-parts.ts';
+import { RunId } from './api-ids.ts';
+import { JsonValue } from './json-value.ts';
+import { WorkflowDiff } from './workflow-diff.ts';
+
+/** What the first difference is about, in the order they are looked for at a step. */
+export const DIFFERENCE_KINDS = ['path', 'input', 'outcome', 'output'] as const;
+export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number];
+
+/** One field that differs: its JSON path (`$.items[1].sku`) and its value in A and in B (absent: the field is missing). */
+export const FieldDifference = z.object({
+  path: z.string(),
+  a: JsonValue.optional(),
+  b: JsonValue.optional(),
+});
+export type FieldDifference = z.infer<typeof FieldDifference>;
+
+/** One of the two runs. */
+export const ComparedRun = z.object({
+  id: z.string(),
+  workflowId: z.string(),
+  version: z.number().int().positive(),
+  state: z.enum(RUN_STATES),
+  inputRevision: z.number().int().positive(),
+  createdAtMs: z.number(),
+  updatedAtMs: z.number(),
+});
+export type ComparedRun = z.infer<typeof ComparedRun>;
+
+/** A step as one run has it: null in `steps[]` when the step is not in that run's version. */
+export const ComparedStepSide = z.object({
+  state: z.enum(STEP_STATES),
+  outcome: SettleOutcome.nullable(),
+  /** Attempts over all activations. */
+  attempts: z.number().int().nonnegative(),
+  /** How often the step was activated (0: the run never reached it). */
+  activations: z.number().int().nonnegative(),
+  /** The steps its taken outgoing edges lead to, sorted. */
+  next: z.array(z.string()),
+  /** The resolved input and the output of the attempt that decided the step (absent: none). */
+  input: JsonValue.optional(),
+  output: JsonValue.optional(),
+  /** That attempt's error (a failed or unknown attempt), else null. */
+  error: ErrorInfo.nullable(),
+  /** The first attempt's start and the last attempt's end; null when none started or ended. */
+  startedAtMs: z.number().nullable(),
+  endedAtMs: z.number().nullable(),
+  durationMs: z.number().nullable(),
+});
+export type ComparedStepSide = z.infer<typeof ComparedStepSide>;
+
+export const ComparedStep = z.object({
+  id: z.string(),
+  a: ComparedStepSide.nullable(),
+  b: ComparedStepSide.nullable(),
+  /** Every way the step differs between the runs, in DIFFERENCE_KINDS order (empty: alike). */
+  differs: z.array(z.enum(DIFFERENCE_KINDS)),
+});
+export type ComparedStep = z.infer<typeof ComparedStep>;
+
+/** The earliest step (in `steps` order) that differs, and how. */
+export const FirstDifference = z.object({
+  stepId: z.string(),
+  kind: z.enum(DIFFERENCE_KINDS),
+  /** For `input` and `output`: the JSON paths of the fields that differ. */
+  paths: z.array(z.string()).optional(),
+  /** For `input` and `output`: each differing field with its value in A and in B. */
+  fields: z.array(FieldDifference).optional(),
+  /** The difference in words, such as `A took pick→big, B took pick→small`. */
+  why: z.string(),
+});
+export type FirstDifference = z.infer<typeof FirstDifference>;
+
+/**
+ * Two runs compared.
+ *
+ * @example
+ * const c = RunComparison.parse(JSON.parse(stdoutOfWeftCompareJson));
+ * if (c.firstDifference?.kind === 'output') console.log(c.firstDifference.paths);
+ */
+export const RunComparison = z.object({
+  runs: z.tuple([ComparedRun, ComparedRun]),
+  firstDifference: FirstDifference.nullable(),
+  /** Every step of either run, in the comparison order: the union graph's topological order. */
+  steps: z.array(ComparedStep),
+  /** The steps each run reached, in `steps` order. */
+  route: z.object({ a: z.array(z.string()), b: z.array(z.string()) }),
+  /** The fields of the run inputs that differ (empty when the runs had the same input). */
+  inputDiff: z.array(FieldDifference),
+  /** The diff of A's version to B's, when they run different versions (or workflows) and both definitions are known. */
+  versionDiff: WorkflowDiff.nullable(),
+  /** No step differs in path, input, outcome or output (`firstDifference` is null). */
+  same: z.boolean(),
+});
+export type RunComparison = z.infer<typeof RunComparison>;
+
+/** `GET /api/compare?a=RUN&b=RUN`: two run ids, or unique prefixes. */
+export const CompareQuery = z.strictObject({ a: RunId, b: RunId });
+export type CompareQuery = z.infer<typeof CompareQuery>;

@@ -1,0 +1,216 @@
+// compareRuns on runs the real engine ran on a real store (test/engine/harness.ts): a router that
+// takes another branch, the same path with another input, a step whose outcome or output differs
+// with the same input (a command reading a file the test changes), a run compared with itself and
+// with a run of another version. jsonDiff and stepOrder are checked on tables of plain data.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CompareQuery, RunComparison } from '../../shared/api/run-comparison.ts';
+import type { RunDetail } from '../../shared/api/run-detail.ts';
+import { compareRuns } from '../../shared/run/compare-runs.ts';
+import { jsonDiff } from '../../shared/run/json-diff.ts';
+import { runDetail } from '../../shared/run/run-detail.ts';
+import { stepOrder } from '../../shared/run/step-order.ts';
+import { end, harness, wf } from '../engine/harness.ts';
+
+const h = harness();
+afterAll(() => h.close());
+
+/** Runs `workflow` with `input` to its end; its RunDetail with its definition, as the server sends it. */
+async function ran(workflow: unknown, input: unknown): Promise<RunDetail> {
+  const { runId } = h.start(workflow, input);
+  await h.engine.settled(runId);
+  const model = h.model(runId);
+  return { ...runDetail(model), definition: model.workflow };
+}
+
+/** pick routes big inputs (n > 10) to big, the rest to small; both then end. */
+const branches = wf('branches', [
+  { id: 'pick', kind: 'router', input: 'input' },
+  { id: 'big', kind: 'transform', config: { expression: '{"size": "big"}' } },
+  { id: 'small', kind: 'transform', config: { expression: '{"size": "small"}' } },
+  end('done_big'),
+  end('done_small'),
+], [
+  { id: 'to_big', from: 'pick', to: 'big', when: 'output.n > 10' },
+  { id: 'to_small', from: 'pick', to: 'small', default: true },
+  { id: 'big_done', from: 'big', to: 'done_big' },
+  { id: 'small_done', from: 'small', to: 'done_small' },
+]);
+
+/** prep reads n and tags from the run input, read_file prints a file the test writes, double reads n from prep. */
+const chain = (file: string, version = 1, extra: unknown[] = []) => wf('chain', [
+  { id: 'prep', kind: 'transform', input: '{"n": input.n, "tags": input.tags}', config: { expression: '{"n": input.n, "tags": input.tags}' } },
+  { id: 'read_file', kind: 'command', input: '{}', config: { argv: ['cat', file] } },
+  { id: 'double', kind: 'transform', input: '{"n": steps.prep.output.n}', config: { expression: '{"double": input.n * 2}' } },
+  ...extra,
+  end(),
+], [
+  { id: 'a', from: 'prep', to: 'read_file' },
+  { id: 'b', from: 'read_file', to: 'double' },
+  ...(extra.length === 0 ? [{ id: 'c', from: 'double', to: 'done' }] : [{ id: 'c', from: 'double', to: 'notify' }, { id: 'd', from: 'notify', to: 'done' }]),
+], { version });
+
+const file = join(h.dir, 'value.json');
+const check = (c: RunComparison): RunComparison => RunComparison.parse(JSON.parse(JSON.stringify(c)));
+
+describe('compareRuns on runs of the real engine', () => {
+  it('names the router as the first difference when the runs took different branches', async () => {
+    const a = await ran(branches, { n: 20 });
+    const b = await ran(branches, { n: 2 });
+    const c = check(compareRuns(a, b));
+    expect(c.firstDifference).toEqual({ stepId: 'pick', kind: 'path', why: 'A took pick→big, B took pick→small' });
+    expect(c.route).toEqual({ a: ['pick', 'big', 'done_big'], b: ['pick', 'small', 'done_small'] });
+    expect(c.steps.map((s) => [s.id, s.differs])).toEqual([
+      ['pick', ['path', 'input', 'output']],
+      ['big', ['path']],
+      ['small', ['path']],
+      ['done_big', ['path']],
+      ['done_small', ['path']],
+    ]);
+    expect(c.steps[1]?.a).toMatchObject({ state: 'succeeded', activations: 1, output: { size: 'big' } });
+    expect(c.steps[1]?.b).toMatchObject({ state: 'skipped', activations: 0, attempts: 0, startedAtMs: null });
+    expect(c.inputDiff).toEqual([{ path: '$.n', a: 20, b: 2 }]);
+    expect(c.same).toBe(false);
+    expect(c.versionDiff).toBeNull();
+    expect(c.runs.map((r) => r.id)).toEqual([a.run.id, b.run.id]);
+  });
+
+  it('names the first step given another input, with the fields that differ', async () => {
+    writeFileSync(file, '{"v": 1}');
+    const a = await ran(chain(file), { n: 1, tags: ['x', 'y'], note: 'same' });
+    const b = await ran(chain(file), { n: 1, tags: ['x', 'z', 'w'], note: 'same' });
+    const c = check(compareRuns(a, b));
+    expect(c.firstDifference).toEqual({
+      stepId: 'prep',
+      kind: 'input',
+      paths: ['$.tags[1]', '$.tags[2]'],
+      fields: [{ path: '$.tags[1]', a: 'y', b: 'z' }, { path: '$.tags[2]', b: 'w' }],
+      why: 'the input of "prep" differs in 2 fields',
+    });
+    expect(c.route.a).toEqual(c.route.b);
+    // double reads only n from prep: the same input and output in both.
+    expect(c.steps.find((s) => s.id === 'double')?.differs).toEqual([]);
+    expect(c.steps.find((s) => s.id === 'prep')?.differs).toEqual(['input', 'output']);
+  });
+
+  it('names a step that failed in one run only as an outcome difference', async () => {
+    writeFileSync(file, '{"v": 1}');
+    const a = await ran(chain(file), { n: 3 });
+    writeFileSync(file, 'not json');
+    const b = await ran(chain(file), { n: 3 });
+    expect(b.run.state).toBe('failed');
+    const c = check(compareRuns(a, b));
+    expect(c.firstDifference).toEqual({ stepId: 'read_file', kind: 'outcome', why: '"read_file" succeeded in A, failed in B' });
+    expect(c.steps.find((s) => s.id === 'read_file')?.b).toMatchObject({ state: 'failed', outcome: 'failed', input: {}, error: { code: expect.any(String) } });
+    expect(c.steps.find((s) => s.id === 'read_file')?.a?.error).toBeNull();
+    // A went on past read_file, B did not: double ran in A only.
+    expect(c.steps.find((s) => s.id === 'double')?.differs).toEqual(['path']);
+  });
+
+  it('names a step that gave another output for the same input, with the fields', async () => {
+    writeFileSync(file, '{"v": 1, "same": true}');
+    const a = await ran(chain(file), { n: 3 });
+    writeFileSync(file, '{"same": true, "v": 2, "w": null}');
+    const b = await ran(chain(file), { n: 3 });
+    const c = check(compareRuns(a, b));
+    expect(c.firstDifference).toMatchObject({ stepId: 'read_file', kind: 'output', paths: ['$.v', '$.w'], fields: [{ path: '$.v', a: 1, b: 2 }, { path: '$.w', b: null }] });
+    expect(c.same).toBe(false);
+  });
+
+  it('finds no difference between a run and itself, nor between two runs alike but for their timing', async () => {
+    writeFileSync(file, '{"v": 1}');
+    const a = await ran(chain(file), { n: 4 });
+    const itself = check(compareRuns(a, a));
+    expect(itself).toMatchObject({ firstDifference: null, same: true, inputDiff: [], versionDiff: null });
+    expect(itself.steps.every((s) => s.differs.length === 0)).toBe(true);
+    const b = await ran(chain(file), { n: 4 });
+    expect(b.run.id).not.toBe(a.run.id);
+    expect(check(compareRuns(a, b))).toMatchObject({ firstDifference: null, same: true });
+  });
+
+  it('adds the version diff for runs of different versions, and orders steps by both graphs', async () => {
+    writeFileSync(file, '{"v": 1}');
+    const a = await ran(chain(file, 1), { n: 5 });
+    const notify = { id: 'notify', kind: 'transform', config: { expression: '"sent"' } };
+    const b = await ran(chain(file, 2, [notify]), { n: 5 });
+    const c = check(compareRuns(a, b));
+    expect(c.runs.map((r) => r.version)).toEqual([1, 2]);
+    expect(c.versionDiff).toMatchObject({ steps: { added: ['notify'], removed: [] }, versions: { a: 1, b: 2 } });
+    expect(c.steps.map((s) => s.id)).toEqual(['prep', 'read_file', 'double', 'notify', 'done']);
+    expect(c.steps.find((s) => s.id === 'notify')?.a).toBeNull();
+    expect(c.firstDifference).toEqual({ stepId: 'double', kind: 'path', why: 'A took double→done, B took double→notify' });
+    // Without definitions the steps come from the RunDetails, and there is no version diff.
+    const { definition: _a, ...bareA } = a;
+    const { definition: _b, ...bareB } = b;
+    expect(compareRuns(bareA, bareB)).toMatchObject({ versionDiff: null, firstDifference: { stepId: 'double', kind: 'path' } });
+  });
+});
+
+describe('jsonDiff', () => {
+  const cases: [string, unknown, unknown, unknown[]][] = [
+    ['equal values in another key order', { a: 1, b: { c: [1, 2] } }, { b: { c: [1, 2] }, a: 1 }, []],
+    ['a changed leaf', { a: { b: 1 } }, { a: { b: 2 } }, [{ path: '$.a.b', a: 1, b: 2 }]],
+    ['arrays by index, the longer one\'s extra items', [1, 2], [1, 3, 4], [{ path: '$[1]', a: 2, b: 3 }, { path: '$[2]', b: 4 }]],
+    ['a key in one side only', { a: 1 }, {}, [{ path: '$.a', a: 1 }]],
+    ['a changed type as one field', { a: [1] }, { a: { 0: 1 } }, [{ path: '$.a', a: [1], b: { 0: 1 } }]],
+    ['null against a missing key', { a: null }, {}, [{ path: '$.a', a: null }]],
+    ['keys that are not names', { 'a b': 1, '0': 2 }, { 'a b': 2, '0': 3 }, [{ path: '$["0"]', a: 2, b: 3 }, { path: '$["a b"]', a: 1, b: 2 }]],
+    ['whole values', 'x', 1, [{ path: '$', a: 'x', b: 1 }]],
+    ['an absent value', undefined, { a: 1 }, [{ path: '$', b: { a: 1 } }]],
+  ];
+  it.each(cases)('%s', (_what, a, b, expected) => {
+    expect(jsonDiff(a as never, b as never)).toEqual(expected);
+  });
+
+  it('walks a value nested 10,000 deep without overflowing', () => {
+    let a: unknown = 1;
+    let b: unknown = 2;
+    for (let i = 0; i < 10_000; i++) [a, b] = [{ k: a }, { k: b }];
+    expect(jsonDiff(a as never, b as never)).toEqual([{ path: `$${'.k'.repeat(10_000)}`, a: 1, b: 2 }]);
+  });
+});
+
+describe('stepOrder', () => {
+  it('puts each step after the steps with edges into it, ties in document order', () => {
+    expect(stepOrder([{ steps: ['done', 'b', 'a', 'c'], edges: [{ from: 'a', to: 'b' }, { from: 'a', to: 'c' }, { from: 'b', to: 'done' }, { from: 'c', to: 'done' }] }])).toEqual(['a', 'b', 'c', 'done']);
+  });
+
+  it('cuts a loop where the order reaches it, and merges two graphs', () => {
+    const loop = { steps: ['start', 'work', 'review', 'done'], edges: [{ from: 'start', to: 'work' }, { from: 'work', to: 'review' }, { from: 'review', to: 'work' }, { from: 'review', to: 'done' }] };
+    expect(stepOrder([loop])).toEqual(['start', 'work', 'review', 'done']);
+    expect(stepOrder([{ ...loop, steps: ['review', 'done', 'work', 'start'] }])).toEqual(['start', 'work', 'review', 'done']);
+    const other = { steps: ['start', 'extra', 'done'], edges: [{ from: 'start', to: 'extra' }, { from: 'extra', to: 'done' }] };
+    expect(stepOrder([loop, other])).toEqual(['start', 'work', 'review', 'extra', 'done']);
+  });
+});
+
+describe('the RunComparison and CompareQuery schemas', () => {
+  const run = { id: 'r1', workflowId: 'w', version: 1, state: 'succeeded', inputRevision: 1, createdAtMs: 1, updatedAtMs: 2 };
+  const valid = { runs: [run, { ...run, id: 'r2' }], firstDifference: { stepId: 's', kind: 'output', paths: ['$.a'], fields: [{ path: '$.a', b: 1 }], why: 'w' }, steps: [], route: { a: [], b: [] }, inputDiff: [], versionDiff: null, same: false };
+  it('accepts a comparison, and one with fields it does not know (later additions)', () => {
+    expect(RunComparison.safeParse(valid).success).toBe(true);
+    expect(RunComparison.safeParse({ ...valid, later: 1 }).success).toBe(true);
+  });
+  const invalid: [string, unknown, string][] = [
+    ['one run', { ...valid, runs: [run] }, 'runs'],
+    ['an unknown kind', { ...valid, firstDifference: { ...valid.firstDifference, kind: 'timing' } }, 'firstDifference.kind'],
+    ['a run state that is not one', { ...valid, runs: [run, { ...run, state: 'done' }] }, 'runs.1.state'],
+    ['a field value JSON cannot carry', { ...valid, inputDiff: [{ path: '$', a: Number.NaN }] }, 'inputDiff.0.a'],
+    ['a step side without its state', { ...valid, steps: [{ id: 's', a: {}, b: null, differs: [] }] }, 'steps.0.a.state'],
+  ];
+  it.each(invalid)('refuses %s at its path', (_what, value, path) => {
+    const r = RunComparison.safeParse(value);
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0]?.path.join('.')).toBe(path);
+  });
+  it.each([
+    [{ a: 'r1', b: 'r2' }, true],
+    [{ a: 'r1' }, false],
+    [{ a: '', b: 'r2' }, false],
+    [{ a: 'r1', b: 'r2', c: 'x' }, false],
+    [{ a: 'r'.repeat(201), b: 'r2' }, false],
+  ])('CompareQuery %j → %s', (query, ok) => {
+    expect(CompareQuery.safeParse(query).success).toBe(ok);
+  });
+});
