@@ -25,6 +25,12 @@ export interface RunTimelineState {
 
 /** Pages between two model rebuilds while the log is paged in (each rebuild walks every event). */
 const PAGES_PER_REBUILD = 16;
+/**
+ * A rebuild walks the whole log (100 ms or more at 100,000 events): the next waits this many times
+ * as long as the last took, so a long live run that grows every moment spends at most a fifth of
+ * the main thread on it and stays fluid. Waiting rebuilds coalesce into one, with the latest log.
+ */
+const REBUILD_SPACING = 4;
 
 /**
  * @example
@@ -57,6 +63,9 @@ class LogReader {
   private wanted = 0;
   private running = false;
   private stopped = false;
+  private paging = true;
+  private nextBuildAt = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly runId: string,
@@ -66,6 +75,7 @@ class LogReader {
 
   stop(): void {
     this.stopped = true;
+    if (this.timer !== null) clearTimeout(this.timer);
   }
 
   want(seq: number): void {
@@ -107,8 +117,22 @@ class LogReader {
   }
 
   private rebuild(paging: boolean): void {
-    if (this.events.length === 0) return;
+    this.paging = paging;
+    if (this.timer !== null) return;
+    const wait = this.nextBuildAt - performance.now();
+    if (wait <= 0) return this.build();
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.build();
+    }, wait);
+  }
+
+  private build(): void {
+    if (this.stopped || this.events.length === 0) return;
+    const started = performance.now();
     const model = buildTimelineModel(timeline(this.events), this.events);
-    this.publish({ model, error: null, pagingEvents: paging, eventsRead: this.events.length });
+    this.publish({ model, error: null, pagingEvents: this.paging, eventsRead: this.events.length });
+    const done = performance.now();
+    this.nextBuildAt = done + (done - started) * REBUILD_SPACING;
   }
 }
