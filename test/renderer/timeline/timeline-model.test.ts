@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { timeline } from '../../../shared/run/timeline.ts';
+import {
+  barAt,
+  barsInWindow,
+  buildTimelineModel,
+  fitWindow,
+  markerAt,
+  msOf,
+  panWindow,
+  RUN_ROW,
+  ticksFor,
+  xOf,
+  zoomWindow,
+} from '../../../renderer/runs/timeline/timeline-model.ts';
+import { LogWriter, loopRun, mixedRun } from './synthetic-run.ts';
+
+describe('buildTimelineModel', () => {
+  it('makes a row per activation in start order, a bar per span, outcomes per attempt', () => {
+    const log = mixedRun();
+    const model = buildTimelineModel(timeline(log.events, 7000), log.events);
+    expect(model.rows.map((r) => r.key)).toEqual([RUN_ROW, 'fetch/1', 'review/1', 'notify/1']);
+    const fetch = model.rows[1];
+    expect(fetch?.bars.map((b) => [b.kind, b.startMs, b.endMs, b.attempt, b.outcome])).toEqual([
+      ['queued', 1000, 1100, null, null],
+      ['running', 1100, 1600, 1, 'failed'],
+      ['retry_wait', 1600, 2600, 2, null],
+      ['running', 2600, 3000, 2, 'succeeded'],
+    ]);
+    expect(fetch?.bars[2]?.why).toBe('http_503');
+    expect(model.rows[2]?.bars.map((b) => [b.kind, b.outcome])).toEqual([
+      ['queued', null],
+      ['waiting_person', 'succeeded'],
+    ]);
+    // Still waiting at asOf: open, drawn to now.
+    expect(model.rows[3]?.bars.at(-1)).toMatchObject({ kind: 'waiting_event', endMs: null, outcome: 'open' });
+    expect(model.endedMs).toBeNull();
+    expect(model.asOfMs).toBe(7000);
+  });
+
+  it('puts markers on their activation row, run-wide ones on the run row', () => {
+    const log = mixedRun();
+    log.add('operator_action', 6500, { action: 'retry', by: 'bob' }, { step: 'ghost', activation: 9, reason: 'try again' });
+    const model = buildTimelineModel(timeline(log.events, 7000), log.events);
+    expect(model.markers.map((m) => [m.kind, m.rowKey, m.atMs])).toEqual([
+      ['restart', RUN_ROW, 4000],
+      ['revision', RUN_ROW, 4500],
+      ['operator', 'review/1', 5000],
+      ['event', 'notify/1', 6000],
+      // Its activation has no spans: shown on the run's row rather than lost.
+      ['operator', RUN_ROW, 6500],
+    ]);
+    expect(model.markers[4]?.label).toBe('bob: retry ghost: try again');
+    expect(model.markers[1]?.label).toBe('input revised (revision 2): typo');
+    expect(markerAt(model, 'notify/1', 6010, 20)?.kind).toBe('event');
+    expect(markerAt(model, 'notify/1', 6100, 20)).toBeNull();
+  });
+
+  it('shows escalations and the run needing attention', () => {
+    const log = new LogWriter();
+    log.created(0);
+    log.quickStep('a', 1, 0, 10);
+    log.add('step_escalated', 20, { outcome: 'failed' }, { step: 'a', activation: 1, reason: 'out of retries' });
+    log.add('run_state_changed', 20, { state: 'needs_attention' });
+    const model = buildTimelineModel(timeline(log.events, 100), log.events);
+    expect(model.rows[0]?.bars.map((b) => [b.kind, b.startMs, b.endMs])).toEqual([['needs_attention', 20, null]]);
+    expect(model.markers).toMatchObject([{ kind: 'escalation', rowKey: 'a/1', label: 'a escalated (failed): out of retries' }]);
+  });
+
+  it('without events yet, draws the spans with no outcomes and no markers', () => {
+    const log = mixedRun();
+    const model = buildTimelineModel(timeline(log.events, 7000), []);
+    expect(model.rows.length).toBe(4);
+    expect(model.rows[1]?.bars[1]?.outcome).toBeNull();
+    expect(model.rows[3]?.bars.at(-1)?.outcome).toBe('open');
+    expect(model.markers).toEqual([]);
+  });
+
+  it('builds a 100,000-event run: one row per activation, every bar accounted for', () => {
+    const events = loopRun(12_500);
+    expect(events.length).toBe(100_002);
+    const model = buildTimelineModel(timeline(events), events);
+    expect(model.rows.length).toBe(25_001);
+    expect(model.rows[1]?.key).toBe('a/1');
+    expect(model.rows[2]?.key).toBe('b/1');
+    expect(model.rows.at(-1)?.key).toBe('b/12500');
+    // Rows in start order throughout.
+    for (let i = 2; i < model.rows.length; i++) expect((model.rows[i]?.firstMs ?? 0) >= (model.rows[i - 1]?.firstMs ?? 0)).toBe(true);
+    const bars = model.rows.reduce((n, r) => n + r.bars.length, 0);
+    expect(bars).toBe(50_000);
+    expect(model.rows.every((r) => r.stepId === null || r.bars.some((b) => b.outcome === 'succeeded'))).toBe(true);
+    expect(model.rowIndex.get('a/6000')).toBe(1 + 2 * 5999);
+    expect(model.endedMs).toBe(10 + 12 * 12_500);
+  });
+});
+
+describe('time window', () => {
+  const log = mixedRun();
+  const model = buildTimelineModel(timeline(log.events, 7000), log.events);
+
+  it('maps time to x and back', () => {
+    const w = { startMs: 1000, endMs: 3000 };
+    expect(xOf(2000, w, 400)).toBe(200);
+    expect(msOf(100, w, 400)).toBe(1500);
+  });
+
+  it('fits the whole run, open runs up to now', () => {
+    const w = fitWindow(model, 9000);
+    expect(w.startMs).toBeLessThan(1000);
+    expect(w.endMs).toBeGreaterThan(9000);
+  });
+
+  it('zooms around an anchor that stays put, and pans', () => {
+    const bounds = { startMs: 1000, endMs: 7000 };
+    const w = { startMs: 1000, endMs: 7000 };
+    const z = zoomWindow(w, 0.5, 2500, bounds);
+    expect(z.endMs - z.startMs).toBe(3000);
+    expect(xOf(2500, z, 600)).toBeCloseTo(xOf(2500, w, 600));
+    const p = panWindow(z, 1000, bounds);
+    expect(p).toEqual({ startMs: z.startMs + 1000, endMs: z.endMs + 1000 });
+    // Never panned off the run entirely.
+    const far = panWindow(z, 1e9, bounds);
+    expect(far.startMs).toBeLessThan(bounds.endMs);
+    // Zooming out stops at 4 times the run.
+    const out = zoomWindow(w, 100, 4000, bounds);
+    expect(out.endMs - out.startMs).toBe(24_000);
+  });
+
+  it('finds the bars in the window and the bar under a point', () => {
+    const fetch = model.rows[1];
+    if (fetch === undefined) throw new Error('no fetch row');
+    expect(barsInWindow(fetch, { startMs: 1700, endMs: 2700 }, 7000).map((b) => b.kind)).toEqual(['retry_wait', 'running']);
+    expect(barAt(fetch, 1200, 5, 7000)).toMatchObject({ kind: 'running', attempt: 1 });
+    // At the boundary between the first attempt and the backoff, the attempt wins.
+    expect(barAt(fetch, 1600, 5, 7000)).toMatchObject({ kind: 'running', outcome: 'failed' });
+    expect(barAt(fetch, 3050, 10, 7000)).toBeNull();
+    expect(barAt(fetch, 3050, 60, 7000)).toMatchObject({ attempt: 2 });
+    // An open bar runs to now.
+    expect(barAt(model.rows[3] ?? fetch, 6900, 0, 7000)?.kind).toBe('waiting_event');
+  });
+
+  it('adapts ticks to the zoom', () => {
+    const wide = ticksFor({ startMs: 0, endMs: 600_000 }, 800, 0);
+    expect(wide.map((t) => t.label).slice(0, 3)).toEqual(['+0s', '+1m', '+2m']);
+    const narrow = ticksFor({ startMs: 1000, endMs: 1100 }, 800, 0);
+    expect(narrow.length).toBeGreaterThanOrEqual(5);
+    expect(narrow[0]?.label).toBe('+1.00s');
+    for (const ticks of [wide, narrow]) {
+      const gaps = ticks.slice(1).map((t, i) => xOf(t.ms, { startMs: 0, endMs: 1 }, 1) - xOf(ticks[i]?.ms ?? 0, { startMs: 0, endMs: 1 }, 1));
+      expect(new Set(gaps.map((g) => g.toFixed(6))).size).toBe(1);
+    }
+  });
+});
+
+describe('row order', () => {
+  it('keeps log order among activations that start in the same millisecond', () => {
+    const log = new LogWriter();
+    log.created(0);
+    // A fast engine: a/1, b/1, a/2, b/2 all at 5 ms.
+    for (const [step, activation] of [['b', 1], ['a', 2], ['b', 2]] as const) log.quickStep(step, activation, 5, 0);
+    log.quickStep('a', 1, 1, 0);
+    const model = buildTimelineModel(timeline(log.events), log.events);
+    expect(model.rows.map((r) => r.key)).toEqual([RUN_ROW, 'a/1', 'b/1', 'a/2', 'b/2']);
+  });
+});

@@ -1,0 +1,207 @@
+// <Timeline> mounted in a real browser (Debian's chromium, driven by Playwright), built by
+// esbuild from the real component and the shared fold: no jsdom, since the view measures its
+// width and scrolls. Every wait is for a state in the page, never for time.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { build } from 'esbuild';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TIMELINE_HARNESS } from './timeline-harness.ts';
+
+let browser: Browser;
+let page: Page;
+const files = new Map<string, { type: string; body: string }>();
+const ORIGIN = 'http://weft.test';
+let pageErrors: string[] = [];
+
+beforeAll(async () => {
+  const out = await build({
+    stdin: { contents: TIMELINE_HARNESS, resolveDir: process.cwd(), loader: 'tsx', sourcefile: 'timeline-harness.tsx' },
+    bundle: true,
+    write: false,
+    format: 'iife',
+    outdir: 'harness-out',
+    jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': '"development"' },
+    logLevel: 'silent',
+  });
+  const js = out.outputFiles.find((f) => f.path.endsWith('.js'))?.text ?? '';
+  const css = out.outputFiles.find((f) => f.path.endsWith('.css'))?.text ?? '';
+  const theme = ['tokens.css', 'app.css', 'controls.css'].map((f) => readFileSync(`renderer/theme/${f}`, 'utf8')).join('\n');
+  files.set('/', {
+    type: 'text/html',
+    body: '<!doctype html><html data-theme="light"><head><link rel="stylesheet" href="/app.css"></head><body style="margin:0"><div id="root"></div><script src="/app.js"></script></body></html>',
+  });
+  files.set('/app.css', { type: 'text/css', body: `${theme}\n${css}` });
+  files.set('/app.js', { type: 'text/javascript', body: js });
+  browser = await chromium.launch({
+    executablePath: process.env['WEFT_CHROMIUM'] ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+beforeEach(async () => {
+  page = await browser.newPage({ viewport: { width: 1000, height: 420 } });
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.route(`${ORIGIN}/**`, (route) => {
+    const file = files.get(new URL(route.request().url()).pathname);
+    return file === undefined ? route.fulfill({ status: 404 }) : route.fulfill({ status: 200, contentType: file.type, body: file.body });
+  });
+  await page.goto(`${ORIGIN}/`);
+  await page.getByTestId('timeline-row').first().waitFor();
+  pageErrors = errors;
+});
+
+afterEach(async () => {
+  // Nothing the timeline does may throw or log an error.
+  expect(pageErrors).toEqual([]);
+  await page.close();
+});
+
+const js = <T>(expression: string): Promise<T> => page.evaluate(expression) as Promise<T>;
+const range = async (): Promise<{ start: number; end: number }> => {
+  const el = page.getByTestId('timeline-range');
+  return { start: Number(await el.getAttribute('data-start')), end: Number(await el.getAttribute('data-end')) };
+};
+/** Attributes of every element matching `selector`, joined by '/'. */
+const attrs = (selector: string, ...names: string[]): Promise<string[]> =>
+  js<string[]>(`[...document.querySelectorAll('${selector}')].map((e) => [${names.map((n) => `e.getAttribute('${n}')`).join(', ')}].join('/'))`);
+const bar = (step: string, activation: number, outcome: string) => page.locator(`[data-testid="timeline-row"][data-step="${step}"][data-activation="${activation}"] [data-testid="timeline-bar"][data-outcome="${outcome}"]`);
+
+describe('Timeline in chromium', () => {
+  it('draws a row per activation in start order, bars by outcome and kind, and markers', async () => {
+    const keys = await attrs('[data-testid="timeline-row"]', 'data-step', 'data-activation');
+    expect(keys).toEqual(['/', 'fetch/1', 'review/1', 'notify/1', 'charge/1', 'charge/2']);
+    expect(await bar('fetch', 1, 'failed').count()).toBe(1);
+    expect(await bar('fetch', 1, 'succeeded').count()).toBe(1);
+    expect(await page.locator('[data-step="fetch"] [data-kind="retry_wait"]').count()).toBe(1);
+    expect(await page.locator('[data-step="review"] [data-kind="waiting_person"]').count()).toBe(1);
+    expect(await page.locator('[data-step="notify"] [data-kind="waiting_event"]').count()).toBe(1);
+    expect(await page.locator('[data-step=""] [data-kind="needs_attention"]').count()).toBe(1);
+    const markers = (await attrs('[data-testid="timeline-marker"]', 'data-kind')).sort();
+    expect(markers).toEqual(['escalation', 'event', 'operator', 'operator', 'restart', 'revision']);
+  });
+
+  it('shows the times of the bar under the pointer', async () => {
+    await bar('fetch', 1, 'failed').hover();
+    const tip = page.getByTestId('timeline-tooltip');
+    await tip.waitFor();
+    expect(await page.getByTestId('timeline-tooltip-kind').textContent()).toBe('running');
+    expect(await page.getByTestId('timeline-tooltip-start').textContent()).toBe('09:00:01.100');
+    expect(await page.getByTestId('timeline-tooltip-end').textContent()).toBe('09:00:01.600');
+    expect(await page.getByTestId('timeline-tooltip-duration').textContent()).toBe('500ms');
+    expect(await tip.textContent()).toContain('attempt 1');
+    expect(await tip.textContent()).toContain('failed');
+    await page.mouse.move(5, 5);
+    await tip.waitFor({ state: 'detached' });
+  });
+
+  it('selects the attempt clicked, outlines it, and follows a selection made elsewhere', async () => {
+    await bar('fetch', 1, 'succeeded').click();
+    await expect.poll(() => js<unknown>('window.harness.selections.at(-1)')).toEqual({ stepId: 'fetch', activation: 1, attempt: 2 });
+    await expect.poll(() => bar('fetch', 1, 'succeeded').getAttribute('data-selected')).toBe('true');
+    expect(await bar('fetch', 1, 'failed').getAttribute('data-selected')).toBeNull();
+    await js(`window.harness.setSelected({ stepId: 'charge', activation: 2 })`);
+    await expect.poll(() => attrs('[data-testid="timeline-row"][data-selected]', 'data-step', 'data-activation')).toEqual(['charge/2']);
+  });
+
+  it('zooms with the buttons and Ctrl+wheel, pans by dragging, and fits again', async () => {
+    const before = await range();
+    await page.getByTestId('timeline-zoom-in').click();
+    await expect.poll(async () => { const r = await range(); return (r.end - r.start) / (before.end - before.start); }).toBeCloseTo(1 / 1.5, 5);
+    const box = await page.locator('[data-step="review"]').boundingBox();
+    if (box === null) throw new Error('no review row');
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -300);
+    await page.keyboard.up('Control');
+    await expect.poll(async () => { const r = await range(); return r.end - r.start; }).toBeLessThan((before.end - before.start) / 1.5 - 1);
+    const zoomed = await range();
+    // Drag left by 200 px: the window moves later by 200 px worth of time.
+    await page.mouse.move(box.x + 500, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 400, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.move(box.x + 300, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.up();
+    const panned = await range();
+    expect(panned.end - panned.start).toBeCloseTo(zoomed.end - zoomed.start, 3);
+    expect(panned.start).toBeGreaterThan(zoomed.start);
+    // A drag is not a click: nothing was selected.
+    expect(await js<number>('window.harness.selections.length')).toBe(0);
+    await page.getByTestId('timeline-fit').click();
+    await expect.poll(async () => (await range()).end - (await range()).start).toBeGreaterThan(before.end - before.start - 1);
+  });
+
+  it('moves between rows and bars with the keyboard and selects with Enter', async () => {
+    await page.locator('.tl-scroll').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    // fetch's bars: queued, attempt 1, the retry wait (for attempt 2).
+    await expect.poll(() => js<unknown>('window.harness.selections.at(-1)')).toEqual({ stepId: 'fetch', activation: 1, attempt: 1 });
+    expect(await js<string>(`document.querySelector('.tl-scroll').getAttribute('aria-activedescendant')`)).toBe('timeline-row-1');
+    await page.keyboard.press('-');
+    await page.keyboard.press('0');
+  });
+
+  it('follows the right edge of a live run as it grows, until the user pans away', async () => {
+    expect(await page.getByTestId('timeline').getAttribute('data-following')).toBe('true');
+    await js('window.harness.grow(60000)');
+    await page.locator('[data-step^="grown_"]').first().waitFor();
+    const grownEnd = (await range()).end;
+    const lastBar = await page.locator('[data-step^="grown_"] [data-testid="timeline-bar"]').last().boundingBox();
+    const track = await page.locator('.tl-scroll').boundingBox();
+    if (lastBar === null || track === null) throw new Error('no bar');
+    // The new work is in view, at the right.
+    expect(lastBar.x).toBeGreaterThan(track.x + track.width / 2);
+    expect(lastBar.x + lastBar.width).toBeLessThanOrEqual(track.x + track.width + 1);
+    // Pan away (to the start): growth no longer moves the view.
+    await page.locator('.tl-scroll').focus();
+    const box = await page.locator('[data-step="fetch"]').boundingBox();
+    if (box === null) throw new Error('no fetch row');
+    await page.mouse.move(box.x + 300, box.y + 10);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 700, box.y + 10, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(() => page.getByTestId('timeline').getAttribute('data-following')).toBeNull();
+    const away = await range();
+    expect(away.end).toBeLessThan(grownEnd);
+    await js('window.harness.grow(60000)');
+    await expect.poll(() => page.locator('[data-step^="grown_"]').count()).toBe(2);
+    expect(await range()).toEqual(away);
+  });
+
+  it('renders only the rows in view of a 100,000-event run, and scrolls to its end', async () => {
+    await js('window.harness.useBig()');
+    await expect.poll(() => page.getByTestId('timeline-range').textContent()).toContain('25000 activations');
+    const rows = await page.getByTestId('timeline-row').count();
+    expect(rows).toBeGreaterThan(5);
+    expect(rows).toBeLessThan(60);
+    await page.locator('.tl-scroll').focus();
+    await page.keyboard.press('End');
+    await page.locator('[data-step="b"][data-activation="12500"]').waitFor();
+    expect(await page.getByTestId('timeline-row').count()).toBeLessThan(60);
+    // Zoomed into its last pass, only the bars in the window are drawn.
+    for (let i = 0; i < 12; i++) await page.getByTestId('timeline-zoom-in').click();
+    await expect.poll(() => page.getByTestId('timeline-bar').count()).toBeLessThan(rows * 2);
+  });
+
+  it('looks right in both themes (screenshots for a person to check)', async () => {
+    mkdirSync('test-results', { recursive: true });
+    await bar('fetch', 1, 'failed').click();
+    await bar('charge', 2, 'succeeded').hover();
+    await page.getByTestId('timeline-tooltip').waitFor();
+    for (const theme of ['light', 'dark']) {
+      await page.evaluate(`document.documentElement.dataset.theme = '${theme}'`);
+      await page.screenshot({ path: `test-results/timeline-${theme}.png` });
+    }
+  });
+});
