@@ -4,6 +4,7 @@ import { create } from 'zustand';
 import { ApiClient } from '../api/api-client.ts';
 import { WorkflowFilesClient } from '../api/workflow-files-client.ts';
 import { CompareClient } from '../api/compare-client.ts';
+import { TimelineClient } from '../api/timeline-client.ts';
 import type { Health } from '../api/api-types.ts';
 import { EventStream, type ConnectionState } from '../api/event-stream.ts';
 import { useRuns } from '../runs/runs-store.ts';
@@ -16,6 +17,8 @@ interface SessionStore {
   files: WorkflowFilesClient | null;
   /** Compares two runs (`GET /api/compare`). */
   compare: CompareClient | null;
+  /** A run's timeline and its events by page (the timeline and time travel). */
+  timeline: TimelineClient | null;
   health: Health | null;
   connection: ConnectionState;
   cursor: number;
@@ -28,6 +31,7 @@ export const useSession = create<SessionStore>(() => ({
   client: null,
   files: null,
   compare: null,
+  timeline: null,
   health: null,
   connection: 'connecting',
   cursor: 0,
@@ -56,7 +60,7 @@ export function startSession(token: string | null): () => void {
     return () => {};
   }
   const client = new ApiClient(token);
-  useSession.setState({ client, files: new WorkflowFilesClient(token), compare: new CompareClient(token) });
+  useSession.setState({ client, files: new WorkflowFilesClient(token), compare: new CompareClient(token), timeline: new TimelineClient(token) });
   // Health names the workspace and the store; a refused token is reported from it.
   const checkHealth = () => {
     void client.health().then(

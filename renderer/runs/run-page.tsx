@@ -1,7 +1,7 @@
 // One run: its graph coloured by each step's live state, the selected step's detail (attempts,
 // evidence, provenance, what may be done), the restart record in words, the run's input and
 // child runs; the timeline below. Selecting in any of them selects in all.
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { GitCompare, CornerLeftUp } from 'lucide-react';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
@@ -18,13 +18,33 @@ import { ComparePicker } from './compare/compare-view.tsx';
 import { RunActions } from './actions/run-actions.tsx';
 import { StepActions } from './actions/step-actions.tsx';
 import { DebugActions } from './actions/debug-actions.tsx';
+import { TimeTravel } from './run-view/time-travel.tsx';
+import { Timeline, type TimelineSelection } from './timeline/timeline.tsx';
+import { useRunTimeline } from './timeline/use-run-timeline.ts';
+import type { TimelineClient } from '../api/timeline-client.ts';
+import { useSession } from '../app/session-store.ts';
+import { useNow } from '../app/use-now.ts';
 import './run-view/run-view.css';
 
 const NO_DIAGNOSTICS: Diagnostic[] = [];
 type Tab = 'step' | 'record' | 'run';
 
 export function RunPage({ id }: { id: string }) {
-  const detail = useRuns((s) => s.details[id]);
+  const live = useRuns((s) => s.details[id]);
+  // Time travel: the run as of an earlier event, drawn under its own id in the runs store.
+  const [past, setPast] = useState<{ detail: RunDetail; seq: number } | null>(null);
+  const viewId = past === null ? id : `${id}@${past.seq}`;
+  const showPast = useCallback(
+    (view: { detail: RunDetail; seq: number } | null) => {
+      setPast((before) => {
+        if (before !== null) useRuns.getState().showAt(`${id}@${before.seq}`, null);
+        if (view !== null) useRuns.getState().showAt(`${id}@${view.seq}`, view.detail);
+        return view;
+      });
+    },
+    [id],
+  );
+  const detail = past === null ? live : { ...past.detail, definition: live?.definition };
   const error = useRuns((s) => s.detailErrors[id]);
   const loadRun = useRuns((s) => s.loadRun);
   const [selection, setSelection] = useState<RunSelection | null>(null);
@@ -33,7 +53,7 @@ export function RunPage({ id }: { id: string }) {
     void loadRun(id);
     document.title = `Run ${id} · Weft Studio`;
   }, [id, loadRun]);
-  const definition = useRunDefinition(detail);
+  const definition = useRunDefinition(live);
 
   // A failed run opens at the step it is failing at: its cause is one click further.
   useEffect(() => {
@@ -55,6 +75,11 @@ export function RunPage({ id }: { id: string }) {
   return (
     <div className="run-view" data-testid="run-view">
       <RunHead detail={detail} />
+      {past !== null ? (
+        <div className="banner" role="status" data-testid="time-travel-banner">
+          Showing the run as of event {past.seq}: actions act on the run as it is now.
+        </div>
+      ) : null}
       <div className="run-body">
         <div className="run-graph">
           {definition === null ? (
@@ -63,7 +88,7 @@ export function RunPage({ id }: { id: string }) {
             <WorkflowGraph
               workflow={definition}
               diagnostics={NO_DIAGNOSTICS}
-              runId={id}
+              runId={viewId}
               selected={selection?.stepId ?? null}
               onSelect={(stepId) => (stepId === null ? setSelection(null) : select({ stepId, attemptId: null }))}
             />
@@ -102,8 +127,57 @@ export function RunPage({ id }: { id: string }) {
           </div>
         </aside>
       </div>
+      {live !== undefined && definition !== null ? (
+        <RunBottom
+          runId={id}
+          definition={definition}
+          lastSeq={live.run.lastSeq}
+          live={live.run.state !== 'succeeded' && live.run.state !== 'failed' && live.run.state !== 'cancelled'}
+          selection={selection}
+          onSelect={(s) => (s === null ? setSelection(null) : select(s))}
+          onView={showPast}
+        />
+      ) : null}
     </div>
   );
+}
+
+/** The timeline of the run and the time-travel scrubber under it. */
+function RunBottom(props: { runId: string; definition: Workflow; lastSeq: number; live: boolean; selection: RunSelection | null; onSelect(s: RunSelection | null): void; onView(view: { detail: RunDetail; seq: number } | null): void }) {
+  const client = useSession((s) => s.timeline);
+  if (client === null) return null;
+  return (
+    <div className="run-bottom">
+      <TimelinePane {...props} client={client} />
+      <TimeTravel runId={props.runId} definition={props.definition} lastSeq={props.lastSeq} client={client} onView={props.onView} />
+    </div>
+  );
+}
+
+function TimelinePane({ runId, lastSeq, live, selection, onSelect, client }: { runId: string; lastSeq: number; live: boolean; selection: RunSelection | null; onSelect(s: RunSelection | null): void; client: TimelineClient }) {
+  const timeline = useRunTimeline(runId, client, lastSeq);
+  const now = useNow(live ? 1000 : 60_000);
+  const selected = useMemo(() => toTimelineSelection(selection), [selection]);
+  if (timeline.error !== null) return <div className="error-box">The timeline could not be read: {timeline.error}</div>;
+  if (timeline.model === null) return <div className="loading timeline-loading">Reading the run’s log…</div>;
+  return (
+    <div className="run-timeline" data-testid="run-timeline">
+      <Timeline
+        model={timeline.model}
+        selected={selected}
+        onSelect={(s) => onSelect(s === null ? null : { stepId: s.stepId, attemptId: s.activation !== undefined && s.attempt !== undefined ? `${s.stepId}/${s.activation}.${s.attempt}` : null })}
+        nowMs={now}
+        live={live}
+      />
+    </div>
+  );
+}
+
+/** A run selection as the timeline knows it: an attempt id `step/activation.number` split up. */
+function toTimelineSelection(selection: RunSelection | null): TimelineSelection | null {
+  if (selection === null) return null;
+  const m = /^(.*)\/(\d+)\.(\d+)$/.exec(selection.attemptId ?? '');
+  return m === null ? { stepId: selection.stepId } : { stepId: selection.stepId, activation: Number(m[2]), attempt: Number(m[3]) };
 }
 
 /** The run's own definition snapshot (the version it runs), with the file's layout when the file is that version. */

@@ -132,3 +132,23 @@ test('a failed run’s cause is reached from the runs list in at most three clic
   await expect(page.getByTestId('provenance')).toContainText('steps.validate.output.baseRevision');
   expect(clicks).toBeLessThanOrEqual(3);
 });
+
+test('scrubbing back to before a retry shows the graph as it was, and the timeline shows every attempt', async ({ page }) => {
+  const runId = await start(['agent-escalation.weft.json', '--input', JSON.stringify({ ticketId: 'T-1', customerMessage: 'My parcel never arrived.', orderTotal: 49.9 })]);
+  await openRun(page, runId);
+  await expect(page.getByTestId('step-state-propose')).toHaveText(/succeeded ×3/);
+  await expect(page.getByTestId('run-timeline')).toBeVisible();
+  await expect(page.locator('[data-testid="timeline-row"][data-step="propose"]').first()).toBeVisible();
+  await shoot(page, 'run-timeline');
+  // Back to the first step settle before the end: propose had not yet been retried twice.
+  await page.getByTestId('tt-slider').fill('4');
+  await expect(page.getByTestId('time-travel-banner')).toBeVisible();
+  await expect(page.getByTestId('tt-where')).toContainText('as of event 4');
+  await expect(page.getByTestId('step-state-propose')).not.toHaveText(/×3/);
+  await expect(page.getByTestId('step-state-approve')).toHaveText(/blocked/);
+  await page.getByTestId('tt-next-settle').click();
+  await expect(page.getByTestId('step-state-propose')).toHaveText(/succeeded ×3/);
+  await page.getByTestId('tt-live').click();
+  await expect(page.getByTestId('time-travel-banner')).toHaveCount(0);
+  await expect(page.getByTestId('step-state-approve')).toHaveText(/waiting/);
+});

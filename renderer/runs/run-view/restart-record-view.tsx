@@ -26,14 +26,14 @@ function RestartRecordViewImpl({ detail, selected, onSelect }: Props) {
               {s.escalated ? <span className="rr-flag">needs a person</span> : null}
             </span>
             <span className="rr-words">
-              {s.evidence !== null ? (
+              {s.evidence !== null && !s.next.includes(s.evidence.id) ? (
                 <>
                   Holds {s.evidence.pinned === true ? 'pinned ' : ''}evidence <span className="mono">{s.evidence.id}</span> for input <span className="mono">{s.evidence.covers.inputHash.slice(0, 8)}</span> (v
                   {s.evidence.covers.definitionVersion}, revision {s.evidence.covers.inputRevision}).{' '}
                 </>
-              ) : (
+              ) : s.evidence === null ? (
                 'No evidence yet. '
-              )}
+              ) : null}
               {s.next}
             </span>
             {s.permittedActions.length > 0 ? (
