@@ -136,6 +136,7 @@ export function RunPage({ id }: { id: string }) {
           selection={selection}
           onSelect={(s) => (s === null ? setSelection(null) : select(s))}
           onView={showPast}
+          cursorMs={past === null ? null : past.detail.run.updatedAtMs}
         />
       ) : null}
     </div>
@@ -143,7 +144,7 @@ export function RunPage({ id }: { id: string }) {
 }
 
 /** The timeline of the run and the time-travel scrubber under it. */
-function RunBottom(props: { runId: string; definition: Workflow; lastSeq: number; live: boolean; selection: RunSelection | null; onSelect(s: RunSelection | null): void; onView(view: { detail: RunDetail; seq: number } | null): void }) {
+function RunBottom(props: { runId: string; definition: Workflow; lastSeq: number; live: boolean; selection: RunSelection | null; onSelect(s: RunSelection | null): void; onView(view: { detail: RunDetail; seq: number } | null): void; cursorMs: number | null }) {
   const client = useSession((s) => s.timeline);
   if (client === null) return null;
   return (
@@ -154,7 +155,7 @@ function RunBottom(props: { runId: string; definition: Workflow; lastSeq: number
   );
 }
 
-function TimelinePane({ runId, lastSeq, live, selection, onSelect, client }: { runId: string; lastSeq: number; live: boolean; selection: RunSelection | null; onSelect(s: RunSelection | null): void; client: TimelineClient }) {
+function TimelinePane({ runId, lastSeq, live, selection, onSelect, client, cursorMs }: { runId: string; lastSeq: number; live: boolean; selection: RunSelection | null; onSelect(s: RunSelection | null): void; client: TimelineClient; cursorMs: number | null }) {
   const timeline = useRunTimeline(runId, client, lastSeq);
   const now = useNow(live ? 1000 : 60_000);
   const selected = useMemo(() => toTimelineSelection(selection), [selection]);
@@ -168,6 +169,7 @@ function TimelinePane({ runId, lastSeq, live, selection, onSelect, client }: { r
         onSelect={(s) => onSelect(s === null ? null : { stepId: s.stepId, attemptId: s.activation !== undefined && s.attempt !== undefined ? `${s.stepId}/${s.activation}.${s.attempt}` : null })}
         nowMs={now}
         live={live}
+        cursorMs={cursorMs}
       />
     </div>
   );

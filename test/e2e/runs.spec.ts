@@ -144,11 +144,13 @@ test('scrubbing back to before a retry shows the graph as it was, and the timeli
   await page.getByTestId('tt-slider').fill('4');
   await expect(page.getByTestId('time-travel-banner')).toBeVisible();
   await expect(page.getByTestId('tt-where')).toContainText('as of event 4');
+  await expect(page.getByTestId('timeline-cursor')).toBeVisible();
   await expect(page.getByTestId('step-state-propose')).not.toHaveText(/×3/);
   await expect(page.getByTestId('step-state-approve')).toHaveText(/blocked/);
   await page.getByTestId('tt-next-settle').click();
   await expect(page.getByTestId('step-state-propose')).toHaveText(/succeeded ×3/);
   await page.getByTestId('tt-live').click();
   await expect(page.getByTestId('time-travel-banner')).toHaveCount(0);
+  await expect(page.getByTestId('timeline-cursor')).toHaveCount(0);
   await expect(page.getByTestId('step-state-approve')).toHaveText(/waiting/);
 });

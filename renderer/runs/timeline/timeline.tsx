@@ -27,6 +27,8 @@ export interface TimelineProps {
   nowMs: number;
   /** The run goes on: follow its right edge as it grows. */
   live: boolean;
+  /** Time travel: the moment the page shows the run as of, drawn as a cursor; null for none. */
+  cursorMs?: number | null;
 }
 
 const LABEL_WIDTH = 168;
@@ -35,7 +37,7 @@ const ZOOM_STEP = 1.5;
 const SLOP_PX = 4;
 const DRAG_PX = 3;
 
-export function Timeline({ model, selected, onSelect, nowMs, live }: TimelineProps) {
+export function Timeline({ model, selected, onSelect, nowMs, live, cursorMs = null }: TimelineProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const [trackWidth, setTrackWidth] = useState(600);
   const time = useTimeWindow(model, nowMs, live);
@@ -223,6 +225,7 @@ export function Timeline({ model, selected, onSelect, nowMs, live }: TimelinePro
             <span key={t.ms} className="tl-gridline" style={{ left: xOf(t.ms, w, trackWidth) }} />
           ))}
           {live ? <span className="tl-now" style={{ left: xOf(nowMs, w, trackWidth) }} /> : null}
+          {cursorMs !== null ? <span className="tl-cursor" style={{ left: xOf(cursorMs, w, trackWidth) }} data-testid="timeline-cursor" /> : null}
         </div>
         <div
           ref={scroller}
