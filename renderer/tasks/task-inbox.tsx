@@ -125,6 +125,11 @@ function TaskCard({ task, open, gone, onToggle, onAnswered }: { task: TaskSummar
         </span>
         <span className="grow" />
         {task.escalated ? <span className="task-escalated">escalated</span> : null}
+        {task.debug === true ? (
+          <span className="debug-badge" title="a task of a debug run: its outputs may not be real" data-testid={`task-debug-${task.runId}`}>
+            debug
+          </span>
+        ) : null}
         {gone ? (
           <span className="task-gone" data-testid="task-gone">
             no longer open

@@ -85,6 +85,8 @@ test('a breakpoint pauses a debug run before its step; continue, then step', asy
   await expect(page.getByTestId('run-state')).toHaveText('waiting');
   await page.getByTestId('nav-runs').click();
   await expect(page.getByTestId(`debug-${runId}`)).toBeVisible();
+  await page.getByTestId('nav-tasks').click();
+  await expect(page.getByTestId(`task-debug-${runId}`)).toBeVisible();
 });
 
 test('a pinned agent output settles the step without calling the agent', async ({ page }) => {
