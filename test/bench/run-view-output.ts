@@ -29,6 +29,7 @@ const PROBE = String.raw`
   window.addEventListener('click', () => { last.click = performance.now(); }, true);
   window.addEventListener('input', () => { last.input = performance.now(); }, true);
   const found = new Map();
+  const longest = new Map();
   const matches = (selector, text) => {
     const el = document.querySelector(selector);
     return el !== null && (text === null || el.textContent === text);
@@ -37,8 +38,13 @@ const PROBE = String.raw`
     last,
     arm(name, selector, text) {
       found.delete(name);
+      longest.set(name, 0);
+      let before = performance.now();
       const tick = () => {
-        if (matches(selector, text)) found.set(name, performance.now());
+        const now = performance.now();
+        longest.set(name, Math.max(longest.get(name), now - before));
+        before = now;
+        if (matches(selector, text)) found.set(name, now);
         else requestAnimationFrame(tick);
       };
       requestAnimationFrame(tick);
@@ -53,6 +59,8 @@ const PROBE = String.raw`
       }
       return found.get(name);
     },
+    /** The longest frame while the watch was waiting. */
+    longest: (name) => longest.get(name),
     /** Bytes the page read from the API so far, by route. */
     apiBytes() {
       const by = { detail: 0, events: 0, value: 0, other: 0 };
@@ -71,6 +79,8 @@ const PROBE = String.raw`
 interface OutputOpen {
   /** The run page: from the route change to the step on the graph. */
   pageMs: number;
+  /** The longest frame meanwhile (the page busy, a click would wait). */
+  pageFrameMs: number;
   /** Click on the step to the output's row (its stub, with "load") in the step detail. */
   stepMs: number;
   /** Click on the output's "load" to its first level drawn (the orders array, itself a stub). */
@@ -104,6 +114,7 @@ async function openOnce(browser: Browser, served: Served, run: BenchRun): Promis
     await arm(page, 'page', node);
     const routed = await call<number>(page, `(() => { const t = performance.now(); location.hash = ${JSON.stringify(`#/run/${run.runId}`)}; return t; })()`);
     const pageMs = (await seen(page, 'page')) - routed;
+    const pageFrameMs = await call<number>(page, `window.__outputBench.longest('page')`);
     // The timeline reads the run's events (the 5 MB output and the input it echoes, whole) in
     // the background; a person looks at the graph for a moment first, so wait for it to draw.
     await page.locator('[data-testid="timeline-bar"]').first().waitFor({ timeout: TIMEOUT_MS });
@@ -137,7 +148,7 @@ async function openOnce(browser: Browser, served: Served, run: BenchRun): Promis
     if (!(await page.locator(emailRow).isVisible())) throw new Error('runs bench: the search\'s match is in the DOM but not in view');
 
     const bytes = await call<OutputOpen['bytes']>(page, 'window.__outputBench.apiBytes()');
-    return { pageMs, stepMs, firstLevelMs, entriesMs, searchMs, gotoMs, rowsInDom, treeRows, bytes };
+    return { pageMs, pageFrameMs, stepMs, firstLevelMs, entriesMs, searchMs, gotoMs, rowsInDom, treeRows, bytes };
   } finally {
     await context.close();
   }
@@ -164,6 +175,7 @@ export async function measureOutput(browser: Browser, served: Served, run: Bench
     ['search a deep value: "1 match"', med((o) => o.searchMs), min((o) => o.searchMs), 'none'],
     ['Enter: the match in view', med((o) => o.gotoMs), min((o) => o.gotoMs), ''],
     ['for reference: #/run/ID to the graph', med((o) => o.pageMs), min((o) => o.pageMs), ''],
+    ['  its longest frame meanwhile', med((o) => o.pageFrameMs), min((o) => o.pageFrameMs), ''],
   ];
   for (const row of formatTable(rows)) print(row);
   print(`medians of ${REPS} opens, each in a fresh browser context on the built app (dist/app) at #/run/ID: a real click on step-node-${STEP},`);
