@@ -3,23 +3,15 @@
 // error, not as a broken view. Every call carries the bearer token; an error body
 // `{"error": {"code", "message", "path"?}}` becomes an ApiError with those fields.
 import type { z } from 'zod';
-import { ApiErrorBody } from '../../shared/api/api-error.ts';
+import { ApiError, call } from './http.ts';
 import { HealthInfo } from '../../shared/api/health-info.ts';
 import { RunSummaryPage } from '../../shared/api/run-summary.ts';
 import { TaskList } from '../../shared/api/task-summary.ts';
 import { WorkflowDetail, WorkflowList, WorkflowVersionDetail } from '../../shared/api/workflow-views.ts';
 import { RunRead } from './run-read.ts';
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly path?: string,
-  ) {
-    super(message);
-  }
-}
+export { ApiError };
+
 
 export interface RunFilter {
   workflow?: string;
@@ -66,23 +58,7 @@ export class ApiClient {
     return this.get('/api/tasks', TaskList);
   }
 
-  private async get<S extends z.ZodType>(path: string, schema: S): Promise<z.infer<S>> {
-    const response = await fetch(`${this.base}${path}`, { headers: { authorization: `Bearer ${this.token}` } });
-    return this.read(response, schema, path);
-  }
-
-  private async read<S extends z.ZodType>(response: Response, schema: S, path: string): Promise<z.infer<S>> {
-    const body: unknown = await response.json().catch(() => null);
-    if (!response.ok) {
-      const error = ApiErrorBody.safeParse(body);
-      if (error.success) throw new ApiError(response.status, error.data.error.code, error.data.error.message, error.data.error.path);
-      throw new ApiError(response.status, 'http-error', `HTTP ${response.status} from ${path}`);
-    }
-    const parsed = schema.safeParse(body);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new ApiError(response.status, 'bad-answer', `the engine's answer to ${path} does not match the app's contract at ${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''} (is the app older or newer than the engine?)`);
-    }
-    return parsed.data;
+  private get<S extends z.ZodType>(path: string, schema: S): Promise<z.infer<S>> {
+    return call(this.base, this.token, path, schema);
   }
 }

@@ -4,7 +4,18 @@
 // becomes a `bad-answer` ApiError naming where (an app older or newer than the engine).
 import type { z } from 'zod';
 import { ApiErrorBody } from '../../shared/api/api-error.ts';
-import { ApiError } from './api-client.ts';
+
+/** A refused or failed call: the engine's error code, message and the path of the bad input. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly path?: string,
+  ) {
+    super(message);
+  }
+}
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 

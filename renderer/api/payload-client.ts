@@ -1,10 +1,9 @@
+import { call } from './http.ts';
 // The JSON view's calls for large values: `GET /api/runs/:id/value`, a value of a run by its
 // value path, whole or level by level (docs/payloads.md). RunDetail ships ElidedValue stubs for
 // values over 64 KiB; the view fetches what the user opens. As in api-client.ts, the answer is
 // parsed with its shared/api schema and an error body becomes an ApiError.
-import { ApiErrorBody } from '../../shared/api/api-error.ts';
 import { RunValue } from '../../shared/api/run-value.ts';
-import { ApiError } from './api-client.ts';
 import { takeToken } from './token.ts';
 
 /** How much of the value to send: `depth` levels (deeper large containers as stubs), a slice of its entries. */
@@ -27,22 +26,13 @@ export class PayloadClient {
    * const page = await payloads.value(runId, stub.path, { depth: 1, limit: 500 });
    * page.total; // entries of the whole value; page.value holds those from page.offset on
    */
-  async value(runId: string, path: string, cut: ValueCut = {}, signal?: AbortSignal): Promise<RunValue> {
+  value(runId: string, path: string, cut: ValueCut = {}, signal?: AbortSignal): Promise<RunValue> {
     const q = new URLSearchParams({ path });
     if (cut.depth !== undefined) q.set('depth', String(cut.depth));
     if (cut.offset !== undefined) q.set('offset', String(cut.offset));
     if (cut.limit !== undefined) q.set('limit', String(cut.limit));
     const url = `/api/runs/${encodeURIComponent(runId)}/value?${q.toString()}`;
-    const response = await fetch(`${this.base}${url}`, { headers: { authorization: `Bearer ${this.token}` }, ...(signal === undefined ? {} : { signal }) });
-    const body: unknown = await response.json().catch(() => null);
-    if (!response.ok) {
-      const error = ApiErrorBody.safeParse(body);
-      if (error.success) throw new ApiError(response.status, error.data.error.code, error.data.error.message, error.data.error.path);
-      throw new ApiError(response.status, 'http-error', `HTTP ${response.status} from ${url}`);
-    }
-    const parsed = RunValue.safeParse(body);
-    if (!parsed.success) throw new ApiError(response.status, 'bad-answer', `the engine's answer to ${url} does not match the app's contract (is the app older or newer than the engine?)`);
-    return parsed.data;
+    return call(this.base, this.token, url, RunValue, signal === undefined ? {} : { signal });
   }
 }
 

@@ -3,16 +3,16 @@
 // trip) and each answer is parsed with its schema. A refusal (409 `refused`: the run's or step's
 // state does not permit the action) becomes an ApiError whose message is the engine's reason.
 import type { z } from 'zod';
-import { ApiErrorBody, badInput } from '../../shared/api/api-error.ts';
+import { ApiError, call, type FetchLike } from './http.ts';
+import { badInput } from '../../shared/api/api-error.ts';
 import { RevisePlan, type ReviseCommand } from '../../shared/api/input-commands.ts';
 import { RunAction, RunActionResult } from '../../shared/api/run-action.ts';
 import { RunOutcome } from '../../shared/api/run-outcome.ts';
 import { StartRunCommand } from '../../shared/api/start-run-command.ts';
 import { TaskAction } from '../../shared/api/task-action.ts';
-import { ApiError } from './api-client.ts';
 
 /** The `fetch` the client calls; injected so tests can point it anywhere. */
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+export type { FetchLike };
 
 /** True for the engine's "not in this state" answer, as opposed to a malformed request. */
 export function isRefusal(error: unknown): error is ApiError {
@@ -59,25 +59,10 @@ export class RunActionsClient {
     return this.post(`/api/tasks/${encodeURIComponent(runId)}/${encodeURIComponent(stepId)}`, check(TaskAction, action), RunOutcome);
   }
 
-  private async post<S extends z.ZodType>(path: string, body: unknown, schema: S): Promise<z.infer<S>> {
-    const response = await this.fetchFn(`${this.base}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const answer: unknown = await response.json().catch(() => null);
-    if (!response.ok) {
-      const error = ApiErrorBody.safeParse(answer);
-      if (error.success) throw new ApiError(response.status, error.data.error.code, error.data.error.message, error.data.error.path);
-      throw new ApiError(response.status, 'http-error', `HTTP ${response.status} from ${path}`);
-    }
-    const parsed = schema.safeParse(answer);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new ApiError(response.status, 'bad-answer', `the engine's answer to ${path} does not match the app's contract at ${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''} (is the app older or newer than the engine?)`);
-    }
-    return parsed.data;
+  private post<S extends z.ZodType>(path: string, body: unknown, schema: S): Promise<z.infer<S>> {
+    return call(this.base, this.token, path, schema, { method: 'POST', body, fetchFn: this.fetchFn });
   }
+
 }
 
 /** The command as the schema reads it, or an ApiError saying where it is wrong (as the server would). */

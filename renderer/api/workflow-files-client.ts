@@ -3,7 +3,7 @@
 // with its shared/api schema and every error body becomes an ApiError with its code, message and
 // path (a 409 `refused` on save means the file changed on disk, or the id is taken).
 import type { z } from 'zod';
-import { ApiErrorBody } from '../../shared/api/api-error.ts';
+import { call, errorOf, send } from './http.ts';
 import {
   CreateWorkflowRequest,
   DeleteWorkflowResult,
@@ -14,7 +14,6 @@ import {
 } from '../../shared/api/workflow-files.ts';
 import { WorkflowDetail, WorkflowVersionDetail } from '../../shared/api/workflow-views.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
-import { ApiError } from './api-client.ts';
 
 /** A downloaded file: its name and its exact text. */
 export interface ExportedFile {
@@ -77,30 +76,13 @@ export class WorkflowFilesClient {
   /** The file's exact text, as a download would save it. */
   async exportFile(id: string): Promise<ExportedFile> {
     const path = `/api/workflows/${encodeURIComponent(id)}/file`;
-    const response = await fetch(`${this.base}${path}`, { headers: { authorization: `Bearer ${this.token}` } });
+    const response = await send(this.base, this.token, path);
     if (!response.ok) throw await errorOf(response, path);
     return { fileName: `${id}.weft.json`, text: await response.text() };
   }
 
-  private async call<S extends z.ZodType>(method: string, path: string, body: unknown, schema: S): Promise<z.infer<S>> {
-    const response = await fetch(`${this.base}${path}`, {
-      method,
-      // No content-type without a body: the server refuses an empty JSON body.
-      headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    if (!response.ok) throw await errorOf(response, path);
-    const parsed = schema.safeParse(await response.json().catch(() => null));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new ApiError(response.status, 'bad-answer', `the engine's answer to ${path} does not match the app's contract at ${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''} (is the app older or newer than the engine?)`);
-    }
-    return parsed.data;
+  private call<S extends z.ZodType>(method: string, path: string, body: unknown, schema: S): Promise<z.infer<S>> {
+    return call(this.base, this.token, path, schema, body === undefined ? { method } : { method, body });
   }
-}
 
-async function errorOf(response: Response, path: string): Promise<ApiError> {
-  const error = ApiErrorBody.safeParse(await response.json().catch(() => null));
-  if (error.success) return new ApiError(response.status, error.data.error.code, error.data.error.message, error.data.error.path);
-  return new ApiError(response.status, 'http-error', `HTTP ${response.status} from ${path}`);
 }
