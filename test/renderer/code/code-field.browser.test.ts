@@ -1,11 +1,15 @@
 // CodeField mounted in a real browser (Debian's chromium, driven by Playwright), built by esbuild
 // from the real component: no jsdom here, and CodeMirror measures layout, which jsdom cannot.
-// Every wait is for a state in the page, never for time.
+// Every wait is for a state in the page, except CodeMirror's documented completion
+// interactionDelay, which has no state to wait for.
 import { readFileSync, mkdirSync } from 'node:fs';
 import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../../engine/server/security.ts';
+
+/** Longer than CodeMirror's completion interactionDelay (75 ms, the one wait for time), with room for a loaded machine. */
+const INTERACTION_DELAY_MS = 200;
 
 const HARNESS = `
 import { StrictMode, useRef, useState } from 'react';
@@ -194,10 +198,15 @@ describe('CodeField in chromium', () => {
     await page.keyboard.type('$exi');
     const list = page.locator('.cm-tooltip-autocomplete');
     await list.waitFor();
+    // CodeMirror ignores keys and clicks on a list for its interactionDelay (75 ms) after it
+    // opens, so a fast typist's next key is not taken as a choice: act as a person would, after it.
+    await page.waitForTimeout(INTERACTION_DELAY_MS);
     await page.keyboard.press('Escape');
     await list.waitFor({ state: 'detached' });
     expect(await js<string>(`window.harness.text('expr')`)).toBe('$exi');
     await page.keyboard.press('Control+Space');
+    await list.waitFor();
+    await page.waitForTimeout(INTERACTION_DELAY_MS);
     await list.getByText('$exists').click();
     await expect.poll(() => js<boolean>(`window.harness.text('expr') === '$exists()'`)).toBe(true);
     expect(await js<number>(`window.harness.cursor('expr')`)).toBe('$exists('.length);
