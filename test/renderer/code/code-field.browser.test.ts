@@ -2,9 +2,9 @@
 // from the real component: no jsdom here, and CodeMirror measures layout, which jsdom cannot.
 // Every wait is for a state in the page, except CodeMirror's documented completion
 // interactionDelay, which has no state to wait for.
-import { readFileSync, mkdirSync } from 'node:fs';
-import { build } from 'esbuild';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from '@playwright/test';
+import { bundleHarness, launchChromium } from '../browser-harness.ts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../../engine/server/security.ts';
 
@@ -66,29 +66,8 @@ const files = new Map<string, { type: string; body: string }>();
 const ORIGIN = 'http://weft.test';
 
 beforeAll(async () => {
-  const out = await build({
-    stdin: { contents: HARNESS, resolveDir: process.cwd(), loader: 'tsx', sourcefile: 'harness.tsx' },
-    bundle: true,
-    write: false,
-    format: 'iife',
-    outdir: 'harness-out',
-    jsx: 'automatic',
-    define: { 'process.env.NODE_ENV': '"development"' },
-    logLevel: 'silent',
-  });
-  const js = out.outputFiles.find((f) => f.path.endsWith('.js'))?.text ?? '';
-  const css = out.outputFiles.find((f) => f.path.endsWith('.css'))?.text ?? '';
-  const theme = ['tokens.css', 'app.css'].map((f) => readFileSync(`renderer/theme/${f}`, 'utf8')).join('\n');
-  files.set('/', {
-    type: 'text/html',
-    body: '<!doctype html><html data-theme="light"><head><link rel="stylesheet" href="/app.css"></head><body><div id="root"></div><script src="/app.js"></script></body></html>',
-  });
-  files.set('/app.css', { type: 'text/css', body: `${theme}\n${css}` });
-  files.set('/app.js', { type: 'text/javascript', body: js });
-  browser = await chromium.launch({
-    executablePath: process.env['WEFT_CHROMIUM'] ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
-  });
+  for (const [path, file] of await bundleHarness(HARNESS, 'harness.tsx', { themes: ['tokens.css', 'app.css'] })) files.set(path, file);
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

@@ -3,11 +3,11 @@
 // the page's /api/ requests are passed to that server. It opens the whole value, scrolls it,
 // searches it, and opens the RunDetail's stub of it level by level. Every wait is for a state in
 // the page, never for time. Screenshots in both themes go to test-results/ for a person to check.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { bundleHarness, launchChromium } from '../browser-harness.ts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { serve, type Serving } from '../../../engine/server/serve.ts';
 
@@ -82,29 +82,8 @@ beforeAll(async () => {
     expect(['running', 'succeeded']).toContain(state);
   }
 
-  const out = await build({
-    stdin: { contents: HARNESS, resolveDir: process.cwd(), loader: 'tsx', sourcefile: 'harness.tsx' },
-    bundle: true,
-    write: false,
-    format: 'iife',
-    outdir: 'harness-out',
-    jsx: 'automatic',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'silent',
-  });
-  const js = out.outputFiles.find((f) => f.path.endsWith('.js'))?.text ?? '';
-  const css = out.outputFiles.find((f) => f.path.endsWith('.css'))?.text ?? '';
-  const theme = ['tokens.css', 'app.css', 'controls.css'].map((f) => readFileSync(`renderer/theme/${f}`, 'utf8')).join('\n');
-  files.set('/', {
-    type: 'text/html',
-    body: '<!doctype html><html data-theme="light"><head><link rel="stylesheet" href="/app.css"></head><body><div id="root"></div><script src="/app.js"></script></body></html>',
-  });
-  files.set('/app.css', { type: 'text/css', body: `${theme}\n${css}` });
-  files.set('/app.js', { type: 'text/javascript', body: js });
-  browser = await chromium.launch({
-    executablePath: process.env['WEFT_CHROMIUM'] ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
-  });
+  for (const [path, file] of await bundleHarness(HARNESS, 'harness.tsx', { nodeEnv: 'production' })) files.set(path, file);
+  browser = await launchChromium();
 }, 90_000);
 
 afterAll(async () => {

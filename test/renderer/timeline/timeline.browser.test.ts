@@ -1,9 +1,9 @@
 // <Timeline> mounted in a real browser (Debian's chromium, driven by Playwright), built by
 // esbuild from the real component and the shared fold: no jsdom, since the view measures its
 // width and scrolls. Every wait is for a state in the page, never for time.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { build } from 'esbuild';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from '@playwright/test';
+import { bundleHarness, launchChromium } from '../browser-harness.ts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TIMELINE_HARNESS } from './timeline-harness.ts';
 
@@ -14,29 +14,8 @@ const ORIGIN = 'http://weft.test';
 let pageErrors: string[] = [];
 
 beforeAll(async () => {
-  const out = await build({
-    stdin: { contents: TIMELINE_HARNESS, resolveDir: process.cwd(), loader: 'tsx', sourcefile: 'timeline-harness.tsx' },
-    bundle: true,
-    write: false,
-    format: 'iife',
-    outdir: 'harness-out',
-    jsx: 'automatic',
-    define: { 'process.env.NODE_ENV': '"development"' },
-    logLevel: 'silent',
-  });
-  const js = out.outputFiles.find((f) => f.path.endsWith('.js'))?.text ?? '';
-  const css = out.outputFiles.find((f) => f.path.endsWith('.css'))?.text ?? '';
-  const theme = ['tokens.css', 'app.css', 'controls.css'].map((f) => readFileSync(`renderer/theme/${f}`, 'utf8')).join('\n');
-  files.set('/', {
-    type: 'text/html',
-    body: '<!doctype html><html data-theme="light"><head><link rel="stylesheet" href="/app.css"></head><body style="margin:0"><div id="root"></div><script src="/app.js"></script></body></html>',
-  });
-  files.set('/app.css', { type: 'text/css', body: `${theme}\n${css}` });
-  files.set('/app.js', { type: 'text/javascript', body: js });
-  browser = await chromium.launch({
-    executablePath: process.env['WEFT_CHROMIUM'] ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
-  });
+  for (const [path, file] of await bundleHarness(TIMELINE_HARNESS, 'timeline-harness.tsx', { bodyStyle: 'margin:0' })) files.set(path, file);
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

@@ -2,11 +2,11 @@
 // waits for an event is drawn as it stands (its wait open, the view live), and when the event
 // arrives and the run's last seq moves on, the hook pages the new events and the view shows the
 // rest of the run and the event's marker. The page is served at the server's origin, as the app.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { bundleHarness, launchChromium } from '../browser-harness.ts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { serve, type Serving } from '../../../engine/server/serve.ts';
 
@@ -89,28 +89,12 @@ beforeAll(async () => {
   if (typeof runId !== 'string') throw new Error(`the run did not start: ${JSON.stringify(started)}`);
   await until(async () => (await runOf()).state === 'waiting', 'the run waits for its payment');
 
-  const out = await build({
-    stdin: { contents: HARNESS, resolveDir: process.cwd(), loader: 'tsx', sourcefile: 'live-harness.tsx' },
-    bundle: true,
-    write: false,
-    format: 'iife',
-    outdir: 'harness-out',
-    jsx: 'automatic',
-    define: { 'process.env.NODE_ENV': '"development"' },
-    logLevel: 'silent',
-  });
-  const js = out.outputFiles.find((f) => f.path.endsWith('.js'))?.text ?? '';
-  const css = ['tokens.css', 'app.css', 'controls.css'].map((f) => readFileSync(`renderer/theme/${f}`, 'utf8')).join('\n') + (out.outputFiles.find((f) => f.path.endsWith('.css'))?.text ?? '');
-  browser = await chromium.launch({ executablePath: process.env['WEFT_CHROMIUM'] ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'] });
+  const files = await bundleHarness(HARNESS, 'live-harness.tsx', { bodyStyle: 'margin:0', base: '/__t' });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 900, height: 400 } });
-  const files: Record<string, { type: string; body: string }> = {
-    '/__t/index.html': { type: 'text/html', body: '<!doctype html><html data-theme="light"><head><link rel="stylesheet" href="/__t/app.css"></head><body style="margin:0"><div id="root"></div><script src="/__t/app.js"></script></body></html>' },
-    '/__t/app.js': { type: 'text/javascript', body: js },
-    '/__t/app.css': { type: 'text/css', body: css },
-  };
   // Only the harness's files are answered here; the API calls reach the real server.
   await page.route(`${serving.url}/__t/**`, (route) => {
-    const file = files[new URL(route.request().url()).pathname];
+    const file = files.get(new URL(route.request().url()).pathname);
     return file === undefined ? route.fulfill({ status: 404 }) : route.fulfill({ status: 200, contentType: file.type, body: file.body });
   });
 }, 60_000);

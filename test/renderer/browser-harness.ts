@@ -1,0 +1,50 @@
+// What the renderer's browser tests share: a component harness bundled by esbuild from the real
+// sources, served as `weft serve` would (a page, its script and its styles with the app's theme),
+// and Debian's chromium to run it in. Each test routes a made-up origin to these files.
+import { readFileSync } from 'node:fs';
+import { build } from 'esbuild';
+import { chromium, type Browser } from '@playwright/test';
+
+export type HarnessFiles = Map<string, { type: string; body: string }>;
+
+export interface HarnessOptions {
+  /** The theme files of renderer/theme/ to include, in order. */
+  themes?: readonly string[];
+  /** React's build: development checks, or production speed (for large values). */
+  nodeEnv?: 'development' | 'production';
+  /** A style attribute for the page's body. */
+  bodyStyle?: string;
+  /** A path the files are served under (`/__t`): the page is then `BASE/index.html`, beside a real server's own routes. */
+  base?: string;
+}
+
+/** Bundles `source` (TSX that mounts the harness into #root) into a page, a script and a stylesheet. */
+export async function bundleHarness(source: string, sourcefile: string, { themes = ['tokens.css', 'app.css', 'controls.css'], nodeEnv = 'development', bodyStyle, base = '' }: HarnessOptions = {}): Promise<HarnessFiles> {
+  const out = await build({
+    stdin: { contents: source, resolveDir: process.cwd(), loader: 'tsx', sourcefile },
+    bundle: true,
+    write: false,
+    format: 'iife',
+    outdir: 'harness-out',
+    jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': JSON.stringify(nodeEnv) },
+    logLevel: 'silent',
+  });
+  const js = out.outputFiles.find((f) => f.path.endsWith('.js'))?.text ?? '';
+  const css = out.outputFiles.find((f) => f.path.endsWith('.css'))?.text ?? '';
+  const theme = themes.map((f) => readFileSync(`renderer/theme/${f}`, 'utf8')).join('\n');
+  const body = bodyStyle === undefined ? '<body>' : `<body style="${bodyStyle}">`;
+  return new Map([
+    [base === '' ? '/' : `${base}/index.html`, { type: 'text/html', body: `<!doctype html><html data-theme="light"><head><link rel="stylesheet" href="${base}/app.css"></head>${body}<div id="root"></div><script src="${base}/app.js"></script></body></html>` }],
+    [`${base}/app.css`, { type: 'text/css', body: `${theme}\n${css}` }],
+    [`${base}/app.js`, { type: 'text/javascript', body: js }],
+  ]);
+}
+
+/** Debian's chromium (or WEFT_CHROMIUM), headless, with the flags this machine needs. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env['WEFT_CHROMIUM'] ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+  });
+}
