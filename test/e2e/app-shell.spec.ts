@@ -3,17 +3,16 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exampleWorkspace, REPO_ROOT, startServe, weft, type Served, type Workspace } from './weft-serve.ts';
+import { exampleWorkspace, REPO_ROOT, startServe, weft, type Served, type Workspace, startFakeApi, type FakeApi } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
-let api: { url: string; close(): Promise<void> };
+let api: FakeApi;
 
 test.beforeAll(async () => {
   ws = exampleWorkspace();
   served = await startServe(ws);
-  const { startFakeApi } = (await import(join(REPO_ROOT, 'examples/fake-api.mjs'))) as { startFakeApi: (port?: number) => Promise<typeof api> };
-  api = await startFakeApi(0);
+  api = await startFakeApi();
 });
 
 test.afterAll(async () => {

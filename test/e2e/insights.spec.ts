@@ -2,14 +2,13 @@
 // booked, one compensated) and research-review (a person rejects, then approves) started from a
 // terminal, then the page's figures checked against `weft stats --json` of the same store.
 import { expect, test, type Page } from '@playwright/test';
-import { join } from 'node:path';
 import { formatDuration } from '../../renderer/app/format.ts';
 import { WorkflowReport } from '../../shared/api/workflow-stats.ts';
-import { exampleWorkspace, REPO_ROOT, startServe, weft, type Served, type Workspace } from './weft-serve.ts';
+import { exampleWorkspace, startServe, weft, type Served, type Workspace, startFakeApi, type FakeApi } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
-let api: { url: string; close(): Promise<void> };
+let api: FakeApi;
 
 const trip = (id: string, carUntil: string) => ({
   apiBase: api.url,
@@ -36,8 +35,7 @@ const pct = (r: number | null): string => (r === null ? '–' : `${Math.round(r 
 test.beforeAll(async () => {
   ws = exampleWorkspace();
   served = await startServe(ws);
-  const { startFakeApi } = (await import(join(REPO_ROOT, 'examples/fake-api.mjs'))) as { startFakeApi: (port?: number) => Promise<typeof api> };
-  api = await startFakeApi(0);
+  api = await startFakeApi();
   await cli(['run', 'trip-saga.weft.json', '--input', JSON.stringify(trip('T-1', '2026-05-18'))], 0);
   await cli(['run', 'trip-saga.weft.json', '--input', JSON.stringify(trip('T-2', '2026-05-10'))], 1);
   await cli(['run', 'trip-saga.weft.json', '--input', JSON.stringify(trip('T-3', '2026-05-18'))], 0);

@@ -4,8 +4,7 @@
 // the engine's refusal shown word for word, and the run-level dialogs (pause, revise with its
 // plan, cancel with its confirmation). Every wait is for a state, never for time.
 import { expect, test, type Page } from '@playwright/test';
-import { join } from 'node:path';
-import { exampleWorkspace, REPO_ROOT, startServe, weft, type Served, type Workspace } from './weft-serve.ts';
+import { exampleWorkspace, startServe, weft, type Served, type Workspace, startFakeApi } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
@@ -327,8 +326,7 @@ async function openHarness(page: Page, runId: string, stepId: string): Promise<v
 }
 
 test('step dialogs on a failed external write: retry asks for a confirmation, skip settles it with an output', async ({ page }) => {
-  const { startFakeApi } = (await import(join(REPO_ROOT, 'examples/fake-api.mjs'))) as { startFakeApi: (port?: number) => Promise<{ url: string; close(): Promise<void> }> };
-  const api = await startFakeApi(0);
+  const api = await startFakeApi();
   try {
     // A stale base revision: the records API refuses the write (412), and the run fails there.
     const input = { apiBase: api.url, recordId: 'A17', field: 'status', value: 'archived', baseRevision: 2, recipient: 'R2' };

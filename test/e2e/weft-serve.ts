@@ -85,3 +85,14 @@ export function weft(ws: Workspace, args: readonly string[]): Promise<WeftResult
     );
   });
 }
+
+export interface FakeApi {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** examples/fake-api.mjs on a free port of 127.0.0.1: the remote APIs the examples call. */
+export async function startFakeApi(): Promise<FakeApi> {
+  const mod = (await import(join(REPO_ROOT, 'examples/fake-api.mjs'))) as { startFakeApi: (port?: number) => Promise<FakeApi> };
+  return mod.startFakeApi(0);
+}
