@@ -1,5 +1,6 @@
 // "New workflow": an id (the file's name), a display name, and what to start from: empty, or
 // one of the examples. The id is checked as it is typed; the server refuses one that exists.
+import { FormModal } from '../app/form-modal.tsx';
 import { useEffect, useRef, useState } from 'react';
 import { X } from 'lucide-react';
 import { WORKFLOW_ID_PATTERN } from '../../shared/definition/names.ts';
@@ -42,20 +43,7 @@ export function NewWorkflowDialog({ onClose }: { onClose(): void }) {
     }
   };
   return (
-    <div className="modal-backdrop" onClick={onClose}>
-      <form
-        className="modal form-modal"
-        role="dialog"
-        aria-modal="true"
-        aria-label="new workflow"
-        data-testid="new-workflow-dialog"
-        onClick={(e) => e.stopPropagation()}
-        onKeyDown={(e) => e.key === 'Escape' && onClose()}
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
+    <FormModal label="new workflow" testId="new-workflow-dialog" onClose={onClose} onSubmit={() => void submit()}>
         <div className="modal-head">
           <h2>New workflow</h2>
           <button type="button" className="icon-button" onClick={onClose} aria-label="close">
@@ -105,7 +93,6 @@ export function NewWorkflowDialog({ onClose }: { onClose(): void }) {
             Create
           </button>
         </div>
-      </form>
-    </div>
+    </FormModal>
   );
 }

@@ -1,6 +1,7 @@
 // The frame of every action dialog: what the action is about, its own fields, who acts and why,
 // a confirmation step when the action has consequences outside Weft, and the engine's refusal
 // word for word when it refuses. The dialog closes only when the engine accepted the action.
+import { FormModal } from '../../app/form-modal.tsx';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { AlertTriangle, X } from 'lucide-react';
 import { errorMessage } from '../../api/run-actions-client.ts';
@@ -68,21 +69,7 @@ export function ActionDialog(props: ActionDialogProps) {
   };
 
   return (
-    <div className="modal-backdrop" onClick={onClose}>
-      <form
-        ref={form}
-        className="modal form-modal action-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-label={title}
-        data-testid={`dialog-${name}`}
-        onClick={(e) => e.stopPropagation()}
-        onKeyDown={(e) => e.key === 'Escape' && onClose()}
-        onSubmit={(e) => {
-          e.preventDefault();
-          void send();
-        }}
-      >
+    <FormModal label={title} testId={`dialog-${name}`} className="action-dialog" onClose={onClose} onSubmit={() => void send()} formRef={form}>
         <div className="modal-head">
           <div>
             <h2>{title}</h2>
@@ -149,7 +136,6 @@ export function ActionDialog(props: ActionDialogProps) {
             </button>
           )}
         </div>
-      </form>
-    </div>
+    </FormModal>
   );
 }

@@ -1,6 +1,7 @@
 // "Start a run": the form of the workflow's input schema (the input it was last started with
 // offered again), an optional idempotency key and queue priority. Start sends POST /api/runs and
 // hands the new run's id up, so the run opens at once.
+import { FormModal } from '../../app/form-modal.tsx';
 import { useMemo, useState } from 'react';
 import { Play, RotateCcw, X } from 'lucide-react';
 import type { JsonValue } from '../../../shared/api/json-value.ts';
@@ -62,20 +63,7 @@ export function StartRunDialog({ workflowId, inputSchema, version, name, client,
   };
 
   return (
-    <div className="modal-backdrop" onClick={onClose}>
-      <form
-        className="modal form-modal action-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-label="start a run"
-        data-testid="dialog-start-run"
-        onClick={(e) => e.stopPropagation()}
-        onKeyDown={(e) => e.key === 'Escape' && onClose()}
-        onSubmit={(e) => {
-          e.preventDefault();
-          void start();
-        }}
-      >
+    <FormModal label="start a run" testId="dialog-start-run" className="action-dialog" onClose={onClose} onSubmit={() => void start()}>
         <div className="modal-head">
           <div>
             <h2>Start a run</h2>
@@ -144,7 +132,6 @@ export function StartRunDialog({ workflowId, inputSchema, version, name, client,
             {busy ? 'Starting…' : 'Start'}
           </button>
         </div>
-      </form>
-    </div>
+    </FormModal>
   );
 }

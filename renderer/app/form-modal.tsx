@@ -1,0 +1,37 @@
+// A modal dialog that is a form: a backdrop that closes it when clicked, Escape to close, and
+// submit (Enter or the submit button) handed to the caller. The app's dialogs that ask for
+// input (new workflow, start a run, every run action) share it.
+import type { ReactNode, Ref } from 'react';
+
+interface Props {
+  label: string;
+  testId: string;
+  className?: string;
+  onClose(): void;
+  onSubmit(): void;
+  formRef?: Ref<HTMLFormElement>;
+  children: ReactNode;
+}
+
+export function FormModal({ label, testId, className, onClose, onSubmit, formRef, children }: Props) {
+  return (
+    <div className="modal-backdrop" onClick={onClose}>
+      <form
+        {...(formRef === undefined ? {} : { ref: formRef })}
+        className={`modal form-modal${className === undefined ? '' : ` ${className}`}`}
+        role="dialog"
+        aria-modal="true"
+        aria-label={label}
+        data-testid={testId}
+        onClick={(e) => e.stopPropagation()}
+        onKeyDown={(e) => e.key === 'Escape' && onClose()}
+        onSubmit={(e) => {
+          e.preventDefault();
+          onSubmit();
+        }}
+      >
+        {children}
+      </form>
+    </div>
+  );
+}
