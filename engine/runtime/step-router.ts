@@ -12,6 +12,7 @@ import type { RunPort } from './run-port.ts';
 import type { StepRuntime } from '../../shared/run/run-model.ts';
 import { desiredRunState, isTerminal } from '../../shared/run/run-status.ts';
 import { decideSettle } from './settle-decision.ts';
+import { withdrawalReason } from './withdrawal.ts';
 
 /** What the core asks of a router (a test may give one that misbehaves, to prove the core's guards). */
 export type Router = Pick<StepRouter, 'activateEntries' | 'route' | 'settle' | 'decideRunState'>;
@@ -51,6 +52,12 @@ export class StepRouter {
   private async checkReadiness(live: LiveRun, stepId: string): Promise<void> {
     const s = live.model.steps.get(stepId);
     if (s === undefined) return;
+    const withdrawn = withdrawalReason(live.model, live.index, s);
+    if (withdrawn !== undefined) {
+      this.port.disarm(live, s.id);
+      await this.settle(live, s, 'skipped', withdrawn);
+      return;
+    }
     const r = readiness(live.model, live.index, s);
     if (r.kind === 'activate') this.activate(live, stepId, r.reason);
     else if (r.kind === 'skip') await this.settle(live, s, 'skipped', r.reason);

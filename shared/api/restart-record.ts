@@ -11,7 +11,7 @@ export const AttemptView = z.strictObject({
   id: z.string(),
   activation: z.number().int().positive(),
   number: z.number().int().positive(),
-  state: z.enum(['running', 'succeeded', 'failed', 'unknown']),
+  state: z.enum(['running', 'succeeded', 'failed', 'unknown', 'cancelled']),
   startedAt: z.iso.datetime(),
   endedAt: z.iso.datetime().nullable(),
   inputHash: z.string(),

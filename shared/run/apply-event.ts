@@ -325,6 +325,16 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       s.dueSince = null;
       s.state = d.outcome === 'timed_out' || d.outcome === 'expired' ? 'failed' : d.outcome;
       if (d.outcome === 'skipped') s.openedSeq = e.seq;
+      // A step settled while it still waited (a task nobody answered, a withdrawn or cancelled
+      // activation): its open attempt ends here, so no attempt of a settled step looks in flight.
+      if (d.outcome === 'skipped' || d.outcome === 'cancelled') {
+        for (const a of s.attempts) {
+          if (a.activation === e.activation && a.state === 'running' && a.endedAt === null) {
+            a.state = 'cancelled';
+            a.endedAt = e.at;
+          }
+        }
+      }
       if (d.outcome === 'succeeded' || d.outcome === 'rejected') run.view[s.id] = { output: s.output };
       const index = indexDefinition(run.workflow);
       for (const edge of d.edges) {

@@ -13,7 +13,8 @@ import type { AttemptMeta } from '../events/attempt-meta.ts';
 export interface AttemptRecord {
   activation: number;
   number: number;
-  state: 'running' | 'succeeded' | 'failed' | 'unknown';
+  /** `cancelled`: the step was settled (cancelled, or withdrawn as skipped) while it still waited, e.g. for a person. */
+  state: 'running' | 'succeeded' | 'failed' | 'unknown' | 'cancelled';
   startedAt: number;
   endedAt: number | null;
   inputHash: string;

@@ -137,6 +137,8 @@ describe('read models against real CLI output', () => {
       expect(byTopic.get('approved')?.steps.find((s) => s.id === 'review')?.attempts[0]?.output).toMatchObject({ decision: 'approved', by: expect.any(String), data: { ok: true } });
       const cancelled = byTopic.get('cancelled');
       expect(cancelled?.run).toMatchObject({ key: 'k1', priority: 2 });
+      // The task nobody answered ends with the cancel: its attempt is cancelled, not in flight.
+      expect(cancelled?.steps.find((s) => s.id === 'review')?.attempts.map((a) => [a.state, a.endedAtMs !== null])).toEqual([['cancelled', true]]);
       const first = RunDetail.parse(await weft(['inspect', runIds[0] as string], 0));
       const { permittedActions: _pa, ...noActions } = first.steps[0] as Record<string, unknown>;
       expect(RunDetail.safeParse({ ...first, steps: [noActions] }).error?.issues[0]?.path).toEqual(['steps', 0, 'permittedActions']);

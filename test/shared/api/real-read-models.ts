@@ -34,7 +34,8 @@ export function realRunDetail(record: RestartRecord, events: readonly RunEvent[]
         meta: d['meta'] ?? null,
         queuedAtMs: queued === undefined ? null : queued.type === 'retry_scheduled' ? queued.data['dueAt'] : queued.at,
         startedAtMs: started.at,
-        endedAtMs: end?.at ?? null,
+        // An attempt that waited (a task) ends when its step is cancelled or withdrawn.
+        endedAtMs: end?.at ?? log.find((e) => e.type === 'step_settled' && e.step === s.id && e.activation === a.activation && ['cancelled', 'skipped'].includes(String(e.data['outcome'])))?.at ?? null,
       };
     }),
   }));
