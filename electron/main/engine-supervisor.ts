@@ -34,7 +34,7 @@ export interface EngineSupervisorOptions {
   onLog?: (line: string) => void;
   /** Between health checks; each check may take as long. Default 1000. */
   healthIntervalMs?: number;
-  /** Before the first restarts. Default 100. */
+  /** Before a restart while the engine is not dying over and over (restart-backoff.ts). Default 0: the engine back at once. */
   restartDelayMs?: number;
   /** From SIGTERM to SIGKILL in stop(). Default 5000. */
   stopTimeoutMs?: number;
@@ -60,7 +60,7 @@ export interface EngineSupervisor {
  */
 export async function startEngineSupervisor(options: EngineSupervisorOptions): Promise<EngineSupervisor> {
   const healthIntervalMs = options.healthIntervalMs ?? 1_000;
-  const restartDelayMs = options.restartDelayMs ?? 100;
+  const restartDelayMs = options.restartDelayMs ?? 0;
   const stopTimeoutMs = options.stopTimeoutMs ?? 5_000;
   const startTimeoutMs = options.startTimeoutMs ?? 30_000;
   const log = (line: string): void => options.onLog?.(line);
