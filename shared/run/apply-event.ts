@@ -317,6 +317,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       const s = stepOf(run, e);
       const d = e.data;
       s.outcome = d.outcome;
+      s.settledReason = e.reason;
       s.task = null;
       s.awaiting = null;
       s.held = null;

@@ -117,7 +117,7 @@ function nextAction(run: RunModel, step: Step, s: StepRuntime): string {
       }
       return `${s.escalated ? 'needs a person' : 'failed'}: ${last?.error ? `${last.error.code}: ${last.error.message}` : (s.outcome ?? 'failed')}`;
     case 'skipped':
-      return 'skipped: no incoming path was taken';
+      return s.settledReason?.startsWith('withdrawn:') === true ? `skipped: ${s.settledReason}` : 'skipped: no incoming path was taken';
     default:
       return s.state;
   }

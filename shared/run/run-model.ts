@@ -85,6 +85,8 @@ export interface StepRuntime {
   /** Satisfying evidence of the current activation, if it succeeded. */
   evidence: Evidence | null;
   outcome: SettleOutcome | null;
+  /** Why the step last settled (the step_settled reason), e.g. why an activation was withdrawn. */
+  settledReason: string | null;
   output: unknown;
   escalated: boolean;
   /** Input given by an operator's retry for the current activation. */
@@ -194,6 +196,7 @@ export function newRunModel(runId: string, workflow: Workflow): RunModel {
       timerDueAt: null,
       evidence: null,
       outcome: null,
+      settledReason: null,
       output: undefined,
       escalated: false,
       task: null,

@@ -1,6 +1,7 @@
 // The run page in Debian's chromium against the real `weft serve` on a copy of examples/: a
 // record-update whose write times out (a records API that never answers the PUT) ends `unknown`
-// and goes on to verify instead of being retried, and is resolved with evidence from the page;
+// and goes on to verify instead of being retried, and is resolved with evidence from the page, after
+// which verify passes, the reconcile task it had opened is withdrawn, and notify_intent runs;
 // and a map over three items, one failing, lists its child runs with breadcrumbs back.
 import { expect, test, type Page } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
@@ -209,17 +210,17 @@ test('a write that times out ends unknown, verify runs instead of a retry, and t
     expect(JSON.stringify(resolved)).toContain('records console shows A17 archived at revision 4');
     expect(JSON.stringify(resolved.filter((e) => e.type === 'step_activated' && e.step === 'verify').at(-1))).toContain('write_to_verify');
 
-    // notify_intent waits for every incoming edge to be decided, and reconcile's task opened when
-    // verify first failed: the restart record says so. The person approves it, and notify runs.
-    await expect(page.getByTestId('step-state-notify_intent')).toHaveText(/blocked/);
-    await page.getByTestId('run-tab-record').click();
-    await expect(page.getByTestId('restart-record')).toContainText('awaits accepted result of reconcile');
+    // reconcile's task opened when verify first failed; verify has now passed, so the question it
+    // asked is gone: the task is withdrawn (skipped, with the reason) and notify_intent runs.
+    await expect(page.getByTestId('step-state-reconcile')).toHaveText(/skipped/);
     await page.getByTestId('step-node-reconcile').click();
     await expect(page.getByTestId('step-detail')).toHaveAttribute('data-step', 'reconcile');
-    await page.getByTestId('action-approve').click();
-    const approve = page.getByTestId('dialog-approve');
-    await approve.getByTestId('submit-action').click();
-    await expect(approve).toHaveCount(0);
+    const withdrawn = (await events(runId)).find((e) => e.type === 'step_settled' && e.step === 'reconcile');
+    expect(withdrawn?.reason).toMatch(/withdrawn: .*"verify_failed_to_reconcile".* no longer taken/);
+    await page.getByTestId('run-tab-record').click();
+    await expect(page.getByTestId('restart-record')).toContainText('withdrawn: the edge that activated it, "verify_failed_to_reconcile", is no longer taken');
+    const tasks = await api<{ tasks: { runId: string }[] }>('/api/tasks');
+    expect(tasks.tasks.filter((t) => t.runId === runId)).toEqual([]);
     await expect(page.getByTestId('step-state-notify_intent')).toHaveText(/succeeded/);
     await expect(page.getByTestId('run-state')).toHaveText('succeeded');
     const notify = await step(runId, 'notify_intent');

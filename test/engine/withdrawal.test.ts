@@ -86,7 +86,8 @@ describe('withdrawing an activation whose edge is no longer taken', () => {
     expect(settled).toHaveLength(1);
     expect(settled[0]?.reason).toMatch(/withdrawn: .*"verify_failed_to_reconcile".* no longer taken/);
     const record = restartRecord(model());
-    expect(record.steps.find((s) => s.id === 'reconcile')?.state).toBe('skipped');
+    expect(record.steps.find((s) => s.id === 'reconcile')).toMatchObject({ state: 'skipped', next: expect.stringMatching(/^skipped: withdrawn: the edge that activated it, "verify_failed_to_reconcile", is no longer taken/) });
+    expect(record.steps.find((s) => s.id === 'unresolved')?.next).toBe('skipped: no incoming path was taken');
   });
 
   it('keeps a waiting step whose other incoming edge is still taken', async () => {
