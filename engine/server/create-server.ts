@@ -237,7 +237,7 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
   app.get('/api/runs/:id/events', async (request: FastifyRequest) => {
     const { id } = parse(RunParams, request.params, 'the run id');
     const q = parse(EventPageQuery, request.query, 'the query');
-    return s.events(id, q.after ?? 0, q.limit ?? 1000);
+    return s.events(id, q.after ?? 0, q.limit ?? 1000, q.elide);
   });
 
   // Every operator action, revise (with dryRun, a RevisePlan) and fork included, is the service's.

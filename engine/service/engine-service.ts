@@ -321,8 +321,9 @@ export class EngineService {
     return this.engine.timeline(this.store.resolveRunId(idOrPrefix));
   }
 
-  events(idOrPrefix: string, after: number, limit: number): { events: RunEvent[]; next: number | null } {
-    const { events, next } = this.reader.eventPage(idOrPrefix, after, limit);
+  /** A page of a run's events; with `elide`, values in their data over that many bytes come as stubs. */
+  events(idOrPrefix: string, after: number, limit: number, elide?: number): { events: RunEvent[]; next: number | null } {
+    const { events, next } = this.reader.eventPage(idOrPrefix, after, limit, elide);
     return { events, next };
   }
 

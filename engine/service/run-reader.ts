@@ -5,9 +5,9 @@ import type { RevisePlan, RevisePlanStep } from '../../shared/api/input-commands
 import type { RunDetail } from '../../shared/api/run-detail.ts';
 import { DETAIL_VALUE_LIMIT } from '../../shared/api/elided-value.ts';
 import { INLINE_CHILD_BYTES, type RunValue, type RunValueQuery } from '../../shared/api/run-value.ts';
-import { formatValuePath, parseValuePath } from '../../shared/api/value-path.ts';
-import { shapeValue } from '../../shared/run/elide-values.ts';
-import { valueAt } from '../../shared/run/value-at.ts';
+import { formatValuePath, parseValuePath, type PathSegment } from '../../shared/api/value-path.ts';
+import { elideEvent, shapeValue } from '../../shared/run/elide-values.ts';
+import { valueAt, valueInEvent, type ValueAt } from '../../shared/run/value-at.ts';
 import type { TaskSummary } from '../../shared/api/task-summary.ts';
 import { openTasks } from '../../shared/run/open-tasks.ts';
 import { runDetail } from '../../shared/run/run-detail.ts';
@@ -122,7 +122,7 @@ export class RunReader {
     const segments = parseValuePath(q.path);
     if (!Array.isArray(segments)) throw new ServiceError('bad-input', `the value path "${q.path.slice(0, 200)}": ${segments.message}`, 'path');
     const runId = this.resolveRunId(idOrPrefix);
-    const found = valueAt(this.currentDetail(runId), segments);
+    const found = segments[0] === 'events' ? this.valueInStoredEvent(runId, segments) : valueAt(this.currentDetail(runId), segments);
     if (!found.found) throw new ServiceError('not-found', `no value at ${q.path.slice(0, 200)} in run ${runId}: ${found.message}`, 'path');
     return shapeValue(found.value, formatValuePath(segments), {
       ...(q.depth === undefined ? {} : { depth: q.depth }),
@@ -131,6 +131,15 @@ export class RunReader {
       inlineBytes: INLINE_CHILD_BYTES,
       stringLimit: DETAIL_VALUE_LIMIT,
     });
+  }
+
+  /** A value inside one stored event (`events[SEQ].data...`): what an elided events page points at. */
+  private valueInStoredEvent(runId: string, segments: readonly PathSegment[]): ValueAt {
+    const seq = segments[1];
+    if (typeof seq !== 'number' || seq < 1) return { found: false, message: 'address an event by its seq, as events[SEQ].data.output' };
+    const { runId: _r, ...event } = this.store.readEvents(runId, { after: seq - 1, limit: 1 })[0] ?? { runId, seq: 0 };
+    if (event.seq !== seq) return { found: false, message: `run ${runId} has no event ${seq}` };
+    return valueInEvent(event, segments.slice(2));
   }
 
   /** The run's RunDetail, from the cache while no event came after the one it was folded to. */
@@ -143,11 +152,12 @@ export class RunReader {
   }
 
   /** A page of a run's log: the events after `after`, at most `limit` (all without a limit). */
-  eventPage(idOrPrefix: string, after: number, limit?: number): RunEventsPage {
+  eventPage(idOrPrefix: string, after: number, limit?: number, elide?: number): RunEventsPage {
     const runId = this.resolveRunId(idOrPrefix);
     // One event more than the page tells whether another page follows.
     const read = this.store.readEvents(runId, limit === undefined ? { after } : { after, limit: limit + 1 });
-    const events = limit === undefined ? read : read.slice(0, limit);
+    const whole = limit === undefined ? read : read.slice(0, limit);
+    const events = elide === undefined ? whole : whole.map((e) => elideEvent(e, elide));
     const next = limit !== undefined && read.length > limit ? (events[events.length - 1]?.seq ?? null) : null;
     return { runId, events, next };
   }

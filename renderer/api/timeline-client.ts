@@ -4,6 +4,7 @@ import { call } from './http.ts';
 // api-client.ts, every answer is parsed with its shared/api schema and an error body becomes an
 // ApiError with its code, message and path.
 import { z as zod } from 'zod';
+import { DETAIL_VALUE_LIMIT } from '../../shared/api/elided-value.ts';
 import { EventPage, MAX_EVENT_PAGE } from '../../shared/api/event-page.ts';
 import { RunEventRecord } from '../../shared/api/run-event-record.ts';
 import { Timeline } from '../../shared/api/timeline.ts';
@@ -39,7 +40,9 @@ export class TimelineClient implements TimelineReads {
   }
 
   async events(runId: string, after: number, limit = MAX_EVENT_PAGE): Promise<RunEventsPage> {
-    const page = await call(this.base, this.token, `/api/runs/${encodeURIComponent(runId)}/events?after=${after}&limit=${limit}`, AnyEventPage);
+    // Values over 64 KiB come as stubs (fetched by path when shown), so a run whose events hold
+    // megabytes opens as fast as one that holds none.
+    const page = await call(this.base, this.token, `/api/runs/${encodeURIComponent(runId)}/events?after=${after}&limit=${limit}&elide=${DETAIL_VALUE_LIMIT}`, AnyEventPage);
     return { events: page.events.map((e) => ('cursor' in e ? e.event : e)), next: page.next };
   }
 

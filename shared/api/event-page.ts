@@ -26,9 +26,18 @@ export type EventPage = z.infer<typeof EventPage>;
 /** Largest page a client may ask for. */
 export const MAX_EVENT_PAGE = 1000;
 
-/** The query of `GET /api/runs/:id/events?after=&limit=` (query strings become numbers). */
+/** Smallest and largest `elide` a client may ask for, in bytes. */
+export const MIN_EVENT_ELIDE = 1024;
+export const MAX_EVENT_ELIDE = 16 * 1024 * 1024;
+
+/**
+ * The query of `GET /api/runs/:id/events?after=&limit=&elide=` (query strings become numbers).
+ * With `elide=N`, each value in an event's `data` whose JSON is over N bytes comes as an
+ * ElidedValue stub whose path (`events[SEQ].data.output`) `GET /api/runs/:id/value` serves.
+ */
 export const EventPageQuery = z.strictObject({
   after: z.coerce.number().int().nonnegative().optional(),
   limit: z.coerce.number().int().min(1).max(MAX_EVENT_PAGE).optional(),
+  elide: z.coerce.number().int().min(MIN_EVENT_ELIDE).max(MAX_EVENT_ELIDE).optional(),
 });
 export type EventPageQuery = z.infer<typeof EventPageQuery>;

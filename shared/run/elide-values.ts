@@ -98,6 +98,30 @@ export function elideRunDetail(detail: RunDetail, limit: number): RunDetail {
   };
 }
 
+/**
+ * The event with each value of its `data` over `limit` bytes replaced by its stub, whose path
+ * (`events[SEQ].data.KEY`) the value route reads back from the stored event. The event's other
+ * fields (type, step, reason, edges' reasons) are never cut: folds and markers need them whole.
+ *
+ * @example
+ * elideEvent({ seq: 7, type: 'attempt_succeeded', data: { output: big, evidenceId: 'e1' }, ... }, 65536).data.output;
+ * // { $weft: 'elided', path: 'events[7].data.output', ... }
+ */
+export function elideEvent<E extends { seq: number; data: unknown }>(event: E, limit: number): E {
+  const data = event.data;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return event;
+  let changed = false;
+  const cut: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (value === undefined) continue;
+    const whole = jsonOf(value);
+    const small = elideOver(whole, `events[${event.seq}].data${segmentText(key)}`, limit);
+    if (small !== whole) changed = true;
+    cut[key] = small;
+  }
+  return changed ? { ...event, data: cut } : event;
+}
+
 /** How a value is cut for `GET /api/runs/:id/value`. */
 export interface ShapeOptions {
   /** Levels below the value sent in full; deeper containers over `inlineBytes` become stubs. */

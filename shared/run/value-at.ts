@@ -29,6 +29,17 @@ export function valueAt(detail: RunDetail, segments: readonly PathSegment[]): Va
   return walk(root, segments, []);
 }
 
+/**
+ * The value at `segments` inside one stored event of the run, addressed as `events[SEQ]...` (the
+ * paths of the stubs in an elided events page); `segments` start after `events[SEQ]`.
+ *
+ * @example
+ * valueInEvent(event, ['data', 'output', 'items', 3]);
+ */
+export function valueInEvent(event: { seq: number }, segments: readonly PathSegment[]): ValueAt {
+  return walk(event, segments, ['events', event.seq]);
+}
+
 // Walks plain data (the detail is JSON but typed by its schema) and checks only what it returns.
 function walk(start: unknown, segments: readonly PathSegment[], before: PathSegment[]): ValueAt {
   let v: unknown = start;

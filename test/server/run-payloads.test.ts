@@ -182,6 +182,61 @@ describe('GET /api/runs/:id/value', () => {
   });
 });
 
+describe('GET /api/runs/:id/events with elide', () => {
+  interface Ev { seq: number; type: string; step: string | null; data: Record<string, unknown> }
+  const page = async (query: string) => {
+    const answer = await get(`/api/runs/${runId}/events?after=0&limit=1000${query}`);
+    expect(answer.status, answer.text.slice(0, 300)).toBe(200);
+    return { text: answer.text, events: (answer.body as { events: Ev[] }).events };
+  };
+
+  it('ships the events small, with a stub in place of the 5 MB output, everything else as stored', async () => {
+    const whole = await page('');
+    const cut = await page(`&elide=${DETAIL_VALUE_LIMIT}`);
+    expect(whole.text.length).toBeGreaterThan(5_000_000);
+    expect(cut.text.length).toBeLessThan(64 * 1024);
+    expect(cut.events.map((e) => [e.seq, e.type, e.step])).toEqual(whole.events.map((e) => [e.seq, e.type, e.step]));
+    const done = cut.events.find((e) => e.type === 'attempt_succeeded' && e.step === 'fetch') as Ev;
+    const stub = ElidedValue.parse(done.data['output']);
+    expect(stub).toMatchObject({ $weft: 'elided', path: `events[${done.seq}].data.output`, kind: 'object', count: 3 });
+    const original = whole.events.find((e) => e.seq === done.seq) as Ev;
+    expect(stub.bytes).toBe(Buffer.byteLength(JSON.stringify(original.data['output'])));
+    // Small values of the same event are kept as they are.
+    expect(done.data['evidenceId']).toBe(original.data['evidenceId']);
+    expect(done.data['covers']).toEqual(original.data['covers']);
+    // Events with nothing large are byte-identical.
+    const small = (es: Ev[]) => es.filter((e) => e.seq !== done.seq).map((e) => JSON.stringify(e));
+    expect(small(cut.events)).toEqual(small(whole.events));
+  });
+
+  it('serves a stub\'s value by its path from the stored event, whole and level by level', async () => {
+    const cut = await page(`&elide=${DETAIL_VALUE_LIMIT}`);
+    const done = cut.events.find((e) => e.type === 'attempt_succeeded' && e.step === 'fetch') as Ev;
+    const path = ElidedValue.parse(done.data['output']).path;
+    const full = RunValue.parse((await get(`/api/runs/${runId}/value?path=${encodeURIComponent(path)}`)).body);
+    expect(full.path).toBe(path);
+    expect((full.value as { items: unknown[] }).items).toHaveLength(ITEMS);
+    expect((full.value as { items: unknown[] }).items[123]).toEqual(item(123));
+    const level = RunValue.parse((await get(`/api/runs/${runId}/value?path=${encodeURIComponent(`${path}.items`)}&depth=1&limit=2`)).body);
+    expect(level).toMatchObject({ path: `${path}.items`, total: ITEMS, offset: 0, value: [item(0), item(1)] });
+  });
+
+  it('says what is wrong with an elide out of range or a path to no event', async () => {
+    const low = await get(`/api/runs/${runId}/events?elide=10`);
+    expect(low.status).toBe(400);
+    expect(ApiErrorBody.parse(low.body).error.message).toMatch(/elide/);
+    const none = await get(`/api/runs/${runId}/value?path=${encodeURIComponent('events[99999].data.output')}`);
+    expect(none.status).toBe(404);
+    expect(ApiErrorBody.parse(none.body).error.message).toMatch(/has no event 99999/);
+    const noKey = await get(`/api/runs/${runId}/value?path=${encodeURIComponent('events[1].data.nope')}`);
+    expect(noKey.status).toBe(404);
+    expect(ApiErrorBody.parse(noKey.body).error.message).toMatch(/events\[1\]\.data has no key "nope"/);
+    const bySeq = await get(`/api/runs/${runId}/value?path=events.first`);
+    expect(bySeq.status).toBe(404);
+    expect(ApiErrorBody.parse(bySeq.body).error.message).toMatch(/address an event by its seq/);
+  });
+});
+
 describe('weft inspect --json', () => {
   it('still prints the whole value (the CLI contract does not change)', async () => {
     const r = await runWeft(['inspect', runId, '--db', db, '--json'], root, { env: { WEFT_CONFIG_DIR: join(root, 'config') } });
