@@ -1,7 +1,7 @@
 // Carries out a native menu action: menuEffect decides, the registered handlers and the ports act.
 // The ports are the few things that touch the DOM or the stores, so this runs in tests as is.
 import type { MenuAction } from '../../shared/desktop/preload-contract.ts';
-import type { ThemeChoice } from '../app/theme-store.ts';
+import type { ThemeChoice } from '../app/theme-choice.ts';
 import { menuEffect, type MenuContext } from './menu-routing.ts';
 import { menuHandlerFor } from './menu-handlers.ts';
 
