@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Browser, Page } from '@playwright/test';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bundleHarness, launchChromium } from '../browser-harness.ts';
+import { bundleHarness, launchChromium, type HarnessFiles } from '../browser-harness.ts';
 import { serve, type Serving } from '../../../engine/server/serve.ts';
 
 const TOKEN = 'desktop-token-0123456789abcdefghijklmnopqrstuvwxyzABCDEF';
@@ -29,7 +29,7 @@ const flow = (id: string, name: string) => ({
 
 // What the preload would expose, recording every call; the test plays main's part through __desktop.
 const FAKE_DESKTOP = String.raw`
-  const record = { states: [], saves: [], opens: [], openAnswer: null, menu: null, openWorkflow: null };
+  const record = { states: [], saves: [], opens: [], openAnswer: null, menu: null, openWorkflow: null, sessionChanged: null };
   window.__desktop = record;
   window.weftDesktop = Object.freeze({
     platform: 'linux',
@@ -39,7 +39,7 @@ const FAKE_DESKTOP = String.raw`
     saveFile: (request) => { record.saves.push(request); return Promise.resolve({ saved: true, path: '/home/ada/' + request.suggestedName }); },
     openExternal: () => Promise.resolve(false),
     onMenuAction: (listener) => { record.menu = listener; return () => { record.menu = null; }; },
-    onSessionChanged: () => () => {},
+    onSessionChanged: (listener) => { record.sessionChanged = listener; return () => { record.sessionChanged = null; }; },
     onOpenWorkflow: (listener) => { record.openWorkflow = listener; return () => { record.openWorkflow = null; }; },
   });
 `;
@@ -49,6 +49,7 @@ let workspace = '';
 let serving: Serving;
 let browser: Browser;
 let page: Page;
+let harnessFiles: HarnessFiles;
 
 interface Recorded {
   states: { title: string; dirty: boolean; file?: string }[];
@@ -66,7 +67,7 @@ beforeAll(async () => {
   writeFileSync(join(workspace, 'orders.weft.json'), JSON.stringify(flow('orders', 'Orders')));
   serving = await serve({ workspace, storePath: join(root, 'weft.db'), port: 0, appDir: undefined, version: '0.0.0-test', token: TOKEN, env: { ...process.env, WEFT_CONFIG_DIR: join(root, 'config'), WEFT_USER: 'ana' } });
 
-  const files = await bundleHarness("import './renderer/main.tsx';\n", 'desktop-app-harness.tsx', { base: '/__t', format: 'esm' });
+  const files = (harnessFiles = await bundleHarness("import './renderer/main.tsx';\n", 'desktop-app-harness.tsx', { base: '/__t', format: 'esm' }));
   // The editor's workers, where the app's `new URL('./x-worker.ts', import.meta.url)` looks for them.
   for (const [name, entry] of [['validation-worker.ts', 'renderer/editor/validation/validation-worker.ts'], ['layout-worker.ts', 'renderer/graph/layout-worker.ts']] as const) {
     const out = await build({ entryPoints: [entry], bundle: true, write: false, format: 'esm', logLevel: 'silent' });
@@ -167,4 +168,35 @@ it('exports and imports through the native save and open dialogs, and opens a fi
 
   await page.evaluate(`location.hash = '#/workflows'`);
   await expect.poll(lastState).toEqual({ title: 'Workflows', dirty: false });
+}, 60_000);
+
+it('follows a changed session on its own origin, and leaves one on another origin to the shell', async () => {
+  const changed = (session: { url: string; token: string }) => page.evaluate(`window.__desktop.sessionChanged(${JSON.stringify({ ...session, workspace: '/ws' })})`);
+  const other = `restarted-${'x'.repeat(43)}`;
+  // Another origin: the shell reloads the window there; the app keeps its session meanwhile.
+  await changed({ url: 'http://127.0.0.1:1', token: other });
+  expect(await page.evaluate('sessionStorage.getItem("weft.token")')).toBe(TOKEN);
+  // Same origin, new token: the app reconnects with it (this engine refuses it, and the app says so).
+  await changed({ url: serving.url, token: other });
+  expect(await page.evaluate('sessionStorage.getItem("weft.token")')).toBe(other);
+  await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/refused the desktop app’s token/);
+  await changed({ url: serving.url, token: TOKEN });
+  await expect.poll(() => page.getByRole('alert').count()).toBe(0);
+  await page.getByTestId('workflow-list').waitFor();
+}, 60_000);
+
+it('says so in one line when the shell cannot give a session', async () => {
+  const failing = await browser.newPage();
+  try {
+    await failing.addInitScript(`${FAKE_DESKTOP}\nwindow.weftDesktop = Object.freeze({ ...window.weftDesktop, session: () => Promise.reject(new Error('the engine did not start')) });`);
+    await failing.route(`${serving.url}/__t/**`, async (route) => {
+      const path = new URL(route.request().url()).pathname;
+      const file = harnessFiles.get(path);
+      return file === undefined ? route.fulfill({ status: 404 }) : route.fulfill({ status: 200, contentType: file.type, body: file.body });
+    });
+    await failing.goto(`${serving.url}/__t/index.html#/workflows`);
+    await expect.poll(() => failing.getByRole('alert').first().textContent()).toMatch(/could not get its engine’s address and token \(the engine did not start\)\. Quit Weft Studio and start it again\./);
+  } finally {
+    await failing.close();
+  }
 }, 60_000);
