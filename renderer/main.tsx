@@ -1,5 +1,5 @@
-// The app's entry: take the token from the address, start the session (HTTP client and live
-// stream), follow the theme and the address, and render.
+// The app's entry: take the token from the address (or, in the desktop app, from the shell),
+// start the session (HTTP client and live stream), follow the theme and the address, and render.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './theme/tokens.css';
@@ -11,15 +11,27 @@ import { takeToken } from './api/token.ts';
 import { startSession } from './app/session-store.ts';
 import { followSystemTheme } from './app/theme-store.ts';
 import { followHashChanges } from './app/route-store.ts';
+import { findDesktopApi } from './desktop/desktop-bridge.ts';
+import { startDesktopSession } from './desktop/desktop-session.ts';
 
 followSystemTheme();
 followHashChanges();
-startSession(takeToken(window.location, window.history, window.sessionStorage));
+const desktop = findDesktopApi(window);
 
-const root = document.getElementById('root');
-if (root === null) throw new Error('index.html has no #root element');
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+function render(): void {
+  const root = document.getElementById('root');
+  if (root === null) throw new Error('index.html has no #root element');
+  createRoot(root).render(
+    <StrictMode>
+      <App desktop={desktop} />
+    </StrictMode>,
+  );
+}
+
+if (desktop === null) {
+  startSession(takeToken(window.location, window.history, window.sessionStorage));
+  render();
+} else {
+  // Pages fetch as they mount: render once the shell has said where the engine is.
+  void startDesktopSession(desktop, { storage: window.sessionStorage, origin: window.location.origin }).then(render);
+}

@@ -36,12 +36,12 @@ export class PayloadClient {
   }
 }
 
-let current: PayloadClient | null = null;
+let current: { token: string; client: PayloadClient } | null = null;
 
-/** The app's client, on the session's token; null when the page has none. */
+/** The app's client, on the session's token (the desktop shell may change it); null when the page has none. */
 export function payloadClient(): PayloadClient | null {
-  if (current !== null) return current;
   const token = takeToken(window.location, window.history, window.sessionStorage);
-  current = token === null ? null : new PayloadClient(token);
-  return current;
+  if (token === null) return null;
+  if (current?.token !== token) current = { token, client: new PayloadClient(token) };
+  return current.client;
 }

@@ -1,6 +1,8 @@
 // The API token arrives in the address's fragment (`#token=...`), which never reaches a server
 // log or a referrer. It is moved to session storage at once and dropped from the address bar,
-// so a copied URL or a screenshot does not carry it.
+// so a copied URL or a screenshot does not carry it. In the desktop app the token comes from the
+// shell's preload instead (renderer/desktop/desktop-session.ts) and is kept in the same place, so
+// every client that reads it finds it.
 const KEY = 'weft.token';
 
 export function takeToken(location: Location, history: History, storage: Storage): string | null {
@@ -11,4 +13,9 @@ export function takeToken(location: Location, history: History, storage: Storage
     return match[1];
   }
   return storage.getItem(KEY);
+}
+
+/** Keeps a token from elsewhere (the desktop shell) where takeToken and the clients read it. */
+export function storeToken(storage: Storage, token: string): void {
+  storage.setItem(KEY, token);
 }

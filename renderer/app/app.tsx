@@ -10,6 +10,8 @@ import { useSession } from './session-store.ts';
 import { WorkflowsPage } from '../workflows/workflows-page.tsx';
 import { RunsPage } from '../runs/runs-page.tsx';
 import { TasksPage } from '../tasks/tasks-page.tsx';
+import type { DesktopApi } from '../../shared/desktop/preload-contract.ts';
+import { DesktopShell } from '../desktop/desktop-shell.tsx';
 
 // The graph views carry React Flow; the lists do not need it to show.
 const EditorPage = lazy(() => import('../editor/editor-page.tsx').then((m) => ({ default: m.EditorPage })));
@@ -17,7 +19,8 @@ const RunPage = lazy(() => import('../runs/run-page.tsx').then((m) => ({ default
 const ComparePage = lazy(() => import('../runs/compare/compare-page.tsx').then((m) => ({ default: m.ComparePage })));
 const InsightsPage = lazy(() => import('../insights/insights-page.tsx').then((m) => ({ default: m.InsightsPage })));
 
-export function App() {
+/** `desktop`: the shell's API when the app runs in the desktop app; absent in a browser. */
+export function App({ desktop = null }: { desktop?: DesktopApi | null }) {
   const authProblem = useSession((s) => s.authProblem);
   // The editor needs the width: the navigation shrinks to its icons there.
   const compact = useRoute((s) => s.route.page === 'workflow');
@@ -32,6 +35,7 @@ export function App() {
         </main>
       </div>
       <StatusBar />
+      {desktop !== null ? <DesktopShell api={desktop} /> : null}
     </div>
   );
 }

@@ -51,7 +51,15 @@ export function requireFiles(): WorkflowFilesClient {
   return files;
 }
 
-export function startSession(token: string | null): () => void {
+/** Where the token came from: the address `weft serve` printed, or the desktop shell. */
+export type TokenSource = 'address' | 'desktop';
+
+const REFUSED: Record<TokenSource, string> = {
+  address: 'The engine refused this page’s token (it changes at every start). Open the address that `weft serve` printed.',
+  desktop: 'The engine refused the desktop app’s token. Quit Weft Studio and start it again.',
+};
+
+export function startSession(token: string | null, source: TokenSource = 'address'): () => void {
   if (token === null) {
     useSession.setState({
       authProblem: 'This page was opened without its access token. Open the address that `weft serve` printed.',
@@ -67,7 +75,7 @@ export function startSession(token: string | null): () => void {
       (health) => useSession.setState({ health, authProblem: null }),
       (error: unknown) => {
         if (error instanceof Error && 'status' in error && error.status === 401) {
-          useSession.setState({ authProblem: 'The engine refused this page’s token (it changes at every start). Open the address that `weft serve` printed.' });
+          useSession.setState({ authProblem: REFUSED[source] });
         }
       },
     );

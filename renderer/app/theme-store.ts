@@ -1,8 +1,9 @@
 // Light and dark themes: follow the system until the user picks one, then keep the choice.
 // The theme is one attribute on <html>; everything else reads the CSS tokens.
 import { create } from 'zustand';
+import type { ThemeChoice } from './theme-choice.ts';
 
-export type ThemeChoice = 'system' | 'light' | 'dark';
+export type { ThemeChoice };
 export type Theme = 'light' | 'dark';
 
 const KEY = 'weft.theme';

@@ -7,11 +7,11 @@ import { useEditor } from './editor-store.ts';
 import { Inspector } from './inspector/inspector.tsx';
 import { HandoffsPanel, type HandoffSelection } from './handoffs-panel.tsx';
 import { HistoryPanel } from './history-panel.tsx';
-
-type Tab = 'inspect' | 'history';
+import { useSidePanel } from './side-panel-store.ts';
 
 export function EditorSidePanel({ detail, onCompare }: { detail: WorkflowDetail; onCompare(a: number | 'saved', b: number | 'saved' | 'editor'): void }) {
-  const [tab, setTab] = useState<Tab>('inspect');
+  const tab = useSidePanel((s) => s.tab);
+  const setTab = useSidePanel((s) => s.show);
   return (
     <aside className="panel editor-panel" aria-label="inspector">
       <div className="panel-tabs" role="tablist" aria-label="side panel">

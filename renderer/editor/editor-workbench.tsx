@@ -22,6 +22,8 @@ import { useSaving } from './use-saving.ts';
 import { FileMenu } from './file-menu.tsx';
 import { StartRunLauncher } from '../runs/actions/start-run-launcher.tsx';
 import { useDrafts } from './use-drafts.ts';
+import { useSidePanel } from './side-panel-store.ts';
+import { useMenuHandlers } from '../desktop/menu-handlers.ts';
 import { formatRoute, setLeaveGuard } from '../app/route-store.ts';
 import { DiffView, type DiffSide } from './diff/diff-view.tsx';
 import { requireClient } from '../app/session-store.ts';
@@ -199,6 +201,24 @@ export function EditorWorkbench({ detail }: { detail: WorkflowDetail }) {
     },
     [cheatSheet, palette, viewCentre, flow, prefs, saving],
   );
+
+  // The desktop menus reach the same commands as the keys.
+  useMenuHandlers({
+    'file.save': () => run('save'),
+    'edit.undo': () => run('undo'),
+    'edit.redo': () => run('redo'),
+    'help.shortcuts': () => setCheatSheet(true),
+    'view.panel.problems': () => run('toggleProblems'),
+    'view.panel.history': () => useSidePanel.getState().show('history'),
+    'view.panel.inspector': () => useSidePanel.getState().show('inspect'),
+    'view.panel.handoffs': () => {
+      useSidePanel.getState().show('inspect');
+      const { steps, edges } = useEditor.getState().selection;
+      if (steps.length + edges.length !== 1) return 'Select one step or edge: its data handoffs show under the inspector.';
+      // The panel renders with the tab; bring it into view once it is there.
+      requestAnimationFrame(() => document.querySelector('[data-testid="handoffs"]')?.scrollIntoView({ block: 'nearest' }));
+    },
+  });
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {

@@ -5,7 +5,8 @@ import { WORKFLOW_ID_PATTERN } from '../../shared/definition/names.ts';
 import { requireFiles } from '../app/session-store.ts';
 import { useRoute } from '../app/route-store.ts';
 import { useWorkflows } from '../workflows/workflows-store.ts';
-import { chooseFile, exportWorkflow, importWorkflowFile } from '../files/file-transfer.ts';
+import { exportWorkflow, importAndOpen } from '../files/file-transfer.ts';
+import { useMenuHandlers } from '../desktop/menu-handlers.ts';
 import { NewWorkflowDialog } from '../files/new-workflow-dialog.tsx';
 import { isDirty, useEditor } from './editor-store.ts';
 
@@ -43,13 +44,8 @@ export function FileMenu({ onSave, onMessage }: Props) {
     await exportWorkflow(id());
   };
   const doImport = async () => {
-    const file = await chooseFile();
-    if (file === null) return;
-    const result = await importWorkflowFile(file, (message) => window.confirm(message));
-    if (result === null) return;
-    await useWorkflows.getState().refresh();
-    onMessage('ok', `Imported ${result.summary.file}`);
-    useRoute.getState().go({ page: 'workflow', id: result.definition.id });
+    const result = await importAndOpen((message) => window.confirm(message));
+    if (result !== null) onMessage('ok', `Imported ${result.summary.file}`);
   };
   const remove = async () => {
     if (!window.confirm(`Delete ${useEditor.getState().source?.file ?? id()}? The file is removed; versions that ran stay in the store.`)) return;
@@ -57,6 +53,8 @@ export function FileMenu({ onSave, onMessage }: Props) {
     await useWorkflows.getState().refresh();
     useRoute.getState().go({ page: 'workflows' });
   };
+  // The desktop menu's File items do what this menu's items do.
+  useMenuHandlers({ 'file.new': () => setCreating(true), 'file.import': act(doImport), 'file.export': act(doExport) });
   return (
     <div className="menu-anchor" ref={anchor}>
       <button type="button" className="button" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)} data-testid="file-menu">

@@ -1,12 +1,25 @@
 // Export and import of `.weft.json` files. Export downloads the file's exact bytes (as the
 // server holds them); import sends a file's text, asking before it replaces a workflow with the
-// same id. Both give the caller one line to show when they fail.
+// same id. Both give the caller one line to show when they fail. In the desktop app both use the
+// native open and save dialogs instead of the browser's file input and download.
 import { ApiError } from '../api/api-client.ts';
 import type { WorkflowFileResult } from '../../shared/api/workflow-files.ts';
 import { requireFiles } from '../app/session-store.ts';
+import { useRoute } from '../app/route-store.ts';
+import { useWorkflows } from '../workflows/workflows-store.ts';
+import { findDesktopApi } from '../desktop/desktop-bridge.ts';
 
-export async function exportWorkflow(id: string): Promise<void> {
+/** A chosen file's name and text. */
+export interface ChosenFile {
+  name: string;
+  text: string;
+}
+
+/** Exports the workflow's file; false when the user cancelled the desktop save dialog. */
+export async function exportWorkflow(id: string): Promise<boolean> {
   const file = await requireFiles().exportFile(id);
+  const desktop = findDesktopApi(window);
+  if (desktop !== null) return (await desktop.saveFile({ suggestedName: file.fileName, content: file.text })).saved;
   const url = URL.createObjectURL(new Blob([file.text], { type: 'application/json' }));
   const link = document.createElement('a');
   link.href = url;
@@ -16,11 +29,12 @@ export async function exportWorkflow(id: string): Promise<void> {
   link.remove();
   // The download has its own copy by now; the object URL can go after this task.
   setTimeout(() => URL.revokeObjectURL(url), 0);
+  return true;
 }
 
 /** Imports a chosen file; null when the user declined to replace an existing workflow. */
-export async function importWorkflowFile(file: File, confirmReplace: (message: string) => boolean): Promise<WorkflowFileResult | null> {
-  const text = await file.text();
+export async function importWorkflowFile(file: File | ChosenFile, confirmReplace: (message: string) => boolean): Promise<WorkflowFileResult | null> {
+  const text = file instanceof File ? await file.text() : file.text;
   const files = requireFiles();
   try {
     return await files.import(text);
@@ -31,7 +45,15 @@ export async function importWorkflowFile(file: File, confirmReplace: (message: s
   }
 }
 
-/** Opens the system's file chooser for `.weft.json` files. */
+/** Asks for a `.weft.json` file to import: the native dialog on desktop, the browser's chooser otherwise. */
+export async function chooseWorkflowFile(): Promise<File | ChosenFile | null> {
+  const desktop = findDesktopApi(window);
+  if (desktop === null) return chooseFile();
+  const chosen = await desktop.openFile({ purpose: 'import-workflow' });
+  return chosen === null ? null : { name: chosen.name, text: chosen.content };
+}
+
+/** Opens the browser's file chooser for `.weft.json` files. */
 export function chooseFile(): Promise<File | null> {
   return new Promise((resolve) => {
     const input = document.createElement('input');
@@ -50,4 +72,15 @@ export function chooseFile(): Promise<File | null> {
     document.body.append(input);
     input.click();
   });
+}
+
+/** Asks for a file, imports it and opens it in the editor; null when the user cancelled or declined. */
+export async function importAndOpen(confirmReplace: (message: string) => boolean): Promise<WorkflowFileResult | null> {
+  const file = await chooseWorkflowFile();
+  if (file === null) return null;
+  const result = await importWorkflowFile(file, confirmReplace);
+  if (result === null) return null;
+  await useWorkflows.getState().refresh();
+  useRoute.getState().go({ page: 'workflow', id: result.definition.id });
+  return result;
 }

@@ -2,7 +2,8 @@
 import { useEffect, useState } from 'react';
 import { ChartLine, FileJson, FilePlus2, Upload } from 'lucide-react';
 import { NewWorkflowDialog } from '../files/new-workflow-dialog.tsx';
-import { chooseFile, importWorkflowFile } from '../files/file-transfer.ts';
+import { importAndOpen } from '../files/file-transfer.ts';
+import { useMenuHandlers } from '../desktop/menu-handlers.ts';
 import { useWorkflows } from './workflows-store.ts';
 import { useRoute } from '../app/route-store.ts';
 import { useSession } from '../app/session-store.ts';
@@ -17,12 +18,7 @@ export function WorkflowsPage() {
   const doImport = async () => {
     setImportError(null);
     try {
-      const file = await chooseFile();
-      if (file === null) return;
-      const result = await importWorkflowFile(file, (message) => window.confirm(message));
-      if (result === null) return;
-      await useWorkflows.getState().refresh();
-      go({ page: 'workflow', id: result.definition.id });
+      await importAndOpen((message) => window.confirm(message));
     } catch (error) {
       setImportError(error instanceof Error ? error.message : String(error));
     }
@@ -30,6 +26,8 @@ export function WorkflowsPage() {
   useEffect(() => {
     document.title = 'Workflows · Weft Studio';
   }, []);
+  // The desktop menu's New and Import do what this page's buttons do.
+  useMenuHandlers({ 'file.new': () => setCreating(true), 'file.import': () => void doImport() });
   return (
     <div className="page">
       <div className="page-head">

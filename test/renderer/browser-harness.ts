@@ -16,15 +16,17 @@ export interface HarnessOptions {
   bodyStyle?: string;
   /** A path the files are served under (`/__t`): the page is then `BASE/index.html`, beside a real server's own routes. */
   base?: string;
+  /** `esm` keeps `import.meta.url`, so `new URL('./x-worker.ts', import.meta.url)` workers resolve beside app.js. */
+  format?: 'iife' | 'esm';
 }
 
 /** Bundles `source` (TSX that mounts the harness into #root) into a page, a script and a stylesheet. */
-export async function bundleHarness(source: string, sourcefile: string, { themes = ['tokens.css', 'app.css', 'controls.css'], nodeEnv = 'development', bodyStyle, base = '' }: HarnessOptions = {}): Promise<HarnessFiles> {
+export async function bundleHarness(source: string, sourcefile: string, { themes = ['tokens.css', 'app.css', 'controls.css'], nodeEnv = 'development', bodyStyle, base = '', format = 'iife' }: HarnessOptions = {}): Promise<HarnessFiles> {
   const out = await build({
     stdin: { contents: source, resolveDir: process.cwd(), loader: 'tsx', sourcefile },
     bundle: true,
     write: false,
-    format: 'iife',
+    format,
     outdir: 'harness-out',
     jsx: 'automatic',
     define: { 'process.env.NODE_ENV': JSON.stringify(nodeEnv) },
@@ -35,7 +37,7 @@ export async function bundleHarness(source: string, sourcefile: string, { themes
   const theme = themes.map((f) => readFileSync(`renderer/theme/${f}`, 'utf8')).join('\n');
   const body = bodyStyle === undefined ? '<body>' : `<body style="${bodyStyle}">`;
   return new Map([
-    [base === '' ? '/' : `${base}/index.html`, { type: 'text/html', body: `<!doctype html><html data-theme="light"><head><link rel="stylesheet" href="${base}/app.css"></head>${body}<div id="root"></div><script src="${base}/app.js"></script></body></html>` }],
+    [base === '' ? '/' : `${base}/index.html`, { type: 'text/html', body: `<!doctype html><html data-theme="light"><head><link rel="stylesheet" href="${base}/app.css"></head>${body}<div id="root"></div><script${format === 'esm' ? ' type="module"' : ''} src="${base}/app.js"></script></body></html>` }],
     [`${base}/app.css`, { type: 'text/css', body: `${theme}\n${css}` }],
     [`${base}/app.js`, { type: 'text/javascript', body: js }],
   ]);

@@ -10,6 +10,7 @@ import { runActionsClient, type RunActionsClient } from '../../api/run-actions-c
 import { ActionDialog } from './action-dialog.tsx';
 import { ReviseDialog } from './revise-dialog.tsx';
 import { notPermitted } from './run-facts.ts';
+import { useMenuHandlers } from '../../desktop/menu-handlers.ts';
 import './actions.css';
 
 export interface RunActionsProps {
@@ -28,6 +29,12 @@ export function RunActions({ detail, client, onDone }: RunActionsProps) {
   const [open, setOpen] = useState<RunLevelActionName | null>(null);
   const run = detail.run;
   const done = (action: RunLevelActionName) => (result: RunActionResult) => onDone?.(result, action);
+  // The desktop Run menu opens the same dialogs as the buttons, under the same engine rules.
+  const fromMenu = (action: 'pause' | 'resume' | 'cancel') => (): string | void => {
+    if (!run.permittedActions.some((p) => p.action === action)) return notPermitted(action, run.state, 'run');
+    setOpen(action);
+  };
+  useMenuHandlers({ 'run.pause': fromMenu('pause'), 'run.resume': fromMenu('resume'), 'run.cancel': fromMenu('cancel') });
   return (
     <div className="action-bar" aria-label="run actions" data-testid="run-actions">
       {RUN_LEVEL_ACTIONS.map((action) => {

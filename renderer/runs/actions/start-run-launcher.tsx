@@ -8,6 +8,7 @@ import { requireClient } from '../../app/session-store.ts';
 import { useRoute } from '../../app/route-store.ts';
 import { useWorkflows } from '../../workflows/workflows-store.ts';
 import { StartRunDialog } from './start-run-dialog.tsx';
+import { useMenuHandlers } from '../../desktop/menu-handlers.ts';
 
 interface Chosen {
   id: string;
@@ -45,6 +46,9 @@ export function StartRunLauncher({ workflowId, onStarted }: StartRunLauncherProp
     if (onStarted !== undefined) onStarted(runId);
     else useRoute.getState().go({ page: 'run', id: runId });
   };
+
+  // The desktop Run menu's Start does what this button does.
+  useMenuHandlers({ 'run.start': () => (workflowId !== undefined ? void choose(workflowId) : setMenu(true)) });
 
   return (
     <div className="menu-anchor">
