@@ -286,3 +286,17 @@ export class FakeElectron implements ElectronSeam {
     return handler(event, arg);
   }
 }
+
+/** Window options as createMainWindow would pass them, for tests that need a bare window. */
+export function windowOptions(): WindowOptions {
+  return {
+    width: 1000,
+    height: 700,
+    minWidth: 1,
+    minHeight: 1,
+    show: false,
+    title: '',
+    backgroundColor: '',
+    webPreferences: { preload: '', contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false, nodeIntegrationInSubFrames: false, webSecurity: true, allowRunningInsecureContent: false, webviewTag: false, navigateOnDragDrop: false, spellcheck: true },
+  };
+}

@@ -60,10 +60,10 @@ describe('onScreen', () => {
 
 describe('trackWindowState', () => {
   it('saves the bounds and maximized state when the window closes', async () => {
-    const { FakeElectron } = await import('./fake-electron.ts');
+    const { FakeElectron, windowOptions } = await import('./fake-electron.ts');
     const { trackWindowState } = await import('../../electron/main/window-state.ts');
     const dir = temp();
-    const window = new FakeElectron().createWindow({ width: 1000, height: 700, x: 50, y: 60, minWidth: 1, minHeight: 1, show: false, title: '', backgroundColor: '', webPreferences: { preload: '', contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false, nodeIntegrationInSubFrames: false, webSecurity: true, allowRunningInsecureContent: false, webviewTag: false, navigateOnDragDrop: false, spellcheck: true } });
+    const window = new FakeElectron().createWindow({ ...windowOptions(), x: 50, y: 60 });
     trackWindowState(window, dir);
     window.bounds = { x: 70, y: 90, width: 1111, height: 777 };
     window.maximized = true;
