@@ -106,7 +106,7 @@ export interface MessageBoxOptions {
 
 export type MenuRole =
   | 'undo' | 'redo' | 'cut' | 'copy' | 'paste' | 'selectAll' | 'resetZoom' | 'zoomIn' | 'zoomOut' | 'togglefullscreen'
-  | 'minimize' | 'close' | 'about' | 'services' | 'hide' | 'hideOthers' | 'unhide' | 'quit' | 'front' | 'windowMenu';
+  | 'toggleDevTools' | 'minimize' | 'close' | 'about' | 'services' | 'hide' | 'hideOthers' | 'unhide' | 'quit' | 'front' | 'windowMenu';
 
 /** A menu item as Electron's Menu.buildFromTemplate takes it (the subset we build). */
 export interface MenuItemSpec {
@@ -115,6 +115,8 @@ export interface MenuItemSpec {
   role?: MenuRole;
   type?: 'separator' | 'submenu' | 'normal' | 'radio';
   accelerator?: string;
+  /** false: the accelerator is only shown; the app handles the key (a bare letter must still type in fields). */
+  registerAccelerator?: boolean;
   enabled?: boolean;
   checked?: boolean;
   submenu?: MenuItemSpec[];
