@@ -3,8 +3,12 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-export function writeFileAtomic(path: string, content: string | Buffer, mode = 0o600): void {
-  mkdirSync(dirname(path), { recursive: true });
+/**
+ * `createFolder` is for the app-data folder only: a user-chosen path names a folder that exists,
+ * and Node's recursive mkdir can spin forever on some unwritable parents (e.g. under /proc).
+ */
+export function writeFileAtomic(path: string, content: string | Buffer, { mode = 0o600, createFolder = true }: { mode?: number; createFolder?: boolean } = {}): void {
+  if (createFolder) mkdirSync(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.tmp`;
   writeFileSync(temp, content, { mode });
   renameSync(temp, path);
