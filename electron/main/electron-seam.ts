@@ -133,10 +133,10 @@ export interface ElectronSeam {
     getPath(name: 'userData' | 'home' | 'documents'): string;
     requestSingleInstanceLock(): boolean;
     whenReady(): Promise<void>;
-    on(event: 'second-instance', listener: (event: unknown, argv: string[], cwd: string) => void): void;
-    on(event: 'open-file', listener: (event: PreventableEvent, path: string) => void): void;
+    onSecondInstance(listener: (argv: string[], cwd: string) => void): void;
+    onOpenFile(listener: (event: PreventableEvent, path: string) => void): void;
     on(event: 'before-quit' | 'will-quit', listener: (event: PreventableEvent) => void): void;
-    on(event: 'window-all-closed' | 'activate', listener: () => void): void;
+    onWindowAllClosed(listener: () => void): void;
     quit(): void;
     exit(code: number): void;
     addRecentDocument(path: string): void;

@@ -23,12 +23,12 @@ export function claimSingleInstance(electron: ElectronSeam, firstArgv: readonly 
     if (deliver === undefined) pending.push(file);
     else deliver(file);
   };
-  electron.app.on('second-instance', (_event, argv, cwd) => {
+  electron.app.onSecondInstance((argv, cwd) => {
     const w = window();
     if (w !== undefined) focusWindow(w);
     for (const file of workflowFilesInArgv(argv, cwd)) open(file);
   });
-  electron.app.on('open-file', (event, path) => {
+  electron.app.onOpenFile((event, path) => {
     event.preventDefault();
     if (WORKFLOW_FILE.test(path)) open(resolve(path));
   });

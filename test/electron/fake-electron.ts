@@ -202,7 +202,10 @@ export class FakeElectron implements ElectronSeam {
     getPath: (name) => (name === 'userData' ? (this.options.userData ?? '/tmp/weft-fake-user-data') : '/home/user'),
     requestSingleInstanceLock: () => this.options.singleInstanceLock ?? true,
     whenReady: async () => undefined,
-    on: (event: string, listener: Listener) => this.appEvents.on(event, listener),
+    onSecondInstance: (listener) => this.appEvents.on('second-instance', (_event: unknown, argv: string[], cwd: string) => listener(argv, cwd)),
+    onOpenFile: (listener) => this.appEvents.on('open-file', listener),
+    on: (event, listener) => this.appEvents.on(event, listener),
+    onWindowAllClosed: (listener) => this.appEvents.on('window-all-closed', listener),
     quit: () => {
       this.quitCalls++;
     },
