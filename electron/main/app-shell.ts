@@ -80,7 +80,8 @@ export async function runShell(o: ShellOptions): Promise<Shell | undefined> {
     session = next;
     if (window === undefined || window.isDestroyed()) return;
     window.webContents.send(DESKTOP_CHANNELS.sessionChanged, next);
-    if (originChanged) window.webContents.reload();
+    // A plain reload would go back to the old port: the page is loaded afresh from the new origin.
+    if (originChanged) void window.loadURL(`${next.url}/`).catch((e: unknown) => log(`could not load the app from ${next.url}: ${e instanceof Error ? e.message : String(e)}`));
   };
 
   const ensureTrust = async (folder: string): Promise<void> => {

@@ -6,6 +6,9 @@ import type { DesktopSession } from '../../shared/desktop/preload-contract.ts';
 export interface EngineSupervisor {
   session(): DesktopSession;
   stop(): Promise<void>;
+  /** How many times the engine has been started (the supervisor's brief adds it). */
+  starts(): number;
+  pid(): number | undefined;
 }
 
 export function startEngineSupervisor(_options: {
@@ -15,6 +18,9 @@ export function startEngineSupervisor(_options: {
   args: string[];
   onEndpoint: (s: DesktopSession) => void;
   onLog?: (line: string) => void;
+  healthIntervalMs?: number;
+  restartDelayMs?: number;
+  stopTimeoutMs?: number;
 }): Promise<EngineSupervisor> {
   throw new Error('not wired: electron/main/engine-supervisor.ts is a stub until the supervisor lands');
 }

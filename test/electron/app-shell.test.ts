@@ -46,7 +46,7 @@ async function start({ trusted = true, promptAnswer = 1 }: { trusted?: boolean; 
     startEngine: async (options): Promise<EngineSupervisor> => {
       starts.push(options);
       const session: DesktopSession = { url: `http://127.0.0.1:${port++}`, token: TOKEN, workspace: options.workspace };
-      return { session: () => session, stop: async () => void stops.push(options.workspace) };
+      return { session: () => session, stop: async () => void stops.push(options.workspace), starts: () => 1, pid: () => undefined };
     },
     argv: ['weft-studio'],
     cwd: root,
@@ -76,13 +76,14 @@ describe('the main process, wired', () => {
     expect(window.title).toBe('ws \u2014 Weft Studio');
   });
 
-  it('a new endpoint is sent to the page, which reloads only when the origin changed', async () => {
+  it('a new endpoint is sent to the page, which is loaded from the new origin only when the origin changed', async () => {
     const { starts, window } = await start();
     const onEndpoint = starts[0]?.onEndpoint;
     onEndpoint?.({ url: 'http://127.0.0.1:40100', token: 'u'.repeat(43), workspace: '/ws' });
-    expect(window.webContents.reloads).toBe(0);
+    expect(window.loaded).toEqual(['http://127.0.0.1:40100/']);
     onEndpoint?.({ url: 'http://127.0.0.1:40999', token: 'u'.repeat(43), workspace: '/ws' });
-    expect(window.webContents.reloads).toBe(1);
+    expect(window.loaded).toEqual(['http://127.0.0.1:40100/', 'http://127.0.0.1:40999/']);
+    expect(window.webContents.sent.at(-1)).toEqual({ channel: DESKTOP_CHANNELS.sessionChanged, payload: { url: 'http://127.0.0.1:40999', token: 'u'.repeat(43), workspace: '/ws' } });
     expect(window.webContents.sent.filter((m) => m.channel === DESKTOP_CHANNELS.sessionChanged)).toHaveLength(2);
     expect(window.webContents.navigate('will-navigate', 'http://127.0.0.1:40999/')).toBe(true);
     expect(window.webContents.navigate('will-navigate', 'http://127.0.0.1:40100/')).toBe(false);
