@@ -5,8 +5,9 @@ import type { ElectronSeam, IpcEventSeam, PreventableEvent, SessionSeam, WindowO
 
 const ipcEvent = (event: IpcMainEvent | IpcMainInvokeEvent): IpcEventSeam => ({
   sender: { id: event.sender.id, getURL: () => event.sender.getURL() },
-  // senderFrame is null once the frame navigated away or was destroyed: then it speaks for no one.
-  senderFrameUrl: event.senderFrame?.url,
+  // Only the top frame speaks for the app: a sub-frame (parent set) or a frame that navigated away
+  // or was destroyed (senderFrame null) gets no URL, and the sender check refuses it.
+  senderFrameUrl: event.senderFrame !== null && event.senderFrame.parent === null ? event.senderFrame.url : undefined,
 });
 
 function adaptWindow(window: BrowserWindow): WindowSeam {

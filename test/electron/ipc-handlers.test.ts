@@ -32,6 +32,12 @@ describe('sender check', () => {
     expect(electron.openDialogs).toEqual([]);
   });
 
+  it('refuses a message from a sub-frame or a frame that is gone (the adapter gives it no URL)', async () => {
+    const { electron, window } = setup();
+    const event = { sender: { id: window.webContents.id, getURL: () => `${SESSION.url}/` }, senderFrameUrl: undefined };
+    await expect(electron.invoke(DESKTOP_CHANNELS.session, event, undefined)).rejects.toThrow(/came from a frame without an origin/);
+  });
+
   it('refuses everything while no engine is up', async () => {
     const electron = new FakeElectron();
     const window = electron.createWindow(windowOptions());
