@@ -1,0 +1,34 @@
+// Which command-line arguments name workflow files to open. A launch is `weft-studio [flags] FILE...`
+// (what a file manager's "open with" and the file association run); a second launch hands its
+// argv and its own working folder to the first instance, so relative names resolve against the
+// second instance's cwd, not the first's. Flags (Electron's and Chromium's own, which the
+// second-instance argv carries too) are skipped; after `--` everything is a name.
+import { isAbsolute, resolve } from 'node:path';
+
+export const WORKFLOW_FILE = /\.weft\.json$/i;
+
+/** The absolute paths of the workflow files named in `argv` (argv[0] is the executable), in order, without repeats. */
+export function workflowFilesInArgv(argv: readonly string[], cwd: string): string[] {
+  const out: string[] = [];
+  let flagsDone = false;
+  for (const arg of argv.slice(1)) {
+    if (!flagsDone && arg === '--') {
+      flagsDone = true;
+      continue;
+    }
+    if (!flagsDone && arg.startsWith('-')) continue;
+    const name = arg.startsWith('file://') ? fileUrlPath(arg) : arg;
+    if (name === undefined || !WORKFLOW_FILE.test(name)) continue;
+    const path = isAbsolute(name) ? resolve(name) : resolve(cwd, name);
+    if (!out.includes(path)) out.push(path);
+  }
+  return out;
+}
+
+function fileUrlPath(arg: string): string | undefined {
+  try {
+    return decodeURIComponent(new URL(arg).pathname);
+  } catch {
+    return undefined;
+  }
+}
