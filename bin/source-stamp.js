@@ -30,6 +30,9 @@ export function freshBundlePath(root) {
   const bundle = join(root, 'dist/cli/weft.js');
   const stampFile = join(root, 'dist/cli/build-stamp.json');
   if (!existsSync(bundle) || !existsSync(stampFile)) return undefined;
+  // A packaged app (or any install without the TypeScript sources) has only the bundle: it is the
+  // code, so it is fresh by definition.
+  if (SOURCE_DIRS.every((dir) => !existsSync(join(root, dir)))) return bundle;
   try {
     const built = JSON.parse(readFileSync(stampFile, 'utf8'));
     const now = sourceStamp(root);
