@@ -29,7 +29,7 @@ function newestIn(dir) {
 
 function builtBefore(output, sources) {
   if (!existsSync(output)) return true;
-  return Math.max(...sources.map((s) => (s.endsWith('.ts') ? statSync(s).mtimeMs : newestIn(s)))) > statSync(output).mtimeMs;
+  return Math.max(...sources.map((s) => (existsSync(s) && statSync(s).isDirectory() ? newestIn(s) : existsSync(s) ? statSync(s).mtimeMs : 0))) > statSync(output).mtimeMs;
 }
 
 const appStale = () => builtBefore(join(root, 'dist/app/index.html'), [join(root, 'renderer'), join(root, 'shared'), join(root, 'vite.config.ts')]);
