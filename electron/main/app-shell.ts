@@ -12,6 +12,7 @@ import { engineEnv, engineServeArgs, weftCommand } from './engine-command.ts';
 import type { EngineSupervisor, startEngineSupervisor } from './engine-supervisor.ts';
 import { registerIpcHandlers } from './ipc-handlers.ts';
 import { buildMenuTemplate } from './menu.ts';
+import { workspaceInArgv } from './launch-args.ts';
 import { menuHandlers } from './menu-handlers.ts';
 import { openWorkflowFile } from './open-workflow.ts';
 import { ProviderKeys } from './provider-keys.ts';
@@ -70,7 +71,7 @@ export async function runShell(o: ShellOptions): Promise<Shell | undefined> {
     refreshMenu();
   };
 
-  let workspace = firstWorkspace(settings, electron);
+  let workspace = firstWorkspace(settings, electron, workspaceInArgv(o.argv, o.cwd));
   let session: DesktopSession | undefined;
   let supervisor: EngineSupervisor | undefined;
   const document = new DocumentTracker(electron.platform, () => workspace);
@@ -202,8 +203,9 @@ const isFolder = (path: string): boolean => {
   }
 };
 
-/** The last workspace if it still exists, else a "Weft" folder in the user's documents. */
-function firstWorkspace(settings: Settings, electron: ElectronSeam): string {
+/** The folder the launch names, else the last workspace if it still exists, else a "Weft" folder in the user's documents. */
+function firstWorkspace(settings: Settings, electron: ElectronSeam, named: string | undefined): string {
+  if (named !== undefined && isFolder(named)) return named;
   if (settings.lastWorkspace !== undefined && isFolder(settings.lastWorkspace)) return settings.lastWorkspace;
   const fallback = join(electron.app.getPath('documents'), 'Weft');
   mkdirSync(fallback, { recursive: true });

@@ -25,6 +25,25 @@ export function workflowFilesInArgv(argv: readonly string[], cwd: string): strin
   return out;
 }
 
+/**
+ * The folder a launch names with `--workspace DIR` (or `--workspace=DIR`), absolute against `cwd`,
+ * or undefined. `npm start` passes it (the examples, in a fresh clone); it wins over the last
+ * workspace of the settings.
+ *
+ * @example
+ * workspaceInArgv(['electron', '.', '--workspace', 'examples'], '/repo'); // '/repo/examples'
+ */
+export function workspaceInArgv(argv: readonly string[], cwd: string): string | undefined {
+  let found: string | undefined;
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') break;
+    if (arg === '--workspace' && i + 1 < argv.length) found = argv[++i];
+    else if (arg.startsWith('--workspace=')) found = arg.slice('--workspace='.length);
+  }
+  return found === undefined || found === '' ? undefined : resolve(cwd, found);
+}
+
 function fileUrlPath(arg: string): string | undefined {
   try {
     return decodeURIComponent(new URL(arg).pathname);

@@ -26,7 +26,7 @@ interface Harness {
   root: string;
 }
 
-async function start({ trusted = true, promptAnswer = 1 }: { trusted?: boolean; promptAnswer?: number } = {}): Promise<Harness> {
+async function start({ trusted = true, promptAnswer = 1, argv = ['weft-studio'] }: { trusted?: boolean; promptAnswer?: number; argv?: string[] } = {}): Promise<Harness> {
   const root = mkdtempSync(join(tmpdir(), 'weft-shell-'));
   const userData = join(root, 'user-data');
   const workspace = join(root, 'ws');
@@ -48,7 +48,7 @@ async function start({ trusted = true, promptAnswer = 1 }: { trusted?: boolean; 
       const session: DesktopSession = { url: `http://127.0.0.1:${port++}`, token: TOKEN, workspace: options.workspace };
       return { session: () => session, stop: async () => void stops.push(options.workspace), starts: () => 1, pid: () => undefined };
     },
-    argv: ['weft-studio'],
+    argv,
     cwd: root,
     execPath: process.execPath,
     appRoot: REPO_ROOT,
@@ -74,6 +74,17 @@ describe('the main process, wired', () => {
     expect(window.options.webPreferences.preload).toBe('/app/preload.cjs');
     expect(electron.menu?.length).toBeGreaterThan(0);
     expect(window.title).toBe('ws \u2014 Weft Studio');
+  });
+
+  it('opens the folder the launch names with --workspace (npm start passes the examples) over the last workspace', async () => {
+    const examples = join(REPO_ROOT, 'examples');
+    const first = await start({ argv: ['electron', '/app', '--workspace', examples] });
+    expect(first.starts[0]?.args.at(-1)).toBe(examples);
+    expect(first.shell.workspace()).toBe(examples);
+    // A relative --workspace resolves against the launch's folder; one that is not a folder is ignored.
+    const { starts, workspace, root } = await start({ argv: ['electron', '/app', '--workspace=nowhere'] });
+    expect(starts[0]?.args.at(-1)).toBe(workspace);
+    expect(workspace.startsWith(root)).toBe(true);
   });
 
   it('a new endpoint is sent to the page, which is loaded from the new origin only when the origin changed', async () => {

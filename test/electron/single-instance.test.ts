@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { workflowFilesInArgv } from '../../electron/main/launch-args.ts';
+import { workflowFilesInArgv, workspaceInArgv } from '../../electron/main/launch-args.ts';
 import { openTarget } from '../../electron/main/open-target.ts';
 import { openWorkflowFile } from '../../electron/main/open-workflow.ts';
 import { claimSingleInstance } from '../../electron/main/single-instance.ts';
@@ -21,6 +21,20 @@ describe('workflowFilesInArgv', () => {
     [['/home/u/proj/flow.weft.json'], []],
   ])('%j', (argv, files) => {
     expect(workflowFilesInArgv(argv, '/home/u/proj')).toEqual(files);
+  });
+});
+
+describe('workspaceInArgv', () => {
+  it.each([
+    [['electron', '.', '--workspace', 'examples'], '/repo/examples'],
+    [['electron', '.', '--workspace=/abs/ws'], '/abs/ws'],
+    [['electron', '.', '--workspace', 'a', '--workspace', 'b'], '/repo/b'],
+    [['electron', '.', '--', '--workspace', 'x'], undefined],
+    [['electron', '.', '--workspace'], undefined],
+    [['electron', '.', '--workspace='], undefined],
+    [['electron', '.', 'flow.weft.json'], undefined],
+  ])('%j -> %s', (argv, expected) => {
+    expect(workspaceInArgv(argv, '/repo')).toBe(expected);
   });
 });
 
