@@ -74,6 +74,8 @@ export interface OutcomeEdgeData extends Record<string, unknown> {
   diff?: DiffMark;
   /** On the insights page: how often it was taken. */
   stats?: EdgeStatsMark;
+  /** Where the label sits, clear of nodes: `t` along the curve (0 source, 1 target), `dy` off it; else the middle. */
+  labelAt?: { t: number; dy: number };
 }
 
 export type StepFlowNode = FlowNode<StepNodeData, 'step'>;

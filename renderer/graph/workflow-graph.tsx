@@ -8,6 +8,7 @@ import type { Diagnostic } from '../api/api-types.ts';
 import { DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from './flow-defaults.ts';
 import { filePositions, toEdges, toNodes, type GraphStats, type ItemsMark, type OutcomeFlowEdge, type Positions, type StepFlowNode } from './to-flow.ts';
 import { autoLayout } from './auto-layout.ts';
+import { labelledEdges, placeEdgeLabels, widenForLabels } from './edge-label-layout.ts';
 import { useTheme } from '../app/theme-store.ts';
 
 
@@ -41,7 +42,11 @@ function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = nul
     };
   }, [workflow, fromFile]);
 
-  const positions = fromFile ?? (computed?.for === workflow ? computed.positions : null);
+  const laidOut = fromFile ?? (computed?.for === workflow ? computed.positions : null);
+  // Room for the labels: gaps widened where a row's label would not fit, each label placed clear of nodes.
+  const labelled = useMemo(() => labelledEdges(workflow, stats !== null), [workflow, stats]);
+  const positions = useMemo(() => (laidOut === null ? null : widenForLabels(laidOut, labelled)), [laidOut, labelled]);
+  const labelAt = useMemo(() => (positions === null ? null : placeEdgeLabels(positions, labelled)), [positions, labelled]);
   const nodes = useMemo(() => {
     if (positions === null) return null;
     return toNodes(workflow, diagnostics, positions, runId).map((n): StepFlowNode => {
@@ -56,9 +61,11 @@ function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = nul
     () =>
       toEdges(workflow, runId).map((e): OutcomeFlowEdge => {
         const mark = stats?.edges[e.id];
-        return mark === undefined || e.data === undefined ? e : { ...e, data: { ...e.data, stats: mark } };
+        const at = labelAt?.[e.id];
+        if (e.data === undefined || (mark === undefined && at === undefined)) return e;
+        return { ...e, data: { ...e.data, ...(mark === undefined ? {} : { stats: mark }), ...(at === undefined ? {} : { labelAt: at }) } };
       }),
-    [workflow, runId, stats],
+    [workflow, runId, stats, labelAt],
   );
 
   const onNodeClick: NodeMouseHandler<StepFlowNode> = (_event, node) => onSelect?.(node.id);
