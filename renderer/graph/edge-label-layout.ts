@@ -8,7 +8,7 @@ import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { NODE_HEIGHT, NODE_WIDTH, edgeOutcomesOf, type Positions } from './to-flow.ts';
 
 /** The label's widest box: longer text is cut with an ellipsis (the full text is its title). */
-export const LABEL_MAX_WIDTH = 150;
+export const LABEL_MAX_WIDTH = 200;
 const LABEL_HEIGHT = 20;
 /** Room kept between a label and a node's border. */
 const MARGIN = 8;
@@ -43,8 +43,9 @@ interface Box {
 }
 
 /**
- * The texts an edge's label shows (empty: no label), as OutcomeEdge draws them: the outcomes when
- * they are not the plain "succeeded", "default", the loop bound and the condition.
+ * The words an edge's label shows besides its condition (empty with no condition: no label), as
+ * OutcomeEdge draws them: the outcomes when they are not the plain "succeeded", "default" and the
+ * loop bound.
  */
 export function edgeLabelParts(edge: Workflow['edges'][number]): string[] {
   const outcomes = edgeOutcomesOf(edge);
@@ -53,22 +54,27 @@ export function edgeLabelParts(edge: Workflow['edges'][number]): string[] {
   const parts = outcomes.map((o) => o.replace('_', ' '));
   if (edge.default === true) parts.push('default');
   if (edge.maxTraversals !== undefined) parts.push(`↺ ${edge.maxTraversals}`);
-  if (edge.when !== undefined) parts.push(edge.when);
   return parts;
 }
 
-/** A label's width from its texts: 10.5 px text (about 6.4 px a character), padding and gaps. */
-export function labelWidth(parts: readonly string[]): number {
-  if (parts.length === 0) return 0;
-  const chars = parts.reduce((n, p) => n + p.length, 0);
-  return Math.min(LABEL_MAX_WIDTH, Math.ceil(chars * 6.4 + (parts.length - 1) * 4 + 16));
+/**
+ * A label's width from its texts: bold 10.5 px outcome words (about 7.6 px a character in the
+ * fonts the app falls back to), the condition in monospace (6.4 px), gaps, padding and border.
+ * The condition is the part cut short when the label is wider than LABEL_MAX_WIDTH.
+ */
+export function labelWidth(parts: readonly string[], condition?: string): number {
+  if (parts.length === 0 && condition === undefined) return 0;
+  const words = parts.reduce((n, p) => n + p.length, 0) * 7.6;
+  const mono = condition === undefined ? 0 : condition.length * 6.4;
+  const count = parts.length + (condition === undefined ? 0 : 1);
+  return Math.min(LABEL_MAX_WIDTH, Math.ceil(words + mono + (count - 1) * 4 + 16));
 }
 
 /** The labelled edges of a workflow with their widths; with `shares`, every edge shows its share ("100%"). */
 export function labelledEdges(workflow: Workflow, shares = false): LabelledEdge[] {
   return workflow.edges.flatMap((e) => {
     const parts = edgeLabelParts(e);
-    const width = labelWidth(shares ? ['100%', ...parts] : parts);
+    const width = labelWidth(shares ? ['100%', ...parts] : parts, e.when);
     return width === 0 ? [] : [{ id: e.id, from: e.from, to: e.to, width }];
   });
 }

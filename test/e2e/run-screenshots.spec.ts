@@ -144,7 +144,7 @@ function arrowheads(page: Page): Promise<Record<string, number>> {
 }
 
 test('one run with retries, an unknown write and a rejection: timeline, provenance, restart record, compare and insights in both themes', async ({ page }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(120_000);
   const input = { apiBase: flaky.url, topic: 'rack cooling' };
   const runId = await start(input);
   expect(flaky.calls).toEqual({ quote: 3, put: 1 });
@@ -178,7 +178,9 @@ test('one run with retries, an unknown write and a rejection: timeline, provenan
   // waits between them; the write's one attempt ended unknown; the review waited for a person twice.
   const quoteRow = page.locator('[data-testid="timeline-row"][data-step="fetch_quote"]');
   await expect(quoteRow.locator('[data-testid="timeline-bar"][data-kind="running"]')).toHaveCount(3);
-  expect(await quoteRow.locator('[data-testid="timeline-bar"][data-kind="running"]').evaluateAll((bars) => bars.map((b) => b.getAttribute('data-outcome')))).toEqual(['failed', 'failed', 'succeeded']);
+  const outcomes: (string | null)[] = [];
+  for (const bar of await quoteRow.locator('[data-testid="timeline-bar"][data-kind="running"]').all()) outcomes.push(await bar.getAttribute('data-outcome'));
+  expect(outcomes).toEqual(['failed', 'failed', 'succeeded']);
   await expect(quoteRow.locator('[data-testid="timeline-bar"][data-kind="retry_wait"]')).toHaveCount(2);
   await expect(page.locator('[data-testid="timeline-row"][data-step="write"] [data-testid="timeline-bar"][data-outcome="unknown"]')).toHaveCount(1);
   await expect(page.locator('[data-testid="timeline-row"][data-step="review"]')).toHaveCount(2);
@@ -187,6 +189,12 @@ test('one run with retries, an unknown write and a rejection: timeline, provenan
   await expect(page.getByTestId('attempt-error-outcome')).toHaveText('Outcome unknown');
   await expect(page.getByTestId('attempt-error-code')).toHaveText('unknown');
   await expect(page.getByTestId('attempt-error-message')).toContainText('timed out after 1500 ms');
+  // The picture: the quote's second attempt selected, its 503 in the detail, the retries beside it.
+  await page.getByTestId('step-node-fetch_quote').click();
+  await page.getByTestId('attempt-tab-fetch_quote/1.2').click();
+  await expect(page.getByTestId('attempt-detail')).toHaveAttribute('data-attempt', 'fetch_quote/1.2');
+  await expect(page.getByTestId('attempt-error-outcome')).toHaveText('Failed');
+  await expect(page.getByTestId('attempt-error-code')).toHaveText('http_503');
   await shoot(page, 'showcase-timeline');
 
   // The step detail of the revision: the reason is in its input, and provenance links lead to
@@ -195,7 +203,8 @@ test('one run with retries, an unknown write and a rejection: timeline, provenan
   await expect(page.getByTestId('step-detail')).toHaveAttribute('data-step', 'revise');
   await expect(page.getByTestId('attempt-input')).toContainText('Quote the price per rack, not the total');
   await expect(page.getByTestId('provenance')).toContainText('steps.review.output.reason');
-  await expect(page.getByTestId('provenance-link-review').first()).toBeVisible();
+  await page.getByTestId('provenance').scrollIntoViewIfNeeded();
+  await expect(page.getByTestId('provenance-link-review').first()).toBeInViewport();
   await shoot(page, 'showcase-step-provenance');
   await page.getByTestId('provenance-link-review').first().click();
   await expect(page.getByTestId('step-detail')).toHaveAttribute('data-step', 'review');
@@ -236,10 +245,17 @@ test('a selected edge in the editor has the same arrowhead as the others', async
   await page.goto(served.address);
   await page.goto(`${served.url}/#/workflow/showcase`);
   await expect(page.getByTestId('step-node-verify')).toBeVisible();
-  const edge = page.locator('.react-flow__edge[data-id="draft_to_review"]');
+  const edge = page.locator('.react-flow__edge[data-id="review_rejected"]');
   await expect(edge.locator('path.outcome-edge')).toBeVisible();
   const before = await arrowheads(page);
-  await edge.locator('path.react-flow__edge-interaction').click({ force: true });
+  // A click on the curve a quarter along it (its middle carries the label).
+  const at = await page.evaluate(`(() => {
+    const path = document.querySelector('.react-flow__edge[data-id="review_rejected"] path.outcome-edge');
+    const p = path.getPointAtLength(path.getTotalLength() / 4).matrixTransform(path.getScreenCTM());
+    return { x: p.x, y: p.y };
+  })()`);
+  const point = at as { x: number; y: number };
+  await page.mouse.click(point.x, point.y);
   await expect(edge.locator('path.outcome-edge')).toHaveAttribute('data-selected', 'true');
   const after = await arrowheads(page);
   expect(Object.keys(after)).toHaveLength(8);
