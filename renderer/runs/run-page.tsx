@@ -107,7 +107,8 @@ export function RunPage({ id }: { id: string }) {
               </button>
             ))}
           </div>
-          <div className="run-panel-body">
+          {/* Keyed by tab: each tab opens at its top, not at the scroll of the tab before. */}
+          <div className="run-panel-body" key={tab}>
             {tab === 'step' ? (
               selection === null || definition === null ? (
                 <p className="muted run-detail-empty">Select a step on the graph, the timeline or the restart record.</p>

@@ -209,8 +209,10 @@ test('one run with retries, an unknown write and a rejection: timeline, provenan
   await page.getByTestId('provenance-link-review').first().click();
   await expect(page.getByTestId('step-detail')).toHaveAttribute('data-step', 'review');
 
-  // The restart record in words: the write's unknown outcome and what it allows now.
+  // The restart record in words, at the write: its unknown outcome and what it allows now.
+  await page.getByTestId('step-node-write').click();
   await page.getByTestId('run-tab-record').click();
+  await expect(page.getByTestId('record-step-write')).toContainText('outcome unknown');
   await expect(page.getByTestId('record-step-write')).toHaveAttribute('data-state', 'unknown');
   await expect(page.getByTestId('record-step-fetch_quote')).toContainText('fetch_quote/1.3');
   await expect(page.getByTestId('record-step-done')).toHaveAttribute('data-state', 'succeeded');
