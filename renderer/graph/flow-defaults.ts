@@ -6,5 +6,10 @@ import { OutcomeEdge } from './outcome-edge.tsx';
 
 export const NODE_TYPES = { step: StepNode };
 export const EDGE_TYPES = { outcome: OutcomeEdge };
-export const DEFAULT_EDGE_OPTIONS = { markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 } };
+/**
+ * The arrowhead is sized in the canvas's own units, not in stroke widths (React Flow's default):
+ * one marker serves every edge, and a selected or taken edge is drawn heavier, which would have
+ * drawn its arrowhead larger than the others. 26 is the size the thinnest edge (1.6) had.
+ */
+export const DEFAULT_EDGE_OPTIONS = { markerEnd: { type: MarkerType.ArrowClosed, width: 26, height: 26, markerUnits: 'userSpaceOnUse' } };
 export const PRO_OPTIONS = { hideAttribution: true };

@@ -1,13 +1,18 @@
 // An edge on the canvas, labelled with the outcome(s) it follows and its condition. Failure
 // outcomes are drawn dashed in their colour; loop edges show their bound.
 import { memo } from 'react';
-import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyflow/react';
+import { BaseEdge, EdgeLabelRenderer, getBezierPath, Position, type EdgeProps } from '@xyflow/react';
+import { bezierPoint } from './edge-label-layout.ts';
 import type { OutcomeFlowEdge } from './to-flow.ts';
 import { useRuns } from '../runs/runs-store.ts';
 
 function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
   const { id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, markerEnd, selected } = props;
-  const [path, labelX, labelY] = getBezierPath({ sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition });
+  const [path, midX, midY] = getBezierPath({ sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition });
+  // The graph placed the label clear of nodes (edge-label-layout.ts), on this same curve.
+  const at = data?.labelAt;
+  const onCurve = at !== undefined && sourcePosition === Position.Right && targetPosition === Position.Left ? bezierPoint(sourceX, sourceY, targetX, targetY, at.t) : null;
+  const label = onCurve === null || at === undefined ? { x: midX, y: midY } : { x: onCurve.x, y: onCurve.y + at.dy };
   const runId = data?.runId ?? null;
   // On a run's graph: was this edge taken in the run's current pass (undefined: not decided yet).
   const taken = useRuns((st) => (runId === null ? undefined : st.edgeTaken[runId]?.[id]));
@@ -47,8 +52,9 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
           <div
             className="edge-label nodrag nopan"
             data-outcome={main}
-            style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
+            style={{ transform: `translate(-50%, -50%) translate(${label.x}px, ${label.y}px)` }}
             data-testid={`edge-label-${id}`}
+            data-at={at === undefined ? undefined : `${at.t} ${at.dy}`}
           >
             {problems > 0 ? (
               <span className="edge-problem" data-testid={`edge-problem-${id}`} title={`${problems} problem${problems === 1 ? '' : 's'}: see Problems`}>

@@ -3,7 +3,7 @@
 // count. Memoized, and it subscribes only to its own step of its own run.
 import { memo } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
-import { AlertTriangle, Hourglass, Radio, RotateCw, Timer, UserRound, XCircle } from 'lucide-react';
+import { AlertTriangle, Hourglass, Layers, Radio, RotateCw, Timer, UserRound, XCircle } from 'lucide-react';
 import { KindIcon } from './kind-icon.tsx';
 import type { StepFlowNode } from './to-flow.ts';
 import { useRuns } from '../runs/runs-store.ts';
@@ -95,6 +95,15 @@ function StepNodeView({ data, selected }: NodeProps<StepFlowNode>) {
           </div>
         ) : (
         <div className="step-node-hints">
+          {data.items !== undefined ? (
+            <span
+              className="node-items-failed"
+              title={`${data.items.failed} of ${data.items.total} items did not succeed; the step's detail links their runs`}
+              data-testid={`step-items-failed-${data.stepId}`}
+            >
+              <Layers size={11} aria-hidden="true" /> {data.items.failed}/{data.items.total} failed
+            </span>
+          ) : null}
           {data.effect !== 'none' ? (
             <span className="effect-badge" data-effect={data.effect} title={`effect: ${data.effect}`}>
               {data.effect}

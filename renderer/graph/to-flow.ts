@@ -26,6 +26,14 @@ export interface StepNodeData extends Record<string, unknown> {
   diff?: DiffMark;
   /** On the insights page: the step's figures over the workflow's runs. */
   stats?: StepStatsMark;
+  /** On a run's graph: a map step's items that did not succeed, of how many. */
+  items?: ItemsMark;
+}
+
+/** A map step's failed items, drawn as a badge: its state may say succeeded (onItemFailure "continue"). */
+export interface ItemsMark {
+  failed: number;
+  total: number;
 }
 
 /** A step's latency (activation to settlement) over the runs of a workflow, and how many ran it. */
@@ -66,6 +74,8 @@ export interface OutcomeEdgeData extends Record<string, unknown> {
   diff?: DiffMark;
   /** On the insights page: how often it was taken. */
   stats?: EdgeStatsMark;
+  /** Where the label sits, clear of nodes: `t` along the curve (0 source, 1 target), `dy` off it; else the middle. */
+  labelAt?: { t: number; dy: number };
 }
 
 export type StepFlowNode = FlowNode<StepNodeData, 'step'>;

@@ -6,8 +6,9 @@ import '@xyflow/react/dist/style.css';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { Diagnostic } from '../api/api-types.ts';
 import { DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from './flow-defaults.ts';
-import { filePositions, toEdges, toNodes, type GraphStats, type OutcomeFlowEdge, type Positions, type StepFlowNode } from './to-flow.ts';
+import { filePositions, toEdges, toNodes, type GraphStats, type ItemsMark, type OutcomeFlowEdge, type Positions, type StepFlowNode } from './to-flow.ts';
 import { autoLayout } from './auto-layout.ts';
+import { labelledEdges, placeEdgeLabels, widenForLabels } from './edge-label-layout.ts';
 import { useTheme } from '../app/theme-store.ts';
 
 
@@ -19,9 +20,11 @@ interface Props {
   onSelect?: (stepId: string | null) => void;
   /** On the insights page: figures drawn on the nodes (p50/p95) and edges (frequency, thickness). */
   stats?: GraphStats | null;
+  /** On a run's graph: map steps' failed items, by step id. */
+  items?: Readonly<Record<string, ItemsMark>> | null;
 }
 
-function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = null, onSelect, stats = null }: Props) {
+function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = null, onSelect, stats = null, items = null }: Props) {
   const theme = useTheme((s) => s.theme);
   const fromFile = useMemo(() => filePositions(workflow), [workflow]);
   const [computed, setComputed] = useState<{ for: Workflow; positions: Positions } | null>(null);
@@ -39,22 +42,30 @@ function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = nul
     };
   }, [workflow, fromFile]);
 
-  const positions = fromFile ?? (computed?.for === workflow ? computed.positions : null);
+  const laidOut = fromFile ?? (computed?.for === workflow ? computed.positions : null);
+  // Room for the labels: gaps widened where a row's label would not fit, each label placed clear of nodes.
+  const labelled = useMemo(() => labelledEdges(workflow, stats !== null), [workflow, stats]);
+  const positions = useMemo(() => (laidOut === null ? null : widenForLabels(laidOut, labelled)), [laidOut, labelled]);
+  const labelAt = useMemo(() => (positions === null ? null : placeEdgeLabels(positions, labelled)), [positions, labelled]);
   const nodes = useMemo(() => {
     if (positions === null) return null;
     return toNodes(workflow, diagnostics, positions, runId).map((n): StepFlowNode => {
       const mark = stats?.steps[n.id];
-      const node = mark === undefined ? n : { ...n, data: { ...n.data, stats: mark } };
+      const itemMark = items?.[n.id];
+      const data = mark === undefined && itemMark === undefined ? n.data : { ...n.data, ...(mark === undefined ? {} : { stats: mark }), ...(itemMark === undefined ? {} : { items: itemMark }) };
+      const node = data === n.data ? n : { ...n, data };
       return n.id === selected ? { ...node, selected: true } : node;
     });
-  }, [workflow, diagnostics, positions, runId, selected, stats]);
+  }, [workflow, diagnostics, positions, runId, selected, stats, items]);
   const edges = useMemo(
     () =>
       toEdges(workflow, runId).map((e): OutcomeFlowEdge => {
         const mark = stats?.edges[e.id];
-        return mark === undefined || e.data === undefined ? e : { ...e, data: { ...e.data, stats: mark } };
+        const at = labelAt?.[e.id];
+        if (e.data === undefined || (mark === undefined && at === undefined)) return e;
+        return { ...e, data: { ...e.data, ...(mark === undefined ? {} : { stats: mark }), ...(at === undefined ? {} : { labelAt: at }) } };
       }),
-    [workflow, runId, stats],
+    [workflow, runId, stats, labelAt],
   );
 
   const onNodeClick: NodeMouseHandler<StepFlowNode> = (_event, node) => onSelect?.(node.id);

@@ -19,6 +19,8 @@ import { RunActions } from './actions/run-actions.tsx';
 import { StepActions } from './actions/step-actions.tsx';
 import { DebugActions } from './actions/debug-actions.tsx';
 import { TimeTravel } from './run-view/time-travel.tsx';
+import { itemFailures } from './run-view/item-failures.ts';
+import type { ItemsMark } from '../graph/to-flow.ts';
 import { Timeline, type TimelineSelection } from './timeline/timeline.tsx';
 import { useRunTimeline } from './timeline/use-run-timeline.ts';
 import type { TimelineClient } from '../api/timeline-client.ts';
@@ -54,6 +56,8 @@ export function RunPage({ id }: { id: string }) {
     document.title = `Run ${id} · Weft Studio`;
   }, [id, loadRun]);
   const definition = useRunDefinition(live);
+  const children = detail?.children;
+  const items = useMemo(() => itemMarks(children, definition), [children, definition]);
 
   // A failed run opens at the step it is failing at: its cause is one click further.
   useEffect(() => {
@@ -89,6 +93,7 @@ export function RunPage({ id }: { id: string }) {
               workflow={definition}
               diagnostics={NO_DIAGNOSTICS}
               runId={viewId}
+              items={items}
               selected={selection?.stepId ?? null}
               onSelect={(stepId) => (stepId === null ? setSelection(null) : select({ stepId, attemptId: null }))}
             />
@@ -102,7 +107,8 @@ export function RunPage({ id }: { id: string }) {
               </button>
             ))}
           </div>
-          <div className="run-panel-body">
+          {/* Keyed by tab: each tab opens at its top, not at the scroll of the tab before. */}
+          <div className="run-panel-body" key={tab}>
             {tab === 'step' ? (
               selection === null || definition === null ? (
                 <p className="muted run-detail-empty">Select a step on the graph, the timeline or the restart record.</p>
@@ -173,6 +179,15 @@ function TimelinePane({ runId, lastSeq, live, selection, onSelect, client, curso
       />
     </div>
   );
+}
+
+/** Map steps' failed items as the graph's badges show them (of the run as shown, past or live). */
+function itemMarks(children: RunDetail['children'] | undefined, definition: Workflow | null): Record<string, ItemsMark> | null {
+  if (children === undefined || definition === null) return null;
+  const maps = new Set(definition.steps.filter((s) => s.kind === 'map').map((s) => s.id));
+  const marks: Record<string, ItemsMark> = {};
+  for (const [stepId, f] of Object.entries(itemFailures(children))) if (maps.has(stepId)) marks[stepId] = { failed: f.failed.length, total: f.total };
+  return marks;
 }
 
 /** A run selection as the timeline knows it: an attempt id `step/activation.number` split up. */

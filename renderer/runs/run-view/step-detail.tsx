@@ -3,12 +3,15 @@
 // provider, model, tokens and latency; where each input field came from (links that select the
 // upstream step and attempt); and what may happen next and why.
 import { memo, useMemo, type ReactNode } from 'react';
-import { ArrowUpRight, CircleAlert, KeyRound, ShieldCheck } from 'lucide-react';
+import { ArrowUpRight, CircleAlert, KeyRound, Layers, ShieldCheck } from 'lucide-react';
 import type { Workflow } from '../../../shared/definition/workflow-schema.ts';
 import type { AttemptDetail, RunDetail, StepDetail as StepDetailData } from '../../../shared/api/run-detail.ts';
 import { analyzeHandoffs } from '../../../shared/validator/handoffs/analyze-handoffs.ts';
 import { formatDuration } from '../../app/format.ts';
 import { KindIcon } from '../../graph/kind-icon.tsx';
+import { AttemptError } from './attempt-error.tsx';
+import { itemFailures, itemFailuresText, type ItemFailures } from './item-failures.ts';
+import { useRoute } from '../../app/route-store.ts';
 import { provenanceOf, type ProvenanceEntry } from './provenance.ts';
 import { ValueView } from './value-view.tsx';
 
@@ -32,6 +35,7 @@ function StepDetailView({ detail, definition, selection, onSelect, actions }: Pr
   const handoffs = useMemo(() => analyzeHandoffs(definition), [definition]);
   const provenance = useMemo(() => provenanceOf(definition, handoffs, detail, selection.stepId), [definition, handoffs, detail, selection.stepId]);
   const kind = definition.steps.find((s) => s.id === selection.stepId)?.kind;
+  const items = useMemo(() => (kind === 'map' ? itemFailures(detail.children)[selection.stepId] : undefined), [kind, detail.children, selection.stepId]);
   if (step === undefined) return <p className="muted run-detail-empty">Step {selection.stepId} is not in this run.</p>;
   const attempt = step.attempts.find((a) => a.id === selection.attemptId) ?? step.attempts.at(-1);
   return (
@@ -51,6 +55,7 @@ function StepDetailView({ detail, definition, selection, onSelect, actions }: Pr
       <p className="rsd-next" data-testid="step-next">
         {step.next}
       </p>
+      {items !== undefined ? <FailedItems items={items} /> : null}
       {actions}
       {step.attempts.length > 1 ? (
         <div className="rsd-attempts" role="tablist" aria-label="attempts">
@@ -129,9 +134,7 @@ function AttemptSection({ step, attempt, runId }: { step: StepDetailData; attemp
           {attempt.meta !== null ? <Meta meta={attempt.meta} /> : null}
         </dl>
         {attempt.error !== null ? (
-          <div className="rsd-error" role="note" data-testid="attempt-error">
-            <span className="mono">{attempt.error.code}</span> {attempt.error.message}
-          </div>
+          <AttemptError state={attempt.state} error={attempt.error} />
         ) : null}
         {attempt.evidence !== null ? (
           <div className="rsd-evidence" data-testid="attempt-evidence">
@@ -155,6 +158,24 @@ function AttemptSection({ step, attempt, runId }: { step: StepDetailData; attemp
         </section>
       ) : null}
     </>
+  );
+}
+
+/** "N of M items failed", each failed item a link to its child run (where its cause is). */
+function FailedItems({ items }: { items: ItemFailures }) {
+  const go = useRoute((s) => s.go);
+  return (
+    <div className="rsd-items" role="note" data-testid="step-items-failed">
+      <Layers size={13} aria-hidden="true" />
+      <span className="rsd-items-text">{itemFailuresText(items)}:</span>
+      {items.failed.map((f) => (
+        <button key={f.runId} type="button" className="link-button mono" onClick={() => go({ page: 'run', id: f.runId })} data-testid={`failed-item-${f.index}`} title={`open item ${f.index}'s run ${f.runId} (${f.state})`}>
+          <ArrowUpRight size={12} aria-hidden="true" />
+          item {f.index}
+          {f.state !== 'failed' ? ` (${f.state})` : ''}
+        </button>
+      ))}
+    </div>
   );
 }
 
