@@ -9,6 +9,7 @@ const ENDED: Record<AttemptDetail['state'], string> = {
   succeeded: 'Succeeded',
   failed: 'Failed',
   unknown: 'Outcome unknown',
+  cancelled: 'Cancelled while it waited',
 };
 
 export function AttemptError({ state, error }: { state: AttemptDetail['state']; error: NonNullable<AttemptDetail['error']> }) {
@@ -20,9 +21,12 @@ export function AttemptError({ state, error }: { state: AttemptDetail['state']; 
         <span className="rsd-error-outcome" data-testid="attempt-error-outcome">
           {ENDED[state]}
         </span>
-        <span className="rsd-error-code mono" data-testid="attempt-error-code" title="the error's code">
-          {error.code}
-        </span>
+        {/* A code that only repeats the outcome ("unknown") says nothing more. */}
+        {error.code !== state && (
+          <span className="rsd-error-code mono" data-testid="attempt-error-code" title="the error's code">
+            {error.code}
+          </span>
+        )}
       </div>
       <p className="rsd-error-message" data-testid="attempt-error-message">
         {error.message}
