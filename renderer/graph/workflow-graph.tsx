@@ -95,11 +95,15 @@ function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = nul
         aria-label={`graph of ${workflow.name}`}
       >
         <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="var(--canvas-dots)" />
-        <MiniMap pannable zoomable className="minimap" nodeStrokeWidth={3} nodeColor="var(--minimap-node)" />
+        {/* A small graph fits the pane whole: a minimap would only cover part of it. */}
+        {workflow.steps.length > MINIMAP_FROM_STEPS && <MiniMap pannable zoomable className="minimap" nodeStrokeWidth={3} nodeColor="var(--minimap-node)" />}
         <Controls showInteractive={false} />
       </ReactFlow>
     </div>
   );
 }
+
+/** Steps from which the run and insights graphs show a minimap. */
+const MINIMAP_FROM_STEPS = 16;
 
 export const WorkflowGraph = memo(WorkflowGraphView);
