@@ -10,6 +10,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { exampleWorkspace, REPO_ROOT, startServe, weft, type Served, type Workspace } from './weft-serve.ts';
+import { CHECK_ALL, CHECK_ITEM } from '../fixtures/map-items.ts';
 
 let ws: Workspace;
 let served: Served;
@@ -266,36 +267,9 @@ test('a selected edge in the editor has the same arrowhead as the others', async
   expect(after).toEqual(before);
 });
 
-const CHILD = {
-  format: 'weft/v1',
-  id: 'check-item',
-  version: 1,
-  name: 'Check one item',
-  input: { type: 'object', required: ['sku'], properties: { sku: { type: 'string' } } },
-  output: 'steps.check.output',
-  steps: [
-    { id: 'check', name: 'Check SKU', kind: 'transform', config: { expression: '{ "sku": input.sku, "ok": input.sku != "BAD-2" }' }, accept: 'output.ok' },
-    { id: 'done', kind: 'end', config: { status: 'succeeded' } },
-  ],
-  edges: [{ id: 'check_to_done', from: 'check', to: 'done' }],
-};
-
-const PARENT = {
-  format: 'weft/v1',
-  id: 'check-all',
-  version: 1,
-  name: 'Check every item',
-  input: { type: 'object', required: ['skus'], properties: { skus: { type: 'array', items: { type: 'string' } } } },
-  steps: [
-    { id: 'check_each', name: 'Check each item', kind: 'map', config: { items: '$map(input.skus, function($s) { { "sku": $s } })', workflow: { id: 'check-item', version: 1 }, concurrency: 1, onItemFailure: 'continue' } },
-    { id: 'done', kind: 'end', config: { status: 'succeeded' } },
-  ],
-  edges: [{ id: 'each_to_done', from: 'check_each', to: 'done' }],
-};
-
 test('a map that succeeded although an item failed says "1 of 3 items failed" on its node and in its detail, linking the failed item', async ({ page }) => {
-  writeFileSync(join(ws.dir, 'check-item.weft.json'), JSON.stringify(CHILD));
-  writeFileSync(join(ws.dir, 'check-all.weft.json'), JSON.stringify(PARENT));
+  writeFileSync(join(ws.dir, 'check-item.weft.json'), JSON.stringify(CHECK_ITEM));
+  writeFileSync(join(ws.dir, 'check-all.weft.json'), JSON.stringify(CHECK_ALL));
   const r = await weft(ws, ['run', 'check-all.weft.json', '--input', JSON.stringify({ skus: ['OK-1', 'BAD-2', 'OK-3'] }), '--json']);
   expect(r.code, r.stderr).toBe(0);
   const { runId } = JSON.parse(r.stdout) as { runId: string };

@@ -9,6 +9,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { exampleWorkspace, startServe, weft, type Served, type Workspace } from './weft-serve.ts';
+import { CHECK_ALL, CHECK_ITEM } from '../fixtures/map-items.ts';
 
 let ws: Workspace;
 let served: Served;
@@ -231,43 +232,9 @@ test('a write that times out ends unknown, verify runs instead of a retry, and t
   }
 });
 
-const CHILD = {
-  format: 'weft/v1',
-  id: 'check-item',
-  version: 1,
-  name: 'Check one item',
-  input: { type: 'object', required: ['sku'], properties: { sku: { type: 'string' } } },
-  output: 'steps.check.output',
-  steps: [
-    // BAD-2 fails the acceptance rule: that item's child run fails.
-    { id: 'check', name: 'Check SKU', kind: 'transform', config: { expression: '{ "sku": input.sku, "ok": input.sku != "BAD-2" }' }, accept: 'output.ok' },
-    { id: 'done', kind: 'end', config: { status: 'succeeded' } },
-  ],
-  edges: [{ id: 'check_to_done', from: 'check', to: 'done' }],
-};
-
-const PARENT = {
-  format: 'weft/v1',
-  id: 'check-all',
-  version: 1,
-  name: 'Check every item',
-  input: { type: 'object', required: ['skus'], properties: { skus: { type: 'array', items: { type: 'string' } } } },
-  output: 'steps.check_each.output',
-  steps: [
-    {
-      id: 'check_each',
-      name: 'Check each item',
-      kind: 'map',
-      config: { items: '$map(input.skus, function($s) { { "sku": $s } })', workflow: { id: 'check-item', version: 1 }, concurrency: 1, onItemFailure: 'continue' },
-    },
-    { id: 'done', kind: 'end', config: { status: 'succeeded' } },
-  ],
-  edges: [{ id: 'each_to_done', from: 'check_each', to: 'done' }],
-};
-
 test('a map over three items lists its child runs with their states; the failed item is one click away, with a breadcrumb back', async ({ page }) => {
-  writeFileSync(join(ws.dir, 'check-item.weft.json'), JSON.stringify(CHILD, null, 2));
-  writeFileSync(join(ws.dir, 'check-all.weft.json'), JSON.stringify(PARENT, null, 2));
+  writeFileSync(join(ws.dir, 'check-item.weft.json'), JSON.stringify(CHECK_ITEM, null, 2));
+  writeFileSync(join(ws.dir, 'check-all.weft.json'), JSON.stringify(CHECK_ALL, null, 2));
   const r = await weft(ws, ['run', 'check-all.weft.json', '--input', JSON.stringify({ skus: ['OK-1', 'BAD-2', 'OK-3'] }), '--json']);
   expect(r.stderr).toBe('');
   const { runId } = JSON.parse(r.stdout) as { runId: string };

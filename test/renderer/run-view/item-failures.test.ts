@@ -13,41 +13,15 @@ import { Store } from '../../../engine/store/store.ts';
 import { parseWorkflow } from '../../engine/harness.ts';
 import { runWeft } from '../../cli/run-weft.ts';
 import { itemFailures, itemFailuresText } from '../../../renderer/runs/run-view/item-failures.ts';
+import { CHECK_ALL, CHECK_ITEM } from '../../fixtures/map-items.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'weft-items-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const CHILD = {
-  format: 'weft/v1',
-  id: 'check-item',
-  version: 1,
-  name: 'Check one item',
-  input: { type: 'object', required: ['sku'], properties: { sku: { type: 'string' } } },
-  output: 'steps.check.output',
-  steps: [
-    { id: 'check', kind: 'transform', config: { expression: '{ "sku": input.sku, "ok": $substring(input.sku, 0, 3) != "BAD" }' }, accept: 'output.ok' },
-    { id: 'done', kind: 'end', config: { status: 'succeeded' } },
-  ],
-  edges: [{ id: 'check_to_done', from: 'check', to: 'done' }],
-};
-
-const PARENT = {
-  format: 'weft/v1',
-  id: 'check-all',
-  version: 1,
-  name: 'Check every item',
-  input: { type: 'object', required: ['skus'], properties: { skus: { type: 'array', items: { type: 'string' } } } },
-  steps: [
-    { id: 'check_each', kind: 'map', config: { items: '$map(input.skus, function($s) { { "sku": $s } })', workflow: { id: 'check-item', version: 1 }, concurrency: 1, onItemFailure: 'continue' } },
-    { id: 'done', kind: 'end', config: { status: 'succeeded' } },
-  ],
-  edges: [{ id: 'each_to_done', from: 'check_each', to: 'done' }],
-};
-
 describe('itemFailures', () => {
   it('names the items of a map that settled succeeded although some of its items failed', async () => {
-    writeFileSync(join(tmp, 'check-item.weft.json'), JSON.stringify(CHILD));
-    writeFileSync(join(tmp, 'check-all.weft.json'), JSON.stringify(PARENT));
+    writeFileSync(join(tmp, 'check-item.weft.json'), JSON.stringify(CHECK_ITEM));
+    writeFileSync(join(tmp, 'check-all.weft.json'), JSON.stringify(CHECK_ALL));
     const db = join(tmp, 'weft.db');
     const env = { WEFT_DB: db, WEFT_CONFIG_DIR: join(tmp, 'config') };
     expect((await runWeft(['trust', tmp], tmp, { env })).code).toBe(0);
@@ -57,7 +31,7 @@ describe('itemFailures', () => {
     const { runId } = JSON.parse(r.stdout) as { runId: string };
 
     const store = new Store(openDatabase(db));
-    const detail = runDetail(foldEvents(parseWorkflow(PARENT), store.readEvents(runId)));
+    const detail = runDetail(foldEvents(parseWorkflow(CHECK_ALL), store.readEvents(runId)));
     store.db.close();
     expect(detail.steps.find((s) => s.id === 'check_each')?.state).toBe('succeeded');
 
