@@ -73,6 +73,20 @@ export function createDesktopApi(ipc: PreloadIpc, platform: string, warn: Warn =
       ipc.removeListener(channel, wrapped);
     };
   };
+  // A file opened at launch (double-click, file association) reaches the page as soon as it has
+  // loaded, before the app has rendered and subscribed: such requests are held here, from the
+  // preload's start, and handed to the first listener that subscribes.
+  const held: z.infer<typeof openWorkflowRequestSchema>[] = [];
+  const openListeners = new Set<(value: z.infer<typeof openWorkflowRequestSchema>) => void>();
+  ipc.on(DESKTOP_CHANNELS.openWorkflow, (_event, payload) => {
+    const parsed = openWorkflowRequestSchema.safeParse(payload);
+    if (!parsed.success) {
+      warn(`weftDesktop: dropped a ${DESKTOP_CHANNELS.openWorkflow} message that does not match the contract (${problem(parsed.error)})`);
+      return;
+    }
+    if (openListeners.size === 0) held.push(parsed.data);
+    for (const listener of openListeners) listener(parsed.data);
+  });
   return {
     platform: platformOf(platform),
     async session() {
@@ -92,6 +106,10 @@ export function createDesktopApi(ipc: PreloadIpc, platform: string, warn: Warn =
     },
     onMenuAction: (listener) => subscribe(DESKTOP_CHANNELS.menuAction, menuActionSchema, listener),
     onSessionChanged: (listener) => subscribe(DESKTOP_CHANNELS.sessionChanged, desktopSessionSchema, listener),
-    onOpenWorkflow: (listener) => subscribe(DESKTOP_CHANNELS.openWorkflow, openWorkflowRequestSchema, listener),
+    onOpenWorkflow(listener) {
+      openListeners.add(listener);
+      for (const request of held.splice(0)) listener(request);
+      return () => void openListeners.delete(listener);
+    },
   };
 }

@@ -181,6 +181,23 @@ describe('createDesktopApi: events from main', () => {
     off();
   });
 
+  it('holds a file opened before the app subscribed (a launch by double-click) and hands it over once', () => {
+    const { api, emit } = make();
+    emit(DESKTOP_CHANNELS.openWorkflow, { file: 'launched.weft.json' });
+    const first: unknown[] = [];
+    const off = api.onOpenWorkflow((r) => first.push(r));
+    expect(first).toEqual([{ file: 'launched.weft.json' }]);
+    emit(DESKTOP_CHANNELS.openWorkflow, { file: 'next.weft.json' });
+    expect(first).toEqual([{ file: 'launched.weft.json' }, { file: 'next.weft.json' }]);
+    off();
+    emit(DESKTOP_CHANNELS.openWorkflow, { file: 'later.weft.json' });
+    expect(first).toHaveLength(2);
+    // Held again while nobody listens, and given to the next subscriber only.
+    const second: unknown[] = [];
+    api.onOpenWorkflow((r) => second.push(r));
+    expect(second).toEqual([{ file: 'later.weft.json' }]);
+  });
+
   it('keeps two subscribers apart: unsubscribing one leaves the other', () => {
     const { api, emit } = make();
     const a: string[] = [];
