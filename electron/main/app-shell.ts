@@ -75,6 +75,10 @@ export async function runShell(o: ShellOptions): Promise<Shell | undefined> {
   let session: DesktopSession | undefined;
   let supervisor: EngineSupervisor | undefined;
   const document = new DocumentTracker(electron.platform, () => workspace);
+  // A theme chosen inside the app is remembered and marked in the View menu too.
+  document.onChange((state) => {
+    if (state.theme !== undefined && state.theme !== settings.theme) persist({ ...settings, theme: state.theme });
+  });
 
   const onEndpoint = (next: DesktopSession): void => {
     const originChanged = session?.url !== next.url;

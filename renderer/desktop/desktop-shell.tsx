@@ -37,7 +37,8 @@ export function DesktopShell({ api }: { api: DesktopApi }) {
 
   // Only the document of the page shown counts (the editor store outlives a page change briefly).
   const shown = route.page === 'workflow' && openId === route.id;
-  const state = documentStateFor(route, { file: shown ? file : null, dirty: shown && dirty });
+  const theme = useTheme((s) => s.choice);
+  const state = { ...documentStateFor(route, { file: shown ? file : null, dirty: shown && dirty }), theme };
   const latest = useRef(state);
   latest.current = state;
   const stateKey = JSON.stringify(state);

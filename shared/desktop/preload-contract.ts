@@ -74,6 +74,8 @@ export const documentStateSchema = z
     dirty: z.boolean(),
     /** The open workflow's file name within the workspace, for "reveal in file manager". */
     file: z.string().max(1000).optional(),
+    /** The theme chosen in the app, so the View menu marks the same one. */
+    theme: z.enum(['light', 'dark', 'system']).optional(),
   })
   .strict();
 export type DocumentState = z.infer<typeof documentStateSchema>;

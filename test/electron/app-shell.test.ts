@@ -8,7 +8,7 @@ import { DESKTOP_CHANNELS, type DesktopSession } from '../../shared/desktop/prel
 import { runShell, type Shell } from '../../electron/main/app-shell.ts';
 import type { EngineSupervisor } from '../../electron/main/engine-supervisor.ts';
 import { ProviderKeys } from '../../electron/main/provider-keys.ts';
-import { saveSettings } from '../../electron/main/settings.ts';
+import { loadSettings, saveSettings } from '../../electron/main/settings.ts';
 import { isTrusted, trustWorkspace } from '../../electron/main/workspace-trust.ts';
 import { REPO_ROOT } from '../cli/run-weft.ts';
 import { FakeElectron, FakeEvent, type FakeWindow } from './fake-electron.ts';
@@ -85,6 +85,18 @@ describe('the main process, wired', () => {
     const { starts, workspace, root } = await start({ argv: ['electron', '/app', '--workspace=nowhere'] });
     expect(starts[0]?.args.at(-1)).toBe(workspace);
     expect(workspace.startsWith(root)).toBe(true);
+  });
+
+  it('a theme chosen inside the app is remembered and marked in the View menu', async () => {
+    const { electron, window, root } = await start();
+    const checked = () => (electron.menu ?? []).flatMap((m) => m.submenu ?? []).find((i) => i.id === 'view.theme')?.submenu?.find((i) => i.checked === true)?.label;
+    expect(checked()).toBe('System');
+    electron.listeners.get(DESKTOP_CHANNELS.documentState)?.(electron.eventFrom(window), { title: 'Workflows', dirty: false, theme: 'dark' });
+    expect(checked()).toBe('Dark');
+    expect(loadSettings(join(root, 'user-data')).theme).toBe('dark');
+    // A state without a theme (an older app) leaves the choice as it is.
+    electron.listeners.get(DESKTOP_CHANNELS.documentState)?.(electron.eventFrom(window), { title: 'Runs', dirty: false });
+    expect(checked()).toBe('Dark');
   });
 
   it('a new endpoint is sent to the page, which is loaded from the new origin only when the origin changed', async () => {

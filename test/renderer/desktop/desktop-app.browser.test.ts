@@ -52,12 +52,19 @@ let page: Page;
 let harnessFiles: HarnessFiles;
 
 interface Recorded {
-  states: { title: string; dirty: boolean; file?: string }[];
+  states: { title: string; dirty: boolean; file?: string; theme?: string }[];
   saves: { suggestedName: string; content: string }[];
   opens: unknown[];
 }
 const recorded = (): Promise<Recorded> => page.evaluate('({ states: window.__desktop.states, saves: window.__desktop.saves, opens: window.__desktop.opens })');
-const lastState = async () => (await recorded()).states.at(-1);
+/** The last document state, without the theme (which the theme test reads on its own). */
+const lastState = async () => {
+  const state = (await recorded()).states.at(-1);
+  if (state === undefined) return undefined;
+  const { theme: _theme, ...rest } = state;
+  return rest;
+};
+const lastTheme = async () => (await recorded()).states.at(-1)?.theme;
 const menu = (action: string) => page.evaluate(`window.__desktop.menu(${JSON.stringify(action)})`);
 
 beforeAll(async () => {
@@ -122,8 +129,11 @@ it('switches panels and themes, and says why a run action does nothing in the ed
   await expect.poll(() => page.getByTestId('tab-inspect').getAttribute('aria-selected')).toBe('true');
   await menu('view.theme.dark');
   await expect.poll(() => page.evaluate('document.documentElement.dataset.theme')).toBe('dark');
+  // The choice goes back to the shell, which marks it in its View menu.
+  await expect.poll(lastTheme).toBe('dark');
   await menu('view.theme.light');
   await expect.poll(() => page.evaluate('document.documentElement.dataset.theme')).toBe('light');
+  await expect.poll(lastTheme).toBe('light');
   await menu('run.pause');
   await expect.poll(() => page.getByTestId('desktop-note').textContent()).toBe('Open a run to pause it.');
   await menu('help.shortcuts');
