@@ -4,7 +4,7 @@
 // the engine's refusal shown word for word, and the run-level dialogs (pause, revise with its
 // plan, cancel with its confirmation). Every wait is for a state, never for time.
 import { expect, test, type Page } from '@playwright/test';
-import { exampleWorkspace, startServe, weft, type Served, type Workspace, startFakeApi } from './weft-serve.ts';
+import { exampleWorkspace, shootBothThemes, startServe, weft, type Served, type Workspace, startFakeApi } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
@@ -33,13 +33,6 @@ async function getRun(runId: string): Promise<RunView> {
 
 async function stepState(runId: string, stepId: string): Promise<string | undefined> {
   return (await getRun(runId)).steps.find((s) => s.id === stepId)?.state;
-}
-
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate(`localStorage.setItem('weft.theme', '${theme}'); document.documentElement.dataset.theme = '${theme}'`);
-    await page.screenshot({ path: `test-results/screenshots/${name}-${theme}.png` });
-  }
 }
 
 /** Starts research-review from the app's start form; the app opens the run; answers its id. */
@@ -77,7 +70,7 @@ test('the start form checks the input, offers the last one again, and opens the 
   await expect(dialog.getByTestId('field-topic-error')).toHaveText('at least 3 characters');
   await expect(dialog.getByTestId('field-maxWords-error')).toHaveText('at least 100');
   await dialog.getByTestId('start-priority').fill('2.5');
-  await shoot(page, 'start-run-errors');
+  await shootBothThemes(page, 'start-run-errors');
   await expect(dialog).toContainText('a whole number');
   await dialog.getByTestId('start-priority').fill('3');
   await dialog.getByTestId('field-topic').fill('idempotency keys');
@@ -96,7 +89,7 @@ test('the start form checks the input, offers the last one again, and opens the 
   await expect(dialog.getByTestId('field-topic')).toHaveValue('idempotency keys');
   await expect(dialog.getByTestId('field-maxWords')).toHaveValue('600');
   await expect(dialog).toContainText('the input of your last start');
-  await shoot(page, 'start-run-last-input');
+  await shootBothThemes(page, 'start-run-last-input');
   await dialog.getByTestId('start-input-tab-json').click();
   await expect(dialog.getByTestId('start-input-json')).toContainText('"maxWords": 600');
   await dialog.getByTestId('start-key').fill('article-42');
@@ -114,7 +107,7 @@ test('a review task answered from the inbox: rejected with a reason, the run mov
   await card.getByTestId('task-toggle').click();
   // What it is about: the draft the review step was given.
   await expect(card.getByTestId('task-input')).toContainText('Why durable workflows resume instead of repeat');
-  await shoot(page, 'inbox-task-open');
+  await shootBothThemes(page, 'inbox-task-open');
 
   // A rejection needs a reason; the one given reaches the step's output (and the redraft).
   await card.getByTestId('action-reject').click();
@@ -122,7 +115,7 @@ test('a review task answered from the inbox: rejected with a reason, the run mov
   await card.getByTestId('submit-action').click();
   await expect(card.getByTestId('action-problem')).toContainText('Give a reason');
   await card.getByTestId('action-reason').fill('Cite the idempotency source in the second paragraph.');
-  await shoot(page, 'inbox-reject');
+  await shootBothThemes(page, 'inbox-reject');
   await card.getByTestId('submit-action').click();
   await expect(page.getByTestId('task-answered').first()).toContainText('Rejected “Review article draft” (review)');
   await expect(card).toHaveCount(0);
@@ -141,7 +134,7 @@ test('a review task answered from the inbox: rejected with a reason, the run mov
   await rereview.getByTestId('action-approve').click();
   await expect(page.getByTestId('task-answered').first()).toContainText('Approved');
   await expect.poll(async () => (await getRun(runId)).run.state).toBe('succeeded');
-  await shoot(page, 'inbox-answered');
+  await shootBothThemes(page, 'inbox-answered');
 });
 
 test('a task answered elsewhere first: the inbox shows the engine’s refusal', async ({ page }) => {
@@ -170,7 +163,7 @@ test('a task answered elsewhere first: the inbox shows the engine’s refusal', 
   expect(refused.status).toBe(409);
   const body = (await refused.json()) as { error: { message: string } };
   await expect(error).toHaveText(body.error.message);
-  await shoot(page, 'inbox-refused');
+  await shootBothThemes(page, 'inbox-refused');
   await card.getByTestId('task-toggle').click();
   await expect(card).toHaveCount(0);
 });
@@ -186,7 +179,7 @@ test('run dialogs from the inbox: pause and resume, revise with its plan, cancel
   await card.getByTestId('action-pause').click();
   const pause = page.getByTestId('dialog-pause');
   await pause.getByTestId('action-reason').fill('waiting for legal');
-  await shoot(page, 'dialog-pause');
+  await shootBothThemes(page, 'dialog-pause');
   await pause.getByTestId('submit-action').click();
   await expect(pause).toHaveCount(0);
   await expect.poll(async () => (await getRun(runId)).run.state).toBe('paused');
@@ -209,7 +202,7 @@ test('run dialogs from the inbox: pause and resume, revise with its plan, cancel
   // draft reads research's output: decided once research has run again.
   await expect(revise.getByTestId('plan-draft')).toContainText('later');
   await expect(revise.getByTestId('plan-draft')).toContainText('after research');
-  await shoot(page, 'dialog-revise-plan');
+  await shootBothThemes(page, 'dialog-revise-plan');
   expect((await getRun(runId)).run.inputRevision).toBe(1);
   await revise.getByTestId('submit-action').click();
   await expect(revise).toHaveCount(0);
@@ -231,7 +224,7 @@ test('run dialogs from the inbox: pause and resume, revise with its plan, cancel
   await skip.getByTestId('action-reason').fill('reviewed on paper');
   await skip.getByTestId('submit-action').click();
   await expect(skip.getByTestId('action-problem')).toHaveText('Give the output.');
-  await shoot(page, 'dialog-skip');
+  await shootBothThemes(page, 'dialog-skip');
   await skip.getByRole('button', { name: 'Cancel' }).click();
   await expect(skip).toHaveCount(0);
 
@@ -239,7 +232,7 @@ test('run dialogs from the inbox: pause and resume, revise with its plan, cancel
   await revised.getByTestId('action-fork').click();
   const fork = page.getByTestId('dialog-fork');
   await fork.getByTestId('field-audience').fill('site reliability engineers');
-  await shoot(page, 'dialog-fork');
+  await shootBothThemes(page, 'dialog-fork');
   await fork.getByTestId('submit-action').click();
   await expect(page).toHaveURL(/#\/run\//);
   const forkId = decodeURIComponent(/#\/run\/([^/?#]+)/.exec(page.url())?.[1] ?? '');
@@ -258,7 +251,7 @@ test('run dialogs from the inbox: pause and resume, revise with its plan, cancel
   await cancel.getByTestId('action-reason').fill('topic dropped');
   await cancel.getByTestId('submit-action').click();
   await expect(cancel.getByTestId('confirm-panel')).toBeVisible();
-  await shoot(page, 'dialog-cancel-confirm');
+  await shootBothThemes(page, 'dialog-cancel-confirm');
   expect((await getRun(runId)).run.state).toBe('waiting');
   await cancel.getByTestId('confirm-action').click();
   await expect(cancel).toHaveCount(0);
@@ -347,7 +340,7 @@ test('step dialogs on a failed external write: retry asks for a confirmation, sk
     await retry.getByTestId('action-reason').fill('the records API was redeployed');
     await retry.getByTestId('submit-action').click();
     await expect(retry.getByTestId('confirm-panel')).toContainText('write has external effects');
-    await shoot(page, 'dialog-retry-confirm');
+    await shootBothThemes(page, 'dialog-retry-confirm');
     expect((await getRun(runId)).steps.find((s) => s.id === 'write')?.attempts.length).toBe(attemptsBefore);
     await retry.getByTestId('confirm-action').click();
     await expect(retry).toHaveCount(0);
@@ -364,7 +357,7 @@ test('step dialogs on a failed external write: retry asks for a confirmation, sk
     await skip.getByTestId('submit-action').click();
     await expect(skip.getByTestId('action-problem')).toContainText('not valid JSON');
     await skip.locator('[data-testid="skip-output-json"] .cm-content').fill('{"status": 200, "body": {"id": "A17", "revision": 4}}');
-    await shoot(page, 'dialog-skip-output');
+    await shootBothThemes(page, 'dialog-skip-output');
     await skip.getByTestId('submit-action').click();
     await expect(page.getByTestId('harness-done')).toContainText('skip:');
     await expect(skip).toHaveCount(0);

@@ -6,10 +6,9 @@
 // second test shows a map whose step succeeded although an item failed.
 import { expect, test, type Page } from '@playwright/test';
 import { copyFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { exampleWorkspace, REPO_ROOT, startServe, weft, type Served, type Workspace } from './weft-serve.ts';
+import { exampleWorkspace, listenLoopback, REPO_ROOT, startServe, weft, type Served, type Workspace } from './weft-serve.ts';
 import { CHECK_ALL, CHECK_ITEM } from '../fixtures/map-items.ts';
 
 let ws: Workspace;
@@ -32,8 +31,7 @@ interface FlakyApi {
 async function flakyApi(): Promise<FlakyApi> {
   const calls = { quote: 0, put: 0 };
   const held: ServerResponse[] = [];
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((req, res) => {
+  const server = await listenLoopback((req, res) => {
     res.sendDate = false;
     if (req.method === 'GET' && req.url === '/quote') {
       calls.quote += 1;
@@ -53,22 +51,7 @@ async function flakyApi(): Promise<FlakyApi> {
     }
     res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not_found' }));
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    calls,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return { url: server.url, calls, close: server.close };
 }
 
 test.beforeAll(async () => {

@@ -5,10 +5,9 @@
 // and a map over three items, one failing, lists its child runs with breadcrumbs back.
 import { expect, test, type Page } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { exampleWorkspace, startServe, weft, type Served, type Workspace } from './weft-serve.ts';
+import { exampleWorkspace, listenLoopback, shootBothThemes, startServe, weft, type Served, type Workspace } from './weft-serve.ts';
 import { CHECK_ALL, CHECK_ITEM } from '../fixtures/map-items.ts';
 
 let ws: Workspace;
@@ -23,15 +22,6 @@ test.afterAll(async () => {
   await served?.stop();
   ws?.remove();
 });
-
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate(`localStorage.setItem('weft.theme', '${theme}'); document.documentElement.dataset.theme = '${theme}'`);
-    await page.waitForTimeout(50);
-    await page.screenshot({ path: `test-results/screenshots/${name}-${theme}.png` });
-  }
-  await page.evaluate(`localStorage.setItem('weft.theme', 'light'); document.documentElement.dataset.theme = 'light'`);
-}
 
 async function api<T>(path: string): Promise<T> {
   const response = await fetch(`${served.url}${path}`, { headers: { authorization: `Bearer ${served.token}` } });
@@ -82,9 +72,8 @@ interface HangingRecords {
 async function hangingRecordsApi(): Promise<HangingRecords> {
   let record = { id: 'A17', revision: 3, fields: { status: 'open', owner: 'ops', priority: 'normal' } };
   const held: ServerResponse[] = [];
-  const sockets = new Set<Socket>();
   const state = { puts: 0 };
-  const server: Server = createServer((req, res) => {
+  const server = await listenLoopback((req, res) => {
     if (req.method === 'PUT' && req.url === '/records/A17') {
       state.puts += 1;
       held.push(res);
@@ -97,26 +86,15 @@ async function hangingRecordsApi(): Promise<HangingRecords> {
     }
     res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not_found' }));
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     get puts() {
       return state.puts;
     },
     land() {
       record = { ...record, revision: 4, fields: { ...record.fields, status: 'archived' } };
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 
@@ -159,7 +137,7 @@ test('a write that times out ends unknown, verify runs instead of a retry, and t
     await expect(page.getByTestId('attempt-error')).toContainText('timed out after 10000 ms');
     await expect(page.getByTestId('attempt-error')).toContainText('was sent and no reply had arrived');
     await expect(page.getByTestId('step-next')).toContainText('never retried automatically');
-    await shoot(page, 'run-unknown');
+    await shootBothThemes(page, 'run-unknown');
 
     // verify became ready through the write's unknown edge; the write was not retried.
     const log = await events(runId);
@@ -256,7 +234,7 @@ test('a map over three items lists its child runs with their states; the failed 
     await expect(row.locator('.state')).toHaveText(c.state ?? '');
   }
   await expect(page.getByTestId('step-state-check_each')).toHaveText(/succeeded/);
-  await shoot(page, 'run-child-runs');
+  await shootBothThemes(page, 'run-child-runs');
 
   // One click: the failed item's run, opened at its failing step.
   await list.getByTestId(`child-run-${failed}`).click();

@@ -1,8 +1,11 @@
 // Starts the real `weft serve` in a child process on a copy of examples/ (with its own store and
 // config folder, the workspace trusted) and reads the address it prints. stop() sends SIGINT, as
 // Ctrl-C does, and waits for the process to exit.
+import type { Page } from '@playwright/test';
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,4 +98,45 @@ export interface FakeApi {
 export async function startFakeApi(): Promise<FakeApi> {
   const mod = (await import(join(REPO_ROOT, 'examples/fake-api.mjs'))) as { startFakeApi: (port?: number) => Promise<FakeApi> };
   return mod.startFakeApi(0);
+}
+
+export interface Loopback {
+  url: string;
+  /** Destroys open sockets (a held request included) and closes the server. */
+  close(): Promise<void>;
+}
+
+/**
+ * A real HTTP server on a free port of 127.0.0.1 for a test's stand-in remote API; close() ends
+ * even requests the handler holds open (a write that never answers).
+ */
+export async function listenLoopback(handler: RequestListener): Promise<Loopback> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer(handler);
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Screenshots the page in both themes (test-results/screenshots/NAME-THEME.png), then back to light. */
+export async function shootBothThemes(page: Page, name: string): Promise<void> {
+  const setTheme = (theme: 'light' | 'dark') => page.evaluate(`localStorage.setItem('weft.theme', '${theme}'); document.documentElement.dataset.theme = '${theme}'`);
+  for (const theme of ['light', 'dark'] as const) {
+    await setTheme(theme);
+    await page.waitForTimeout(50);
+    await page.screenshot({ path: `test-results/screenshots/${name}-${theme}.png` });
+  }
+  await setTheme('light');
 }
