@@ -69,18 +69,24 @@ export function startSession(token: string | null, source: TokenSource = 'addres
   }
   const client = new ApiClient(token);
   useSession.setState({ client, files: new WorkflowFilesClient(token), compare: new CompareClient(token), timeline: new TimelineClient(token) });
+  // A session that was replaced (the desktop shell handed over a new token) may still have
+  // answers in flight: they speak of the old token and must not touch the new session's state.
+  let live = true;
   // Health names the workspace and the store; a refused token is reported from it.
   const checkHealth = () => {
     void client.health().then(
-      (health) => useSession.setState({ health, authProblem: null }),
+      (health) => {
+        if (live) useSession.setState({ health, authProblem: null });
+      },
       (error: unknown) => {
-        if (error instanceof Error && 'status' in error && error.status === 401) {
+        if (live && error instanceof Error && 'status' in error && error.status === 401) {
           useSession.setState({ authProblem: REFUSED[source] });
         }
       },
     );
   };
   const refreshAll = () => {
+    if (!live) return;
     checkHealth();
     void useWorkflows.getState().refresh();
     void useRuns.getState().refreshList();
@@ -90,6 +96,7 @@ export function startSession(token: string | null, source: TokenSource = 'addres
   let wasLost = false;
   const stream = new EventStream(`${protocol}//${window.location.host}/api/stream`, token, {
     onEvents(messages) {
+      if (!live) return;
       useSession.setState((s) => ({ eventsSeen: s.eventsSeen + messages.length }));
       useRuns.getState().applyStream(messages);
       useTasks.getState().noteEvents(messages);
@@ -99,6 +106,7 @@ export function startSession(token: string | null, source: TokenSource = 'addres
       if (first) refreshAll();
     },
     onState(connection, cursor) {
+      if (!live) return;
       useSession.setState({ connection, cursor });
       if (connection === 'lost') wasLost = true;
       // After a reconnect the server may be a new process with new workflow files: refetch.
@@ -111,5 +119,8 @@ export function startSession(token: string | null, source: TokenSource = 'addres
   // At once too, so a refused token is reported even while the stream cannot connect.
   checkHealth();
   stream.start();
-  return () => stream.stop();
+  return () => {
+    live = false;
+    stream.stop();
+  };
 }
