@@ -23,6 +23,11 @@ async function condition(e: IndexedEdge, context: RunContext): Promise<{ holds: 
   }
 }
 
+/** The decisions of a passed-over step's outgoing edges: none is taken, so the dead path goes on. */
+export function passedOverDecisions(index: DefinitionIndex, stepId: string): EdgeDecision[] {
+  return (index.out.get(stepId) ?? []).map((e) => ({ id: e.edge.id, taken: false, why: `"${stepId}" is not on the path any more (passed over)` }));
+}
+
 export async function decideEdges(
   run: RunModel,
   index: DefinitionIndex,

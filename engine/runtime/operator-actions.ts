@@ -9,6 +9,7 @@ import { debugActionRefusal, runActionRefusal, stepActionRefusal, type Refusal }
 import { StoreError } from '../store/store-error.ts';
 import type { LiveRun } from './live-run.ts';
 import { checkAgainstSchema } from './output-contract.ts';
+import { reopenPlan } from './reopen-plan.ts';
 import type { RunPort } from './run-port.ts';
 import { operatorEvidenceId, type StepRuntime } from '../../shared/run/run-model.ts';
 import type { StepHandler } from './step-handler.ts';
@@ -85,6 +86,7 @@ export class OperatorActions {
       const m = live.model;
       this.port.emit(live, 'operator_action', { action: 'retry', by }, { step: stepId, reason: `retried by ${by}: ${reason}` });
       if (m.state === 'failed') this.port.emit(live, 'run_state_changed', { state: 'running' }, { reason: `step "${stepId}" retried by ${by}` });
+      this.reopen(live, stepId, `retry of "${stepId}" by ${by}`);
       this.port.emit(live, 'step_activated', input === undefined ? {} : { input: input.value }, { step: stepId, activation: s.activation + 1, reason: `retried by ${by}${input === undefined ? '' : ' with a new input'}` });
       live.ready.push(stepId);
     });
@@ -137,10 +139,26 @@ export class OperatorActions {
   private operatorSettles(live: LiveRun, s: StepRuntime, action: string, by: string, reason: string): void {
     const m = live.model;
     if (m.state === 'failed') this.port.emit(live, 'run_state_changed', { state: 'running' }, { reason: `${action} of "${s.id}" by ${by}` });
+    this.reopen(live, s.id, `${action} of "${s.id}" by ${by}`);
     if (s.state === 'blocked' || s.state === 'skipped' || s.activation === 0) {
       this.port.emit(live, 'step_activated', {}, { step: s.id, activation: s.activation + 1, reason: `${action} by ${by}: ${reason}` });
     }
     this.port.disarm(live, s.id);
+  }
+
+  /**
+   * The step is about to be settled again: what its earlier outcome decided after it is withdrawn
+   * and decided again from the new one (reopen-plan.ts), so an end step reached on the old path
+   * no longer ends the run.
+   */
+  private reopen(live: LiveRun, stepId: string, what: string): void {
+    const plan = reopenPlan(live.model, live.index, stepId, what);
+    if (plan === undefined) return;
+    this.port.emit(live, 'path_reopened', plan.data, { step: stepId, reason: plan.reason });
+    for (const r of plan.data.steps) {
+      this.port.disarm(live, r.stepId);
+      live.dirty.add(r.stepId);
+    }
   }
 
   /** Loads the run and checks that it permits a run-level action now (action-rules.ts). */

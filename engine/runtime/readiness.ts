@@ -1,6 +1,9 @@
 // Whether a blocked step may run, must be skipped, or (a join) can no longer be met, from the
 // latest decision of each incoming edge. A decision counts for the step's next activation when it
-// is newer than the step's last activation (`openedSeq`): that is how loops re-run a step.
+// is newer than the step's last activation (`openedSeq`): that is how loops re-run a step. A step
+// that has settled is never skipped over what it did: when no edge into it is taken any more (a
+// later pass took another way, or an operator's action re-decided what led to it) it is passed
+// over, keeping its last activation; while one edge into it still holds, its activation stands.
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { DefinitionIndex, IndexedEdge } from '../../shared/run/definition-index.ts';
 import { joinReadiness, lateJoinReadiness, type Readiness } from '../../shared/run/join-readiness.ts';
@@ -29,7 +32,10 @@ export function readiness(run: RunModel, index: DefinitionIndex, s: StepRuntime)
   if (step.kind !== 'join') {
     if (!decided || !anyFresh) return { kind: 'wait' };
     if (taken.length > 0) return { kind: 'activate', reason: `edge ${taken.map((e) => `"${e.edge.id}"`).join(', ')} taken` };
-    return { kind: 'skip', reason: 'no incoming edge was taken' };
+    if (s.state === 'blocked' || s.state === 'skipped') return { kind: 'skip', reason: 'no incoming edge was taken' };
+    if (forward.some((e) => run.edges.get(e.edge.id)?.taken === true)) return { kind: 'wait' };
+    const why = forward.filter(fresh).map((e) => `"${e.edge.id}": ${run.edges.get(e.edge.id)?.why ?? 'not taken'}`).join('; ');
+    return { kind: 'pass_over', reason: `not on the path any more: no edge into it is taken (${why}); activation ${s.activation} stays as it ${s.state === 'succeeded' ? 'succeeded' : `ended (${s.state})`}` };
   }
   // A join runs once per pass; a failed one goes on only if a branch it missed arrives later.
   if (s.state === 'blocked') return joinReadiness(run, index, step, s.openedSeq);

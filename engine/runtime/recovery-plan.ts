@@ -40,7 +40,7 @@ export function planRecovery(run: RunModel, index: DefinitionIndex): RecoveryPla
     } else if (s.state === 'ready') plan.ready.push(s.id);
     else if (s.state === 'retry_wait' && s.retryDueAt !== null) plan.timers.push({ stepId: s.id, dueAt: s.retryDueAt });
     else if (s.state === 'waiting' && s.timerDueAt !== null) plan.timers.push({ stepId: s.id, dueAt: s.timerDueAt });
-    else if (s.state === 'blocked' || s.state === 'skipped') plan.dirty.push(s.id);
+    else if (s.state === 'blocked' || s.state === 'skipped' || s.reopened !== null) plan.dirty.push(s.id);
     else if (s.state === 'failed' && index.steps.get(s.id)?.kind === 'join') plan.dirty.push(s.id); // a branch may have arrived after it failed
     if (s.state === 'waiting' && s.children.size > 0) plan.resume.push(s.id);
   }

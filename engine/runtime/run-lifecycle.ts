@@ -45,7 +45,7 @@ export class RunLifecycle {
       ...(opts.debug === undefined ? {} : { debug: opts.debug }),
     }, opts.forkOf ? { reason: `fork of ${opts.forkOf.runId} from step "${opts.forkOf.fromStep}"` } : {});
     for (const ev of opts.importEvidence ?? []) {
-      port.emit(live, 'evidence_imported', { evidenceId: ev.id, stepId: ev.stepId, output: ev.output, covers: ev.covers, from: { runId: ev.fromRun, activation: ev.activation, attempt: ev.attempt } }, { step: ev.stepId });
+      port.emit(live, 'evidence_imported', { evidenceId: ev.id, stepId: ev.stepId, output: ev.output, covers: ev.covers, from: { runId: ev.fromRun, activation: ev.activation, attempt: ev.attempt }, ...(ev.offsetBy === undefined ? {} : { offsetBy: ev.offsetBy }) }, { step: ev.stepId });
     }
     for (const u of opts.importUnknowns ?? []) {
       port.emit(live, 'unknown_imported', { stepId: u.stepId, inputHash: u.inputHash, from: { runId: u.fromRun, activation: u.activation, attempt: u.attempt } }, { step: u.stepId });

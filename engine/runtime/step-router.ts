@@ -5,7 +5,7 @@ import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { SettleOutcome } from '../../shared/events/run-event.ts';
 import type { AttemptRunner } from './attempt-runner.ts';
 import { compensationOrder, nextCompensation } from './compensation-plan.ts';
-import { decideEdges } from './edge-decisions.ts';
+import { decideEdges, passedOverDecisions } from './edge-decisions.ts';
 import type { LiveRun } from './live-run.ts';
 import { readiness } from './readiness.ts';
 import type { RunPort } from './run-port.ts';
@@ -61,6 +61,15 @@ export class StepRouter {
     const r = readiness(live.model, live.index, s);
     if (r.kind === 'activate') this.activate(live, stepId, r.reason);
     else if (r.kind === 'skip') await this.settle(live, s, 'skipped', r.reason);
+    else if (r.kind === 'pass_over') {
+      this.port.disarm(live, s.id);
+      const edges = passedOverDecisions(live.index, s.id);
+      this.port.emit(live, 'step_passed_over', { edges }, { step: s.id, activation: s.activation, reason: r.reason });
+      for (const e of edges) {
+        const to = live.index.edges.get(e.id)?.edge.to;
+        if (to !== undefined) live.dirty.add(to);
+      }
+    }
     else if (r.kind === 'fail') {
       // A join that can no longer be met: an activation that fails at once, routed like any failure.
       this.port.emit(live, 'step_activated', {}, { step: stepId, activation: s.activation + 1, reason: r.reason });

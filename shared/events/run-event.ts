@@ -124,6 +124,8 @@ export const EVENT_DATA = {
     output: z.unknown(),
     covers: Covers,
     from: z.object({ runId: z.string(), activation: z.number().int(), attempt: z.number().int() }),
+    /** The source run's compensation step that offset this evidence's effect: it does not count as done here either. */
+    offsetBy: z.string().optional(),
   }),
   unknown_imported: z.object({
     stepId: z.string(),
@@ -139,6 +141,24 @@ export const EVENT_DATA = {
     edges: z.array(EdgeDecision),
   }),
   step_escalated: z.object({ outcome: SettleOutcome }),
+  /**
+   * An operator's retry, skip or resolve of the step (the event's `step`) re-decides what followed
+   * its earlier outcome: the decisions of `edges` (the edges out of the step and out of every step
+   * after it) are withdrawn, and `steps`, which those decisions had settled (an end step reached, a
+   * step that ran or was skipped), wait to be decided again. Their attempts and evidence stay on
+   * record; an end step among them no longer ends the run.
+   */
+  /**
+   * A step that had settled is not on the path any more: a later pass, or a re-decision after an
+   * operator's action, decided every edge into it as not taken. Its last activation stays as it
+   * settled (a step that ran is never shown skipped); its outgoing edges are decided not taken so
+   * the dead path goes on, and an end step among such steps no longer ends the run.
+   */
+  step_passed_over: z.object({ edges: z.array(EdgeDecision) }),
+  path_reopened: z.object({
+    edges: z.array(z.string()),
+    steps: z.array(z.object({ stepId: z.string(), activation: z.number().int(), state: z.string() })),
+  }),
   /**
    * A debug run paused before the step's activation started its first attempt: at a breakpoint,
    * or (`stepping`) at the first start after `weft step`. The run_state_changed to paused follows.
@@ -220,6 +240,8 @@ const WIDEN: { [K in EventType]: (e: RunEvent<K>) => RunEvent } = {
   outcome_carried: same,
   step_settled: same,
   step_escalated: same,
+  path_reopened: same,
+  step_passed_over: same,
   breakpoint_hit: same,
   debug_resumed: same,
 };

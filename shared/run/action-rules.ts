@@ -92,6 +92,10 @@ export function stepActionRefusal(run: RunModel, stepId: string, action: StepAct
       if (held === null || !run.evidence.has(held.evidenceId)) {
         return refused(`cannot keep step "${stepId}": it is waiting, but not for a decision after a revision (keep works on steps a revision holds); nothing was changed`);
       }
+      const offsetBy = run.evidence.get(held.evidenceId)?.offsetBy;
+      if (offsetBy !== undefined) {
+        return refused(`cannot keep step "${stepId}": the effect of its evidence ${held.evidenceId} was undone by "${offsetBy}", so it cannot stand; weft retry runs the step again, weft skip settles it with a given output; nothing was changed`);
+      }
       return undefined;
     }
     case 'approve':

@@ -74,6 +74,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       if (e.step === null) return;
       const s = stepOf(run, e);
       s.actedRevision = run.inputRevision;
+      s.reopened = null; // the operator decided on this step: what it does next is that decision
       if (d.action === 'skip' || (d.action === 'resolve' && d.as === 'succeeded')) {
         // The operator's word is the evidence: it satisfies dependents like an accepted output.
         const id = operatorEvidenceId(s.id, s.activation);
@@ -93,6 +94,12 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
     case 'step_compensated': {
       const s = stepOf(run, e);
       s.state = 'compensated';
+      // Its effect is offset: that evidence no longer counts as done (revision-decision.ts).
+      if (s.evidence !== null) {
+        s.evidence.offsetBy = e.data.compensatedBy;
+        const stored = run.evidence.get(s.evidence.id);
+        if (stored !== undefined) stored.offsetBy = e.data.compensatedBy;
+      }
       if (run.compensation) {
         run.compensation.pending = run.compensation.pending.filter((x) => x !== s.id);
         run.compensation.done.push(s.id);
@@ -142,7 +149,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       return;
     case 'evidence_imported': {
       const d = e.data;
-      putEvidence(run, { id: d.evidenceId, stepId: d.stepId, activation: d.from.activation, attempt: d.from.attempt, output: d.output, covers: d.covers, satisfies: true, fromRun: d.from.runId });
+      putEvidence(run, { id: d.evidenceId, stepId: d.stepId, activation: d.from.activation, attempt: d.from.attempt, output: d.output, covers: d.covers, satisfies: true, fromRun: d.from.runId, ...(d.offsetBy === undefined ? {} : { offsetBy: d.offsetBy }) });
       return;
     }
     case 'step_activated': {
@@ -160,6 +167,8 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       s.task = null;
       s.awaiting = null;
       s.held = null;
+      s.superseded = null;
+      s.passedOver = null;
       const { input, compensates } = e.data;
       s.inputOverride = input === undefined ? null : { value: input };
       s.compensates = compensates ?? null;
@@ -176,6 +185,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       s.children = new Map();
       s.retryDueAt = null;
       s.actedRevision = run.inputRevision;
+      s.reopened = null;
       s.attempts.push({
         activation: e.activation ?? s.activation,
         number: e.attempt ?? 1,
@@ -325,7 +335,12 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       s.settledSeq = e.seq;
       s.dueSince = null;
       s.state = d.outcome === 'timed_out' || d.outcome === 'expired' ? 'failed' : d.outcome;
-      if (d.outcome === 'skipped') s.openedSeq = e.seq;
+      s.reopened = null;
+      if (d.outcome === 'skipped') {
+        // The decisions after passFrom led to this skip: a re-decision judges them again from there.
+        s.passFrom = s.openedSeq;
+        s.openedSeq = e.seq;
+      } else s.lastSettled = { activation: e.activation ?? s.activation, outcome: d.outcome };
       // A step settled while it still waited (a task nobody answered, a withdrawn or cancelled
       // activation): its open attempt ends here, so no attempt of a settled step looks in flight.
       if (d.outcome === 'skipped' || d.outcome === 'cancelled') {
@@ -351,6 +366,38 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       s.escalated = true;
       // An expired task that escalates stays open (waiting) for its person.
       if (e.data.outcome !== 'unknown' && s.state !== 'waiting') s.state = 'failed';
+      return;
+    }
+    case 'step_passed_over': {
+      const s = stepOf(run, e);
+      for (const edge of e.data.edges) run.edges.set(edge.id, { taken: edge.taken, seq: e.seq, why: edge.why });
+      s.passFrom = s.openedSeq;
+      s.openedSeq = e.seq;
+      s.reopened = null;
+      s.passedOver = { seq: e.seq, reason: e.reason ?? '' };
+      run.endsReached = run.endsReached.filter((x) => x.stepId !== s.id);
+      return;
+    }
+    case 'path_reopened': {
+      const index = indexDefinition(run.workflow);
+      for (const id of e.data.edges) run.edges.delete(id);
+      const reopened = new Set<string>();
+      for (const r of e.data.steps) {
+        const s = run.steps.get(r.stepId);
+        if (s === undefined) throw new Error(`run ${run.runId} event ${e.seq} (path_reopened) names step "${r.stepId}", which the definition does not have`);
+        reopened.add(s.id);
+        // It is decided again, judged on the decisions of the pass that settled it (those of the
+        // steps re-decided now were withdrawn above; the others still hold). A skip and a join
+        // (which has no effect) are decided afresh; a step that did work keeps what it did on
+        // record until the new decisions activate it again or pass it over.
+        if (s.state === 'skipped' || index.steps.get(s.id)?.kind === 'join') s.state = 'blocked';
+        else if (s.lastSettled !== null) s.superseded = { seq: e.seq, activation: s.lastSettled.activation, outcome: s.lastSettled.outcome, reason: e.reason ?? '' };
+        s.openedSeq = s.passFrom;
+        s.escalated = false;
+        s.reopened = { seq: e.seq, activation: s.activation };
+      }
+      // An end step reached on the superseded path no longer ends the run.
+      run.endsReached = run.endsReached.filter((x) => !reopened.has(x.stepId));
       return;
     }
     case 'breakpoint_hit': {

@@ -13,6 +13,8 @@ export type Readiness =
   | { kind: 'wait'; reason?: string }
   | { kind: 'activate'; reason: string }
   | { kind: 'skip'; reason: string }
+  /** A settled step no edge into it is taken for any more: it keeps its last activation, its own edges are not taken. */
+  | { kind: 'pass_over'; reason: string }
   | { kind: 'fail'; reason: string };
 
 const FAILURE_OUTCOMES = new Set(['failed', 'unknown', 'timed_out', 'rejected', 'expired']);

@@ -48,6 +48,11 @@ export interface Evidence {
   fromRun: string;
   /** Pinned evidence of a debug run: never reused or imported by another run or revision. */
   pinned?: true;
+  /**
+   * The compensation step that offset this evidence's effect (step_compensated). Offset evidence
+   * no longer counts as done: a revision or a fork runs the step again, or holds it for a decision.
+   */
+  offsetBy?: string;
 }
 
 /** A debug run's breakpoints, pins and where it is paused (DESIGN: debug runs; docs/engine.md). */
@@ -108,6 +113,29 @@ export interface StepRuntime {
    * A step that has done either in the current revision is not held again (a loop pass, a retry).
    */
   actedRevision: number;
+  /**
+   * The latest settlement of the step other than a skip: the activation and its outcome. A step
+   * skipped later (a loop's later pass took another way, or an operator's action re-decided what
+   * led to it) still shows the work it did.
+   */
+  lastSettled: { activation: number; outcome: SettleOutcome } | null;
+  /**
+   * Set when an operator's action upstream re-decided what had settled this step (path_reopened):
+   * the activation and outcome that no longer stand, and why. Cleared when the step is activated again.
+   */
+  superseded: { seq: number; activation: number; outcome: SettleOutcome; reason: string } | null;
+  /**
+   * Set by path_reopened until the step starts an attempt, settles or is acted on: its next
+   * activation comes from a re-decision, so an external effect that already happened with the
+   * same input is not repeated (evidence of activations up to `activation` is reused).
+   */
+  reopened: { seq: number; activation: number } | null;
+  /**
+   * Set when the step, settled, was passed over (step_passed_over): no edge into it is taken any
+   * more, in a later pass or after a re-decision. Its last activation stays as it settled.
+   * Cleared when it is activated again.
+   */
+  passedOver: { seq: number; reason: string } | null;
 }
 
 export interface OpenTask {
@@ -203,6 +231,10 @@ export function newRunModel(runId: string, workflow: Workflow): RunModel {
       awaiting: null,
       held: null,
       actedRevision: 0,
+      lastSettled: null,
+      superseded: null,
+      reopened: null,
+      passedOver: null,
       inputOverride: null,
       compensates: null,
       settledSeq: 0,

@@ -1,5 +1,5 @@
-// Every failing run ends: compensations that settle inside the engine's tick (an inline step,
-// evidence a fork reuses) move the run on to the next one and to its end, on a real store with
+// Every failing run ends: compensations that settle inside the engine's tick (an inline step)
+// move the run on to the next one and to its end, on a real store with
 // real processes; a run the engine would leave `running` with nothing to wake it is caught.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../engine/runtime/engine.ts';
@@ -44,30 +44,46 @@ describe('compensation that settles inside the tick', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run_state_changed', data: { state: 'failed' } });
   });
 
-  it('a fork that fails the same way reuses both compensations (they offset the very holds it reuses) and ends failed', async () => {
+  it('a fork from ship does not count the offset holds as done: each waits for a decision, and once held again and shipping fails again, both are offset by new compensations and the run ends failed', async () => {
     h = harness();
     const { runId, workflow } = h.start(ledger);
     expect(await h.engine.settled(runId)).toBe('failed');
     const plan = forkPlan(foldRun(h.store, runId), 'ship');
     const forked = h.engine.startRun({ workflow, definitionHash: 'x', input: {}, workspaceDir: h.dir, forkOf: { runId, fromStep: 'ship' }, importEvidence: plan.evidence });
+    // The first run released both holds: the fork may not go on as if they held.
+    expect(await h.engine.settled(forked)).toBe('needs_attention');
+    const held = h.events(forked).find((e) => e.type === 'revision_held' && e.step === 'hold_funds');
+    expect(held?.reason).toContain('its earlier effect was undone by a compensation');
+    expect(held?.reason).toContain('was offset by "release_funds"');
+    // Keeping an undone hold is refused; retrying it holds again.
+    await expect(h.engine.keepStep(forked, 'hold_funds', 'ops', 'keep it')).rejects.toThrow(/was undone by "release_funds", so it cannot stand/);
+    await h.engine.retryStep(forked, 'hold_funds', 'ops', 'hold the funds again');
+    expect(await h.engine.settled(forked)).toBe('needs_attention');
+    await h.engine.retryStep(forked, 'hold_stock', 'ops', 'hold the stock again');
     expect(await h.engine.settled(forked)).toBe('failed');
     const events = h.events(forked);
-    expect(types(events, 'release_funds')).toEqual(['evidence_imported', 'step_activated', 'evidence_reused', 'step_settled']);
-    expect(types(events, 'reverse_stock')).toEqual(['evidence_imported', 'step_activated', 'evidence_reused', 'step_settled']);
+    expect(types(events, 'hold_funds').filter((t) => t === 'attempt_succeeded')).toHaveLength(1);
+    // The new holds are offset anew: the first run's compensations offset other holds.
+    expect(types(events, 'reverse_stock')).toEqual(['evidence_imported', 'step_activated', 'attempt_started', 'attempt_succeeded', 'step_settled']);
+    expect(types(events, 'release_funds')).toEqual(['evidence_imported', 'step_activated', 'attempt_started', 'attempt_succeeded', 'step_settled']);
+    expect(events.filter((e) => e.type === 'step_compensated').map((e) => e.step)).toEqual(['hold_stock', 'hold_funds']);
     expect(h.model(forked).steps.get('hold_funds')?.state).toBe('compensated');
   });
 
-  it('a fork whose hold is new runs its compensation again: the reused one offset another hold', async () => {
+  it('a fork from hold_stock holds the undone funds for a decision; retried, both holds are new and both compensations run again', async () => {
     h = harness();
     const { runId, workflow } = h.start(ledger);
     expect(await h.engine.settled(runId)).toBe('failed');
     const plan = forkPlan(foldRun(h.store, runId), 'hold_stock');
     const forked = h.engine.startRun({ workflow, definitionHash: 'x', input: {}, workspaceDir: h.dir, forkOf: { runId, fromStep: 'hold_stock' }, importEvidence: plan.evidence });
+    expect(await h.engine.settled(forked)).toBe('needs_attention');
+    expect(types(h.events(forked), 'hold_stock')).not.toContain('attempt_started'); // it waits behind the held funds
+    await h.engine.retryStep(forked, 'hold_funds', 'ops', 'hold the funds again');
     expect(await h.engine.settled(forked)).toBe('failed');
     const events = h.events(forked);
     expect(types(events, 'hold_stock')).toContain('attempt_succeeded');
     expect(types(events, 'reverse_stock')).toEqual(['evidence_imported', 'step_activated', 'attempt_started', 'attempt_succeeded', 'step_settled']);
-    expect(types(events, 'release_funds')).toEqual(['evidence_imported', 'step_activated', 'evidence_reused', 'step_settled']);
+    expect(types(events, 'release_funds')).toEqual(['evidence_imported', 'step_activated', 'attempt_started', 'attempt_succeeded', 'step_settled']);
   });
 });
 

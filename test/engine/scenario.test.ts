@@ -223,17 +223,22 @@ describe('scenario language: forks, retries with input, several runs, single att
     expect(wrong.assertions).toContainEqual({ what: 'outcome of activation 2 of "propose"', ok: false, expected: 'failed', actual: 'never settled' });
   });
 
-  it('forks a run from a step: the fork reuses the evidence before it and has its own expectations and script', async () => {
+  it('forks a run from a step: the fork imports the evidence before it and has its own expectations and script', async () => {
     const trip = load('trip-saga');
     const carDown = trip.scenarios.find((s) => s.name.startsWith('the car rental stays unavailable')) as (typeof trip.scenarios)[number];
     const booked = trip.scenarios[0] as (typeof trip.scenarios)[number];
     const r = await runScenario(trip.workflow, {
       ...carDown,
-      name: 'the car fails; a fork from book_car where the car and the trip desk answer books the trip',
-      operator: [{ atMs: 86_400_000, action: 'fork', from: 'book_car', name: 'retake', steps: { book_car: booked.steps?.book_car ?? [], confirm_trip: booked.steps?.confirm_trip ?? [] } }],
+      name: 'the car fails; a fork from book_car, whose cancelled bookings an operator books again, where the car and the trip desk answer books the trip',
+      operator: [
+        { atMs: 86_400_000, action: 'fork', from: 'book_car', name: 'retake', steps: { book_car: booked.steps?.book_car ?? [], confirm_trip: booked.steps?.confirm_trip ?? [] } },
+        // The first run cancelled both bookings: the fork holds each for a decision (onRevise ask).
+        { atMs: 86_460_000, action: 'retry', step: 'book_flight', run: 'retake' },
+        { atMs: 86_520_000, action: 'retry', step: 'book_hotel', run: 'retake' },
+      ],
       expect: {
         state: 'failed',
-        runs: { retake: { state: 'succeeded', steps: { book_flight: { attempts: 0 }, book_hotel: { attempts: 0 }, book_car: { attempts: 1 } }, neverRan: ['cancel_flight', 'cancel_hotel'] } },
+        runs: { retake: { state: 'succeeded', steps: { book_flight: { attempts: 1 }, book_hotel: { attempts: 1 }, book_car: { attempts: 1 } }, neverRan: ['cancel_flight', 'cancel_hotel'] } },
       },
     });
     expect(r.assertions.filter((a) => !a.ok)).toEqual([]);
