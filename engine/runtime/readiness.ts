@@ -35,7 +35,7 @@ export function readiness(run: RunModel, index: DefinitionIndex, s: StepRuntime)
     if (s.state === 'blocked' || s.state === 'skipped') return { kind: 'skip', reason: 'no incoming edge was taken' };
     if (forward.some((e) => run.edges.get(e.edge.id)?.taken === true)) return { kind: 'wait' };
     const why = forward.filter(fresh).map((e) => `"${e.edge.id}": ${run.edges.get(e.edge.id)?.why ?? 'not taken'}`).join('; ');
-    return { kind: 'pass_over', reason: `not on the path any more: no edge into it is taken (${why}); activation ${s.activation} stays as it ${s.state === 'succeeded' ? 'succeeded' : `ended (${s.state})`}` };
+    return { kind: 'pass_over', reason: `no edge into it is taken any more (${why})` };
   }
   // A join runs once per pass; a failed one goes on only if a branch it missed arrives later.
   if (s.state === 'blocked') return joinReadiness(run, index, step, s.openedSeq);

@@ -25,7 +25,7 @@ export interface ReopenPlan {
  *
  * @example
  * reopenPlan(run, index, 'write', 'retry of "write" by ann')
- * // { data: { edges: ['write_to_verify', …], steps: [{ stepId: 'write_failed', activation: 1, state: 'succeeded' }, …] },
+ * // { data: { cause: 'retry of "write" by ann', edges: ['write_to_verify', …], steps: [{ stepId: 'write_failed', activation: 1, state: 'succeeded' }, …] },
  * //   reason: 'retry of "write" by ann: what followed its earlier outcome is decided again; superseded: write_failed (end step reached in activation 1); …' }
  */
 export function reopenPlan(run: RunModel, index: DefinitionIndex, stepId: string, what: string): ReopenPlan | undefined {
@@ -48,7 +48,7 @@ export function reopenPlan(run: RunModel, index: DefinitionIndex, stepId: string
   const parts = [`${what}: what followed its earlier outcome is decided again`];
   if (superseded.length > 0) parts.push(`superseded: ${superseded.join(', ')}`);
   if (skipped.length > 0) parts.push(`skipped before, decided again: ${skipped.join(', ')}`);
-  return { data: { edges, steps }, reason: parts.join('; ') };
+  return { data: { cause: what, edges, steps }, reason: parts.join('; ') };
 }
 
 /** The steps reachable from `stepId` by forward (non-loop) edges, nearest first; not the step itself. */

@@ -199,6 +199,7 @@ function check(x: ScenarioExpect, run: ReturnType<typeof foldRun>, metrics: RunM
     if (want.output !== undefined) add(`output of "${id}"`, want.output, s.output ?? null);
     if (want.outcome !== undefined) add(`outcome of "${id}"`, want.outcome, s.outcome);
     if (want.attempts !== undefined) add(`attempts of "${id}"`, want.attempts, s.attempts.length);
+    if (want.passedOver !== undefined) add(`"${id}" passed over`, want.passedOver, s.passedOver !== null);
   }
   if (x.order !== undefined) {
     const started: string[] = [];

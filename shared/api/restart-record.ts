@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { RUN_STATES, STEP_STATES } from '../definition/names.ts';
 import { Covers, ErrorInfo } from './event-parts.ts';
+import { SettleOutcome } from '../events/run-event.ts';
 
 /** One attempt, times as ISO 8601 text. */
 export const AttemptView = z.strictObject({
@@ -29,8 +30,24 @@ export const StepView = z.strictObject({
   state: z.enum(STEP_STATES),
   activation: z.number().int().nonnegative(),
   attempts: z.array(AttemptView),
-  evidence: z.strictObject({ id: z.string(), attempt: z.string(), covers: Covers, pinned: z.literal(true).optional() }).nullable(),
+  evidence: z
+    .strictObject({
+      id: z.string(),
+      attempt: z.string(),
+      covers: Covers,
+      pinned: z.literal(true).optional(),
+      /** The compensation step that undid this evidence's effect: it no longer counts as done. */
+      offsetBy: z.string().optional(),
+    })
+    .nullable(),
   next: z.string(),
+  /**
+   * The step, settled, is not on the path any more: a later pass or an operator's re-decision took
+   * another way. `state` is still how its last activation settled; this says why it no longer counts.
+   */
+  passedOver: z.strictObject({ reason: z.string() }).optional(),
+  /** An operator's action upstream re-decided what led to the step: the activation that no longer stands, and whose action. */
+  superseded: z.strictObject({ activation: z.number().int().positive(), outcome: SettleOutcome, cause: z.string() }).optional(),
 });
 export type StepView = z.infer<typeof StepView>;
 

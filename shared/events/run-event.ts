@@ -156,6 +156,8 @@ export const EVENT_DATA = {
    */
   step_passed_over: z.object({ edges: z.array(EdgeDecision) }),
   path_reopened: z.object({
+    /** Who re-decided, in words: `retry of "write" by ann`. */
+    cause: z.string(),
     edges: z.array(z.string()),
     steps: z.array(z.object({ stepId: z.string(), activation: z.number().int(), state: z.string() })),
   }),

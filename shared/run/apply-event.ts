@@ -391,7 +391,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
         // (which has no effect) are decided afresh; a step that did work keeps what it did on
         // record until the new decisions activate it again or pass it over.
         if (s.state === 'skipped' || index.steps.get(s.id)?.kind === 'join') s.state = 'blocked';
-        else if (s.lastSettled !== null) s.superseded = { seq: e.seq, activation: s.lastSettled.activation, outcome: s.lastSettled.outcome, reason: e.reason ?? '' };
+        else if (s.lastSettled !== null) s.superseded = { seq: e.seq, activation: s.lastSettled.activation, outcome: s.lastSettled.outcome, cause: e.data.cause };
         s.openedSeq = s.passFrom;
         s.escalated = false;
         s.reopened = { seq: e.seq, activation: s.activation };

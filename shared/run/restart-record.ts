@@ -71,15 +71,38 @@ export function restartRecord(run: RunModel): RestartRecord {
               attempt: `${s.evidence.fromRun === run.runId ? '' : `${s.evidence.fromRun}:`}${attemptId(step.id, { activation: s.evidence.activation, number: s.evidence.attempt })}`,
               covers: s.evidence.covers,
               ...(s.evidence.pinned === true ? { pinned: true } : {}),
+              ...(s.evidence.offsetBy === undefined ? {} : { offsetBy: s.evidence.offsetBy }),
             },
         next: nextAction(run, step, s),
+        ...(s.passedOver === null ? {} : { passedOver: { reason: s.passedOver.reason } }),
+        ...(s.superseded === null ? {} : { superseded: { activation: s.superseded.activation, outcome: s.superseded.outcome, cause: s.superseded.cause } }),
       };
     }),
   };
 }
 
-/** The next permitted action for a step, in words, with its reason. */
+/**
+ * The next permitted action for a step, in words, with its reason. A step that is not on the path
+ * any more (passed over), or whose settlement an operator's re-decision is taking back
+ * (superseded), says so first, with what it did: work that happened is never hidden.
+ */
 function nextAction(run: RunModel, step: Step, s: StepRuntime): string {
+  const now = currentAction(run, step, s);
+  const sup = s.superseded;
+  const did = (activation: number, outcome: string): string => (step.kind === 'end' && outcome === 'succeeded' ? `reached in activation ${activation}` : `${outcome} in activation ${activation}`);
+  if (s.passedOver !== null) {
+    return `passed over: ${did(s.lastSettled?.activation ?? s.activation, s.lastSettled?.outcome ?? s.state)}, then ${s.passedOver.reason}${sup === null ? '' : ` (after the ${sup.cause})`}${step.kind === 'end' ? '; it does not end the run' : ''}`;
+  }
+  if (sup !== null) {
+    return `superseded: ${did(sup.activation, sup.outcome)}; the ${sup.cause} re-decides what led to it, so it is decided again${step.kind === 'end' ? ' and does not end the run' : ''} (${now})`;
+  }
+  if (s.state === 'skipped' && s.lastSettled !== null && !(s.settledReason ?? '').startsWith('withdrawn:')) {
+    return `${now}; it ran before: ${did(s.lastSettled.activation, s.lastSettled.outcome)}`;
+  }
+  return now;
+}
+
+function currentAction(run: RunModel, step: Step, s: StepRuntime): string {
   const last = s.attempts[s.attempts.length - 1];
   const lastId = last === undefined ? '' : attemptId(step.id, last);
   switch (s.state) {

@@ -121,9 +121,10 @@ export interface StepRuntime {
   lastSettled: { activation: number; outcome: SettleOutcome } | null;
   /**
    * Set when an operator's action upstream re-decided what had settled this step (path_reopened):
-   * the activation and outcome that no longer stand, and why. Cleared when the step is activated again.
+   * the activation and outcome that no longer stand, and whose action (`retry of "write" by ann`).
+   * Cleared when the step is activated again.
    */
-  superseded: { seq: number; activation: number; outcome: SettleOutcome; reason: string } | null;
+  superseded: { seq: number; activation: number; outcome: SettleOutcome; cause: string } | null;
   /**
    * Set by path_reopened until the step starts an attempt, settles or is acted on: its next
    * activation comes from a re-decision, so an external effect that already happened with the

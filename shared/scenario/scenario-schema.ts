@@ -74,6 +74,7 @@ export const ScenarioExpect = z.strictObject({
         output: z.unknown().optional(),
         attempts: z.number().int().nonnegative().optional(),
         activations: z.array(ScenarioActivationExpect).optional().describe('each activation in order (as many as there were): how it settled and its output'),
+        passedOver: z.boolean().optional().describe('whether the step, settled, is not on the path any more (a later pass or an operator re-decision took another way): its state is still how its last activation settled'),
       }),
     )
     .optional(),

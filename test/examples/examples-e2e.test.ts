@@ -103,6 +103,13 @@ function session() {
     inspect: (runId: string) => weft<Inspect>(['inspect', runId]),
     events: async (runId: string) => (await weft<{ events: LogEvent[] }>(['events', runId])).events,
     fork: (runId: string, from: string, code: number) => weft<RunReply>(['fork', runId, '--from', from], code),
+    retry: (runId: string, step: string, code: number) => weft<RunReply>(['retry', runId, step, '--by', 'e2e-ops', '--reason', 'book it again'], code),
+    /** A command that must be refused: exit 2, nothing on stdout, the reason on stderr. */
+    refused: async (args: readonly string[]): Promise<string> => {
+      const r = await cli([...args, '--db', db]);
+      if (r.code !== 2) throw new Error(`weft ${args.join(' ')} exited ${r.code}, expected 2 (refused)\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+      return r.stderr;
+    },
   };
 }
 
@@ -228,25 +235,37 @@ describe.concurrent('examples run end to end with mock agents and the fake API',
     ]);
   });
 
-  it('trip-saga: a fork of the compensated run from book_car, where the car fails again, ends failed and cancels nothing twice', async ({ expect }) => {
+  it('trip-saga: a fork of the compensated run from book_car does not count the cancelled bookings as done: each waits for a decision, keep is refused, and once booked again and the car fails again, the new bookings are cancelled', async ({ expect }) => {
     const weft = session();
     const { runId } = await weft.run('trip-saga', tripInput('TRIP-5', { from: '2026-05-08', until: '2026-05-04' }), EXIT.failed);
-    // The fork reuses the flight and hotel bookings, which the first run cancelled; the car desk refuses again.
-    const fork = await weft.fork(runId, 'book_car', EXIT.failed);
-    expect(fork).toMatchObject({ state: 'failed' });
+    // The first run cancelled the flight and the hotel: the fork waits for a decision on the flight first.
+    const fork = await weft.fork(runId, 'book_car', EXIT.waiting);
+    expect(fork).toMatchObject({ state: 'needs_attention' });
     expect(fork.runId).not.toBe(runId);
+    const held = await weft.inspect(fork.runId);
+    expect(step(held, 'book_flight').state).toBe('waiting');
+    expect(step(held, 'book_hotel').state).toBe('blocked');
+    expect(await weft.refused(['keep', fork.runId, 'book_flight'])).toContain('was undone by "cancel_flight", so it cannot stand');
+    const bookings = (): string[] => api.requests.filter((r) => r.method === 'POST' && /^\/(flights|hotels)\/bookings$/.test(r.path) && (r.idempotencyKey ?? '').startsWith('TRIP-5')).map((r) => `${r.path} -> ${r.status}${r.replayed ? ' (replayed)' : ''}`);
+    expect(bookings()).toEqual(['/flights/bookings -> 201', '/hotels/bookings -> 201']); // the first run's, and nothing more yet
+    expect(await weft.retry(fork.runId, 'book_flight', EXIT.waiting)).toMatchObject({ state: 'needs_attention' });
+    // The car desk refuses again: the fork fails, and the bookings it made are cancelled in turn.
+    expect(await weft.retry(fork.runId, 'book_hotel', EXIT.failed)).toMatchObject({ state: 'failed' });
     const record = await weft.inspect(fork.runId);
     expect(path(record)).toMatchObject({
       book_flight: 'compensated', book_hotel: 'compensated', book_car: 'failed', confirm_trip: 'skipped',
       trip_failed: 'succeeded', cancel_hotel: 'succeeded', cancel_flight: 'succeeded',
     });
-    // Both offsets are the first run's cancellations of the very bookings the fork reused.
-    const reused = (await weft.events(fork.runId)).filter((e) => e.type === 'evidence_reused').map((e) => e.step);
-    expect(reused).toEqual(['book_flight', 'book_hotel', 'cancel_hotel', 'cancel_flight']);
+    // No booking evidence of the first run stands in the fork, and its cancellations offset other bookings.
+    expect((await weft.events(fork.runId)).filter((e) => e.type === 'evidence_reused').map((e) => e.step)).toEqual([]);
     expect(calls('TRIP-5')).toEqual([
       'DELETE /hotels/bookings/by-reference/TRIP-5-hotel -> 200',
       'DELETE /flights/bookings/by-reference/TRIP-5-flight -> 200',
+      'DELETE /hotels/bookings/by-reference/TRIP-5-hotel -> 200',
+      'DELETE /flights/bookings/by-reference/TRIP-5-flight -> 200',
     ]);
+    // Booked again with the same Idempotency-Key as the first run's bookings, so the desks answer them again.
+    expect(bookings()).toEqual(['/flights/bookings -> 201', '/hotels/bookings -> 201', '/flights/bookings -> 201 (replayed)', '/hotels/bookings -> 201 (replayed)']);
     expect(api.requests.filter((r) => r.idempotencyKey === 'TRIP-5-car').map((r) => `${r.status}${r.replayed ? ' replayed' : ''}`)).toEqual(['422', '422 replayed']);
   });
 
