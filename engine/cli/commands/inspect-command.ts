@@ -45,10 +45,12 @@ export function formatRecord(r: RestartRecord): string {
   const width = Math.max(...r.steps.map((s) => s.id.length));
   for (const s of r.steps) {
     const detail: string[] = [];
-    if (s.evidence) detail.push(`${s.evidence.pinned === true ? 'pinned ' : ''}evidence ${s.evidence.id} covers input ${s.evidence.covers.inputHash} under v${s.evidence.covers.definitionVersion}, revision ${s.evidence.covers.inputRevision}`);
+    if (s.evidence) detail.push(`${s.evidence.pinned === true ? 'pinned ' : ''}evidence ${s.evidence.id} covers input ${s.evidence.covers.inputHash} under v${s.evidence.covers.definitionVersion}, revision ${s.evidence.covers.inputRevision}${s.evidence.offsetBy === undefined ? '' : ` (its effect was undone by ${s.evidence.offsetBy})`}`);
     const last = s.attempts[s.attempts.length - 1];
     if (last && s.state !== 'succeeded') detail.push(`attempt ${last.id} ${last.state}${last.error ? ` (${last.error.code})` : ''}, input ${last.inputHash}`);
-    lines.push(`${s.id.padEnd(width)}  ${s.state}${detail.length > 0 ? `; ${detail.join('; ')}` : ''}`);
+    // A settled step that is not on the path any more, or whose settlement is being decided again, says so beside its state.
+    const state = s.passedOver !== undefined ? `${s.state}, passed over` : s.superseded !== undefined ? `${s.state}, superseded` : s.state;
+    lines.push(`${s.id.padEnd(width)}  ${state}${detail.length > 0 ? `; ${detail.join('; ')}` : ''}`);
     lines.push(`${''.padEnd(width)}  next: ${s.next}`);
   }
   return `${lines.join('\n')}\n`;
