@@ -16,6 +16,8 @@ export interface CrashWorkflowOptions {
   externalOut: string;
   /** Sleep of each command step, in ms (each step picks one in the range). */
   sleepMs: [number, number];
+  /** A person signs off (`sign_off`, a human step) before the end: the run waits there until approved. */
+  signOff?: boolean;
 }
 
 export interface CrashWorkflow {
@@ -110,6 +112,13 @@ export function crashWorkflow(o: CrashWorkflowOptions): CrashWorkflow {
     const id = add(work(pickKind()));
     connect(last, id);
     last = id;
+  }
+  if (o.signOff === true) {
+    const signOff = add({ id: 'sign_off', kind: 'human', deadlineMs: 86_400_000, config: { task: 'approve', title: 'Sign off the run' } });
+    connect(last, signOff);
+    last = signOff;
+    const refused = add({ id: 'refused', kind: 'end', config: { status: 'failed' } });
+    edges.push({ id: 'sign_off-refused', from: signOff, to: refused, on: ['rejected', 'expired'] });
   }
   const end = add({ id: 'end', kind: 'end' });
   connect(last, end);
