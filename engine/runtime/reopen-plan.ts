@@ -32,6 +32,9 @@ export function reopenPlan(run: RunModel, index: DefinitionIndex, stepId: string
   const after = downstreamOf(index, stepId);
   const edges: string[] = [];
   for (const from of [stepId, ...after]) {
+    // A step a compensation offset (or is offsetting) keeps what it decided: nothing decides it again.
+    const state = run.steps.get(from)?.state;
+    if (from !== stepId && (state === 'compensated' || state === 'compensating')) continue;
     for (const e of index.out.get(from) ?? []) if (run.edges.has(e.edge.id)) edges.push(e.edge.id);
   }
   const steps: EventData<'path_reopened'>['steps'] = [];

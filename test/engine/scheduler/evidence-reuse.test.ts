@@ -55,6 +55,34 @@ describe('planReuse', () => {
     });
   });
 
+  it('after an operator\'s re-decision (reopened), an external step reuses its evidence of an earlier activation of the same revision, and a step with no effect runs again', () => {
+    const p = flow();
+    p.run.inputRevision = 1;
+    Object.assign(p.s('quote'), { activation: 2, actedRevision: 1, reopened: { seq: 9, activation: 1 } });
+    expect(planReuse(p.run, p.step('quote'), p.s('quote'), 'h1', {})).toMatchObject({ kind: 'reuse', evidenceId: 'quote/1.1', reason: 'input unchanged: evidence quote/1.1 (revision 1) still covers it, so its effect is not repeated' });
+    // Its input changed: the effect happened, so a person decides (onRevise ask, the default for external).
+    expect(planReuse(p.run, p.step('quote'), p.s('quote'), 'h2', {})).toMatchObject({ kind: 'ask' });
+    // Without the mark (a loop pass, an operator's retry of the step itself) it runs.
+    p.s('quote').reopened = null;
+    expect(planReuse(p.run, p.step('quote'), p.s('quote'), 'h1', {})).toEqual({ kind: 'run' });
+    const none = plainRun([{ id: 'quote', kind: 'command', config: { argv: ['q'] } }, end()], [{ id: 'a', from: 'quote', to: 'done' }]);
+    none.run.evidence.set(p.ev.id, p.ev);
+    none.run.evidenceByStep.set('quote', [p.ev]);
+    Object.assign(none.s('quote'), { activation: 2, reopened: { seq: 9, activation: 1 } });
+    expect(planReuse(none.run, none.step('quote'), none.s('quote'), 'h1', {})).toEqual({ kind: 'run' });
+  });
+
+  it('never counts evidence whose effect a compensation undid: onRevise ask holds the step, rerun and keep run it', () => {
+    const p = flow();
+    p.ev.offsetBy = 'cancel_quote';
+    expect(planReuse(p.run, p.step('quote'), p.s('quote'), 'h1', {})).toMatchObject({ kind: 'ask', reason: expect.stringContaining('its earlier effect was undone by a compensation: evidence quote/1.1 (revision 1) was offset by "cancel_quote"') });
+    for (const policy of ['rerun', 'keep']) {
+      const q = flow({ onRevise: policy });
+      q.ev.offsetBy = 'cancel_quote';
+      expect(planReuse(q.run, q.step('quote'), q.s('quote'), 'h1', {})).toEqual({ kind: 'run' });
+    }
+  });
+
   it('gives kept evidence the current revision', () => {
     expect(reusedEvidence(flow().ev, 5).covers).toEqual({ inputHash: 'h1', definitionVersion: 1, inputRevision: 5 });
   });
