@@ -127,6 +127,9 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
         s.dueSince = null;
         s.timerDueAt = null;
         s.held = null;
+        s.passedOver = null;
+        s.superseded = null;
+        s.reopened = null;
       }
       return;
     }
