@@ -264,9 +264,9 @@ describe.concurrent('examples run end to end with mock agents and the fake API',
       'DELETE /hotels/bookings/by-reference/TRIP-5-hotel -> 200',
       'DELETE /flights/bookings/by-reference/TRIP-5-flight -> 200',
     ]);
-    // Booked again with the same Idempotency-Key as the first run's bookings, so the desks answer them again.
-    expect(bookings()).toEqual(['/flights/bookings -> 201', '/hotels/bookings -> 201', '/flights/bookings -> 201 (replayed)', '/hotels/bookings -> 201 (replayed)']);
-    expect(api.requests.filter((r) => r.idempotencyKey === 'TRIP-5-car').map((r) => `${r.status}${r.replayed ? ' replayed' : ''}`)).toEqual(['422', '422 replayed']);
+    // Booked again for real: the fork's keys name its own run, so the desks make new bookings.
+    expect(bookings()).toEqual(['/flights/bookings -> 201', '/hotels/bookings -> 201', '/flights/bookings -> 201', '/hotels/bookings -> 201']);
+    expect(api.requests.filter((r) => r.idempotencyKey?.startsWith('TRIP-5-car-') === true).map((r) => `${r.status}${r.replayed ? ' replayed' : ''}`)).toEqual(['422', '422']);
   });
 
   it('trip-saga: a refused confirmation cancels the car, the hotel and the flight, newest first', async ({ expect }) => {
