@@ -1,6 +1,6 @@
 // One JSON request to a `weft serve` on 127.0.0.1, with its token, through node:http rather than
 // fetch: a forwarded `weft run` answers when its run has settled, which may take longer than
-// fetch's five-minute header timeout, and here nothing times out. A request that reached no server
+// fetch's five-minute header timeout, so a command waits as long as its run takes. A request that reached no server
 // (connection refused) is told apart from one cut off after it was sent: only the first may be
 // done again elsewhere.
 import { request } from 'node:http';
@@ -17,12 +17,13 @@ export class NotReached extends Error {
 }
 
 /**
- * Sends `body` (as JSON) and resolves with the status and the parsed answer.
+ * Sends `body` (as JSON) and resolves with the status and the parsed answer. With `timeoutMs`, a
+ * server that has not answered by then (a hung or stopped process) fails the request.
  *
  * @example
- * const { status, body } = await loopbackRequest('http://127.0.0.1:4000', token, 'GET', '/api/health');
+ * const { status, body } = await loopbackRequest('http://127.0.0.1:4000', token, 'GET', '/api/health', undefined, 60_000);
  */
-export function loopbackRequest(base: string, token: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<LoopbackAnswer> {
+export function loopbackRequest(base: string, token: string, method: 'GET' | 'POST', path: string, body?: unknown, timeoutMs?: number): Promise<LoopbackAnswer> {
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
     let responded = false;
@@ -52,6 +53,7 @@ export function loopbackRequest(base: string, token: string, method: 'GET' | 'PO
         });
       },
     );
+    if (timeoutMs !== undefined) req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer in ${timeoutMs} ms`)));
     req.on('error', (error: Error & { code?: string }) => {
       if (!responded && error.code === 'ECONNREFUSED') reject(new NotReached(error.message));
       else reject(error);

@@ -30,6 +30,13 @@ interface Endpoint {
   pid: number;
 }
 
+/**
+ * How long a server may take to say which store it owns. One that does not answer (hung, or
+ * stopped with SIGSTOP) is passed over: the command then waits for the store's lease as any
+ * command does while another engine holds it, and says so.
+ */
+const HEALTH_WAIT_MS = 60_000;
+
 const SERVICE_CODES: readonly ServiceErrorCode[] = ['bad-input', 'not-found', 'refused', 'internal'];
 const isServiceCode = (code: string): code is ServiceErrorCode => SERVICE_CODES.some((c) => c === code);
 
@@ -39,7 +46,7 @@ export async function storeOwner(dbPath: string): Promise<StoreOwner | undefined
   if (endpoint === undefined) return undefined;
   let store: unknown;
   try {
-    const health = await loopbackRequest(endpoint.url, endpoint.token, 'GET', '/api/health');
+    const health = await loopbackRequest(endpoint.url, endpoint.token, 'GET', '/api/health', undefined, HEALTH_WAIT_MS);
     if (health.status !== 200 || health.body === null || typeof health.body !== 'object' || !('store' in health.body)) return undefined;
     store = health.body.store;
   } catch {

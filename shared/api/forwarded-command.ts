@@ -13,10 +13,12 @@ import { StartRunCommand } from './start-run-command.ts';
 import { TaskAction } from './task-action.ts';
 
 /**
- * Longest run or step reference, `by` or `reason` a command carries where the engine checks it
- * (as `weft` takes them from its command line): far above any real one.
+ * Longest run or step reference, `by` or `reason` a command carries where the engine checks it,
+ * as `weft` takes them from its command line: the longest single argument Linux passes to a
+ * program (MAX_ARG_STRLEN, 128 KiB), so a command fails the same way sent or not (an unknown run
+ * of 50,000 characters is an unknown run, named in short, either way).
  */
-export const MAX_REF_LENGTH = 10_000;
+export const MAX_REF_LENGTH = 131_072;
 
 /** Longest definition text: a workflow file of 16 MiB, as `weft run` reads at most. */
 export const MAX_DEFINITION_TEXT = 16 * 1024 * 1024;

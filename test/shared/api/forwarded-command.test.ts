@@ -32,7 +32,7 @@ describe('ForwardedCommand', () => {
     [{ command: 'run', definition: '', input: {} }, ['definition']],
     [{ command: 'act', run: 'r1', action: { action: 'cancel' }, argv: ['cancel', 'r1'] }, ['argv']],
     [{ command: 'act', run: 'r1', action: { action: 'cancel', db: '/x.db' } }, ['action', 'db']],
-    [{ command: 'act', run: 'x'.repeat(10_001), action: { action: 'cancel' } }, ['run']],
+    [{ command: 'act', run: 'x'.repeat(131_073), action: { action: 'cancel' } }, ['run']],
     [{ command: 'answer', run: 'r1', step: 'review', answer: { action: 'approve' }, store: '/x.db' }, ['store']],
     [{ command: 'send', event: { name: 'go', key: 'k' }, cwd: '/' }, ['cwd']],
     [{ command: 'resume', db: '/x.db' }, ['db']],
