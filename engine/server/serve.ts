@@ -1,9 +1,10 @@
 // `weft serve`: one long-lived engine that owns the store (its lease, kept fresh), continues the
 // store's unfinished runs, and serves the API and the app on 127.0.0.1. The endpoint and the token
-// go in a file beside the store that only the user can read (serve.json, mode 0600), so the
-// CLI on the same store can hand its commands to this engine (as typed commands, POST
-// /api/commands: the server never takes a path, a folder or a store from a request). stop() records running attempts as
-// any engine stop does, gives the lease back and removes the endpoint file.
+// go in a file beside the store that only the user can read (serve.json, mode 0600), so the CLI
+// on the same store can hand its commands to this engine, as typed commands that carry content
+// (POST /api/commands): the server never takes a path, a folder or a store from a request.
+// stop() records running attempts as any engine stop does, gives the lease back and removes the
+// endpoint file.
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { userInfo } from 'node:os';
