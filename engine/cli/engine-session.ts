@@ -1,9 +1,13 @@
 // How a command reaches the engine: always through the service (engine/service/), loaded when the
 // command runs, so `weft --version` and `weft validate` never load the engine or SQLite. A command
-// that changes runs gets an EngineService under the store's lease; one that only reads gets a
-// RunReader over the store opened read-only. The user's mistakes (no store, an unknown run, a
-// refused action) exit 2 with their message.
+// that changes runs is a typed command (shared/api/forwarded-command.ts), checked where it is built
+// (check-command.ts) and performed by the `weft serve` that owns the store if one runs
+// (store-owner.ts), else here under the store's lease: the same service code either way
+// (engine/service/perform-command.ts), so it prints the same. One that only reads gets a RunReader
+// over the store opened read-only. The user's mistakes (no store, an unknown run, a refused
+// action) exit 2 with their message.
 import type { RunAction } from '../../shared/api/run-action.ts';
+import type { ForwardedCommand } from '../../shared/api/forwarded-command.ts';
 import type { z } from 'zod';
 import type { EngineService } from '../service/engine-service.ts';
 import type { SessionMode } from '../service/engine-session.ts';
@@ -29,28 +33,48 @@ export async function withServiceAt<T>(dbPath: string, command: string, io: CliI
   return withEngineService(dbPath, `weft ${command}`, { workspace: io.cwd, actor: actor(undefined) }, body, mode);
 }
 
-/** A command that changes runs, under the store's lease, with its user errors printed. */
-export function withService(command: string, io: CliIo, db: string | undefined, body: (service: EngineService) => Promise<number>): Promise<number> {
-  const path = storePath(db, io.cwd);
-  return withUserErrors(command, io, () => withServiceAt(path, command, io, body));
+/**
+ * Performs a checked command on the store at `dbPath` (already resolved, by storePath: the one
+ * function that decides a command's store): by the `weft serve` that owns that store, if one
+ * runs, whose answer is parsed with `answer`; else here, under the store's lease, with `here`.
+ */
+export async function performOnStore<S extends z.ZodType>(
+  dbPath: string,
+  command: string,
+  io: CliIo,
+  typed: ForwardedCommand,
+  answer: S,
+  here: (service: EngineService) => Promise<z.infer<S>>,
+  mode: SessionMode = 'write',
+): Promise<z.infer<S>> {
+  const { storeOwner } = await import('./store-owner.ts');
+  const owner = await storeOwner(dbPath);
+  const sent = owner === undefined ? undefined : await owner.perform(typed, answer);
+  if (sent?.answered === true) return sent.value;
+  return withServiceAt(dbPath, command, io, here, mode);
 }
 
 /**
- * A command that acts on one run (pause, retry, keep, …): under the store's lease, resolve RUN
- * (an id or a unique prefix), act through the service, let the engine settle, and print the run's
- * outcome.
+ * A command that acts on one run (pause, retry, keep, …): resolve RUN (an id or a unique prefix),
+ * act through the service, let the engine settle, and print the run's outcome.
  */
 export function actOnRun(command: string, io: CliIo, db: string | undefined, json: boolean, run: string, action: z.input<typeof RunAction>): Promise<number> {
-  return withService(command, io, db, async (service) => {
-    const { runId } = await service.act(run, action);
-    return printRunOutcome(io, runId, await service.settled(runId), json);
+  const path = storePath(db, io.cwd);
+  return withUserErrors(command, io, async () => {
+    const [{ checkAct }, { performAct }, { RunActionResult }] = await Promise.all([import('./check-command.ts'), import('../service/perform-command.ts'), import('../../shared/api/run-action.ts')]);
+    const typed = checkAct({ command: 'act', run, action });
+    const { runId, state } = await performOnStore(path, command, io, typed, RunActionResult, (service) => performAct(service, typed));
+    return printRunOutcome(io, runId, state, json);
   });
 }
 
 /** A person's answer to a task (approve, reject, reassign), as actOnRun does for operator actions. */
 export function answerTask(command: string, io: CliIo, db: string | undefined, json: boolean, run: string, step: string, answer: Parameters<EngineService['decide']>[2]): Promise<number> {
-  return withService(command, io, db, async (service) => {
-    const { runId } = await service.decide(run, step, answer);
-    return printRunOutcome(io, runId, await service.settled(runId), json);
+  const path = storePath(db, io.cwd);
+  return withUserErrors(command, io, async () => {
+    const [{ checkAnswer }, { performAnswer }, { RunOutcome }] = await Promise.all([import('./check-command.ts'), import('../service/perform-command.ts'), import('../../shared/api/run-outcome.ts')]);
+    const typed = checkAnswer({ command: 'answer', run, step, answer });
+    const { runId, state } = await performOnStore(path, command, io, typed, RunOutcome, (service) => performAnswer(service, typed));
+    return printRunOutcome(io, runId, state, json);
   });
 }

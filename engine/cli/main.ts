@@ -8,7 +8,6 @@ import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './exit-codes.ts';
 import { readVersion } from './read-version.ts';
 import { formatCommandHelp, formatUsage, formatUsageReminder } from './usage.ts';
 import { UsageError } from './usage-error.ts';
-import { forwardToServer } from './forward-to-server.ts';
 
 /**
  * Runs `weft` with the arguments after the program name and returns the exit code.
@@ -41,8 +40,7 @@ export async function main(argv: readonly string[], io: CliIo, commands: readonl
     io.stdout.write(formatCommandHelp(command));
     return EXIT_OK;
   }
-  const forwarded = await forwardToServer(command.name, rest, io);
-  return forwarded ?? runCommand(command, rest, io);
+  return runCommand(command, rest, io);
 }
 
 async function runCommand(command: Command, args: readonly string[], io: CliIo): Promise<number> {

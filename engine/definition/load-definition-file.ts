@@ -11,7 +11,8 @@ import { definitionFileError, definitionFileErrorFrom } from './definition-file-
 /** Largest definition file accepted: far above any real workflow, far below memory trouble. */
 export const MAX_DEFINITION_BYTES = 16 * 1024 * 1024;
 
-export type LoadedDefinition = ReturnType<typeof validateDefinitionText>;
+/** What the validator found, and the file's text when it could be decoded (what `weft run` sends a server). */
+export type LoadedDefinition = ReturnType<typeof validateDefinitionText> & { text?: string };
 
 export interface LoadOptions {
   /** Size limit in bytes; MAX_DEFINITION_BYTES unless a test needs a small one. */
@@ -42,7 +43,7 @@ export async function loadDefinitionFile(path: string, options: LoadOptions = {}
   if (bytes.length > maxBytes) return { diagnostics: [tooLarge(undefined, maxBytes)] };
   const decoded = decodeDefinitionBytes(bytes);
   if (!decoded.ok) return { diagnostics: [decoded.diagnostic] };
-  return validateDefinitionText(decoded.text);
+  return { ...validateDefinitionText(decoded.text), text: decoded.text };
 }
 
 /** Reads up to `limit` bytes, in chunks, so no single allocation exceeds what the file holds. */

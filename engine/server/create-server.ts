@@ -26,7 +26,7 @@ import { registerWorkflowFiles } from './workflow-file-routes.ts';
 import { registerCompare } from './compare-route.ts';
 import { registerRunValues } from './run-value-routes.ts';
 import { DETAIL_VALUE_LIMIT } from '../../shared/api/elided-value.ts';
-import { FORWARDED_COMMANDS } from '../service/forwarded-commands.ts';
+import { registerCommands } from './command-route.ts';
 import { serveAppIndex } from './app-index.ts';
 import { contentSecurityPolicyFor, hostAllowed, originAllowed, presentedToken, tokensEqual } from './security.ts';
 import { z as zod } from 'zod';
@@ -44,11 +44,6 @@ export interface ServerOptions {
   defaultActor: string;
   bodyLimit?: number;
   streamBufferLimit?: number;
-  /**
-   * Runs a `weft` command line in this process, on this server's engine (given by `weft serve`,
-   * which owns the CLI): what `POST /api/cli` does for a terminal on the same store.
-   */
-  runCli?: (argv: readonly string[], cwd: string) => Promise<{ code: number; stdout: string; stderr: string }>;
 }
 
 /** Requests bigger than this are refused with 413 (a definition of 1,000 steps is ~1 MB). */
@@ -81,11 +76,6 @@ const WorkflowParams = zod.strictObject({ id: WorkflowId });
 const VersionParams = zod.strictObject({ id: WorkflowId, version: zod.coerce.number().int().positive() });
 const StatsParams = zod.strictObject({ workflowId: WorkflowId });
 const StatsQuery = zod.strictObject({ version: zod.coerce.number().int().positive().optional() });
-const CliRequest = zod.strictObject({
-  argv: zod.array(zod.string().max(1_000_000)).min(1).max(200),
-  cwd: zod.string().min(1).max(4096),
-  db: zod.string().min(1).max(4096),
-});
 
 export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
   // Params up to 2,000 characters reach the schemas, which refuse ids over 200 with a clear message.
@@ -120,12 +110,12 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
     return payload;
   });
 
-  app.setErrorHandler((error, _request, reply) => {
+  app.setErrorHandler((error, request, reply) => {
     if (error instanceof HttpError) return sendError(reply, error.code, error.message, error.path);
     const service = serviceErrorOf(error);
     if (service !== undefined) return sendError(reply, service.code, service.message, service.path);
     const fastifyError = { statusCode: statusOf(error), message: error instanceof Error ? error.message : String(error) };
-    if (fastifyError.statusCode === 413) return sendError(reply, 'too-large', `the request body is over the limit of ${o.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`);
+    if (fastifyError.statusCode === 413) return sendError(reply, 'too-large', `the request body is over the limit of ${request.routeOptions.bodyLimit ?? o.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`);
     if (fastifyError.statusCode === 415) return sendError(reply, 'bad-input', 'send the body as JSON (Content-Type: application/json)');
     if (fastifyError.statusCode === 400) return sendError(reply, 'bad-input', `the request body is not valid JSON: ${fastifyError.message ?? ''}`);
     return sendError(reply, 'internal', `internal error (a bug in weft; please report it): ${error instanceof Error ? error.message : String(error)}`);
@@ -228,6 +218,7 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
   });
 
   registerRunValues(app, s);
+  registerCommands(app, s);
 
   app.get('/api/runs/:id/timeline', async (request: FastifyRequest) => {
     const { id } = parse(RunParams, request.params, 'the run id');
@@ -261,16 +252,6 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
     const e = parse(SendEventCommand, request.body, 'the event');
     const result = await s.sendEvent(e);
     return result.runId === undefined ? result : { ...result, state: s.runState(result.runId) };
-  });
-
-  // A terminal's state-changing command on the store this server owns (engine/cli/forward-to-server.ts).
-  app.post('/api/cli', async (request: FastifyRequest) => {
-    const body = parse(CliRequest, request.body, 'the command');
-    if (o.runCli === undefined) throw new HttpError('not-found', 'this server does not run weft commands');
-    if (body.db !== o.storePath) throw new HttpError('refused', `this server owns the store ${o.storePath}, not ${body.db}`, 'db');
-    const [name] = body.argv;
-    if (name === undefined || !FORWARDED_COMMANDS.has(name)) throw new HttpError('bad-input', `"${String(name)}" is not a command that changes a store; run it directly`, 'argv');
-    return o.runCli(body.argv, body.cwd);
   });
 
   app.get('/api/stats/:workflowId', async (request: FastifyRequest) => {

@@ -1,8 +1,10 @@
 // `weft serve`: one long-lived engine that owns the store (its lease, kept fresh), continues the
 // store's unfinished runs, and serves the API and the app on 127.0.0.1. The endpoint and the token
-// go in a file beside the store that only the user can read (serve.json, mode 0600), so the
-// CLI on the same store can hand its commands to this engine. stop() records running attempts as
-// any engine stop does, gives the lease back and removes the endpoint file.
+// go in a file beside the store that only the user can read (serve.json, mode 0600), so the CLI
+// on the same store can hand its commands to this engine, as typed commands that carry content
+// (POST /api/commands): the server never takes a path, a folder or a store from a request.
+// stop() records running attempts as any engine stop does, gives the lease back and removes the
+// endpoint file.
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { userInfo } from 'node:os';
@@ -19,7 +21,6 @@ import { EngineService } from '../service/engine-service.ts';
 import { createServer } from './create-server.ts';
 import { builtinTemplatesDir } from './templates-dir.ts';
 import { newToken } from './security.ts';
-import { hostEngine } from '../service/hosted-engine.ts';
 import { trustCheck } from '../service/workspace-trust.ts';
 
 export interface ServeOptions {
@@ -37,8 +38,6 @@ export interface ServeOptions {
   streamBufferLimit?: number;
   /** The workflow templates of `POST /api/workflows` (`from`); Weft's examples/ unless given. */
   templatesDir?: string;
-  /** Runs a terminal's `weft` command on this engine (see hosted-engine.ts). */
-  runCli?: (argv: readonly string[], cwd: string) => Promise<{ code: number; stdout: string; stderr: string }>;
 }
 
 export interface Serving {
@@ -93,10 +92,8 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     workspace: service.files.root,
     storePath: o.storePath,
     defaultActor,
-    ...(o.runCli === undefined ? {} : { runCli: o.runCli }),
     ...(o.streamBufferLimit === undefined ? {} : { streamBufferLimit: o.streamBufferLimit }),
   });
-  const unhost = hostEngine(o.storePath, { store, engine });
   // Every socket, so a stop never waits on a client: one holding a refused WebSocket upgrade open,
   // or a stream that stopped reading, would otherwise keep close() waiting for good.
   const sockets = new Set<Socket>();
@@ -126,7 +123,6 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       const closed = app.close();
       for (const socket of sockets) socket.destroy();
       await closed;
-      unhost();
       clearInterval(heartbeat);
       engine.close();
       engine.flush();

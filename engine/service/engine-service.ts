@@ -12,6 +12,7 @@ import { ForkCommand, ReviseCommand, type ReviseOutcome, type RevisePlan, type R
 import { RunAction, type RunActionResult } from '../../shared/api/run-action.ts';
 import { SendEventCommand } from '../../shared/api/send-event-command.ts';
 import { StartRunCommand } from '../../shared/api/start-run-command.ts';
+import { RunDefinitionCommand } from '../../shared/api/forwarded-command.ts';
 import { TaskAction } from '../../shared/api/task-action.ts';
 import type { RunState } from '../../shared/definition/names.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
@@ -45,6 +46,7 @@ import { WorkflowFileService } from './workflow-file-service.ts';
 import { WorkflowTemplates } from './workflow-templates.ts';
 import { fileHash } from './atomic-file.ts';
 import { checkDebug } from './debug-settings.ts';
+import { definitionToRun } from './definition-to-run.ts';
 import type { RunDebugSettings } from '../../shared/events/run-event.ts';
 
 /** A run the service has checked and may start: valid, input checked, workspace trusted. */
@@ -184,6 +186,19 @@ export class EngineService {
     }
     if (command.version !== undefined && command.version !== workflow.version) workflow = this.runnableVersion(command.workflow, command.version);
     const start = checkStart(workflow, dirname(join(this.files.root, file.file)), command.input, this.env);
+    const debug = checkDebug(workflow, command.debug);
+    return this.startChecked(start, { key: command.key, priority: command.priority, ...(debug === undefined ? {} : { debug }) });
+  }
+
+  /**
+   * Starts a run of a definition sent as content (a terminal's `weft run FILE` on the store a
+   * `weft serve` owns): from the folder of the workspace file with that content, or, for a
+   * definition that reads no folder, as it is (definition-to-run.ts). Checked as startRun checks.
+   */
+  async startDefinition(request: z.input<typeof RunDefinitionCommand>): Promise<{ runId: string; state: RunState; created: boolean }> {
+    const command = parseCommand(RunDefinitionCommand, request, 'the request');
+    const { workflow, folder } = await definitionToRun(this.files, command.definition);
+    const start = checkStart(workflow, folder, command.input, this.env);
     const debug = checkDebug(workflow, command.debug);
     return this.startChecked(start, { key: command.key, priority: command.priority, ...(debug === undefined ? {} : { debug }) });
   }

@@ -9,7 +9,6 @@
 // `weft --version`, `weft runs` and `weft validate` do not pay for what they never use.
 import type { Engine } from '../runtime/engine.ts';
 import { StoreError } from '../store/store-error.ts';
-import { hostedEngine } from './hosted-engine.ts';
 import { storeFailure } from '../store/store-failure.ts';
 import { systemClock, systemRandom } from '../time/clock.ts';
 import type { Store } from '../store/store.ts';
@@ -43,9 +42,6 @@ const leaseWaitMs = (): number => {
 export type SessionMode = 'create' | 'write';
 
 export async function openEngineSession(dbPath: string, owner: string, mode: SessionMode = 'write', env: NodeJS.ProcessEnv = process.env): Promise<EngineSession> {
-  // Inside `weft serve`, a terminal's command runs on the server's own engine, which keeps going.
-  const host = hostedEngine(dbPath);
-  if (host !== undefined) return { store: host.store, engine: host.engine, close: async () => {} };
   const [{ Engine }, { defaultExecutors }, { Lease }, { openDatabase }, { Store }] = await Promise.all([
     import('../runtime/engine.ts'),
     import('../executors/default-executors.ts'),

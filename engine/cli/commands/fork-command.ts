@@ -1,10 +1,9 @@
 // `weft fork RUN --from STEP [--input JSON|@file] [--db PATH] [--json]`: a new run that reuses the
 // evidence of every step not downstream of STEP.
 import type { Command } from '../command.ts';
-import { withService } from '../engine-session.ts';
+import { actOnRun } from '../engine-session.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { readRunInput } from '../run-input.ts';
-import { printRunOutcome } from '../run-outcome.ts';
 import { UsageError } from '../usage-error.ts';
 
 export const forkCommand: Command = {
@@ -25,11 +24,8 @@ Exit status as for weft run, for the new run.`,
     if (run === undefined || extra.length > 0) throw new UsageError('give exactly one run id');
     if (values.from === undefined) throw new UsageError('--from STEP is required: the first step to run again');
     const from = values.from;
-    return withService('fork', io, values.db, async (service) => {
-      const source = service.reader.resolveRunId(run);
-      const input = values.input === undefined ? {} : { input: readRunInput(values.input, io.cwd) };
-      const { runId } = service.fork(source, { action: 'fork', from, ...input });
-      return printRunOutcome(io, runId, await service.settled(runId), values.json === true);
-    });
+    // The input is read (and refused) before the store is opened.
+    const input = values.input === undefined ? {} : { input: readRunInput(values.input, io.cwd) };
+    return actOnRun('fork', io, values.db, values.json === true, run, { action: 'fork', from, ...input });
   },
 };

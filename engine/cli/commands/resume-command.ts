@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
-import { withServiceAt } from '../engine-session.ts';
+import { performOnStore } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { exitCodeOf, printRunOutcome } from '../run-outcome.ts';
@@ -35,19 +35,17 @@ Exit status as for weft run, for the worst run: 1 if any failed, else 3 if any w
         if (values.json !== true) io.stdout.write('no unfinished runs\n');
         return EXIT_OK;
       }
-      return withServiceAt(dbPath, 'resume', io, async (service) => {
-        const ids = await service.resume(only, { by: actor(values.by), reason: values.reason });
-        if (ids.length === 0 && values.json !== true) io.stdout.write('no unfinished runs\n');
-        const states = [];
-        for (const id of ids) states.push({ id, state: await service.settled(id) });
-        let worst = EXIT_OK;
-        for (const { id, state } of states) {
-          printRunOutcome(io, id, state, values.json === true);
-          const code = exitCodeOf(state);
-          worst = code === 1 || worst === 1 ? 1 : Math.max(worst, code);
-        }
-        return worst;
-      });
+      const [{ checkResume }, { performResume }, { ResumeRunsResult }] = await Promise.all([import('../check-command.ts'), import('../../service/perform-command.ts'), import('../../../shared/api/forwarded-command.ts')]);
+      const typed = checkResume({ command: 'resume', ...(only === undefined ? {} : { run: only }), by: actor(values.by), ...(values.reason === undefined ? {} : { reason: values.reason }) });
+      const { runs } = await performOnStore(dbPath, 'resume', io, typed, ResumeRunsResult, (service) => performResume(service, typed));
+      if (runs.length === 0 && values.json !== true) io.stdout.write('no unfinished runs\n');
+      let worst = EXIT_OK;
+      for (const { runId, state } of runs) {
+        printRunOutcome(io, runId, state, values.json === true);
+        const code = exitCodeOf(state);
+        worst = code === 1 || worst === 1 ? 1 : Math.max(worst, code);
+      }
+      return worst;
     });
   },
 };

@@ -5,7 +5,8 @@ import type { RevisePlan } from '../../../shared/api/input-commands.ts';
 import type { JsonValue } from '../../../shared/api/json-value.ts';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
-import { withReadOnlyStore, withService } from '../engine-session.ts';
+import { performOnStore, withReadOnlyStore } from '../engine-session.ts';
+import { storePath } from '../store-path.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { formatRevisionPlan } from '../revision-plan-text.ts';
@@ -55,10 +56,13 @@ Exit status as for weft run; 0 for --dry-run.`,
         return EXIT_OK;
       });
     }
-    return withService('revise', io, values.db, async (service) => {
-      const revised = await service.revise(run, { action: 'revise', input });
+    const path = storePath(values.db, io.cwd);
+    return withUserErrors('revise', io, async () => {
+      const [{ checkAct }, { performAct }, { ReviseOutcome }] = await Promise.all([import('../check-command.ts'), import('../../service/perform-command.ts'), import('../../../shared/api/input-commands.ts')]);
+      const typed = checkAct({ command: 'act', run, action: { action: 'revise', input } });
+      const revised = await performOnStore(path, 'revise', io, typed, ReviseOutcome, async (service) => ReviseOutcome.parse(await performAct(service, typed)));
       if (!json) io.stdout.write(formatRevisionPlan(revised.runId, revised));
-      return printRunOutcome(io, revised.runId, await service.settled(revised.runId), json, { inputRevision: revised.inputRevision, plan: revised.plan });
+      return printRunOutcome(io, revised.runId, revised.state, json, { inputRevision: revised.inputRevision, plan: revised.plan });
     });
   },
 };

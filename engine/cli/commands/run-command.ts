@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { hasErrors } from '../../../shared/validator/diagnostic.ts';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
-import { withServiceAt } from '../engine-session.ts';
+import { performOnStore } from '../engine-session.ts';
 import { EXIT_FAILED } from '../exit-codes.ts';
 import { debugFlags } from '../debug-flags.ts';
 import { formatDiagnosticLine } from '../format-diagnostic.ts';
@@ -55,8 +55,8 @@ error, 3 left waiting or needing attention.`,
       const path = resolve(io.cwd, file);
       // The validator loads with the command that needs it, not with every `weft` call.
       const { loadDefinitionFile } = await import('../../definition/load-definition-file.ts');
-      const { workflow, diagnostics } = await loadDefinitionFile(path);
-      if (workflow === undefined || hasErrors(diagnostics)) {
+      const { workflow, diagnostics, text } = await loadDefinitionFile(path);
+      if (workflow === undefined || text === undefined || hasErrors(diagnostics)) {
         for (const d of diagnostics) if (d.severity === 'error') io.stderr.write(`${formatDiagnosticLine(file, d)}\n`);
         io.stderr.write(`weft run: ${file} is not a valid workflow; nothing was run (check it with weft validate)\n`);
         return EXIT_FAILED;
@@ -64,14 +64,21 @@ error, 3 left waiting or needing attention.`,
       const input = readRunInput(values.input, io.cwd);
       const debugAsked = debugFlags(values.break, values.pin, io.cwd);
       // Checked before the store is opened: a refused run leaves no store behind.
-      const { checkStart } = await import('../../service/engine-service.ts');
-      const { checkDebug } = await import('../../service/debug-settings.ts');
+      const [{ checkStart }, { checkDebug }, { checkRun }, { RunOutcome }] = await Promise.all([
+        import('../../service/engine-service.ts'),
+        import('../../service/debug-settings.ts'),
+        import('../check-command.ts'),
+        import('../../../shared/api/run-outcome.ts'),
+      ]);
       const start = checkStart(workflow, dirname(path), input);
       const debug = checkDebug(workflow, debugAsked);
-      return withServiceAt(dbPath, 'run', io, async (service) => {
+      // What a server that owns the store is sent: the file's text, never its path.
+      const typed = checkRun({ command: 'run', definition: text, input, key: values.key, priority, ...(debugAsked === undefined ? {} : { debug: debugAsked }) });
+      const outcome = await performOnStore(dbPath, 'run', io, typed, RunOutcome, async (service) => {
         const { runId } = service.startChecked(start, { key: values.key, priority, ...(debug === undefined ? {} : { debug }) });
-        return printRunOutcome(io, runId, await service.settled(runId), values.json === true);
+        return { runId, state: await service.settled(runId) };
       }, 'create');
+      return printRunOutcome(io, outcome.runId, outcome.state, values.json === true);
     });
   },
 };

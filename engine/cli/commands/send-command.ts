@@ -1,6 +1,8 @@
 // `weft send NAME --key K [--id D] [--data JSON|@file]`: an event for runs waiting on it.
 import type { Command } from '../command.ts';
-import { withService } from '../engine-session.ts';
+import { withUserErrors } from '../cli-errors.ts';
+import { performOnStore } from '../engine-session.ts';
+import { storePath } from '../store-path.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { readRunInput } from '../run-input.ts';
@@ -27,13 +29,15 @@ Exit status 0, or 2 when no unfinished run has an event step for NAME (nothing i
     if (values.key === undefined) throw new UsageError('--key KEY is required: the correlation key the waiting step expects');
     const key = values.key;
     const data = values.data === undefined ? null : readRunInput(values.data, io.cwd, '--data');
-    return withService('send', io, values.db, async (service) => {
-      const { id, ...result } = await service.sendEvent({ name, key, ...(values.id === undefined ? {} : { id: values.id }), data });
-      const state = result.runId === undefined ? undefined : await service.settled(result.runId);
-      if (values.json === true) io.stdout.write(`${JSON.stringify({ id, status: result.status, ...(result.runId === undefined ? {} : { runId: result.runId }), ...(state === undefined ? {} : { state }) })}\n`);
-      else if (result.status === 'duplicate') io.stdout.write(`event ${id} was sent before; ignored\n`);
-      else if (result.status === 'kept') io.stdout.write(`event ${id} kept: no run waits for "${name}" with key "${key}" yet\n`);
-      else io.stdout.write(`event ${id} delivered to run ${result.runId ?? ''}: ${state ?? ''}\n`);
+    const path = storePath(values.db, io.cwd);
+    return withUserErrors('send', io, async () => {
+      const [{ checkSend }, { performSend }, { SendEventResult }] = await Promise.all([import('../check-command.ts'), import('../../service/perform-command.ts'), import('../../../shared/api/send-event-command.ts')]);
+      const typed = checkSend({ command: 'send', event: { name, key, ...(values.id === undefined ? {} : { id: values.id }), data } });
+      const { id, status, runId, state } = await performOnStore(path, 'send', io, typed, SendEventResult, (service) => performSend(service, typed));
+      if (values.json === true) io.stdout.write(`${JSON.stringify({ id, status, ...(runId === undefined ? {} : { runId }), ...(state === undefined ? {} : { state }) })}\n`);
+      else if (status === 'duplicate') io.stdout.write(`event ${id} was sent before; ignored\n`);
+      else if (status === 'kept') io.stdout.write(`event ${id} kept: no run waits for "${name}" with key "${key}" yet\n`);
+      else io.stdout.write(`event ${id} delivered to run ${runId ?? ''}: ${state ?? ''}\n`);
       return state === undefined ? EXIT_OK : exitCodeOf(state) === 1 ? 1 : EXIT_OK;
     });
   },

@@ -44,7 +44,7 @@ engine stop, and the next engine continues them.
     return withUserErrors('serve', io, async () => {
       const workspace = resolve(io.cwd, values.workspace ?? '.');
       if (!existsSync(workspace) || !statSync(workspace).isDirectory()) throw new InputError(`--workspace ${workspace} is not a folder`);
-      const db = values.db === undefined && process.env['WEFT_DB'] === undefined ? resolve(workspace, '.weft/weft.db') : storePath(values.db, io.cwd);
+      const db = storePath(values.db, io.cwd, process.env, workspace);
       const [{ serve }, { builtAppDir }, { mkdirSync }, { dirname }] = await Promise.all([
         import('../../server/serve.ts'),
         import('../../server/app-dir.ts'),
@@ -70,7 +70,6 @@ engine stop, and the next engine continues them.
           fatal = error;
           wake();
         },
-        runCli: runInProcess,
       });
       const address = `${serving.url}/#token=${serving.token}`;
       io.stdout.write(`Weft Studio: ${address}\n`);
@@ -91,15 +90,6 @@ engine stop, and the next engine continues them.
     });
   },
 };
-
-/** A terminal's command, run here on the hosted engine, its output captured for the answer. */
-async function runInProcess(argv: readonly string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { main } = await import('../main.ts');
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, { cwd, stdout: { write: (c: string) => (stdout += c) }, stderr: { write: (c: string) => (stderr += c) } });
-  return { code, stdout, stderr };
-}
 
 function openBrowser(address: string): void {
   const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';

@@ -1,0 +1,112 @@
+// "One store owner, many front ends": while a `weft serve` owns a store (it holds the lease and
+// drives the runs), a terminal's command that changes that store is performed by the server. The
+// server is found by the endpoint file it writes beside its store (serve.json), and is taken for
+// the owner only when all of this holds: the file is the user's own and only theirs (a file
+// someone else planted would receive the user's inputs), it names a live process and a loopback
+// address, and the server there answers /api/health naming this very store file (a folder may
+// hold several stores). The command goes as a typed command (POST /api/commands) that carries
+// content only; the CLI has already read every file it names, with the user's own permissions.
+import { lstatSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { z } from 'zod';
+import { ApiErrorBody } from '../../shared/api/api-error.ts';
+import type { ForwardedCommand } from '../../shared/api/forwarded-command.ts';
+import { ServiceError, type ServiceErrorCode } from '../service/service-error.ts';
+import { loopbackRequest, NotReached } from './loopback-request.ts';
+
+export interface StoreOwner {
+  url: string;
+  /**
+   * Has the server perform the command and answers its (parsed) answer; `answered: false` when
+   * the server was gone before it took the command, which may then run here. A refusal is thrown
+   * as the ServiceError the server raised, so it prints as it does when the command runs here.
+   */
+  perform<S extends z.ZodType>(command: ForwardedCommand, answer: S): Promise<{ answered: true; value: z.infer<S> } | { answered: false }>;
+}
+
+interface Endpoint {
+  url: string;
+  token: string;
+  pid: number;
+}
+
+/**
+ * How long a server may take to say which store it owns. One that does not answer (hung, or
+ * stopped with SIGSTOP) is passed over: the command then waits for the store's lease as any
+ * command does while another engine holds it, and says so.
+ */
+const HEALTH_WAIT_MS = 60_000;
+
+const SERVICE_CODES: readonly ServiceErrorCode[] = ['bad-input', 'not-found', 'refused', 'internal'];
+const isServiceCode = (code: string): code is ServiceErrorCode => SERVICE_CODES.some((c) => c === code);
+
+/** The `weft serve` that owns the store at `dbPath` (an absolute path), or undefined when none does. */
+export async function storeOwner(dbPath: string): Promise<StoreOwner | undefined> {
+  const endpoint = endpointBeside(dbPath);
+  if (endpoint === undefined) return undefined;
+  let store: unknown;
+  try {
+    const health = await loopbackRequest(endpoint.url, endpoint.token, 'GET', '/api/health', undefined, HEALTH_WAIT_MS);
+    if (health.status !== 200 || health.body === null || typeof health.body !== 'object' || !('store' in health.body)) return undefined;
+    store = health.body.store;
+  } catch {
+    return undefined; // no server there (any more): the command runs here
+  }
+  if (typeof store !== 'string' || !sameFile(store, dbPath)) return undefined;
+  const { url, token } = endpoint;
+  const where = `the weft serve that owns ${dbPath} (${url})`;
+  return {
+    url,
+    async perform(command, answer) {
+      let reply;
+      try {
+        reply = await loopbackRequest(url, token, 'POST', '/api/commands', command);
+      } catch (error) {
+        if (error instanceof NotReached) return { answered: false };
+        throw new ServiceError('internal', `${where} stopped before it answered (${error instanceof Error ? error.message : String(error)}); the command may have been carried out: look with weft runs or weft inspect before you run it again`);
+      }
+      if (reply.status >= 200 && reply.status < 300) {
+        const parsed = answer.safeParse(reply.body);
+        if (parsed.success) return { answered: true, value: parsed.data };
+        throw new ServiceError('internal', `${where} answered something this weft does not understand (is it another version of weft?); the command was carried out: look with weft runs or weft inspect`);
+      }
+      const refusal = ApiErrorBody.safeParse(reply.body);
+      if (refusal.success && isServiceCode(refusal.data.error.code)) throw new ServiceError(refusal.data.error.code, refusal.data.error.message, refusal.data.error.path);
+      const why = refusal.success ? refusal.data.error.message : `HTTP ${reply.status}`;
+      throw new ServiceError('internal', `${where} refused the command: ${why}`);
+    },
+  };
+}
+
+/** serve.json beside the store, when it is the user's own file and names a live server on 127.0.0.1. */
+function endpointBeside(dbPath: string): Endpoint | undefined {
+  const file = join(dirname(dbPath), 'serve.json');
+  try {
+    const stats = lstatSync(file);
+    if (!stats.isFile()) return undefined;
+    const uid = process.getuid?.();
+    if (uid !== undefined && (stats.uid !== uid || (stats.mode & 0o077) !== 0)) return undefined;
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (parsed === null || typeof parsed !== 'object') return undefined;
+    const url = 'url' in parsed ? parsed.url : undefined;
+    const token = 'token' in parsed ? parsed.token : undefined;
+    const pid = 'pid' in parsed ? parsed.pid : undefined;
+    if (typeof url !== 'string' || !/^http:\/\/127\.0\.0\.1:\d{1,5}$/.test(url)) return undefined;
+    if (typeof token !== 'string' || typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return undefined;
+    process.kill(pid, 0); // throws when there is no such process (of this user): the file is stale
+    return { url, token, pid };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether two paths name the same file (the same device and inode), whatever links lead there. */
+function sameFile(a: string, b: string): boolean {
+  try {
+    const x = statSync(a);
+    const y = statSync(b);
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
+}
