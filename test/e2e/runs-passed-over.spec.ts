@@ -25,6 +25,23 @@ let ws: Workspace;
 let served: Served;
 let api: FakeApi;
 
+// The graph fits a whole workflow, so a node is small on screen: twice the pixels, so the node
+// shots below show its chips legibly.
+test.use({ deviceScaleFactor: 2 });
+
+/** One node and the marks on its border, in both themes (test-results/screenshots/NAME-THEME.png), then back to light. */
+async function shootNode(page: Page, node: Locator, name: string): Promise<void> {
+  const box = await node.boundingBox();
+  expect(box).not.toBeNull();
+  if (box === null) return;
+  const clip = { x: box.x - 16, y: box.y - 24, width: box.width + 32, height: box.height + 40 };
+  for (const theme of ['light', 'dark'] as const) {
+    await page.evaluate(`document.documentElement.dataset.theme = '${theme}'`);
+    await page.screenshot({ path: `test-results/screenshots/${name}-${theme}.png`, clip, animations: 'disabled' });
+  }
+  await page.evaluate(`document.documentElement.dataset.theme = 'light'`);
+}
+
 test.beforeAll(async () => {
   ws = exampleWorkspace();
   // record-update as shipped, with its retry waits shortened: the failing write's three attempts
@@ -83,13 +100,13 @@ async function openRun(page: Page, runId: string): Promise<void> {
  * The records API behind a proxy on 127.0.0.1 that answers 500 to every PUT while `failing`, as a
  * records store that is down does; everything else (and every PUT once fixed) reaches the API.
  */
-async function recordsProxy(): Promise<Loopback & { failing: boolean }> {
-  const state = { failing: true };
+async function recordsProxy(): Promise<Loopback & { fix(): void }> {
+  let failing = true;
   const server = await listenLoopback((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      if (req.method === 'PUT' && state.failing) {
+      if (req.method === 'PUT' && failing) {
         res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"internal","message":"the records store is down"}');
         return;
       }
@@ -101,14 +118,12 @@ async function recordsProxy(): Promise<Loopback & { failing: boolean }> {
       out.end(Buffer.concat(chunks));
     });
   });
-  return Object.assign(server, {
-    get failing() {
-      return state.failing;
+  return {
+    ...server,
+    fix() {
+      failing = false;
     },
-    set failing(v: boolean) {
-      state.failing = v;
-    },
-  });
+  };
 }
 
 /** Two boxes overlap (by more than a hair: borders may touch). */
@@ -122,10 +137,15 @@ async function expectChipClear(node: Locator, chip: Locator): Promise<void> {
   const box = await chip.boundingBox();
   expect(box).not.toBeNull();
   if (box === null) return;
-  for (const other of [node.locator('.step-node-name'), node.locator('.step-node-sub > *').first(), node.locator('.node-state')]) {
+  const others: [string, Locator][] = [
+    ['name', node.locator('.step-node-name')],
+    ['id', node.locator('.step-node-sub > *').first()],
+    ['state', node.locator('.node-state')],
+  ];
+  for (const [what, other] of others) {
     const b = await other.boundingBox();
     expect(b).not.toBeNull();
-    if (b !== null) expect(overlaps(box, b), `the chip overlaps ${await other.evaluate((e) => e.className)}`).toBe(false);
+    if (b !== null) expect(overlaps(box, b), `the chip ${JSON.stringify(box)} overlaps the node's ${what} ${JSON.stringify(b)}`).toBe(false);
   }
   // Inside the node's width: nothing clipped at its sides.
   const n = await node.boundingBox();
@@ -155,7 +175,7 @@ test('a run that failed at write_failed because the records API answered 500 is 
     await expect(page.getByTestId('step-passed-over-write_failed')).toHaveCount(0);
 
     // The records API is fixed; Retry on write, confirmed (it has an external effect).
-    proxy.failing = false;
+    proxy.fix();
     await page.getByTestId('action-retry').click();
     const dialog = page.getByTestId('dialog-retry');
     await dialog.getByTestId('action-by').fill('ops-kim');
@@ -202,6 +222,8 @@ test('a run that failed at write_failed because the records API answered 500 is 
     await expect(row.getByTestId('record-passed-over-write_failed')).toHaveText('passed over');
     await expect(row).toContainText('passed over: reached in activation 1, then no edge into it is taken any more');
     await expect(page.getByTestId('record-passed-over-done')).toHaveCount(0);
+    await row.scrollIntoViewIfNeeded();
+    await shootBothThemes(page, 'run-passed-over-record');
 
     // The timeline says what the retry re-decided, and that write_failed was passed over.
     const log = await events(runId);
@@ -219,6 +241,7 @@ test('a run that failed at write_failed because the records API answered 500 is 
 
     await page.getByTestId('step-node-write_failed').click();
     await shootBothThemes(page, 'run-passed-over');
+    await shootNode(page, endNode, 'run-passed-over-node');
 
     // As of the re-decision (before the write ran again), write_failed is superseded, not yet passed over.
     await page.getByTestId('tt-slider').fill(String(reopened?.seq));
@@ -229,6 +252,7 @@ test('a run that failed at write_failed because the records API answered 500 is 
     await expect(endNode).toHaveAttribute('data-path', 'superseded');
     await expect(page.getByTestId('step-passed-over-write_failed')).toHaveCount(0);
     await expectChipClear(endNode, superseded);
+    await shootNode(page, endNode, 'run-superseded-node');
     await page.getByTestId('tt-live').click();
     await expect(page.getByTestId('step-passed-over-write_failed')).toBeVisible();
   } finally {
@@ -252,6 +276,7 @@ test('after a loop, a step that ran in the first pass and was not activated in t
   const chip = page.getByTestId('step-passed-over-revise');
   await expect(chip).toHaveAttribute('title', /^passed over: succeeded in activation 1, then no edge into it is taken any more/);
   await expectChipClear(node, chip);
+  await shootNode(page, node, 'run-loop-passed-over-node');
   // Its loop edge back to review is decided not taken now; review and publish are on the path.
   await expect(page.locator('path.outcome-edge#revised')).toHaveAttribute('data-taken', 'false');
   await expect(page.locator('path.outcome-edge#approved')).toHaveAttribute('data-taken', 'true');
