@@ -1,13 +1,16 @@
 // A step on the canvas: icon and shape by kind, name and id, effect badge, retry and deadline
 // hints, validation problems as a badge; on a run's graph, the step's live state and attempt
-// count. Memoized, and it subscribes only to its own step of its own run.
+// count, and, for a step no longer on the run's path (passed over, superseded), a chip beside the
+// state saying so, the node drawn off the path. Memoized, and it subscribes only to its own step
+// of its own run.
 import { memo } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
-import { AlertTriangle, Hourglass, Layers, Radio, RotateCw, Timer, UserRound, XCircle } from 'lucide-react';
+import { AlertTriangle, History, Hourglass, Layers, Radio, RotateCw, RouteOff, Timer, UserRound, XCircle, type LucideIcon } from 'lucide-react';
 import { KindIcon } from './kind-icon.tsx';
 import type { StepFlowNode } from './to-flow.ts';
 import { useRuns } from '../runs/runs-store.ts';
 import { formatDuration } from '../app/format.ts';
+import { pathMark, type PathMarkKind } from '../runs/run-view/path-mark.ts';
 
 const KIND_FAMILY: Record<string, string> = {
   agent: 'work',
@@ -25,11 +28,16 @@ const KIND_FAMILY: Record<string, string> = {
   end: 'end',
 };
 
+const MARK_ICON: Record<PathMarkKind, LucideIcon> = { 'passed-over': RouteOff, superseded: History, 'ran-before': History };
+const MARK_TEST_ID: Record<PathMarkKind, string> = { 'passed-over': 'step-passed-over', superseded: 'step-superseded', 'ran-before': 'step-ran-before' };
+
 function StepNodeView({ data, selected }: NodeProps<StepFlowNode>) {
   const step = useRuns((s) => (data.runId === null ? undefined : s.steps[data.runId]?.[data.stepId]));
   const state = step?.state;
   const attempts = step?.attempts.length ?? 0;
   const problemTitle = data.problems.join('\n');
+  const mark = step === undefined ? null : pathMark(step);
+  const MarkIcon = mark === null ? null : MARK_ICON[mark.kind];
   return (
     <div
       className="step-node"
@@ -37,11 +45,27 @@ function StepNodeView({ data, selected }: NodeProps<StepFlowNode>) {
       data-family={KIND_FAMILY[data.kind]}
       data-run-state={state ?? (data.runId === null ? undefined : 'blocked')}
       data-selected={selected ? 'true' : undefined}
+      data-path={mark?.kind}
       data-diff={data.diff}
       data-testid={`step-node-${data.stepId}`}
-      title={`${data.name} (${data.stepId}) — ${data.kind}${state ? `, ${state.replace('_', ' ')}` : ''}`}
+      title={`${data.name} (${data.stepId}) — ${data.kind}${state ? `, ${state.replace('_', ' ')}` : ''}${mark === null ? '' : `\n${mark.title}`}`}
     >
       <Handle type="target" position={Position.Left} className="step-handle" />
+      {state !== undefined ? (
+        // On the node's top border, so they take no room from its text.
+        <div className="node-marks">
+          {mark !== null && MarkIcon !== null ? (
+            <span className="node-path-chip" data-path={mark.kind} title={mark.title} data-testid={`${MARK_TEST_ID[mark.kind]}-${data.stepId}`}>
+              <MarkIcon size={11} aria-hidden="true" />
+              {mark.label}
+            </span>
+          ) : null}
+          <span className="state node-state" data-state={state} data-testid={`step-state-${data.stepId}`}>
+            {state.replace('_', ' ')}
+            {attempts > 1 ? <span className="attempts"> ×{attempts}</span> : null}
+          </span>
+        </div>
+      ) : null}
       <div className="step-node-icon" aria-hidden="true">
         <KindIcon kind={data.kind} size={16} />
       </div>
@@ -65,12 +89,6 @@ function StepNodeView({ data, selected }: NodeProps<StepFlowNode>) {
           <span className="dot-sep">·</span>
           <span>{data.kind}</span>
           {data.optional ? <span className="node-chip">optional</span> : null}
-          {state !== undefined ? (
-            <span className="state node-state" data-state={state} data-testid={`step-state-${data.stepId}`}>
-              {state.replace('_', ' ')}
-              {attempts > 1 ? <span className="attempts"> ×{attempts}</span> : null}
-            </span>
-          ) : null}
           {step?.escalated === true ? (
             <span className="node-flag" title="waits for a person: an escalation, or an unknown outcome to resolve" data-testid={`step-escalated-${data.stepId}`}>
               <UserRound size={11} aria-hidden="true" /> needs a person

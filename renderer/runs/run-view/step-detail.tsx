@@ -1,7 +1,9 @@
 // The selected step of a run, for one attempt: its resolved input, output or error; the evidence
 // it left and what that evidence covers; its idempotency key and retry variant; for agents the
 // provider, model, tokens and latency; where each input field came from (links that select the
-// upstream step and attempt); and what may happen next and why.
+// upstream step and attempt); and what may happen next and why. A step no longer on the run's path
+// (passed over, superseded) says so with its reason; evidence whose effect a compensation undid
+// says which step undid it.
 import { memo, useMemo, type ReactNode } from 'react';
 import { ArrowUpRight, CircleAlert, KeyRound, Layers, ShieldCheck } from 'lucide-react';
 import type { Workflow } from '../../../shared/definition/workflow-schema.ts';
@@ -14,6 +16,8 @@ import { itemFailures, itemFailuresText, type ItemFailures } from './item-failur
 import { useRoute } from '../../app/route-store.ts';
 import { provenanceOf, type ProvenanceEntry } from './provenance.ts';
 import { ValueView } from './value-view.tsx';
+import { PathNote } from './path-note.tsx';
+import { pathMark } from './path-mark.ts';
 
 export interface RunSelection {
   stepId: string;
@@ -38,6 +42,7 @@ function StepDetailView({ detail, definition, selection, onSelect, actions }: Pr
   const items = useMemo(() => (kind === 'map' ? itemFailures(detail.children)[selection.stepId] : undefined), [kind, detail.children, selection.stepId]);
   if (step === undefined) return <p className="muted run-detail-empty">Step {selection.stepId} is not in this run.</p>;
   const attempt = step.attempts.find((a) => a.id === selection.attemptId) ?? step.attempts.at(-1);
+  const mark = pathMark(step);
   return (
     <div className="run-step-detail" data-testid="step-detail" data-step={step.id}>
       <header className="rsd-head">
@@ -46,15 +51,24 @@ function StepDetailView({ detail, definition, selection, onSelect, actions }: Pr
         <span className="state" data-state={step.state}>
           {step.state.replace('_', ' ')}
         </span>
+        {mark !== null ? (
+          <span className="path-chip" data-path={mark.kind} title={mark.title}>
+            {mark.label}
+          </span>
+        ) : null}
         {step.escalated ? (
           <span className="rsd-flag" title="waits for a person: an escalation or an unknown outcome to resolve">
             <CircleAlert size={12} aria-hidden="true" /> needs a person
           </span>
         ) : null}
       </header>
-      <p className="rsd-next" data-testid="step-next">
-        {step.next}
-      </p>
+      <PathNote step={step} isEnd={kind === 'end'} />
+      {/* A passed-over step's next is its note's story: said once. */}
+      {mark?.kind === 'passed-over' ? null : (
+        <p className="rsd-next" data-testid="step-next">
+          {step.next}
+        </p>
+      )}
       {items !== undefined ? <FailedItems items={items} /> : null}
       {actions}
       {step.attempts.length > 1 ? (
@@ -96,6 +110,8 @@ function StepDetailView({ detail, definition, selection, onSelect, actions }: Pr
 function AttemptSection({ step, attempt, runId }: { step: StepDetailData; attempt: AttemptDetail; runId: string }) {
   // The value path the server knows the attempt by: its place in the step's attempt list.
   const base = `steps.${step.id}.attempts[${step.attempts.indexOf(attempt)}]`;
+  // The step's evidence is the one a compensation offsets (the restart record says by which step).
+  const offsetBy = step.evidence !== null && step.evidence.id === attempt.evidence?.id ? step.evidence.offsetBy : undefined;
   return (
     <>
       <section className="rsd-section" data-testid="attempt-detail" data-attempt={attempt.id}>
@@ -143,6 +159,11 @@ function AttemptSection({ step, attempt, runId }: { step: StepDetailData; attemp
               {attempt.evidence.pinned === true ? 'pinned ' : ''}evidence <span className="mono">{attempt.evidence.id}</span>
               {attempt.evidence.satisfies ? '' : ' (does not satisfy the step)'} covers input <span className="mono">{attempt.evidence.covers.inputHash.slice(0, 12)}</span>, definition v
               {attempt.evidence.covers.definitionVersion}, input revision {attempt.evidence.covers.inputRevision}
+              {offsetBy !== undefined ? (
+                <span className="rsd-offset" data-testid="evidence-offset">
+                  ; its effect was undone by <span className="mono">{offsetBy}</span>, so it no longer counts as done
+                </span>
+              ) : null}
             </span>
           </div>
         ) : null}

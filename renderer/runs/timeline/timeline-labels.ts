@@ -28,4 +28,6 @@ export const MARKER_LABEL: Readonly<Record<MarkerKind, string>> = {
   revision: 'input revised',
   restart: 'engine restarted',
   escalation: 'escalated',
+  reopened: 'path re-decided',
+  passed_over: 'passed over',
 };

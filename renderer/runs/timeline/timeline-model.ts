@@ -1,7 +1,9 @@
 // The run timeline as the view draws it, from the shared `Timeline` read model (GET
 // /api/runs/:id/timeline) and the run's events: one row per step activation (plus one for the
 // run's own spans), a bar per span, each attempt's outcome, and markers for what happened to the
-// run from outside (events received, operators, revisions, engine restarts, escalations). Pure:
+// run from outside (events received, operators, revisions, engine restarts, escalations) and for
+// re-decisions of its path (an operator's action re-deciding what followed a step, a step passed
+// over once no edge leads to it any more). Pure:
 // the component only maps it to pixels, so everything here is tested without a browser.
 import type { SpanKind, Timeline } from '../../../shared/api/timeline.ts';
 import type { RunEvent } from '../../../shared/events/run-event.ts';
@@ -31,7 +33,7 @@ export interface TimelineRow {
   bars: TimelineBar[];
 }
 
-export const MARKER_KINDS = ['event', 'operator', 'revision', 'restart', 'escalation'] as const;
+export const MARKER_KINDS = ['event', 'operator', 'revision', 'restart', 'escalation', 'reopened', 'passed_over'] as const;
 export type MarkerKind = (typeof MARKER_KINDS)[number];
 
 export interface TimelineMarker {
@@ -120,13 +122,20 @@ function attemptOutcomes(events: readonly RunEvent[]): Map<string, AttemptOutcom
   return out;
 }
 
-/** The events drawn as markers, in log order, each on its activation's row when it has one. */
+/**
+ * The events drawn as markers, in log order, each on its activation's row when it has one. An
+ * event about a step without an activation of its own (an operator's retry) goes on the step's
+ * latest activation so far: the one it acted on. A re-decision of the path goes on the run's row.
+ */
 function markersOf(events: readonly RunEvent[], rowIndex: ReadonlyMap<string, number>): TimelineMarker[] {
   const out: TimelineMarker[] = [];
+  const latest = new Map<string, number>();
   for (const e of events) {
+    if (e.step !== null && e.activation !== null && e.activation > (latest.get(e.step) ?? 0)) latest.set(e.step, e.activation);
     const m = markerOf(e);
     if (m === null) continue;
-    const own = e.step === null ? RUN_ROW : rowKeyOf(e.step, e.activation);
+    // A re-decision concerns the run's path, and the operator's own marker is on the acted step at the same instant.
+    const own = e.step === null || m.kind === 'reopened' ? RUN_ROW : rowKeyOf(e.step, e.activation ?? latest.get(e.step) ?? null);
     out.push({ kind: m.kind, label: m.label, atMs: e.at, seq: e.seq, rowKey: rowIndex.has(own) ? own : RUN_ROW });
   }
   return out;
@@ -149,6 +158,11 @@ function markerOf(e: RunEvent): { kind: MarkerKind; label: string } | null {
       return { kind: 'restart', label: `engine restarted (${e.data.interrupted} interrupted)` };
     case 'step_escalated':
       return { kind: 'escalation', label: `${e.step ?? 'step'} escalated (${e.data.outcome.replace('_', ' ')})${why}` };
+    case 'path_reopened':
+      // The engine's reason names the superseded steps; without it, the steps decided again.
+      return { kind: 'reopened', label: e.reason ?? `${e.data.cause}: decided again: ${e.data.steps.map((s) => s.stepId).join(', ') || 'the edges after it'}` };
+    case 'step_passed_over':
+      return { kind: 'passed_over', label: `${e.step ?? 'step'} passed over${why}` };
     default:
       return null;
   }

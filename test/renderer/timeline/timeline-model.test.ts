@@ -67,6 +67,40 @@ describe('buildTimelineModel', () => {
     expect(model.markers).toMatchObject([{ kind: 'escalation', rowKey: 'a/1', label: 'a escalated (failed): out of retries' }]);
   });
 
+  it('marks an operator re-deciding the path on the acted step, and a step passed over on its own row, with what and why', () => {
+    // write failed into the end step write_failed; a retry re-decides what followed, write runs
+    // again and succeeds, and write_failed (reached on the old path) is passed over.
+    const log = new LogWriter();
+    log.created(0);
+    log.add('step_activated', 10, {}, { step: 'write', activation: 1 });
+    log.add('attempt_started', 11, { inputHash: 'h', input: null, variant: null, effect: 'external' }, { step: 'write', activation: 1, attempt: 1 });
+    log.add('attempt_failed', 20, { error: { code: 'http_500', message: '500' }, retryable: false }, { step: 'write', activation: 1, attempt: 1 });
+    log.add('step_settled', 20, { outcome: 'failed', edges: [{ id: 'write_failed_to_end', taken: true, why: 'write failed' }] }, { step: 'write', activation: 1 });
+    log.quickStep('write_failed', 1, 21, 0);
+    log.add('run_state_changed', 22, { state: 'failed' });
+    log.add('operator_action', 100, { action: 'retry', by: 'ann' }, { step: 'write', reason: 'retried by ann: fixed' });
+    log.add('path_reopened', 100, { cause: 'retry of "write" by ann', edges: ['write_failed_to_end'], steps: [{ stepId: 'write_failed', activation: 1, state: 'succeeded' }] }, { step: 'write', reason: 'retry of "write" by ann: what followed its earlier outcome is decided again; superseded: write_failed (end step reached in activation 1)' });
+    log.quickStep('write', 2, 100, 5);
+    log.add('step_passed_over', 106, { edges: [] }, { step: 'write_failed', activation: 1, reason: 'no edge into it is taken any more ("write_failed_to_end": not taken)' });
+    const model = buildTimelineModel(timeline(log.events, 200), log.events);
+    expect(model.markers.map((m) => [m.kind, m.rowKey, m.atMs, m.label])).toEqual([
+      // The retry, without an activation of its own, lands on the acted step's latest activation;
+      // what it re-decided is the run's path, on the run's row (not hidden under the retry's square).
+      ['operator', 'write/1', 100, 'ann: retry write: retried by ann: fixed'],
+      ['reopened', RUN_ROW, 100, 'retry of "write" by ann: what followed its earlier outcome is decided again; superseded: write_failed (end step reached in activation 1)'],
+      ['passed_over', 'write_failed/1', 106, 'write_failed passed over: no edge into it is taken any more ("write_failed_to_end": not taken)'],
+    ]);
+    // A log without the engine's reason still says who re-decided what.
+    const bare = new LogWriter();
+    bare.created(0);
+    bare.add('path_reopened', 5, { cause: 'skip of "a" by bob', edges: [], steps: [{ stepId: 'b', activation: 1, state: 'succeeded' }, { stepId: 'c', activation: 2, state: 'skipped' }] }, { step: 'a' });
+    bare.add('step_passed_over', 6, { edges: [] }, { step: 'b', activation: 1 });
+    expect(buildTimelineModel(timeline(bare.events, 10), bare.events).markers.map((m) => [m.kind, m.rowKey, m.label])).toEqual([
+      ['reopened', RUN_ROW, 'skip of "a" by bob: decided again: b, c'],
+      ['passed_over', RUN_ROW, 'b passed over'],
+    ]);
+  });
+
   it('without events yet, draws the spans with no outcomes and no markers', () => {
     const log = mixedRun();
     const model = buildTimelineModel(timeline(log.events, 7000), []);
