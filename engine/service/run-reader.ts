@@ -13,6 +13,7 @@ import { openTasks } from '../../shared/run/open-tasks.ts';
 import { runDetail } from '../../shared/run/run-detail.ts';
 import { compareRuns } from '../../shared/run/compare-runs.ts';
 import type { RunComparison } from '../../shared/api/run-comparison.ts';
+import type { ComparisonCut } from '../../shared/run/elide-comparison.ts';
 import type { RunState } from '../../shared/definition/names.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import { workflowReport, type WorkflowReport } from '../metrics/stats.ts';
@@ -96,11 +97,14 @@ export class RunReader {
     return runDetail(this.fold(this.resolveRunId(idOrPrefix)));
   }
 
-  /** Runs A and B side by side (`weft compare --json`, `GET /api/compare`), each with its own version's definition. */
-  runComparison(a: string, b: string): RunComparison {
+  /**
+   * Runs A and B side by side (`weft compare --json`, `GET /api/compare`), each with its own
+   * version's definition; with `cut`, large values come as stubs and field lists are cut.
+   */
+  runComparison(a: string, b: string, cut?: ComparisonCut): RunComparison {
     const ma = this.fold(this.resolveSide('A', a));
     const mb = this.fold(this.resolveSide('B', b));
-    return compareRuns(runDetail(ma), runDetail(mb), { a: ma.workflow, b: mb.workflow });
+    return compareRuns(runDetail(ma), runDetail(mb), { a: ma.workflow, b: mb.workflow }, cut === undefined ? {} : { cut });
   }
 
   /** A run id of a comparison; an unknown one is named by its side, so the user knows which to fix. */
