@@ -2,20 +2,25 @@
 // comparison `weft compare --json` prints). Behind the same guards as every /api/ route
 // (create-server.ts); the query is parsed with CompareQuery (400 with its path), and an unknown
 // run is a 404 that names its side. Large values come as ElidedValue stubs that read back through
-// `GET /api/runs/:id/value` (shared/run/elide-comparison.ts), so the answer stays small.
+// `GET /api/runs/:id/value` (shared/run/elide-comparison.ts), so the answer stays small; and the
+// comparison is computed on a worker thread over its own read-only connection to the store
+// (engine/service/compare-worker.ts), so it never holds the engine's event loop.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badInput } from '../../shared/api/api-error.ts';
 import { COMPARE_FIELD_LIMIT, COMPARE_VALUE_LIMIT, CompareQuery, type RunComparison } from '../../shared/api/run-comparison.ts';
-import type { EngineService } from '../service/engine-service.ts';
+import { CompareWorker } from '../service/compare-worker.ts';
 import { ServiceError } from '../service/service-error.ts';
 
-export function registerCompare(app: FastifyInstance, s: EngineService): void {
+/** `storePath`: the store the server's engine owns, which the worker reads. */
+export function registerCompare(app: FastifyInstance, storePath: string): void {
+  const worker = new CompareWorker(storePath);
+  app.addHook('onClose', () => worker.close());
   app.get('/api/compare', async (request: FastifyRequest): Promise<RunComparison> => {
     const parsed = CompareQuery.safeParse(request.query);
     if (!parsed.success) {
       const { error } = badInput(parsed.error, 'the query');
       throw new ServiceError('bad-input', error.message, error.path);
     }
-    return s.reader.runComparison(parsed.data.a, parsed.data.b, { valueLimit: COMPARE_VALUE_LIMIT, fieldLimit: COMPARE_FIELD_LIMIT });
+    return worker.compare(parsed.data.a, parsed.data.b, { valueLimit: COMPARE_VALUE_LIMIT, fieldLimit: COMPARE_FIELD_LIMIT });
   });
 }
