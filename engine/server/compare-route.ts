@@ -9,11 +9,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badInput } from '../../shared/api/api-error.ts';
 import { COMPARE_FIELD_LIMIT, COMPARE_VALUE_LIMIT, CompareQuery, type RunComparison } from '../../shared/api/run-comparison.ts';
 import { CompareWorker } from '../service/compare-worker.ts';
+import type { EngineService } from '../service/engine-service.ts';
 import { ServiceError } from '../service/service-error.ts';
 
 /** `storePath`: the store the server's engine owns, which the worker reads. */
-export function registerCompare(app: FastifyInstance, storePath: string): void {
-  const worker = new CompareWorker(storePath);
+export function registerCompare(app: FastifyInstance, s: EngineService, storePath: string): void {
+  // Where no worker can run, the service's own reader computes on this thread.
+  const worker = new CompareWorker(storePath, (a, b, cut) => s.reader.runComparison(a, b, cut));
   app.addHook('onClose', () => worker.close());
   app.get('/api/compare', async (request: FastifyRequest): Promise<RunComparison> => {
     const parsed = CompareQuery.safeParse(request.query);

@@ -196,7 +196,7 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
   });
 
   registerWorkflowFiles(app, s);
-  registerCompare(app, o.storePath);
+  registerCompare(app, s, o.storePath);
 
   app.post('/api/validate', async (request: FastifyRequest) => {
     const body = parse(ValidateRequest, request.body, 'the request');

@@ -12,7 +12,7 @@ import { sideLabel } from '../../shared/run/compared-step-side.ts';
 import { jsonDiff } from '../../shared/run/json-diff.ts';
 import { runDetail } from '../../shared/run/run-detail.ts';
 import { stepOrder } from '../../shared/run/step-order.ts';
-import { end, harness, wf } from '../engine/harness.ts';
+import { end, harness, until, wf } from '../engine/harness.ts';
 
 const h = harness();
 afterAll(() => h.close());
@@ -199,6 +199,56 @@ describe('compareRuns on a loop: a step that ran in an earlier pass only', () =>
     expect(c.route).toEqual({ a: ['tick', 'pick', 'x', 'y', 'done'], b: ['tick', 'pick', 'y', 'done'] });
     // Every side has a time exactly when the step ran in that run.
     for (const s of c.steps) for (const side of [s.a, s.b]) expect([s.id, side?.durationMs !== null]).toEqual([s.id, side?.ran === true]);
+  });
+});
+
+describe('compareRuns on a step an operator settled', () => {
+  it('puts it on the path where the run reached it, with no time: it did not run', async () => {
+    const flow = wf('by-hand', [
+      { id: 'check', kind: 'transform', config: { expression: '$error("the check broke")' } },
+      { id: 'work', kind: 'transform', config: { expression: '"worked"' } },
+      end(),
+    ], [{ id: 'a', from: 'check', to: 'work' }, { id: 'b', from: 'work', to: 'done' }]);
+    const { runId } = h.start(flow, {});
+    expect(await h.engine.settled(runId)).toBe('failed');
+    // work never started: an operator settles it with a given output, and the run goes on to done.
+    await h.engine.skipStep(runId, 'work', 'done by hand', 'ops', 'the check is known to be broken');
+    await until(() => h.model(runId).steps.get('done')?.state === 'succeeded', 'done to succeed after the skip');
+    const model = h.model(runId);
+    const d = { ...runDetail(model), definition: model.workflow };
+    const c = check(compareRuns(d, d));
+    expect(c.route.a).toEqual(['check', 'work', 'done']);
+    const work = c.steps.find((s) => s.id === 'work')?.a ?? null;
+    expect(work).toMatchObject({ ran: false, reached: true, attempts: 0, state: 'succeeded', durationMs: null, attempt: null });
+    expect(sideLabel(work)).toBe('succeeded');
+    expect(c.steps.find((s) => s.id === 'check')?.a).toMatchObject({ ran: true, reached: true, lastAttempt: 'failed' });
+  });
+});
+
+describe('compareRuns with a cut (what GET /api/compare sends)', () => {
+  const echo = wf('echo', [{ id: 'echo', kind: 'transform', config: { expression: 'input' } }, end()], [{ id: 'a', from: 'echo', to: 'done' }]);
+  const values = (side: string) => ({ list: Array.from({ length: 120 }, (_, i) => `${side}${i}`), big: side.repeat(10_000) });
+
+  it('lists the first fields of each list with their total, and stubs the values over the limit by their path in their run', async () => {
+    const a = await ran(echo, values('a'));
+    const b = await ran(echo, values('b'));
+    const whole = check(compareRuns(a, b));
+    const c = check(compareRuns(a, b, undefined, { cut: { valueLimit: 4096, fieldLimit: 50 } }));
+    // The cut changes what is sent, never what differs.
+    expect(c.steps.map((s) => s.differs)).toEqual(whole.steps.map((s) => s.differs));
+    const step = c.steps.find((s) => s.id === 'echo');
+    expect(step?.fields.input.map((f) => f.path)).toEqual(whole.steps[0]?.fields.input.slice(0, 50).map((f) => f.path));
+    expect(step?.fields).toMatchObject({ inputTotal: 121, outputTotal: 121 });
+    expect(step?.fields.input[0]).toEqual({ path: '$.big', a: expect.objectContaining({ $weft: 'elided', path: 'steps.echo.attempts[0].input.big', kind: 'string', bytes: 10_002 }), b: expect.objectContaining({ path: 'steps.echo.attempts[0].input.big' }) });
+    expect(step?.fields.input[1]).toEqual({ path: '$.list[0]', a: 'a0', b: 'b0' });
+    expect(step?.a?.output).toMatchObject({ $weft: 'elided', path: 'steps.echo.attempts[0].output' });
+    expect(c.firstDifference).toMatchObject({ stepId: 'echo', kind: 'input', total: 121, why: 'the input of "echo" differs in 121 fields' });
+    expect(c.firstDifference?.paths).toHaveLength(50);
+    expect(c.firstDifference?.fields).toEqual(step?.fields.input);
+    expect(c.inputDiff).toHaveLength(50);
+    expect(c.inputDiffTotal).toBe(121);
+    expect(c.inputDiff[0]?.a).toMatchObject({ $weft: 'elided', path: 'run.input.big' });
+    expect(JSON.stringify(c).length).toBeLessThan(JSON.stringify(whole).length / 4);
   });
 });
 
