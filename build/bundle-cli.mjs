@@ -5,7 +5,8 @@
 // alone is over 200 ES modules) whose resolving and loading cost a command more CPU than its own
 // work. Every other dependency stays external and loads from node_modules as under tsx (native
 // addons, servers with optional peers). Outputs are flat in dist/cli/ (entries and shared chunks
-// side by side), because the script executor finds its runner next to the module that spawns it.
+// side by side), because the script executor finds its runner, and the server its comparison
+// worker, next to the module that starts it.
 //
 // dist/cli/build-stamp.json records the newest source mtime and the source count; bin/weft.js uses
 // the bundle only while no source is newer and none was added or removed, else it falls back to
@@ -33,6 +34,8 @@ await build({
     weft: 'engine/cli/main.ts',
     'script-runner': 'engine/executors/script-runner.ts',
     'script-runner-hooks': 'engine/executors/script-runner-hooks.ts',
+    // The worker that compares runs off the engine's thread (engine/service/compare-worker.ts).
+    'compare-worker-entry': 'engine/service/compare-worker-entry.ts',
   },
   outdir: dist,
   bundle: true,

@@ -2,6 +2,7 @@
 // its fields), the version diff when the versions differ, and each step's state and duration.
 import type { ComparedStepSide, FieldDifference, RunComparison } from '../../shared/api/run-comparison.ts';
 import { diffSummaryLines } from '../../shared/definition/workflow-diff.ts';
+import { sideLabel } from '../../shared/run/compared-step-side.ts';
 
 /** Field values longer than this are cut in the text (--json has them whole). */
 const MAX_VALUE = 60;
@@ -60,6 +61,8 @@ const shown = (v: unknown): string => {
   return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
 };
 
-const said = (s: ComparedStepSide | null): string => (s === null ? '(not in version)' : s.activations === 0 ? `(${s.state})` : (s.outcome ?? s.state));
+/** What the side did (sideLabel); a step the run did not reach in brackets. */
+const said = (s: ComparedStepSide | null): string => (s === null || !s.reached ? `(${sideLabel(s)})` : sideLabel(s));
 
-const duration = (s: ComparedStepSide | null): string => (s?.durationMs === null || s === null ? '' : `${s.durationMs} ms`);
+/** The time its attempts took; blank for a step that did not run, "running" while an attempt goes on. */
+const duration = (s: ComparedStepSide | null): string => (s === null || !s.ran ? '' : s.durationMs === null ? 'running' : `${s.durationMs} ms`);

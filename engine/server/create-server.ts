@@ -186,7 +186,7 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
   });
 
   registerWorkflowFiles(app, s);
-  registerCompare(app, s);
+  registerCompare(app, s, o.storePath);
 
   app.post('/api/validate', async (request: FastifyRequest) => {
     const body = parse(ValidateRequest, request.body, 'the request');

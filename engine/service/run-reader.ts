@@ -13,6 +13,7 @@ import { openTasks } from '../../shared/run/open-tasks.ts';
 import { runDetail } from '../../shared/run/run-detail.ts';
 import { compareRuns } from '../../shared/run/compare-runs.ts';
 import type { RunComparison } from '../../shared/api/run-comparison.ts';
+import type { ComparisonCut } from '../../shared/run/elide-comparison.ts';
 import type { RunState } from '../../shared/definition/names.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import { workflowReport, type WorkflowReport } from '../metrics/stats.ts';
@@ -55,10 +56,11 @@ import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 
 export class RunReader {
   /**
-   * The last run whose values were asked for, as of its last event: opening a large value level
-   * by level asks for the same run many times, and folding a log of megabytes costs the most.
+   * The last two runs whose values were asked for, as of their last event, newest last: opening a
+   * large value level by level asks for the same run many times, the compare view asks for values
+   * of its two runs in turn, and folding a log of megabytes costs the most.
    */
-  private valueDetail: { runId: string; lastSeq: number; detail: RunDetail } | undefined;
+  private readonly valueDetails: { runId: string; lastSeq: number; detail: RunDetail }[] = [];
 
   constructor(
     readonly store: Store,
@@ -96,11 +98,14 @@ export class RunReader {
     return runDetail(this.fold(this.resolveRunId(idOrPrefix)));
   }
 
-  /** Runs A and B side by side (`weft compare --json`, `GET /api/compare`), each with its own version's definition. */
-  runComparison(a: string, b: string): RunComparison {
+  /**
+   * Runs A and B side by side (`weft compare --json`, `GET /api/compare`), each with its own
+   * version's definition; with `cut`, large values come as stubs and field lists are cut.
+   */
+  runComparison(a: string, b: string, cut?: ComparisonCut): RunComparison {
     const ma = this.fold(this.resolveSide('A', a));
     const mb = this.fold(this.resolveSide('B', b));
-    return compareRuns(runDetail(ma), runDetail(mb), { a: ma.workflow, b: mb.workflow });
+    return compareRuns(runDetail(ma), runDetail(mb), { a: ma.workflow, b: mb.workflow }, cut === undefined ? {} : { cut });
   }
 
   /** A run id of a comparison; an unknown one is named by its side, so the user knows which to fix. */
@@ -144,10 +149,12 @@ export class RunReader {
 
   /** The run's RunDetail, from the cache while no event came after the one it was folded to. */
   private currentDetail(runId: string): RunDetail {
-    const cached = this.valueDetail;
-    if (cached?.runId === runId && this.store.readEvents(runId, { after: cached.lastSeq, limit: 1 }).length === 0) return cached.detail;
-    const detail = runDetail(this.fold(runId));
-    this.valueDetail = { runId, lastSeq: detail.run.lastSeq, detail };
+    const at = this.valueDetails.findIndex((c) => c.runId === runId);
+    const cached = at >= 0 ? this.valueDetails.splice(at, 1)[0] : undefined;
+    const fresh = cached !== undefined && this.store.readEvents(runId, { after: cached.lastSeq, limit: 1 }).length === 0;
+    const detail = fresh ? cached.detail : runDetail(this.fold(runId));
+    this.valueDetails.push({ runId, lastSeq: detail.run.lastSeq, detail });
+    if (this.valueDetails.length > 2) this.valueDetails.shift();
     return detail;
   }
 

@@ -10,6 +10,16 @@ import { RunId } from './api-ids.ts';
 import { JsonValue } from './json-value.ts';
 import { WorkflowDiff } from './workflow-diff.ts';
 
+/**
+ * `GET /api/compare` sends a value (a side's input or output, a field's value) over this many bytes
+ * of JSON as an ElidedValue stub: the view shows field diffs, not whole values, and opens a stub
+ * by its path.
+ */
+export const COMPARE_VALUE_LIMIT = 4 * 1024;
+
+/** `GET /api/compare` lists at most this many differing fields per list (the totals count them all). */
+export const COMPARE_FIELD_LIMIT = 50;
+
 /** What the first difference is about, in the order they are looked for at a step. */
 export const DIFFERENCE_KINDS = ['path', 'input', 'outcome', 'output'] as const;
 export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number];
@@ -34,17 +44,41 @@ export const ComparedRun = z.object({
 });
 export type ComparedRun = z.infer<typeof ComparedRun>;
 
-/** A step as one run has it: null in `steps[]` when the step is not in that run's version. */
+/** What an attempt came to (AttemptView's states). */
+export const ATTEMPT_STATES = ['running', 'succeeded', 'failed', 'unknown', 'cancelled'] as const;
+
+/**
+ * A step as one run has it: null in `steps[]` when the step is not in that run's version. What the
+ * step did is read from its attempts, never from its state: a step that ran in an earlier pass (a
+ * loop, or before a revision or an operator's retry) and that the latest pass went past may read
+ * `skipped`, and still ran.
+ */
 export const ComparedStepSide = z.object({
+  /** The step's state and outcome now, as the run's latest pass has them. */
   state: z.enum(STEP_STATES),
   outcome: SettleOutcome.nullable(),
   /** Attempts over all activations. */
   attempts: z.number().int().nonnegative(),
-  /** How often the step was activated (0: the run never reached it). */
+  /** How often the step was activated (a withdrawn activation counts too). */
   activations: z.number().int().nonnegative(),
+  /** The step started at least one attempt in this run, in any pass. */
+  ran: z.boolean(),
+  /**
+   * The step is on the run's path: it ran; or an operator or evidence reused from an earlier
+   * revision or run settled it without an attempt; or it is due now (ready, waiting).
+   */
+  reached: z.boolean(),
+  /** The state of its last attempt (null: it never started one): what it did when it last ran. */
+  lastAttempt: z.enum(ATTEMPT_STATES).nullable(),
   /** The steps its taken outgoing edges lead to, sorted. */
   next: z.array(z.string()),
-  /** The resolved input and the output of the attempt that decided the step (absent: none). */
+  /** The id ("verify/1.2") of the attempt that decided the step, whose input and output are shown; null when none. */
+  attempt: z.string().nullable(),
+  /**
+   * The resolved input and the output of the attempt that decided the step (absent: none). From
+   * `GET /api/compare`, a value over COMPARE_VALUE_LIMIT bytes is an ElidedValue stub whose path
+   * reads it back from that side's run (`GET /api/runs/:id/value`).
+   */
   input: JsonValue.optional(),
   output: JsonValue.optional(),
   /** That attempt's error (a failed or unknown attempt), else null. */
@@ -52,9 +86,26 @@ export const ComparedStepSide = z.object({
   /** The first attempt's start and the last attempt's end; null when none started or ended. */
   startedAtMs: z.number().nullable(),
   endedAtMs: z.number().nullable(),
+  /**
+   * The time its attempts took: for each activation, from its first attempt's start to its last
+   * attempt's end (its own retry waits count), added up over the activations, so the time between
+   * passes does not. Null when it never ran, and while an attempt is still going.
+   */
   durationMs: z.number().nullable(),
 });
 export type ComparedStepSide = z.infer<typeof ComparedStepSide>;
+
+/**
+ * The fields of a step's input and of its output that differ between the runs (empty unless it
+ * ran in both). `GET /api/compare` lists at most COMPARE_FIELD_LIMIT of each; the totals count them all.
+ */
+export const StepFieldDiffs = z.object({
+  input: z.array(FieldDifference),
+  output: z.array(FieldDifference),
+  inputTotal: z.number().int().nonnegative(),
+  outputTotal: z.number().int().nonnegative(),
+});
+export type StepFieldDiffs = z.infer<typeof StepFieldDiffs>;
 
 export const ComparedStep = z.object({
   id: z.string(),
@@ -62,6 +113,7 @@ export const ComparedStep = z.object({
   b: ComparedStepSide.nullable(),
   /** Every way the step differs between the runs, in DIFFERENCE_KINDS order (empty: alike). */
   differs: z.array(z.enum(DIFFERENCE_KINDS)),
+  fields: StepFieldDiffs,
 });
 export type ComparedStep = z.infer<typeof ComparedStep>;
 
@@ -73,6 +125,8 @@ export const FirstDifference = z.object({
   paths: z.array(z.string()).optional(),
   /** For `input` and `output`: each differing field with its value in A and in B. */
   fields: z.array(FieldDifference).optional(),
+  /** For `input` and `output`: how many fields differ (`GET /api/compare` lists at most COMPARE_FIELD_LIMIT of them). */
+  total: z.number().int().nonnegative().optional(),
   /** The difference in words, such as `A took pick→big, B took pick→small`. */
   why: z.string(),
 });
@@ -90,10 +144,12 @@ export const RunComparison = z.object({
   firstDifference: FirstDifference.nullable(),
   /** Every step of either run, in the comparison order: the union graph's topological order. */
   steps: z.array(ComparedStep),
-  /** The steps each run reached, in `steps` order. */
+  /** The steps each run reached, in the order it first reached them (docs/compare.md). */
   route: z.object({ a: z.array(z.string()), b: z.array(z.string()) }),
   /** The fields of the run inputs that differ (empty when the runs had the same input). */
   inputDiff: z.array(FieldDifference),
+  /** How many fields of the run inputs differ (`GET /api/compare` lists at most COMPARE_FIELD_LIMIT). */
+  inputDiffTotal: z.number().int().nonnegative(),
   /** The diff of A's version to B's, when they run different versions (or workflows) and both definitions are known. */
   versionDiff: WorkflowDiff.nullable(),
   /** No step differs in path, input, outcome or output (`firstDifference` is null). */

@@ -6,7 +6,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ElidedValue } from '../../shared/api/elided-value.ts';
 import { RunComparison } from '../../shared/api/run-comparison.ts';
+import { RunValue } from '../../shared/api/run-value.ts';
 import { serve, type Serving } from '../../engine/server/serve.ts';
 import { ApiError } from '../../renderer/api/api-client.ts';
 import { CompareClient } from '../../renderer/api/compare-client.ts';
@@ -17,6 +19,13 @@ const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application
 let root: string;
 let serving: Serving;
 const runs: string[] = [];
+
+/** About 3 MB: 20,000 items, a 100 KB text and a note; runs a and b differ in item 7, the text and the note. */
+function bulkInput(side: 'a' | 'b'): { items: { id: number; name: string; note: string }[]; text: string; note: string } {
+  const items = Array.from({ length: 20_000 }, (_, id) => ({ id, name: `item ${id}`, note: 'x'.repeat(120) }));
+  items[7] = { id: 7, name: `item 7 of ${side}`, note: `changed in ${side}` };
+  return { items, text: side.repeat(100_000), note: `run ${side}` };
+}
 
 const url = (path: string): string => `http://127.0.0.1:${serving.port}${path}`;
 const get = async (path: string, h: Record<string, string> = headers): Promise<{ status: number; body: unknown }> => {
@@ -44,9 +53,20 @@ beforeAll(async () => {
       { id: 'small_done', from: 'small', to: 'done_small' },
     ],
   }));
+  // echo is given the whole run input (about 3 MB) and gives it back; count gives a small output.
+  writeFileSync(join(workspace, 'bulk.weft.json'), JSON.stringify({
+    format: 'weft/v1', id: 'bulk', version: 1, name: 'Bulk',
+    steps: [
+      { id: 'echo', kind: 'transform', config: { expression: 'input' } },
+      { id: 'count', kind: 'transform', input: 'steps.echo.output', config: { expression: '{"items": $count(input.items)}' } },
+      { id: 'done', kind: 'end', input: 'steps.count.output' },
+    ],
+    edges: [{ id: 'a', from: 'echo', to: 'count' }, { id: 'b', from: 'count', to: 'done' }],
+  }));
   serving = await serve({ workspace, storePath: join(root, 'weft.db'), port: 0, appDir: undefined, version: '0.0.0-test', token: TOKEN, env: { ...process.env, WEFT_CONFIG_DIR: join(root, 'config') } });
-  for (const n of [20, 2, 20]) {
-    const r = await fetch(url('/api/runs'), { method: 'POST', headers, body: JSON.stringify({ workflow: 'branches', input: { n } }) });
+  const inputs = [{ n: 20 }, { n: 2 }, { n: 20 }].map((input) => ({ workflow: 'branches', input }));
+  for (const body of [...inputs, { workflow: 'bulk', input: bulkInput('a') }, { workflow: 'bulk', input: bulkInput('b') }]) {
+    const r = await fetch(url('/api/runs'), { method: 'POST', headers, body: JSON.stringify(body) });
     expect(r.status).toBe(201);
     runs.push(((await r.json()) as { runId: string }).runId);
   }
@@ -69,6 +89,8 @@ const run = (i: number): string => runs[i] ?? '';
 const big = (): string => run(0);
 const small = (): string => run(1);
 const bigAgain = (): string => run(2);
+const bulkA = (): string => run(3);
+const bulkB = (): string => run(4);
 
 describe('GET /api/compare', () => {
   it('names the router where two runs took different branches', async () => {
@@ -107,6 +129,40 @@ describe('GET /api/compare', () => {
   it('refuses a request without the token', async () => {
     const r = await get(`/api/compare?a=${big()}&b=${small()}`, {});
     expect(r.status).toBe(401);
+  });
+});
+
+describe('GET /api/compare of runs holding 3 MB inputs', () => {
+  /** The value an ElidedValue stub stands for, read back through GET /api/runs/:id/value. */
+  const readBack = async (runId: string, stub: unknown): Promise<unknown> => {
+    const { path } = ElidedValue.parse(stub);
+    const r = await get(`/api/runs/${runId}/value?path=${encodeURIComponent(path)}`);
+    expect(r.status).toBe(200);
+    return RunValue.parse(r.body).value;
+  };
+
+  it('answers small, with stubs in place of large values that read back through the value route', async () => {
+    const r = await fetch(url(`/api/compare?a=${bulkA()}&b=${bulkB()}`), { headers });
+    expect(r.status).toBe(200);
+    const text = await r.text();
+    expect(text.length).toBeLessThan(256 * 1024);
+    const c = RunComparison.parse(JSON.parse(text));
+    expect(c.firstDifference).toMatchObject({ stepId: 'echo', kind: 'input', paths: ['$.items[7].name', '$.items[7].note', '$.note', '$.text'] });
+    const echo = c.steps.find((s) => s.id === 'echo');
+    // Each side's input and output are stubs of that run's values.
+    expect(await readBack(bulkA(), echo?.a?.input)).toEqual(bulkInput('a'));
+    expect(await readBack(bulkB(), echo?.b?.output)).toEqual(bulkInput('b'));
+    expect(c.steps.find((s) => s.id === 'count')?.a?.output).toEqual({ items: 20_000 });
+    // A field too large to ship is a stub of that field; small ones come as they are.
+    const fields = c.firstDifference?.fields ?? [];
+    expect(fields.find((f) => f.path === '$.note')).toEqual({ path: '$.note', a: 'run a', b: 'run b' });
+    const textField = fields.find((f) => f.path === '$.text');
+    expect(ElidedValue.parse(textField?.a).path).toBe('steps.echo.attempts[0].input.text');
+    expect(await readBack(bulkB(), textField?.b)).toBe('b'.repeat(100_000));
+    expect(echo?.fields.input.map((f) => f.path)).toEqual(['$.items[7].name', '$.items[7].note', '$.note', '$.text']);
+    const inputText = c.inputDiff.find((f) => f.path === '$.text');
+    expect(ElidedValue.parse(inputText?.a).path).toBe('run.input.text');
+    expect(await readBack(bulkA(), inputText?.a)).toBe('a'.repeat(100_000));
   });
 });
 

@@ -8,10 +8,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CompareQuery, RunComparison } from '../../shared/api/run-comparison.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
 import { compareRuns } from '../../shared/run/compare-runs.ts';
+import { sideLabel } from '../../shared/run/compared-step-side.ts';
 import { jsonDiff } from '../../shared/run/json-diff.ts';
 import { runDetail } from '../../shared/run/run-detail.ts';
 import { stepOrder } from '../../shared/run/step-order.ts';
-import { end, harness, wf } from '../engine/harness.ts';
+import { end, harness, until, wf } from '../engine/harness.ts';
 
 const h = harness();
 afterAll(() => h.close());
@@ -86,6 +87,7 @@ describe('compareRuns on runs of the real engine', () => {
       kind: 'input',
       paths: ['$.tags[1]', '$.tags[2]'],
       fields: [{ path: '$.tags[1]', a: 'y', b: 'z' }, { path: '$.tags[2]', b: 'w' }],
+      total: 2,
       why: 'the input of "prep" differs in 2 fields',
     });
     expect(c.route.a).toEqual(c.route.b);
@@ -147,6 +149,109 @@ describe('compareRuns on runs of the real engine', () => {
   });
 });
 
+/**
+ * tick counts the passes; pick sends the run back through x while the count is under
+ * input.rounds, then on to y. With rounds 2, x runs in the first pass and the second pass goes
+ * past it (its state reads skipped although its attempt succeeded).
+ */
+const loop = wf('loop', [
+  { id: 'tick', kind: 'transform', config: { expression: '{"n": $exists(steps.tick.output) ? steps.tick.output.n + 1 : 1}' } },
+  { id: 'pick', kind: 'router', input: 'steps.tick.output' },
+  { id: 'x', kind: 'transform', config: { expression: '"again"' } },
+  { id: 'y', kind: 'transform', config: { expression: '"out"' } },
+  end(),
+], [
+  { id: 'tick_pick', from: 'tick', to: 'pick' },
+  { id: 'to_x', from: 'pick', to: 'x', when: 'output.n < input.rounds' },
+  { id: 'to_y', from: 'pick', to: 'y', default: true },
+  { id: 'x_tick', from: 'x', to: 'tick', maxTraversals: 3 },
+  { id: 'y_done', from: 'y', to: 'done' },
+]);
+
+/** The time a step's attempts took, activation by activation (first start to last end of each), added up. */
+function activationTime(d: RunDetail, stepId: string): number {
+  const attempts = d.steps.find((s) => s.id === stepId)?.attempts ?? [];
+  const spans = new Map<number, { start: number; end: number }>();
+  for (const a of attempts) {
+    const span = spans.get(a.activation);
+    const end = a.endedAtMs ?? Number.NaN;
+    spans.set(a.activation, span === undefined ? { start: a.startedAtMs, end } : { start: Math.min(span.start, a.startedAtMs), end: Math.max(span.end, end) });
+  }
+  return [...spans.values()].reduce((sum, s) => sum + s.end - s.start, 0);
+}
+
+describe('compareRuns on a loop: a step that ran in an earlier pass only', () => {
+  it('counts it as run, with the time of its attempts, and gives no time to a step that did not run', async () => {
+    const a = await ran(loop, { rounds: 2 });
+    const b = await ran(loop, { rounds: 1 });
+    // The fold shows x skipped in A (the last pass went past it), though its one attempt succeeded.
+    expect(a.steps.find((s) => s.id === 'x')?.attempts.map((t) => t.state)).toEqual(['succeeded']);
+    const c = check(compareRuns(a, b));
+    const x = c.steps.find((s) => s.id === 'x');
+    expect(x?.a).toMatchObject({ ran: true, reached: true, attempts: 1, lastAttempt: 'succeeded', attempt: 'x/1.1', durationMs: activationTime(a, 'x') });
+    expect(x?.b).toMatchObject({ ran: false, reached: false, attempts: 0, lastAttempt: null, attempt: null, durationMs: null });
+    expect(x?.differs).toEqual(['path']);
+    expect(sideLabel(x?.a ?? null)).toBe('succeeded then skipped');
+    expect(sideLabel(x?.b ?? null)).toBe('skipped');
+    // tick ran in two activations in A: its time is theirs, not the span from the first to the last.
+    expect(c.steps.find((s) => s.id === 'tick')?.a?.durationMs).toBe(activationTime(a, 'tick'));
+    expect(c.firstDifference).toEqual({ stepId: 'tick', kind: 'path', why: '"tick" was activated 2 times in A, once in B' });
+    expect(c.route).toEqual({ a: ['tick', 'pick', 'x', 'y', 'done'], b: ['tick', 'pick', 'y', 'done'] });
+    // Every side has a time exactly when the step ran in that run.
+    for (const s of c.steps) for (const side of [s.a, s.b]) expect([s.id, side?.durationMs !== null]).toEqual([s.id, side?.ran === true]);
+  });
+});
+
+describe('compareRuns on a step an operator settled', () => {
+  it('puts it on the path where the run reached it, with no time: it did not run', async () => {
+    const flow = wf('by-hand', [
+      { id: 'check', kind: 'transform', config: { expression: '$error("the check broke")' } },
+      { id: 'work', kind: 'transform', config: { expression: '"worked"' } },
+      end(),
+    ], [{ id: 'a', from: 'check', to: 'work' }, { id: 'b', from: 'work', to: 'done' }]);
+    const { runId } = h.start(flow, {});
+    expect(await h.engine.settled(runId)).toBe('failed');
+    // work never started: an operator settles it with a given output, and the run goes on to done.
+    await h.engine.skipStep(runId, 'work', 'done by hand', 'ops', 'the check is known to be broken');
+    await until(() => h.model(runId).steps.get('done')?.state === 'succeeded', 'done to succeed after the skip');
+    const model = h.model(runId);
+    const d = { ...runDetail(model), definition: model.workflow };
+    const c = check(compareRuns(d, d));
+    expect(c.route.a).toEqual(['check', 'work', 'done']);
+    const work = c.steps.find((s) => s.id === 'work')?.a ?? null;
+    expect(work).toMatchObject({ ran: false, reached: true, attempts: 0, state: 'succeeded', durationMs: null, attempt: null });
+    expect(sideLabel(work)).toBe('succeeded');
+    expect(c.steps.find((s) => s.id === 'check')?.a).toMatchObject({ ran: true, reached: true, lastAttempt: 'failed' });
+  });
+});
+
+describe('compareRuns with a cut (what GET /api/compare sends)', () => {
+  const echo = wf('echo', [{ id: 'echo', kind: 'transform', config: { expression: 'input' } }, end()], [{ id: 'a', from: 'echo', to: 'done' }]);
+  const values = (side: string) => ({ list: Array.from({ length: 120 }, (_, i) => `${side}${i}`), big: side.repeat(10_000) });
+
+  it('lists the first fields of each list with their total, and stubs the values over the limit by their path in their run', async () => {
+    const a = await ran(echo, values('a'));
+    const b = await ran(echo, values('b'));
+    const whole = check(compareRuns(a, b));
+    const c = check(compareRuns(a, b, undefined, { cut: { valueLimit: 4096, fieldLimit: 50 } }));
+    // The cut changes what is sent, never what differs.
+    expect(c.steps.map((s) => s.differs)).toEqual(whole.steps.map((s) => s.differs));
+    const step = c.steps.find((s) => s.id === 'echo');
+    expect(step?.fields.input.map((f) => f.path)).toEqual(whole.steps[0]?.fields.input.slice(0, 50).map((f) => f.path));
+    expect(step?.fields).toMatchObject({ inputTotal: 121, outputTotal: 121 });
+    expect(step?.fields.input[0]).toEqual({ path: '$.big', a: expect.objectContaining({ $weft: 'elided', path: 'steps.echo.attempts[0].input.big', kind: 'string', bytes: 10_002 }), b: expect.objectContaining({ path: 'steps.echo.attempts[0].input.big' }) });
+    expect(step?.fields.input[1]).toEqual({ path: '$.list[0]', a: 'a0', b: 'b0' });
+    expect(step?.a?.output).toMatchObject({ $weft: 'elided', path: 'steps.echo.attempts[0].output' });
+    expect(c.firstDifference).toMatchObject({ stepId: 'echo', kind: 'input', total: 121, why: 'the input of "echo" differs in 121 fields' });
+    expect(c.firstDifference?.paths).toHaveLength(50);
+    expect(c.firstDifference?.fields).toEqual(step?.fields.input);
+    expect(c.inputDiff).toHaveLength(50);
+    expect(c.inputDiffTotal).toBe(121);
+    expect(c.inputDiff[0]?.a).toMatchObject({ $weft: 'elided', path: 'run.input.big' });
+    expect(JSON.stringify(c).length).toBeLessThan(JSON.stringify(whole).length / 4);
+  });
+});
+
 describe('jsonDiff', () => {
   const cases: [string, unknown, unknown, unknown[]][] = [
     ['equal values in another key order', { a: 1, b: { c: [1, 2] } }, { b: { c: [1, 2] }, a: 1 }, []],
@@ -187,7 +292,7 @@ describe('stepOrder', () => {
 
 describe('the RunComparison and CompareQuery schemas', () => {
   const run = { id: 'r1', workflowId: 'w', version: 1, state: 'succeeded', inputRevision: 1, createdAtMs: 1, updatedAtMs: 2 };
-  const valid = { runs: [run, { ...run, id: 'r2' }], firstDifference: { stepId: 's', kind: 'output', paths: ['$.a'], fields: [{ path: '$.a', b: 1 }], why: 'w' }, steps: [], route: { a: [], b: [] }, inputDiff: [], versionDiff: null, same: false };
+  const valid = { runs: [run, { ...run, id: 'r2' }], firstDifference: { stepId: 's', kind: 'output', paths: ['$.a'], fields: [{ path: '$.a', b: 1 }], why: 'w' }, steps: [], route: { a: [], b: [] }, inputDiff: [], inputDiffTotal: 0, versionDiff: null, same: false };
   it('accepts a comparison, and one with fields it does not know (later additions)', () => {
     expect(RunComparison.safeParse(valid).success).toBe(true);
     expect(RunComparison.safeParse({ ...valid, later: 1 }).success).toBe(true);

@@ -14,8 +14,9 @@ export const compareCommand: Command = {
   summary: 'compare two runs: the path each took, the first difference, each step side by side',
   usage: 'weft compare RUN_A RUN_B [--db PATH] [--json]',
   help: `Compares run A with run B (each an id or a unique prefix, as \`weft runs\` lists them): the
-steps each reached, the first step where they differ, each step's state and duration side by
-side, and for runs of different versions the diff of the versions (as \`weft diff\` shows it).
+steps each reached, in the order it reached them, the first step where they differ, what each
+step did and the time its attempts took side by side (none for a step that did not run), and for
+runs of different versions the diff of the versions (as \`weft diff\` shows it).
 
 Steps are compared in a topological order of both versions' graphs. At each step the first
 difference looked for is its path (reached in one run only, activated a different number of
@@ -25,7 +26,10 @@ gives the rules.
 
   --db PATH   the store (default $WEFT_DB, else .weft/weft.db in this folder)
   --json      print {"runs":[A,B],"firstDifference":{"stepId","kind","paths"?,"fields"?,"why"}|null,
-              "steps":[{"id","a","b","differs"}],"route":{"a","b"},"inputDiff","versionDiff","same"}
+              "steps":[{"id","a","b","differs","fields"}],"route":{"a","b"},"inputDiff",
+              "inputDiffTotal","versionDiff","same"}; each side {"state","outcome","attempts","activations","ran",
+              "reached","lastAttempt","next","attempt","input","output","error","startedAtMs",
+              "endedAtMs","durationMs"}, every value whole
 
 Exit status: 0 the runs took the same path to the same outcomes and outputs (inputs may differ:
 --json still names them), 1 they differ, 2 usage error, no store, or an unknown run.`,

@@ -1,13 +1,21 @@
-// Every step of the two runs, side by side: state (or outcome) and duration for A and for B, the
-// differing cells highlighted; a step whose input or output differs opens to show its fields.
+// Every step of the two runs, side by side: what it did (its outcome, or what a step the latest
+// pass went past did) and the time its attempts took, for A and for B, the differing cells
+// highlighted; a step whose input or output differs opens to show its fields. A step that did not
+// run in a run has no time there, whatever its state says.
 import { Fragment, useState } from 'react';
 import { ChevronDown, ChevronRight } from 'lucide-react';
 import type { ComparedStep, ComparedStepSide } from '../../../shared/api/run-comparison.ts';
 import { formatDuration } from '../../app/format.ts';
-import { rowMarks, sideLabel, stepFieldDiffs } from './compare-model.ts';
+import { durationOf, rowMarks, stateCell, stepFieldDiffs } from './compare-model.ts';
 import { FieldDiffTable } from './field-diff-table.tsx';
 
-export function CompareStepsTable({ steps, first }: { steps: readonly ComparedStep[]; first: string | null }) {
+/** The runs' ids, to open a value left out of the comparison from its run. */
+export interface CompareRunIds {
+  a: string;
+  b: string;
+}
+
+export function CompareStepsTable({ steps, first, runs }: { steps: readonly ComparedStep[]; first: string | null; runs: CompareRunIds }) {
   const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
   const toggle = (id: string): void => {
     const next = new Set(open);
@@ -50,7 +58,7 @@ export function CompareStepsTable({ steps, first }: { steps: readonly ComparedSt
                 <DurationCell side={s.b} marked={marks.duration} />
                 <td className="compare-differs">{s.differs.join(', ')}</td>
               </tr>
-              {isOpen ? <FieldsRow step={s} /> : null}
+              {isOpen ? <FieldsRow step={s} runs={runs} /> : null}
             </Fragment>
           );
         })}
@@ -60,30 +68,40 @@ export function CompareStepsTable({ steps, first }: { steps: readonly ComparedSt
 }
 
 function StateCell({ side, marked }: { side: ComparedStepSide | null; marked: boolean }) {
-  const label = sideLabel(side);
+  const cell = stateCell(side);
   return (
-    <td data-marked={marked || undefined}>
-      {side === null || side.activations === 0 ? <span className="faint">{label}</span> : <span className="state" data-state={label}>{label.replace('_', ' ')}</span>}
+    <td data-marked={marked || undefined} data-testid="compare-state">
+      {cell.quiet ? (
+        <span className="faint">{cell.word}</span>
+      ) : (
+        <>
+          <span className="state" data-state={cell.state}>
+            {cell.word.replace('_', ' ')}
+          </span>
+          {cell.then === null ? null : <span className="faint compare-then"> {cell.then}</span>}
+        </>
+      )}
     </td>
   );
 }
 
+/** The time its attempts took; empty for a step that did not run in that run. */
 function DurationCell({ side, marked }: { side: ComparedStepSide | null; marked: boolean }) {
-  const ms = side?.durationMs ?? null;
+  const ms = durationOf(side);
   return (
-    <td className="compare-num mono" data-marked={marked || undefined}>
-      {ms === null ? (side?.startedAtMs !== null && side !== null ? <span className="faint">running</span> : '') : formatDuration(ms)}
+    <td className="compare-num mono" data-marked={marked || undefined} data-testid="compare-duration">
+      {ms !== null ? formatDuration(ms) : side?.ran === true ? <span className="faint">running</span> : ''}
     </td>
   );
 }
 
-function FieldsRow({ step }: { step: ComparedStep }) {
-  const { input, output } = stepFieldDiffs(step);
+function FieldsRow({ step, runs }: { step: ComparedStep; runs: CompareRunIds }) {
+  const { input, output, inputTotal, outputTotal } = stepFieldDiffs(step);
   return (
     <tr className="compare-fields-row">
       <td colSpan={6}>
-        {input.length > 0 ? <FieldDiffTable fields={input} label={`input fields of ${step.id} that differ`} caption={`Input of ${step.id}`} /> : null}
-        {output.length > 0 ? <FieldDiffTable fields={output} label={`output fields of ${step.id} that differ`} caption={`Output of ${step.id}`} /> : null}
+        {input.length > 0 ? <FieldDiffTable fields={input} total={inputTotal} runs={runs} label={`input fields of ${step.id} that differ`} caption={`Input of ${step.id}`} /> : null}
+        {output.length > 0 ? <FieldDiffTable fields={output} total={outputTotal} runs={runs} label={`output fields of ${step.id} that differ`} caption={`Output of ${step.id}`} /> : null}
       </td>
     </tr>
   );

@@ -20,6 +20,7 @@ export function CompareView({ comparison }: { comparison: RunComparison }) {
   const [a, b] = c.runs;
   const d = c.firstDifference;
   const versionLines = useMemo(() => (c.versionDiff === null ? [] : diffSummaryLines(c.versionDiff)), [c.versionDiff]);
+  const ids = useMemo(() => ({ a: a.id, b: b.id }), [a.id, b.id]);
   return (
     <section className="compare-view" aria-label="run comparison" data-testid="compare-view" data-same={c.same}>
       <header className="compare-head">
@@ -40,7 +41,7 @@ export function CompareView({ comparison }: { comparison: RunComparison }) {
           </div>
           <div className="muted">{d.why}</div>
           {d.kind === 'outcome' ? <OutcomeErrors steps={c.steps} stepId={d.stepId} /> : null}
-          {d.fields !== undefined && d.fields.length > 0 ? <FieldDiffTable fields={d.fields} label={`fields of the ${d.kind} of ${d.stepId} that differ`} /> : null}
+          {d.fields !== undefined && d.fields.length > 0 ? <FieldDiffTable fields={d.fields} {...(d.total === undefined ? {} : { total: d.total })} runs={ids} label={`fields of the ${d.kind} of ${d.stepId} that differ`} /> : null}
         </div>
       )}
 
@@ -62,7 +63,7 @@ export function CompareView({ comparison }: { comparison: RunComparison }) {
         </div>
       ) : null}
 
-      <CompareStepsTable steps={c.steps} first={d?.stepId ?? null} />
+      <CompareStepsTable steps={c.steps} first={d?.stepId ?? null} runs={ids} />
     </section>
   );
 }
@@ -102,7 +103,7 @@ function RunCard({ side, run }: { side: 'A' | 'B'; run: ComparedRun }) {
   );
 }
 
-/** One run's path; steps the other run did not reach are marked. */
+/** One run's path, in the order it first reached each step; steps the other run did not reach are marked. */
 function Route({ side, steps, other }: { side: 'A' | 'B'; steps: readonly string[]; other: readonly string[] }) {
   const theirs = new Set(other);
   return (
