@@ -70,6 +70,8 @@ export const ComparedStepSide = z.object({
   reached: z.boolean(),
   /** The state of its last attempt (null: it never started one): what it did when it last ran. */
   lastAttempt: z.enum(ATTEMPT_STATES).nullable(),
+  /** Present (true) when the step settled and the latest pass then went past it (RestartRecord `passedOver`): `state` is how it settled. */
+  passedOver: z.literal(true).optional(),
   /** The steps its taken outgoing edges lead to, sorted. */
   next: z.array(z.string()),
   /** The id ("verify/1.2") of the attempt that decided the step, whose input and output are shown; null when none. */

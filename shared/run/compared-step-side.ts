@@ -50,6 +50,7 @@ function sideOf(step: StepDetail, next: string[]): SideWithAttempt {
     ran,
     reached: ran || settledWithoutAttempt(step) || DUE.has(step.state),
     lastAttempt: last?.state ?? null,
+    ...(step.passedOver === undefined ? {} : { passedOver: true as const }),
     next,
     attempt: deciding?.id ?? null,
     ...(deciding === undefined ? {} : { input: deciding.input }),
@@ -95,16 +96,19 @@ function activationTime(attempts: readonly AttemptDetail[]): number | null {
 /**
  * What a side did, in a few words, for the CLI's table and the app's cells: the outcome of its
  * latest pass (or its state while it goes on); for a step that ran but that the latest pass went
- * past, what its last attempt came to "then skipped" (or "then not reached" when a new pass has
+ * past, how it settled "then passed over" (a log written before passed-over steps: what its last
+ * attempt came to "then skipped"), or "then not reached" when a new pass has
  * not come to it yet); "withdrawn" for a step whose last attempt was cut off when it was skipped
  * (a task nobody needed any more); and for a step not reached, its state (`skipped`, `blocked`).
  *
  * @example
- * sideLabel(side); // 'succeeded', 'failed then skipped', 'withdrawn', 'skipped', 'not in version'
+ * sideLabel(side); // 'succeeded', 'succeeded then passed over', 'failed then skipped', 'withdrawn', 'skipped', 'not in version'
  */
 export function sideLabel(side: ComparedStepSide | null): string {
   if (side === null) return 'not in version';
   if (!side.reached) return side.state;
+  // Settled, then the latest pass went past it: how it settled, and that it is off the path now.
+  if (side.passedOver === true) return `${side.outcome ?? side.state} then passed over`;
   const past = side.state === 'skipped' || side.state === 'blocked';
   if (!past) return side.outcome ?? side.state;
   if (side.lastAttempt === null) return side.state;

@@ -184,14 +184,15 @@ describe('compareRuns on a loop: a step that ran in an earlier pass only', () =>
   it('counts it as run, with the time of its attempts, and gives no time to a step that did not run', async () => {
     const a = await ran(loop, { rounds: 2 });
     const b = await ran(loop, { rounds: 1 });
-    // The fold shows x skipped in A (the last pass went past it), though its one attempt succeeded.
+    // The last pass of A went past x, which had succeeded: the fold keeps it succeeded and passed over.
     expect(a.steps.find((s) => s.id === 'x')?.attempts.map((t) => t.state)).toEqual(['succeeded']);
     const c = check(compareRuns(a, b));
     const x = c.steps.find((s) => s.id === 'x');
     expect(x?.a).toMatchObject({ ran: true, reached: true, attempts: 1, lastAttempt: 'succeeded', attempt: 'x/1.1', durationMs: activationTime(a, 'x') });
     expect(x?.b).toMatchObject({ ran: false, reached: false, attempts: 0, lastAttempt: null, attempt: null, durationMs: null });
     expect(x?.differs).toEqual(['path']);
-    expect(sideLabel(x?.a ?? null)).toBe('succeeded then skipped');
+    expect(x?.a).toMatchObject({ state: 'succeeded', passedOver: true });
+    expect(sideLabel(x?.a ?? null)).toBe('succeeded then passed over');
     expect(sideLabel(x?.b ?? null)).toBe('skipped');
     // tick ran in two activations in A: its time is theirs, not the span from the first to the last.
     expect(c.steps.find((s) => s.id === 'tick')?.a?.durationMs).toBe(activationTime(a, 'tick'));
