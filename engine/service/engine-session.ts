@@ -141,15 +141,22 @@ export async function openReadOnlyStore(dbPath: string): Promise<{ store: Store;
   return { store: new Store(db), close: () => db.close() };
 }
 
-
 /**
  * `body` with a reader over the store at `dbPath`, opened read-only and closed afterwards; a
- * SQLite failure while reading becomes a StoreError naming the store.
+ * SQLite failure while reading becomes a StoreError naming the store. A store whose log does not
+ * read as weft's is still read (its sound runs are); after a body that succeeded, `damaged`
+ * hears what is wrong and where (a command that writes refuses such a store).
  */
-export async function withRunReader<T>(dbPath: string, body: (reader: RunReader) => T | Promise<T>): Promise<T> {
+export async function withRunReader<T>(dbPath: string, body: (reader: RunReader) => T | Promise<T>, damaged?: (what: string) => void): Promise<T> {
   const { store, close } = await openReadOnlyStore(dbPath);
   try {
-    return await body(new RunReader(store));
+    const value = await body(new RunReader(store));
+    if (damaged !== undefined) {
+      const { findLogDamage } = await import('../store/check-log.ts');
+      const damage = store.db.transaction(() => findLogDamage(store.db, store.db.pragma('user_version', { simple: true }) as number))();
+      if (damage !== undefined) damaged(damage);
+    }
+    return value;
   } catch (e) {
     throw storeFailure(dbPath, e, 'read') ?? e;
   } finally {

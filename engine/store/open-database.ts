@@ -2,12 +2,13 @@
 // `write` (commands that act on existing runs) upgrades but never creates; `read` (runs, inspect,
 // events, tasks, stats) opens SQLite read-only and neither creates nor migrates nor stamps. In
 // every mode the file is recognised as a weft store (recognise-store.ts) before anything is
-// written to it. A new store is made whole under another name and linked into place
+// written to it, and a store whose log does not read as weft's (check-log.ts) is not written to. A new store is made whole under another name and linked into place
 // (create-store.ts); an older one is upgraded in one transaction that holds the write lock and
 // reads the schema version again under it, so processes starting together never migrate twice.
 // Writable stores use WAL with synchronous=NORMAL.
 import { existsSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { findLogDamage } from './check-log.ts';
 import { createStore } from './create-store.ts';
 import { MIGRATIONS, SCHEMA_VERSION, WEFT_APPLICATION_ID, type Migration } from './migrations.ts';
 import { recogniseStore, type Recognised } from './recognise-store.ts';
@@ -47,8 +48,15 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   }
   try {
     db.pragma('busy_timeout = 5000');
-    // One snapshot: the version, the application_id and the tables are read as of one commit.
-    const found = db.transaction(() => recogniseStore(db, path))();
+    // One snapshot: the version, the application_id, the tables and the log are read as of one commit.
+    const { found, damage } = db.transaction(() => {
+      const recognised = recogniseStore(db, path);
+      // Readers are told of damage by the caller (findLogDamage); a writer is refused here.
+      return { found: recognised, damage: mode === 'read' || recognised.kind === 'empty' ? undefined : findLogDamage(db, recognised.version) };
+    })();
+    if (damage !== undefined) {
+      throw new StoreError('damaged', `the store ${path} cannot be written: ${damage}; nothing was changed; commands that write refuse a damaged store: restore it from a backup (commands that read still read its other runs)`);
+    }
     if (mode !== 'create' && found.kind === 'empty') {
       throw new StoreError('not-a-store', `${path} is empty, not a Weft store; nothing was changed; point --db at a Weft store (weft run creates one)`);
     }

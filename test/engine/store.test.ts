@@ -36,7 +36,7 @@ describe('migrations', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
-    expect(tables).toEqual(['definitions', 'events', 'external_events', 'lease', 'runs', 'saved_versions', 'sqlite_sequence', 'step_states']);
+    expect(tables).toEqual(['definitions', 'event_types', 'events', 'external_events', 'lease', 'runs', 'saved_versions', 'sqlite_sequence', 'step_states']);
     db.close();
   });
 
@@ -144,9 +144,14 @@ describe('definition snapshots', () => {
     const broken = content.replace('"expression":', '"expression":1,"typo":');
     expect(broken).not.toBe(content);
     store.db.prepare('UPDATE definitions SET content = ?').run(broken);
-    const fresh = new Store(openDatabase(path));
-    expect(() => fresh.loadDefinition('flow', 1)).toThrow(/the definition snapshot of workflow "flow" version 1 is not a workflow \(\$\.steps\.0\.config[^)]*\); the store is damaged/);
+    store.db.close();
+    const message = /the definition snapshot of workflow "flow" version 1 is not a workflow \(\$\.steps\.0\.config[^)]*\); the store is damaged/;
+    // Opened to write, the whole store is refused; opened to read, the snapshot is refused when loaded.
+    expect(() => openDatabase(path)).toThrow(message);
+    const fresh = new Store(openDatabase(path, { mode: 'read' }));
+    expect(() => fresh.loadDefinition('flow', 1)).toThrow(message);
     expect((fresh.db.prepare('SELECT content FROM definitions').get() as { content: string }).content).toBe(broken);
+    fresh.db.close();
   });
 });
 
