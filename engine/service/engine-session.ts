@@ -10,7 +10,7 @@
 import type { Engine } from '../runtime/engine.ts';
 import { StoreError } from '../store/store-error.ts';
 import { hostedEngine } from './hosted-engine.ts';
-import { storeFailure } from '../store/store-failure.ts';
+import { storeFailure, type StorePhase } from '../store/store-failure.ts';
 import { systemClock, systemRandom } from '../time/clock.ts';
 import type { Store } from '../store/store.ts';
 import { EngineService } from './engine-service.ts';
@@ -20,6 +20,12 @@ import { trustCheck } from './workspace-trust.ts';
 export interface EngineSession {
   store: Store;
   engine: Engine;
+  /**
+   * What a store failure means for what to do next: `start` while a command that creates runs
+   * (weft run) has committed nothing (its run is not in the store: run the command again), else
+   * `run` (`weft resume` continues from what was committed).
+   */
+  failurePhase(): StorePhase;
   /**
    * Waits for the attempts the engine started (starting no new ones), writes what is pending and
    * gives the store back. Throws the store failure that stopped the engine, if one did.
@@ -45,7 +51,7 @@ export type SessionMode = 'create' | 'write';
 export async function openEngineSession(dbPath: string, owner: string, mode: SessionMode = 'write', env: NodeJS.ProcessEnv = process.env): Promise<EngineSession> {
   // Inside `weft serve`, a terminal's command runs on the server's own engine, which keeps going.
   const host = hostedEngine(dbPath);
-  if (host !== undefined) return { store: host.store, engine: host.engine, close: async () => {} };
+  if (host !== undefined) return { store: host.store, engine: host.engine, failurePhase: () => 'run', close: async () => {} };
   const [{ Engine }, { defaultExecutors }, { Lease }, { openDatabase }, { Store }] = await Promise.all([
     import('../runtime/engine.ts'),
     import('../executors/default-executors.ts'),
@@ -92,9 +98,11 @@ export async function openEngineSession(dbPath: string, owner: string, mode: Ses
     }
   }, HEARTBEAT_MS);
   heartbeat.unref();
+  const failurePhase = (): StorePhase => (mode === 'create' && store.stats.commits === 0 ? 'start' : 'run');
   return {
     store,
     engine,
+    failurePhase,
     async close() {
       if (fatal === undefined) await engine.drain();
       clearInterval(heartbeat);
@@ -107,7 +115,7 @@ export async function openEngineSession(dbPath: string, owner: string, mode: Ses
       } finally {
         db.close();
       }
-      if (fatal !== undefined) throw storeFailure(dbPath, fatal, 'run') ?? fatal;
+      if (fatal !== undefined) throw storeFailure(dbPath, fatal, failurePhase()) ?? fatal;
     },
   };
 }
@@ -130,7 +138,7 @@ export async function withEngineSession<T>(dbPath: string, owner: string, body: 
   } catch (e) {
     outcome = { ok: false, error: e };
   }
-  if (!outcome.ok) throw storeFailure(dbPath, outcome.error, 'run') ?? outcome.error;
+  if (!outcome.ok) throw storeFailure(dbPath, outcome.error, session.failurePhase()) ?? outcome.error;
   return outcome.value;
 }
 
