@@ -160,8 +160,8 @@ export async function withRunReader<T>(dbPath: string, body: (reader: RunReader)
   try {
     const value = await body(new RunReader(store));
     if (damaged !== undefined) {
-      const { findLogDamage } = await import('../store/check-log.ts');
-      const damage = store.db.transaction(() => findLogDamage(store.db, store.db.pragma('user_version', { simple: true }) as number))();
+      const { storeLogDamage } = await import('../store/check-log.ts');
+      const damage = storeLogDamage(store.db);
       if (damage !== undefined) damaged(damage);
     }
     return value;

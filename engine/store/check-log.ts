@@ -24,6 +24,11 @@ export function findLogDamage(db: Db, version: number): string | undefined {
   return unknownType(db, version) ?? gap(db) ?? changedSnapshot(db);
 }
 
+/** findLogDamage for an open store, as of one snapshot, at the schema version it has. */
+export function storeLogDamage(db: Db): string | undefined {
+  return db.transaction(() => findLogDamage(db, db.pragma('user_version', { simple: true }) as number))();
+}
+
 function unknownType(db: Db, version: number): string | undefined {
   const known = JSON.stringify(Object.keys(EVENT_DATA));
   if (version >= EVENT_TYPES_VERSION) {
