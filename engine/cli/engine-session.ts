@@ -13,17 +13,21 @@ import type { EngineService } from '../service/engine-service.ts';
 import type { SessionMode } from '../service/engine-session.ts';
 import type { RunReader } from '../service/run-reader.ts';
 import type { CliIo } from './cli-io.ts';
-import { withUserErrors } from './cli-errors.ts';
+import { oneLine, withUserErrors } from './cli-errors.ts';
 import { actor } from './operator.ts';
 import { printRunOutcome } from './run-outcome.ts';
 import { storePath } from './store-path.ts';
 
-/** A read-only command's body with a reader over the store of --db (or $WEFT_DB, or the workspace's). */
+/**
+ * A read-only command's body with a reader over the store of --db (or $WEFT_DB, or the
+ * workspace's). A store whose log does not read as weft's is read all the same, with a warning
+ * naming the damaged run after the command's output.
+ */
 export function withReadOnlyStore(command: string, io: CliIo, db: string | undefined, body: (reader: RunReader) => number | Promise<number>): Promise<number> {
   const path = storePath(db, io.cwd);
   return withUserErrors(command, io, async () => {
     const { withRunReader } = await import('../service/engine-session.ts');
-    return withRunReader(path, body);
+    return withRunReader(path, body, (damage) => io.stderr.write(`weft ${command}: warning: ${oneLine(damage)}; commands that write refuse this store until it is restored from a backup\n`));
   });
 }
 

@@ -156,8 +156,19 @@ export class Engine {
     return this.tasks.reassign(runId, stepId, to, by);
   }
 
-  /** An event sent from outside: stored (duplicates ignored), then delivered to the oldest loaded run waiting for it. */
-  sendEvent(e: ExternalEvent): Promise<{ status: 'delivered' | 'kept' | 'duplicate'; runId?: string }> {
-    return this.events.send(e);
+  /**
+   * Delivers to the run (loading it) the events stored for its waiting event steps that no run
+   * consumed: a send stopped between the event's commit and its delivery. Resolves once committed.
+   */
+  deliverStoredEvents(runId: string): Promise<void> {
+    return this.events.deliverStored(runId);
+  }
+
+  /**
+   * An event sent from outside: stored (duplicates ignored), then delivered to the oldest loaded
+   * run waiting for it. `stored` is awaited between the two (a crash test's pause).
+   */
+  sendEvent(e: ExternalEvent, stored?: () => Promise<void>): Promise<{ status: 'delivered' | 'kept' | 'duplicate'; runId?: string }> {
+    return this.events.send(e, stored);
   }
 }

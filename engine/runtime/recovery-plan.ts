@@ -14,7 +14,10 @@ export interface RecoveryPlan {
   timers: { stepId: string; dueAt: number }[];
   /** Steps whose readiness is checked again. */
   dirty: string[];
-  /** Waiting steps with child runs: a child may have ended while no engine listened. */
+  /**
+   * Waiting steps whose handler catches up on what happened while no engine listened: a child
+   * run that ended, an event stored by a send that stopped before delivering it.
+   */
   resume: string[];
 }
 
@@ -42,7 +45,7 @@ export function planRecovery(run: RunModel, index: DefinitionIndex): RecoveryPla
     else if (s.state === 'waiting' && s.timerDueAt !== null) plan.timers.push({ stepId: s.id, dueAt: s.timerDueAt });
     else if (s.state === 'blocked' || s.state === 'skipped' || s.reopened !== null) plan.dirty.push(s.id);
     else if (s.state === 'failed' && index.steps.get(s.id)?.kind === 'join') plan.dirty.push(s.id); // a branch may have arrived after it failed
-    if (s.state === 'waiting' && s.children.size > 0) plan.resume.push(s.id);
+    if (s.state === 'waiting' && (s.children.size > 0 || s.awaiting !== null)) plan.resume.push(s.id);
   }
   plan.timers.sort((a, b) => a.dueAt - b.dueAt);
   return plan;

@@ -125,7 +125,8 @@ export class RunLifecycle {
     live.ready.push(...plan.ready);
     for (const id of plan.dirty) live.dirty.add(id);
     for (const id of plan.resume) {
-      // A child may have ended while no engine listened; and a map may have items to start.
+      // A child may have ended while no engine listened, a map may have items to start, and an
+      // event may have been stored for a waiting step by a send that stopped before delivering it.
       const kind = live.index.steps.get(id)?.kind;
       const handler = kind === undefined ? undefined : this.host.handlerFor(kind);
       if (handler?.resume !== undefined) live.actions.push(() => handler.resume?.(live, id) ?? Promise.resolve());

@@ -18,7 +18,10 @@ export interface StepHandler {
   start(live: LiveRun, s: StepRuntime, step: Step, attempt: AttemptStart): Promise<void>;
   /** The step's timer (a deadline, the end of a wait) came due while attempt `a` waits. */
   timerDue?(live: LiveRun, s: StepRuntime, step: Step, a: AttemptRecord): Promise<void>;
-  /** After a load, for a step waiting on child runs: catch up on what happened while no engine listened. */
+  /**
+   * After a load, for a waiting step (on child runs, or on an event): catch up on what happened
+   * while no engine listened (a child that ended, an event stored but never delivered).
+   */
   resume?(live: LiveRun, stepId: string): Promise<void>;
   /** The run is cancelled: stop what the step waits on (its child runs). */
   stop?(live: LiveRun, s: StepRuntime, why: string): void;

@@ -45,6 +45,7 @@ import { summaryOf } from './workflow-summary.ts';
 import { WorkflowFileService } from './workflow-file-service.ts';
 import { WorkflowTemplates } from './workflow-templates.ts';
 import { fileHash } from './atomic-file.ts';
+import { pauseAt } from './test-pause.ts';
 import { checkDebug } from './debug-settings.ts';
 import { definitionToRun } from './definition-to-run.ts';
 import type { RunDebugSettings } from '../../shared/events/run-event.ts';
@@ -416,9 +417,11 @@ export class EngineService {
 
   /**
    * An event for the runs that wait (or will wait) for it. Only the run that receives it is
-   * driven: loading another would recover it and start its due work (a timer, a retry). A run
-   * whose step waits later finds the kept event when that step starts waiting. Refused, with
-   * nothing stored, when no unfinished run has an event step for the name.
+   * driven: loading another would recover it and start its due work (a timer, a retry), with one
+   * exception: a run waiting for an event an earlier send stored but never delivered (that send
+   * stopped between the two commits) gets it first. A run whose step waits later finds the kept
+   * event when that step starts waiting. Refused, with nothing stored, when no unfinished run has
+   * an event step for the name.
    */
   async sendEvent(event: z.input<typeof SendEventCommand>): Promise<{ id: string; status: 'delivered' | 'kept' | 'duplicate'; runId?: string }> {
     const e = parseCommand(SendEventCommand, event, 'the event');
@@ -428,10 +431,13 @@ export class EngineService {
     if (!seen && candidates.length === 0) {
       throw new ServiceError('bad-input', `no unfinished run has an event step for "${e.name}"; nothing was stored (check the name, or start the run first)`, 'name');
     }
+    // Events an earlier send stored but never delivered (it stopped in between) reach their
+    // waiting runs first, oldest first: they were sent before this one.
+    for (const runId of this.reader.runsAwaitingStoredEvents()) await this.engine.deliverStoredEvents(runId);
     if (receiver !== undefined) this.engine.load(receiver);
     const consumer = seen ? this.store.externalEventConsumer(id) : undefined;
     if (consumer !== undefined && this.store.getRun(consumer.runId) !== undefined) this.engine.load(consumer.runId);
-    const result = await this.engine.sendEvent({ id, name: e.name, key: e.key, data: e.data ?? null, receivedAt: this.clock.now() });
+    const result = await this.engine.sendEvent({ id, name: e.name, key: e.key, data: e.data ?? null, receivedAt: this.clock.now() }, () => pauseAt('send:event-stored', this.env));
     return { id, ...result };
   }
 

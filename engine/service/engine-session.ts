@@ -9,7 +9,7 @@
 // `weft --version`, `weft runs` and `weft validate` do not pay for what they never use.
 import type { Engine } from '../runtime/engine.ts';
 import { StoreError } from '../store/store-error.ts';
-import { storeFailure } from '../store/store-failure.ts';
+import { storeFailure, type StorePhase } from '../store/store-failure.ts';
 import { systemClock, systemRandom } from '../time/clock.ts';
 import type { Store } from '../store/store.ts';
 import { EngineService } from './engine-service.ts';
@@ -19,6 +19,12 @@ import { trustCheck } from './workspace-trust.ts';
 export interface EngineSession {
   store: Store;
   engine: Engine;
+  /**
+   * What a store failure means for what to do next: `start` while a command that creates runs
+   * (weft run) has committed nothing (its run is not in the store: run the command again), else
+   * `run` (`weft resume` continues from what was committed).
+   */
+  failurePhase(): StorePhase;
   /**
    * Waits for the attempts the engine started (starting no new ones), writes what is pending and
    * gives the store back. Throws the store failure that stopped the engine, if one did.
@@ -88,9 +94,11 @@ export async function openEngineSession(dbPath: string, owner: string, mode: Ses
     }
   }, HEARTBEAT_MS);
   heartbeat.unref();
+  const failurePhase = (): StorePhase => (mode === 'create' && store.stats.commits === 0 ? 'start' : 'run');
   return {
     store,
     engine,
+    failurePhase,
     async close() {
       if (fatal === undefined) await engine.drain();
       clearInterval(heartbeat);
@@ -103,7 +111,7 @@ export async function openEngineSession(dbPath: string, owner: string, mode: Ses
       } finally {
         db.close();
       }
-      if (fatal !== undefined) throw storeFailure(dbPath, fatal, 'run') ?? fatal;
+      if (fatal !== undefined) throw storeFailure(dbPath, fatal, failurePhase()) ?? fatal;
     },
   };
 }
@@ -126,7 +134,7 @@ export async function withEngineSession<T>(dbPath: string, owner: string, body: 
   } catch (e) {
     outcome = { ok: false, error: e };
   }
-  if (!outcome.ok) throw storeFailure(dbPath, outcome.error, 'run') ?? outcome.error;
+  if (!outcome.ok) throw storeFailure(dbPath, outcome.error, session.failurePhase()) ?? outcome.error;
   return outcome.value;
 }
 
@@ -137,15 +145,22 @@ export async function openReadOnlyStore(dbPath: string): Promise<{ store: Store;
   return { store: new Store(db), close: () => db.close() };
 }
 
-
 /**
  * `body` with a reader over the store at `dbPath`, opened read-only and closed afterwards; a
- * SQLite failure while reading becomes a StoreError naming the store.
+ * SQLite failure while reading becomes a StoreError naming the store. A store whose log does not
+ * read as weft's is still read (its sound runs are); after a body that succeeded, `damaged`
+ * hears what is wrong and where (a command that writes refuses such a store).
  */
-export async function withRunReader<T>(dbPath: string, body: (reader: RunReader) => T | Promise<T>): Promise<T> {
+export async function withRunReader<T>(dbPath: string, body: (reader: RunReader) => T | Promise<T>, damaged?: (what: string) => void): Promise<T> {
   const { store, close } = await openReadOnlyStore(dbPath);
   try {
-    return await body(new RunReader(store));
+    const value = await body(new RunReader(store));
+    if (damaged !== undefined) {
+      const { storeLogDamage } = await import('../store/check-log.ts');
+      const damage = storeLogDamage(store.db);
+      if (damage !== undefined) damaged(damage);
+    }
+    return value;
   } catch (e) {
     throw storeFailure(dbPath, e, 'read') ?? e;
   } finally {

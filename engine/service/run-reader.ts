@@ -217,6 +217,25 @@ export class RunReader {
     return { candidates, receiver };
   }
 
+  /**
+   * Runs with an event step waiting now for an event that is stored and unconsumed: a send that
+   * stopped between the event's commit and its delivery left it there. Costs nothing while every
+   * stored event has been consumed; else one fold per run with a waiting step of a workflow that
+   * waits for one of those names.
+   */
+  runsAwaitingStoredEvents(): string[] {
+    const stored = this.store.unconsumedEventKeys();
+    if (stored.length === 0) return [];
+    const names = new Set(stored.map((e) => e.name));
+    const keys = new Set(stored.map((e) => JSON.stringify([e.name, e.key])));
+    return this.store.runsWithWaitingSteps().filter((runId) => {
+      const row = this.store.getRun(runId);
+      const def = row === undefined ? undefined : this.store.loadDefinition(row.workflowId, row.version);
+      if (!def?.workflow.steps.some((s) => s.kind === 'event' && names.has(s.config.name))) return false;
+      return [...this.fold(runId).steps.values()].some((s) => s.state === 'waiting' && s.awaiting !== null && keys.has(JSON.stringify([s.awaiting.name, s.awaiting.key])));
+    });
+  }
+
   /** The run's state as its row has it. */
   storedState(runId: string): RunState {
     const row = this.store.getRun(runId);

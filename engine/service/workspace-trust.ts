@@ -18,7 +18,10 @@ export function configDir(env: NodeJS.ProcessEnv = process.env): string {
 
 const trustFile = (env: NodeJS.ProcessEnv): string => join(configDir(env), 'trusted-workspaces.json');
 
-/** The trusted folders; none when nothing was recorded yet. A config folder we cannot use is an error. */
+/**
+ * The trusted folders; none when nothing was recorded yet. A config folder we cannot use, or a
+ * list that does not read, is an error (ServiceError naming the file).
+ */
 export function trustedWorkspaces(env: NodeJS.ProcessEnv = process.env): string[] {
   let text: string;
   try {
@@ -27,13 +30,25 @@ export function trustedWorkspaces(env: NodeJS.ProcessEnv = process.env): string[
     if (errnoOf(e) === 'ENOENT') return [];
     throw configError(env, e);
   }
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(text);
-    const list = parsed !== null && typeof parsed === 'object' && 'workspaces' in parsed ? parsed.workspaces : undefined;
-    return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
-  } catch {
-    return [];
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw unreadableList(env, `is not valid JSON (${e instanceof Error ? e.message : String(e)})`);
   }
+  const list = parsed !== null && typeof parsed === 'object' && 'workspaces' in parsed ? parsed.workspaces : undefined;
+  if (!Array.isArray(list) || !list.every((x): x is string => typeof x === 'string')) {
+    throw unreadableList(env, 'does not hold a list of folders ({"workspaces": ["/path/of/a/folder", ...]})');
+  }
+  return list;
+}
+
+/**
+ * A trust list that does not read is the user's, not garbage: it is refused, never read as
+ * empty (which `weft trust DIR` would then write over, forgetting every folder on it).
+ */
+function unreadableList(env: NodeJS.ProcessEnv, what: string): ServiceError {
+  return new ServiceError('refused', `the trust list ${trustFile(env)} ${what}; nothing was changed; fix the file, or move it away to start a new list (weft trust DIR then makes one)`);
 }
 
 /**

@@ -144,6 +144,25 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 9,
+    name: 'the set of event types in the log, kept by triggers (check-log.ts)',
+    // Before anything is written, a store's log is checked to read as weft's (check-log.ts).
+    // Reading every event's type would cost a scan of the whole log on every command; this set
+    // lets the check read a few rows instead. Every insert, and every change of a type, adds the
+    // type, from weft or from any other SQLite client (the triggers are in the file). A table
+    // that replaces `events` one day must create these triggers again.
+    sql: `
+      CREATE TABLE event_types (type TEXT PRIMARY KEY) WITHOUT ROWID;
+      INSERT OR IGNORE INTO event_types (type) SELECT DISTINCT type FROM events;
+      CREATE TRIGGER events_type_inserted AFTER INSERT ON events BEGIN
+        INSERT OR IGNORE INTO event_types (type) VALUES (new.type);
+      END;
+      CREATE TRIGGER events_type_changed AFTER UPDATE OF type ON events BEGIN
+        INSERT OR IGNORE INTO event_types (type) VALUES (new.type);
+      END;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,13 +1,17 @@
-// Opens a store file. `create` (weft run) makes a new store or upgrades an older one; `write`
-// (commands that act on existing runs) upgrades but never creates; `read` (runs, inspect, events,
-// tasks, stats) opens SQLite read-only and neither creates nor migrates nor stamps. In every mode
-// the file is recognised as a weft store (recognise-store.ts) before anything is written to it.
-// Writable stores use WAL with synchronous=NORMAL; migrations apply in one transaction each.
-import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+// Opens a store file. `create` (weft run, weft serve) makes a new store or upgrades an older one;
+// `write` (commands that act on existing runs) upgrades but never creates; `read` (runs, inspect,
+// events, tasks, stats) opens SQLite read-only and neither creates nor migrates nor stamps. In
+// every mode the file is recognised as a weft store (recognise-store.ts) before anything is
+// written to it, and a store whose log does not read as weft's (check-log.ts) is not written to. A new store is made whole under another name and linked into place
+// (create-store.ts); an older one is upgraded in one transaction that holds the write lock and
+// reads the schema version again under it, so processes starting together never migrate twice.
+// Writable stores use WAL with synchronous=NORMAL.
+import { existsSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { findLogDamage } from './check-log.ts';
+import { createStore } from './create-store.ts';
 import { MIGRATIONS, SCHEMA_VERSION, WEFT_APPLICATION_ID, type Migration } from './migrations.ts';
-import { recogniseStore } from './recognise-store.ts';
+import { recogniseStore, type Recognised } from './recognise-store.ts';
 import { StoreError } from './store-error.ts';
 import { storeFailure } from './store-failure.ts';
 
@@ -24,16 +28,35 @@ export interface OpenOptions {
 
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
   const mode = options.mode ?? 'create';
-  if (path !== ':memory:') checkPath(path, mode);
+  const migrations = MIGRATIONS.filter((m) => m.version <= (options.upTo ?? SCHEMA_VERSION));
+  const memory = path === ':memory:';
+  if (!memory) {
+    if (mode === 'create' && !existsSync(path)) {
+      try {
+        createStore(path, migrations);
+      } catch (e) {
+        throw cannotOpen(path, e, mode);
+      }
+    }
+    checkPath(path, mode);
+  }
   let db: Db;
   try {
-    db = new Database(path, { readonly: mode === 'read', fileMustExist: mode !== 'create' });
+    db = new Database(path, { readonly: mode === 'read', fileMustExist: !memory });
   } catch (e) {
     throw cannotOpen(path, e, mode);
   }
   try {
     db.pragma('busy_timeout = 5000');
-    const found = recogniseStore(db, path);
+    // One snapshot: the version, the application_id, the tables and the log are read as of one commit.
+    const { found, damage } = db.transaction(() => {
+      const recognised = recogniseStore(db, path);
+      // Readers are told of damage by the caller (findLogDamage); a writer is refused here.
+      return { found: recognised, damage: mode === 'read' || recognised.kind === 'empty' ? undefined : findLogDamage(db, recognised.version) };
+    })();
+    if (damage !== undefined) {
+      throw new StoreError('damaged', `the store ${path} cannot be written: ${damage}; nothing was changed; commands that write refuse a damaged store: restore it from a backup (commands that read still read its other runs)`);
+    }
     if (mode !== 'create' && found.kind === 'empty') {
       throw new StoreError('not-a-store', `${path} is empty, not a Weft store; nothing was changed; point --db at a Weft store (weft run creates one)`);
     }
@@ -49,14 +72,38 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     }
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    migrate(db, version, MIGRATIONS.filter((m) => m.version <= (options.upTo ?? SCHEMA_VERSION)));
-    // A store made before weft stamped its stores is stamped on its first write-open.
-    if (found.kind === 'empty' || !found.stamped) db.pragma(`application_id = ${WEFT_APPLICATION_ID}`);
+    if (needsUpgrade(found, migrations)) upgrade(db, path, migrations);
     return db;
   } catch (e) {
     db.close();
     throw cannotOpen(path, e, mode);
   }
+}
+
+function needsUpgrade(found: Recognised, migrations: readonly Migration[]): boolean {
+  if (found.kind === 'empty' || !found.stamped) return true;
+  return migrations.some((m) => m.version > found.version);
+}
+
+/**
+ * Applies the pending migrations and stamps the application_id, in one transaction that takes
+ * the write lock first (BEGIN IMMEDIATE) and recognises the file again under it: another
+ * process may have upgraded it (or made it, from an empty file) since it was first read.
+ */
+function upgrade(db: Db, path: string, migrations: readonly Migration[]): void {
+  db.transaction(() => {
+    const found = recogniseStore(db, path);
+    const from = found.kind === 'store' ? found.version : 0;
+    let version = from;
+    for (const m of migrations) {
+      if (m.version <= from) continue;
+      db.exec(m.sql);
+      version = m.version;
+    }
+    if (version !== from) db.pragma(`user_version = ${version}`);
+    // A store made before weft stamped its stores is stamped on its first write-open.
+    if (found.kind === 'empty' || !found.stamped) db.pragma(`application_id = ${WEFT_APPLICATION_ID}`);
+  }).immediate();
 }
 
 /** Every failure to open a store is about its file: SQLite's described, any other named. */
@@ -67,25 +114,7 @@ function cannotOpen(path: string, error: unknown, mode: OpenMode): StoreError {
 /** Only `create` makes the store (and its folder); the others need a regular file there. */
 function checkPath(path: string, mode: OpenMode): void {
   if (!existsSync(path)) {
-    if (mode !== 'create') {
-      throw new StoreError('no-store', `there is no store at ${path}; nothing was created; run a workflow first (weft run FILE), or point --db or WEFT_DB at the store`);
-    }
-    try {
-      mkdirSync(dirname(path), { recursive: true });
-    } catch (e) {
-      throw new StoreError('io', `cannot create the folder of the store ${path}: ${(e as Error).message}`);
-    }
-    return;
+    throw new StoreError('no-store', `there is no store at ${path}; nothing was created; ${mode === 'create' ? 'check that its folder is writable' : 'run a workflow first (weft run FILE), or point --db or WEFT_DB at the store'}`);
   }
   if (!statSync(path).isFile()) throw new StoreError('not-a-store', `${path} is not a file, so not a Weft store; point --db at a store file`);
-}
-
-function migrate(db: Db, from: number, migrations: readonly Migration[]): void {
-  for (const m of migrations) {
-    if (m.version <= from) continue;
-    db.transaction(() => {
-      db.exec(m.sql);
-      db.pragma(`user_version = ${m.version}`);
-    })();
-  }
 }

@@ -7,9 +7,11 @@ import { StoreError } from './store-error.ts';
 /**
  * When the store failed: `open` (nothing has run yet: try again), `read` (opened read-only: a
  * store that "cannot be written" is one whose folder SQLite cannot add its WAL files to), `run`
- * (an engine was working: `weft resume` continues once the cause is fixed).
+ * (an engine was working: `weft resume` continues once the cause is fixed), `start` (an engine
+ * was starting a run and nothing of it was committed: `weft resume` would find nothing, so the
+ * command is run again).
  */
-export type StorePhase = 'open' | 'read' | 'run';
+export type StorePhase = 'open' | 'read' | 'run' | 'start';
 
 interface Failure {
   code: StoreError['code'];
@@ -34,14 +36,15 @@ export function storeFailure(path: string, error: unknown, phase: StorePhase): S
 function describe(path: string, code: string, sqlite: string, phase: StorePhase): Failure {
   // SQLITE_IOERR_WRITE is an SQLITE_IOERR, SQLITE_READONLY_DBMOVED an SQLITE_READONLY.
   const primary = code.split('_').slice(0, 2).join('_');
-  const then = phase === 'run' ? ', then run `weft resume` to continue' : ' and try again';
+  const then = phase === 'run' ? ', then run `weft resume` to continue' : phase === 'start' ? ', then run the command again (nothing of it was stored)' : ' and try again';
   // Before anything ran, a file SQLite does not know is someone else's; mid-run it is damage.
-  if (primary === 'SQLITE_NOTADB' && phase !== 'run') {
+  const running = phase === 'run' || phase === 'start';
+  if (primary === 'SQLITE_NOTADB' && !running) {
     return { code: 'not-a-database', message: `${path} is not a Weft store (not an SQLite database); point --db at a store file, or at a new path to create one` };
   }
   if (primary === 'SQLITE_NOTADB' || primary === 'SQLITE_CORRUPT') {
     // Opening or reading writes nothing; mid-run, the commits before the damage was met stand.
-    const unchanged = phase === 'run' ? '' : '; nothing was changed';
+    const unchanged = running ? '' : '; nothing was changed';
     return { code: 'damaged', message: `the store ${path} is damaged (${sqlite})${unchanged}; check it with: sqlite3 ${shellQuote(path)} "PRAGMA integrity_check", and restore it from a backup` };
   }
   const cannotWrite = ['SQLITE_READONLY', 'SQLITE_CANTOPEN', 'SQLITE_PERM', 'SQLITE_AUTH'].includes(primary);

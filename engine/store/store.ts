@@ -335,13 +335,25 @@ export class Store {
     return 'duplicate';
   }
 
-  /** The oldest event with this name and key that no run has consumed (or none). */
-  findExternalEvent(name: string, key: string): ExternalEvent | undefined {
-    const row = this.stmt('SELECT id, name, key, data, received_at FROM external_events WHERE name = ? AND key = ? AND consumed_run IS NULL ORDER BY received_at, id LIMIT 1').get(name, key) as
-      | { id: string; name: string; key: string; data: string; received_at: number }
-      | undefined;
-    if (row === undefined || this.pendingConsumed.some((c) => c[2] === row.id)) return undefined;
-    return { id: row.id, name: row.name, key: row.key, data: JSON.parse(row.data) as unknown, receivedAt: row.received_at };
+  /**
+   * The oldest event with this name and key that no run has consumed, in the store or in the
+   * batch not yet written (or none); events named in `except` are passed over.
+   */
+  findExternalEvent(name: string, key: string, except: ReadonlySet<string> = new Set()): ExternalEvent | undefined {
+    const rows = this.stmt('SELECT id, name, key, data, received_at FROM external_events WHERE name = ? AND key = ? AND consumed_run IS NULL ORDER BY received_at, id').iterate(name, key) as IterableIterator<
+      { id: string; name: string; key: string; data: string; received_at: number }
+    >;
+    for (const row of rows) {
+      if (except.has(row.id) || this.pendingConsumed.some((c) => c[2] === row.id)) continue;
+      rows.return?.();
+      return { id: row.id, name: row.name, key: row.key, data: JSON.parse(row.data) as unknown, receivedAt: row.received_at };
+    }
+    return undefined;
+  }
+
+  /** Names and keys of the events stored that no run has consumed yet (the partial index). */
+  unconsumedEventKeys(): { name: string; key: string }[] {
+    return this.stmt('SELECT DISTINCT name, key FROM external_events WHERE consumed_run IS NULL ORDER BY name, key').all() as { name: string; key: string }[];
   }
 
   /** Marks an event consumed, in the same commit as the run events that record its delivery. */
@@ -353,7 +365,10 @@ export class Store {
     return this.stmt('SELECT 1 FROM external_events WHERE id = ?').get(id) !== undefined;
   }
 
+  /** The run (and step) that consumed the event, in the store or in the batch not yet written. */
   externalEventConsumer(id: string): { runId: string; stepId: string } | undefined {
+    const pending = this.pendingConsumed.find((c) => c[2] === id);
+    if (pending !== undefined) return { runId: pending[0], stepId: pending[1] };
     const row = this.stmt('SELECT consumed_run, consumed_step FROM external_events WHERE id = ?').get(id) as { consumed_run: string | null; consumed_step: string | null } | undefined;
     return row?.consumed_run ? { runId: row.consumed_run, stepId: row.consumed_step ?? '' } : undefined;
   }

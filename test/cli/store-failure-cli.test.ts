@@ -67,6 +67,53 @@ describe.skipIf(!mounted)('a store on a full disk', () => {
   }
 });
 
+describe.skipIf(!mounted)('a full disk, and what the message says to do next', () => {
+  const config = join(dir, 'config');
+
+  it('when the run\'s very first commit fails: run the command again, since weft resume would find nothing', async () => {
+    const db = join(small, 'first-commit.db');
+    const file = join(dir, 'fill-first.weft.json');
+    writeFileSync(file, JSON.stringify(filler('fill-first', false)));
+    try {
+      const r = await runWeft(['run', file, '--db', db], dir, { timeoutMs: 30_000 });
+      expectOneLineStoreError(r, db, /the disk is full/);
+      expect(r.stderr).toMatch(/free some space, then run the command again \(nothing of it was stored\)/);
+      expect(r.stderr).not.toContain('weft resume');
+      // And indeed there is nothing to resume.
+      const resumed = await runWeft(['resume', '--db', db, '--json'], dir);
+      expect([resumed.code, resumed.stdout]).toEqual([0, '']);
+    } finally {
+      for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
+    }
+  });
+
+  it('when a later commit fails: weft resume continues the run once there is space', async () => {
+    const db = join(small, 'later-commit.db');
+    const file = join(dir, 'fill-later.weft.json');
+    // The command's start is committed first; its end and the big output after it are not.
+    writeFileSync(file, JSON.stringify({
+      format: 'weft/v1', id: 'fill-later', version: 1, name: 'fill later',
+      steps: [
+        { id: 'ask', kind: 'command', config: { argv: ['echo', '{}'] } },
+        { id: 'fill', kind: 'transform', config: { expression: '$pad("x", 400000, "y")' } },
+        { id: 'done', kind: 'end' },
+      ],
+      edges: [{ id: 'a', from: 'ask', to: 'fill' }, { id: 'b', from: 'fill', to: 'done' }],
+    }));
+    const env = { WEFT_CONFIG_DIR: config };
+    expect((await runWeft(['trust', dir], dir, { env })).code).toBe(0);
+    try {
+      const r = await runWeft(['run', file, '--db', db], dir, { timeoutMs: 30_000, env });
+      expectOneLineStoreError(r, db, /the disk is full/);
+      expect(r.stderr).toMatch(/free some space, then run `weft resume` to continue/);
+      const listed = await runWeft(['runs', '--db', db, '--json'], dir);
+      expect((JSON.parse(listed.stdout) as { runs: { state: string }[] }).runs.map((x) => x.state)).toEqual(['running']);
+    } finally {
+      for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
+    }
+  });
+});
+
 describe('a store whose pages are damaged', () => {
   const db = join(dir, 'damaged.db');
   const file = join(dir, 'waits.weft.json');

@@ -19,8 +19,9 @@ export interface CliProcess {
   done: Promise<CliResult>;
 }
 
-export function startCli(args: readonly string[], cwd: string): CliProcess {
-  const child = spawn(process.execPath, [WEFT_BIN, ...args], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `weft ARGS` detached; `env` adds variables to this process's environment for the child. */
+export function startCli(args: readonly string[], cwd: string, env?: Record<string, string>): CliProcess {
+  const child = spawn(process.execPath, [WEFT_BIN, ...args], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], ...(env === undefined ? {} : { env: { ...process.env, ...env } }) });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -10,6 +10,7 @@ import { rebuildProjections } from '../../engine/runtime/projections.ts';
 import { MIGRATIONS, SCHEMA_VERSION, WEFT_APPLICATION_ID } from '../../engine/store/migrations.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store } from '../../engine/store/store.ts';
+import { findLogDamage } from '../../engine/store/check-log.ts';
 import { StoreError } from '../../engine/store/store-error.ts';
 import { harness, parseWorkflow, type Harness } from './harness.ts';
 import { Workflow } from '../../shared/definition/workflow-schema.ts';
@@ -36,7 +37,7 @@ describe('migrations', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
-    expect(tables).toEqual(['definitions', 'events', 'external_events', 'lease', 'runs', 'saved_versions', 'sqlite_sequence', 'step_states']);
+    expect(tables).toEqual(['definitions', 'event_types', 'events', 'external_events', 'lease', 'runs', 'saved_versions', 'sqlite_sequence', 'step_states']);
     db.close();
   });
 
@@ -85,6 +86,48 @@ describe('migrations', () => {
     expect(store.readEventsAfter(5).map((c) => [c.cursor, c.event.runId, c.event.seq])).toEqual([[6, 'b', 3], [7, 'a', 4]]);
     const plan = (db.prepare("EXPLAIN QUERY PLAN SELECT * FROM events WHERE run_id = 'a' ORDER BY seq").all() as { detail: string }[]).map((r) => r.detail).join(' ');
     expect(plan).toMatch(/USING INDEX events_by_run/);
+    db.close();
+  });
+
+  it('migration 9 keeps the set of event types: filled from an older log, then by every insert and change of a type', () => {
+    const path = join(temp(), 'v8.db');
+    const old = openDatabase(path, { upTo: 8 });
+    const insert = old.prepare("INSERT INTO events (run_id, seq, at, type, data) VALUES (?, ?, 1, ?, '{}')");
+    insert.run('a', 1, 'run_created');
+    insert.run('a', 2, 'run_state_changed');
+    old.close();
+    const db = openDatabase(path);
+    const types = (): string[] => db.prepare('SELECT type FROM event_types ORDER BY type').pluck().all() as string[];
+    expect(types()).toEqual(['run_created', 'run_state_changed']);
+    const store = new Store(db);
+    store.append({ runId: 'a', type: 'step_activated', at: 2, step: 's', data: { activation: 1, reason: 'entry step' } as never });
+    store.flush();
+    db.prepare("UPDATE events SET type = 'teleported' WHERE run_id = 'a' AND seq = 1").run();
+    expect(types()).toEqual(['run_created', 'run_state_changed', 'step_activated', 'teleported']);
+    expect(findLogDamage(db, SCHEMA_VERSION)).toBe('run a event 1: unknown event type "teleported"; the store is damaged, or was written by a newer Weft (use that Weft to read it)');
+    // Put back, the type stays in the set, but no event has it: the log reads as weft's again.
+    db.prepare("UPDATE events SET type = 'run_created' WHERE run_id = 'a' AND seq = 1").run();
+    expect(findLogDamage(db, SCHEMA_VERSION)).toBeUndefined();
+    db.close();
+  });
+
+  it('finds a gap, a run not starting at 1 and a changed snapshot, naming the run and event or the snapshot', () => {
+    const path = join(temp(), 'check.db');
+    const db = openDatabase(path);
+    const insert = db.prepare("INSERT INTO events (run_id, seq, at, type, data) VALUES (?, ?, 1, 'run_state_changed', '{}')");
+    for (const seq of [1, 2, 3]) insert.run('a', seq);
+    expect(findLogDamage(db, SCHEMA_VERSION)).toBeUndefined();
+    db.prepare("DELETE FROM events WHERE run_id = 'a' AND seq = 2").run();
+    expect(findLogDamage(db, SCHEMA_VERSION)).toBe('run a has a gap in its event log: event 2 is missing; the store is damaged');
+    db.prepare("DELETE FROM events WHERE run_id = 'a'").run();
+    for (const seq of [0, 1, 2]) insert.run('b', seq);
+    expect(findLogDamage(db, SCHEMA_VERSION)).toBe('run b has a gap in its event log: event 1 is missing (it has an event 0); the store is damaged');
+    db.prepare("DELETE FROM events WHERE run_id = 'b'").run();
+    new Store(db).saveDefinition(parseWorkflow(chain('flow', 2)), 1);
+    expect(findLogDamage(db, SCHEMA_VERSION)).toBeUndefined();
+    // Still a workflow, but not the one stored: its hash says so.
+    db.prepare("UPDATE definitions SET content = replace(content, '\"name\":\"flow\"', '\"name\":\"other\"')").run();
+    expect(findLogDamage(db, SCHEMA_VERSION)).toBe('the definition snapshot of workflow "flow" version 1 was changed after it was stored (its content does not match its hash); the store is damaged');
     db.close();
   });
 
@@ -144,9 +187,14 @@ describe('definition snapshots', () => {
     const broken = content.replace('"expression":', '"expression":1,"typo":');
     expect(broken).not.toBe(content);
     store.db.prepare('UPDATE definitions SET content = ?').run(broken);
-    const fresh = new Store(openDatabase(path));
-    expect(() => fresh.loadDefinition('flow', 1)).toThrow(/the definition snapshot of workflow "flow" version 1 is not a workflow \(\$\.steps\.0\.config[^)]*\); the store is damaged/);
+    store.db.close();
+    const message = /the definition snapshot of workflow "flow" version 1 is not a workflow \(\$\.steps\.0\.config[^)]*\); the store is damaged/;
+    // Opened to write, the whole store is refused; opened to read, the snapshot is refused when loaded.
+    expect(() => openDatabase(path)).toThrow(message);
+    const fresh = new Store(openDatabase(path, { mode: 'read' }));
+    expect(() => fresh.loadDefinition('flow', 1)).toThrow(message);
     expect((fresh.db.prepare('SELECT content FROM definitions').get() as { content: string }).content).toBe(broken);
+    fresh.db.close();
   });
 });
 

@@ -16,7 +16,8 @@ export const sendCommand: Command = {
   help: `Sends event NAME with correlation key KEY. The oldest run whose event step waits for NAME
 and KEY receives it and continues; if none waits yet but an unfinished run has an event step for
 NAME, the event is kept and matched when that step starts waiting. Only the receiving run is
-driven (other runs' due work waits for their own resume). An event id seen before (--id,
+driven (other runs' due work waits for their own resume), and first any run waiting for an event
+an earlier send stored but did not deliver (it was stopped). An event id seen before (--id,
 default a new UUID) is ignored and recorded as a duplicate.
 
   --json   print {"id","status":"delivered"|"kept"|"duplicate","runId"?,"state"?}

@@ -1,6 +1,8 @@
 // Picks the provider of an agent attempt and finds its key. Keys come only from the engine's
 // environment, from the variable `config.apiKeyEnv` names (OPENAI_API_KEY or ANTHROPIC_API_KEY by
-// default): never from the definition, so a workflow file in git holds no secret.
+// default): never from the definition, so a workflow file in git holds no secret. A key shorter
+// than MIN_KEY_LENGTH is refused before anything is sent: it could not be scrubbed from what the
+// attempt records without garbling every text that happens to contain it.
 import type { z } from 'zod';
 import type { AgentConfig } from '../../../shared/definition/step-config.ts';
 import type { Schedule } from '../schedule.ts';
@@ -10,6 +12,7 @@ import { OPENAI_BASE_URL, OpenAiProvider } from './openai-provider.ts';
 import type { Fetch } from './post-json.ts';
 import type { Provider } from './provider.ts';
 import type { AttemptErrorCode } from '../../../shared/events/attempt-error-codes.ts';
+import { MIN_KEY_LENGTH } from './scrub-secrets.ts';
 
 export interface ProviderDeps {
   environment: Readonly<Record<string, string | undefined>>;
@@ -48,6 +51,14 @@ export function providerForStep(stepId: string, attempt: number, config: z.infer
       code: 'invalid_api_key',
       model,
       message: `agent step "${stepId}": the environment variable ${keyEnv} holds spaces, control or non-ASCII characters, which no API key has; set it to the key alone`,
+    };
+  }
+  if (apiKey.length < MIN_KEY_LENGTH) {
+    return {
+      ok: false,
+      code: 'invalid_api_key',
+      model,
+      message: `agent step "${stepId}": the environment variable ${keyEnv} holds a key of ${apiKey.length} characters; keys shorter than ${MIN_KEY_LENGTH} characters are refused, since they cannot be kept out of the run's records without garbling them (no provider issues such keys); set it to the whole key (a local server that needs none accepts any value of ${MIN_KEY_LENGTH} characters or more)`,
     };
   }
   const baseUrl = config.baseUrl ?? (config.provider === 'openai' ? OPENAI_BASE_URL : ANTHROPIC_BASE_URL);

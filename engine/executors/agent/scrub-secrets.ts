@@ -8,14 +8,11 @@
 const REDACTED = '[redacted]';
 
 /**
- * Keys at least this long are replaced wherever they occur. A shorter key is replaced only where
- * it stands as a whole token (not inside a longer word): replacing "abc" everywhere would garble
- * text, and keeping it everywhere would leak it.
+ * The shortest key an agent step may use (provider-for-step.ts refuses shorter ones): a key is
+ * replaced wherever it occurs, also inside a longer word, and a very short one would garble
+ * every text that happens to contain it. No provider issues keys this short.
  */
-export const MIN_SCRUBBED_KEY_LENGTH = 8;
-
-/** Characters a key-like token is made of: a short key next to one of them is part of a word. */
-const TOKEN_CHAR = 'A-Za-z0-9_\\-';
+export const MIN_KEY_LENGTH = 8;
 
 const KEY_SHAPES: readonly RegExp[] = [
   /\bsk-[A-Za-z0-9_-]{8,}/g, // OpenAI (sk-..., sk-proj-...) and Anthropic (sk-ant-...) keys
@@ -25,15 +22,12 @@ const KEY_SHAPES: readonly RegExp[] = [
 
 export class SecretScrubber {
   private readonly secrets: string[] = [];
-  private readonly shortSecrets: RegExp[] = [];
 
   constructor(secrets: ReadonlyArray<string | undefined>) {
     for (const secret of secrets) {
       if (secret === undefined || secret === '') continue;
-      for (const form of quotedForms(secret)) {
-        if (form.length >= MIN_SCRUBBED_KEY_LENGTH) this.secrets.push(form);
-        else this.shortSecrets.push(new RegExp(`(?<![${TOKEN_CHAR}])${escapeRegExp(form)}(?![${TOKEN_CHAR}])`, 'g'));
-      }
+      // Every occurrence, whatever its length: a key inside a longer word is still the key.
+      this.secrets.push(...quotedForms(secret));
     }
     // Longest first: a key's escaped form contains pieces of the raw one, never the other way.
     this.secrets.sort((a, b) => b.length - a.length);
@@ -57,13 +51,12 @@ export class SecretScrubber {
 
   /** Every string inside a JSON value, with only our own keys removed (model output). */
   exactValue(value: unknown): unknown {
-    return this.secrets.length === 0 && this.shortSecrets.length === 0 ? value : mapStrings(value, (s) => this.exact(s));
+    return this.secrets.length === 0 ? value : mapStrings(value, (s) => this.exact(s));
   }
 
   private exact(text: string): string {
     let out = text;
     for (const secret of this.secrets) out = out.split(secret).join(REDACTED);
-    for (const token of this.shortSecrets) out = out.replace(token, REDACTED);
     return out;
   }
 }
@@ -73,10 +66,6 @@ function quotedForms(secret: string): string[] {
   const once = JSON.stringify(secret).slice(1, -1);
   const twice = JSON.stringify(once).slice(1, -1);
   return [...new Set([secret, once, twice])];
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function keepScheme(match: string): string {

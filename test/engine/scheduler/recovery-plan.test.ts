@@ -34,4 +34,10 @@ describe('planRecovery', () => {
     p.run.state = 'succeeded';
     expect(planRecovery(p.run, p.index)).toEqual({ interrupted: [], ready: [], timers: [], dirty: [], resume: [] });
   });
+
+  it('asks to catch up on a waiting event step: an event may have been stored and never delivered', () => {
+    const p = plainRun([{ id: 'paid', kind: 'event', config: { name: 'payment.received', correlationKey: '"k"' }, deadlineMs: 60_000 }, end()], [{ id: 'a', from: 'paid', to: 'done' }]);
+    Object.assign(p.s('paid'), { state: 'waiting', activation: 1, attempts: [attempt({ number: 1, state: 'running' })], awaiting: { name: 'payment.received', key: 'k' } });
+    expect(planRecovery(p.run, p.index).resume).toEqual(['paid']);
+  });
 });

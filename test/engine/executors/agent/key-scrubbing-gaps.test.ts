@@ -1,6 +1,6 @@
 // The three gaps of issue 9 defect 12, over a real HTTP server on 127.0.0.1: a reply field kept in
 // the attempt meta (the model name), a key with `"` or `\` that a message quotes (escaped), and a
-// key shorter than the length at which keys are scrubbed anywhere in a text.
+// short key (issue 19: refused when shorter than 8 characters; any key is scrubbed wherever it occurs).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentExecutor } from '../../../../engine/executors/agent/agent-executor.ts';
 import { SecretScrubber } from '../../../../engine/executors/agent/scrub-secrets.ts';
@@ -10,7 +10,7 @@ import { anthropicReply, json, openAiReply, startFakeProvider, type FakeProvider
 
 const PLAIN_KEY = 'weft-fake-key-7Q9Z4K2M8P';
 const QUOTED_KEY = 'weft"fake\\key-0123456789'; // a `"` and a `\`: JSON quoting changes it
-const SHORT_KEY = 'k3Y9z'; // shorter than the length scrubbed anywhere in a text
+const SHORT_KEY = 'k3Y9z'; // shorter than the 8 characters a key must have
 
 let server: FakeProviderServer;
 const executor = new AgentExecutor({ environment: { GATEWAY_KEY: PLAIN_KEY, QUOTED_KEY, SHORT_KEY, ANTHROPIC_API_KEY: PLAIN_KEY } });
@@ -69,10 +69,19 @@ describe('every string recorded from a provider exchange is scrubbed', () => {
     expectNoKey(bad, QUOTED_KEY);
   });
 
-  it('scrubs a short key where it stands as a whole token, and leaves words that contain it', async () => {
-    server.answer((_r, res) => json(res, 200, openAiReply(JSON.stringify({ seen: `key=${SHORT_KEY}; ${SHORT_KEY}`, word: `x${SHORT_KEY}x` }), { model: SHORT_KEY })));
+  it('refuses a key shorter than 8 characters before sending anything, naming the variable and not the key', async () => {
+    const before = server.requests.length;
     const r = await executor.execute(agentContext({ config: openai('SHORT_KEY') }));
-    expect(r).toMatchObject({ outcome: 'succeeded', output: { seen: 'key=[redacted]; [redacted]', word: `x${SHORT_KEY}x` }, meta: { model: '[redacted]' } });
+    expect(r).toMatchObject({ outcome: 'failed', code: 'invalid_api_key', retryable: false });
+    if (r.outcome === 'failed') expect(r.message).toMatch(/the environment variable SHORT_KEY holds a key of 5 characters; keys shorter than 8 characters are refused/);
+    expectNoKey(r, SHORT_KEY);
+    expect(server.requests).toHaveLength(before);
+  });
+
+  it('scrubs every occurrence of a key, also inside a longer word', () => {
+    const scrub = new SecretScrubber(['s3cr3t!']);
+    expect(scrub.message('prefix-s3cr3t!-suffix and s3cr3t!')).toBe('prefix-[redacted]-suffix and [redacted]');
+    expect(scrub.exactValue({ [`k-s3cr3t!`]: ['xs3cr3t!x'] })).toEqual({ 'k-[redacted]': ['x[redacted]x'] });
   });
 
   it('scrubs the escaped form of a key in the scrubber itself', () => {

@@ -93,7 +93,7 @@ describe('API keys never leave the executor', () => {
     expect(scrub.message(`key ${PLAIN_KEY} and sk-abcdefghijklmnop and Bearer abc.def-ghi_jkl`)).toBe('key [redacted] and [redacted] and Bearer [redacted]');
     expect(scrub.message('{"x-api-key": "0123456789abcdef"} api_key=zzzzzzzzzz')).toBe('{"x-api-key": "[redacted]"} api_key=[redacted]');
     expect(scrub.message('use scikit-learn (sk-learn) with max_tokens 1024')).toBe('use scikit-learn (sk-learn) with max_tokens 1024');
-    // A key too short to scrub by value is left alone rather than garbling every message.
-    expect(new SecretScrubber(['abc']).message('abcdef')).toBe('abcdef');
+    // A key is scrubbed wherever it occurs (keys under 8 characters are refused before use).
+    expect(new SecretScrubber(['abc']).message('abcdef')).toBe('[redacted]def');
   });
 });
