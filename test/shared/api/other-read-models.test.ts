@@ -146,6 +146,6 @@ describe('other read models and messages', () => {
   it('every event type is in the RunEventRecord union, and every error code has its status', () => {
     const options = RunEventRecord.options.map((o) => o.shape.type.value);
     expect([...options].sort()).toEqual([...EVENT_TYPES].sort());
-    expect(API_ERROR_CODES.map((c) => API_ERROR_STATUS[c])).toEqual([400, 401, 403, 404, 405, 409, 413, 421, 500]);
+    expect(API_ERROR_CODES.map((c) => API_ERROR_STATUS[c])).toEqual([400, 401, 403, 404, 405, 409, 413, 421, 426, 500]);
   });
 });
