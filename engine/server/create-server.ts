@@ -23,7 +23,7 @@ import { validateDefinitionText } from '../../shared/validator/validate-workflow
 import type { EngineService } from '../service/engine-service.ts';
 import { serviceErrorOf } from '../service/service-error.ts';
 import type { Store } from '../store/store.ts';
-import { serveEventStream } from './event-stream.ts';
+import { serveEventStream, type StreamClient } from './event-stream.ts';
 import { registerWorkflowFiles } from './workflow-file-routes.ts';
 import { registerCompare } from './compare-route.ts';
 import { registerRunValues } from './run-value-routes.ts';
@@ -47,6 +47,8 @@ export interface ServerOptions {
   defaultActor: string;
   bodyLimit?: number;
   streamBufferLimit?: number;
+  /** The open streams, for a caller that watches what they hold (Serving.streamClients). */
+  streams?: Set<StreamClient>;
   /**
    * Runs a `weft` command line in this process, on this server's engine (given by `weft serve`,
    * which owns the CLI): what `POST /api/cli` does for a terminal on the same store.
@@ -136,7 +138,9 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
     url: '/api/stream',
     // A plain GET (no upgrade) is told what the endpoint is.
     handler: async (_request, reply) => sendError(reply, 'upgrade-required', '/api/stream is a WebSocket: connect with an upgrade, the subprotocols "weft" and "weft.bearer.TOKEN", then send {"subscribe": {"runs": "all"}} (docs/api.md)'),
-    wsHandler: (socket) => serveEventStream(socket, o.store, o.streamBufferLimit === undefined ? {} : { bufferLimit: o.streamBufferLimit }),
+    wsHandler: (socket) => {
+      serveEventStream(socket, o.store, { ...(o.streamBufferLimit === undefined ? {} : { bufferLimit: o.streamBufferLimit }), ...(o.streams === undefined ? {} : { clients: o.streams }) });
+    },
   });
 
   registerApi(app, o);

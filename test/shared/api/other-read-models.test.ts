@@ -28,8 +28,8 @@ const table: { name: string; schema: z.ZodType; valid: unknown[]; invalid: [unkn
   {
     name: 'stream subscribe',
     schema: StreamSubscribe,
-    valid: [{ subscribe: { runs: 'all' } }, { subscribe: { runs: ['r1', 'r2'] }, after: 1042 }],
-    invalid: [[{ subscribe: { runs: [] } }, ['subscribe', 'runs']], [{ subscribe: { runs: 'all' }, after: -1 }, ['after']], [{ subscribe: { runs: 'some' } }, ['subscribe', 'runs']], [{ subscribe: { runs: [''] } }, ['subscribe', 'runs', 0]]],
+    valid: [{ subscribe: { runs: 'all' } }, { subscribe: { runs: ['r1', 'r2'] }, after: 1042 }, { subscribe: { runs: 'all' }, after: 0, batch: true, elide: 1_048_576 }],
+    invalid: [[{ subscribe: { runs: [] } }, ['subscribe', 'runs']], [{ subscribe: { runs: 'all' }, after: -1 }, ['after']], [{ subscribe: { runs: 'all' }, elide: 100 }, ['elide']], [{ subscribe: { runs: 'all' }, elide: 64 * 1024 * 1024 }, ['elide']], [{ subscribe: { runs: 'some' } }, ['subscribe', 'runs']], [{ subscribe: { runs: [''] } }, ['subscribe', 'runs', 0]]],
   },
   {
     name: 'stream server message',
