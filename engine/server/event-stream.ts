@@ -6,8 +6,8 @@
 // What one client may cost is bounded in bytes, never in events:
 // - Catch-up reads the store a page at a time (500 events, or about 1 MiB of stored data) and
 //   sends it while the socket holds at most half the buffer limit; past that it waits for the
-//   socket to drain (the write of its last frame to complete) before it sends more, however long
-//   that takes. Live events are not queued meanwhile: the next page reads them from the store.
+//   socket to drain (every frame it was handed written) before it sends more, however long that
+//   takes. Live events are not queued meanwhile: the next page reads them from the store.
 //   Once a page comes back empty (in the same turn) the client is live, so there is no gap and
 //   no duplicate.
 // - Live events are only queued (the store's listener does no I/O) and written on the next turn.
@@ -67,15 +67,27 @@ export function serveEventStream(socket: WebSocket, store: Store, options: Strea
   let pending: Frame[] = [];
   let next = 0;
   let pendingBytes = 0;
-  /** Settles when the last catch-up frame has been written out of the socket's buffer. */
-  let written: Promise<void> = Promise.resolve();
-  let waiting = false;
-  /** Ends a wait early: the socket closed, or a new subscription replaced this one. */
-  let wake: (() => void) | null = null;
+  /** Frames handed to the socket whose write has not completed; at 0 the socket's buffer is empty. */
+  let inFlight = 0;
+  /** Waits for the socket to drain: woken when inFlight reaches 0, the socket closes, or a new subscription comes. */
+  let waiter: (() => void) | null = null;
 
   const open = (): boolean => socket.readyState === socket.OPEN;
+  const wake = (): void => {
+    const w = waiter;
+    waiter = null;
+    w?.();
+  };
+  /** Every frame goes out through here, so the stream knows when the socket has written them all. */
+  const sendText = (text: string): void => {
+    inFlight += 1;
+    socket.send(text, () => {
+      inFlight -= 1;
+      if (inFlight === 0) wake();
+    });
+  };
   const send = (message: StreamServerMessage): void => {
-    if (open()) socket.send(JSON.stringify(message));
+    if (open()) sendText(JSON.stringify(message));
   };
   const wanted = (c: CommittedEvent): boolean => runs === 'all' || runs.has(c.event.runId);
   const dropPending = (): void => {
@@ -87,7 +99,7 @@ export function serveEventStream(socket: WebSocket, store: Store, options: Strea
     generation += 1;
     queue = [];
     dropPending();
-    wake?.();
+    wake();
   };
 
   const fail = (error: unknown): void => {
@@ -117,7 +129,7 @@ export function serveEventStream(socket: WebSocket, store: Store, options: Strea
           return;
         }
         if (!open()) return;
-        socket.send(frame.text);
+        sendText(frame.text);
         lastSent = frame.lastCursor;
       }
     } catch (error) {
@@ -134,15 +146,13 @@ export function serveEventStream(socket: WebSocket, store: Store, options: Strea
     }
   });
 
-  const waitForDrain = async (): Promise<void> => {
-    waiting = true;
-    try {
-      await Promise.race([written, new Promise<void>((resolve) => (wake = resolve))]);
-    } finally {
-      waiting = false;
-      wake = null;
-    }
-  };
+  /** Resolves once every frame sent is written (at once when none is in flight). */
+  const drained = (): Promise<void> =>
+    inFlight === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          waiter = resolve;
+        });
 
   const catchUp = async (mine: number): Promise<void> => {
     const current = (): boolean => mine === generation && open();
@@ -155,14 +165,13 @@ export function serveEventStream(socket: WebSocket, store: Store, options: Strea
       next = 0;
       pendingBytes = pending.reduce((n, f) => n + f.bytes, 0);
       while (next < pending.length) {
-        // The wait ends when the last frame sent is written: the socket's buffer is then empty.
-        if (socket.bufferedAmount > drainMark) await waitForDrain();
+        if (socket.bufferedAmount > drainMark) await drained();
         if (!current()) return;
         const frame = pending[next];
         if (frame === undefined) break;
         next += 1;
         pendingBytes -= frame.bytes;
-        written = new Promise<void>((resolve) => socket.send(frame.text, () => resolve()));
+        sendText(frame.text);
         lastSent = frame.lastCursor;
       }
       dropPending();
@@ -200,7 +209,7 @@ export function serveEventStream(socket: WebSocket, store: Store, options: Strea
   });
 
   const client: StreamClient = {
-    stats: () => ({ bufferedBytes: socket.bufferedAmount, heldBytes: pendingBytes + queue.reduce((n, c) => n + (c.dataJson?.length ?? 0), 0), waiting }),
+    stats: () => ({ bufferedBytes: socket.bufferedAmount, heldBytes: pendingBytes + queue.reduce((n, c) => n + (c.dataJson?.length ?? 0), 0), waiting: waiter !== null }),
   };
   options.clients?.add(client);
   socket.on('close', () => {

@@ -12,7 +12,8 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import { serve, type Serving } from '../../engine/server/serve.ts';
-import { DEFAULT_BUFFER_LIMIT } from '../../engine/server/event-stream.ts';
+import { CATCH_UP_PAGE_CHARS, DEFAULT_BUFFER_LIMIT } from '../../engine/server/event-stream.ts';
+import { MAX_FRAME_BYTES } from '../../engine/server/stream-frames.ts';
 import { StreamServerMessage } from '../../shared/api/stream-messages.ts';
 import { until } from '../engine/until.ts';
 import { allRunsEnded, openStream, passThroughChain, SERVE_TOKEN, startRun, startServeProcess, type ServeProcess } from './serve-process.ts';
@@ -94,6 +95,43 @@ describe('clients that never read', () => {
     await until(() => received.every((r) => r.at(-1) === stored.at(-1)), 'the clients to catch up', 120_000);
     for (const r of received) expect(r).toEqual(stored);
     for (const ws of clients) ws.close();
+  }, 300_000);
+});
+
+describe('a client that subscribes again while its socket is full', () => {
+  it('waits for the socket before it sends the backlog', async () => {
+    root = mkdtempSync(join(tmpdir(), 'weft-stream-bounds-'));
+    const workspace = join(root, 'workspace');
+    mkdirSync(workspace);
+    writeFileSync(join(workspace, 'chain.weft.json'), JSON.stringify(passThroughChain('chain', 5)));
+    serving = await serve({ workspace, storePath: join(root, 'weft.db'), port: 0, appDir: undefined, version: 'test', token: TOKEN, env: { ...process.env, WEFT_CONFIG_DIR: join(root, 'config') } });
+    const s = serving;
+    const pad = 'x'.repeat(63_000);
+    const ws = await openStream(s.url, TOKEN);
+    ws.pause();
+    // Live from now on; runs go on until the frames it does not read fill more than half the limit.
+    ws.send(JSON.stringify({ subscribe: { runs: 'all' } }));
+    await until(() => s.streamClients().length === 1, 'the stream');
+    for (let i = 0; (s.streamClients()[0]?.bufferedBytes ?? 0) <= DEFAULT_BUFFER_LIMIT / 2; i++) {
+      if (i >= 200) throw new Error('the socket never filled');
+      await startRun(s.url, TOKEN, 'chain', { i, pad });
+    }
+    // More runs: the live path has told the client to resync by now, and the backlog grows.
+    for (let i = 0; i < 10; i++) await startRun(s.url, TOKEN, 'chain', { i: 1000 + i, pad });
+    await allRunsEnded(s.url, TOKEN);
+    // The live path may pass the limit by one frame before it tells the client to resync; the
+    // catch-up adds at most its page, held until the socket drains.
+    const bound = DEFAULT_BUFFER_LIMIT + MAX_FRAME_BYTES + CATCH_UP_PAGE_CHARS;
+    // Everything from the start, while the socket is still full of live frames.
+    ws.send(JSON.stringify({ subscribe: { runs: 'all' }, after: 0 }));
+    await until(() => {
+      const c = s.streamClients()[0];
+      return c !== undefined && (c.waiting || c.bufferedBytes + c.heldBytes > bound);
+    }, 'the catch-up to wait', 60_000);
+    const c = s.streamClients()[0];
+    expect(c?.waiting).toBe(true);
+    expect((c?.bufferedBytes ?? 0) + (c?.heldBytes ?? 0), JSON.stringify(c)).toBeLessThanOrEqual(bound);
+    ws.terminate();
   }, 300_000);
 });
 
