@@ -172,7 +172,6 @@ function statusOf(error: unknown): number | undefined {
   return typeof error.statusCode === 'number' ? error.statusCode : undefined;
 }
 
-
 function registerApi(app: FastifyInstance, o: ServerOptions): void {
   const s = o.service;
   const by = (given: string | undefined): string => given ?? o.defaultActor;
