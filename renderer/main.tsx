@@ -1,5 +1,6 @@
 // The app's entry: take the token from the address (or, in the desktop app, from the shell),
-// start the session (HTTP client and live stream), follow the theme and the address, and render.
+// start the session (HTTP client and live stream; again when an address with a new token is opened
+// in this tab), follow the theme and the address, and render.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './theme/tokens.css';
@@ -7,7 +8,7 @@ import './theme/app.css';
 import './theme/controls.css';
 import './graph/graph.css';
 import { App } from './app/app.tsx';
-import { takeToken } from './api/token.ts';
+import { followAddressToken, takeToken } from './api/token.ts';
 import { startSession } from './app/session-store.ts';
 import { followSystemTheme } from './app/theme-store.ts';
 import { followHashChanges } from './app/route-store.ts';
@@ -15,8 +16,16 @@ import { findDesktopApi } from './desktop/desktop-bridge.ts';
 import { startDesktopSession } from './desktop/desktop-session.ts';
 
 followSystemTheme();
-followHashChanges();
 const desktop = findDesktopApi(window);
+if (desktop === null) {
+  // The address a restarted `weft serve` printed, opened in this tab: start over with its token.
+  let stop = startSession(takeToken(window.location, window.history, window.sessionStorage));
+  followAddressToken(window, (token) => {
+    stop();
+    stop = startSession(token);
+  });
+}
+followHashChanges();
 
 function render(): void {
   const root = document.getElementById('root');
@@ -29,7 +38,6 @@ function render(): void {
 }
 
 if (desktop === null) {
-  startSession(takeToken(window.location, window.history, window.sessionStorage));
   render();
 } else {
   // Pages fetch as they mount: render once the shell has said where the engine is.

@@ -1,14 +1,16 @@
 // The HTTP and WebSocket server of `weft serve`, on fastify (routing, body parsing and limits)
 // with @fastify/websocket (ws) and @fastify/static. Every request passes, in order: the Host check
-// (421), the Origin check (403), and for /api/ the token (401); then its params, query and body
-// are parsed with the shared/api zod schemas (400 with the JSON path). Errors always come as
-// {"error": {"code", "message", "path"?}}. The app's static files need no token and hold no data.
+// (one Host header, 400; naming this server, 421), the Origin check (403), and for /api/ the token
+// (401), in request-guards.ts, which a URL the router refuses meets too; then its params, query
+// and body are parsed with the shared/api zod schemas (400 with the JSON path). Errors always come
+// as {"error": {"code", "message", "path"?}}. The app's static files need no token and hold no
+// data; a refused static path (a dotfile, a folder, "..") is 404 like a missing one.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import { existsSync } from 'node:fs';
 import type { z } from 'zod';
-import { API_ERROR_STATUS, badInput, type ApiErrorBody, type ApiErrorCode } from '../../shared/api/api-error.ts';
+import { badInput, type ApiErrorCode } from '../../shared/api/api-error.ts';
 import { RunId, StepId, WorkflowId } from '../../shared/api/api-ids.ts';
 import { EventPageQuery } from '../../shared/api/event-page.ts';
 import { RunAction } from '../../shared/api/run-action.ts';
@@ -21,14 +23,15 @@ import { validateDefinitionText } from '../../shared/validator/validate-workflow
 import type { EngineService } from '../service/engine-service.ts';
 import { serviceErrorOf } from '../service/service-error.ts';
 import type { Store } from '../store/store.ts';
-import { serveEventStream } from './event-stream.ts';
+import { serveEventStream, type StreamClient } from './event-stream.ts';
 import { registerWorkflowFiles } from './workflow-file-routes.ts';
 import { registerCompare } from './compare-route.ts';
 import { registerRunValues } from './run-value-routes.ts';
 import { DETAIL_VALUE_LIMIT } from '../../shared/api/elided-value.ts';
 import { registerCommands } from './command-route.ts';
 import { serveAppIndex } from './app-index.ts';
-import { contentSecurityPolicyFor, hostAllowed, originAllowed, presentedToken, tokensEqual } from './security.ts';
+import { contentSecurityPolicyFor } from './security.ts';
+import { guardFailure, routerErrorHandler, sendError, setSecurityHeaders } from './request-guards.ts';
 import { z as zod } from 'zod';
 
 export interface ServerOptions {
@@ -44,6 +47,8 @@ export interface ServerOptions {
   defaultActor: string;
   bodyLimit?: number;
   streamBufferLimit?: number;
+  /** The open streams, for a caller that watches what they hold (Serving.streamClients). */
+  streams?: Set<StreamClient>;
 }
 
 /** Requests bigger than this are refused with 413 (a definition of 1,000 steps is ~1 MB). */
@@ -58,8 +63,6 @@ class HttpError extends Error {
     super(message);
   }
 }
-
-const errorBody = (code: ApiErrorCode, message: string, path?: string): ApiErrorBody => ({ error: { code, message, ...(path === undefined ? {} : { path }) } });
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
   const result = schema.safeParse(value);
@@ -79,7 +82,7 @@ const StatsQuery = zod.strictObject({ version: zod.coerce.number().int().positiv
 
 export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
   // Params up to 2,000 characters reach the schemas, which refuse ids over 200 with a clear message.
-  const app = Fastify({ logger: false, bodyLimit: o.bodyLimit ?? DEFAULT_BODY_LIMIT, forceCloseConnections: true, routerOptions: { maxParamLength: 2000 } });
+  const app = Fastify({ logger: false, bodyLimit: o.bodyLimit ?? DEFAULT_BODY_LIMIT, forceCloseConnections: true, routerOptions: { maxParamLength: 2000 }, frameworkErrors: routerErrorHandler(() => port, o.token) });
   let port = 0;
   app.addHook('onListen', async () => {
     const address = app.server.address();
@@ -87,26 +90,12 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!hostAllowed(request.headers.host, port)) {
-      return sendError(reply, 'misdirected', `this server answers only to 127.0.0.1:${port} or localhost:${port} (Host was "${String(request.headers.host ?? '').slice(0, 100)}")`);
-    }
-    if (!originAllowed(request.headers.origin, port)) {
-      return sendError(reply, 'forbidden', `cross-site requests are refused (Origin "${String(request.headers.origin).slice(0, 100)}"); open the app at http://127.0.0.1:${port}/`);
-    }
-    if (request.url.startsWith('/api/')) {
-      const given = presentedToken(request.headers.authorization, request.headers['sec-websocket-protocol']);
-      if (given === undefined || !tokensEqual(given, o.token)) {
-        return sendError(reply, 'unauthorized', 'a valid token is required: send "Authorization: Bearer TOKEN" (the token is in the address `weft serve` printed, after #token=)');
-      }
-    }
-    return undefined;
+    const refused = guardFailure(request, port, o.token);
+    return refused === undefined ? undefined : sendError(reply, refused.code, refused.message);
   });
 
   app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'no-referrer');
-    reply.header('x-frame-options', 'DENY');
-    reply.header('cache-control', 'no-store');
+    setSecurityHeaders(reply);
     return payload;
   });
 
@@ -118,6 +107,8 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
     if (fastifyError.statusCode === 413) return sendError(reply, 'too-large', `the request body is over the limit of ${request.routeOptions.bodyLimit ?? o.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`);
     if (fastifyError.statusCode === 415) return sendError(reply, 'bad-input', 'send the body as JSON (Content-Type: application/json)');
     if (fastifyError.statusCode === 400) return sendError(reply, 'bad-input', `the request body is not valid JSON: ${fastifyError.message ?? ''}`);
+    // @fastify/static refuses a dotfile, a directory or a path with ".." with 403: to a caller, no such page.
+    if (fastifyError.statusCode === 403 || fastifyError.statusCode === 404) return sendError(reply, 'not-found', `no page ${request.url.split('?')[0]?.slice(0, 200) ?? ''}; the app is at /`);
     return sendError(reply, 'internal', `internal error (a bug in weft; please report it): ${error instanceof Error ? error.message : String(error)}`);
   });
 
@@ -132,7 +123,15 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
       handleProtocols: (protocols: Set<string>) => (protocols.has('weft') ? 'weft' : false),
     },
   });
-  app.get('/api/stream', { websocket: true }, (socket) => serveEventStream(socket, o.store, o.streamBufferLimit === undefined ? {} : { bufferLimit: o.streamBufferLimit }));
+  app.route({
+    method: 'GET',
+    url: '/api/stream',
+    // A plain GET (no upgrade) is told what the endpoint is.
+    handler: async (_request, reply) => sendError(reply, 'upgrade-required', '/api/stream is a WebSocket: connect with an upgrade, the subprotocols "weft" and "weft.bearer.TOKEN", then send {"subscribe": {"runs": "all"}} (docs/api.md)'),
+    wsHandler: (socket) => {
+      serveEventStream(socket, o.store, { ...(o.streamBufferLimit === undefined ? {} : { bufferLimit: o.streamBufferLimit }), ...(o.streams === undefined ? {} : { clients: o.streams }) });
+    },
+  });
 
   registerApi(app, o);
 
@@ -161,10 +160,6 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
 function statusOf(error: unknown): number | undefined {
   if (error === null || typeof error !== 'object' || !('statusCode' in error)) return undefined;
   return typeof error.statusCode === 'number' ? error.statusCode : undefined;
-}
-
-function sendError(reply: FastifyReply, code: ApiErrorCode, message: string, path?: string): FastifyReply {
-  return reply.code(API_ERROR_STATUS[code]).type('application/json; charset=utf-8').send(errorBody(code, message, path));
 }
 
 function registerApi(app: FastifyInstance, o: ServerOptions): void {

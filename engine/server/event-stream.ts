@@ -1,56 +1,115 @@
 // `WS /api/stream`: a client subscribes to some runs (or all) after a cursor, and gets every
-// committed event after it, in commit order, as `{cursor, event}`; first the backlog, read from
-// the store in pages, then live events as the store publishes them after each commit. Events
-// published while the backlog is being sent wait in a queue and go out after it, skipping what
-// the backlog already held, so there is no gap and no duplicate.
+// committed event after it, in commit order; first the backlog, read from the store in pages,
+// then live events as the store publishes them after each commit. Large values come as stubs and
+// events in frames of bounded size (stream-frames.ts).
 //
-// A slow client never slows the engine: live events are only queued (the store's listener does no
-// I/O) and written on the next turn. When the socket's buffer passes the limit, the client is told
-// to resync from its last cursor and hears nothing more until it subscribes again.
+// What one client may cost is bounded in bytes, never in events:
+// - Catch-up reads the store a page at a time (500 events, or about 1 MiB of stored data) and
+//   sends it while the socket holds at most half the buffer limit; past that it waits for the
+//   socket to drain (every frame it was handed written) before it sends more, however long that
+//   takes. Live events are not queued meanwhile: the next page reads them from the store.
+//   Once a page comes back empty (in the same turn) the client is live, so there is no gap and
+//   no duplicate.
+// - Live events are only queued (the store's listener does no I/O) and written on the next turn.
+//   When the socket holds more than the limit, the client is told to resync from its last cursor
+//   and hears nothing more until it subscribes again.
+// A fault while serving one client (a damaged row of the store, a bug) ends that client's stream
+// with an `internal` error and close code 1011; it never reaches the process.
 import type { WebSocket } from 'ws';
-import { StreamSubscribe, type StreamServerMessage } from '../../shared/api/stream-messages.ts';
+import { StreamSubscribe, STREAM_ELIDE, type StreamServerMessage } from '../../shared/api/stream-messages.ts';
 import { badInput } from '../../shared/api/api-error.ts';
 import type { CommittedEvent, Store } from '../store/store.ts';
 import { lastCursor } from '../store/run-list.ts';
+import { framesOf, type Frame } from './stream-frames.ts';
 
-const PAGE = 500;
+/** Events a catch-up page holds at most. */
+const PAGE_EVENTS = 500;
+/** Stored data (characters) a catch-up page holds at most, the event that passes it included. */
+export const CATCH_UP_PAGE_CHARS = 1024 * 1024;
 /** Bytes the socket may hold unsent before the client is told to resync. */
 export const DEFAULT_BUFFER_LIMIT = 4 * 1024 * 1024;
 
 export interface StreamOptions {
   bufferLimit?: number;
+  /** The server's open streams: this one is in it while its socket is open. */
+  clients?: Set<StreamClient>;
 }
 
-export function serveEventStream(socket: WebSocket, store: Store, options: StreamOptions = {}): void {
+/** What one stream holds for its client, in bytes. */
+export interface StreamClientStats {
+  /** Bytes the socket holds unsent (`bufferedAmount`: ws and Node's own buffer). */
+  bufferedBytes: number;
+  /** Bytes the stream holds beyond the socket: catch-up frames not yet sent, live events queued for the next turn. */
+  heldBytes: number;
+  /** The catch-up waits for the socket to drain. */
+  waiting: boolean;
+}
+
+export interface StreamClient {
+  stats(): StreamClientStats;
+}
+
+type Phase = 'idle' | 'catching-up' | 'live' | 'stalled' | 'failed';
+
+export function serveEventStream(socket: WebSocket, store: Store, options: StreamOptions = {}): StreamClient {
   const limit = options.bufferLimit ?? DEFAULT_BUFFER_LIMIT;
+  /** Catch-up sends while the socket holds at most this; then it waits for the socket to drain. */
+  const drainMark = Math.floor(limit / 2);
   let runs: ReadonlySet<string> | 'all' = 'all';
+  let batch = false;
+  let elide = STREAM_ELIDE;
   let lastSent = 0;
-  /** 'idle' before a subscription, 'catching-up' while the backlog goes out, 'live', or 'stalled' after a resync. */
-  let phase: 'idle' | 'catching-up' | 'live' | 'stalled' = 'idle';
+  let phase: Phase = 'idle';
   let queue: CommittedEvent[] = [];
   let flushing = false;
   let generation = 0;
+  /** Frames of the catch-up page not sent yet, from `next` on. */
+  let pending: Frame[] = [];
+  let next = 0;
+  let pendingBytes = 0;
+  /** Frames handed to the socket whose write has not completed; at 0 the socket's buffer is empty. */
+  let inFlight = 0;
+  /** Waits for the socket to drain: woken when inFlight reaches 0, the socket closes, or a new subscription comes. */
+  let waiter: (() => void) | null = null;
 
-  // Events go out as the store holds them; RunEventRecord (the union in the schema) is their shape.
-  const send = (message: StreamServerMessage): void => {
-    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+  const open = (): boolean => socket.readyState === socket.OPEN;
+  const wake = (): void => {
+    const w = waiter;
+    waiter = null;
+    w?.();
   };
+  /** Every frame goes out through here, so the stream knows when the socket has written them all. */
   const sendText = (text: string): void => {
-    if (socket.readyState === socket.OPEN) socket.send(text);
+    inFlight += 1;
+    socket.send(text, () => {
+      inFlight -= 1;
+      if (inFlight === 0) wake();
+    });
   };
-  let batch = false;
-  /** Sends events as one batch frame, or one frame each; returns false when the client fell behind. */
-  const deliver = (events: readonly CommittedEvent[]): boolean => {
-    if (events.length === 0) return true;
-    if (overLimit()) return false;
-    if (batch) sendText(`{"events":[${events.map(committedJson).join(',')}]}`);
-    else for (const c of events) sendText(committedJson(c));
-    const last = events[events.length - 1];
-    if (last !== undefined) lastSent = last.cursor;
-    return true;
+  const send = (message: StreamServerMessage): void => {
+    if (open()) sendText(JSON.stringify(message));
   };
   const wanted = (c: CommittedEvent): boolean => runs === 'all' || runs.has(c.event.runId);
-  const overLimit = (): boolean => socket.bufferedAmount > limit;
+  const dropPending = (): void => {
+    pending = [];
+    next = 0;
+    pendingBytes = 0;
+  };
+  const interrupt = (): void => {
+    generation += 1;
+    queue = [];
+    dropPending();
+    wake();
+  };
+
+  const fail = (error: unknown): void => {
+    if (phase === 'failed') return;
+    interrupt();
+    phase = 'failed';
+    const why = error instanceof Error ? error.message : String(error);
+    send({ error: { code: 'internal', message: `the stream stopped after cursor ${lastSent}: ${why}; nothing was changed and the server goes on (connect again to retry)` } });
+    if (open()) socket.close(1011, 'internal error');
+  };
 
   const stall = (): void => {
     phase = 'stalled';
@@ -61,73 +120,103 @@ export function serveEventStream(socket: WebSocket, store: Store, options: Strea
   const flush = (): void => {
     flushing = false;
     if (phase !== 'live') return;
-    const pending = queue.filter((c) => c.cursor > lastSent && wanted(c));
-    queue = [];
-    if (!deliver(pending)) stall();
+    try {
+      const due = queue.filter((c) => c.cursor > lastSent && wanted(c));
+      queue = [];
+      for (const frame of framesOf(due, { batch, elide })) {
+        if (socket.bufferedAmount > limit) {
+          stall();
+          return;
+        }
+        if (!open()) return;
+        sendText(frame.text);
+        lastSent = frame.lastCursor;
+      }
+    } catch (error) {
+      fail(error);
+    }
   };
 
   const unsubscribe = store.subscribe((c) => {
-    if (phase !== 'live' && phase !== 'catching-up') return;
+    if (phase !== 'live') return;
     queue.push(c);
-    if (phase === 'live' && !flushing) {
+    if (!flushing) {
       flushing = true;
       setImmediate(flush);
     }
   });
 
+  /** Resolves once every frame sent is written (at once when none is in flight). */
+  const drained = (): Promise<void> =>
+    inFlight === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          waiter = resolve;
+        });
+
   const catchUp = async (mine: number): Promise<void> => {
+    const current = (): boolean => mine === generation && open();
     for (;;) {
-      if (mine !== generation || socket.readyState !== socket.OPEN) return;
-      const page = store.readEventsAfter(lastSent, { runs: runs === 'all' ? 'all' : [...runs], limit: PAGE });
-      // A full socket buffer: let it drain (the engine works meanwhile), then send the page.
-      while (!deliver(page)) {
-        if (mine !== generation || socket.readyState !== socket.OPEN) return;
-        await new Promise((r) => setTimeout(r, 20));
+      if (!current()) return;
+      const page = store.readEventsAfter(lastSent, { runs: runs === 'all' ? 'all' : [...runs], limit: PAGE_EVENTS, maxChars: CATCH_UP_PAGE_CHARS });
+      // The end of the log, read in this turn: from here on the store's listener has every event.
+      if (page.length === 0) break;
+      pending = framesOf(page, { batch, elide });
+      next = 0;
+      pendingBytes = pending.reduce((n, f) => n + f.bytes, 0);
+      while (next < pending.length) {
+        if (socket.bufferedAmount > drainMark) await drained();
+        if (!current()) return;
+        const frame = pending[next];
+        if (frame === undefined) break;
+        next += 1;
+        pendingBytes -= frame.bytes;
+        sendText(frame.text);
+        lastSent = frame.lastCursor;
       }
-      if (page.length < PAGE) break;
+      dropPending();
     }
-    if (mine !== generation) return;
     phase = 'live';
     send({ subscribed: { cursor: lastSent } });
-    flush();
   };
 
   socket.on('message', (data: Buffer) => {
-    let parsed: unknown;
+    if (phase === 'failed') return;
     try {
-      parsed = JSON.parse(data.toString('utf8'));
-    } catch {
-      send({ error: { code: 'bad-input', message: 'a stream message must be JSON such as {"subscribe": {"runs": "all"}, "after": 0}' } });
-      return;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(data.toString('utf8'));
+      } catch {
+        send({ error: { code: 'bad-input', message: 'a stream message must be JSON such as {"subscribe": {"runs": "all"}, "after": 0}' } });
+        return;
+      }
+      const message = StreamSubscribe.safeParse(parsed);
+      if (!message.success) {
+        send(badInput(message.error, 'the subscription'));
+        return;
+      }
+      interrupt();
+      runs = message.data.subscribe.runs === 'all' ? 'all' : new Set(message.data.subscribe.runs);
+      batch = message.data.batch === true;
+      elide = message.data.elide ?? STREAM_ELIDE;
+      // Without `after`, only what is committed from now on.
+      lastSent = message.data.after ?? lastCursor(store.db);
+      phase = 'catching-up';
+      catchUp(generation).catch(fail);
+    } catch (error) {
+      fail(error);
     }
-    const message = StreamSubscribe.safeParse(parsed);
-    if (!message.success) {
-      send(badInput(message.error, 'the subscription'));
-      return;
-    }
-    runs = message.data.subscribe.runs === 'all' ? 'all' : new Set(message.data.subscribe.runs);
-    batch = message.data.batch === true;
-    // Without `after`, only what is committed from now on.
-    lastSent = message.data.after ?? lastCursor(store.db);
-    queue = [];
-    phase = 'catching-up';
-    generation += 1;
-    void catchUp(generation);
   });
-  socket.on('close', () => {
-    generation += 1;
-    phase = 'idle';
-    queue = [];
-    unsubscribe();
-  });
-}
 
-/**
- * `{cursor, event}` as JSON text, the event's data spliced in as the store wrote it: encoding
- * every event's data again would cost the engine's thread as much as the store's own write.
- */
-export function committedJson(c: CommittedEvent): string {
-  const e = c.event;
-  const data = c.dataJson ?? JSON.stringify(e.data);
-  return `{"cursor":${c.cursor},"event":{"runId":${JSON.stringify(e.runId)},"seq":${e.seq},"at":${e.at},"type":${JSON.stringify(e.type)},"step":${JSON.stringify(e.step)},"activation":${JSON.stringify(e.activation)},"attempt":${JSON.stringify(e.attempt)},"data":${data},"reason":${JSON.stringify(e.reason)}}}`;
+  const client: StreamClient = {
+    stats: () => ({ bufferedBytes: socket.bufferedAmount, heldBytes: pendingBytes + queue.reduce((n, c) => n + (c.dataJson?.length ?? 0), 0), waiting: waiter !== null }),
+  };
+  options.clients?.add(client);
+  socket.on('close', () => {
+    interrupt();
+    phase = 'idle';
+    unsubscribe();
+    options.clients?.delete(client);
+  });
+  return client;
 }

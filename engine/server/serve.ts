@@ -21,6 +21,7 @@ import { EngineService } from '../service/engine-service.ts';
 import { createServer } from './create-server.ts';
 import { builtinTemplatesDir } from './templates-dir.ts';
 import { newToken } from './security.ts';
+import type { StreamClient, StreamClientStats } from './event-stream.ts';
 import { trustCheck } from '../service/workspace-trust.ts';
 
 export interface ServeOptions {
@@ -45,6 +46,8 @@ export interface Serving {
   port: number;
   token: string;
   endpointFile: string;
+  /** What each open stream holds for its client (tests watch it stay bounded). */
+  streamClients(): StreamClientStats[];
   stop(): Promise<void>;
 }
 
@@ -68,8 +71,6 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     }
     throw storeFailure(o.storePath, error, 'open') ?? error;
   }
-  const heartbeat = setInterval(() => lease.heartbeat(), HEARTBEAT_MS);
-  heartbeat.unref();
   const engine = new Engine({
     store,
     clock: systemClock,
@@ -78,12 +79,24 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     onFatal: (error) => o.onFatal?.(error),
     workspaceTrust: trustCheck(o.env ?? process.env),
   });
+  const heartbeat = setInterval(() => {
+    try {
+      lease.heartbeat();
+    } catch (error) {
+      // The store refused the write (a full disk, a damaged file): stop the engine now, as any
+      // store failure does (onFatal), rather than throw out of a timer and end the process.
+      engine.fail(error);
+    }
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
   engine.recover();
   const token = o.token ?? newToken();
   const env = o.env ?? process.env;
   const defaultActor = env['WEFT_USER'] ?? env['USER'] ?? userInfo().username;
   const service = new EngineService(store, engine, o.workspace, env, { actor: defaultActor, templatesDir: o.templatesDir ?? builtinTemplatesDir() });
+  const streams = new Set<StreamClient>();
   const app = await createServer({
+    streams,
     service,
     store,
     token,
@@ -114,6 +127,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     port,
     token,
     endpointFile,
+    streamClients: () => [...streams].map((c) => c.stats()),
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -144,7 +144,12 @@ export class WorkflowFileService {
     let out = workflow;
     let bumped: { from: number; to: number } | undefined;
     if (ran !== undefined && ran !== definitionHash(workflow)) {
-      bumped = { from: workflow.version, to: Math.max(latestVersion(this.db, workflow.id), workflow.version) + 1 };
+      const next = Math.max(latestVersion(this.db, workflow.id), workflow.version) + 1;
+      // Past 2^53-1 a version is no longer an exact integer, and the file would not load again.
+      if (!Number.isSafeInteger(next)) {
+        throw new ServiceError('refused', `version ${workflow.version} of "${workflow.id}" has run, so a change needs a new version, but ${Number.MAX_SAFE_INTEGER} is the largest a workflow file can hold; nothing was written: save the changed workflow under a new id (duplicate it) to start again at version 1`);
+      }
+      bumped = { from: workflow.version, to: next };
       out = { ...workflow, version: bumped.to };
     }
     const text = formatDefinition(out);

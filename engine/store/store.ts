@@ -27,6 +27,12 @@ export interface CursorPage {
   runs?: readonly string[] | 'all';
   /** At most this many events (default 1,000). */
   limit?: number;
+  /**
+   * Stop once the events read hold this many characters of stored data (the event that passes it
+   * included, so a page has at least one event): a page of events that each hold megabytes
+   * stays small.
+   */
+  maxChars?: number;
 }
 
 const DEFAULT_CURSOR_PAGE = 1_000;
@@ -296,10 +302,21 @@ export class Store {
     const limit = wholeNumber('limit', page.limit ?? DEFAULT_CURSOR_PAGE, 1);
     const runs = page.runs ?? 'all';
     const columns = 'cursor, run_id, seq, at, type, step, activation, attempt, data, reason';
-    const rows = (runs === 'all'
-      ? this.stmt(`SELECT ${columns} FROM events WHERE cursor > ? ORDER BY cursor LIMIT ?`).raw().all(after, limit)
-      : this.stmt(`SELECT ${columns} FROM events WHERE cursor > ? AND run_id IN (SELECT value FROM json_each(?)) ORDER BY cursor LIMIT ?`).raw().all(after, JSON.stringify(runs), limit)) as [number, ...Row][];
-    return rows.map(([c, ...row]) => ({ cursor: c, event: toEvent(row), dataJson: row[7] }));
+    const statement = runs === 'all'
+      ? this.stmt(`SELECT ${columns} FROM events WHERE cursor > ? ORDER BY cursor LIMIT ?`).raw()
+      : this.stmt(`SELECT ${columns} FROM events WHERE cursor > ? AND run_id IN (SELECT value FROM json_each(?)) ORDER BY cursor LIMIT ?`).raw();
+    const params = runs === 'all' ? [after, limit] : [after, JSON.stringify(runs), limit];
+    const maxChars = page.maxChars === undefined ? undefined : wholeNumber('maxChars', page.maxChars, 1);
+    if (maxChars === undefined) return (statement.all(...params) as [number, ...Row][]).map(([c, ...row]) => ({ cursor: c, event: toEvent(row), dataJson: row[7] }));
+    // Row by row, so the rows past the budget are never read into memory.
+    const out: CommittedEvent[] = [];
+    let chars = 0;
+    for (const [c, ...row] of statement.iterate(...params) as IterableIterator<[number, ...Row]>) {
+      out.push({ cursor: c, event: toEvent(row), dataJson: row[7] });
+      chars += row[7].length;
+      if (chars >= maxChars) break;
+    }
+    return out;
   }
 
   /** A run created by this engine: its log starts empty, no need to ask the database. */

@@ -19,3 +19,19 @@ export function takeToken(location: Location, history: History, storage: Storage
 export function storeToken(storage: Storage, token: string): void {
   storage.setItem(KEY, token);
 }
+
+/**
+ * Calls `onToken` with the token of an address opened in this tab while the app runs (the one a
+ * restarted `weft serve` printed): it differs from the page's own address only after `#`, which
+ * does not reload the page. Register it before the route follows the fragment, so the route sees
+ * the address without the token. Returns the function that stops following.
+ */
+export function followAddressToken(win: Window, onToken: (token: string) => void): () => void {
+  const take = () => {
+    if (!/(?:^#|&)token=/.test(win.location.hash)) return;
+    const token = takeToken(win.location, win.history, win.sessionStorage);
+    if (token !== null) onToken(token);
+  };
+  win.addEventListener('hashchange', take);
+  return () => win.removeEventListener('hashchange', take);
+}

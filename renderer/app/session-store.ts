@@ -1,5 +1,13 @@
 // The connection to the engine: the API client, what /api/health said, and the live stream's
 // state. Started once by main.tsx; views read single fields through selectors.
+//
+// A page open across a restart of the engine reconnects by itself when the engine comes back at
+// the same address with the same token (the desktop app keeps its token). It cannot learn a new
+// token: only the terminal and serve.json (readable by the user alone) hold it. So each lost
+// connection asks /api/health why: a 401 from the address that answered before means the
+// server restarted with a new token, and the page says so and what to do (`staleToken`), keeping
+// what it shows. After a few failed attempts with nothing answering, the banner says that a
+// server restarted elsewhere (a new port) must be opened at the address it printed.
 import { create } from 'zustand';
 import { ApiClient } from '../api/api-client.ts';
 import { WorkflowFilesClient } from '../api/workflow-files-client.ts';
@@ -24,6 +32,12 @@ interface SessionStore {
   cursor: number;
   /** Set when the app has no token or the server refused it. */
   authProblem: string | null;
+  /** Set when the server this page was connected to restarted with a new token: what happened and what to do. */
+  staleToken: string | null;
+  /** Connection attempts lost in a row (0 while connected). */
+  lostAttempts: number;
+  /** Where the token came from, so messages say what to do in a browser or in the desktop app. */
+  tokenSource: TokenSource;
   eventsSeen: number;
 }
 
@@ -36,6 +50,9 @@ export const useSession = create<SessionStore>(() => ({
   connection: 'connecting',
   cursor: 0,
   authProblem: null,
+  staleToken: null,
+  lostAttempts: 0,
+  tokenSource: 'address',
   eventsSeen: 0,
 }));
 
@@ -59,7 +76,14 @@ const REFUSED: Record<TokenSource, string> = {
   desktop: 'The engine refused the desktop app’s token. Quit Weft Studio and start it again.',
 };
 
+/** The server restarted and refuses the token this page had: what happened, and what to do. */
+function restartedWithNewToken(source: TokenSource): string {
+  if (source === 'desktop') return 'The engine was restarted with a new access token that this window did not receive. Quit Weft Studio and start it again.';
+  return `weft serve was restarted with a new access token, so this page can no longer reach it. To go on, open the address it printed in its terminal (${window.location.origin}/#token=…). Unsaved edits are kept as drafts and offered again there.`;
+}
+
 export function startSession(token: string | null, source: TokenSource = 'address'): () => void {
+  useSession.setState({ tokenSource: source, staleToken: null, lostAttempts: 0 });
   if (token === null) {
     useSession.setState({
       authProblem: 'This page was opened without its access token. Open the address that `weft serve` printed.',
@@ -72,15 +96,19 @@ export function startSession(token: string | null, source: TokenSource = 'addres
   // A session that was replaced (the desktop shell handed over a new token) may still have
   // answers in flight: they speak of the old token and must not touch the new session's state.
   let live = true;
-  // Health names the workspace and the store; a refused token is reported from it.
+  // Health names the workspace and the store; a refused token is reported from it: as refused
+  // from the start, or, once this token has worked, as a restart with a new token.
+  let answeredOnce = false;
   const checkHealth = () => {
     void client.health().then(
       (health) => {
-        if (live) useSession.setState({ health, authProblem: null });
+        if (!live) return;
+        answeredOnce = true;
+        useSession.setState({ health, authProblem: null, staleToken: null });
       },
       (error: unknown) => {
         if (live && error instanceof Error && 'status' in error && error.status === 401) {
-          useSession.setState({ authProblem: REFUSED[source] });
+          useSession.setState(answeredOnce ? { staleToken: restartedWithNewToken(source) } : { authProblem: REFUSED[source] });
         }
       },
     );
@@ -107,8 +135,13 @@ export function startSession(token: string | null, source: TokenSource = 'addres
     },
     onState(connection, cursor) {
       if (!live) return;
-      useSession.setState({ connection, cursor });
-      if (connection === 'lost') wasLost = true;
+      useSession.setState((s) => ({ connection, cursor, lostAttempts: connection === 'lost' ? s.lostAttempts + 1 : connection === 'open' ? 0 : s.lostAttempts }));
+      // A lost connection (or a refused one: a browser does not tell a WebSocket's 401) asks
+      // health why; a server that is down does not answer and the stream keeps trying.
+      if (connection === 'lost') {
+        wasLost = true;
+        checkHealth();
+      }
       // After a reconnect the server may be a new process with new workflow files: refetch.
       if (connection === 'open' && wasLost) {
         wasLost = false;

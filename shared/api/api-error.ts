@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { formatPath } from '../validator/diagnostic.ts';
 
 /** Every error code of the API. */
-export const API_ERROR_CODES = ['bad-input', 'unauthorized', 'forbidden', 'not-found', 'not-allowed', 'refused', 'too-large', 'misdirected', 'internal'] as const;
+export const API_ERROR_CODES = ['bad-input', 'unauthorized', 'forbidden', 'not-found', 'not-allowed', 'refused', 'too-large', 'misdirected', 'upgrade-required', 'internal'] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
 /** The HTTP status each code comes with (409 is an action the run's state refuses). */
@@ -18,6 +18,8 @@ export const API_ERROR_STATUS: Readonly<Record<ApiErrorCode, number>> = {
   refused: 409,
   'too-large': 413,
   misdirected: 421,
+  /** A plain request to a WebSocket endpoint (`/api/stream`). */
+  'upgrade-required': 426,
   internal: 500,
 };
 

@@ -4,8 +4,12 @@
 // last cursor and subscribes again.
 import { z } from 'zod';
 import { RunId } from './api-ids.ts';
-import { CursoredEvent, EventCursor } from './event-page.ts';
+import { CursoredEvent, EventCursor, MAX_EVENT_ELIDE, MIN_EVENT_ELIDE } from './event-page.ts';
 import { ApiErrorBody } from './api-error.ts';
+import { DETAIL_VALUE_LIMIT } from './elided-value.ts';
+
+/** Values over this many bytes come as stubs unless a subscription says otherwise (64 KiB, as in RunDetail). */
+export const STREAM_ELIDE = DETAIL_VALUE_LIMIT;
 
 /** Longest list of runs one subscription names; beyond it, subscribe to "all" and filter. */
 export const MAX_SUBSCRIBED_RUNS = 1000;
@@ -22,6 +26,11 @@ export const StreamSubscribe = z.strictObject({
   after: EventCursor.optional(),
   /** Receive events as StreamBatch frames (several events a frame) instead of one frame each. */
   batch: z.boolean().optional(),
+  /**
+   * Values in an event's data over this many bytes come as ElidedValue stubs (paths
+   * `events[SEQ].data.KEY`), as in `GET /api/runs/:id/events?elide=`; default STREAM_ELIDE.
+   */
+  elide: z.number().int().min(MIN_EVENT_ELIDE).max(MAX_EVENT_ELIDE).optional(),
 });
 export type StreamSubscribe = z.infer<typeof StreamSubscribe>;
 

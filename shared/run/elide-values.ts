@@ -8,6 +8,8 @@ import type { AttemptDetail, RunDetail } from '../api/run-detail.ts';
 import type { RunValue } from '../api/run-value.ts';
 import { appendPath, segmentText } from '../api/value-path.ts';
 import { jsonOf } from './json-of.ts';
+import { z } from 'zod';
+import { EVENT_DATA, type EventType } from '../events/run-event.ts';
 
 const NON_ASCII = /[^\x00-\x7f]+/g;
 
@@ -101,13 +103,16 @@ export function elideRunDetail(detail: RunDetail, limit: number): RunDetail {
 /**
  * The event with each value of its `data` over `limit` bytes replaced by its stub, whose path
  * (`events[SEQ].data.KEY`) the value route reads back from the stored event. The event's other
- * fields (type, step, reason, edges' reasons) are never cut: folds and markers need them whole.
+ * fields (type, step, reason) are never cut: folds and markers need them whole. Nor is a value
+ * whose place in the event's schema has a shape of its own (an attempt's `error`, a step's
+ * `edges`): a stub there would make the event fail its schema, so it stays whole; only places
+ * that take any JSON value (inputs, outputs, forms, evidence) are cut.
  *
  * @example
  * elideEvent({ seq: 7, type: 'attempt_succeeded', data: { output: big, evidenceId: 'e1' }, ... }, 65536).data.output;
  * // { $weft: 'elided', path: 'events[7].data.output', ... }
  */
-export function elideEvent<E extends { seq: number; data: unknown }>(event: E, limit: number): E {
+export function elideEvent<E extends { seq: number; type: EventType; data: unknown }>(event: E, limit: number): E {
   const data = event.data;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return event;
   let changed = false;
@@ -116,10 +121,18 @@ export function elideEvent<E extends { seq: number; data: unknown }>(event: E, l
     if (value === undefined) continue;
     const whole = jsonOf(value);
     const small = elideOver(whole, `events[${event.seq}].data${segmentText(key)}`, limit);
-    if (small !== whole) changed = true;
-    cut[key] = small;
+    if (small !== whole && stubFits(event.type, key, small)) {
+      changed = true;
+      cut[key] = small;
+    } else cut[key] = value;
   }
   return changed ? { ...event, data: cut } : event;
+}
+
+/** True when the schema of the event type's `key` takes the stub (any JSON value, or a record). */
+function stubFits(type: EventType, key: string, stub: JsonValue): boolean {
+  const field: unknown = Object.getOwnPropertyDescriptor(EVENT_DATA[type].shape, key)?.value;
+  return field instanceof z.ZodType && field.safeParse(stub).success;
 }
 
 /** How a value is cut for `GET /api/runs/:id/value`. */

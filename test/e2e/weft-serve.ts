@@ -41,9 +41,12 @@ export interface Served {
   stop(): Promise<number | null>;
 }
 
-/** `weft serve` on the workspace; a port and token of an earlier start make it a restart. */
-export function startServe(ws: Workspace, again?: { port: number; token: string }): Promise<Served> {
-  const env = again === undefined ? ws.env : { ...ws.env, WEFT_TOKEN: again.token };
+/**
+ * `weft serve` on the workspace; a port of an earlier start makes it a restart there, with the
+ * same token when it is given (WEFT_TOKEN), else with a new one.
+ */
+export function startServe(ws: Workspace, again?: { port: number; token?: string }): Promise<Served> {
+  const env = again?.token === undefined ? ws.env : { ...ws.env, WEFT_TOKEN: again.token };
   const child = spawn(process.execPath, [BIN, 'serve', '--workspace', ws.dir, '--db', ws.db, '--port', String(again?.port ?? 0)], { cwd: ws.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';

@@ -140,6 +140,32 @@ describe('paged reads', () => {
     expect(h.store.readEventsAfter(0, { runs: [], limit: 10 })).toEqual([]);
   });
 
+  it('readEventsAfter(cursor, {maxChars}) stops once the page holds that much stored data, and pages join to the whole', async () => {
+    h = harness();
+    const big = { ...chain('big', 3), input: { type: 'object' } };
+    const { runId } = h.start(big, { pad: 'x'.repeat(50_000) });
+    expect(await h.engine.settled(runId)).toBe('succeeded');
+    h.engine.flush();
+    const all = h.store.readEventsAfter(0, { limit: 10_000 });
+    const sizes = new Map(all.map((c) => [c.cursor, c.dataJson?.length ?? 0]));
+    const pages: CommittedEvent[][] = [];
+    let cursor = 0;
+    for (let page = h.store.readEventsAfter(cursor, { maxChars: 30_000 }); page.length > 0; page = h.store.readEventsAfter(cursor, { maxChars: 30_000 })) {
+      pages.push(page);
+      cursor = page[page.length - 1]?.cursor ?? cursor;
+    }
+    expect(pages.flat()).toEqual(all);
+    for (const page of pages) {
+      // Under the budget until its last event, which may pass it (a page has at least one event).
+      const before = page.slice(0, -1).reduce((n, c) => n + (sizes.get(c.cursor) ?? 0), 0);
+      expect(before).toBeLessThan(30_000);
+    }
+    // The events holding the 50 KB input come one to a page.
+    expect(pages.filter((p) => p.length === 1 && (sizes.get(p[0]?.cursor ?? 0) ?? 0) > 50_000).length).toBeGreaterThan(1);
+    expect(h.store.readEventsAfter(0, { maxChars: 10_000_000 })).toEqual(all);
+    expect(() => h?.store.readEventsAfter(0, { maxChars: 0 })).toThrow(/maxChars must be a whole number ≥ 1/);
+  });
+
   it('refuses a limit or position that is not a whole number, with the argument named', () => {
     const store = new Store(openDatabase(join(temp(), 'bad.db')));
     expect(() => store.readEventsAfter(-1)).toThrow(/cursor must be a whole number ≥ 0/);

@@ -47,6 +47,10 @@ export async function bundleHarness(source: string, sourcefile: string, { themes
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env['WEFT_CHROMIUM'] ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+    // A harness page comes from route.fulfill, which Chromium does not count as this loopback
+    // server's own: without the flag its Local Network Access checks block the page's WebSocket
+    // to the server (net::ERR_BLOCKED_BY_LOCAL_NETWORK_ACCESS_CHECKS), and the live stream never
+    // connects. A page the server itself serves (weft serve, the e2e tests) is not blocked.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-features=LocalNetworkAccessChecks'],
   });
 }

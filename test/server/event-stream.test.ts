@@ -185,7 +185,7 @@ describe('committedJson', () => {
     await startRun(s, 7);
     const { openDatabase } = await import('../../engine/store/open-database.ts');
     const { Store } = await import('../../engine/store/store.ts');
-    const { committedJson } = await import('../../engine/server/event-stream.ts');
+    const { committedJson } = await import('../../engine/server/stream-frames.ts');
     const store = new Store(openDatabase(db, { mode: 'read' }));
     const committed = store.readEventsAfter(0, { limit: 100 });
     expect(committed.length).toBeGreaterThan(5);

@@ -28,8 +28,8 @@ const table: { name: string; schema: z.ZodType; valid: unknown[]; invalid: [unkn
   {
     name: 'stream subscribe',
     schema: StreamSubscribe,
-    valid: [{ subscribe: { runs: 'all' } }, { subscribe: { runs: ['r1', 'r2'] }, after: 1042 }],
-    invalid: [[{ subscribe: { runs: [] } }, ['subscribe', 'runs']], [{ subscribe: { runs: 'all' }, after: -1 }, ['after']], [{ subscribe: { runs: 'some' } }, ['subscribe', 'runs']], [{ subscribe: { runs: [''] } }, ['subscribe', 'runs', 0]]],
+    valid: [{ subscribe: { runs: 'all' } }, { subscribe: { runs: ['r1', 'r2'] }, after: 1042 }, { subscribe: { runs: 'all' }, after: 0, batch: true, elide: 1_048_576 }],
+    invalid: [[{ subscribe: { runs: [] } }, ['subscribe', 'runs']], [{ subscribe: { runs: 'all' }, after: -1 }, ['after']], [{ subscribe: { runs: 'all' }, elide: 100 }, ['elide']], [{ subscribe: { runs: 'all' }, elide: 64 * 1024 * 1024 }, ['elide']], [{ subscribe: { runs: 'some' } }, ['subscribe', 'runs']], [{ subscribe: { runs: [''] } }, ['subscribe', 'runs', 0]]],
   },
   {
     name: 'stream server message',
@@ -146,6 +146,6 @@ describe('other read models and messages', () => {
   it('every event type is in the RunEventRecord union, and every error code has its status', () => {
     const options = RunEventRecord.options.map((o) => o.shape.type.value);
     expect([...options].sort()).toEqual([...EVENT_TYPES].sort());
-    expect(API_ERROR_CODES.map((c) => API_ERROR_STATUS[c])).toEqual([400, 401, 403, 404, 405, 409, 413, 421, 500]);
+    expect(API_ERROR_CODES.map((c) => API_ERROR_STATUS[c])).toEqual([400, 401, 403, 404, 405, 409, 413, 421, 426, 500]);
   });
 });
