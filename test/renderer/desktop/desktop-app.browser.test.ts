@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Browser, Page } from '@playwright/test';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bundleHarness, launchChromium, type HarnessFiles } from '../browser-harness.ts';
+import { bundleHarness, launchChromium, newHarnessPage, type HarnessFiles } from '../browser-harness.ts';
 import { serve, type Serving } from '../../../engine/server/serve.ts';
 
 const TOKEN = 'desktop-token-0123456789abcdefghijklmnopqrstuvwxyzABCDEF';
@@ -81,7 +81,7 @@ beforeAll(async () => {
     files.set(`/__t/${name}`, { type: 'text/javascript', body: out.outputFiles[0]?.text ?? '' });
   }
   browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page = await newHarnessPage(browser, { viewport: { width: 1400, height: 900 } });
   await page.addInitScript(FAKE_DESKTOP);
   await page.route(`${serving.url}/__t/**`, (route) => {
     const file = files.get(new URL(route.request().url()).pathname);
@@ -196,7 +196,7 @@ it('follows a changed session on its own origin, and leaves one on another origi
 }, 60_000);
 
 it('says so in one line when the shell cannot give a session', async () => {
-  const failing = await browser.newPage();
+  const failing = await newHarnessPage(browser);
   try {
     await failing.addInitScript(`${FAKE_DESKTOP}\nwindow.weftDesktop = Object.freeze({ ...window.weftDesktop, session: () => Promise.reject(new Error('the engine did not start')) });`);
     await failing.route(`${serving.url}/__t/**`, async (route) => {
