@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { until } from '../engine/until.ts';
+import { WAIT_BOUND_MS } from '../wait-until.ts';
 import { REPO_ROOT, runWeft, STACK_LINE, type WeftResult } from './run-weft.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/weft.js', import.meta.url));
@@ -65,7 +66,8 @@ function startWeft(args: readonly string[]): { lines: string[]; done: Promise<We
   });
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const done = new Promise<WeftResult>((resolve, reject) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    // Only a broken follower is killed here (test/wait-until.ts's bound).
+    const timer = setTimeout(() => child.kill('SIGKILL'), WAIT_BOUND_MS);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
@@ -176,7 +178,7 @@ describe('weft events --follow', () => {
       expect(ran.code).toBe(3);
       const { runId } = JSON.parse(ran.stdout) as { runId: string };
       const follow = startWeft(['events', runId, '--db', db, '--follow']);
-      await until(() => follow.lines.some((l) => l.includes('task_opened')), 'the follower to print the open task', 30_000);
+      await until(() => follow.lines.some((l) => l.includes('task_opened')), 'the follower to print the open task');
       const before = follow.lines.length;
       const acted = await runWeft(act[0] === 'cancel' ? ['cancel', runId, '--db', db] : [act[0], runId, 'review', ...act.slice(1), '--db', db]);
       expect(acted.code, acted.stderr).toBe(code);
