@@ -126,5 +126,5 @@ describe('weft run of a map', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ state: 'succeeded' });
     expect(r.code).toBe(0);
     expect(existsSync(marks) ? readFileSync(marks, 'utf8').trim().split('\n').sort() : []).toEqual(['{"n":1}', '{"n":2}', '{"n":3}']);
-  }, 60_000);
+  });
 });

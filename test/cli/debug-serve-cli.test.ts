@@ -60,7 +60,7 @@ beforeAll(async () => {
   const endpoint = JSON.parse(readFileSync(join(root, 'serve.json'), 'utf8')) as { url: string; token: string };
   url = endpoint.url;
   token = endpoint.token;
-}, 60_000);
+});
 
 afterAll(async () => {
   if (server.exitCode === null) {
@@ -71,7 +71,7 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const weft = (args: string[]) => runWeft(args, workspace, { env, timeoutMs: 30_000 });
+const weft = (args: string[]) => runWeft(args, workspace, { env });
 const callCount = (): number => (existsSync(calls) ? readFileSync(calls, 'utf8').split('\n').filter((l) => l !== '').length : 0);
 
 async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {

@@ -93,7 +93,7 @@ async function runIdOf(workflowId: string): Promise<string> {
       id = undefined; // the first `weft run` has not created the store yet
     }
     return id !== undefined;
-  }, `a run of ${workflowId}`, 30_000);
+  }, `a run of ${workflowId}`);
   return id ?? '';
 }
 
@@ -139,7 +139,7 @@ describe('weft events: pages', () => {
     // --after alone keeps today's shape: no `next`.
     const tail = JSON.parse((await runWeft(['events', runId, '--db', db, '--json', '--after', '10'])).stdout) as Record<string, unknown>;
     expect(tail).toEqual({ events: whole.slice(10) });
-  }, 120_000);
+  });
 
   it('refuses paging values that are not whole numbers, and --follow with --limit, with exit 2', async () => {
     const ran = JSON.parse((await runWeft(['run', chainFile, '--db', db, '--json'])).stdout) as { runId: string };
@@ -156,7 +156,7 @@ describe('weft events: pages', () => {
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toContain(STACK_LINE);
     }
-  }, 60_000);
+  });
 });
 
 describe('weft events --follow', () => {
@@ -170,7 +170,7 @@ describe('weft events --follow', () => {
     expect(followed.code, followed.stderr).toBe(0);
     const printed = follow.lines.map((l) => JSON.parse(l) as Printed);
     expect(printed).toEqual(await eventsJson(runId));
-  }, 120_000);
+  });
 
   it('waits while the run waits for a person, prints what other processes commit, and exits with the run code', async () => {
     for (const [act, code] of [[['approve'], 0], [['reject', '--reason', 'not yet'], 1], [['cancel'], 1]] as const) {
@@ -207,5 +207,5 @@ describe('weft events --follow opens the store read-only', () => {
     expect(refused.stderr).toMatch(/is an SQLite database of another application.*not a Weft store; nothing was changed/);
     expect(refused.stderr).not.toContain(STACK_LINE);
     expect(readFileSync(other).equals(before)).toBe(true);
-  }, 60_000);
+  });
 });

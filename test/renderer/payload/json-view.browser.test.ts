@@ -87,7 +87,7 @@ beforeAll(async () => {
 
   for (const [path, file] of await bundleHarness(HARNESS, 'harness.tsx', { nodeEnv: 'production' })) files.set(path, file);
   browser = await launchChromium();
-}, 90_000);
+});
 
 afterAll(async () => {
   await browser?.close();
