@@ -143,7 +143,7 @@ test('a write that times out ends unknown, verify runs instead of a retry, and t
       'run state': page.getByTestId('run-state'),
       'write on the graph': page.getByTestId('step-node-write'),
       'verify on the graph': page.getByTestId('step-node-verify'),
-      'step detail': page.getByTestId('step-detail'),
+      "the step detail's head": page.getByTestId('step-detail').locator('.rsd-head'),
       'its error': page.getByTestId('attempt-error'),
       'what may happen next': page.getByTestId('step-next'),
     });

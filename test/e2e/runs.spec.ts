@@ -52,18 +52,23 @@ test('a task rejected with a reason on the run page: the reason reaches the next
   await expect(page.getByTestId('attempt-input')).toContainText('Explain what happens to idempotency keys on retry');
   // The provenance of the reason: the feedback step's attempt, one click away.
   await expect(page.getByTestId('provenance')).toContainText('steps.feedback.output');
+  // The detail is taller than the window: the picture is of the provenance, scrolled into view.
+  await page.getByTestId('provenance').scrollIntoViewIfNeeded();
   await shootBothThemes(page, 'run-step-detail', {
     ...appChrome(page),
     'run state': page.getByTestId('run-state'),
     'redraft on the graph': page.getByTestId('step-node-redraft'),
-    'step detail': page.getByTestId('step-detail'),
     provenance: page.getByTestId('provenance'),
+    'link to the feedback': page.getByTestId('provenance-link-feedback').first(),
   });
   await page.getByTestId('provenance-link-feedback').first().click();
   await expect(page.getByTestId('step-detail')).toHaveAttribute('data-step', 'feedback');
   await page.getByTestId('run-tab-record').click();
   await expect(page.getByTestId('restart-record')).toContainText('rereview');
-  await shootBothThemes(page, 'run-restart-record', { ...appChrome(page), 'run state': page.getByTestId('run-state'), 'restart record': page.getByTestId('restart-record') });
+  // The record is taller than the window: the picture shows it at rereview, the step still to come.
+  const rereview = page.getByTestId('record-step-rereview');
+  await rereview.scrollIntoViewIfNeeded();
+  await shootBothThemes(page, 'run-restart-record', { ...appChrome(page), 'run state': page.getByTestId('run-state'), 'rereview in the record': rereview });
 });
 
 test('a breakpoint pauses a debug run before its step; continue, then step', async ({ page }) => {
