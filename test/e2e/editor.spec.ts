@@ -28,19 +28,22 @@ const viewportTransform = (page: Page): Promise<string> => page.evaluate(`docume
 
 /**
  * Waits for a pan or zoom animation to end: the transform differs from `before` and is the same
- * on two animation frames in a row (the animation moves it on every frame while it runs).
+ * on two animation frames in a row (the animation moves it on every frame while it runs). The
+ * frames are watched in the page (a promise it resolves; the app's CSP forbids string predicates).
  */
 async function viewportSettled(page: Page, before: string): Promise<void> {
-  await page.waitForFunction(
-    `(() => {
+  await page.evaluate(`new Promise((resolve) => {
+    let last;
+    const frame = () => {
       const now = document.querySelector('.react-flow__viewport')?.getAttribute('style') ?? '';
-      const settled = now !== ${JSON.stringify(before)} && now === window.lastViewportStyle;
-      window.lastViewportStyle = now;
-      return settled;
-    })()`,
-    undefined,
-    { polling: 'raf' },
-  );
+      if (now !== ${JSON.stringify(before)} && now === last) resolve(now);
+      else {
+        last = now;
+        requestAnimationFrame(frame);
+      }
+    };
+    requestAnimationFrame(frame);
+  })`);
 }
 
 /** The example's steps on the canvas, by id: none may overlap another or leave the window. */
@@ -158,7 +161,7 @@ test('a problem appears on its node and in Problems, leads to its field, and goe
     ...appChrome(page),
     'check_payment with its problem': node(page, 'check_payment'),
     'the problem': row,
-    inspector: page.getByTestId('step-inspector'),
+    'the field with the problem': page.getByTestId('field-input-input'),
   });
 
   // From the problem to its field: select another step first, then activate the row.

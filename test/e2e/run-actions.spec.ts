@@ -142,7 +142,6 @@ test('a review task answered from the inbox: rejected with a reason, the run mov
     card,
     by: card.getByTestId('action-by'),
     reason: card.getByTestId('action-reason'),
-    problem: card.getByTestId('action-problem'),
     send: card.getByTestId('submit-action'),
   });
   await card.getByTestId('submit-action').click();
@@ -410,7 +409,6 @@ test('step dialogs on a failed external write: retry asks for a confirmation, sk
       dialog: skip,
       reason: skip.getByTestId('action-reason'),
       output: skip.getByTestId('skip-output-json'),
-      problem: skip.getByTestId('action-problem'),
       skip: skip.getByTestId('submit-action'),
     });
     await skip.getByTestId('submit-action').click();

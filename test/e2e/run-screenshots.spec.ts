@@ -215,7 +215,6 @@ test('one run with retries, an unknown write and a rejection: timeline, provenan
     ...appChrome(page),
     'the write': page.getByTestId('record-step-write'),
     'the quote': page.getByTestId('record-step-fetch_quote'),
-    'the end': page.getByTestId('record-step-done'),
   });
 
   // A second run whose offer is approved at once: it takes the other path out of review.
