@@ -105,6 +105,15 @@ afterEach(async () => {
 });
 
 const js = <T>(expression: string): Promise<T> => page.evaluate(expression) as Promise<T>;
+
+/**
+ * Gives a field a value from outside, as the app does, and waits until its editor shows it: the
+ * value lands with React's next render, and keys typed before that would be overwritten by it.
+ */
+async function setField(field: 'expr' | 'schema', text: string): Promise<void> {
+  await js(`window.harness.${field === 'expr' ? 'setExpr' : 'setSchema'}(${JSON.stringify(text)})`);
+  await expect.poll(() => js<string>(`window.harness.text('${field}')`)).toBe(text);
+}
 const box = (id: string) => page.getByTestId(`${id}-input`);
 
 describe('CodeField in chromium', () => {
@@ -148,7 +157,7 @@ describe('CodeField in chromium', () => {
   });
 
   it('completes step ids, accepts with Tab, and Tab otherwise leaves the field', async () => {
-    await js(`window.harness.setExpr('')`);
+    await setField('expr', '');
     await js('window.harness.focus(0)');
     await page.keyboard.type('steps.');
     const list = page.locator('.cm-tooltip-autocomplete li');
@@ -169,7 +178,7 @@ describe('CodeField in chromium', () => {
   });
 
   it('Escape closes completion; a function completes into a call', async () => {
-    await js(`window.harness.setExpr('')`);
+    await setField('expr', '');
     await js('window.harness.focus(0)');
     await page.keyboard.type('$exi');
     const list = page.locator('.cm-tooltip-autocomplete');
@@ -239,8 +248,8 @@ describe('CodeField in chromium', () => {
   });
 
   it('looks right in both themes (screenshots for a person to check, asserting what they show)', async () => {
-    await js(`window.harness.setExpr('$exists(steps.review.output) ? steps.review.output.reason /* why */ : "none" and true')`);
-    await js(`window.harness.setSchema('{\\n  "type": "object",\\n  "properties": { "a": { "type": "strin" } }\\n}')`);
+    await setField('expr', '$exists(steps.review.output) ? steps.review.output.reason /* why */ : "none" and true');
+    await setField('schema', '{\n  "type": "object",\n  "properties": { "a": { "type": "strin" } }\n}');
     await page.locator('[data-testid="schema"] .cm-lintRange-error').waitFor();
     await js('window.harness.focus(8)');
     const fields = {
@@ -251,7 +260,7 @@ describe('CodeField in chromium', () => {
     };
     await shootBothThemes(page, 'code-field', fields);
     await page.setViewportSize({ width: 900, height: 420 });
-    await js(`window.harness.setExpr('input.orderId = steps.')`);
+    await setField('expr', 'input.orderId = steps.');
     await js('window.harness.focus(22)');
     await page.keyboard.press('Control+Space');
     const completion = page.locator('.cm-tooltip-autocomplete');
