@@ -10,8 +10,11 @@ export default defineConfig({
   testMatch: '*.spec.ts',
   outputDir: 'test-results/playwright',
   workers: 1,
-  timeout: 60_000,
-  expect: { timeout: 15_000 },
+  // Specs wait on states, never on time; these clocks only stop a broken test, so they are far
+  // longer than anything takes on a loaded machine: an expectation (and expect.poll) waits up to
+  // 90 s for its state (test/wait-until.ts's bound), a test is broken after 5 minutes.
+  timeout: 300_000,
+  expect: { timeout: 90_000 },
   reporter: ci ? [['list'], ['json', { outputFile: 'test-results/playwright.json' }]] : [['list']],
   use: {
     viewport: { width: 1440, height: 900 },

@@ -3,6 +3,7 @@
 import type { ChildProcess } from 'node:child_process';
 
 export const FETCH_IDLE_TIMEOUT_MS: number;
+export const FETCH_START_TIMEOUT_MS: number;
 export type DesktopRuntimePlan = { kind: 'browser'; reason: string } | { kind: 'launch'; binary: string } | { kind: 'fetch' };
 export function desktopRuntimePlan(o: { env: NodeJS.ProcessEnv; platform: NodeJS.Platform; electronDir: string }): DesktopRuntimePlan;
 export function electronBinary(o: { env: NodeJS.ProcessEnv; electronDir: string }): string | undefined;
@@ -10,6 +11,7 @@ export function appEntryProblem(root: string): string | undefined;
 export function fetchElectron(o: {
   env: NodeJS.ProcessEnv;
   idleTimeoutMs?: number;
+  startTimeoutMs?: number;
   command?: string[];
   onChild?: (child: ChildProcess) => void;
   onFirstProgress?: () => void;

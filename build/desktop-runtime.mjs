@@ -59,16 +59,31 @@ export function appEntryProblem(root) {
 }
 
 /**
- * Attempts Electron's first-launch download. Resolves { ok: true } once the runtime is in place,
- * or { ok: false, reason } (one line) when it failed or made no progress for idleTimeoutMs; the
- * attempt is then killed. Never rejects.
- * @param {{ env: NodeJS.ProcessEnv, idleTimeoutMs?: number, command?: string[], onChild?: (child: import('node:child_process').ChildProcess) => void, onFirstProgress?: () => void }} o
+ * How long the download's process may take to get its request out (start Node, load
+ * @electron/get, resolve the host, connect). Local work and the network stack's own timeouts
+ * bound this; the box only keeps a process that never gets going from hanging `npm start`.
  */
-export function fetchElectron({ env, idleTimeoutMs = FETCH_IDLE_TIMEOUT_MS, command = [process.execPath, join(here, 'fetch-electron.mjs')], onChild = () => {}, onFirstProgress = () => {} }) {
+export const FETCH_START_TIMEOUT_MS = 60_000;
+
+/**
+ * Attempts Electron's first-launch download. Resolves { ok: true } once the runtime is in place,
+ * or { ok: false, reason } (one line) when it failed, never got its request out within
+ * startTimeoutMs, or made no progress for idleTimeoutMs after it; the attempt is then killed.
+ * Never rejects.
+ *
+ * The child (fetch-electron.mjs) says, one line each: `request` when the request has been
+ * written to the server, `progress N` as bytes arrive, `downloaded` when the zip is in the cache.
+ * The idle clock runs from `request` (or the first line) to `downloaded` and restarts at every
+ * line: it measures the server's silence, not how fast this machine starts a process (a busy
+ * machine once gave up before the request was sent), nor how long unpacking takes.
+ * @param {{ env: NodeJS.ProcessEnv, idleTimeoutMs?: number, startTimeoutMs?: number, command?: string[], onChild?: (child: import('node:child_process').ChildProcess) => void, onFirstProgress?: () => void }} o
+ */
+export function fetchElectron({ env, idleTimeoutMs = FETCH_IDLE_TIMEOUT_MS, startTimeoutMs = FETCH_START_TIMEOUT_MS, command = [process.execPath, join(here, 'fetch-electron.mjs')], onChild = () => {}, onFirstProgress = () => {} }) {
   return new Promise((resolve) => {
     let stderr = '';
     let settled = false;
-    let stalled = false;
+    /** Why the attempt was killed, when it was. */
+    let gaveUp;
     let timer;
     const finish = (result) => {
       if (settled) return;
@@ -76,30 +91,44 @@ export function fetchElectron({ env, idleTimeoutMs = FETCH_IDLE_TIMEOUT_MS, comm
       clearTimeout(timer);
       resolve(result);
     };
-    const idle = () => {
+    const box = (ms, reason) => {
       clearTimeout(timer);
       timer = setTimeout(() => {
-        stalled = true;
+        gaveUp = reason;
         child.kill('SIGKILL');
-      }, idleTimeoutMs);
+      }, ms);
     };
     const [file, ...args] = command;
     const child = spawn(file, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     onChild(child);
-    idle();
-    // fetch-electron.mjs prints a line per percent of progress: each one restarts the clock.
+    box(startTimeoutMs, `the download did not start within ${startTimeoutMs / 1000} s`);
     let progressed = false;
-    child.stdout.on('data', () => {
-      if (!progressed) onFirstProgress();
-      progressed = true;
-      idle();
+    let downloaded = false;
+    let partial = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        if (downloaded) continue;
+        if (line === 'downloaded') {
+          downloaded = true;
+          clearTimeout(timer);
+          continue;
+        }
+        if (line.startsWith('progress ') && !progressed) {
+          progressed = true;
+          onFirstProgress();
+        }
+        box(idleTimeoutMs, `the download made no progress for ${idleTimeoutMs / 1000} s`);
+      }
     });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', (error) => finish({ ok: false, reason: `the download could not be started (${error.message})` }));
     // Settled on 'close', so the attempt is gone (and its output read) when the answer comes.
     child.on('close', (code, signal) => {
-      if (stalled) return finish({ ok: false, reason: `the download made no progress for ${idleTimeoutMs / 1000} s` });
+      if (gaveUp !== undefined) return finish({ ok: false, reason: gaveUp });
       if (code === 0) return finish({ ok: true });
       const said = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('at '));
       finish({ ok: false, reason: said.at(-1) ?? `the download stopped (${signal ?? `exit code ${code}`})` });

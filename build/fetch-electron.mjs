@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Electron's first-launch download, as node_modules/electron/install.js does it (same artifact,
-// version, platform, arch, checksums and cache), but reporting progress on stdout (one line per
-// percent, so that the caller's time box counts only stalls) and a failure as ONE line on stderr
-// with its cause (install.js prints a stack, and only "fetch failed" for a host it cannot reach).
-// Once the zip is in the cache, install.js itself unpacks it and writes path.txt.
+// version, platform, arch, checksums and cache), but reporting on stdout what the caller's idle
+// time box needs (desktop-runtime.mjs): `request` once the request has been written to the
+// server, `progress N` per percent, `downloaded` once the zip is in the cache; and a failure as
+// ONE line on stderr with its cause (install.js prints a stack, and only "fetch failed" for a host
+// it cannot reach). Once the zip is in the cache, install.js itself unpacks it and writes path.txt.
 import { spawnSync } from 'node:child_process';
+import { subscribe } from 'node:diagnostics_channel';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -25,6 +27,14 @@ try {
   const { version } = JSON.parse(readFileSync(join(electronDir, 'package.json'), 'utf8'));
   const env = process.env;
   let last = -1;
+  // @electron/get downloads with fetch (undici), which announces a request just before it writes
+  // it to the socket, in the same turn: said a turn later, the request is out, and from then on
+  // a silent server is a stalled download.
+  let requested = false;
+  subscribe('undici:client:sendHeaders', () => {
+    if (!requested) setImmediate(() => process.stdout.write('request\n'));
+    requested = true;
+  });
   await downloadArtifact({
     version,
     artifactName: 'electron',
@@ -41,6 +51,7 @@ try {
       },
     },
   });
+  process.stdout.write('downloaded\n');
   const unpacked = spawnSync(process.execPath, [join(electronDir, 'install.js')], { encoding: 'utf8' });
   if (unpacked.status !== 0) {
     const line = (unpacked.stderr || unpacked.error?.message || '').split('\n').find((l) => l.trim() !== '') ?? `exit code ${unpacked.status}`;

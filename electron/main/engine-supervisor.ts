@@ -40,6 +40,8 @@ export interface EngineSupervisorOptions {
   stopTimeoutMs?: number;
   /** For the engine to print its address. Default 30000. */
   startTimeoutMs?: number;
+  /** The clock deaths are counted by for the backoff (restart-backoff.ts). Default Date.now; tests hold it still, so a slow machine's deaths still count as "in a row". */
+  now?: () => number;
 }
 
 export interface EngineSupervisor {
@@ -63,6 +65,7 @@ export async function startEngineSupervisor(options: EngineSupervisorOptions): P
   const restartDelayMs = options.restartDelayMs ?? 0;
   const stopTimeoutMs = options.stopTimeoutMs ?? 5_000;
   const startTimeoutMs = options.startTimeoutMs ?? 30_000;
+  const clock = options.now ?? Date.now;
   const log = (line: string): void => options.onLog?.(line);
   const say = (line: string): void => log(`engine supervisor: ${line}`);
   const token = newEngineToken();
@@ -112,7 +115,7 @@ export async function startEngineSupervisor(options: EngineSupervisorOptions): P
   };
 
   const died = (why: string): void => {
-    const now = Date.now();
+    const now = clock();
     deaths.push(now);
     while (deaths.length > 64) deaths.shift();
     const plan = restartPlan(deaths, now, restartDelayMs);

@@ -4,8 +4,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { appEntryProblem, browserLine, desktopRuntimePlan, fetchElectron } from '../../build/desktop-runtime.mjs';
+import { waitUntil } from '../wait-until.ts';
+import { stallingMirror } from './stalling-mirror.ts';
+
+const FETCH_SCRIPT = fileURLToPath(new URL('../../build/fetch-electron.mjs', import.meta.url));
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -68,21 +73,97 @@ it('names what is missing of the desktop shell', () => {
   expect(appEntryProblem(root)).toBeUndefined();
 });
 
-it('gives up a download that makes no progress, and kills it', async () => {
+// The child's lines, as build/fetch-electron.mjs prints them (stand-ins below speak the same).
+const STANDIN_WAITS = 'setInterval(() => {}, 1 << 30);';
+
+it('gives up a download that makes no progress after its request went out, and kills it', async () => {
   let pid: number | undefined;
-  const t0 = Date.now();
-  const result = await fetchElectron({ env: process.env, idleTimeoutMs: 400, command: [process.execPath, '-e', 'setInterval(() => {}, 1000)'], onChild: (c) => (pid = c.pid) });
+  // The request is out, then nothing: the idle time box, whenever it fires, is the right answer.
+  const result = await fetchElectron({ env: process.env, idleTimeoutMs: 400, command: [process.execPath, '-e', `console.log('request'); ${STANDIN_WAITS}`], onChild: (c) => (pid = c.pid) });
   expect(result).toEqual({ ok: false, reason: 'the download made no progress for 0.4 s' });
-  expect(Date.now() - t0).toBeLessThan(10_000);
+  // Settled on 'close': the attempt is gone.
   expect(() => process.kill(pid ?? 0, 0)).toThrow();
 });
 
-it('keeps a download that makes progress, and reports a failure in its last line without a stack', async () => {
-  const script = 'let n = 0; const t = setInterval(() => { console.log("progress " + n++); if (n === 5) { clearInterval(t); console.error("Error: boom\\n    at somewhere (x.js:1:1)\\nchecksum mismatch for electron.zip"); process.exit(1); } }, 150)';
-  let progressed = 0;
-  const result = await fetchElectron({ env: process.env, idleTimeoutMs: 400, command: [process.execPath, '-e', script], onFirstProgress: () => (progressed += 1) });
-  expect(result).toEqual({ ok: false, reason: 'checksum mismatch for electron.zip' });
-  expect(progressed).toBe(1);
+it('gives up a download that never gets its request out, and kills it', async () => {
+  let pid: number | undefined;
+  const result = await fetchElectron({ env: process.env, idleTimeoutMs: 400, startTimeoutMs: 300, command: [process.execPath, '-e', STANDIN_WAITS], onChild: (c) => (pid = c.pid) });
+  expect(result).toEqual({ ok: false, reason: 'the download did not start within 0.3 s' });
+  expect(() => process.kill(pid ?? 0, 0)).toThrow();
+});
+
+describe('the idle clock, in virtual time', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  // The stand-in prints its next line on each SIGUSR2; after each line the test moves the (fake)
+  // clock 300 ms, less than the 400 ms box, then asks for the next: time passes, progress keeps
+  // the box open, and no real timer races the child.
+  const stepped = (lines: string[], end: string) =>
+    `const lines = ${JSON.stringify(lines)}; process.on('SIGUSR2', () => { const l = lines.shift(); if (l === undefined) { ${end} } else console.log(l); }); console.log('request'); ${STANDIN_WAITS}`;
+
+  function driven(lines: string[], end: string, onLine: (line: string) => void = () => {}) {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let progressed = 0;
+    const said: string[] = [];
+    const result = fetchElectron({
+      env: process.env,
+      idleTimeoutMs: 400,
+      command: [process.execPath, '-e', stepped(lines, end)],
+      onFirstProgress: () => (progressed += 1),
+      onChild: (child) =>
+        child.stdout?.on('data', (d: Buffer) => {
+          const line = d.toString().trim();
+          said.push(line);
+          // Once fetchElectron has read the line too (its listener comes after this one).
+          queueMicrotask(() => {
+            vi.advanceTimersByTime(300);
+            onLine(line);
+            child.kill('SIGUSR2');
+          });
+        }),
+    });
+    return { result, progressed: () => progressed, said };
+  }
+
+  it('keeps a download that makes progress for longer than the box, and reports a failure in its last line without a stack', async () => {
+    const d = driven(['progress 0', 'progress 1', 'progress 2', 'progress 3'], 'console.error("Error: boom\\n    at somewhere (x.js:1:1)\\nchecksum mismatch for electron.zip"); process.exit(1);');
+    expect(await d.result).toEqual({ ok: false, reason: 'checksum mismatch for electron.zip' });
+    expect(d.said).toEqual(['request', 'progress 0', 'progress 1', 'progress 2', 'progress 3']);
+    expect(d.progressed()).toBe(1);
+  });
+
+  it('stops the clock once the zip is downloaded: unpacking it is not a stall', async () => {
+    // After "downloaded" the fake clock moves far past the box before the stand-in ends well.
+    const d = driven(['progress 100', 'downloaded'], 'process.exit(0);', (line) => {
+      if (line === 'downloaded') vi.advanceTimersByTime(60_000);
+    });
+    expect(await d.result).toEqual({ ok: true });
+  });
+});
+
+it('starts the idle clock when the request goes out, so a machine too busy to start the download quickly still reaches the mirror', async () => {
+  const mirror = await stallingMirror();
+  const cache = mkdtempSync(join(tmpdir(), 'weft-electron-cache-'));
+  dirs.push(cache);
+  try {
+    // A slow machine, made deterministic: the download's process is blocked for 1.5 s before it
+    // runs a line of its own, three times the idle box.
+    const slowStart = join(cache, 'slow-start.cjs');
+    writeFileSync(slowStart, 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500);\n');
+    const result = await fetchElectron({
+      env: { ...process.env, ELECTRON_MIRROR: mirror.url, electron_config_cache: cache },
+      idleTimeoutMs: 500,
+      command: [process.execPath, '--require', slowStart, FETCH_SCRIPT],
+    });
+    expect(result).toEqual({ ok: false, reason: 'the download made no progress for 0.5 s' });
+    // The request was written before the clock started: the mirror sees it, however late.
+    await waitUntil(() => mirror.requests().length > 0, 'the request to reach the mirror');
+    expect(mirror.requests()).toEqual([expect.stringMatching(/electron-v[\d.]+-linux-\w+\.zip$/)]);
+  } finally {
+    await mirror.close();
+  }
 });
 
 it('the real fetch script, against a mirror that refuses, fails in one line', async () => {

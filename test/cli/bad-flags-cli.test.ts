@@ -85,8 +85,8 @@ describe('JSON flags', () => {
   it.runIf(process.platform === 'linux')('a FIFO given as --input @file is refused, not waited on', async () => {
     const fifo = join(dir, 'input.fifo');
     execFileSync('mkfifo', [fifo]);
-    await refused(['run', file, '--db', db, '--input', `@${fifo}`], /--input @.*input\.fifo: .*is a FIFO \(a named pipe\), not a regular file/, { timeoutMs: 15_000 });
-    await refused(['approve', 'RUN', 'review', '--db', db, '--data', `@${fifo}`], /--data @.*input\.fifo: .*is a FIFO \(a named pipe\), not a regular file/, { timeoutMs: 15_000 });
+    await refused(['run', file, '--db', db, '--input', `@${fifo}`], /--input @.*input\.fifo: .*is a FIFO \(a named pipe\), not a regular file/);
+    await refused(['approve', 'RUN', 'review', '--db', db, '--data', `@${fifo}`], /--data @.*input\.fifo: .*is a FIFO \(a named pipe\), not a regular file/);
   });
 
   it('refuses 100,000 nested objects in --input @file, saying how deep is allowed', async () => {
@@ -154,11 +154,11 @@ describe('definition files', () => {
     const fifo = join(dir, 'flow.weft.json');
     execFileSync('mkfifo', [fifo]);
     for (const command of ['run', 'validate']) {
-      const r = await runWeft([command, fifo, '--db', db].slice(0, command === 'run' ? 4 : 2), dir, { timeoutMs: 15_000 });
+      const r = await runWeft([command, fifo, '--db', db].slice(0, command === 'run' ? 4 : 2), dir);
       expect(r.stderr).toMatch(/flow\.weft\.json: it is a FIFO \(a named pipe\), not a regular file/);
       expect(r.code).toBe(2);
     }
-    const stats = await runWeft(['stats', fifo, '--db', db], dir, { timeoutMs: 15_000 });
+    const stats = await runWeft(['stats', fifo, '--db', db], dir);
     expect(stats.stderr).toMatch(/flow\.weft\.json is a FIFO \(a named pipe\), not a regular file; give the file of a workflow, or its id/);
     expect(stats.code).toBe(2);
   });

@@ -68,4 +68,4 @@ it('refuses a child workflow with a command step from an untrusted workspace, an
   expect(retried.stderr).toBe('');
   expect(JSON.parse(retried.stdout)).toEqual({ runId, state: 'succeeded' });
   expect(existsSync(marker)).toBe(true);
-}, 60_000);
+});

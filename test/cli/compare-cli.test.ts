@@ -81,7 +81,7 @@ beforeAll(async () => {
   runs['readFails'] = await run(chain, { n: 3 });
   runs['constant1'] = await run(constant, { n: 1 });
   runs['constant2'] = await run(constant, { n: 2 });
-}, 60_000);
+});
 
 const id = (name: string): string => {
   const value = runs[name];

@@ -11,6 +11,7 @@ import { ApiErrorBody } from '../../shared/api/api-error.ts';
 import { RunDetail } from '../../shared/api/run-detail.ts';
 import { RunSummaryPage } from '../../shared/api/run-summary.ts';
 import { runWeft } from './run-weft.ts';
+import { waitFor } from '../wait-until.ts';
 
 const BIN = new URL('../../bin/weft.js', import.meta.url).pathname;
 
@@ -59,7 +60,7 @@ beforeAll(async () => {
   const endpoint = JSON.parse(readFileSync(join(root, 'serve.json'), 'utf8')) as { url: string; token: string };
   url = endpoint.url;
   token = endpoint.token;
-}, 60_000);
+});
 
 afterAll(async () => {
   if (server.exitCode === null) {
@@ -70,7 +71,7 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const weft = (args: string[]) => runWeft(args, workspace, { env, timeoutMs: 30_000 });
+const weft = (args: string[]) => runWeft(args, workspace, { env });
 const callCount = (): number => (existsSync(calls) ? readFileSync(calls, 'utf8').split('\n').filter((l) => l !== '').length : 0);
 
 async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
@@ -83,12 +84,10 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
 }
 
 async function untilState(runId: string, state: string): Promise<RunDetail> {
-  for (const start = Date.now(); ; ) {
+  return waitFor(async () => {
     const detail = RunDetail.parse((await api('GET', `/api/runs/${runId}`)).body);
-    if (detail.run.state === state) return detail;
-    if (Date.now() - start > 15_000) throw new Error(`run ${runId} never became ${state} (it is ${detail.run.state})`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+    return detail.run.state === state ? detail : undefined;
+  }, `run ${runId} to become ${state}`);
 }
 
 it('weft run --pin --break, weft step and weft continue go through the server', async () => {

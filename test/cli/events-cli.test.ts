@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { until } from '../engine/until.ts';
+import { WAIT_BOUND_MS } from '../wait-until.ts';
 import { REPO_ROOT, runWeft, STACK_LINE, type WeftResult } from './run-weft.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/weft.js', import.meta.url));
@@ -65,7 +66,8 @@ function startWeft(args: readonly string[]): { lines: string[]; done: Promise<We
   });
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const done = new Promise<WeftResult>((resolve, reject) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    // Only a broken follower is killed here (test/wait-until.ts's bound).
+    const timer = setTimeout(() => child.kill('SIGKILL'), WAIT_BOUND_MS);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
@@ -91,7 +93,7 @@ async function runIdOf(workflowId: string): Promise<string> {
       id = undefined; // the first `weft run` has not created the store yet
     }
     return id !== undefined;
-  }, `a run of ${workflowId}`, 30_000);
+  }, `a run of ${workflowId}`);
   return id ?? '';
 }
 
@@ -137,7 +139,7 @@ describe('weft events: pages', () => {
     // --after alone keeps today's shape: no `next`.
     const tail = JSON.parse((await runWeft(['events', runId, '--db', db, '--json', '--after', '10'])).stdout) as Record<string, unknown>;
     expect(tail).toEqual({ events: whole.slice(10) });
-  }, 120_000);
+  });
 
   it('refuses paging values that are not whole numbers, and --follow with --limit, with exit 2', async () => {
     const ran = JSON.parse((await runWeft(['run', chainFile, '--db', db, '--json'])).stdout) as { runId: string };
@@ -154,7 +156,7 @@ describe('weft events: pages', () => {
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toContain(STACK_LINE);
     }
-  }, 60_000);
+  });
 });
 
 describe('weft events --follow', () => {
@@ -168,7 +170,7 @@ describe('weft events --follow', () => {
     expect(followed.code, followed.stderr).toBe(0);
     const printed = follow.lines.map((l) => JSON.parse(l) as Printed);
     expect(printed).toEqual(await eventsJson(runId));
-  }, 120_000);
+  });
 
   it('waits while the run waits for a person, prints what other processes commit, and exits with the run code', async () => {
     for (const [act, code] of [[['approve'], 0], [['reject', '--reason', 'not yet'], 1], [['cancel'], 1]] as const) {
@@ -176,7 +178,7 @@ describe('weft events --follow', () => {
       expect(ran.code).toBe(3);
       const { runId } = JSON.parse(ran.stdout) as { runId: string };
       const follow = startWeft(['events', runId, '--db', db, '--follow']);
-      await until(() => follow.lines.some((l) => l.includes('task_opened')), 'the follower to print the open task', 30_000);
+      await until(() => follow.lines.some((l) => l.includes('task_opened')), 'the follower to print the open task');
       const before = follow.lines.length;
       const acted = await runWeft(act[0] === 'cancel' ? ['cancel', runId, '--db', db] : [act[0], runId, 'review', ...act.slice(1), '--db', db]);
       expect(acted.code, acted.stderr).toBe(code);
@@ -205,5 +207,5 @@ describe('weft events --follow opens the store read-only', () => {
     expect(refused.stderr).toMatch(/is an SQLite database of another application.*not a Weft store; nothing was changed/);
     expect(refused.stderr).not.toContain(STACK_LINE);
     expect(readFileSync(other).equals(before)).toBe(true);
-  }, 60_000);
+  });
 });

@@ -14,7 +14,7 @@ describe('the store lease', () => {
     const db = join(dir, 'store.db');
     const d = openDatabase(db);
     // This test process stands in for a live engine that keeps its heartbeat fresh.
-    d.prepare('INSERT INTO lease (id, owner, pid, host, heartbeat_at) VALUES (1, ?, ?, ?, ?)').run('weft serve', process.pid, hostname(), Date.now() + 60_000);
+    d.prepare('INSERT INTO lease (id, owner, pid, host, heartbeat_at) VALUES (1, ?, ?, ?, ?)').run('weft serve', process.pid, hostname(), Date.now() + 3_600_000);
     // Only the child waits briefly for the lease: the variable goes to its environment alone.
     const locked = await runWeft(['resume', '--db', db], undefined, { env: { WEFT_LEASE_WAIT_MS: '300' } });
     expect(locked.code).toBe(2);

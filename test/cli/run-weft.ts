@@ -2,6 +2,7 @@
 // see exactly the exit code and the bytes on stdout and stderr.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { WAIT_BOUND_MS } from '../wait-until.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = fileURLToPath(new URL('../../bin/weft.js', import.meta.url));
@@ -13,7 +14,7 @@ export interface WeftResult {
 }
 
 export interface RunOptions {
-  /** Bounds a hung child (it is killed and the promise rejects); 20 s unless given. */
+  /** Bounds a hung child (it is killed and the promise rejects); test/wait-until.ts's WAIT_BOUND_MS unless given. */
   timeoutMs?: number;
   /** Variables added to this process's environment for the child. */
   env?: Record<string, string>;
@@ -21,7 +22,7 @@ export interface RunOptions {
   uid?: number;
 }
 
-export function runWeft(args: readonly string[], cwd: string = REPO_ROOT, { timeoutMs = 20_000, env, uid }: RunOptions = {}): Promise<WeftResult> {
+export function runWeft(args: readonly string[], cwd: string = REPO_ROOT, { timeoutMs = WAIT_BOUND_MS, env, uid }: RunOptions = {}): Promise<WeftResult> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,

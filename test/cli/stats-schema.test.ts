@@ -20,7 +20,7 @@ const env = { WEFT_DB: join(root, 'weft.db'), WEFT_CONFIG_DIR: join(root, 'confi
 let api: { url: string; close(): Promise<void> };
 
 async function weft(args: string[], expectCode: number): Promise<string> {
-  const r = await runWeft(args, dir, { env, timeoutMs: 60_000 });
+  const r = await runWeft(args, dir, { env });
   expect(r.stderr, `weft ${args.join(' ')}`).toBe('');
   expect(r.code, `weft ${args.join(' ')}`).toBe(expectCode);
   return r.stdout;

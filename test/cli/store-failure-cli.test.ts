@@ -57,7 +57,7 @@ describe.skipIf(!mounted)('a store on a full disk', () => {
       const file = join(dir, `fill-${withTimer ? 'timer' : 'plain'}.weft.json`);
       writeFileSync(file, JSON.stringify(filler(`fill-${withTimer ? 'timer' : 'plain'}`, withTimer)));
       try {
-        const r = await runWeft(['run', file, '--db', db], dir, { timeoutMs: 30_000 });
+        const r = await runWeft(['run', file, '--db', db], dir);
         expectOneLineStoreError(r, db, /full/);
       } finally {
         // The next test needs the space back.

@@ -12,6 +12,7 @@ import { EventLogJson } from '../../shared/api/run-event-record.ts';
 import { overrideEnv } from '../env-override.ts';
 import { killTree } from './process-tree.ts';
 import { runCli, startCli } from './weft-cli.ts';
+import { waitUntil } from '../wait-until.ts';
 
 const lines = (path: string): string[] => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((l) => l !== '') : []);
 
@@ -49,12 +50,10 @@ it('keeps a debug run paused at its breakpoint, with its pins, across a kill -9 
 
   // Paused at "check" while "slow" still runs: the CLI waits for it, and is killed there.
   const cli = startCli(['run', file, '--break', 'check', '--pin', 'expensive={"pinned":true}', '--db', db, '--json'], dir);
-  const start = Date.now();
-  while (lines(slowOut).length === 0) {
+  await waitUntil(async () => {
     if (cli.child.exitCode !== null) throw new Error(`weft run exited early: ${(await cli.done).stderr}`);
-    if (Date.now() - start > 20_000) throw new Error('the slow step never started');
-    await new Promise((r) => setTimeout(r, 10));
-  }
+    return lines(slowOut).length > 0;
+  }, 'the slow step to start', { pollMs: 10 });
   const inspectJson = async (runId: string) => RunDetail.parse(JSON.parse((await runCli(['inspect', runId, '--db', db, '--json'], dir)).stdout));
   const { runs } = JSON.parse((await runCli(['runs', '--db', db, '--json'], dir)).stdout) as { runs: { id: string; state: string; debug?: true }[] };
   const runId = runs[0]?.id ?? '';

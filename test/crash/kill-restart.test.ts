@@ -148,4 +148,4 @@ it('survives repeated kill -9 of the engine and its commands without losing or r
   expect(killed.length).toBeGreaterThanOrEqual(KILLS);
   expect(summary.interrupted).toBeGreaterThan(0);
   rmSync(dir, { recursive: true, force: true });
-}, 120_000);
+});

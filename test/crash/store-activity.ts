@@ -3,6 +3,7 @@
 // `weft` costs most of a second (tsx compiles the engine), so a kill delay counted from the spawn
 // would mostly land before the engine exists; counted from the first write, it lands mid-run.
 import { statSync } from 'node:fs';
+import { WAIT_BOUND_MS } from '../wait-until.ts';
 
 function signature(dbPath: string): string {
   const part = (path: string): string => {
@@ -17,7 +18,7 @@ function signature(dbPath: string): string {
 }
 
 /** Resolves true on the first change of the store files after the call, false if `gone` resolves first. */
-export async function storeWritten(dbPath: string, gone: Promise<unknown>, pollMs = 3, timeoutMs = 30_000): Promise<boolean> {
+export async function storeWritten(dbPath: string, gone: Promise<unknown>, pollMs = 3, timeoutMs = WAIT_BOUND_MS): Promise<boolean> {
   const before = signature(dbPath);
   let ended = false;
   void gone.then(() => (ended = true));

@@ -3,7 +3,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exampleWorkspace, REPO_ROOT, startServe, weft, type Served, type Workspace, startFakeApi, type FakeApi } from './weft-serve.ts';
+import { appChrome, exampleWorkspace, REPO_ROOT, shootBothThemes, startServe, weft, type Served, type Workspace, startFakeApi, type FakeApi } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
@@ -21,29 +21,29 @@ test.afterAll(async () => {
   ws?.remove();
 });
 
-async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
-  // Run in the page, where window and document exist (this file is type-checked without the DOM).
-  await page.evaluate(`localStorage.setItem('weft.theme', '${theme}'); document.documentElement.dataset.theme = '${theme}'`);
-}
+const EXAMPLES = ['agent-escalation', 'order-payment', 'parallel-research', 'record-update', 'research-review', 'trip-saga'];
 
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await setTheme(page, theme);
-    await page.screenshot({ path: `test-results/screenshots/${name}-${theme}.png` });
-  }
+/** The graph's step nodes of an example, by step id: none may overlap another or leave the window. */
+function stepNodes(page: Page, example: string): Record<string, ReturnType<Page['getByTestId']>> {
+  const { steps } = JSON.parse(readFileSync(join(REPO_ROOT, `examples/${example}.weft.json`), 'utf8')) as { steps: { id: string }[] };
+  return Object.fromEntries(steps.map((s) => [`step ${s.id}`, page.getByTestId(`step-node-${s.id}`)]));
 }
 
 test('the token address opens the app and lists the six examples', async ({ page }) => {
   await page.goto(served.address);
   await expect(page.getByTestId('workflow-list')).toBeVisible();
-  for (const id of ['agent-escalation', 'order-payment', 'parallel-research', 'record-update', 'research-review', 'trip-saga']) {
+  for (const id of EXAMPLES) {
     await expect(page.getByTestId(`workflow-row-${id}`)).toBeVisible();
   }
   // The token left the address bar for session storage.
   expect(page.url()).not.toContain('token=');
   await expect(page.getByTestId('connection')).toHaveText(/live/);
   await expect(page.getByTestId('workspace')).toContainText(ws.dir);
-  await shoot(page, 'workflows');
+  await shootBothThemes(page, 'workflows', {
+    ...appChrome(page),
+    list: page.getByTestId('workflow-list'),
+    ...Object.fromEntries(EXAMPLES.map((id) => [id, page.getByTestId(`workflow-row-${id}`)])),
+  });
 });
 
 test('trip-saga shows one node per step and one edge per edge', async ({ page }) => {
@@ -52,7 +52,7 @@ test('trip-saga shows one node per step and one edge per edge', async ({ page })
   await page.getByTestId('workflow-row-trip-saga').click();
   await expect(page.locator('.react-flow__node')).toHaveCount(definition.steps.length);
   await expect(page.locator('.react-flow__edge')).toHaveCount(definition.edges.length);
-  await shoot(page, 'workflow-trip-saga');
+  await shootBothThemes(page, 'workflow-trip-saga', { ...appChrome(page), ...stepNodes(page, 'trip-saga') });
 });
 
 test('a run of record-update started from a terminal appears and colours its nodes without a reload', async ({ page }) => {
@@ -80,7 +80,16 @@ test('a run of record-update started from a terminal appears and colours its nod
   await expect(page.getByTestId('provenance')).toContainText('steps.validate.output.recordId');
   await page.getByTestId('provenance-link-validate').first().click();
   await expect(page.getByTestId('step-detail')).toHaveAttribute('data-step', 'validate');
-  await shoot(page, 'run-record-update');
+  // The detail keeps the scroll it had for the step before (write's attempts), so the head of
+  // validate's is brought into view for the picture.
+  const head = page.getByTestId('step-detail').locator('.rsd-head');
+  await head.scrollIntoViewIfNeeded();
+  await shootBothThemes(page, 'run-record-update', {
+    ...appChrome(page),
+    'run state': page.getByTestId('run-state'),
+    ...stepNodes(page, 'record-update'),
+    "the step detail's head": head,
+  });
 });
 
 test('a waiting run turns its nodes as a terminal answers its task', async ({ page }) => {
@@ -92,7 +101,7 @@ test('a waiting run turns its nodes as a terminal answers its task', async ({ pa
   await page.getByTestId(`run-row-${runId}`).click();
   await expect(page.getByTestId('step-state-review')).toHaveText(/waiting/);
   await expect(page.getByTestId('run-state')).toHaveText('waiting');
-  await shoot(page, 'run-research-review-waiting');
+  await shootBothThemes(page, 'run-research-review-waiting', { ...appChrome(page), 'run state': page.getByTestId('run-state'), ...stepNodes(page, 'research-review') });
   const approved = await weft(ws, ['approve', runId, 'review', '--json']);
   expect(approved.code).toBe(0);
   await expect(page.getByTestId('step-state-review')).toHaveText(/succeeded/);

@@ -5,7 +5,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exampleWorkspace, REPO_ROOT, startServe, type Served, type Workspace } from './weft-serve.ts';
+import { appChrome, exampleWorkspace, REPO_ROOT, shootBothThemes, startServe, type Served, type Workspace } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
@@ -23,17 +23,32 @@ test.afterAll(async () => {
 
 const MOD = process.platform === 'darwin' ? 'Meta' : 'Control';
 
-async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
-  await page.evaluate(`localStorage.setItem('weft.theme', '${theme}'); document.documentElement.dataset.theme = '${theme}'`);
+/** The canvas's transform (pan and zoom) as the page draws it. */
+const viewportTransform = (page: Page): Promise<string> => page.evaluate(`document.querySelector('.react-flow__viewport')?.getAttribute('style') ?? ''`);
+
+/**
+ * Waits for a pan or zoom animation to end: the transform differs from `before` and is the same
+ * on two animation frames in a row (the animation moves it on every frame while it runs). The
+ * frames are watched in the page (a promise it resolves; the app's CSP forbids string predicates).
+ */
+async function viewportSettled(page: Page, before: string): Promise<void> {
+  await page.evaluate(`new Promise((resolve) => {
+    let last;
+    const frame = () => {
+      const now = document.querySelector('.react-flow__viewport')?.getAttribute('style') ?? '';
+      if (now !== ${JSON.stringify(before)} && now === last) resolve(now);
+      else {
+        last = now;
+        requestAnimationFrame(frame);
+      }
+    };
+    requestAnimationFrame(frame);
+  })`);
 }
 
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await setTheme(page, theme);
-    await page.waitForTimeout(50);
-    await page.screenshot({ path: `test-results/screenshots/${name}-${theme}.png` });
-  }
-  await setTheme(page, 'light');
+/** The example's steps on the canvas, by id: none may overlap another or leave the window. */
+function stepNodes(page: Page, ids: readonly string[]): Record<string, Locator> {
+  return Object.fromEntries(ids.map((id) => [`step ${id}`, node(page, id)]));
 }
 
 async function openEditor(page: Page, id: string): Promise<void> {
@@ -88,9 +103,10 @@ test('draws a workflow from the palette, connects it with an outcome and a condi
   await createWorkflow(page, 'drawn');
   // Zoom out so the three new steps sit apart, whatever the width of the window.
   await page.locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
+  const before = await viewportTransform(page);
   await page.keyboard.press('-');
   await page.keyboard.press('-');
-  await page.waitForTimeout(400);
+  await viewportSettled(page, before);
   const canvas = page.getByTestId('editor-canvas');
   const box = await canvas.boundingBox();
   if (box === null) throw new Error('no canvas');
@@ -122,7 +138,12 @@ test('draws a workflow from the palette, connects it with an outcome and a condi
   expect(saved.edges).toContainEqual({ id: 'human_end', from: 'human', to: 'end', on: 'rejected', when: 'output.reason != ""' });
   expect(Object.keys(saved.layout)).toEqual(['start', 'done', 'http', 'human', 'end']);
   await expect(page.getByTestId('unsaved')).toHaveCount(0);
-  await shoot(page, 'editor-drawn');
+  await shootBothThemes(page, 'editor-drawn', {
+    ...appChrome(page),
+    ...stepNodes(page, ['start', 'done', 'http', 'human', 'end']),
+    "the condition's label": page.getByTestId('edge-label-human_end'),
+    'save status': page.getByTestId('save-status'),
+  });
 });
 
 test('a problem appears on its node and in Problems, leads to its field, and goes when fixed', async ({ page }) => {
@@ -136,7 +157,12 @@ test('a problem appears on its node and in Problems, leads to its field, and goe
   await expect(row).toHaveAttribute('data-step', 'check_payment');
   await expect(node(page, 'check_payment').locator('.node-problem-error')).toBeVisible();
   await expect(node(page, 'fulfil').locator('.node-problem-error')).toHaveCount(0);
-  await shoot(page, 'editor-problems');
+  await shootBothThemes(page, 'editor-problems', {
+    ...appChrome(page),
+    'check_payment with its problem': node(page, 'check_payment'),
+    'the problem': row,
+    'the field with the problem': page.getByTestId('field-input-input'),
+  });
 
   // From the problem to its field: select another step first, then activate the row.
   await node(page, 'fulfil').click();
@@ -236,13 +262,12 @@ test('auto-layout moves every step in one undoable step', async ({ page }) => {
   await page.locator('.react-flow__pane').click({ position: { x: 20, y: 20 } });
   await page.keyboard.press('l');
   await expect(page.getByTestId('unsaved')).toBeVisible();
-  await page.waitForTimeout(400);
-  expect(await page.locator('.react-flow__node').first().boundingBox()).not.toEqual(first);
+  await expect.poll(() => page.locator('.react-flow__node').first().boundingBox()).not.toEqual(first);
   await page.keyboard.press(`${MOD}+z`);
   await expect(page.getByTestId('unsaved')).toHaveCount(0);
   await page.keyboard.press('f');
-  await page.waitForTimeout(400);
-  expect(await page.locator('.react-flow__node').first().boundingBox()).toEqual(first);
+  // Fitted again (an animation): back where it was, to the pixel.
+  await expect.poll(() => page.locator('.react-flow__node').first().boundingBox()).toEqual(first);
 });
 
 test('exports a file and imports it back byte for byte', async ({ page }) => {
@@ -287,7 +312,7 @@ test('editing a version that has run saves version N+1, and the diff lists exact
   await expect(page.getByTestId('diff-view')).toBeVisible();
   await expect(page.getByTestId('diff-item')).toHaveText(['~step start: meta']);
   await page.getByTestId('diff-item').click();
-  await shoot(page, 'editor-diff');
+  await shootBothThemes(page, 'editor-diff', { ...appChrome(page), diff: page.getByTestId('diff-view'), 'the change': page.getByTestId('diff-item') });
   await page.getByTestId('diff-overlay').click();
   await expect(page.getByTestId('diff-canvas')).toHaveCount(1);
   await page.getByTestId('diff-close').click();
@@ -301,7 +326,12 @@ test('the handoffs of a step name the branch a field may not come from', async (
   await expect(flagged.first()).toBeVisible();
   await expect(page.getByTestId('handoffs')).toContainText('quick_estimate');
   await page.getByTestId('handoffs').scrollIntoViewIfNeeded();
-  await shoot(page, 'editor-handoffs');
+  await shootBothThemes(page, 'editor-handoffs', {
+    ...appChrome(page),
+    report: node(page, 'report'),
+    handoffs: page.getByTestId('handoffs'),
+    'the flagged read': flagged.first(),
+  });
 });
 
 test('unsaved changes: leaving asks first, and a draft survives a reload and is offered back', async ({ page }) => {
@@ -335,7 +365,8 @@ test('unsaved changes: leaving asks first, and a draft survives a reload and is 
 
 test('the editor with an example open, and its keyboard cheat sheet', async ({ page }) => {
   await openEditor(page, 'order-payment');
-  await shoot(page, 'editor-order-payment');
+  const { steps } = JSON.parse(fileText('order-payment')) as { steps: { id: string }[] };
+  await shootBothThemes(page, 'editor-order-payment', { ...appChrome(page), ...stepNodes(page, steps.map((s) => s.id)) });
   await page.keyboard.press('?');
   await expect(page.getByTestId('cheat-sheet')).toBeVisible();
   await expect(page.getByTestId('cheat-sheet')).toContainText('Undo');

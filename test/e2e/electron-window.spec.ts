@@ -38,7 +38,7 @@ test('the desktop window starts its engine and opens an example in the editor', 
   });
   try {
     const window = await app.firstWindow();
-    await expect(window.getByTestId('workflow-list')).toBeVisible({ timeout: 30_000 });
+    await expect(window.getByTestId('workflow-list')).toBeVisible();
     // The token reached the page through the preload, never in the address.
     expect(window.url()).not.toContain('token=');
     // The page is sandboxed: no Node in it.

@@ -4,7 +4,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { formatDuration } from '../../renderer/app/format.ts';
 import { WorkflowReport } from '../../shared/api/workflow-stats.ts';
-import { exampleWorkspace, startServe, weft, type Served, type Workspace, startFakeApi, type FakeApi } from './weft-serve.ts';
+import { appChrome, exampleWorkspace, shootBothThemes, startServe, weft, type Served, type Workspace, startFakeApi, type FakeApi } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
@@ -51,15 +51,18 @@ test.afterAll(async () => {
   ws?.remove();
 });
 
+/** The insights page whole (it scrolls inside the app's content area: a tall window shows all of it), with what it must show. */
 async function shoot(page: Page, name: string): Promise<void> {
-  // The page scrolls inside the app's content area: a tall window shows all of it.
   await page.setViewportSize({ width: 1440, height: 1620 });
   await page.mouse.move(1, 1);
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate(`localStorage.setItem('weft.theme', '${theme}'); document.documentElement.dataset.theme = '${theme}'`);
-    await expect(page.locator('.recharts-line').first()).toBeVisible();
-    await page.screenshot({ path: `test-results/screenshots/${name}-${theme}.png` });
-  }
+  await expect(page.locator('.recharts-line').first()).toBeVisible();
+  await shootBothThemes(page, name, {
+    ...appChrome(page),
+    ...Object.fromEntries(['runs', 'success', 'p50', 'p95', 'retry', 'compensation', 'intervention'].map((f) => [f, page.getByTestId(`insights-${f}`)])),
+    'rates over time': page.getByTestId('insights-rates'),
+    graph: page.getByTestId('insights-graph'),
+    'time split': page.getByTestId('insights-split'),
+  });
 }
 
 test('the insights of trip-saga show the figures of weft stats', async ({ page }) => {
@@ -133,8 +136,5 @@ test('a workflow that has never run shows the empty state', async ({ page }) => 
   await expect(page.getByTestId('insights-empty')).toContainText('No runs of parallel-research yet');
   await expect(page.getByTestId('insights-rates')).toHaveCount(0);
   await page.setViewportSize({ width: 1440, height: 700 });
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate(`localStorage.setItem('weft.theme', '${theme}'); document.documentElement.dataset.theme = '${theme}'`);
-    await page.screenshot({ path: `test-results/screenshots/insights-empty-${theme}.png` });
-  }
+  await shootBothThemes(page, 'insights-empty', { ...appChrome(page), 'empty state': page.getByTestId('insights-empty') });
 });

@@ -4,7 +4,7 @@
 // the engine's refusal shown word for word, and the run-level dialogs (pause, revise with its
 // plan, cancel with its confirmation). Every wait is for a state, never for time.
 import { expect, test, type Page } from '@playwright/test';
-import { exampleWorkspace, shootBothThemes, startServe, weft, type Served, type Workspace, startFakeApi } from './weft-serve.ts';
+import { appChrome, exampleWorkspace, shootBothThemes, startServe, weft, type Served, type Workspace, startFakeApi } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
@@ -70,7 +70,15 @@ test('the start form checks the input, offers the last one again, and opens the 
   await expect(dialog.getByTestId('field-topic-error')).toHaveText('at least 3 characters');
   await expect(dialog.getByTestId('field-maxWords-error')).toHaveText('at least 100');
   await dialog.getByTestId('start-priority').fill('2.5');
-  await shootBothThemes(page, 'start-run-errors');
+  await shootBothThemes(page, 'start-run-errors', {
+    dialog,
+    topic: dialog.getByTestId('field-topic'),
+    "topic's error": dialog.getByTestId('field-topic-error'),
+    'max words': dialog.getByTestId('field-maxWords'),
+    "max words' error": dialog.getByTestId('field-maxWords-error'),
+    priority: dialog.getByTestId('start-priority'),
+    start: dialog.getByTestId('submit-action'),
+  });
   await expect(dialog).toContainText('a whole number');
   await dialog.getByTestId('start-priority').fill('3');
   await dialog.getByTestId('field-topic').fill('idempotency keys');
@@ -89,7 +97,14 @@ test('the start form checks the input, offers the last one again, and opens the 
   await expect(dialog.getByTestId('field-topic')).toHaveValue('idempotency keys');
   await expect(dialog.getByTestId('field-maxWords')).toHaveValue('600');
   await expect(dialog).toContainText('the input of your last start');
-  await shootBothThemes(page, 'start-run-last-input');
+  await shootBothThemes(page, 'start-run-last-input', {
+    dialog,
+    'last input note': dialog.getByText('the input of your last start'),
+    topic: dialog.getByTestId('field-topic'),
+    'max words': dialog.getByTestId('field-maxWords'),
+    key: dialog.getByTestId('start-key'),
+    start: dialog.getByTestId('submit-action'),
+  });
   await dialog.getByTestId('start-input-tab-json').click();
   await expect(dialog.getByTestId('start-input-json')).toContainText('"maxWords": 600');
   await dialog.getByTestId('start-key').fill('article-42');
@@ -107,7 +122,14 @@ test('a review task answered from the inbox: rejected with a reason, the run mov
   await card.getByTestId('task-toggle').click();
   // What it is about: the draft the review step was given.
   await expect(card.getByTestId('task-input')).toContainText('Why durable workflows resume instead of repeat');
-  await shootBothThemes(page, 'inbox-task-open');
+  await shootBothThemes(page, 'inbox-task-open', {
+    ...appChrome(page),
+    card,
+    deadline: card.getByTestId('task-deadline'),
+    draft: card.getByTestId('task-input'),
+    approve: card.getByTestId('action-approve'),
+    reject: card.getByTestId('action-reject'),
+  });
 
   // A rejection needs a reason; the one given reaches the step's output (and the redraft).
   await card.getByTestId('action-reject').click();
@@ -115,7 +137,13 @@ test('a review task answered from the inbox: rejected with a reason, the run mov
   await card.getByTestId('submit-action').click();
   await expect(card.getByTestId('action-problem')).toContainText('Give a reason');
   await card.getByTestId('action-reason').fill('Cite the idempotency source in the second paragraph.');
-  await shootBothThemes(page, 'inbox-reject');
+  await shootBothThemes(page, 'inbox-reject', {
+    ...appChrome(page),
+    card,
+    by: card.getByTestId('action-by'),
+    reason: card.getByTestId('action-reason'),
+    send: card.getByTestId('submit-action'),
+  });
   await card.getByTestId('submit-action').click();
   await expect(page.getByTestId('task-answered').first()).toContainText('Rejected “Review article draft” (review)');
   await expect(card).toHaveCount(0);
@@ -134,7 +162,7 @@ test('a review task answered from the inbox: rejected with a reason, the run mov
   await rereview.getByTestId('action-approve').click();
   await expect(page.getByTestId('task-answered').first()).toContainText('Approved');
   await expect.poll(async () => (await getRun(runId)).run.state).toBe('succeeded');
-  await shootBothThemes(page, 'inbox-answered');
+  await shootBothThemes(page, 'inbox-answered', { ...appChrome(page), 'answered note': page.getByTestId('task-answered').first() });
 });
 
 test('a task answered elsewhere first: the inbox shows the engine’s refusal', async ({ page }) => {
@@ -163,7 +191,14 @@ test('a task answered elsewhere first: the inbox shows the engine’s refusal', 
   expect(refused.status).toBe(409);
   const body = (await refused.json()) as { error: { message: string } };
   await expect(error).toHaveText(body.error.message);
-  await shootBothThemes(page, 'inbox-refused');
+  await shootBothThemes(page, 'inbox-refused', {
+    ...appChrome(page),
+    card,
+    gone: card.getByTestId('task-gone'),
+    'reassign to': card.getByTestId('reassign-to'),
+    error,
+    send: card.getByTestId('submit-action'),
+  });
   await card.getByTestId('task-toggle').click();
   await expect(card).toHaveCount(0);
 });
@@ -179,7 +214,7 @@ test('run dialogs from the inbox: pause and resume, revise with its plan, cancel
   await card.getByTestId('action-pause').click();
   const pause = page.getByTestId('dialog-pause');
   await pause.getByTestId('action-reason').fill('waiting for legal');
-  await shootBothThemes(page, 'dialog-pause');
+  await shootBothThemes(page, 'dialog-pause', { dialog: pause, reason: pause.getByTestId('action-reason'), pause: pause.getByTestId('submit-action') });
   await pause.getByTestId('submit-action').click();
   await expect(pause).toHaveCount(0);
   await expect.poll(async () => (await getRun(runId)).run.state).toBe('paused');
@@ -202,7 +237,14 @@ test('run dialogs from the inbox: pause and resume, revise with its plan, cancel
   // draft reads research's output: decided once research has run again.
   await expect(revise.getByTestId('plan-draft')).toContainText('later');
   await expect(revise.getByTestId('plan-draft')).toContainText('after research');
-  await shootBothThemes(page, 'dialog-revise-plan');
+  await shootBothThemes(page, 'dialog-revise-plan', {
+    dialog: revise,
+    topic: revise.getByTestId('field-topic'),
+    preview: revise.getByTestId('revise-preview'),
+    "research's plan": revise.getByTestId('plan-research'),
+    "draft's plan": revise.getByTestId('plan-draft'),
+    revise: revise.getByTestId('submit-action'),
+  });
   expect((await getRun(runId)).run.inputRevision).toBe(1);
   await revise.getByTestId('submit-action').click();
   await expect(revise).toHaveCount(0);
@@ -224,7 +266,7 @@ test('run dialogs from the inbox: pause and resume, revise with its plan, cancel
   await skip.getByTestId('action-reason').fill('reviewed on paper');
   await skip.getByTestId('submit-action').click();
   await expect(skip.getByTestId('action-problem')).toHaveText('Give the output.');
-  await shootBothThemes(page, 'dialog-skip');
+  await shootBothThemes(page, 'dialog-skip', { dialog: skip, reason: skip.getByTestId('action-reason'), problem: skip.getByTestId('action-problem'), skip: skip.getByTestId('submit-action') });
   await skip.getByRole('button', { name: 'Cancel' }).click();
   await expect(skip).toHaveCount(0);
 
@@ -232,7 +274,7 @@ test('run dialogs from the inbox: pause and resume, revise with its plan, cancel
   await revised.getByTestId('action-fork').click();
   const fork = page.getByTestId('dialog-fork');
   await fork.getByTestId('field-audience').fill('site reliability engineers');
-  await shootBothThemes(page, 'dialog-fork');
+  await shootBothThemes(page, 'dialog-fork', { dialog: fork, audience: fork.getByTestId('field-audience'), fork: fork.getByTestId('submit-action') });
   await fork.getByTestId('submit-action').click();
   await expect(page).toHaveURL(/#\/run\//);
   const forkId = decodeURIComponent(/#\/run\/([^/?#]+)/.exec(page.url())?.[1] ?? '');
@@ -251,7 +293,7 @@ test('run dialogs from the inbox: pause and resume, revise with its plan, cancel
   await cancel.getByTestId('action-reason').fill('topic dropped');
   await cancel.getByTestId('submit-action').click();
   await expect(cancel.getByTestId('confirm-panel')).toBeVisible();
-  await shootBothThemes(page, 'dialog-cancel-confirm');
+  await shootBothThemes(page, 'dialog-cancel-confirm', { dialog: cancel, confirmation: cancel.getByTestId('confirm-panel'), confirm: cancel.getByTestId('confirm-action') });
   expect((await getRun(runId)).run.state).toBe('waiting');
   await cancel.getByTestId('confirm-action').click();
   await expect(cancel).toHaveCount(0);
@@ -340,7 +382,13 @@ test('step dialogs on a failed external write: retry asks for a confirmation, sk
     await retry.getByTestId('action-reason').fill('the records API was redeployed');
     await retry.getByTestId('submit-action').click();
     await expect(retry.getByTestId('confirm-panel')).toContainText('write has external effects');
-    await shootBothThemes(page, 'dialog-retry-confirm');
+    await shootBothThemes(page, 'dialog-retry-confirm', {
+      dialog: retry,
+      input: retry.getByTestId('retry-input'),
+      reason: retry.getByTestId('action-reason'),
+      confirmation: retry.getByTestId('confirm-panel'),
+      confirm: retry.getByTestId('confirm-action'),
+    });
     expect((await getRun(runId)).steps.find((s) => s.id === 'write')?.attempts.length).toBe(attemptsBefore);
     await retry.getByTestId('confirm-action').click();
     await expect(retry).toHaveCount(0);
@@ -357,7 +405,12 @@ test('step dialogs on a failed external write: retry asks for a confirmation, sk
     await skip.getByTestId('submit-action').click();
     await expect(skip.getByTestId('action-problem')).toContainText('not valid JSON');
     await skip.locator('[data-testid="skip-output-json"] .cm-content').fill('{"status": 200, "body": {"id": "A17", "revision": 4}}');
-    await shootBothThemes(page, 'dialog-skip-output');
+    await shootBothThemes(page, 'dialog-skip-output', {
+      dialog: skip,
+      reason: skip.getByTestId('action-reason'),
+      output: skip.getByTestId('skip-output-json'),
+      skip: skip.getByTestId('submit-action'),
+    });
     await skip.getByTestId('submit-action').click();
     await expect(page.getByTestId('harness-done')).toContainText('skip:');
     await expect(skip).toHaveCount(0);

@@ -4,11 +4,11 @@
 // who rejects the offer with a reason on the run page and approves the revision. Each picture is
 // taken in both themes through the app's own theme toggle, and each asserts what it shows. A
 // second test shows a map whose step succeeded although an item failed.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { exampleWorkspace, listenLoopback, REPO_ROOT, startServe, weft, type Served, type Workspace } from './weft-serve.ts';
+import { appChrome, exampleWorkspace, listenLoopback, REPO_ROOT, shootBothThemes, startServe, weft, type Served, type Workspace } from './weft-serve.ts';
 import { CHECK_ALL, CHECK_ITEM } from '../fixtures/map-items.ts';
 
 let ws: Workspace;
@@ -75,14 +75,13 @@ async function useTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
 }
 
-async function shoot(page: Page, name: string): Promise<void> {
+/** Both themes through the toggle, each asserting what the picture must show (weft-serve.ts). */
+async function shoot(page: Page, name: string, shown: Record<string, Locator>): Promise<void> {
   await page.mouse.move(1, 1);
-  for (const theme of ['light', 'dark'] as const) {
-    await useTheme(page, theme);
-    await page.screenshot({ path: `test-results/screenshots/${name}-${theme}.png` });
-  }
-  await useTheme(page, 'light');
+  await shootBothThemes(page, name, shown, useTheme);
 }
+
+const SHOWCASE_STEPS = ['fetch_quote', 'write', 'verify', 'draft', 'review', 'revise', 'done', 'expired'];
 
 async function start(input: unknown): Promise<string> {
   const r = await weft(ws, ['run', 'showcase.weft.json', '--input', JSON.stringify(input), '--json']);
@@ -128,7 +127,6 @@ function arrowheads(page: Page): Promise<Record<string, number>> {
 }
 
 test('one run with retries, an unknown write and a rejection: timeline, provenance, restart record, compare and insights in both themes', async ({ page }) => {
-  test.setTimeout(120_000);
   const input = { apiBase: flaky.url, topic: 'rack cooling' };
   const runId = await start(input);
   expect(flaky.calls).toEqual({ quote: 3, put: 1 });
@@ -173,14 +171,21 @@ test('one run with retries, an unknown write and a rejection: timeline, provenan
   await expect(page.getByTestId('attempt-error-outcome')).toHaveText('Outcome unknown');
   // The code only repeats the outcome, so it is not shown again.
   await expect(page.getByTestId('attempt-error-code')).toHaveCount(0);
-  await expect(page.getByTestId('attempt-error-message')).toContainText('timed out after 1500 ms');
+  await expect(page.getByTestId('attempt-error-message')).toContainText('timed out after 5000 ms');
   // The picture: the quote's second attempt selected, its 503 in the detail, the retries beside it.
   await page.getByTestId('step-node-fetch_quote').click();
   await page.getByTestId('attempt-tab-fetch_quote/1.2').click();
   await expect(page.getByTestId('attempt-detail')).toHaveAttribute('data-attempt', 'fetch_quote/1.2');
   await expect(page.getByTestId('attempt-error-outcome')).toHaveText('Failed');
   await expect(page.getByTestId('attempt-error-code')).toHaveText('http_503');
-  await shoot(page, 'showcase-timeline');
+  await shoot(page, 'showcase-timeline', {
+    ...appChrome(page),
+    'run state': page.getByTestId('run-state'),
+    ...Object.fromEntries(SHOWCASE_STEPS.map((id) => [`step ${id}`, page.getByTestId(`step-node-${id}`)])),
+    "the quote's timeline row": quoteRow,
+    'attempt detail': page.getByTestId('attempt-detail'),
+    'its error code': page.getByTestId('attempt-error-code'),
+  });
 
   // The step detail of the revision: the reason is in its input, and provenance links lead to
   // the review attempt that gave it.
@@ -190,7 +195,12 @@ test('one run with retries, an unknown write and a rejection: timeline, provenan
   await expect(page.getByTestId('provenance')).toContainText('steps.review.output.reason');
   await page.getByTestId('provenance').scrollIntoViewIfNeeded();
   await expect(page.getByTestId('provenance-link-review').first()).toBeInViewport();
-  await shoot(page, 'showcase-step-provenance');
+  await shoot(page, 'showcase-step-provenance', {
+    ...appChrome(page),
+    'revise on the graph': page.getByTestId('step-node-revise'),
+    provenance: page.getByTestId('provenance'),
+    'link to the review': page.getByTestId('provenance-link-review').first(),
+  });
   await page.getByTestId('provenance-link-review').first().click();
   await expect(page.getByTestId('step-detail')).toHaveAttribute('data-step', 'review');
 
@@ -201,7 +211,11 @@ test('one run with retries, an unknown write and a rejection: timeline, provenan
   await expect(page.getByTestId('record-step-write')).toHaveAttribute('data-state', 'unknown');
   await expect(page.getByTestId('record-step-fetch_quote')).toContainText('fetch_quote/1.3');
   await expect(page.getByTestId('record-step-done')).toHaveAttribute('data-state', 'succeeded');
-  await shoot(page, 'showcase-restart-record');
+  await shoot(page, 'showcase-restart-record', {
+    ...appChrome(page),
+    'the write': page.getByTestId('record-step-write'),
+    'the quote': page.getByTestId('record-step-fetch_quote'),
+  });
 
   // A second run whose offer is approved at once: it takes the other path out of review.
   const other = await start(input);
@@ -212,7 +226,7 @@ test('one run with retries, an unknown write and a rejection: timeline, provenan
   await expect(page.getByTestId('first-difference')).toHaveAttribute('data-step', 'review');
   await expect(page.getByTestId('first-difference')).toHaveAttribute('data-kind', 'path');
   await expect(page.getByTestId('first-difference')).toContainText('review');
-  await shoot(page, 'showcase-compare');
+  await shoot(page, 'showcase-compare', { ...appChrome(page), compare: page.getByTestId('compare-view'), 'first difference': page.getByTestId('first-difference') });
 
   // Insights over the two runs: both succeeded, one needed a person's rejection.
   await page.goto(`${served.url}/#/insights/showcase`);
@@ -225,7 +239,14 @@ test('one run with retries, an unknown write and a rejection: timeline, provenan
   await expect(rejectedShare).toHaveAttribute('title', /by 50% of runs/);
   await expect(page.getByTestId('insights-rates')).toBeVisible();
   await page.setViewportSize({ width: 1440, height: 1620 });
-  await shoot(page, 'showcase-insights');
+  await shoot(page, 'showcase-insights', {
+    ...appChrome(page),
+    runs: insights.getByTestId('insights-runs'),
+    success: insights.getByTestId('insights-success'),
+    graph: page.getByTestId('insights-graph'),
+    "the rejection's share": rejectedShare,
+    'rates over time': page.getByTestId('insights-rates'),
+  });
 });
 
 test('a selected edge in the editor has the same arrowhead as the others', async ({ page }) => {
@@ -261,7 +282,13 @@ test('a map that succeeded although an item failed says "1 of 3 items failed" on
   await expect(page.getByTestId('step-items-failed-check_each')).toHaveText('1/3 failed');
   await page.getByTestId('step-node-check_each').click();
   await expect(page.getByTestId('step-items-failed')).toContainText('1 of 3 items failed');
-  await shoot(page, 'map-items-failed');
+  await shoot(page, 'map-items-failed', {
+    ...appChrome(page),
+    'the map on the graph': page.getByTestId('step-node-check_each'),
+    "the node's count": page.getByTestId('step-items-failed-check_each'),
+    "the detail's count": page.getByTestId('step-items-failed'),
+    'link to the failed item': page.getByTestId('failed-item-1'),
+  });
   await page.getByTestId('failed-item-1').click();
   await expect(page.getByTestId('run-state')).toHaveText('failed');
   await expect(page.getByTestId('parent-run')).toContainText(`${runId} · check_each [1]`);

@@ -5,7 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exampleWorkspace, startServe, weft, type Served, type Workspace, startFakeApi, type FakeApi } from './weft-serve.ts';
+import { appChrome, exampleWorkspace, shootBothThemes, startServe, weft, type Served, type Workspace, startFakeApi, type FakeApi } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
@@ -22,15 +22,6 @@ test.afterAll(async () => {
   await api?.close();
   ws?.remove();
 });
-
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.evaluate(`localStorage.setItem('weft.theme', '${theme}'); document.documentElement.dataset.theme = '${theme}'`);
-    await page.waitForTimeout(50);
-    await page.screenshot({ path: `test-results/screenshots/${name}-${theme}.png` });
-  }
-  await page.evaluate(`document.documentElement.dataset.theme = 'light'`);
-}
 
 const REVIEW_INPUT = { topic: 'durable workflow engines', audience: 'platform engineers' };
 
@@ -61,12 +52,23 @@ test('a task rejected with a reason on the run page: the reason reaches the next
   await expect(page.getByTestId('attempt-input')).toContainText('Explain what happens to idempotency keys on retry');
   // The provenance of the reason: the feedback step's attempt, one click away.
   await expect(page.getByTestId('provenance')).toContainText('steps.feedback.output');
-  await shoot(page, 'run-step-detail');
+  // The detail is taller than the window: the picture is of the provenance, scrolled into view.
+  await page.getByTestId('provenance').scrollIntoViewIfNeeded();
+  await shootBothThemes(page, 'run-step-detail', {
+    ...appChrome(page),
+    'run state': page.getByTestId('run-state'),
+    'redraft on the graph': page.getByTestId('step-node-redraft'),
+    provenance: page.getByTestId('provenance'),
+    'link to the feedback': page.getByTestId('provenance-link-feedback').first(),
+  });
   await page.getByTestId('provenance-link-feedback').first().click();
   await expect(page.getByTestId('step-detail')).toHaveAttribute('data-step', 'feedback');
   await page.getByTestId('run-tab-record').click();
   await expect(page.getByTestId('restart-record')).toContainText('rereview');
-  await shoot(page, 'run-restart-record');
+  // The record is taller than the window: the picture shows it at rereview, the step still to come.
+  const rereview = page.getByTestId('record-step-rereview');
+  await rereview.scrollIntoViewIfNeeded();
+  await shootBothThemes(page, 'run-restart-record', { ...appChrome(page), 'run state': page.getByTestId('run-state'), 'rereview in the record': rereview });
 });
 
 test('a breakpoint pauses a debug run before its step; continue, then step', async ({ page }) => {
@@ -112,7 +114,7 @@ test('two runs that took different branches: the compare view names the first di
   await page.locator(`[data-testid="compare-pick"][data-run="${rejected}"]`).click();
   await expect(page.getByTestId('compare-view')).toBeVisible();
   await expect(page.getByTestId('first-difference')).toHaveAttribute('data-step', 'review');
-  await shoot(page, 'run-compare');
+  await shootBothThemes(page, 'run-compare', { ...appChrome(page), compare: page.getByTestId('compare-view'), 'first difference': page.getByTestId('first-difference') });
 });
 
 test('a failed run’s cause is reached from the runs list in at most three clicks', async ({ page }) => {
@@ -140,7 +142,13 @@ test('scrubbing back to before a retry shows the graph as it was, and the timeli
   await expect(page.getByTestId('step-state-propose')).toHaveText(/succeeded ×3/);
   await expect(page.getByTestId('run-timeline')).toBeVisible();
   await expect(page.locator('[data-testid="timeline-row"][data-step="propose"]').first()).toBeVisible();
-  await shoot(page, 'run-timeline');
+  await shootBothThemes(page, 'run-timeline', {
+    ...appChrome(page),
+    'run state': page.getByTestId('run-state'),
+    'propose on the graph': page.getByTestId('step-node-propose'),
+    timeline: page.getByTestId('run-timeline'),
+    "propose's row": page.locator('[data-testid="timeline-row"][data-step="propose"]').first(),
+  });
   // Back to the first step settle before the end: propose had not yet been retried twice.
   await page.getByTestId('tt-slider').fill('4');
   await expect(page.getByTestId('time-travel-banner')).toBeVisible();

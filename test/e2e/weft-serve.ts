@@ -1,7 +1,7 @@
 // Starts the real `weft serve` in a child process on a copy of examples/ (with its own store and
 // config folder, the workspace trusted) and reads the address it prints. stop() sends SIGINT, as
 // Ctrl-C does, and waits for the process to exit.
-import type { Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
@@ -9,6 +9,8 @@ import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { layoutProblems } from '../layout-check.ts';
+import { WAIT_BOUND_MS } from '../wait-until.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(REPO_ROOT, 'bin/weft.js');
@@ -52,7 +54,8 @@ export function startServe(ws: Workspace, again?: { port: number; token?: string
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`weft serve printed no address in 30 s\n${err}`)), 30_000);
+    // Only a broken start ends here: the address comes when the server listens, however slowly.
+    const timer = setTimeout(() => reject(new Error(`weft serve printed no address in ${WAIT_BOUND_MS / 1000} s\n${err}`)), WAIT_BOUND_MS);
     child.on('exit', (code) => reject(new Error(`weft serve exited ${code} before it was ready\n${err}`)));
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
@@ -86,7 +89,7 @@ export interface WeftResult {
 /** `weft ARGS` in a terminal of the workspace (same store and config as the server). */
 export function weft(ws: Workspace, args: readonly string[]): Promise<WeftResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: ws.dir, env: ws.env, timeout: 60_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, [BIN, ...args], { cwd: ws.dir, env: ws.env, timeout: WAIT_BOUND_MS }, (error, stdout, stderr) =>
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }),
     );
   });
@@ -133,13 +136,46 @@ export async function listenLoopback(handler: RequestListener): Promise<Loopback
   };
 }
 
-/** Screenshots the page in both themes (test-results/screenshots/NAME-THEME.png), then back to light. */
-export async function shootBothThemes(page: Page, name: string): Promise<void> {
-  const setTheme = (theme: 'light' | 'dark') => page.evaluate(`localStorage.setItem('weft.theme', '${theme}'); document.documentElement.dataset.theme = '${theme}'`);
+export type Theme = 'light' | 'dark';
+
+/** Sets the theme as the app stores a choice: in localStorage, and on the root element. */
+export async function setTheme(page: Page, theme: Theme): Promise<void> {
+  await page.evaluate(`localStorage.setItem('weft.theme', '${theme}'); document.documentElement.dataset.theme = '${theme}'`);
+}
+
+/** The app's frame around every page: the navigation, and the header's workspace, connection and theme toggle. */
+export function appChrome(page: Page): Record<string, Locator> {
+  return {
+    'nav workflows': page.getByTestId('nav-workflows'),
+    'nav runs': page.getByTestId('nav-runs'),
+    'nav tasks': page.getByTestId('nav-tasks'),
+    workspace: page.getByTestId('workspace'),
+    connection: page.getByTestId('connection'),
+    'theme toggle': page.getByTestId('theme-toggle'),
+  };
+}
+
+/**
+ * Asserts what a picture must show: each of `shown` visible, inside the viewport, not clipped, and
+ * none overlapping another (test/layout-check.ts). Waited for, since a transition may still be
+ * moving things; a layout that stays wrong fails with the list of problems.
+ */
+export async function expectLaidOut(page: Page, shown: Record<string, Locator>): Promise<void> {
+  await expect.poll(() => layoutProblems(page, shown), { message: 'what the screenshot must show' }).toEqual([]);
+}
+
+/**
+ * Screenshots the page in both themes (test-results/screenshots/NAME-THEME.png), each after
+ * asserting what it must show (expectLaidOut), then goes back to light. Transitions are finished
+ * for the picture, rather than waited out. `useTheme` switches the theme another way (the header's
+ * toggle, as a person would).
+ */
+export async function shootBothThemes(page: Page, name: string, shown: Record<string, Locator>, useTheme: (page: Page, theme: Theme) => Promise<void> = setTheme): Promise<void> {
   for (const theme of ['light', 'dark'] as const) {
-    await setTheme(theme);
-    await page.waitForTimeout(50);
-    await page.screenshot({ path: `test-results/screenshots/${name}-${theme}.png` });
+    await useTheme(page, theme);
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    await expectLaidOut(page, shown);
+    await page.screenshot({ path: `test-results/screenshots/${name}-${theme}.png`, animations: 'disabled' });
   }
-  await setTheme('light');
+  await useTheme(page, 'light');
 }

@@ -1,12 +1,14 @@
-// What the supervisor tests share: a temporary workspace whose one workflow calls a slow HTTP
-// server on 127.0.0.1 (so a run is reliably in the middle of an attempt when the engine is
-// killed), the real `weft serve` command line for it, and small API helpers.
+// What the supervisor tests share: a temporary workspace whose one workflow calls an HTTP server
+// on 127.0.0.1 that holds its answer until the test releases it (so a run is in the middle of an
+// attempt when the engine is killed, however slow the machine), the real `weft serve` command line
+// for it, and small API helpers.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitUntil } from '../wait-until.ts';
 
 export const WEFT_BIN = fileURLToPath(new URL('../../bin/weft.js', import.meta.url));
 
@@ -52,29 +54,36 @@ export interface SlowApi {
   url: string;
   /** Requests received so far. */
   requests(): number;
+  /** Answers the requests held so far, and every later one at once. */
+  release(): void;
   close(): Promise<void>;
 }
 
-/** Answers GET /slow with {ok: true} after delayMs. */
-export async function startSlowApi(delayMs: number): Promise<SlowApi> {
+/** Answers GET /slow with {ok: true}, but only once release() has been called: until then it holds every request. */
+export async function startSlowApi(): Promise<SlowApi> {
   let requests = 0;
-  const timers = new Set<NodeJS.Timeout>();
-  const server: Server = createServer((req, res) => {
+  let released = false;
+  const held = new Set<ServerResponse>();
+  const answer = (res: ServerResponse): void => {
+    held.delete(res);
+    if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true }));
+  };
+  const server: Server = createServer((_req, res) => {
     requests += 1;
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true }));
-    }, delayMs);
-    timers.add(timer);
+    held.add(res);
+    if (released) answer(res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     requests: () => requests,
+    release: () => {
+      released = true;
+      for (const res of [...held]) answer(res);
+    },
     close: () =>
       new Promise((resolve) => {
-        for (const t of timers) clearTimeout(t);
         server.closeAllConnections();
         server.close(() => resolve());
       }),
@@ -82,11 +91,8 @@ export async function startSlowApi(delayMs: number): Promise<SlowApi> {
 }
 
 /** Polls until `check` holds (state, not time: the bound only stops a broken test). */
-export async function until(check: () => boolean | Promise<boolean>, what: string, boundMs = 20_000): Promise<void> {
-  for (const start = Date.now(); !(await check()); ) {
-    if (Date.now() - start > boundMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+export function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  return waitUntil(check, what);
 }
 
 export async function api(url: string, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {

@@ -1,7 +1,9 @@
 // Attempts, retries and outcomes on the real engine with real command processes.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { clockAfter } from './clock-after.ts';
 import { data, end, harness, types, wf, type Harness } from './harness.ts';
 
 let h: Harness | undefined;
@@ -103,7 +105,9 @@ describe('output contracts', () => {
 
 describe('external effects', () => {
   it('never retries an external attempt that timed out, and passes the idempotency key once per activation', async () => {
-    h = harness();
+    // The reply is lost after the charge was made: its timeout waits for the key to be written.
+    const keys = join(mkdtempSync(join(tmpdir(), 'weft-engine-')), 'keys');
+    h = harness(dirname(keys), clockAfter(() => existsSync(keys) && readFileSync(keys, 'utf8').endsWith('\n'), 'the charge to write its key'));
     const { runId } = h.start(wf('attempts',
       [
         { id: 'charge', kind: 'command', effect: 'external', timeoutMs: 300, idempotencyKey: '"order-" & input.orderId', retry: { maxAttempts: 3, initialIntervalMs: 1 },

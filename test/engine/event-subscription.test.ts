@@ -95,7 +95,7 @@ describe('subscribing to the log from another process', () => {
       // Sometimes let the client catch up to the end of the log, so it also waits for new commits.
       if (random() < 0.5) {
         const target = committed[committed.length - 1]?.c ?? 0;
-        await until(() => lastReceived() >= target, `the reader to reach cursor ${target}`, 60_000);
+        await until(() => lastReceived() >= target, `the reader to reach cursor ${target}`);
       }
     }
     writeFileSync(doneFile, '');

@@ -1,5 +1,6 @@
 // A real engine on a real SQLite file in a temp folder, for engine tests: workflows are written
-// as plain data, validated like the CLI does, and run with the real executors and clock.
+// as plain data, validated like the CLI does, and run with the real executors and, unless a test
+// gives another (a VirtualClock, clock-after.ts), the real clock.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import { validateWorkflow } from '../../shared/validator/validate-workflow.ts';
 import { defaultExecutors } from '../../engine/executors/default-executors.ts';
-import { systemClock, systemRandom } from '../../engine/time/clock.ts';
+import { systemClock, systemRandom, type Clock } from '../../engine/time/clock.ts';
 import { Engine } from '../../engine/runtime/engine.ts';
 import { foldRun } from '../../engine/runtime/fold-run.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
@@ -41,11 +42,11 @@ export function parseWorkflow(workflow: unknown): Workflow {
   return parsed.workflow;
 }
 
-export function harness(dir = mkdtempSync(join(tmpdir(), 'weft-engine-'))): Harness {
+export function harness(dir = mkdtempSync(join(tmpdir(), 'weft-engine-')), clock: Clock = systemClock): Harness {
   const dbPath = join(dir, 'weft.db');
   let db = openDatabase(dbPath);
   let store = new Store(db);
-  const make = (): Engine => new Engine({ store, clock: systemClock, random: systemRandom, executors: defaultExecutors() });
+  const make = (): Engine => new Engine({ store, clock, random: systemRandom, executors: defaultExecutors() });
   const h: Harness = {
     dir,
     dbPath,

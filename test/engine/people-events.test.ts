@@ -3,6 +3,7 @@
 // late). Bad operator input changes nothing.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../shared/events/run-event.ts';
+import { VirtualClock } from '../../engine/runtime/virtual-clock.ts';
 import { harness, types, until, type Harness } from './harness.ts';
 
 let h: Harness | undefined;
@@ -71,7 +72,9 @@ describe('human steps', () => {
   });
 
   it('expires a task at its deadline, or escalates it and keeps it open', async () => {
-    h = harness();
+    // Virtual time: the deadlines pass when the test says, after the runs are seen waiting.
+    const clock = new VirtualClock();
+    h = harness(undefined, clock);
     const quick = (onExpire: string) => ({
       format: 'weft/v1', id: `quick-${onExpire}`, version: 1, name: 'Quick',
       steps: [{ id: 'ask', kind: 'human', config: { task: 'approve', title: 'Now', onExpire }, deadlineMs: 100 }, { id: 'done', kind: 'end' }, { id: 'timeout', kind: 'end', config: { status: 'failed' } }],
@@ -81,6 +84,9 @@ describe('human steps', () => {
     const escalated = h.start(quick('escalate')).runId;
     const rejected = h.start(quick('reject')).runId;
     expect(await h.engine.settled(expired)).toBe('waiting');
+    expect(await h.engine.settled(escalated)).toBe('waiting');
+    expect(await h.engine.settled(rejected)).toBe('waiting');
+    expect(clock.advance()).toBe(true);
     await until(() => h?.store.getRun(expired)?.state === 'failed' && h.store.getRun(escalated)?.state === 'needs_attention' && h.store.getRun(rejected)?.state === 'failed', 'the deadlines');
     const outcome = (id: string) => (h?.events(id).find((e) => e.type === 'step_settled' && e.step === 'ask')?.data as RunEvent<'step_settled'>['data'] | undefined)?.outcome;
     expect(outcome(expired)).toBe('expired');
@@ -106,7 +112,8 @@ describe('event steps', () => {
   };
 
   it('delivers by name and key, ignores duplicates and keeps early events', async () => {
-    h = harness();
+    // Virtual time that stands still: the 400 ms deadline never passes while the events arrive.
+    h = harness(undefined, new VirtualClock());
     // Early: sent before the step waits.
     expect((await h.engine.sendEvent({ id: 'ev-1', name: 'payment.received', key: 'A1', data: { amount: 12 }, receivedAt: 1 })).status).toBe('kept');
     const early = h.start(order, { orderId: 'A1' }).runId;

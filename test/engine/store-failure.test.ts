@@ -13,6 +13,7 @@ import { Store } from '../../engine/store/store.ts';
 import { StoreError } from '../../engine/store/store-error.ts';
 import { storeFailure } from '../../engine/store/store-failure.ts';
 import { parseWorkflow } from './harness.ts';
+import { WAIT_BOUND_MS } from '../wait-until.ts';
 
 /** Commits until `failAt` flushes have been made; then every flush throws SQLite's full-disk error. */
 class FailingStore extends Store {
@@ -45,8 +46,10 @@ afterEach(() => {
 });
 
 /** Rejects with "still waiting" if `p` has not settled within `ms` (bounds a hang; never the expected path). */
-const within = <T,>(p: Promise<T>, ms = 5_000): Promise<T> =>
-  Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('still waiting')), ms))]);
+const within = <T,>(p: Promise<T>, ms = WAIT_BOUND_MS): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([p, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error('still waiting')), ms)))]).finally(() => clearTimeout(timer));
+};
 
 function start(failAt: number): { engine: Engine; runId: string; fatal: unknown[] } {
   db = openDatabase(join(mkdtempSync(join(tmpdir(), 'weft-store-failure-')), 'weft.db'));

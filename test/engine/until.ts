@@ -1,10 +1,7 @@
-// Polling helper shared by engine and executor tests; no imports, so any test can use it.
+// Polling helper shared by engine and executor tests: test/wait-until.ts with a synchronous check.
+import { WAIT_BOUND_MS, waitUntil } from '../wait-until.ts';
 
-/** Polls until `check` is true (state, not time: the timeout only bounds a broken test). */
-export async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+/** Polls until `check` is true (state, not time: the bound only stops a broken test). */
+export function until(check: () => boolean, what: string, boundMs = WAIT_BOUND_MS): Promise<void> {
+  return waitUntil(check, what, { boundMs, pollMs: 10 });
 }

@@ -77,7 +77,7 @@ async function cli(args: readonly string[]): Promise<WeftResult> {
   if (slots.free === 0) await new Promise<void>((resolve) => slots.waiting.push(resolve));
   else slots.free -= 1;
   try {
-    return await runWeft(args, REPO_ROOT, { timeoutMs: 60_000 });
+    return await runWeft(args, REPO_ROOT);
   } finally {
     const next = slots.waiting.shift();
     if (next !== undefined) next();

@@ -1,9 +1,13 @@
 // What the renderer's browser tests share: a component harness bundled by esbuild from the real
 // sources, served as `weft serve` would (a page, its script and its styles with the app's theme),
-// and Debian's chromium to run it in. Each test routes a made-up origin to these files.
-import { readFileSync } from 'node:fs';
+// Debian's chromium to run it in, pages whose waits outlast a loaded machine, and screenshots that
+// assert what they show. Each test routes a made-up origin to these files.
+import { mkdirSync, readFileSync } from 'node:fs';
 import { build } from 'esbuild';
-import { chromium, type Browser } from '@playwright/test';
+import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from '@playwright/test';
+import { expect } from 'vitest';
+import { layoutProblems } from '../layout-check.ts';
+import { WAIT_BOUND_MS } from '../wait-until.ts';
 
 export type HarnessFiles = Map<string, { type: string; body: string }>;
 
@@ -53,4 +57,29 @@ export function launchChromium(): Promise<Browser> {
     // connects. A page the server itself serves (weft serve, the e2e tests) is not blocked.
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-features=LocalNetworkAccessChecks'],
   });
+}
+
+/**
+ * A new page whose waits (locator.waitFor, clicks, waitForFunction) give up only after
+ * WAIT_BOUND_MS, like every wait in the tests, rather than Playwright's 30 s.
+ */
+export async function newHarnessPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  const page = await browser.newPage(options);
+  page.setDefaultTimeout(WAIT_BOUND_MS);
+  return page;
+}
+
+/**
+ * Screenshots the page in both themes (test-results/NAME-THEME.png, for a person to look at),
+ * each after asserting what it must show: every one of `shown` visible, inside the viewport, not
+ * clipped, and none overlapping another (test/layout-check.ts). Back to light afterwards.
+ */
+export async function shootBothThemes(page: Page, name: string, shown: Record<string, Locator>): Promise<void> {
+  mkdirSync('test-results', { recursive: true });
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate(`document.documentElement.dataset.theme = '${theme}'`);
+    await expect.poll(() => layoutProblems(page, shown), { message: `what test-results/${name}-${theme}.png must show` }).toEqual([]);
+    await page.screenshot({ path: `test-results/${name}-${theme}.png`, animations: 'disabled' });
+  }
+  await page.evaluate(`document.documentElement.dataset.theme = 'light'`);
 }

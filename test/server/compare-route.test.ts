@@ -12,6 +12,7 @@ import { RunValue } from '../../shared/api/run-value.ts';
 import { serve, type Serving } from '../../engine/server/serve.ts';
 import { ApiError } from '../../renderer/api/api-client.ts';
 import { CompareClient } from '../../renderer/api/compare-client.ts';
+import { WAIT_BOUND_MS } from '../wait-until.ts';
 
 const TOKEN = 'test-token-0123456789abcdefghijklmnopqrstuvwxyzABCDEF';
 const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
@@ -71,7 +72,7 @@ beforeAll(async () => {
     runs.push(((await r.json()) as { runId: string }).runId);
   }
   // Polls the runs' state (a bound, not a wait: each poll checks state).
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + WAIT_BOUND_MS;
   for (;;) {
     const states = await Promise.all(runs.map(async (id) => ((await get(`/api/runs/${id}`)).body as { run: { state: string } }).run.state));
     if (states.every((st) => st === 'succeeded')) break;

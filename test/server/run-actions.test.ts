@@ -11,6 +11,7 @@ import { RunOutcome } from '../../shared/api/run-outcome.ts';
 import { serve, type Serving } from '../../engine/server/serve.ts';
 import { setTrust } from '../../engine/service/workspace-trust.ts';
 import { storeDigest as digestOf } from '../store-digest.ts';
+import { waitUntil } from '../wait-until.ts';
 
 const TOKEN = 'test-token-0123456789abcdefghijklmnopqrstuvwxyzABCDEF';
 let root = '';
@@ -34,12 +35,7 @@ const payFlow = {
 };
 
 /** Polls the server until `check` holds (state, not time: the bound only stops a broken test). */
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (const start = Date.now(); !(await check()); ) {
-    if (Date.now() - start > 15_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = (check: () => Promise<boolean>, what: string): Promise<void> => waitUntil(check, what);
 
 async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
   const res = await fetch(`${serving.url}${path}`, {

@@ -59,7 +59,7 @@ beforeAll(async () => {
     state = RunDetail.parse((await get(`/api/runs/${runId}`)).body).run.state;
     expect(['running', 'succeeded']).toContain(state);
   }
-}, 60_000);
+});
 
 afterAll(async () => {
   await serving?.stop();

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { AttemptContext, AttemptResult } from '../../../engine/executors/executor.ts';
 import { procStat } from '../../../engine/executors/process-group.ts';
 import type { Step } from '../../../shared/definition/workflow-schema.ts';
+import { waitFor as waitForValue } from '../../wait-until.ts';
 
 export interface ContextOptions {
   config: Record<string, unknown>;
@@ -64,15 +65,9 @@ export function isRunning(pid: number): boolean {
   return stat === undefined ? process.platform !== 'linux' : stat.state !== 'Z' && stat.state !== 'X';
 }
 
-/** Polls `check` until it returns a value (not undefined), or fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, check: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const start = performance.now();
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (performance.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+/** Polls `check` until it returns a value (not undefined); the bound only stops a broken test (test/wait-until.ts). */
+export function waitFor<T>(what: string, check: () => T | undefined): Promise<T> {
+  return waitForValue(check, what, { pollMs: 10 });
 }
 
 export function readJsonFile<T>(path: string): T | undefined {

@@ -185,7 +185,7 @@ describe('command executor: abort', () => {
     controller.abort('cancelled');
     expect(await pending).toMatchObject({ outcome: 'failed', code: 'aborted' });
     expect(isRunning(pids.parent)).toBe(false);
-    await waitFor('the grandchild to die', () => (isRunning(pids.child) ? undefined : true), 2000);
+    await waitFor('the grandchild to die', () => (isRunning(pids.child) ? undefined : true));
   });
 
   it('reports unknown for a step with an external effect', async () => {

@@ -9,6 +9,7 @@ import { overrideEnv } from '../../env-override.ts';
 import type { AttemptResult } from '../../../engine/executors/executor.ts';
 import { ScriptExecutor } from '../../../engine/executors/script-executor.ts';
 import { isRunning, readJsonFile, scriptContext, tempWorkspace, waitFor, type ContextOptions } from './attempt-context.ts';
+import { WAIT_BOUND_MS } from '../../wait-until.ts';
 
 const workspace = tempWorkspace();
 const write = (name: string, text: string): void => writeFileSync(join(workspace, name), text);
@@ -218,7 +219,8 @@ describe('script executor: warm runners', () => {
   it('does not keep the engine process alive, and idle runners leave with it', () => {
     write('pid.ts', 'export default () => process.pid;\n');
     const driver = fileURLToPath(new URL('../../fixtures/executors/drive-script-executor.ts', import.meta.url));
-    const done = spawnSync(process.execPath, ['--import', 'tsx', driver, workspace, 'pid.ts'], { encoding: 'utf8', timeout: 20_000 });
+    // The bound only stops a driver the engine kept alive (the failure this test is about).
+    const done = spawnSync(process.execPath, ['--import', 'tsx', driver, workspace, 'pid.ts'], { encoding: 'utf8', timeout: WAIT_BOUND_MS });
     expect(done.status).toBe(0);
     const result = JSON.parse(done.stdout) as AttemptResult;
     expect(result.outcome).toBe('succeeded');

@@ -1,15 +1,12 @@
 // CodeField mounted in a real browser (Debian's chromium, driven by Playwright), built by esbuild
 // from the real component: no jsdom here, and CodeMirror measures layout, which jsdom cannot.
-// Every wait is for a state in the page, except CodeMirror's documented completion
-// interactionDelay, which has no state to wait for.
-import { mkdirSync } from 'node:fs';
+// Every wait is for a state in the page, never for time: where CodeMirror ignores a key or a
+// click for a moment after its completion list opens (its interactionDelay), the test acts again
+// until the state shows the act was taken.
 import type { Browser, Page } from '@playwright/test';
-import { bundleHarness, launchChromium } from '../browser-harness.ts';
+import { bundleHarness, launchChromium, newHarnessPage, shootBothThemes } from '../browser-harness.ts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../../engine/server/security.ts';
-
-/** Longer than CodeMirror's completion interactionDelay (75 ms, the one wait for time), with room for a loaded machine. */
-const INTERACTION_DELAY_MS = 200;
 
 const HARNESS = `
 import { StrictMode, useRef, useState } from 'react';
@@ -68,7 +65,7 @@ const ORIGIN = 'http://weft.test';
 beforeAll(async () => {
   for (const [path, file] of await bundleHarness(HARNESS, 'harness.tsx', { themes: ['tokens.css', 'app.css'] })) files.set(path, file);
   browser = await launchChromium();
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -82,7 +79,7 @@ interface Served {
 }
 
 async function open(served: Served = {}): Promise<void> {
-  page = await browser.newPage({ viewport: { width: 520, height: 420 } });
+  page = await newHarnessPage(browser, { viewport: { width: 520, height: 420 } });
   const errors: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
@@ -108,6 +105,15 @@ afterEach(async () => {
 });
 
 const js = <T>(expression: string): Promise<T> => page.evaluate(expression) as Promise<T>;
+
+/**
+ * Gives a field a value from outside, as the app does, and waits until its editor shows it: the
+ * value lands with React's next render, and keys typed before that would be overwritten by it.
+ */
+async function setField(field: 'expr' | 'schema', text: string): Promise<void> {
+  await js(`window.harness.${field === 'expr' ? 'setExpr' : 'setSchema'}(${JSON.stringify(text)})`);
+  await expect.poll(() => js<string>(`window.harness.text('${field}')`)).toBe(text);
+}
 const box = (id: string) => page.getByTestId(`${id}-input`);
 
 describe('CodeField in chromium', () => {
@@ -151,7 +157,7 @@ describe('CodeField in chromium', () => {
   });
 
   it('completes step ids, accepts with Tab, and Tab otherwise leaves the field', async () => {
-    await js(`window.harness.setExpr('')`);
+    await setField('expr', '');
     await js('window.harness.focus(0)');
     await page.keyboard.type('steps.');
     const list = page.locator('.cm-tooltip-autocomplete li');
@@ -172,22 +178,29 @@ describe('CodeField in chromium', () => {
   });
 
   it('Escape closes completion; a function completes into a call', async () => {
-    await js(`window.harness.setExpr('')`);
+    await setField('expr', '');
     await js('window.harness.focus(0)');
     await page.keyboard.type('$exi');
     const list = page.locator('.cm-tooltip-autocomplete');
     await list.waitFor();
     // CodeMirror ignores keys and clicks on a list for its interactionDelay (75 ms) after it
-    // opens, so a fast typist's next key is not taken as a choice: act as a person would, after it.
-    await page.waitForTimeout(INTERACTION_DELAY_MS);
-    await page.keyboard.press('Escape');
-    await list.waitFor({ state: 'detached' });
+    // opens, so a fast typist's next key is not taken as a choice. However slowly this machine
+    // gets there, act until the state shows the act was taken (each one is taken or ignored).
+    await expect
+      .poll(async () => {
+        if ((await list.count()) > 0) await page.keyboard.press('Escape');
+        return list.count();
+      })
+      .toBe(0);
     expect(await js<string>(`window.harness.text('expr')`)).toBe('$exi');
     await page.keyboard.press('Control+Space');
     await list.waitFor();
-    await page.waitForTimeout(INTERACTION_DELAY_MS);
-    await list.getByText('$exists').click();
-    await expect.poll(() => js<boolean>(`window.harness.text('expr') === '$exists()'`)).toBe(true);
+    await expect
+      .poll(async () => {
+        if ((await js<string>(`window.harness.text('expr')`)) === '$exi') await list.getByText('$exists').click();
+        return js<string>(`window.harness.text('expr')`);
+      })
+      .toBe('$exists()');
     expect(await js<number>(`window.harness.cursor('expr')`)).toBe('$exists('.length);
   });
 
@@ -234,22 +247,26 @@ describe('CodeField in chromium', () => {
     await expect.poll(() => js<boolean>('window.harness.submits === 1')).toBe(true);
   });
 
-  it('looks right in both themes (screenshots for a person to check)', async () => {
-    mkdirSync('test-results', { recursive: true });
-    await js(`window.harness.setExpr('$exists(steps.review.output) ? steps.review.output.reason /* why */ : "none" and true')`);
-    await js(`window.harness.setSchema('{\\n  "type": "object",\\n  "properties": { "a": { "type": "strin" } }\\n}')`);
+  it('looks right in both themes (screenshots for a person to check, asserting what they show)', async () => {
+    await setField('expr', '$exists(steps.review.output) ? steps.review.output.reason /* why */ : "none" and true');
+    await setField('schema', '{\n  "type": "object",\n  "properties": { "a": { "type": "strin" } }\n}');
     await page.locator('[data-testid="schema"] .cm-lintRange-error').waitFor();
-    for (const theme of ['light', 'dark']) {
-      await page.evaluate(`document.documentElement.dataset.theme = '${theme}'`);
-      await js('window.harness.focus(8)');
-      await page.screenshot({ path: `test-results/code-field-${theme}.png` });
-    }
+    await js('window.harness.focus(8)');
+    const fields = {
+      'the expression': page.getByTestId('expr'),
+      'the button between': page.getByTestId('after'),
+      'the schema': page.getByTestId('schema'),
+      "the schema's error": page.locator('[data-testid="schema"] .cm-lintRange-error'),
+    };
+    await shootBothThemes(page, 'code-field', fields);
     await page.setViewportSize({ width: 900, height: 420 });
-    await js(`window.harness.setExpr('input.orderId = steps.')`);
+    await setField('expr', 'input.orderId = steps.');
     await js('window.harness.focus(22)');
     await page.keyboard.press('Control+Space');
-    await page.locator('.cm-tooltip-autocomplete').waitFor();
-    await page.screenshot({ path: 'test-results/code-field-completion-dark.png' });
+    const completion = page.locator('.cm-tooltip-autocomplete');
+    await completion.waitFor();
+    // The list opens below the line it completes, over the fields beneath (a popover), but never over that line.
+    await shootBothThemes(page, 'code-field-completion', { 'the line completed': page.locator('[data-testid="expr"] .cm-line').first(), 'the completion list': completion });
   });
 });
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Browser, Page } from '@playwright/test';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bundleHarness, launchChromium, type HarnessFiles } from '../browser-harness.ts';
+import { bundleHarness, launchChromium, newHarnessPage, type HarnessFiles } from '../browser-harness.ts';
 import { serve, type Serving } from '../../../engine/server/serve.ts';
 
 const TOKEN = 'desktop-token-0123456789abcdefghijklmnopqrstuvwxyzABCDEF';
@@ -81,13 +81,13 @@ beforeAll(async () => {
     files.set(`/__t/${name}`, { type: 'text/javascript', body: out.outputFiles[0]?.text ?? '' });
   }
   browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page = await newHarnessPage(browser, { viewport: { width: 1400, height: 900 } });
   await page.addInitScript(FAKE_DESKTOP);
   await page.route(`${serving.url}/__t/**`, (route) => {
     const file = files.get(new URL(route.request().url()).pathname);
     return file === undefined ? route.fulfill({ status: 404 }) : route.fulfill({ status: 200, contentType: file.type, body: file.body });
   });
-}, 90_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -120,7 +120,7 @@ it('runs on the shell’s session and reports, saves, undoes and redoes through 
   await expect.poll(lastState).toEqual({ title: 'orders.weft.json', dirty: false, file: 'orders.weft.json' });
   const saved: unknown = JSON.parse(readFileSync(join(workspace, 'orders.weft.json'), 'utf8'));
   expect(JSON.stringify(saved)).not.toContain('"shape"');
-}, 60_000);
+});
 
 it('switches panels and themes, and says why a run action does nothing in the editor', async () => {
   await menu('view.panel.history');
@@ -139,7 +139,7 @@ it('switches panels and themes, and says why a run action does nothing in the ed
   await menu('help.shortcuts');
   await page.getByRole('dialog').waitFor();
   await page.keyboard.press('Escape');
-}, 60_000);
+});
 
 it('undoes a text field’s own typing when it has focus, not the editor’s document', async () => {
   await page.locator('.react-flow__node[data-id="done"]').click();
@@ -154,7 +154,7 @@ it('undoes a text field’s own typing when it has focus, not the editor’s doc
   await expect.poll(() => field.inputValue()).not.toBe(`${before}xyz`);
   // The canvas still has its one step (the save removed the other): the editor's history was not undone.
   expect(await page.locator('.react-flow__node').count()).toBe(1);
-}, 60_000);
+});
 
 it('exports and imports through the native save and open dialogs, and opens a file the shell names', async () => {
   await menu('file.export');
@@ -178,7 +178,7 @@ it('exports and imports through the native save and open dialogs, and opens a fi
 
   await page.evaluate(`location.hash = '#/workflows'`);
   await expect.poll(lastState).toEqual({ title: 'Workflows', dirty: false });
-}, 60_000);
+});
 
 it('follows a changed session on its own origin, and leaves one on another origin to the shell', async () => {
   const changed = (session: { url: string; token: string }) => page.evaluate(`window.__desktop.sessionChanged(${JSON.stringify({ ...session, workspace: '/ws' })})`);
@@ -193,10 +193,10 @@ it('follows a changed session on its own origin, and leaves one on another origi
   await changed({ url: serving.url, token: TOKEN });
   await expect.poll(() => page.getByRole('alert').count()).toBe(0);
   await page.getByTestId('workflow-list').waitFor();
-}, 60_000);
+});
 
 it('says so in one line when the shell cannot give a session', async () => {
-  const failing = await browser.newPage();
+  const failing = await newHarnessPage(browser);
   try {
     await failing.addInitScript(`${FAKE_DESKTOP}\nwindow.weftDesktop = Object.freeze({ ...window.weftDesktop, session: () => Promise.reject(new Error('the engine did not start')) });`);
     await failing.route(`${serving.url}/__t/**`, async (route) => {
@@ -209,4 +209,4 @@ it('says so in one line when the shell cannot give a session', async () => {
   } finally {
     await failing.close();
   }
-}, 60_000);
+});

@@ -2,12 +2,15 @@
 // real component, against a real `weft serve` over a real store whose run output is about 5 MB:
 // the page's /api/ requests are passed to that server. It opens the whole value, scrolls it,
 // searches it, and opens the RunDetail's stub of it level by level. Every wait is for a state in
-// the page, never for time. Screenshots in both themes go to test-results/ for a person to check.
+// the page, never for time: the tree's row count is awaited in the page itself (data-rows and
+// data-ready on the tree), not polled from here with a short budget a loaded machine once missed
+// while flattening 40,000 rows. Screenshots in both themes go to test-results/ for a person to
+// check, each asserting what it must show.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
-import { bundleHarness, launchChromium } from '../browser-harness.ts';
+import { bundleHarness, launchChromium, newHarnessPage, shootBothThemes } from '../browser-harness.ts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { serve, type Serving } from '../../../engine/server/serve.ts';
 
@@ -84,7 +87,7 @@ beforeAll(async () => {
 
   for (const [path, file] of await bundleHarness(HARNESS, 'harness.tsx', { nodeEnv: 'production' })) files.set(path, file);
   browser = await launchChromium();
-}, 90_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -93,7 +96,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  page = await browser.newPage({ viewport: { width: 680, height: 520 } });
+  page = await newHarnessPage(browser, { viewport: { width: 680, height: 520 } });
   pageErrors = [];
   page.on('console', (m) => {
     if (m.type() === 'error') pageErrors.push(m.text());
@@ -122,6 +125,8 @@ afterEach(async () => {
 const js = <T>(expression: string): Promise<T> => page.evaluate(expression) as Promise<T>;
 const row = (path: string) => page.locator(`[data-testid="json-row"][data-path='${path}']`);
 const rowCount = () => js<number>(`document.querySelectorAll('[data-testid="json-row"]').length`);
+/** Waits, in the page, until the tree holds `rows` rows and has finished flattening them. */
+const treeHas = (rows: number) => page.locator(`[role="tree"][data-rows="${rows}"][data-ready="true"]`).waitFor();
 
 describe('JsonView with a 5 MB value', () => {
   it('opens it with the root open, renders only the rows in view, and scrolls through 40,000 items', async () => {
@@ -132,7 +137,7 @@ describe('JsonView with a 5 MB value', () => {
     expect(await row(`${OUTPUT}.items`).textContent()).toContain('40,000 items');
 
     await row(`${OUTPUT}.items`).getByRole('button', { name: `expand ${OUTPUT}.items` }).click();
-    await expect.poll(() => page.getByTestId('json-view').locator('[role="tree"]').getAttribute('data-rows')).toBe(String(4 + ITEMS));
+    await treeHas(4 + ITEMS);
     // Virtualized: a few dozen rows in the page, not 40,000.
     expect(await rowCount()).toBeLessThan(80);
 
@@ -164,7 +169,7 @@ describe('JsonView with a 5 MB value', () => {
 
     // Filter: only the matches and what holds them.
     await page.getByTestId('json-filter').click();
-    await expect.poll(() => page.locator('[role="tree"]').getAttribute('data-rows')).toBe(String(1 + 1 + 11 * 2));
+    await treeHas(1 + 1 + 11 * 2);
   });
 
   it('is a tree for the keyboard: arrows move, open, go in and out; Enter loads', async () => {
@@ -178,13 +183,13 @@ describe('JsonView with a 5 MB value', () => {
     await page.keyboard.press('ArrowDown');
     expect(await activePath()).toBe(`${OUTPUT}.items`);
     await page.keyboard.press('ArrowRight');
-    await expect.poll(() => tree.getAttribute('data-rows')).toBe(String(4 + ITEMS));
+    await treeHas(4 + ITEMS);
     await page.keyboard.press('ArrowRight');
     expect(await activePath()).toBe(`${OUTPUT}.items[0]`);
     await page.keyboard.press('ArrowLeft');
     expect(await activePath()).toBe(`${OUTPUT}.items`);
     await page.keyboard.press('ArrowLeft');
-    await expect.poll(() => tree.getAttribute('data-rows')).toBe('4');
+    await treeHas(4);
     await page.keyboard.press('End');
     expect(await activePath()).toBe(`${OUTPUT}["odd key"]`);
   });
@@ -224,10 +229,10 @@ describe('JsonView with the RunDetail\'s stub', () => {
     expect(await row(`${OUTPUT}.items`).textContent()).toContain('40,000 items');
     await row(`${OUTPUT}.items`).getByTestId('json-load').click();
     await row(`${OUTPUT}.items[0]`).waitFor();
-    await expect.poll(() => page.locator('[role="tree"]').getAttribute('data-rows')).toBe(String(4 + 500 + 1));
+    await treeHas(4 + 500 + 1);
     await js(`document.querySelector('.json-scroller').scrollTo(0, 1e9)`);
     await page.getByTestId('json-more').getByRole('button').click();
-    await expect.poll(() => page.locator('[role="tree"]').getAttribute('data-rows')).toBe(String(4 + 1000 + 1));
+    await treeHas(4 + 1000 + 1);
     // The next page went in above the "more" row, which is now out of view: scroll to it again.
     await js(`document.querySelector('.json-scroller').scrollTo(0, 1e9)`);
     expect(await page.getByTestId('json-more').textContent()).toContain('1,000 of 40,000 shown');
@@ -239,18 +244,30 @@ describe('JsonView with the RunDetail\'s stub', () => {
     await row(`${OUTPUT}.items[777].name`).waitFor();
   });
 
-  it('looks right in both themes (screenshots for a person to check)', async () => {
-    mkdirSync('test-results', { recursive: true });
+  it('looks right in both themes (screenshots for a person to check, asserting what they show)', async () => {
     await js(`window.harness.showDetail('${runId}')`);
     await row(OUTPUT).getByTestId('json-load').click();
     await row(`${OUTPUT}["odd key"]`).getByRole('button', { name: `expand ${OUTPUT}["odd key"]` }).click();
     await row(`${OUTPUT}["odd key"]["a b"]`).getByRole('button').first().click();
     await row(`${OUTPUT}["odd key"]["a b"][2]`).waitFor();
-    for (const theme of ['light', 'dark']) {
-      await page.evaluate(`document.documentElement.dataset.theme = '${theme}'`);
-      await page.screenshot({ path: `test-results/json-view-stub-${theme}.png` });
-    }
-    await page.evaluate(`document.documentElement.dataset.theme = 'light'`);
+    const toolbar = {
+      search: page.getByTestId('json-search'),
+      previous: page.getByRole('button', { name: 'previous match' }),
+      next: page.getByTestId('json-next'),
+      filter: page.getByTestId('json-filter'),
+      'expand all': page.getByTestId('json-expand-all'),
+      'collapse all': page.getByTestId('json-collapse-all'),
+    };
+    await shootBothThemes(page, 'json-view-stub', {
+      ...toolbar,
+      'the root': row(OUTPUT),
+      count: row(`${OUTPUT}.count`),
+      'the items stub': row(`${OUTPUT}.items`),
+      "its load button": row(`${OUTPUT}.items`).getByTestId('json-load'),
+      'odd key': row(`${OUTPUT}["odd key"]`),
+      'a b': row(`${OUTPUT}["odd key"]["a b"]`),
+      'a b [2]': row(`${OUTPUT}["odd key"]["a b"][2]`),
+    });
     await row(`${OUTPUT}.items`).getByTestId('json-load').click();
     await row(`${OUTPUT}.items[0]`).getByRole('button', { name: `expand ${OUTPUT}.items[0]` }).click();
     await page.getByTestId('json-search').fill('item 1');
@@ -258,9 +275,12 @@ describe('JsonView with the RunDetail\'s stub', () => {
     await page.getByTestId('json-next').click();
     await row(`${OUTPUT}.items[10].name`).hover();
     expect(await row(`${OUTPUT}.items[10].name`).getAttribute('data-match')).toBe('current');
-    for (const theme of ['light', 'dark']) {
-      await page.evaluate(`document.documentElement.dataset.theme = '${theme}'`);
-      await page.screenshot({ path: `test-results/json-view-${theme}.png` });
-    }
+    await shootBothThemes(page, 'json-view', {
+      ...toolbar,
+      count: page.getByTestId('json-count'),
+      'the current match': row(`${OUTPUT}.items[10].name`),
+      'its highlight': row(`${OUTPUT}.items[10].name`).locator('mark'),
+      'the item holding it': row(`${OUTPUT}.items[10]`),
+    });
   });
 });

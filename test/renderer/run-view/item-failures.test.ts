@@ -25,7 +25,7 @@ describe('itemFailures', () => {
     const db = join(tmp, 'weft.db');
     const env = { WEFT_DB: db, WEFT_CONFIG_DIR: join(tmp, 'config') };
     expect((await runWeft(['trust', tmp], tmp, { env })).code).toBe(0);
-    const r = await runWeft(['run', 'check-all.weft.json', '--input', JSON.stringify({ skus: ['OK-1', 'BAD-2', 'OK-3', 'BAD-4'] }), '--json'], tmp, { env, timeoutMs: 60_000 });
+    const r = await runWeft(['run', 'check-all.weft.json', '--input', JSON.stringify({ skus: ['OK-1', 'BAD-2', 'OK-3', 'BAD-4'] }), '--json'], tmp, { env });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const { runId } = JSON.parse(r.stdout) as { runId: string };

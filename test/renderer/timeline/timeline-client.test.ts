@@ -10,6 +10,7 @@ import { TimelineClient } from '../../../renderer/api/timeline-client.ts';
 import { ApiError } from '../../../renderer/api/api-client.ts';
 import { buildTimelineModel } from '../../../renderer/runs/timeline/timeline-model.ts';
 import type { RunEvent } from '../../../shared/events/run-event.ts';
+import { WAIT_BOUND_MS } from '../../wait-until.ts';
 
 const TOKEN = 'test-token-0123456789abcdefghijklmnopqrstuvwxyzABCDEF';
 const PASSES = 30;
@@ -45,7 +46,7 @@ beforeAll(async () => {
   runId = ((await res.json()) as { runId: string }).runId;
   const client = new TimelineClient(TOKEN, serving.url);
   for (const start = Date.now(); (await client.timeline(runId)).endedAtMs === null; ) {
-    if (Date.now() - start > 15_000) throw new Error('the loop run did not end');
+    if (Date.now() - start > WAIT_BOUND_MS) throw new Error('the loop run did not end');
     await new Promise((r) => setTimeout(r, 20));
   }
 });

@@ -1,9 +1,8 @@
 // <Timeline> mounted in a real browser (Debian's chromium, driven by Playwright), built by
 // esbuild from the real component and the shared fold: no jsdom, since the view measures its
 // width and scrolls. Every wait is for a state in the page, never for time.
-import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
-import { bundleHarness, launchChromium } from '../browser-harness.ts';
+import { bundleHarness, launchChromium, newHarnessPage, shootBothThemes } from '../browser-harness.ts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TIMELINE_HARNESS } from './timeline-harness.ts';
 
@@ -16,14 +15,14 @@ let pageErrors: string[] = [];
 beforeAll(async () => {
   for (const [path, file] of await bundleHarness(TIMELINE_HARNESS, 'timeline-harness.tsx', { bodyStyle: 'margin:0' })) files.set(path, file);
   browser = await launchChromium();
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
 });
 
 beforeEach(async () => {
-  page = await browser.newPage({ viewport: { width: 1000, height: 420 } });
+  page = await newHarnessPage(browser, { viewport: { width: 1000, height: 420 } });
   const errors: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
@@ -173,14 +172,19 @@ describe('Timeline in chromium', () => {
     await expect.poll(() => page.getByTestId('timeline-bar').count()).toBeLessThan(rows * 2);
   });
 
-  it('looks right in both themes (screenshots for a person to check)', async () => {
-    mkdirSync('test-results', { recursive: true });
+  it('looks right in both themes (screenshots for a person to check, asserting what they show)', async () => {
     await bar('fetch', 1, 'failed').click();
     await bar('charge', 2, 'succeeded').hover();
     await page.getByTestId('timeline-tooltip').waitFor();
-    for (const theme of ['light', 'dark']) {
-      await page.evaluate(`document.documentElement.dataset.theme = '${theme}'`);
-      await page.screenshot({ path: `test-results/timeline-${theme}.png` });
-    }
+    await shootBothThemes(page, 'timeline', {
+      'zoom out': page.getByTestId('timeline-zoom-out'),
+      'zoom in': page.getByTestId('timeline-zoom-in'),
+      'whole run': page.getByTestId('timeline-fit'),
+      range: page.getByTestId('timeline-range'),
+      legend: page.getByTestId('timeline-legend'),
+      'the failed fetch': bar('fetch', 1, 'failed'),
+      'the hovered charge': bar('charge', 2, 'succeeded'),
+      tooltip: page.getByTestId('timeline-tooltip'),
+    });
   });
 });

@@ -6,7 +6,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
-import { bundleHarness, launchChromium } from '../browser-harness.ts';
+import { bundleHarness, launchChromium, newHarnessPage } from '../browser-harness.ts';
+import { waitUntil } from '../../wait-until.ts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { serve, type Serving } from '../../../engine/server/serve.ts';
 
@@ -70,12 +71,7 @@ async function api(method: string, path: string, body?: unknown): Promise<unknow
 
 const runOf = async (): Promise<{ state: string; lastSeq: number }> => ((await api('GET', `/api/runs/${runId}`)) as { run: { state: string; lastSeq: number } }).run;
 
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (const start = Date.now(); !(await check()); ) {
-    if (Date.now() - start > 15_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = waitUntil;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'weft-timeline-live-'));
@@ -91,13 +87,13 @@ beforeAll(async () => {
 
   const files = await bundleHarness(HARNESS, 'live-harness.tsx', { bodyStyle: 'margin:0', base: '/__t' });
   browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 900, height: 400 } });
+  page = await newHarnessPage(browser, { viewport: { width: 900, height: 400 } });
   // Only the harness's files are answered here; the API calls reach the real server.
   await page.route(`${serving.url}/__t/**`, (route) => {
     const file = files.get(new URL(route.request().url()).pathname);
     return file === undefined ? route.fulfill({ status: 404 }) : route.fulfill({ status: 200, contentType: file.type, body: file.body });
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -127,4 +123,4 @@ it('draws a waiting run live, then pages what follows when its last seq moves on
   expect(await page.locator('[data-step="payment"] [data-kind="waiting_event"]').getAttribute('data-outcome')).toBe('succeeded');
   expect(await page.locator('[data-testid="timeline-marker"][data-kind="event"]').count()).toBe(1);
   expect(await page.getByTestId('error').count()).toBe(0);
-}, 60_000);
+});

@@ -1,6 +1,7 @@
 // The http executor inside the real engine: an external write whose reply never comes is
 // `unknown`, is not retried, and routes to a verification GET that finds out what happened.
 import { afterEach, describe, expect, it } from 'vitest';
+import { clockAfter } from '../../clock-after.ts';
 import { data, harness, type Harness } from '../../harness.ts';
 import { json, startServer, type TestServer } from './http-test-server.ts';
 
@@ -62,7 +63,9 @@ describe('http steps in the engine', () => {
       if (req.method === 'PUT') records.set(id, JSON.parse(req.body) as unknown);
       else json(res, 200, records.get(id) ?? {});
     });
-    h = harness();
+    // The reply is lost after the PUT arrived: the write's timeout waits for the server to have it.
+    const put = server;
+    h = harness(undefined, clockAfter(() => put.received.some((r) => r.method === 'PUT'), 'the PUT to reach the server'));
     const { runId } = h.start(workflow, { apiBase: server.base, recordId: 'r7' });
     expect(await h.engine.settled(runId)).toBe('succeeded');
 

@@ -78,7 +78,7 @@ describe('http executor: the reply was lost', () => {
     server.handle(() => undefined); // never answers
     const controller = new AbortController();
     const pending = run({ config: put(server.base), effect: 'external', signal: controller.signal });
-    await until(() => server.received.length === 1, 'the server to receive the request', 10_000);
+    await until(() => server.received.length === 1, 'the server to receive the request');
     controller.abort(new Error('timed out after 50 ms'));
     const result = await pending;
     expect(result.outcome).toBe('unknown');
@@ -89,7 +89,7 @@ describe('http executor: the reply was lost', () => {
     server.handle(() => undefined);
     const controller = new AbortController();
     const pending = run({ config: { method: 'GET', url: server.base }, signal: controller.signal });
-    await until(() => server.received.length === 1, 'the server to receive the request', 10_000);
+    await until(() => server.received.length === 1, 'the server to receive the request');
     controller.abort(new Error('run cancelled'));
     expect(await pending).toMatchObject({ outcome: 'failed', code: 'aborted', retryable: true });
   });
@@ -125,7 +125,7 @@ describe('http executor: https, where sending starts after the TLS handshake', (
     const port = await tcpServer(() => connections++);
     const controller = new AbortController();
     const pending = run({ config: put(`https://127.0.0.1:${port}/x`), effect: 'external', signal: controller.signal });
-    await until(() => connections === 1, 'the TCP connection', 10_000);
+    await until(() => connections === 1, 'the TCP connection');
     controller.abort(new Error('timed out after 50 ms'));
     const result = await pending;
     expect(result).toMatchObject({ outcome: 'failed', code: 'aborted', retryable: true });
