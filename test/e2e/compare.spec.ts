@@ -89,7 +89,7 @@ test('a run that went through the graph twice: its path in the order things happ
   // Steps that did not run have no time, whatever their state.
   for (const step of ['notify_intent', 'done', 'unresolved', 'rejected_request']) await expect(cell(step, 'duration', 1)).toHaveText('');
   for (const step of ['reconcile', 'write_failed', 'unresolved']) await expect(cell(step, 'duration', 0)).toHaveText('');
-  await shootBothThemes(page, 'compare-two-passes');
+  await shootBothThemes(page, 'compare-two-passes', { verify: cell('verify', 'state', 1), reconcile: cell('reconcile', 'state', 1) });
 });
 
 test('runs holding 3 MB inputs: the large fields come as stubs and open from their run', async ({ page }) => {
@@ -107,5 +107,5 @@ test('runs holding 3 MB inputs: the large fields come as stubs and open from the
   await expect(json).toBeVisible();
   await json.getByTestId('json-load').click();
   await expect(json).toContainText('bbbbbbbbbb');
-  await shootBothThemes(page, 'compare-large-values');
+  await shootBothThemes(page, 'compare-large-values', { 'first difference': first.locator('[data-testid="field-diff-row"][data-path="$.text"]') });
 });

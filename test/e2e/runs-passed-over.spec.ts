@@ -223,7 +223,7 @@ test('a run that failed at write_failed because the records API answered 500 is 
     await expect(row).toContainText('passed over: reached in activation 1, then no edge into it is taken any more');
     await expect(page.getByTestId('record-passed-over-done')).toHaveCount(0);
     await row.scrollIntoViewIfNeeded();
-    await shootBothThemes(page, 'run-passed-over-record');
+    await shootBothThemes(page, 'run-passed-over-record', { 'write_failed row': row });
 
     // The timeline says what the retry re-decided, and that write_failed was passed over.
     const log = await events(runId);
@@ -240,7 +240,7 @@ test('a run that failed at write_failed because the records API answered 500 is 
     await expect(page.getByTestId('timeline-legend')).toContainText('passed over');
 
     await page.getByTestId('step-node-write_failed').click();
-    await shootBothThemes(page, 'run-passed-over');
+    await shootBothThemes(page, 'run-passed-over', { 'write_failed node': endNode, 'path note': page.getByTestId('step-path-note') });
     await shootNode(page, endNode, 'run-passed-over-node');
 
     // As of the re-decision (before the write ran again), write_failed is superseded, not yet passed over.

@@ -37,7 +37,7 @@ test('restarted with a new token: the open page says so and what to do, and the 
   await expect(page.getByTestId('connection-lost')).toBeHidden();
   // The page stays as it was under the notice (nothing the user was looking at is taken away).
   await expect(page.getByTestId('workflow-list')).toBeVisible();
-  await shootBothThemes(page, 'server-restart-new-token');
+  await shootBothThemes(page, 'server-restart-new-token', { notice });
 
   // Doing what it says: the address the terminal printed.
   await page.goto(served.address);
@@ -58,7 +58,7 @@ test('restarted on another port: after a few failed attempts the page says to op
   await expect(lost).toContainText('If weft serve was restarted, open the address it printed in its terminal');
   // What the page showed stays under the banner.
   await expect(page.getByTestId('workflow-list')).toBeVisible();
-  await shootBothThemes(page, 'server-restart-other-port');
+  await shootBothThemes(page, 'server-restart-other-port', { banner: lost });
   await page.goto(served.address);
   await expect(page.getByTestId('connection')).toHaveText(/live/);
   await expect(page.getByTestId('connection-lost')).toBeHidden();
