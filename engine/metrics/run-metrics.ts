@@ -3,66 +3,19 @@
 //
 // Time is split by the spans of shared/run/time-spans.ts (the run's timeline is built on the same
 // walk): active + waiting + queued + attention = duration.
-import type { RunState } from '../../shared/definition/names.ts';
+import { isFinishedRunState } from '../../shared/definition/names.ts';
 import type { RunEvent, SettleOutcome } from '../../shared/events/run-event.ts';
+import type { RunMetrics, StepMetrics } from '../../shared/api/workflow-stats.ts';
+import type { RunFailure } from '../../shared/api/run-summary.ts';
 import { spanMs, splitTime, TIME_KIND_OF, TimeSpans } from '../../shared/run/time-spans.ts';
 
 export { TIME_KINDS, type TimeKind } from '../../shared/run/time-spans.ts';
 
-export interface StepMetrics {
-  /** Activations that ran (a retry by an operator, a loop pass or a revision starts a new one). */
-  activations: number;
-  attempts: number;
-  /** Automatic retries after a failed attempt (a rerun after an engine restart is not one). */
-  retries: number;
-  /** Sum over activations of activation to settlement (to the run's end while one is open). */
-  durationMs: number;
-  activeMs: number;
-  waitingMs: number;
-  queueMs: number;
-  /** Activation to settlement, one per settled activation, in order: what p50/p95 are taken over. */
-  latenciesMs: number[];
-  /** The outcome of the latest settlement, null while the step has not settled. */
-  outcome: SettleOutcome | null;
-  /** Set on a compensation step: the step it offsets. */
-  compensates?: string;
-}
+// The shapes are the shared API's (shared/api/workflow-stats.ts), where each field is described:
+// the fold below builds exactly what `weft stats --json` and GET /api/stats answer.
+export type { RunMetrics, StepMetrics } from '../../shared/api/workflow-stats.ts';
+export type { RunFailure } from '../../shared/api/run-summary.ts';
 
-export interface RunFailure {
-  /** The step where the run went wrong: the one whose failure nothing handled, else the last one with a bad outcome. */
-  step: string | null;
-  outcome: SettleOutcome | null;
-  reason: string;
-}
-
-export interface RunMetrics {
-  runId: string;
-  workflowId: string;
-  version: number;
-  state: RunState;
-  finished: boolean;
-  startedAt: number;
-  /** When the run reached its final state; null while it is not finished. */
-  endedAt: number | null;
-  durationMs: number;
-  activeMs: number;
-  waitingMs: number;
-  queueMs: number;
-  attentionMs: number;
-  retries: number;
-  /** Steps offset by a compensation step. */
-  compensations: number;
-  humanInterventions: number;
-  interventions: { decisions: number; reassignments: number; operatorActions: number; revisions: number };
-  /** Edges taken, in the order they were taken (repeats for loops). */
-  path: string[];
-  /** Per edge: how often its source settled with a decision on it, and how often it was taken. */
-  edges: Record<string, { decided: number; taken: number }>;
-  steps: Record<string, StepMetrics>;
-  failure: RunFailure | null;
-}
-
-const FINISHED: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled']);
 const BAD: ReadonlySet<string> = new Set(['failed', 'unknown', 'timed_out', 'rejected', 'expired']);
 const NOT_DECIDED: ReadonlySet<string> = new Set(['skipped', 'cancelled']);
 
@@ -167,7 +120,7 @@ export function runMetrics(events: readonly RunEvent[], asOf?: number): RunMetri
     }
   }
   const state = time.state;
-  const finished = FINISHED.has(state);
+  const finished = isFinishedRunState(state);
   const end = time.end(finished, asOf);
   for (const [key, activatedAt] of openActivations) {
     const id = key.slice(0, key.lastIndexOf('/'));

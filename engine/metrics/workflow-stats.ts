@@ -5,58 +5,10 @@ import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { RunState } from '../../shared/definition/names.ts';
 import { RUN_STATES } from '../../shared/definition/names.ts';
 import type { RunMetrics } from './run-metrics.ts';
+import type { EdgeStats, Percentiles, StepStats, WorkflowStats } from '../../shared/api/workflow-stats.ts';
 
-export interface Percentiles {
-  p50: number;
-  p95: number;
-  max: number;
-  count: number;
-}
-
-export interface StepStats {
-  /** Runs in which the step was activated at least once. */
-  runs: number;
-  activations: number;
-  attempts: number;
-  retries: number;
-  /** Latest outcome per run, counted (skipped included: the branch was not taken). */
-  outcomes: Record<string, number>;
-  /** Activation to settlement, over every settled activation of every run. */
-  latencyMs: Percentiles | null;
-  /** The step's active time (attempts doing work) per run that activated it. */
-  activeMs: Percentiles | null;
-}
-
-export interface EdgeStats {
-  /** How often its source settled (not skipped) and so decided it, and how often it was taken. */
-  decided: number;
-  taken: number;
-  /** taken / decided. */
-  frequency: number | null;
-}
-
-export interface WorkflowStats {
-  workflowId: string;
-  versions: number[];
-  runs: number;
-  states: Record<RunState, number>;
-  finished: number;
-  /** succeeded / finished (failed and cancelled runs are the rest). */
-  successRate: number | null;
-  /** Runs with at least one automatic retry / runs. */
-  retryRate: number | null;
-  /** Runs in which a compensation offset at least one step / runs. */
-  compensationRate: number | null;
-  /** Runs in which a person acted (decision, reassignment, operator action, revision) / runs. */
-  humanInterventionRate: number | null;
-  totals: { retries: number; compensations: number; humanInterventions: number };
-  /** Creation to final state, over finished runs. */
-  durationMs: Percentiles | null;
-  /** Failed and needs-attention runs by the step where they went wrong. */
-  failures: Record<string, number>;
-  steps: Record<string, StepStats>;
-  edges: Record<string, EdgeStats>;
-}
+// The shapes are the shared API's (shared/api/workflow-stats.ts), where each field is described.
+export type { EdgeStats, Percentiles, StepStats, WorkflowStats } from '../../shared/api/workflow-stats.ts';
 
 /** Nearest-rank percentile of ascending `sorted` (q in (0, 1]). */
 export function percentile(sorted: readonly number[], q: number): number {

@@ -14,7 +14,7 @@ import { SendEventCommand } from '../../shared/api/send-event-command.ts';
 import { StartRunCommand } from '../../shared/api/start-run-command.ts';
 import { RunDefinitionCommand } from '../../shared/api/forwarded-command.ts';
 import { TaskAction } from '../../shared/api/task-action.ts';
-import type { RunState } from '../../shared/definition/names.ts';
+import { isFinishedRunState, type RunState } from '../../shared/definition/names.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import { hasErrors } from '../../shared/validator/diagnostic.ts';
@@ -66,7 +66,6 @@ export interface EngineServiceOptions {
   templatesDir?: string;
 }
 
-const ENDED: readonly RunState[] = ['succeeded', 'failed', 'cancelled'];
 const iso = (ms: number): string => new Date(ms).toISOString();
 const DEFAULT_REASON = 'no reason given';
 
@@ -294,7 +293,7 @@ export class EngineService {
     const debug = debugRunIds(this.store.db, rows.map((r) => r.id));
     return {
       runs: rows.map((r): RunSummary => {
-        const ended = ENDED.includes(r.state);
+        const ended = isFinishedRunState(r.state);
         const failure = r.state === 'failed' || r.state === 'needs_attention' ? this.engine.runMetrics(r.id).failure : null;
         return {
           id: r.id,

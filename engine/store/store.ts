@@ -6,7 +6,7 @@
 // are published to subscribers with their global cursor (commit-listeners.ts, migration 7).
 import { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { EVENT_DATA, parseEventData, runEvent, widenEvent, type EventData, type EventType, type RunEvent } from '../../shared/events/run-event.ts';
-import type { RunState } from '../../shared/definition/names.ts';
+import { FINISHED_RUN_STATES, type RunState } from '../../shared/definition/names.ts';
 import { sha256 } from './canonical-json.ts';
 import { definitionContent } from './definition-content.ts';
 import type Database from 'better-sqlite3';
@@ -448,7 +448,7 @@ export class Store {
   }
 
   unfinishedRunIds(): string[] {
-    const rows = this.stmt("SELECT id FROM runs WHERE state NOT IN ('succeeded', 'failed', 'cancelled') ORDER BY created_at, id").all() as { id: string }[];
+    const rows = this.stmt(`SELECT id FROM runs WHERE state NOT IN (${FINISHED_RUN_STATES.map((s) => `'${s}'`).join(', ')}) ORDER BY created_at, id`).all() as { id: string }[];
     return rows.map((r) => r.id);
   }
 

@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { GitCompare, CornerLeftUp } from 'lucide-react';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
+import { isFinishedRunState } from '../../shared/definition/names.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
 import { useRuns } from './runs-store.ts';
 import { useWorkflows } from '../workflows/workflows-store.ts';
@@ -138,7 +139,7 @@ export function RunPage({ id }: { id: string }) {
           runId={id}
           definition={definition}
           lastSeq={live.run.lastSeq}
-          live={live.run.state !== 'succeeded' && live.run.state !== 'failed' && live.run.state !== 'cancelled'}
+          live={!isFinishedRunState(live.run.state)}
           selection={selection}
           onSelect={(s) => (s === null ? setSelection(null) : select(s))}
           onView={showPast}
@@ -228,7 +229,7 @@ function RunHead({ detail }: { detail: RunDetail }) {
     }),
     [order, byId, run.workflowId, run.id],
   );
-  const ended = run.state === 'succeeded' || run.state === 'failed' || run.state === 'cancelled';
+  const ended = isFinishedRunState(run.state);
   return (
     <div className="run-head">
       {run.parent !== null ? (

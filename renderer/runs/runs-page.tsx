@@ -4,7 +4,7 @@ import { StartRunLauncher } from './actions/start-run-launcher.tsx';
 import { useEffect, useMemo, useState } from 'react';
 import { useRuns } from './runs-store.ts';
 import { useRoute } from '../app/route-store.ts';
-import { RUN_STATES } from '../../shared/definition/names.ts';
+import { isFinishedRunState, RUN_STATES } from '../../shared/definition/names.ts';
 import { formatDuration, formatTime } from '../app/format.ts';
 import { rowKeys } from '../app/row-keys.ts';
 import { useNow } from '../app/use-now.ts';
@@ -113,4 +113,4 @@ export function RunsPage({ workflow }: { workflow?: string | undefined }) {
   );
 }
 
-const isOpen = (state: string): boolean => state !== 'succeeded' && state !== 'failed' && state !== 'cancelled';
+const isOpen = (state: string): boolean => !isFinishedRunState(state);

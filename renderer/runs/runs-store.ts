@@ -5,7 +5,7 @@ import { create } from 'zustand';
 import type { RunDetail, RunSummary, StreamMessage } from '../api/api-types.ts';
 import type { StepDetail } from '../../shared/api/run-detail.ts';
 import type { RunState } from '../../shared/definition/names.ts';
-import { RUN_STATES } from '../../shared/definition/names.ts';
+import { isFinishedRunState, RUN_STATES } from '../../shared/definition/names.ts';
 import { requireClient } from '../app/session-store.ts';
 
 interface RunsStore {
@@ -116,7 +116,7 @@ export const useRuns = create<RunsStore>((set, get) => ({
         const state = event.data.state;
         const run = byId[runId];
         if (run !== undefined && isRunState(state)) {
-          const endedAtMs = isEnded(state) ? event.at : null;
+          const endedAtMs = isFinishedRunState(state) ? event.at : null;
           byId = { ...byId, [runId]: { ...run, state, updatedAtMs: event.at, endedAtMs, durationMs: (endedAtMs ?? event.at) - run.startedAtMs } };
           changed = true;
         }
@@ -126,8 +126,6 @@ export const useRuns = create<RunsStore>((set, get) => ({
     if (changed) set({ byId, order });
   },
 }));
-
-const isEnded = (state: RunState): boolean => state === 'succeeded' || state === 'failed' || state === 'cancelled';
 
 function scheduleRefetch(runId: string, refetch: () => void): void {
   if (pending.has(runId)) return;

@@ -22,7 +22,9 @@ export type RunsListRow = z.infer<typeof RunsListRow>;
 export const RunsListJson = z.strictObject({ runs: z.array(RunsListRow) });
 
 /** Where a failed run (or one that needs a person) went wrong, from engine/metrics/run-metrics.ts. */
+/** Where a run went wrong: the step whose failure nothing handled, else the last one with a bad outcome. */
 export const RunFailure = z.strictObject({ step: z.string().nullable(), outcome: SettleOutcome.nullable(), reason: z.string() });
+export type RunFailure = z.infer<typeof RunFailure>;
 
 /**
  * A run in the runs list.

@@ -17,17 +17,23 @@ const rate = z.number().min(0).max(1).nullable();
 export const Percentiles = z.strictObject({ p50: ms, p95: ms, max: ms, count });
 export type Percentiles = z.infer<typeof Percentiles>;
 
-/** One step in one run (engine/metrics/run-metrics.ts `StepMetrics`). */
+/** One step in one run, as engine/metrics/run-metrics.ts folds it. */
 export const StepMetrics = z.strictObject({
+  /** Activations that ran (a retry by an operator, a loop pass or a revision starts a new one). */
   activations: count,
   attempts: count,
+  /** Automatic retries after a failed attempt (a rerun after an engine restart is not one). */
   retries: count,
+  /** Sum over activations of activation to settlement (to the run's end while one is open). */
   durationMs: ms,
   activeMs: ms,
   waitingMs: ms,
   queueMs: ms,
+  /** Activation to settlement, one per settled activation, in order: what p50/p95 are taken over. */
   latenciesMs: z.array(ms),
+  /** The outcome of the latest settlement, null while the step has not settled. */
   outcome: SettleOutcome.nullable(),
+  /** Set on a compensation step: the step it offsets. */
   compensates: z.string().optional(),
 });
 export type StepMetrics = z.infer<typeof StepMetrics>;
@@ -47,6 +53,7 @@ export const RunMetrics = z.strictObject({
   finished: z.boolean(),
   /** Epoch ms. */
   startedAt: z.number(),
+  /** When the run reached its final state (epoch ms); null while it is not finished. */
   endedAt: z.number().nullable(),
   durationMs: ms,
   activeMs: ms,
@@ -54,34 +61,46 @@ export const RunMetrics = z.strictObject({
   queueMs: ms,
   attentionMs: ms,
   retries: count,
+  /** Steps offset by a compensation step. */
   compensations: count,
   humanInterventions: count,
   interventions: z.strictObject({ decisions: count, reassignments: count, operatorActions: count, revisions: count }),
+  /** Edges taken, in the order they were taken (repeats for loops). */
   path: z.array(z.string()),
+  /** Per edge: how often its source settled with a decision on it, and how often it was taken. */
   edges: z.record(z.string(), z.strictObject({ decided: count, taken: count })),
   steps: z.record(z.string(), StepMetrics),
   failure: RunFailure.nullable(),
 });
 export type RunMetrics = z.infer<typeof RunMetrics>;
 
-/** One step over all runs (engine/metrics/workflow-stats.ts `StepStats`). */
+/** One step over all runs, as engine/metrics/workflow-stats.ts aggregates it. */
 export const StepStats = z.strictObject({
+  /** Runs in which the step was activated at least once. */
   runs: count,
   activations: count,
   attempts: count,
   retries: count,
   /** Latest outcome per run, counted; only outcomes that occurred are listed. */
   outcomes: z.partialRecord(SettleOutcome, count),
+  /** Activation to settlement, over every settled activation of every run. */
   latencyMs: Percentiles.nullable(),
+  /** The step's active time (attempts doing work) per run that activated it. */
   activeMs: Percentiles.nullable(),
 });
 export type StepStats = z.infer<typeof StepStats>;
 
 /** One edge over all runs: decided by its source, taken, and taken ÷ decided. */
-export const EdgeStats = z.strictObject({ decided: count, taken: count, frequency: rate });
+export const EdgeStats = z.strictObject({
+  /** How often its source settled (not skipped) and so decided it. */
+  decided: count,
+  taken: count,
+  /** taken / decided. */
+  frequency: rate,
+});
 export type EdgeStats = z.infer<typeof EdgeStats>;
 
-/** A workflow's figures over its runs (engine/metrics/workflow-stats.ts `WorkflowStats`). */
+/** A workflow's figures over its runs, as engine/metrics/workflow-stats.ts aggregates them. */
 export const WorkflowStats = z.strictObject({
   workflowId: z.string(),
   versions: z.array(z.number().int().positive()),
@@ -89,12 +108,18 @@ export const WorkflowStats = z.strictObject({
   /** Every run state, with zero for those no run is in. */
   states: z.record(z.enum(RUN_STATES), count),
   finished: count,
+  /** succeeded / finished (failed and cancelled runs are the rest). */
   successRate: rate,
+  /** Runs with at least one automatic retry / runs. */
   retryRate: rate,
+  /** Runs in which a compensation offset at least one step / runs. */
   compensationRate: rate,
+  /** Runs in which a person acted (decision, reassignment, operator action, revision) / runs. */
   humanInterventionRate: rate,
   totals: z.strictObject({ retries: count, compensations: count, humanInterventions: count }),
+  /** Creation to final state, over finished runs. */
   durationMs: Percentiles.nullable(),
+  /** Failed and needs-attention runs by the step where they went wrong. */
   failures: z.record(z.string(), count),
   steps: z.record(z.string(), StepStats),
   edges: z.record(z.string(), EdgeStats),

@@ -65,6 +65,15 @@ export const RUN_STATES = [
 ] as const;
 export type RunState = (typeof RUN_STATES)[number];
 
+/** The states a run ends in: nothing runs in it again unless an operator acts. The one list of them. */
+export const FINISHED_RUN_STATES = ['succeeded', 'failed', 'cancelled'] as const satisfies readonly RunState[];
+export type FinishedRunState = (typeof FINISHED_RUN_STATES)[number];
+
+/** True for a run state in FINISHED_RUN_STATES (a string read from outside may be any state). */
+export function isFinishedRunState(state: string): state is FinishedRunState {
+  return (FINISHED_RUN_STATES as readonly string[]).includes(state);
+}
+
 /** Step ids must be JSONata names so that `steps.<id>.output` reads them without quoting. */
 export const STEP_ID_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Workflow ids are slugs: they name files and appear in URLs. */

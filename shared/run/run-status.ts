@@ -1,12 +1,11 @@
 // The state a run should be in, derived from its steps (DESIGN.md "States").
-import type { RunState } from '../definition/names.ts';
+import { isFinishedRunState, type RunState } from '../definition/names.ts';
 import type { RunModel } from './run-model.ts';
 
-const TERMINAL_RUN_STATES: ReadonlySet<RunState> = new Set(['succeeded', 'failed', 'cancelled']);
 const ACTIVE_STEP_STATES = new Set(['ready', 'running', 'retry_wait']);
 
 export function isTerminal(state: RunState): boolean {
-  return TERMINAL_RUN_STATES.has(state);
+  return isFinishedRunState(state);
 }
 
 /** True when no step is ready, running or waiting to retry: only people, events or timers remain. */
