@@ -6,11 +6,10 @@
 // comparison is computed on a worker thread over its own read-only connection to the store
 // (engine/service/compare-worker.ts), so it never holds the engine's event loop.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { badInput } from '../../shared/api/api-error.ts';
 import { COMPARE_FIELD_LIMIT, COMPARE_VALUE_LIMIT, CompareQuery, type RunComparison } from '../../shared/api/run-comparison.ts';
 import { CompareWorker } from '../service/compare-worker.ts';
 import type { EngineService } from '../service/engine-service.ts';
-import { ServiceError } from '../service/service-error.ts';
+import { parseCommand } from '../service/parse-command.ts';
 
 /** `storePath`: the store the server's engine owns, which the worker reads. */
 export function registerCompare(app: FastifyInstance, s: EngineService, storePath: string): void {
@@ -18,11 +17,7 @@ export function registerCompare(app: FastifyInstance, s: EngineService, storePat
   const worker = new CompareWorker(storePath, (a, b, cut) => s.reader.runComparison(a, b, cut));
   app.addHook('onClose', () => worker.close());
   app.get('/api/compare', async (request: FastifyRequest): Promise<RunComparison> => {
-    const parsed = CompareQuery.safeParse(request.query);
-    if (!parsed.success) {
-      const { error } = badInput(parsed.error, 'the query');
-      throw new ServiceError('bad-input', error.message, error.path);
-    }
-    return worker.compare(parsed.data.a, parsed.data.b, { valueLimit: COMPARE_VALUE_LIMIT, fieldLimit: COMPARE_FIELD_LIMIT });
+    const { a, b } = parseCommand(CompareQuery, request.query, 'the query');
+    return worker.compare(a, b, { valueLimit: COMPARE_VALUE_LIMIT, fieldLimit: COMPARE_FIELD_LIMIT });
   });
 }

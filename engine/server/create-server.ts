@@ -9,8 +9,6 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import { existsSync } from 'node:fs';
-import type { z } from 'zod';
-import { badInput, type ApiErrorCode } from '../../shared/api/api-error.ts';
 import { RunId, StepId, WorkflowId } from '../../shared/api/api-ids.ts';
 import { EventPageQuery } from '../../shared/api/event-page.ts';
 import { RunAction } from '../../shared/api/run-action.ts';
@@ -21,6 +19,7 @@ import { TaskAction } from '../../shared/api/task-action.ts';
 import { ValidateRequest } from '../../shared/api/workflow-views.ts';
 import { validateDefinitionText } from '../../shared/validator/validate-workflow.ts';
 import type { EngineService } from '../service/engine-service.ts';
+import { parseCommand } from '../service/parse-command.ts';
 import { serviceErrorOf } from '../service/service-error.ts';
 import type { Store } from '../store/store.ts';
 import { serveEventStream, type StreamClient } from './event-stream.ts';
@@ -54,24 +53,7 @@ export interface ServerOptions {
 /** Requests bigger than this are refused with 413 (a definition of 1,000 steps is ~1 MB). */
 export const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
 
-class HttpError extends Error {
-  constructor(
-    readonly code: ApiErrorCode,
-    message: string,
-    readonly path?: string,
-  ) {
-    super(message);
-  }
-}
 
-function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    const body = badInput(result.error, what);
-    throw new HttpError('bad-input', body.error.message, body.error.path);
-  }
-  return result.data;
-}
 
 const RunParams = zod.strictObject({ id: RunId });
 const TaskParams = zod.strictObject({ runId: RunId, stepId: StepId });
@@ -100,7 +82,6 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((error, request, reply) => {
-    if (error instanceof HttpError) return sendError(reply, error.code, error.message, error.path);
     const service = serviceErrorOf(error);
     if (service !== undefined) return sendError(reply, service.code, service.message, service.path);
     const fastifyError = { statusCode: statusOf(error), message: error instanceof Error ? error.message : String(error) };
@@ -171,12 +152,12 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
   app.get('/api/workflows', async () => ({ workflows: await s.workflowList() }));
 
   app.get('/api/workflows/:id', async (request: FastifyRequest) => {
-    const { id } = parse(WorkflowParams, request.params, 'the workflow id');
+    const { id } = parseCommand(WorkflowParams, request.params, 'the workflow id');
     return s.workflowDetail(id);
   });
 
   app.get('/api/workflows/:id/versions/:version', async (request: FastifyRequest) => {
-    const { id, version } = parse(VersionParams, request.params, 'the workflow version');
+    const { id, version } = parseCommand(VersionParams, request.params, 'the workflow version');
     return s.storedVersionDetail(id, version);
   });
 
@@ -184,14 +165,14 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
   registerCompare(app, s, o.storePath);
 
   app.post('/api/validate', async (request: FastifyRequest) => {
-    const body = parse(ValidateRequest, request.body, 'the request');
+    const body = parseCommand(ValidateRequest, request.body, 'the request');
     const text = body.text ?? JSON.stringify(body.definition);
     const { diagnostics } = validateDefinitionText(text);
     return { valid: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
   });
 
   app.get('/api/runs', async (request: FastifyRequest) => {
-    const q = parse(RunListQuery, request.query, 'the query');
+    const q = parseCommand(RunListQuery, request.query, 'the query');
     return s.runs({
       ...(q.workflow === undefined ? {} : { workflow: q.workflow }),
       ...(q.state === undefined ? {} : { state: q.state }),
@@ -201,14 +182,14 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
   });
 
   app.post('/api/runs', async (request: FastifyRequest, reply: FastifyReply) => {
-    const body = parse(StartRunCommand, request.body, 'the request');
+    const body = parseCommand(StartRunCommand, request.body, 'the request');
     const started = await s.startRun(body);
     reply.code(started.created ? 201 : 200);
     return { runId: started.runId, state: started.state };
   });
 
   app.get('/api/runs/:id', async (request: FastifyRequest) => {
-    const { id } = parse(RunParams, request.params, 'the run id');
+    const { id } = parseCommand(RunParams, request.params, 'the run id');
     return s.runDetail(id, { elideOver: DETAIL_VALUE_LIMIT });
   });
 
@@ -216,20 +197,20 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
   registerCommands(app, s);
 
   app.get('/api/runs/:id/timeline', async (request: FastifyRequest) => {
-    const { id } = parse(RunParams, request.params, 'the run id');
+    const { id } = parseCommand(RunParams, request.params, 'the run id');
     return s.timeline(id);
   });
 
   app.get('/api/runs/:id/events', async (request: FastifyRequest) => {
-    const { id } = parse(RunParams, request.params, 'the run id');
-    const q = parse(EventPageQuery, request.query, 'the query');
+    const { id } = parseCommand(RunParams, request.params, 'the run id');
+    const q = parseCommand(EventPageQuery, request.query, 'the query');
     return s.events(id, q.after ?? 0, q.limit ?? 1000, q.elide);
   });
 
   // Every operator action, revise (with dryRun, a RevisePlan) and fork included, is the service's.
   app.post('/api/runs/:id/actions', async (request: FastifyRequest, reply: FastifyReply) => {
-    const { id } = parse(RunParams, request.params, 'the run id');
-    const a = parse(RunAction, request.body, 'the action');
+    const { id } = parseCommand(RunParams, request.params, 'the run id');
+    const a = parseCommand(RunAction, request.body, 'the action');
     const answer = await s.act(id, { ...a, by: by(a.by), ...(a.action === 'skip' ? {} : { reason: a.reason ?? `${a.action} from the app` }) });
     if (a.action === 'fork') reply.code(201);
     return answer;
@@ -238,20 +219,20 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
   app.get('/api/tasks', async () => ({ tasks: s.tasks() }));
 
   app.post('/api/tasks/:runId/:stepId', async (request: FastifyRequest) => {
-    const { runId, stepId } = parse(TaskParams, request.params, 'the task');
-    const a = parse(TaskAction, request.body, 'the answer');
+    const { runId, stepId } = parseCommand(TaskParams, request.params, 'the task');
+    const a = parseCommand(TaskAction, request.body, 'the answer');
     return s.decide(runId, stepId, { ...a, by: by(a.by) });
   });
 
   app.post('/api/events', async (request: FastifyRequest) => {
-    const e = parse(SendEventCommand, request.body, 'the event');
+    const e = parseCommand(SendEventCommand, request.body, 'the event');
     const result = await s.sendEvent(e);
     return result.runId === undefined ? result : { ...result, state: s.runState(result.runId) };
   });
 
   app.get('/api/stats/:workflowId', async (request: FastifyRequest) => {
-    const { workflowId } = parse(StatsParams, request.params, 'the workflow id');
-    const { version } = parse(StatsQuery, request.query, 'the query');
+    const { workflowId } = parseCommand(StatsParams, request.params, 'the workflow id');
+    const { version } = parseCommand(StatsQuery, request.query, 'the query');
     return s.stats(workflowId, version);
   });
 }

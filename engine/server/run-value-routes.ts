@@ -5,26 +5,17 @@
 // service's (RunReader.runValue: 400 for a malformed path, 404 for a path to nothing).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { badInput } from '../../shared/api/api-error.ts';
 import { RunId } from '../../shared/api/api-ids.ts';
 import { RunValueQuery } from '../../shared/api/run-value.ts';
 import type { EngineService } from '../service/engine-service.ts';
-import { ServiceError } from '../service/service-error.ts';
+import { parseCommand } from '../service/parse-command.ts';
 
 const RunParams = z.strictObject({ id: RunId });
 
-function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    const { error } = badInput(result.error, what);
-    throw new ServiceError('bad-input', error.message, error.path);
-  }
-  return result.data;
-}
 
 export function registerRunValues(app: FastifyInstance, s: EngineService): void {
   app.get('/api/runs/:id/value', async (request: FastifyRequest) => {
-    const { id } = parse(RunParams, request.params, 'the run id');
-    return s.runValue(id, parse(RunValueQuery, request.query, 'the query'));
+    const { id } = parseCommand(RunParams, request.params, 'the run id');
+    return s.runValue(id, parseCommand(RunValueQuery, request.query, 'the query'));
   });
 }

@@ -4,30 +4,21 @@
 // in the service. The service's refusals carry their status (400, 404, 409).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { badInput } from '../../shared/api/api-error.ts';
 import { WorkflowId } from '../../shared/api/api-ids.ts';
 import { CreateWorkflowRequest, ImportWorkflowRequest, RenameWorkflowRequest, SaveWorkflowRequest } from '../../shared/api/workflow-files.ts';
 import type { EngineService } from '../service/engine-service.ts';
-import { ServiceError } from '../service/service-error.ts';
+import { parseCommand } from '../service/parse-command.ts';
 
 const WorkflowParams = z.strictObject({ id: WorkflowId });
 
-function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    const { error } = badInput(result.error, what);
-    throw new ServiceError('bad-input', error.message, error.path);
-  }
-  return result.data;
-}
 
-const workflowId = (request: FastifyRequest): string => parse(WorkflowParams, request.params, 'the workflow id').id;
+const workflowId = (request: FastifyRequest): string => parseCommand(WorkflowParams, request.params, 'the workflow id').id;
 
 export function registerWorkflowFiles(app: FastifyInstance, s: EngineService): void {
   app.get('/api/templates', async () => ({ templates: s.workflowFiles.templateList() }));
 
   app.post('/api/workflows', async (request: FastifyRequest, reply: FastifyReply) => {
-    const result = await s.workflowFiles.create(parse(CreateWorkflowRequest, request.body, 'the request'));
+    const result = await s.workflowFiles.create(parseCommand(CreateWorkflowRequest, request.body, 'the request'));
     reply.code(201);
     return result;
   });
@@ -35,14 +26,14 @@ export function registerWorkflowFiles(app: FastifyInstance, s: EngineService): v
   // Before /api/workflows/:id/..., which it would otherwise look like to a reader; fastify
   // prefers the static segment anyway.
   app.post('/api/workflows/import', async (request: FastifyRequest, reply: FastifyReply) => {
-    const result = await s.workflowFiles.import(parse(ImportWorkflowRequest, request.body, 'the request'));
+    const result = await s.workflowFiles.import(parseCommand(ImportWorkflowRequest, request.body, 'the request'));
     if (!result.unchanged) reply.code(201);
     return result;
   });
 
-  app.put('/api/workflows/:id', async (request: FastifyRequest) => s.workflowFiles.save(workflowId(request), parse(SaveWorkflowRequest, request.body, 'the request')));
+  app.put('/api/workflows/:id', async (request: FastifyRequest) => s.workflowFiles.save(workflowId(request), parseCommand(SaveWorkflowRequest, request.body, 'the request')));
 
-  app.post('/api/workflows/:id/rename', async (request: FastifyRequest) => s.workflowFiles.rename(workflowId(request), parse(RenameWorkflowRequest, request.body, 'the request')));
+  app.post('/api/workflows/:id/rename', async (request: FastifyRequest) => s.workflowFiles.rename(workflowId(request), parseCommand(RenameWorkflowRequest, request.body, 'the request')));
 
   app.delete('/api/workflows/:id', async (request: FastifyRequest) => s.workflowFiles.remove(workflowId(request)));
 
