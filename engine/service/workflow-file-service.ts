@@ -22,7 +22,7 @@ import {
   type WorkflowFileResult,
 } from '../../shared/api/workflow-files.ts';
 import { formatDefinition } from '../../shared/definition/format-definition.ts';
-import { parseDefinitionText } from '../../shared/definition/parse-definition.ts';
+import { parseDefinitionText } from '../../shared/validator/parse-definition.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { Diagnostic } from '../../shared/validator/diagnostic.ts';
 import { definitionHash } from '../store/definition-content.ts';

@@ -4,7 +4,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseDefinitionText } from '../../shared/definition/parse-definition.ts';
+import { parseDefinitionText } from '../../shared/validator/parse-definition.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import { validateWorkflow } from '../../shared/validator/validate-workflow.ts';
