@@ -44,7 +44,7 @@ import { WorkspaceFiles } from './workspace-files.ts';
 import { summaryOf } from './workflow-summary.ts';
 import { WorkflowFileService } from './workflow-file-service.ts';
 import { WorkflowTemplates } from './workflow-templates.ts';
-import { fileHash } from './atomic-file.ts';
+import { fileHash } from './file-hash.ts';
 import { pauseAt } from './test-pause.ts';
 import { checkDebug } from './debug-settings.ts';
 import { definitionToRun } from './definition-to-run.ts';
