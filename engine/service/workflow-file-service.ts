@@ -26,7 +26,7 @@ import { parseDefinitionText } from '../../shared/validator/parse-definition.ts'
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { Diagnostic } from '../../shared/validator/diagnostic.ts';
 import { definitionHash } from '../store/definition-content.ts';
-import type { Db } from '../store/open-database.ts';
+import type { Db } from '../store/db.ts';
 import { latestVersion, recordSavedVersion, runVersionHash } from '../store/saved-versions.ts';
 import type { Clock } from '../time/clock.ts';
 import { writeFileAtomic } from '../../shared-node/atomic-file.ts';

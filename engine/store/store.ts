@@ -13,7 +13,7 @@ import type { RunState } from '../../shared/definition/names.ts';
 import { sha256 } from './canonical-json.ts';
 import { definitionContent } from './definition-content.ts';
 import type Database from 'better-sqlite3';
-import type { Db } from './open-database.ts';
+import type { Db } from './db.ts';
 import { StoreError } from './store-error.ts';
 import { CommitListeners, type CommitListener, type CommittedEvent } from './commit-listeners.ts';
 

@@ -13,7 +13,8 @@ import { systemClock, systemRandom, type Clock } from '../../engine/time/clock.t
 import { Engine } from '../../engine/runtime/engine.ts';
 import { foldRun } from '../../engine/runtime/fold-run.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
-import { openDatabase, type Db } from '../../engine/store/open-database.ts';
+import { openDatabase } from '../../engine/store/open-database.ts';
+import type { Db } from '../../engine/store/db.ts';
 import { Store } from '../../engine/store/store.ts';
 
 export { until } from './until.ts';
