@@ -65,7 +65,7 @@ describe('on planted trees', () => {
     expect(fileCircles).toEqual([{ members: ['a.ts', 'b/index.tsx', 'c.ts'], path: ['a.ts', 'b/index.tsx', 'c.ts', 'a.ts'] }]);
   });
 
-  it('finds a circle made by a dynamic import and one by require, and ignores imports written in strings or comments', () => {
+  it('finds circles made by a dynamic import, by require and by a worker named with new URL, and ignores imports written in strings or comments', () => {
     const root = tree({
       'lazy/main.ts': "export const load = () => import('./command.ts');\n",
       'lazy/command.ts': "import { load } from './main.ts';\nvoid load;\n",
@@ -73,10 +73,13 @@ describe('on planted trees', () => {
       'old/b.cjs': "module.exports = require('./a.cjs');\n",
       'quiet/a.ts': "// import { b } from './b.ts';\nexport const code = \"import { b } from './b.ts'\";\n",
       'quiet/b.ts': "import { code } from './a.ts';\nvoid code;\n",
+      'worker/host.ts': "export const start = () => new Worker(new URL('./job.ts', import.meta.url), { type: 'module' });\n",
+      'worker/job.ts': "import { start } from './host.ts';\nvoid start;\n",
     });
     expect(checkTree(root).fileCircles.map((c) => c.members)).toEqual([
       ['lazy/command.ts', 'lazy/main.ts'],
       ['old/a.cjs', 'old/b.cjs'],
+      ['worker/host.ts', 'worker/job.ts'],
     ]);
   });
 

@@ -4,7 +4,8 @@
 // has no place in the layering (the app's shell and its base in one folder, say).
 //
 // Every relative import counts: `import`, `export … from`, dynamic `import()` (a lazy import
-// changes when a file loads, not whether it depends on it), `import('…')` types and `require()`.
+// changes when a file loads, not whether it depends on it), `import('…')` types, `require()`, and
+// `new URL('./x.ts', import.meta.url)`, the way a worker's file is named to the bundler.
 // Type-only imports count too: erased at run time, they still say that one file is written in
 // terms of another, and one edit turns them into value imports; a circle of types is a circle of
 // meaning. Package imports are not ours and do not count, nor do imports of CSS or JSON.
@@ -83,7 +84,11 @@ function scriptKind(file: string): ts.ScriptKind {
   return /\.(m|c)?js$/.test(file) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
 }
 
-/** The module specifiers a file's code names (not those in its strings or comments). */
+/** `import.meta.url`, which makes `new URL('./x.ts', import.meta.url)` name a file of ours. */
+const isImportMetaUrl = (node: ts.Node | undefined): boolean =>
+  node !== undefined && ts.isPropertyAccessExpression(node) && ts.isMetaProperty(node.expression) && node.expression.keywordToken === ts.SyntaxKind.ImportKeyword && node.name.text === 'url';
+
+/** The module specifiers a file's code names (not those in its other strings or its comments). */
 export function specifiersOf(file: string, text: string): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, scriptKind(file));
   const out: string[] = [];
@@ -94,6 +99,7 @@ export function specifiersOf(file: string, text: string): string[] {
     if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) literal(node.moduleSpecifier);
     else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) literal(node.moduleReference.expression);
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) literal(node.argument.literal);
+    else if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'URL' && isImportMetaUrl(node.arguments?.[1])) literal(node.arguments?.[0]);
     else if (ts.isCallExpression(node)) {
       const callee = node.expression;
       const isImport = callee.kind === ts.SyntaxKind.ImportKeyword;
