@@ -283,9 +283,8 @@ export function longFilesWithoutReason(root: string): LongFile[] {
   return out;
 }
 
-/** Everything the checks find under `root`. */
-export function checkTree(root: string): Report {
-  const graph = importGraph(root);
+/** Everything the checks find under `root` (whose import graph may be given, when it was read already). */
+export function checkTree(root: string, graph: ImportGraph = importGraph(root)): Report {
   return { files: graph.size, fileCircles: findCircles(graph), folderCircles: findFolderCircles(graph), longFiles: longFilesWithoutReason(root) };
 }
 
