@@ -1,6 +1,7 @@
-// Lint, including the layer rule of DESIGN.md: shared/ imports nothing of ours and no Node or
-// React; engine/, renderer/ and electron/ import only shared/; the renderer never touches Node,
-// Electron or SQLite. A violation is an error, and `npm test` runs lint.
+// Lint, including the layer rule: shared/ imports nothing of ours and no Node or React;
+// shared-node/ (Node-only code the engine and the desktop shell both use) imports only shared/;
+// engine/ and electron/ import only shared/ and shared-node/; renderer/ imports only shared/ and
+// never Node, Electron or SQLite. A violation is an error, and `npm test` runs lint.
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
@@ -17,7 +18,7 @@ const restrict = (groups, message, names = [], more = []) => ({
 // Inside engine/: a later block's no-restricted-imports replaces an earlier one for the files it
 // matches, so the blocks for executors and the CLI repeat the engine-wide groups.
 const ENGINE_GROUPS = [...ours(['renderer', 'electron', 'test']), 'react', 'react-dom', 'electron'];
-const ENGINE_MESSAGE = 'engine/ may import only shared/ of ours';
+const ENGINE_MESSAGE = 'engine/ may import only shared/ and shared-node/ of ours';
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'scratch/**', 'coverage/**', 'test-results/**'] },
@@ -32,9 +33,18 @@ export default tseslint.config(
   {
     files: ['shared/**'],
     rules: restrict(
-      [...ours(['engine', 'renderer', 'electron', 'test']), ...NODE_BUILTINS, 'react', 'react-dom', 'react/*', 'electron', 'better-sqlite3'],
+      [...ours(['engine', 'renderer', 'electron', 'test', 'shared-node']), ...NODE_BUILTINS, 'react', 'react-dom', 'react/*', 'electron', 'better-sqlite3'],
       'shared/ is pure: it imports nothing of ours outside shared/, and no Node, React, Electron or SQLite',
       NODE_MODULES,
+    ),
+  },
+  {
+    // Node-only code the engine and the desktop shell both use (atomic file writes): Node is fine,
+    // the app's processes are not.
+    files: ['shared-node/**'],
+    rules: restrict(
+      [...ours(['engine', 'renderer', 'electron', 'test']), 'react', 'react-dom', 'react/*', 'electron', 'better-sqlite3'],
+      'shared-node/ is Node-only code for engine/ and electron/: it imports only shared/ of ours, and no Electron, React or SQLite',
     ),
   },
   {
@@ -59,13 +69,13 @@ export default tseslint.config(
     files: ['renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
     rules: restrict(
-      [...ours(['engine', 'electron', 'test']), ...NODE_BUILTINS, 'electron', 'better-sqlite3'],
+      [...ours(['engine', 'electron', 'test', 'shared-node']), ...NODE_BUILTINS, 'electron', 'better-sqlite3'],
       'renderer/ may import only shared/ of ours, and never Node, Electron or SQLite',
       NODE_MODULES,
     ),
   },
   {
     files: ['electron/**'],
-    rules: restrict([...ours(['engine', 'renderer', 'test'])], 'electron/ may import only shared/ of ours'),
+    rules: restrict([...ours(['engine', 'renderer', 'test'])], 'electron/ may import only shared/ and shared-node/ of ours'),
   },
 );

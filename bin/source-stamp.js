@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const SOURCE_DIRS = ['engine', 'shared'];
+const SOURCE_DIRS = ['engine', 'shared', 'shared-node'];
 
 /** @param {string} root the project folder @returns {{files: number, newestMs: number}} */
 export function sourceStamp(root) {

@@ -33,7 +33,7 @@ function builtBefore(output, sources) {
 }
 
 const appStale = () => builtBefore(join(root, 'dist/app/index.html'), [join(root, 'renderer'), join(root, 'shared'), join(root, 'vite.config.ts')]);
-const shellStale = () => builtBefore(join(root, 'dist/electron/main.cjs'), [join(root, 'electron'), join(root, 'shared'), join(root, 'build/bundle-electron.mjs')]);
+const shellStale = () => builtBefore(join(root, 'dist/electron/main.cjs'), [join(root, 'electron'), join(root, 'shared'), join(root, 'shared-node'), join(root, 'build/bundle-electron.mjs')]);
 
 function run(command, args) {
   const r = spawnSync(command, args, { cwd: root, stdio: 'inherit' });

@@ -7,12 +7,12 @@ import './theme/tokens.css';
 import './theme/app.css';
 import './theme/controls.css';
 import './graph/graph.css';
-import { App } from './app/app.tsx';
+import { App } from './shell/app.tsx';
 import { followAddressToken, takeToken } from './api/token.ts';
-import { startSession } from './app/session-store.ts';
-import { followSystemTheme } from './app/theme-store.ts';
-import { followHashChanges } from './app/route-store.ts';
-import { findDesktopApi } from './desktop/desktop-bridge.ts';
+import { startSession } from './core/start-session.ts';
+import { followSystemTheme } from './core/theme-store.ts';
+import { followHashChanges } from './core/route-store.ts';
+import { findDesktopApi } from './core/desktop-bridge.ts';
 import { startDesktopSession } from './desktop/desktop-session.ts';
 
 followSystemTheme();

@@ -15,7 +15,7 @@ import {
   type OpenDialogAnswer,
   type SaveDialogAnswer,
 } from '../../shared/desktop/preload-contract.ts';
-import { writeFileAtomic } from './atomic-file.ts';
+import { writeFileAtomic } from '../../shared-node/atomic-file.ts';
 import type { DocumentTracker } from './document-state.ts';
 import type { ElectronSeam, IpcEventSeam, WindowSeam } from './electron-seam.ts';
 import { checkExternalLink } from './link-check.ts';
@@ -93,7 +93,7 @@ export function registerIpcHandlers(electron: ElectronSeam, deps: IpcDeps): void
     const answer = await electron.dialog.showSaveDialog(window, { title: 'Export the workflow', defaultPath: join(folder, request.suggestedName), filters: WORKFLOW_FILTERS });
     if (answer.canceled || answer.filePath === undefined || answer.filePath === '') return { saved: false };
     try {
-      writeFileAtomic(answer.filePath, request.content, { mode: 0o644, createFolder: false });
+      writeFileAtomic(answer.filePath, request.content, { mode: 0o644 });
     } catch (e) {
       throw new IpcRefused(`could not write ${answer.filePath}: ${errorText(e)}; choose a folder you can write to`);
     }

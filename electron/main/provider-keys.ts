@@ -5,7 +5,7 @@
 // environment handed to the engine process (providerEnv).
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, writeFileAtomic } from './atomic-file.ts';
+import { readJsonFile, writeAppDataFile } from './app-data-file.ts';
 import type { ElectronSeam } from './electron-seam.ts';
 
 export const PROVIDER_KEY_NAME = /^[A-Z][A-Z0-9_]*_API_KEY$/;
@@ -75,6 +75,6 @@ export class ProviderKeys {
   }
 
   private write(keys: Record<string, string>): void {
-    writeFileAtomic(providerKeysFile(this.userData), `${JSON.stringify({ version: 1, keys }, null, 2)}\n`);
+    writeAppDataFile(providerKeysFile(this.userData), `${JSON.stringify({ version: 1, keys }, null, 2)}\n`);
   }
 }

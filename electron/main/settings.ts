@@ -4,7 +4,7 @@
 // Provider API keys are never here: see provider-keys.ts.
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, writeFileAtomic } from './atomic-file.ts';
+import { readJsonFile, writeAppDataFile } from './app-data-file.ts';
 
 export const MAX_RECENT_WORKSPACES = 10;
 export const THEMES = ['light', 'dark', 'system'] as const;
@@ -41,7 +41,7 @@ export function loadSettings(userData: string): Settings {
 }
 
 export function saveSettings(userData: string, settings: Settings): void {
-  writeFileAtomic(settingsFile(userData), `${JSON.stringify(settingsSchema.parse(settings), null, 2)}\n`);
+  writeAppDataFile(settingsFile(userData), `${JSON.stringify(settingsSchema.parse(settings), null, 2)}\n`);
 }
 
 /** The settings after opening `workspace`: it becomes the last one and heads the recent list. */

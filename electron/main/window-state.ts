@@ -4,7 +4,7 @@
 // undocked from its monitor) is pulled back onto one that exists.
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readJsonFile, writeFileAtomic } from './atomic-file.ts';
+import { readJsonFile, writeAppDataFile } from './app-data-file.ts';
 import type { Rect } from './electron-seam.ts';
 
 const dimension = z.number().int().min(200).max(20_000);
@@ -24,7 +24,7 @@ export function loadWindowState(userData: string): WindowState | undefined {
 }
 
 export function saveWindowState(userData: string, state: WindowState): void {
-  writeFileAtomic(windowStateFile(userData), `${JSON.stringify(windowStateSchema.parse(state), null, 2)}\n`);
+  writeAppDataFile(windowStateFile(userData), `${JSON.stringify(windowStateSchema.parse(state), null, 2)}\n`);
 }
 
 /** How much of the window's title bar must lie on a display for it to count as reachable. */

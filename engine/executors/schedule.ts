@@ -1,7 +1,8 @@
 // Executors need wall-clock timers for a few process-level chores (the grace period between
 // SIGTERM and SIGKILL, closing idle script runners). They take them through this type so the
-// engine's composition root, and tests, choose the clock (STYLE habit 6); only `realSchedule`
-// touches the global timer functions.
+// engine's composition root, and tests, choose the clock (engine code never calls setTimeout
+// itself, so tests can run it in virtual time); only `realSchedule` touches the global timer
+// functions.
 
 export interface ScheduledTimer {
   cancel(): void;

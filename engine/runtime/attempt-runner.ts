@@ -20,7 +20,7 @@ import { poolOf, releaseSlot, slotOrQueue, type Pool } from './run-slots.ts';
 import { attemptId, currentAttempt, type Evidence, type StepRuntime } from '../../shared/run/run-model.ts';
 import { isTerminal } from '../../shared/run/run-status.ts';
 import type { StepHandler } from './step-handler.ts';
-import { inputErrorResult } from './input-error.ts';
+import { inputErrorResult } from './input-error-result.ts';
 
 /** What the runner needs of the core beyond RunPort. */
 export interface AttemptHost {

@@ -11,7 +11,7 @@ import type { LiveRun } from './live-run.ts';
 import type { RunPort } from './run-port.ts';
 import { currentAttempt, type AttemptRecord, type StepRuntime } from '../../shared/run/run-model.ts';
 import type { AttemptStart, StepHandler } from './step-handler.ts';
-import { inputErrorResult } from './input-error.ts';
+import { inputErrorResult } from './input-error-result.ts';
 
 export type SendStatus = { status: 'delivered' | 'kept' | 'duplicate'; runId?: string };
 

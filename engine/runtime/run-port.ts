@@ -1,6 +1,7 @@
 // The narrow interface through which the parts of the engine (step handlers, operator actions,
 // the attempt and routing logic) act on runs. The scheduler core implements it; no part sees the
-// core itself, so each can be built and read alone (STYLE habit 15).
+// core itself, so each can be built and read alone: the engine is composed of parts behind
+// narrow interfaces, not a chain of classes with abstract hooks.
 import type { EventData, EventType, RunEvent, SettleOutcome } from '../../shared/events/run-event.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock, Random } from '../time/clock.ts';

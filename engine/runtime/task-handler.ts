@@ -10,7 +10,7 @@ import { checkAgainstSchema } from './output-contract.ts';
 import type { RunPort } from './run-port.ts';
 import { currentAttempt, type AttemptRecord, type StepRuntime } from '../../shared/run/run-model.ts';
 import type { AttemptStart, StepHandler } from './step-handler.ts';
-import { inputErrorResult } from './input-error.ts';
+import { inputErrorResult } from './input-error-result.ts';
 
 export interface TaskDecision {
   decision: 'approved' | 'rejected';

@@ -7,7 +7,7 @@ import type { LiveRun } from './live-run.ts';
 import type { RunPort } from './run-port.ts';
 import type { AttemptRecord, StepRuntime } from '../../shared/run/run-model.ts';
 import type { AttemptStart, StepHandler } from './step-handler.ts';
-import { inputErrorResult } from './input-error.ts';
+import { inputErrorResult } from './input-error-result.ts';
 
 export class WaitHandler implements StepHandler {
   constructor(private readonly port: RunPort) {}

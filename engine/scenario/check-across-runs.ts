@@ -8,7 +8,7 @@ import type { RunEvent } from '../../shared/events/run-event.ts';
 import type { ScenarioExpectAll } from '../../shared/scenario/scenario-schema.ts';
 import { applyEvent } from '../../shared/run/apply-event.ts';
 import { newRunModel, type RunModel } from '../../shared/run/run-model.ts';
-import type { AssertionResult } from './run-scenario.ts';
+import type { AssertionResult } from './assertion-result.ts';
 import type { ScenarioRuns } from './scenario-runs.ts';
 
 /** A new run's events before it is queued or activates its entry steps (imports) do not decide whether it holds a slot. */

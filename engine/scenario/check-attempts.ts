@@ -5,7 +5,7 @@ import type { RunEvent } from '../../shared/events/run-event.ts';
 import type { ScenarioExpect } from '../../shared/scenario/scenario-schema.ts';
 import { applyEvent } from '../../shared/run/apply-event.ts';
 import { newRunModel, type RunModel } from '../../shared/run/run-model.ts';
-import type { AssertionResult } from './run-scenario.ts';
+import type { AssertionResult } from './assertion-result.ts';
 
 const assertion = (what: string, expected: unknown, actual: unknown): AssertionResult => ({ what, ok: isDeepStrictEqual(expected, actual), expected, actual });
 

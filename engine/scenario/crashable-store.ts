@@ -3,7 +3,7 @@
 // drops every later write. A new Store on the same database then plays the restarted engine.
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import type { NewEvent } from '../store/store.ts';
-import type { Db } from '../store/open-database.ts';
+import type { Db } from '../store/db.ts';
 import type { EventType } from '../../shared/events/run-event.ts';
 import { LoggedStore, type AppendOrder } from './logged-store.ts';
 

@@ -3,7 +3,7 @@
 // a slot first, how many held one at once, the event log `weft test --events` prints).
 import type { EventType, RunEvent } from '../../shared/events/run-event.ts';
 import { Store, type NewEvent } from '../store/store.ts';
-import type { Db } from '../store/open-database.ts';
+import type { Db } from '../store/db.ts';
 
 /** Where each appended event sits in its run's log, in append order (shared by a store and its restarted successor). */
 export type AppendOrder = { runId: string; seq: number }[];

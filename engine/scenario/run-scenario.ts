@@ -28,15 +28,9 @@ import { ReviseCommand } from '../../shared/api/input-commands.ts';
 import { checkActivations, checkAttempts } from './check-attempts.ts';
 import { checkAcrossRuns } from './check-across-runs.ts';
 import { scriptProblems, unknownRunReferences } from './scenario-problems.ts';
+import type { AssertionResult } from './assertion-result.ts';
 
 const SCRIPTED_KINDS: StepKind[] = ['agent', 'http', 'command', 'script', 'map', 'subworkflow'];
-
-export interface AssertionResult {
-  what: string;
-  ok: boolean;
-  expected: unknown;
-  actual: unknown;
-}
 
 export interface ScenarioResult {
   name: string;

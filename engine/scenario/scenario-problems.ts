@@ -4,7 +4,7 @@
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { Scenario } from '../../shared/scenario/scenario-schema.ts';
 import { MAIN_RUN } from '../../shared/scenario/scenario-runs-schema.ts';
-import type { AssertionResult } from './run-scenario.ts';
+import type { AssertionResult } from './assertion-result.ts';
 import type { ScenarioRuns } from './scenario-runs.ts';
 import type { ScriptProblem } from './scripted-executor.ts';
 

@@ -4,6 +4,9 @@
 // models. Every command is parsed with its shared/api schema here, so a malformed value is
 // refused with its field's path before anything is written. Front ends parse their own syntax
 // and print; the decisions live here. Errors are ServiceErrors, never CLI wording or flags.
+//
+// Over 400 lines: one method per command of the boundary, each short; the work is in the modules
+// it imports, and front ends need the one class to reach all of them.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -44,7 +47,7 @@ import { WorkspaceFiles } from './workspace-files.ts';
 import { summaryOf } from './workflow-summary.ts';
 import { WorkflowFileService } from './workflow-file-service.ts';
 import { WorkflowTemplates } from './workflow-templates.ts';
-import { fileHash } from './atomic-file.ts';
+import { fileHash } from './file-hash.ts';
 import { pauseAt } from './test-pause.ts';
 import { checkDebug } from './debug-settings.ts';
 import { definitionToRun } from './definition-to-run.ts';

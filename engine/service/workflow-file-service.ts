@@ -22,14 +22,15 @@ import {
   type WorkflowFileResult,
 } from '../../shared/api/workflow-files.ts';
 import { formatDefinition } from '../../shared/definition/format-definition.ts';
-import { parseDefinitionText } from '../../shared/definition/parse-definition.ts';
+import { parseDefinitionText } from '../../shared/validator/parse-definition.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { Diagnostic } from '../../shared/validator/diagnostic.ts';
 import { definitionHash } from '../store/definition-content.ts';
-import type { Db } from '../store/open-database.ts';
+import type { Db } from '../store/db.ts';
 import { latestVersion, recordSavedVersion, runVersionHash } from '../store/saved-versions.ts';
 import type { Clock } from '../time/clock.ts';
-import { fileHash, writeFileAtomic } from './atomic-file.ts';
+import { writeFileAtomic } from '../../shared-node/atomic-file.ts';
+import { fileHash } from './file-hash.ts';
 import { parseCommand } from './parse-command.ts';
 import { ServiceError } from './service-error.ts';
 import type { WorkflowTemplates } from './workflow-templates.ts';

@@ -5,10 +5,11 @@
 // guards a run's start and every child workflow a map or subworkflow step runs in that
 // workspace (the engine calls `trustCheck` for each), so a workflow without code of its own
 // cannot smuggle a child's command past it.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
+import { writeFileAtomic } from '../../shared-node/atomic-file.ts';
 import type { TrustCheck } from '../runtime/workspace-workflows.ts';
 import { ServiceError } from './service-error.ts';
 
@@ -62,9 +63,7 @@ export function setTrust(dir: string, trusted: boolean, env: NodeJS.ProcessEnv =
   if (trusted) list.push(path);
   const file = trustFile(env);
   try {
-    mkdirSync(configDir(env), { recursive: true });
-    writeFileSync(`${file}.tmp`, `${JSON.stringify({ workspaces: list.sort() }, null, 2)}\n`);
-    renameSync(`${file}.tmp`, file);
+    writeFileAtomic(file, `${JSON.stringify({ workspaces: list.sort() }, null, 2)}\n`, { createFolder: true });
   } catch (e) {
     throw configError(env, e);
   }

@@ -7,7 +7,7 @@
 // does not parse is found when its run is read (store.ts), not here: that would read the log.
 import { EVENT_DATA } from '../../shared/events/run-event.ts';
 import { sha256 } from './canonical-json.ts';
-import type { Db } from './open-database.ts';
+import type { Db } from './db.ts';
 import { StoreError } from './store-error.ts';
 import { snapshotWorkflow } from './store.ts';
 

@@ -2,7 +2,7 @@
 // process is gone (on this host) or whose heartbeat is stale is taken over, so a kill -9 never
 // locks a store, and two live engines never both schedule it.
 import { hostname } from 'node:os';
-import type { Db } from './open-database.ts';
+import type { Db } from './db.ts';
 import { StoreError } from './store-error.ts';
 
 /** A heartbeat older than this means the owner is gone even if we cannot check its pid. */

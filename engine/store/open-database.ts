@@ -14,8 +14,7 @@ import { MIGRATIONS, SCHEMA_VERSION, WEFT_APPLICATION_ID, type Migration } from 
 import { recogniseStore, type Recognised } from './recognise-store.ts';
 import { StoreError } from './store-error.ts';
 import { storeFailure } from './store-failure.ts';
-
-export type Db = Database.Database;
+import type { Db } from './db.ts';
 
 export type OpenMode = 'create' | 'write' | 'read';
 

@@ -2,7 +2,7 @@
 // after the last row of the previous page (a keyset cursor "createdAt:id", stable while runs are
 // added). Read-only queries on the runs projection.
 import type { RunState } from '../../shared/definition/names.ts';
-import type { Db } from './open-database.ts';
+import type { Db } from './db.ts';
 import { StoreError } from './store-error.ts';
 import { MAX_RUN_PAGE } from '../../shared/api/run-summary.ts';
 import type { RunRow } from './store.ts';

@@ -3,7 +3,7 @@
 // 8). Together they are the workflow's history: every version that was saved or run.
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { definitionHash } from './definition-content.ts';
-import type { Db } from './open-database.ts';
+import type { Db } from './db.ts';
 import { StoreError } from './store-error.ts';
 import { snapshotWorkflow } from './store.ts';
 

@@ -1,5 +1,6 @@
-// Time and randomness enter the engine only through these (STYLE habit 6), so tests and scenario
-// runs can drive virtual time and a seeded random source.
+// Time and randomness enter the engine only through these (nothing in the engine calls
+// Date.now, setTimeout or Math.random directly), so tests and scenario runs can drive virtual
+// time and a seeded random source, and a replay is deterministic.
 
 export interface Clock {
   now(): number;

@@ -3,7 +3,8 @@
 // engine on another origin is the shell's to handle: it reloads the window there.
 import type { DesktopApi, DesktopSession } from '../../shared/desktop/preload-contract.ts';
 import { storeToken } from '../api/token.ts';
-import { startSession, useSession } from '../app/session-store.ts';
+import { useSession } from '../core/session-store.ts';
+import { startSession } from '../core/start-session.ts';
 
 export interface DesktopSessionDeps {
   storage: Storage;

@@ -3,15 +3,15 @@
 // pages' own handlers, and opens the workflow files the shell is asked to open.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { DesktopApi } from '../../shared/desktop/preload-contract.ts';
-import { useRoute } from '../app/route-store.ts';
-import { useTheme } from '../app/theme-store.ts';
+import { useRoute } from '../core/route-store.ts';
+import { useTheme } from '../core/theme-store.ts';
 import { isDirty, useEditor } from '../editor/editor-store.ts';
 import { CheatSheet } from '../editor/cheat-sheet.tsx';
 import { NewWorkflowDialog } from '../files/new-workflow-dialog.tsx';
 import { importAndOpen } from '../files/file-transfer.ts';
 import { documentStateFor } from './document-state.ts';
 import { dispatchMenuAction, type MenuPorts } from './menu-dispatch.ts';
-import { useMenuHandlers } from './menu-handlers.ts';
+import { useMenuHandlers } from '../core/menu-handlers.ts';
 import { openWorkflowFile } from './open-workflow.ts';
 import './desktop.css';
 

@@ -1,7 +1,7 @@
 // What the window title says (through the desktop shell): the open workflow's file name with its
 // unsaved state in the editor, the run id on a run page, the section's name elsewhere.
 import type { DocumentState } from '../../shared/desktop/preload-contract.ts';
-import type { Route } from '../app/route.ts';
+import type { Route } from '../core/route.ts';
 
 const MAX_TITLE = 300;
 const MAX_FILE = 1000;

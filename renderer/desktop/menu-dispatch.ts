@@ -1,9 +1,9 @@
 // Carries out a native menu action: menuEffect decides, the registered handlers and the ports act.
 // The ports are the few things that touch the DOM or the stores, so this runs in tests as is.
 import type { MenuAction } from '../../shared/desktop/preload-contract.ts';
-import type { ThemeChoice } from '../app/theme-choice.ts';
+import type { ThemeChoice } from '../core/theme-choice.ts';
 import { menuEffect, type MenuContext } from './menu-routing.ts';
-import { menuHandlerFor } from './menu-handlers.ts';
+import { menuHandlerFor } from '../core/menu-handlers.ts';
 
 export interface MenuPorts {
   setTheme(choice: ThemeChoice): void;

@@ -2,7 +2,7 @@
 // field's own undo when one has focus, else the handler the current page registered for it (with
 // the line to show when the page has none).
 import type { MenuAction } from '../../shared/desktop/preload-contract.ts';
-import type { ThemeChoice } from '../app/theme-choice.ts';
+import type { ThemeChoice } from '../core/theme-choice.ts';
 
 export type MenuEffect =
   | { kind: 'theme'; choice: ThemeChoice }

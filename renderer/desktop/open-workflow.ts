@@ -1,7 +1,7 @@
 // Opening a workflow file the desktop shell names (a double-clicked .weft.json, a second launch's
 // argument): find it among the workspace's workflows and go to it in the editor.
-import { useRoute } from '../app/route-store.ts';
-import { useWorkflows } from '../workflows/workflows-store.ts';
+import { useRoute } from '../core/route-store.ts';
+import { useWorkflows } from '../core/workflows-store.ts';
 import { workflowForFile } from './workflow-for-file.ts';
 
 /** Reads the list afresh (the file may be new) and opens the file; the line to show when it cannot. */

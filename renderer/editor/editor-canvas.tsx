@@ -23,11 +23,12 @@ import { edgeOutcomesFor } from '../../shared/definition/kind-outcomes.ts';
 import type { Diagnostic } from '../api/api-types.ts';
 import { DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from '../graph/flow-defaults.ts';
 import { NODE_HEIGHT, NODE_WIDTH, nodeData, STEP_HANDLES, type OutcomeFlowEdge, type StepFlowNode } from '../graph/to-flow.ts';
-import { useTheme } from '../app/theme-store.ts';
+import { useTheme } from '../core/theme-store.ts';
 import { positionsOf, useEditor, type Selection } from './editor-store.ts';
 import { addStep, connect, outcomesOf, withPositions, type Layout, type Point } from './doc-ops.ts';
 import { OutcomePicker } from './outcome-picker.tsx';
 import { PalettePopover } from './palette.tsx';
+import { KIND_DRAG_TYPE } from './kind-drag-type.ts';
 import { useEditorPrefs } from './editor-prefs.ts';
 
 const SNAP: [number, number] = [16, 16];
@@ -36,7 +37,6 @@ const NO_PROBLEMS: readonly Diagnostic[] = [];
 /** Past this many steps, failure edges are drawn solid: a dashed path tens of thousands of pixels long is slow to paint. */
 export const LARGE_GRAPH = 200;
 
-export const KIND_DRAG_TYPE = 'application/weft-step-kind';
 /** How the canvas fits a workflow into view: at open, and with F. */
 export const FIT_VIEW_OPTIONS = { padding: 0.08, maxZoom: 1.1, minZoom: 0.4 };
 

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import { ReactFlowProvider } from '@xyflow/react';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
-import { useWorkflows } from '../workflows/workflows-store.ts';
+import { useWorkflows } from '../core/workflows-store.ts';
 import { Diagnostics } from '../workflows/diagnostics-list.tsx';
 import { filePositions } from '../graph/to-flow.ts';
 import { autoLayout } from '../graph/auto-layout.ts';

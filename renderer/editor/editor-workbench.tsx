@@ -23,10 +23,10 @@ import { FileMenu } from './file-menu.tsx';
 import { StartRunLauncher } from '../runs/actions/start-run-launcher.tsx';
 import { useDrafts } from './use-drafts.ts';
 import { useSidePanel } from './side-panel-store.ts';
-import { useMenuHandlers } from '../desktop/menu-handlers.ts';
-import { formatRoute, setLeaveGuard } from '../app/route-store.ts';
+import { useMenuHandlers } from '../core/menu-handlers.ts';
+import { formatRoute, setLeaveGuard } from '../core/route-store.ts';
 import { DiffView, type DiffSide } from './diff/diff-view.tsx';
-import { requireClient } from '../app/session-store.ts';
+import { requireClient } from '../core/session-store.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 
 const PASTE_OFFSET = { x: 48, y: 48 };

@@ -2,11 +2,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { ChevronDown, Download, FilePlus2, PencilLine, Trash2, Upload } from 'lucide-react';
 import { WORKFLOW_ID_PATTERN } from '../../shared/definition/names.ts';
-import { requireFiles } from '../app/session-store.ts';
-import { useRoute } from '../app/route-store.ts';
-import { useWorkflows } from '../workflows/workflows-store.ts';
+import { requireFiles } from '../core/session-store.ts';
+import { useRoute } from '../core/route-store.ts';
+import { useWorkflows } from '../core/workflows-store.ts';
 import { exportWorkflow, importAndOpen } from '../files/file-transfer.ts';
-import { useMenuHandlers } from '../desktop/menu-handlers.ts';
+import { useMenuHandlers } from '../core/menu-handlers.ts';
 import { NewWorkflowDialog } from '../files/new-workflow-dialog.tsx';
 import { isDirty, useEditor } from './editor-store.ts';
 

@@ -3,7 +3,7 @@
 // compared with the last save.
 import { GitCompare, Play } from 'lucide-react';
 import type { WorkflowDetail } from '../api/api-types.ts';
-import { useRoute } from '../app/route-store.ts';
+import { useRoute } from '../core/route-store.ts';
 import { isDirty, useEditor } from './editor-store.ts';
 
 interface Props {

@@ -5,7 +5,7 @@ import { Search } from 'lucide-react';
 import { STEP_KINDS, type StepKind } from '../../shared/definition/names.ts';
 import { KindIcon } from '../graph/kind-icon.tsx';
 import { KIND_BLURB } from './step-templates.ts';
-import { KIND_DRAG_TYPE } from './editor-canvas.tsx';
+import { KIND_DRAG_TYPE } from './kind-drag-type.ts';
 
 const FAMILY: Record<StepKind, string> = {
   agent: 'Work',

@@ -2,7 +2,7 @@
 // before the tab is closed with unsaved changes, and finds a draft left by an earlier tab.
 import { useEffect, useState } from 'react';
 import { Workflow } from '../../shared/definition/workflow-schema.ts';
-import { useSession } from '../app/session-store.ts';
+import { useSession } from '../core/session-store.ts';
 import { isDirty, useEditor } from './editor-store.ts';
 import { dropDraft, readDraft, writeDraft } from './drafts.ts';
 

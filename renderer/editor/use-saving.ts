@@ -3,9 +3,9 @@
 // answer becomes the saved document; edits made while the save was in flight stay unsaved.
 import { useCallback, useState } from 'react';
 import { ApiError } from '../api/api-client.ts';
-import { requireFiles } from '../app/session-store.ts';
-import { useRoute } from '../app/route-store.ts';
-import { useWorkflows } from '../workflows/workflows-store.ts';
+import { requireFiles } from '../core/session-store.ts';
+import { useRoute } from '../core/route-store.ts';
+import { useWorkflows } from '../core/workflows-store.ts';
 import { useEditor } from './editor-store.ts';
 
 export interface SaveMessage {

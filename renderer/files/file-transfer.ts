@@ -4,10 +4,10 @@
 // native open and save dialogs instead of the browser's file input and download.
 import { ApiError } from '../api/api-client.ts';
 import type { WorkflowFileResult } from '../../shared/api/workflow-files.ts';
-import { requireFiles } from '../app/session-store.ts';
-import { useRoute } from '../app/route-store.ts';
-import { useWorkflows } from '../workflows/workflows-store.ts';
-import { findDesktopApi } from '../desktop/desktop-bridge.ts';
+import { requireFiles } from '../core/session-store.ts';
+import { useRoute } from '../core/route-store.ts';
+import { useWorkflows } from '../core/workflows-store.ts';
+import { findDesktopApi } from '../core/desktop-bridge.ts';
 
 /** A chosen file's name and text. */
 export interface ChosenFile {

@@ -1,13 +1,13 @@
 // "New workflow": an id (the file's name), a display name, and what to start from: empty, or
 // one of the examples. The id is checked as it is typed; the server refuses one that exists.
-import { FormModal } from '../app/form-modal.tsx';
+import { FormModal } from '../core/form-modal.tsx';
 import { useEffect, useRef, useState } from 'react';
 import { X } from 'lucide-react';
 import { WORKFLOW_ID_PATTERN } from '../../shared/definition/names.ts';
 import type { TemplateSummary } from '../../shared/api/workflow-files.ts';
-import { requireFiles } from '../app/session-store.ts';
-import { useRoute } from '../app/route-store.ts';
-import { useWorkflows } from '../workflows/workflows-store.ts';
+import { requireFiles } from '../core/session-store.ts';
+import { useRoute } from '../core/route-store.ts';
+import { useWorkflows } from '../core/workflows-store.ts';
 
 export function NewWorkflowDialog({ onClose }: { onClose(): void }) {
   const [id, setId] = useState('');

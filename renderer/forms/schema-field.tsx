@@ -4,7 +4,7 @@ import { useId } from 'react';
 import { Plus, X } from 'lucide-react';
 import type { Draft } from './form-draft.ts';
 import type { FieldSpec, ScalarField } from './form-spec.ts';
-import { CodeField } from '../editor/code/code-field.tsx';
+import { CodeField } from '../code/code-field.tsx';
 
 export interface FieldViewProps {
   field: FieldSpec;

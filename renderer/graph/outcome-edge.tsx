@@ -4,7 +4,7 @@ import { memo } from 'react';
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, Position, type EdgeProps } from '@xyflow/react';
 import { bezierPoint } from './edge-label-layout.ts';
 import type { OutcomeFlowEdge } from './to-flow.ts';
-import { useRuns } from '../runs/runs-store.ts';
+import { useRuns } from '../core/runs-store.ts';
 
 function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
   const { id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, markerEnd, selected } = props;

@@ -8,9 +8,9 @@ import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { AlertTriangle, History, Hourglass, Layers, Radio, RotateCw, RouteOff, Timer, UserRound, XCircle, type LucideIcon } from 'lucide-react';
 import { KindIcon } from './kind-icon.tsx';
 import type { StepFlowNode } from './to-flow.ts';
-import { useRuns } from '../runs/runs-store.ts';
-import { formatDuration } from '../app/format.ts';
-import { pathMark, type PathMarkKind } from '../runs/run-view/path-mark.ts';
+import { useRuns } from '../core/runs-store.ts';
+import { formatDuration } from '../core/format.ts';
+import { pathMark, type PathMarkKind } from './path-mark.ts';
 
 const KIND_FAMILY: Record<string, string> = {
   agent: 'work',

@@ -9,7 +9,7 @@ import { DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from './flo
 import { filePositions, toEdges, toNodes, type GraphStats, type ItemsMark, type OutcomeFlowEdge, type Positions, type StepFlowNode } from './to-flow.ts';
 import { autoLayout } from './auto-layout.ts';
 import { labelledEdges, placeEdgeLabels, widenForLabels } from './edge-label-layout.ts';
-import { useTheme } from '../app/theme-store.ts';
+import { useTheme } from '../core/theme-store.ts';
 
 
 interface Props {

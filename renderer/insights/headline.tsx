@@ -1,7 +1,7 @@
 // The workflow's headline figures from the report: runs, success rate, run duration p50/p95, and
 // the retry, compensation and intervention rates.
 import type { WorkflowStats } from '../../shared/api/workflow-stats.ts';
-import { formatDuration } from '../app/format.ts';
+import { formatDuration } from '../core/format.ts';
 
 /** 0.6667 → "66.7%", null → "–": the CLI's rounding, so the page and `weft stats` agree. */
 export const formatRate = (r: number | null): string => (r === null ? '–' : `${Math.round(r * 1000) / 10}%`);

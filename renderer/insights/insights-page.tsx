@@ -8,7 +8,7 @@ import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { WorkflowDetail } from '../../shared/api/workflow-views.ts';
 import { StatsClient } from '../api/stats-client.ts';
 import { takeToken } from '../api/token.ts';
-import { requireClient } from '../app/session-store.ts';
+import { requireClient } from '../core/session-store.ts';
 import { WorkflowGraph } from '../graph/workflow-graph.tsx';
 import { graphStats } from './graph-stats.ts';
 import { Headline } from './headline.tsx';

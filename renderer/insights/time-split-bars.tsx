@@ -2,7 +2,7 @@
 // of its own duration (a 4 s run and a 2-day run are both read for where their time went; the
 // duration is printed beside the bar). Plain HTML rather than a chart: every row is a button
 // that opens the run, reachable by keyboard, with its figures in its title.
-import { formatDuration, formatTime } from '../app/format.ts';
+import { formatDuration, formatTime } from '../core/format.ts';
 import { SPLIT_PARTS, type SplitRow } from './time-split.ts';
 
 export function TimeSplitBars({ rows, total, onOpenRun }: { rows: readonly SplitRow[]; total: number; onOpenRun: (runId: string) => void }) {

@@ -2,12 +2,12 @@
 // failed. Filterable by workflow and state; rows change live as events arrive.
 import { StartRunLauncher } from './actions/start-run-launcher.tsx';
 import { useEffect, useMemo, useState } from 'react';
-import { useRuns } from './runs-store.ts';
-import { useRoute } from '../app/route-store.ts';
+import { useRuns } from '../core/runs-store.ts';
+import { useRoute } from '../core/route-store.ts';
 import { isFinishedRunState, RUN_STATES } from '../../shared/definition/names.ts';
-import { formatDuration, formatTime } from '../app/format.ts';
-import { rowKeys } from '../app/row-keys.ts';
-import { useNow } from '../app/use-now.ts';
+import { formatDuration, formatTime } from '../core/format.ts';
+import { rowKeys } from '../core/row-keys.ts';
+import { useNow } from '../core/use-now.ts';
 
 export function RunsPage({ workflow }: { workflow?: string | undefined }) {
   const order = useRuns((s) => s.order);

@@ -3,11 +3,11 @@ import { useEffect, useState } from 'react';
 import { ChartLine, FileJson, FilePlus2, Upload } from 'lucide-react';
 import { NewWorkflowDialog } from '../files/new-workflow-dialog.tsx';
 import { importAndOpen } from '../files/file-transfer.ts';
-import { useMenuHandlers } from '../desktop/menu-handlers.ts';
-import { useWorkflows } from './workflows-store.ts';
-import { useRoute } from '../app/route-store.ts';
-import { useSession } from '../app/session-store.ts';
-import { rowKeys } from '../app/row-keys.ts';
+import { useMenuHandlers } from '../core/menu-handlers.ts';
+import { useWorkflows } from '../core/workflows-store.ts';
+import { useRoute } from '../core/route-store.ts';
+import { useSession } from '../core/session-store.ts';
+import { rowKeys } from '../core/row-keys.ts';
 
 export function WorkflowsPage() {
   const list = useWorkflows((s) => s.list);

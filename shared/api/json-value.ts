@@ -3,7 +3,7 @@
 // iteratively, refuses what JSON cannot carry (undefined, NaN, Infinity, functions, class
 // instances) and caps nesting, and names the exact spot that is wrong.
 import { z } from 'zod';
-import { MAX_NESTING } from '../definition/parse-definition.ts';
+import { MAX_NESTING } from '../validator/parse-definition.ts';
 
 /** A value that survives JSON.stringify → JSON.parse unchanged. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };

@@ -8,7 +8,7 @@ import { RUN_STATES, STEP_STATES } from '../definition/names.ts';
 import { ErrorInfo, SettleOutcome } from './event-parts.ts';
 import { RunId } from './api-ids.ts';
 import { JsonValue } from './json-value.ts';
-import { WorkflowDiff } from './workflow-diff.ts';
+import { WorkflowDiff } from '../definition/workflow-diff-schema.ts';
 
 /**
  * `GET /api/compare` sends a value (a side's input or output, a field's value) over this many bytes

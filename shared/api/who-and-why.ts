@@ -1,4 +1,5 @@
-// Who acts and why: every operator command records both (DESIGN.md principle 8). `by` is optional
+// Who acts and why: every operator command records both, so each decision shows in the event
+// log and the timeline with the person who made it and the reason they gave. `by` is optional
 // as in the CLI, where it defaults to $WEFT_USER, else $USER; the API's caller fills its default.
 // `reason` is optional where the CLI's --reason is, and required where the CLI requires it.
 import { ActorName, NonBlankText } from './api-ids.ts';

@@ -2,7 +2,7 @@
 // changed (and in which parts), what changed at the workflow level, and which boxes moved. It
 // compares what is written, not what the engine infers: a default written out ("optional": false)
 // differs from the same field left out. Objects are compared regardless of key order, arrays in
-// order. The JSON shape is shared/api/workflow-diff.ts; the rules are in docs/diff.md.
+// order. The JSON shape is workflow-diff-schema.ts beside it; the rules are in docs/diff.md.
 import {
   EDGE_DIFF_PARTS,
   STEP_DIFF_PARTS,
@@ -14,7 +14,7 @@ import {
   type StepChange,
   type StepDiffPart,
   type WorkflowDiff,
-} from '../api/workflow-diff.ts';
+} from './workflow-diff-schema.ts';
 import type { Edge, Step, Workflow } from './workflow-schema.ts';
 
 /** The fields of a step behind each part ('edges' is worked out from the edges, not the step). */

@@ -1,6 +1,9 @@
 // `applyEvent`, the fold: one event changes the run model. RunEvent is a union discriminated by
 // `type`, so each case reads its own data with no cast; a log that names a step or an attempt the
 // run does not have, or skips a seq, throws rather than building a run that never was.
+//
+// Over 400 lines: one case per event type in one switch over the union, so what every event does
+// to a run reads top to bottom in one place.
 import type { RunEvent } from '../events/run-event.ts';
 import { indexDefinition } from './definition-index.ts';
 import { activationKey, operatorEvidenceId, type AttemptRecord, type Evidence, type RunDebug, type RunModel, type StepRuntime } from './run-model.ts';

@@ -1,6 +1,7 @@
-// A run's restart record (DESIGN.md "States"): for each step its state, evidence and what that
-// evidence covers, its attempts, and the next permitted action with its reason. `weft inspect`
-// prints it; the shape is shared/api/restart-record.ts's schema, and RunDetail (run-detail.ts)
+// A run's restart record, derived from its events alone: for each step its state, evidence and
+// what that evidence covers, its attempts, and the next permitted action with its reason ("ready
+// for investigation: attempt 2 outcome unknown"). A resumed engine, an operator and the timeline
+// all read this one record. `weft inspect` prints it; the shape is shared/api/restart-record.ts's schema, and RunDetail (run-detail.ts)
 // adds to it.
 import type { Step } from '../definition/workflow-schema.ts';
 import type { RestartRecord } from '../api/restart-record.ts';

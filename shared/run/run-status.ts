@@ -1,4 +1,5 @@
-// The state a run should be in, derived from its steps (DESIGN.md "States").
+// The state a run should be in, derived from its steps: running, waiting, paused, needs
+// attention, or one of the terminal states succeeded, failed, cancelled.
 import { isFinishedRunState, type RunState } from '../definition/names.ts';
 import type { RunModel } from './run-model.ts';
 

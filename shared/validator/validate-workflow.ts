@@ -1,6 +1,6 @@
 // Entry point of the pure validator. Checks live one per file in ./checks; this file runs them.
 import type { Workflow } from '../definition/workflow-schema.ts';
-import { parseDefinitionText } from '../definition/parse-definition.ts';
+import { parseDefinitionText } from './parse-definition.ts';
 import type { Diagnostic } from './diagnostic.ts';
 import { ExpressionCache } from './expressions/expression-cache.ts';
 import { JsonSchemaChecker } from './schema/json-schema-check.ts';

@@ -1,6 +1,7 @@
 // Durable steps per second of the real Engine on a real SQLite file (WAL, synchronous=NORMAL),
 // what one step costs the store, and how long a fresh engine takes to recover 1,000 runs left
-// unfinished by a SIGKILLed process; set against the peers and targets of DESIGN.md "Quality bar".
+// unfinished by a SIGKILLed process; set against what users would otherwise pick and Weft's
+// targets (PEER_* and TARGET_* below).
 // No-op steps are transforms with the expression `1` (they run inline in the scheduler's tick, so
 // a run's steps share commits); rows with a no-op *executor* give every step its own attempt round
 // trip and commit, like a per-step checkpoint; the command row adds a real process per step.
@@ -14,7 +15,10 @@ import { formatTable, median, type Benchmark } from './benchmark.ts';
 import { killedStore, measureCliResume, measureRecovery, measureRuns, noopExecutor, type RecoverySample, type RunsSample } from './engine-measure.ts';
 import { chainWorkflow, fanOutWorkflow } from './engine-workflows.ts';
 
-/** DESIGN.md: LangGraph.js + SQLite checkpointer on this kind of machine, and Weft's targets. */
+/**
+ * The peer: LangGraph.js with its SQLite checkpointer, measured on this kind of machine (2 cores,
+ * no-op steps); restart after kill -9 to the interrupted run done. Weft aims at 20 times the peer.
+ */
 const PEER_STEPS_PER_S = 1_000;
 const PEER_MS_PER_STEP = 0.64;
 const PEER_RESTART_MS: [number, number] = [500, 1_400];

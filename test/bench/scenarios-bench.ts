@@ -4,7 +4,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseDefinitionText } from '../../shared/definition/parse-definition.ts';
+import { parseDefinitionText } from '../../shared/validator/parse-definition.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { ScenarioFile, type Scenario } from '../../shared/scenario/scenario-schema.ts';
 import { workflowReport } from '../../engine/metrics/stats.ts';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { WorkflowDiff } from '../../shared/api/workflow-diff.ts';
+import { WorkflowDiff } from '../../shared/definition/workflow-diff-schema.ts';
 import { runWeft, STACK_LINE } from './run-weft.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { recordSavedVersion } from '../../engine/store/saved-versions.ts';

@@ -1,9 +1,11 @@
-// Crash test (DESIGN.md "Quality bar", principle 4): a 40-step workflow with parallel branches,
-// idempotent and external command steps, run by the real CLI, which is SIGKILLed at random moments
-// at least KILLS times and resumed each time until a resume finishes the run. Then: the run
-// succeeded, every idempotent step completed exactly once (its effect may repeat), every external
-// effect happened at most once and an interrupted one is `unknown`, no effect happened without a
-// recorded start, the log is gapless and the fold and projections agree with it.
+// Crash test of durability (every transition is stored before it is acted on, so a kill -9 at
+// any instant loses no completed work and repeats no recorded effect): a 40-step workflow with
+// parallel branches, idempotent and external command steps, run by the real CLI, which is
+// SIGKILLed at random moments at least KILLS times and resumed each time until a resume finishes
+// the run. Then: the run succeeded, every idempotent step completed exactly once (its effect may
+// repeat), every external effect happened at most once and an interrupted one is `unknown`, no
+// effect happened without a recorded start, the log is gapless and the fold and projections
+// agree with it.
 //
 // What a kill kills: the CLI and everything it started. Command steps run in process groups of
 // their own, so killing only the CLI would leave them running, finishing their effects after the

@@ -2,7 +2,7 @@
 // booked, one compensated) and research-review (a person rejects, then approves) started from a
 // terminal, then the page's figures checked against `weft stats --json` of the same store.
 import { expect, test, type Page } from '@playwright/test';
-import { formatDuration } from '../../renderer/app/format.ts';
+import { formatDuration } from '../../renderer/core/format.ts';
 import { WorkflowReport } from '../../shared/api/workflow-stats.ts';
 import { appChrome, exampleWorkspace, shootBothThemes, startServe, weft, type Served, type Workspace, startFakeApi, type FakeApi } from './weft-serve.ts';
 

@@ -3,6 +3,9 @@
 // the inbox (a rejection with a reason, then an approval) while the API shows the run moving on,
 // the engine's refusal shown word for word, and the run-level dialogs (pause, revise with its
 // plan, cancel with its confirmation). Every wait is for a state, never for time.
+//
+// Over 400 lines: its tests share one served copy of the examples (started once, in beforeAll),
+// which costs more than the tests themselves on a busy machine.
 import { expect, test, type Page } from '@playwright/test';
 import { appChrome, exampleWorkspace, shootBothThemes, startServe, weft, type Served, type Workspace, startFakeApi } from './weft-serve.ts';
 

@@ -12,7 +12,8 @@ import { defaultExecutors } from '../../engine/executors/default-executors.ts';
 import { systemClock, systemRandom } from '../../engine/time/clock.ts';
 import { Engine } from '../../engine/runtime/engine.ts';
 import { CrashableStore } from '../../engine/scenario/crashable-store.ts';
-import { openDatabase, type Db } from '../../engine/store/open-database.ts';
+import { openDatabase } from '../../engine/store/open-database.ts';
+import type { Db } from '../../engine/store/db.ts';
 import { Store } from '../../engine/store/store.ts';
 import { parseWorkflow, until } from './harness.ts';
 

@@ -4,7 +4,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseDefinitionText } from '../../shared/definition/parse-definition.ts';
+import { parseDefinitionText } from '../../shared/validator/parse-definition.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import { validateWorkflow } from '../../shared/validator/validate-workflow.ts';
@@ -13,7 +13,8 @@ import { systemClock, systemRandom, type Clock } from '../../engine/time/clock.t
 import { Engine } from '../../engine/runtime/engine.ts';
 import { foldRun } from '../../engine/runtime/fold-run.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
-import { openDatabase, type Db } from '../../engine/store/open-database.ts';
+import { openDatabase } from '../../engine/store/open-database.ts';
+import type { Db } from '../../engine/store/db.ts';
 import { Store } from '../../engine/store/store.ts';
 
 export { until } from './until.ts';

@@ -30,6 +30,13 @@ describe('layer rule (eslint no-restricted-imports)', () => {
     ['engine/cli/x.ts', "import { Engine } from '../runtime/engine.ts';\nvoid Engine;\n"],
     ['engine/cli/commands/x.ts', "import { Store } from '../../store/store.ts';\nvoid Store;\n"],
     ['engine/cli/x.ts', "import { a } from '../../electron/main.ts';\nvoid a;\n"],
+    // shared-node/: Node-only code for the engine and the desktop shell, never for shared/ or the renderer.
+    ['shared/x.ts', "import { writeFileAtomic } from '../shared-node/atomic-file.ts';\nvoid writeFileAtomic;\n"],
+    ['renderer/core/x.ts', "import { writeFileAtomic } from '../../shared-node/atomic-file.ts';\nvoid writeFileAtomic;\n"],
+    ['shared-node/x.ts', "import { EngineService } from '../engine/service/engine-service.ts';\nvoid EngineService;\n"],
+    ['shared-node/x.ts', "import { a } from '../electron/main/main.ts';\nvoid a;\n"],
+    ['shared-node/x.ts', "import { app } from 'electron';\nvoid app;\n"],
+    ['shared-node/x.ts', "import Database from 'better-sqlite3';\nvoid Database;\n"],
   ])('%s: refuses %s', async (file, code) => {
     expect(await restrictedImports(file, code)).not.toEqual([]);
   });
@@ -44,6 +51,11 @@ describe('layer rule (eslint no-restricted-imports)', () => {
     ['engine/executors/x.ts', "import { systemClock } from '../time/clock.ts';\nvoid systemClock;\n"],
     ['engine/service/x.ts', "import { Engine } from '../runtime/engine.ts';\nvoid Engine;\n"],
     ['engine/scenario/x.ts', "import { Engine } from '../runtime/engine.ts';\nvoid Engine;\n"],
+    ['engine/service/x.ts', "import { writeFileAtomic } from '../../shared-node/atomic-file.ts';\nvoid writeFileAtomic;\n"],
+    ['engine/cli/x.ts', "import { writeFileAtomic } from '../../shared-node/atomic-file.ts';\nvoid writeFileAtomic;\n"],
+    ['electron/main/x.ts', "import { writeFileAtomic } from '../../shared-node/atomic-file.ts';\nvoid writeFileAtomic;\n"],
+    ['shared-node/x.ts', "import { renameSync } from 'node:fs';\nvoid renameSync;\n"],
+    ['shared-node/x.ts', "import { Workflow } from '../shared/definition/workflow-schema.ts';\nvoid Workflow;\n"],
   ])('%s: allows %s', async (file, code) => {
     expect(await restrictedImports(file, code)).toEqual([]);
   });

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatDefinition, LINE_WIDTH } from '../../shared/definition/format-definition.ts';
-import { parseDefinitionText } from '../../shared/definition/parse-definition.ts';
+import { parseDefinitionText } from '../../shared/validator/parse-definition.ts';
 import { Workflow } from '../../shared/definition/workflow-schema.ts';
 
 const examples = join(import.meta.dirname, '../../examples');

@@ -1,7 +1,7 @@
 // The benchmark's generated workflows must stay well-formed, or the bench measures error paths.
 // No timings here: performance is measured by `npm run bench`, never asserted.
 import { describe, expect, it } from 'vitest';
-import { parseDefinitionText } from '../../shared/definition/parse-definition.ts';
+import { parseDefinitionText } from '../../shared/validator/parse-definition.ts';
 import { generateRing, generateWorkflow } from '../bench/generate-workflow.ts';
 
 describe('generateWorkflow', () => {

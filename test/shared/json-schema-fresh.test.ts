@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { JSON_SCHEMA_PATH, renderJsonSchema } from '../../engine/definition/write-json-schema.ts';
-import { parseDefinitionText } from '../../shared/definition/parse-definition.ts';
+import { parseDefinitionText } from '../../shared/validator/parse-definition.ts';
 
 const root = new URL('../../', import.meta.url);
 const schemaFile = new URL(JSON_SCHEMA_PATH, root);

@@ -1,6 +1,6 @@
 // Schema tables: inputs with the code and JSON path they must produce.
 import { describe, expect, it } from 'vitest';
-import { parseDefinitionText } from '../../shared/definition/parse-definition.ts';
+import { parseDefinitionText } from '../../shared/validator/parse-definition.ts';
 import { lineColumn, locateJsonError } from '../../shared/definition/json-error-locator.ts';
 
 const minimal = {

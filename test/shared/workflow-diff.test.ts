@@ -1,7 +1,7 @@
 // The semantic diff of two workflow versions: each kind of change and each part is reported, key
 // order is ignored, layout is counted apart, and the JSON parses with the shared schema.
 import { describe, expect, it } from 'vitest';
-import { WorkflowDiff, STEP_DIFF_PARTS, EDGE_DIFF_PARTS } from '../../shared/api/workflow-diff.ts';
+import { WorkflowDiff, STEP_DIFF_PARTS, EDGE_DIFF_PARTS } from '../../shared/definition/workflow-diff-schema.ts';
 import { diffSummaryLines, diffWorkflows, isSameWorkflow, sameValue } from '../../shared/definition/workflow-diff.ts';
 import { Workflow } from '../../shared/definition/workflow-schema.ts';
 

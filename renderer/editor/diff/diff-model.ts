@@ -2,7 +2,7 @@
 // each side (and of the overlay, both sides in one graph) marked added, removed, changed, moved
 // or same, and the list of changes in the order the view lists them.
 import type { Edge, Step, Workflow } from '../../../shared/definition/workflow-schema.ts';
-import type { WorkflowDiff } from '../../../shared/api/workflow-diff.ts';
+import type { WorkflowDiff } from '../../../shared/definition/workflow-diff-schema.ts';
 import type { DiffMark } from '../../graph/to-flow.ts';
 
 export interface MarkedStep {

@@ -9,7 +9,7 @@ import type { Workflow } from '../../../shared/definition/workflow-schema.ts';
 import { diffWorkflows } from '../../../shared/definition/workflow-diff.ts';
 import { DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from '../../graph/flow-defaults.ts';
 import { NODE_HEIGHT, NODE_WIDTH, nodeData, STEP_HANDLES, spreadToFit, type OutcomeFlowEdge, type StepFlowNode } from '../../graph/to-flow.ts';
-import { useTheme } from '../../app/theme-store.ts';
+import { useTheme } from '../../core/theme-store.ts';
 import { outcomesOf, type Layout } from '../doc-ops.ts';
 import { changeItems, markOverlay, markSide, type ChangeItem, type MarkedGraph } from './diff-model.ts';
 import './diff.css';

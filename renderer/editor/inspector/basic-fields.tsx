@@ -4,7 +4,7 @@ import { useId } from 'react';
 import { FieldFrame, type FieldProps } from './field.tsx';
 import { useDraft } from './use-draft.ts';
 import { numberValue, textValue } from './form-values.ts';
-import { formatDuration, parseDuration } from './duration.ts';
+import { exactDuration, parseDuration } from './duration.ts';
 
 const asText = (v: string | undefined): string => v ?? '';
 
@@ -84,7 +84,7 @@ export function NumberField(props: FieldProps<number> & { min?: number | undefin
   );
 }
 
-const durationText = (v: number | undefined): string => (v === undefined ? '' : formatDuration(v));
+const durationText = (v: number | undefined): string => (v === undefined ? '' : exactDuration(v));
 
 /** Milliseconds in the document; "30s", "5m", "1h 30m" or a number of ms in the field. */
 export function DurationField(props: FieldProps<number> & { placeholder?: string }) {
@@ -115,7 +115,7 @@ export function DurationField(props: FieldProps<number> & { placeholder?: string
         onChange={(e) => change(e.target.value)}
         onBlur={() => {
           // Show the canonical form once the author leaves the field.
-          if (draft.error === null && value !== undefined) draft.setText(formatDuration(value));
+          if (draft.error === null && value !== undefined) draft.setText(exactDuration(value));
         }}
       />
     </FieldFrame>

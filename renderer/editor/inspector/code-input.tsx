@@ -1,8 +1,8 @@
-// The inspector's code fields: the CodeMirror field (renderer/editor/code/code-field.tsx) with
+// The inspector's code fields: the CodeMirror field (renderer/code/code-field.tsx) with
 // the inspector's prop names, and the JSON parse check the JSON tab uses before it applies.
 import type { Ref } from 'react';
-import { CodeField } from '../code/code-field.tsx';
-import type { ExternalDiagnostic } from '../code/field-checks.ts';
+import { CodeField } from '../../code/code-field.tsx';
+import type { ExternalDiagnostic } from '../../code/field-checks.ts';
 import type { ExpressionScope } from './scope.ts';
 
 export type CodeMode = 'jsonata' | 'template' | 'json' | 'json-schema';

@@ -38,8 +38,10 @@ export function parseDuration(text: string): DurationParse {
 
 /**
  * The shortest text that reads back as `ms`: 90000 → "1m 30s", 1500 → "1s 500ms", 0 → "0ms".
+ * Exact, for a field a person edits; views that only show a duration round it with
+ * formatDuration (renderer/core/format.ts: 1500 → "1.5s").
  */
-export function formatDuration(ms: number): string {
+export function exactDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0 || !Number.isInteger(ms)) return String(ms);
   if (ms === 0) return '0ms';
   const parts: string[] = [];

@@ -2,7 +2,7 @@
 // outside diagnostics: the element's JSON path prefix comes from context ($.steps[3], $.edges[1],
 // or $ for the workflow), the field's path from the field itself.
 import { createContext, useContext, useMemo } from 'react';
-import type { ExternalDiagnostic } from '../code/field-checks.ts';
+import type { ExternalDiagnostic } from '../../code/field-checks.ts';
 import { useValidation } from '../validation/validation-store.ts';
 import { isWithin } from './field-site.ts';
 

@@ -14,7 +14,7 @@ import { StepInspector } from './step-inspector.tsx';
 import { EdgeInspector } from './edge-inspector.tsx';
 import { WorkflowInspector } from './workflow-inspector.tsx';
 import { SelectionSummary } from './selection-summary.tsx';
-import { JsonView } from './json-view.tsx';
+import { ElementJsonEditor } from './element-json-editor.tsx';
 import { elementKey } from './use-commit.ts';
 import './inspector.css';
 
@@ -107,7 +107,7 @@ export function Inspector({ extra }: { extra?: ReactNode }) {
   let body: ReactNode;
   if (several) body = <SelectionSummary selection={selection} />;
   else if (value === null) body = <p className="ins-empty">The selected element is no longer in the workflow.</p>;
-  else if (tab === 'json') body = <JsonView key={elementKey(element)} element={element} value={value} />;
+  else if (tab === 'json') body = <ElementJsonEditor key={elementKey(element)} element={element} value={value} />;
   else if (element.type === 'step') {
     const step = doc.steps.find((s) => s.id === element.id);
     body = step === undefined ? null : <StepInspector key={elementKey(element)} doc={doc} step={step} />;

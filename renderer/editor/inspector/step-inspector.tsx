@@ -11,7 +11,7 @@ import { ADVANCED_FIELDS, CONFIG_FIELDS, DATA_FIELDS, EFFECT_FIELDS, RELIABILITY
 import { commitFor } from './use-commit.ts';
 import { stepIdError } from './element-edits.ts';
 import { scopeFor } from './scope.ts';
-import { formatDuration } from './duration.ts';
+import { exactDuration } from './duration.ts';
 
 const schemaOf = (kind: Step['kind']) => StepSchema.options.find((o) => o.shape.kind.value === kind) ?? StepSchema.options[0];
 
@@ -30,8 +30,8 @@ function Fields({ specs, step, ctx }: { specs: readonly FieldSpec[]; step: Step;
 function reliabilitySummary(step: Step): string | undefined {
   const parts: string[] = [];
   if (step.retry?.maxAttempts !== undefined) parts.push(`${step.retry.maxAttempts} attempts`);
-  if (step.timeoutMs !== undefined) parts.push(`timeout ${formatDuration(step.timeoutMs)}`);
-  if (step.deadlineMs !== undefined) parts.push(`deadline ${formatDuration(step.deadlineMs)}`);
+  if (step.timeoutMs !== undefined) parts.push(`timeout ${exactDuration(step.timeoutMs)}`);
+  if (step.deadlineMs !== undefined) parts.push(`deadline ${exactDuration(step.deadlineMs)}`);
   return parts.length === 0 ? undefined : parts.join(' · ');
 }
 

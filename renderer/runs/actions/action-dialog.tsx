@@ -1,7 +1,7 @@
 // The frame of every action dialog: what the action is about, its own fields, who acts and why,
 // a confirmation step when the action has consequences outside Weft, and the engine's refusal
 // word for word when it refuses. The dialog closes only when the engine accepted the action.
-import { FormModal } from '../../app/form-modal.tsx';
+import { FormModal } from '../../core/form-modal.tsx';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { AlertTriangle, X } from 'lucide-react';
 import { errorMessage } from '../../api/run-actions-client.ts';

@@ -10,7 +10,7 @@ import { runActionsClient, type RunActionsClient } from '../../api/run-actions-c
 import { ActionDialog } from './action-dialog.tsx';
 import { ReviseDialog } from './revise-dialog.tsx';
 import { notPermitted } from './run-facts.ts';
-import { useMenuHandlers } from '../../desktop/menu-handlers.ts';
+import { useMenuHandlers } from '../../core/menu-handlers.ts';
 import './actions.css';
 
 export interface RunActionsProps {

@@ -1,7 +1,7 @@
 // "Start a run": the form of the workflow's input schema (the input it was last started with
 // offered again), an optional idempotency key and queue priority. Start sends POST /api/runs and
 // hands the new run's id up, so the run opens at once.
-import { FormModal } from '../../app/form-modal.tsx';
+import { FormModal } from '../../core/form-modal.tsx';
 import { useMemo, useState } from 'react';
 import { Play, RotateCcw, X } from 'lucide-react';
 import type { JsonValue } from '../../../shared/api/json-value.ts';

@@ -4,11 +4,11 @@ import { useState } from 'react';
 import { ChevronDown, Play } from 'lucide-react';
 import type { WorkflowSummary } from '../../../shared/api/workflow-views.ts';
 import { errorMessage } from '../../api/run-actions-client.ts';
-import { requireClient } from '../../app/session-store.ts';
-import { useRoute } from '../../app/route-store.ts';
-import { useWorkflows } from '../../workflows/workflows-store.ts';
+import { requireClient } from '../../core/session-store.ts';
+import { useRoute } from '../../core/route-store.ts';
+import { useWorkflows } from '../../core/workflows-store.ts';
 import { StartRunDialog } from './start-run-dialog.tsx';
-import { useMenuHandlers } from '../../desktop/menu-handlers.ts';
+import { useMenuHandlers } from '../../core/menu-handlers.ts';
 
 interface Chosen {
   id: string;

@@ -1,7 +1,7 @@
 // `#/compare/A/B`: two runs side by side (shared/run/compare-runs.ts, what `weft compare` prints).
 import { useEffect, useState } from 'react';
 import type { RunComparison } from '../../../shared/api/run-comparison.ts';
-import { useSession } from '../../app/session-store.ts';
+import { useSession } from '../../core/session-store.ts';
 import { CompareView } from './compare-view.tsx';
 
 export function ComparePage({ a, b }: { a: string; b: string }) {

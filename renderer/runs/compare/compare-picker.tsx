@@ -1,7 +1,7 @@
 // Choosing run B to compare with run A: the other runs, those of A's workflow first (newest
 // first within each group, as the list comes), each with its version, state and start.
 import type { RunSummary } from '../../../shared/api/run-summary.ts';
-import { formatTime } from '../../app/format.ts';
+import { formatTime } from '../../core/format.ts';
 
 interface Props {
   /** Run A's id. */

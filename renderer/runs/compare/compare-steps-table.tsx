@@ -5,7 +5,7 @@
 import { Fragment, useState } from 'react';
 import { ChevronDown, ChevronRight } from 'lucide-react';
 import type { ComparedStep, ComparedStepSide } from '../../../shared/api/run-comparison.ts';
-import { formatDuration } from '../../app/format.ts';
+import { formatDuration } from '../../core/format.ts';
 import { durationOf, rowMarks, stateCell, stepFieldDiffs } from './compare-model.ts';
 import { FieldDiffTable } from './field-diff-table.tsx';
 

@@ -3,7 +3,7 @@
 // operator's action upstream is decided again), and that what it did stays on record.
 import { History, RouteOff } from 'lucide-react';
 import type { StepView } from '../../../shared/api/restart-record.ts';
-import { pathMark } from './path-mark.ts';
+import { pathMark } from '../../graph/path-mark.ts';
 
 interface Props {
   step: Pick<StepView, 'state' | 'next' | 'passedOver' | 'superseded' | 'attempts'>;

@@ -6,7 +6,7 @@
 import { memo } from 'react';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
 import type { RunSelection } from './step-detail.tsx';
-import { pathMark } from './path-mark.ts';
+import { pathMark } from '../../graph/path-mark.ts';
 
 const MARK_TEST_ID = { 'passed-over': 'record-passed-over', superseded: 'record-superseded', 'ran-before': 'record-ran-before' } as const;
 

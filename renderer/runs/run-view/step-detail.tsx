@@ -9,15 +9,15 @@ import { ArrowUpRight, CircleAlert, KeyRound, Layers, ShieldCheck } from 'lucide
 import type { Workflow } from '../../../shared/definition/workflow-schema.ts';
 import type { AttemptDetail, RunDetail, StepDetail as StepDetailData } from '../../../shared/api/run-detail.ts';
 import { analyzeHandoffs } from '../../../shared/validator/handoffs/analyze-handoffs.ts';
-import { formatDuration } from '../../app/format.ts';
+import { formatDuration } from '../../core/format.ts';
 import { KindIcon } from '../../graph/kind-icon.tsx';
 import { AttemptError } from './attempt-error.tsx';
 import { itemFailures, itemFailuresText, type ItemFailures } from './item-failures.ts';
-import { useRoute } from '../../app/route-store.ts';
+import { useRoute } from '../../core/route-store.ts';
 import { provenanceOf, type ProvenanceEntry } from './provenance.ts';
 import { ValueView } from './value-view.tsx';
 import { PathNote } from './path-note.tsx';
-import { pathMark } from './path-mark.ts';
+import { pathMark } from '../../graph/path-mark.ts';
 
 export interface RunSelection {
   stepId: string;

@@ -10,7 +10,7 @@ import type { RunEventRecord } from '../../../shared/api/run-event-record.ts';
 import { foldEvents } from '../../../shared/run/fold-events.ts';
 import { runDetail } from '../../../shared/run/run-detail.ts';
 import type { TimelineReads } from '../../api/timeline-client.ts';
-import { formatTime } from '../../app/format.ts';
+import { formatTime } from '../../core/format.ts';
 
 interface Props {
   runId: string;

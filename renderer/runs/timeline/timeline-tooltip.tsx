@@ -1,6 +1,6 @@
 // The hover card: what the bar or marker under the pointer is, when it started and ended (as the
 // clock read and as time since the run's start) and how long it took.
-import { formatDuration } from '../../app/format.ts';
+import { formatDuration } from '../../core/format.ts';
 import { barEnd, type TimelineBar, type TimelineMarker, type TimelineModel, type TimelineRow } from './timeline-model.ts';
 import { KIND_LABEL, MARKER_LABEL, OUTCOME_LABEL } from './timeline-labels.ts';
 

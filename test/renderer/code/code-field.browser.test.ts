@@ -12,7 +12,7 @@ const HARNESS = `
 import { StrictMode, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { EditorView } from '@codemirror/view';
-import { CodeField } from './renderer/editor/code/code-field.tsx';
+import { CodeField } from './renderer/code/code-field.tsx';
 
 const scope = {
   input: ['orderId', 'customer.name'],

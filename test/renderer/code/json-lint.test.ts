@@ -1,8 +1,8 @@
 // JSON fields: syntax errors with line and column; JSON Schema fields: the validator's own schema
 // check, placed at the keyword at fault.
 import { describe, expect, it } from 'vitest';
-import { jsonDiagnostics, jsonSchemaDiagnostics, lineColumn } from '../../../renderer/editor/code/json-lint.ts';
-import { pointerRange } from '../../../renderer/editor/code/json-pointer-range.ts';
+import { jsonDiagnostics, jsonSchemaDiagnostics, lineColumn } from '../../../renderer/code/json-lint.ts';
+import { pointerRange } from '../../../renderer/code/json-pointer-range.ts';
 
 const marked = (text: string, d: { from: number; to: number } | undefined): string => (d === undefined ? '' : text.slice(d.from, d.to));
 

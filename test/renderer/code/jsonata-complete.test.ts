@@ -1,6 +1,6 @@
 // Completion in each context, as a pure function of (text, cursor, scope).
 import { describe, expect, it } from 'vitest';
-import { completeJsonata, completeTemplate, RUN_FIELDS, type CompletionScope } from '../../../renderer/editor/code/jsonata-complete.ts';
+import { completeJsonata, completeTemplate, RUN_FIELDS, type CompletionScope } from '../../../renderer/code/jsonata-complete.ts';
 
 const scope: CompletionScope = {
   input: ['orderId', 'customer', 'customer.name', 'customer.address.city', 'first name'],

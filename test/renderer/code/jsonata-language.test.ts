@@ -2,7 +2,7 @@
 import { EditorState } from '@codemirror/state';
 import { ensureSyntaxTree, type Language } from '@codemirror/language';
 import { describe, expect, it } from 'vitest';
-import { jsonataLanguage, templateLanguage } from '../../../renderer/editor/code/jsonata-language.ts';
+import { jsonataLanguage, templateLanguage } from '../../../renderer/code/jsonata-language.ts';
 
 function tokens(language: Language, doc: string): [string, string][] {
   const state = EditorState.create({ doc, extensions: [language] });

@@ -1,6 +1,6 @@
 // Expression and template errors as you type: JSONata's own parse, placed on the token at fault.
 import { describe, expect, it } from 'vitest';
-import { errorRange, jsonataDiagnostics, templateDiagnostics, wordRangeAt } from '../../../renderer/editor/code/jsonata-lint.ts';
+import { errorRange, jsonataDiagnostics, templateDiagnostics, wordRangeAt } from '../../../renderer/code/jsonata-lint.ts';
 
 const marked = (text: string, d: { from: number; to: number }): string => text.slice(d.from, d.to);
 

@@ -3,9 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { documentStateSchema } from '../../../shared/desktop/preload-contract.ts';
 import { documentStateFor } from '../../../renderer/desktop/document-state.ts';
-import { isDesktopApi, findDesktopApi } from '../../../renderer/desktop/desktop-bridge.ts';
+import { isDesktopApi, findDesktopApi } from '../../../renderer/core/desktop-bridge.ts';
 import { workflowForFile } from '../../../renderer/desktop/workflow-for-file.ts';
-import type { Route } from '../../../renderer/app/route.ts';
+import type { Route } from '../../../renderer/core/route.ts';
 
 const none = { file: null, dirty: false };
 

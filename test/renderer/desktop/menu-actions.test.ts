@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MENU_ACTIONS, type MenuAction } from '../../../shared/desktop/preload-contract.ts';
 import { menuEffect } from '../../../renderer/desktop/menu-routing.ts';
-import { menuHandlerFor, registerMenuHandler } from '../../../renderer/desktop/menu-handlers.ts';
+import { menuHandlerFor, registerMenuHandler } from '../../../renderer/core/menu-handlers.ts';
 import { dispatchMenuAction, type MenuPorts } from '../../../renderer/desktop/menu-dispatch.ts';
 
 const offs: (() => void)[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, parseDuration } from '../../../renderer/editor/inspector/duration.ts';
+import { exactDuration, parseDuration } from '../../../renderer/editor/inspector/duration.ts';
 
 describe('parseDuration', () => {
   it.each([
@@ -27,7 +27,7 @@ describe('parseDuration', () => {
   });
 });
 
-describe('formatDuration', () => {
+describe('exactDuration', () => {
   it.each([
     [0, '0ms'],
     [250, '250ms'],
@@ -37,10 +37,10 @@ describe('formatDuration', () => {
     [3_600_000, '1h'],
     [86_400_000 + 60_000, '1d 1m'],
   ])('%d → %s', (ms, text) => {
-    expect(formatDuration(ms)).toBe(text);
+    expect(exactDuration(ms)).toBe(text);
   });
 
   it('reads back what it writes', () => {
-    for (const ms of [1, 999, 1000, 61_001, 7_322_000, 172_800_000]) expect(parseDuration(formatDuration(ms))).toEqual({ ok: true, ms });
+    for (const ms of [1, 999, 1000, 61_001, 7_322_000, 172_800_000]) expect(parseDuration(exactDuration(ms))).toEqual({ ok: true, ms });
   });
 });

@@ -1,7 +1,7 @@
 // pathMark: a step that did work and is no longer on the run's path keeps its state and gets a
 // mark, never a bare "skipped" (issue 19, items 1 and 7); steps on the path get none.
 import { describe, expect, it } from 'vitest';
-import { pathMark, type PathMarkStep } from '../../../renderer/runs/run-view/path-mark.ts';
+import { pathMark, type PathMarkStep } from '../../../renderer/graph/path-mark.ts';
 
 const attempt = (id: string, state: 'succeeded' | 'failed' | 'unknown' | 'cancelled' | 'running') => ({
   id,

@@ -1,5 +1,5 @@
-// The connection to the engine: the API client, what /api/health said, and the live stream's
-// state. Started once by main.tsx; views read single fields through selectors.
+// Starts the connection to the engine and keeps it: the API clients, health, and the live
+// stream, which keeps the engine-data stores (runs, workflows, tasks) current.
 //
 // A page open across a restart of the engine reconnects by itself when the engine comes back at
 // the same address with the same token (the desktop app keeps its token). It cannot learn a new
@@ -8,68 +8,15 @@
 // server restarted with a new token, and the page says so and what to do (`staleToken`), keeping
 // what it shows. After a few failed attempts with nothing answering, the banner says that a
 // server restarted elsewhere (a new port) must be opened at the address it printed.
-import { create } from 'zustand';
 import { ApiClient } from '../api/api-client.ts';
 import { WorkflowFilesClient } from '../api/workflow-files-client.ts';
 import { CompareClient } from '../api/compare-client.ts';
 import { TimelineClient } from '../api/timeline-client.ts';
-import type { Health } from '../api/api-types.ts';
-import { EventStream, type ConnectionState } from '../api/event-stream.ts';
-import { useRuns } from '../runs/runs-store.ts';
-import { useWorkflows } from '../workflows/workflows-store.ts';
-import { useTasks } from '../tasks/tasks-store.ts';
-
-interface SessionStore {
-  client: ApiClient | null;
-  /** The calls that write workflow files (the editor's). */
-  files: WorkflowFilesClient | null;
-  /** Compares two runs (`GET /api/compare`). */
-  compare: CompareClient | null;
-  /** A run's timeline and its events by page (the timeline and time travel). */
-  timeline: TimelineClient | null;
-  health: Health | null;
-  connection: ConnectionState;
-  cursor: number;
-  /** Set when the app has no token or the server refused it. */
-  authProblem: string | null;
-  /** Set when the server this page was connected to restarted with a new token: what happened and what to do. */
-  staleToken: string | null;
-  /** Connection attempts lost in a row (0 while connected). */
-  lostAttempts: number;
-  /** Where the token came from, so messages say what to do in a browser or in the desktop app. */
-  tokenSource: TokenSource;
-  eventsSeen: number;
-}
-
-export const useSession = create<SessionStore>(() => ({
-  client: null,
-  files: null,
-  compare: null,
-  timeline: null,
-  health: null,
-  connection: 'connecting',
-  cursor: 0,
-  authProblem: null,
-  staleToken: null,
-  lostAttempts: 0,
-  tokenSource: 'address',
-  eventsSeen: 0,
-}));
-
-export function requireClient(): ApiClient {
-  const client = useSession.getState().client;
-  if (client === null) throw new Error('the app is not connected to an engine');
-  return client;
-}
-
-export function requireFiles(): WorkflowFilesClient {
-  const files = useSession.getState().files;
-  if (files === null) throw new Error('the app is not connected to an engine');
-  return files;
-}
-
-/** Where the token came from: the address `weft serve` printed, or the desktop shell. */
-export type TokenSource = 'address' | 'desktop';
+import { EventStream } from '../api/event-stream.ts';
+import { useSession, type TokenSource } from './session-store.ts';
+import { useRuns } from './runs-store.ts';
+import { useWorkflows } from './workflows-store.ts';
+import { useTasks } from './tasks-store.ts';
 
 const REFUSED: Record<TokenSource, string> = {
   address: 'The engine refused this page’s token (it changes at every start). Open the address that `weft serve` printed.',

@@ -1,7 +1,7 @@
 // The workspace's workflows: the list, and each opened workflow's definition and diagnostics.
 import { create } from 'zustand';
 import type { WorkflowDetail, WorkflowSummary } from '../api/api-types.ts';
-import { requireClient } from '../app/session-store.ts';
+import { requireClient } from './session-store.ts';
 
 export interface Loadable<T> {
   data: T | null;

@@ -5,7 +5,7 @@
 // operator's re-decision took another way). Superseded: an operator's retry, skip or resolve
 // upstream is re-deciding what led to it. Ran before: skipped now, after an earlier activation
 // that did work.
-import type { StepView } from '../../../shared/api/restart-record.ts';
+import type { StepView } from '../../shared/api/restart-record.ts';
 
 export type PathMarkKind = 'passed-over' | 'superseded' | 'ran-before';
 

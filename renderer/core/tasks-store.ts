@@ -2,7 +2,7 @@
 // run ends, so the sidebar count and the inbox stay current without polling.
 import { create } from 'zustand';
 import type { StreamMessage, TaskSummary } from '../api/api-types.ts';
-import { requireClient } from '../app/session-store.ts';
+import { requireClient } from './session-store.ts';
 
 interface TasksStore {
   tasks: TaskSummary[] | null;

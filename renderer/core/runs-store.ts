@@ -6,7 +6,7 @@ import type { RunDetail, RunSummary, StreamMessage } from '../api/api-types.ts';
 import type { StepDetail } from '../../shared/api/run-detail.ts';
 import type { RunState } from '../../shared/definition/names.ts';
 import { isFinishedRunState, RUN_STATES } from '../../shared/definition/names.ts';
-import { requireClient } from '../app/session-store.ts';
+import { requireClient } from './session-store.ts';
 
 interface RunsStore {
   order: string[];

@@ -4,7 +4,7 @@
 // restarted with a new token gets its own notice (session-store.ts): the page stays as it was
 // under it, and the notice says to open the address the terminal printed.
 import { KeyRound, WifiOff } from 'lucide-react';
-import { useSession } from './session-store.ts';
+import { useSession } from '../core/session-store.ts';
 
 /** Attempts lost in a row before the banner says what to do if the server was restarted (about 2 s). */
 const HINT_AFTER_ATTEMPTS = 3;

@@ -1,5 +1,5 @@
 // The store the engine writes to, and how much of its log this window has seen.
-import { useSession } from './session-store.ts';
+import { useSession } from '../core/session-store.ts';
 
 export function StatusBar() {
   const store = useSession((s) => s.health?.store);

@@ -1,8 +1,8 @@
 // Text → Workflow, or diagnostics that say what is wrong and where. Never throws for user input.
 import type { z } from 'zod';
-import { formatPath, type Diagnostic } from '../validator/diagnostic.ts';
-import { lineColumn, locateJsonError } from './json-error-locator.ts';
-import { Workflow } from './workflow-schema.ts';
+import { formatPath, type Diagnostic } from './diagnostic.ts';
+import { lineColumn, locateJsonError } from '../definition/json-error-locator.ts';
+import { Workflow } from '../definition/workflow-schema.ts';
 
 /** Deeper nesting than this is refused before any recursive walk can meet it. */
 export const MAX_NESTING = 64;

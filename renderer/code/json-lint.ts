@@ -1,6 +1,6 @@
 // Errors as you type for JSON fields, and for JSON Schema fields the project's own schema check
 // (shared/validator/schema/json-schema-check.ts), so the editor says what `weft validate` says.
-import { JsonSchemaChecker } from '../../../shared/validator/schema/json-schema-check.ts';
+import { JsonSchemaChecker } from '../../shared/validator/schema/json-schema-check.ts';
 import type { FieldDiagnostic } from './jsonata-lint.ts';
 import { firstSyntaxErrorAt, parseJsonTree, pointerRange, propertyNameRange } from './json-pointer-range.ts';
 

@@ -1,8 +1,8 @@
 // Where you are, which workspace, whether the engine is connected, and the theme switch.
 import { FolderOpen, Monitor, Moon, Sun } from 'lucide-react';
-import { useRoute } from './route-store.ts';
-import { useSession } from './session-store.ts';
-import { useTheme } from './theme-store.ts';
+import { useRoute } from '../core/route-store.ts';
+import { useSession } from '../core/session-store.ts';
+import { useTheme } from '../core/theme-store.ts';
 
 export function Header() {
   const route = useRoute((s) => s.route);

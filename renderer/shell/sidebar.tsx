@@ -1,11 +1,11 @@
 // Navigation with live counts. Each count is its own narrow subscription.
 import { Inbox, ListChecks, Workflow } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { useRoute, type Route } from './route-store.ts';
-import { useWorkflows } from '../workflows/workflows-store.ts';
-import { useRuns } from '../runs/runs-store.ts';
-import { useTasks } from '../tasks/tasks-store.ts';
-import { useSession } from './session-store.ts';
+import { useRoute, type Route } from '../core/route-store.ts';
+import { useWorkflows } from '../core/workflows-store.ts';
+import { useRuns } from '../core/runs-store.ts';
+import { useTasks } from '../core/tasks-store.ts';
+import { useSession } from '../core/session-store.ts';
 
 export function Sidebar() {
   const workflows = useWorkflows((s) => s.list.data?.length);

@@ -1,12 +1,12 @@
 // The app's frame: sidebar (Workflows, Runs, Tasks with live counts), header (where you are,
 // workspace, connection, theme), the page, and a status bar.
 import { lazy, Suspense } from 'react';
-import { useRoute } from './route-store.ts';
+import { useRoute } from '../core/route-store.ts';
 import { Sidebar } from './sidebar.tsx';
 import { Header } from './header.tsx';
 import { StatusBar } from './status-bar.tsx';
 import { ConnectionBanner } from './connection-banner.tsx';
-import { useSession } from './session-store.ts';
+import { useSession } from '../core/session-store.ts';
 import { WorkflowsPage } from '../workflows/workflows-page.tsx';
 import { RunsPage } from '../runs/runs-page.tsx';
 import { TasksPage } from '../tasks/tasks-page.tsx';

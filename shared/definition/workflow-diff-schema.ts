@@ -1,5 +1,6 @@
 // The semantic diff of two workflow versions as JSON: what `weft diff --json` prints and what the
-// app's diff view parses. shared/definition/workflow-diff.ts computes it; docs/diff.md describes it.
+// app's diff view parses. workflow-diff.ts beside it computes it; docs/diff.md describes it. It
+// lives in definition/, a layer below api/, since the computation (a job on definitions) builds it.
 // The first fields (steps.added/removed/changed, edges.added/removed/changed, layoutOnly) are a
 // contract kept exactly; the others were added beside them, and later ones may be added too, so
 // the objects here are not strict: an older app ignores a field it does not know.

@@ -8,7 +8,7 @@ import { commitElement } from './use-commit.ts';
 
 const pretty = (value: unknown): string => JSON.stringify(value, null, 2);
 
-export function JsonView({ element, value }: { element: InspectedElement; value: unknown }) {
+export function ElementJsonEditor({ element, value }: { element: InspectedElement; value: unknown }) {
   const text = pretty(value);
   const [draft, setDraft] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);

@@ -1,8 +1,8 @@
 // Errors as you type for expression and template fields: the text is parsed with the same
 // `jsonata` parse the validator uses (shared/validator/expressions/expression-cache.ts), so the
 // message and place are exactly what `weft validate` will say.
-import { ExpressionCache } from '../../../shared/validator/expressions/expression-cache.ts';
-import { placeholdersOf } from '../../../shared/validator/expressions/template.ts';
+import { ExpressionCache } from '../../shared/validator/expressions/expression-cache.ts';
+import { placeholdersOf } from '../../shared/validator/expressions/template.ts';
 
 export type FieldSeverity = 'error' | 'warning' | 'info';
 
