@@ -1,19 +1,17 @@
 // Attempt planning, as pure decisions: whether a ready step may start an attempt now (the store
 // is being given back, or its resource pool is full), what the attempt is (number, effect, how
 // it runs), where its input and idempotency key come from, and which config variant it uses.
-import type { StepKind } from '../../shared/definition/names.ts';
 import type { Step } from '../../shared/definition/workflow-schema.ts';
+import { runsInline, runsOutside } from '../../shared/definition/step-kinds.ts';
 import { countedAttempts } from './failure-policy.ts';
-import { INLINE_KINDS } from './inline-steps.ts';
 import { configForAttempt } from './retry-policy.ts';
 import { currentAttempt, type StepRuntime } from '../../shared/run/run-model.ts';
 
-/** Kinds that wait inside the engine (a timer, a person, an event): never held by a drain or a pool. */
-const WAITING_KINDS: ReadonlySet<StepKind> = new Set<StepKind>(['wait', 'human', 'event']);
-
 /**
  * How an attempt runs: inside the tick (a pure step), through a handler (waits, people, events,
- * child runs), or by an executor started after the tick's commit.
+ * child runs), or by an executor started after the tick's commit. The kind's entry in the
+ * step-kind registry (shared/definition/step-kinds.ts) says which; a kind left without its
+ * handler or executor fails its attempts with `unsupported_kind`.
  */
 export type AttemptRoute = 'inline' | 'handler' | 'executor';
 
@@ -23,11 +21,6 @@ export type AttemptPlan =
   /** No slot in the step's resource pool: it waits for one (still ready or retry_wait). */
   | { kind: 'queue' }
   | { kind: 'start'; number: number; effect: 'none' | 'idempotent' | 'external'; route: AttemptRoute };
-
-/** True for kinds whose attempts run outside the engine (a process, a request, a child run). */
-export function runsOutside(kind: StepKind): boolean {
-  return !INLINE_KINDS.has(kind) && !WAITING_KINDS.has(kind);
-}
 
 /**
  * Whether and how step `s` starts its next attempt. `slotFree` is undefined when the step's
@@ -39,7 +32,7 @@ export function planAttempt(s: StepRuntime, step: Step, o: { draining: boolean; 
   const outside = runsOutside(step.kind);
   if (outside && o.draining) return { kind: 'hold' };
   if (outside && o.slotFree === false) return { kind: 'queue' };
-  const route: AttemptRoute = INLINE_KINDS.has(step.kind) ? 'inline' : o.handled ? 'handler' : 'executor';
+  const route: AttemptRoute = runsInline(step.kind) ? 'inline' : o.handled ? 'handler' : 'executor';
   return { kind: 'start', number: (currentAttempt(s)?.number ?? 0) + 1, effect: step.effect ?? 'none', route };
 }
 

@@ -5,7 +5,8 @@
 // (attempt-plan, evidence-reuse, failure-policy, settle-decision, compensation-plan, run-slots,
 // recovery-plan), applied by the attempt runner and the step router; step kinds that wait on
 // something other than an executor are run by handlers (step-handler.ts) the engine registers.
-import type { StepKind, RunState } from '../../shared/definition/names.ts';
+import { STEP_KINDS, type StepKind, type RunState } from '../../shared/definition/names.ts';
+import { isHandled, type HandlerKind } from '../../shared/definition/step-kinds.ts';
 import { widenEvent, type EventData, type EventType, type RunEvent, type SettleOutcome } from '../../shared/events/run-event.ts';
 import type { AttemptResult } from '../executors/executor.ts';
 import type { Store } from '../store/store.ts';
@@ -82,9 +83,11 @@ export class EngineCore implements RunPort {
   get clock(): Clock { return this.o.clock; }
   get random(): Random { return this.o.random; }
 
-  /** Registers the handler of step kinds that do not run on an executor. */
-  handle(kinds: readonly StepKind[], handler: StepHandler): void {
-    for (const kind of kinds) this.handlers.set(kind, handler);
+  /** Registers the handlers of the kinds routed to one (shared/definition/step-kinds.ts): one for each, or it does not compile. */
+  handle(handlers: { readonly [K in HandlerKind]: StepHandler }): void {
+    for (const kind of STEP_KINDS) {
+      if (isHandled(kind)) this.handlers.set(kind, handlers[kind]);
+    }
   }
 
   handlerFor(kind: StepKind): StepHandler | undefined {

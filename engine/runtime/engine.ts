@@ -34,10 +34,7 @@ export class Engine {
     this.events = new EventHandler(core);
     this.operator = new OperatorActions(core, (kind) => core.handlerFor(kind));
     const children = new ChildRunHandler(core, (runId, why) => this.operator.cancelRun(runId, 'engine', why), o.workspaceTrust);
-    core.handle(['wait'], new WaitHandler(core));
-    core.handle(['human'], this.tasks);
-    core.handle(['event'], this.events);
-    core.handle(['subworkflow', 'map'], children);
+    core.handle({ wait: new WaitHandler(core), human: this.tasks, event: this.events, subworkflow: children, map: children });
     core.onRunEnd(children);
   }
 

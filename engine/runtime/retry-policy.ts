@@ -1,5 +1,5 @@
 // Retry decisions and backoff. The engine alone decides whether to retry (principle 1).
-import type { RetryPolicy } from '../../shared/definition/workflow-schema.ts';
+import type { RetryPolicy } from '../../shared/definition/step-common.ts';
 import type { Random } from '../time/clock.ts';
 
 const DEFAULT_INITIAL_INTERVAL_MS = 1_000;

@@ -11,7 +11,8 @@ import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { DefinitionIndex } from '../../shared/run/definition-index.ts';
 import { ACTIVATION, evaluate, stepReads, type RunContext } from './expressions.ts';
 import { coverageHash } from './input-coverage.ts';
-import { INLINE_KINDS, runInlineStep } from './inline-steps.ts';
+import { runInlineStep } from './inline-steps.ts';
+import { runsInline } from '../../shared/definition/step-kinds.ts';
 import { decideRevision } from './revision-decision.ts';
 import type { RunModel, StepRuntime } from '../../shared/run/run-model.ts';
 
@@ -72,7 +73,7 @@ export async function planRevision(m: RunModel, index: DefinitionIndex, input: u
     } else if (d.kind === 'carry') {
       out.push({ stepId: id, kind: step.kind, action: 'carry', reason: d.reason });
     } else {
-      if (INLINE_KINDS.has(step.kind)) {
+      if (runsInline(step.kind)) {
         const config = (step as { config?: Record<string, unknown> }).config ?? {};
         const r = await runInlineStep(step, stepInput, config, ctx, index, m.edges, view);
         if (r.outcome === 'succeeded') {

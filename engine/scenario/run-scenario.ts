@@ -4,6 +4,7 @@
 // crash (the engine is dropped and a new one recovers from the same store). Then checks `expect`.
 import { isDeepStrictEqual } from 'node:util';
 import type { StepKind } from '../../shared/definition/names.ts';
+import { kindsWhere } from '../../shared/definition/step-kinds.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import type { Scenario, ScenarioExpect } from '../../shared/scenario/scenario-schema.ts';
@@ -30,7 +31,8 @@ import { checkAcrossRuns } from './check-across-runs.ts';
 import { scriptProblems, unknownRunReferences } from './scenario-problems.ts';
 import type { AssertionResult } from './assertion-result.ts';
 
-const SCRIPTED_KINDS: StepKind[] = ['agent', 'http', 'command', 'script', 'map', 'subworkflow'];
+/** The kinds whose work runs outside the engine (shared/definition/step-kinds.ts): the scenario scripts their outcomes. */
+const SCRIPTED_KINDS: readonly StepKind[] = kindsWhere((k) => k.outside);
 
 export interface ScenarioResult {
   name: string;
@@ -68,7 +70,8 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
   const store: Store = scenario.crash === undefined ? new LoggedStore(db, order) : new CrashableStore(db, order, scenario.crash, () => engine.close());
   const runs = new ScenarioRuns(scriptOf(scenario.steps));
   const scripted = new ScriptedExecutor(clock, runs.scriptOf);
-  const executors = Object.fromEntries(SCRIPTED_KINDS.map((k) => [k, scripted])) as Partial<Record<StepKind, Executor>>;
+  const executors: Partial<Record<StepKind, Executor>> = {};
+  for (const kind of SCRIPTED_KINDS) executors[kind] = scripted;
   const random = seededRandom(scenario.seed ?? 1);
   const makeEngine = opts.makeEngine ?? ((o: EngineOptions): Engine => new Engine(o));
   let engine = makeEngine({ store, clock, random, executors });

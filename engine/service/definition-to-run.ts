@@ -7,14 +7,16 @@
 // workspace's root, which none of its steps uses.
 import { dirname, join } from 'node:path';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
+import type { StepKind } from '../../shared/definition/names.ts';
+import { kindsWhere } from '../../shared/definition/step-kinds.ts';
 import { hasErrors } from '../../shared/validator/diagnostic.ts';
 import { validateDefinitionText } from '../../shared/validator/validate-workflow.ts';
 import { canonicalJson } from '../store/canonical-json.ts';
 import { ServiceError } from './service-error.ts';
 import type { WorkspaceFiles } from './workspace-files.ts';
 
-/** Step kinds that read the run's folder: commands and scripts run there, children are found there. */
-const FOLDER_KINDS: ReadonlySet<string> = new Set(['command', 'script', 'subworkflow', 'map']);
+/** Step kinds that read the run's folder (shared/definition/step-kinds.ts): commands and scripts run there, children are found there. */
+const FOLDER_KINDS: ReadonlySet<StepKind> = new Set(kindsWhere((k) => k.folder !== 'none'));
 
 /**
  * The valid workflow of `text` and the folder to run it from.

@@ -10,6 +10,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { writeFileAtomic } from '../../shared-node/atomic-file.ts';
+import { KIND_SPECS } from '../../shared/definition/step-kinds.ts';
 import type { TrustCheck } from '../runtime/workspace-workflows.ts';
 import { ServiceError } from './service-error.ts';
 
@@ -98,8 +99,8 @@ function configError(env: NodeJS.ProcessEnv, e: unknown): ServiceError {
   return new ServiceError('internal', `cannot use the config folder ${dir}: ${code ?? (e instanceof Error ? e.message : String(e))}; check its permissions, or set WEFT_CONFIG_DIR to another folder`);
 }
 
-/** The steps of a workflow that run code from its workspace. */
-const codeSteps = (workflow: Workflow): string[] => workflow.steps.filter((s) => s.kind === 'script' || s.kind === 'command').map((s) => s.id);
+/** The steps of a workflow that run code from its workspace (`folder: 'code'` in shared/definition/step-kinds.ts). */
+const codeSteps = (workflow: Workflow): string[] => workflow.steps.filter((s) => KIND_SPECS[s.kind].folder === 'code').map((s) => s.id);
 
 /**
  * Refuses (ServiceError 'refused', saying how to trust the workspace) a workflow that runs code

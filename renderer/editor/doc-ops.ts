@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { Edge as EdgeSchema, Step as StepSchema, type Edge, type Step, type Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { EdgeOutcome, StepKind } from '../../shared/definition/names.ts';
-import { newStep } from './step-templates.ts';
+import { newStep } from '../kinds/kind-views.ts';
 
 export interface Point {
   x: number;

@@ -4,29 +4,14 @@ import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from '
 import { Search } from 'lucide-react';
 import { STEP_KINDS, type StepKind } from '../../shared/definition/names.ts';
 import { KindIcon } from '../graph/kind-icon.tsx';
-import { KIND_BLURB } from './step-templates.ts';
+import { KIND_SPECS } from '../../shared/definition/step-kinds.ts';
+import { KIND_VIEWS } from '../kinds/kind-views.ts';
 import { KIND_DRAG_TYPE } from './kind-drag-type.ts';
-
-const FAMILY: Record<StepKind, string> = {
-  agent: 'Work',
-  script: 'Work',
-  command: 'Work',
-  http: 'Work',
-  transform: 'Data',
-  human: 'People',
-  wait: 'Time',
-  event: 'Time',
-  router: 'Flow',
-  join: 'Flow',
-  map: 'Nested',
-  subworkflow: 'Nested',
-  end: 'Flow',
-};
 
 export function matchKinds(query: string): StepKind[] {
   const q = query.trim().toLowerCase();
   if (q === '') return [...STEP_KINDS];
-  return STEP_KINDS.filter((k) => k.includes(q) || KIND_BLURB[k].toLowerCase().includes(q) || FAMILY[k].toLowerCase().includes(q));
+  return STEP_KINDS.filter((k) => k.includes(q) || KIND_VIEWS[k].blurb.toLowerCase().includes(q) || KIND_SPECS[k].family.includes(q));
 }
 
 interface ListProps {
@@ -84,7 +69,7 @@ function KindList({ onPick, onCancel, autoFocus = false, draggable = false, test
             role="option"
             aria-selected={i === active}
             className="palette-item"
-            data-family={FAMILY[kind].toLowerCase()}
+            data-family={KIND_SPECS[kind].family}
             data-testid={`palette-${kind}`}
             draggable={draggable}
             onDragStart={(e) => {
@@ -99,7 +84,7 @@ function KindList({ onPick, onCancel, autoFocus = false, draggable = false, test
             </span>
             <span className="palette-text">
               <span className="palette-kind">{kind}</span>
-              <span className="palette-blurb">{KIND_BLURB[kind]}</span>
+              <span className="palette-blurb">{KIND_VIEWS[kind].blurb}</span>
             </span>
           </li>
         ))}

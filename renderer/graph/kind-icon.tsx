@@ -1,40 +1,9 @@
-// One icon per step kind, from one icon set (lucide).
+// One icon per step kind, from its entry in the renderer's kind table (renderer/kinds/kind-views.ts).
 import { memo } from 'react';
-import {
-  Bot,
-  CircleStop,
-  Clock,
-  FileCode2,
-  GitBranch,
-  GitMerge,
-  Globe,
-  Layers,
-  Radio,
-  SquareTerminal,
-  UserRound,
-  Wand2,
-  Workflow,
-  type LucideIcon,
-} from 'lucide-react';
 import type { StepKind } from '../../shared/definition/names.ts';
-
-export const KIND_ICONS: Record<StepKind, LucideIcon> = {
-  agent: Bot,
-  script: FileCode2,
-  command: SquareTerminal,
-  http: Globe,
-  human: UserRound,
-  wait: Clock,
-  event: Radio,
-  router: GitBranch,
-  join: GitMerge,
-  map: Layers,
-  subworkflow: Workflow,
-  transform: Wand2,
-  end: CircleStop,
-};
+import { KIND_VIEWS } from '../kinds/kind-views.ts';
 
 export const KindIcon = memo(function KindIcon({ kind, size = 16 }: { kind: StepKind; size?: number }) {
-  const Icon = KIND_ICONS[kind];
+  const Icon = KIND_VIEWS[kind].icon;
   return <Icon size={size} aria-hidden="true" strokeWidth={2} />;
 });

@@ -7,26 +7,11 @@ import { memo } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { AlertTriangle, History, Hourglass, Layers, Radio, RotateCw, RouteOff, Timer, UserRound, XCircle, type LucideIcon } from 'lucide-react';
 import { KindIcon } from './kind-icon.tsx';
+import { nodeFamily } from '../kinds/kind-views.ts';
 import type { StepFlowNode } from './to-flow.ts';
 import { useRuns } from '../core/runs-store.ts';
 import { formatDuration } from '../core/format.ts';
 import { pathMark, type PathMarkKind } from './path-mark.ts';
-
-const KIND_FAMILY: Record<string, string> = {
-  agent: 'work',
-  script: 'work',
-  command: 'work',
-  http: 'work',
-  transform: 'data',
-  human: 'people',
-  wait: 'time',
-  event: 'time',
-  router: 'flow',
-  join: 'flow',
-  map: 'nest',
-  subworkflow: 'nest',
-  end: 'end',
-};
 
 const MARK_ICON: Record<PathMarkKind, LucideIcon> = { 'passed-over': RouteOff, superseded: History, 'ran-before': History };
 const MARK_TEST_ID: Record<PathMarkKind, string> = { 'passed-over': 'step-passed-over', superseded: 'step-superseded', 'ran-before': 'step-ran-before' };
@@ -42,7 +27,7 @@ function StepNodeView({ data, selected }: NodeProps<StepFlowNode>) {
     <div
       className="step-node"
       data-kind={data.kind}
-      data-family={KIND_FAMILY[data.kind]}
+      data-family={nodeFamily(data.kind)}
       data-run-state={state ?? (data.runId === null ? undefined : 'blocked')}
       data-selected={selected ? 'true' : undefined}
       data-path={mark?.kind}

@@ -1,82 +1,14 @@
 // Definition format v1: the zod schema is the single source of truth. The JSON Schema in
 // docs/weft-v1.schema.json is generated from it (npm run schema) and a test keeps it fresh.
 import { z } from 'zod';
-import { EDGE_OUTCOMES, EFFECTS, ON_REVISE, STEP_ID_PATTERN, WORKFLOW_ID_PATTERN } from './names.ts';
+import { EDGE_OUTCOMES, STEP_KINDS, WORKFLOW_ID_PATTERN } from './names.ts';
 import { Expression, JsonSchemaValue } from './json-schema-value.ts';
-import {
-  AgentConfig,
-  CommandConfig,
-  EndConfig,
-  EventConfig,
-  HttpConfig,
-  HumanConfig,
-  JoinConfig,
-  MapConfig,
-  RouterConfig,
-  ScriptConfig,
-  SubworkflowConfig,
-  TransformConfig,
-  WaitConfig,
-} from './step-config.ts';
+import { StepId } from './step-common.ts';
+import { KIND_SPECS } from './step-kinds.ts';
 
-const StepId = z
-  .string()
-  .regex(STEP_ID_PATTERN, 'a step id is a name of letters, digits and _ that does not start with a digit');
-
-export const RetryPolicy = z.strictObject({
-  maxAttempts: z.number().int().positive().max(1000).optional().describe('attempts in all, including the first'),
-  initialIntervalMs: z.number().int().nonnegative().optional(),
-  backoffCoefficient: z.number().min(1).optional(),
-  maxIntervalMs: z.number().int().nonnegative().optional(),
-  jitter: z.number().min(0).max(1).optional().describe('fraction of the interval to randomise'),
-  nonRetryable: z.array(z.string().min(1)).optional().describe('error codes never retried'),
-  variants: z
-    .array(z.record(z.string(), z.unknown()))
-    .optional()
-    .describe('config patches merged into attempts 2, 3, ... (the last one repeats)'),
-});
-export type RetryPolicy = z.infer<typeof RetryPolicy>;
-
-const stepCommon = {
-  id: StepId,
-  name: z.string().optional(),
-  description: z.string().optional(),
-  input: Expression.optional().describe('JSONata over {input, steps, run} giving the step input'),
-  output: JsonSchemaValue.optional().describe('JSON Schema the step output must satisfy'),
-  accept: Expression.optional().describe('JSONata acceptance rule over {output, input, steps, run}'),
-  effect: z.enum(EFFECTS).optional().describe('none (default), idempotent or external'),
-  idempotencyKey: Expression.optional(),
-  retry: RetryPolicy.optional(),
-  timeoutMs: z.number().int().positive().optional(),
-  deadlineMs: z.number().int().positive().optional().describe('how long a waiting step may wait'),
-  onExhausted: z.enum(['fail', 'escalate']).optional(),
-  onRevise: z
-    .enum(ON_REVISE)
-    .optional()
-    .describe('when a revision changes the input after the step produced evidence: ask (default for external steps) holds it for a decision, rerun (default for others) runs it again, keep keeps the evidence'),
-  compensation: StepId.optional().describe('id of the step that offsets this one'),
-  resource: z.string().min(1).optional().describe('concurrency pool named in limits.concurrency'),
-  optional: z.boolean().optional().describe('a join does not wait for this branch'),
-};
-
-const step = <K extends string, C extends z.ZodType>(kind: K, config: C) =>
-  z.strictObject({ ...stepCommon, kind: z.literal(kind), config });
-
-export const Step = z.discriminatedUnion('kind', [
-  step('agent', AgentConfig),
-  step('script', ScriptConfig),
-  step('command', CommandConfig),
-  step('http', HttpConfig),
-  step('human', HumanConfig),
-  step('wait', WaitConfig),
-  step('event', EventConfig),
-  step('router', RouterConfig.optional()),
-  step('join', JoinConfig.optional()),
-  step('map', MapConfig),
-  step('subworkflow', SubworkflowConfig),
-  step('transform', TransformConfig),
-  step('end', EndConfig.optional()),
-]);
+// One member per kind of the registry (step-kinds.ts), in the order of STEP_KINDS.
+const [firstKind, ...otherKinds] = STEP_KINDS;
+export const Step = z.discriminatedUnion('kind', [KIND_SPECS[firstKind].schema, ...otherKinds.map((k) => KIND_SPECS[k].schema)]);
 export type Step = z.infer<typeof Step>;
 
 const Outcome = z.enum(EDGE_OUTCOMES);

@@ -2,7 +2,7 @@
 // select, a boolean a switch, a number a number box), the choices, the bounds, whether it is
 // required and the hint; the spec may name a richer control.
 import type { z } from 'zod';
-import type { FieldSpec, Widget } from './field-specs.ts';
+import type { FieldSpec, Widget } from '../../kinds/field-spec.ts';
 import { fieldInfo, schemaAt, type FieldInfo } from './zod-field.ts';
 import { getIn, segmentsOf } from './form-values.ts';
 import { DurationField, NumberField, SelectField, TextField, ToggleField } from './basic-fields.tsx';

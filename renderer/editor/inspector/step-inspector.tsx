@@ -2,12 +2,13 @@
 import type { Step, Workflow } from '../../../shared/definition/workflow-schema.ts';
 import { Step as StepSchema } from '../../../shared/definition/workflow-schema.ts';
 import { KindIcon } from '../../graph/kind-icon.tsx';
-import { KIND_BLURB } from '../step-templates.ts';
+import { KIND_VIEWS } from '../../kinds/kind-views.ts';
+import type { FieldSpec } from '../../kinds/field-spec.ts';
 import { Section } from './section.tsx';
 import { IdField } from './id-field.tsx';
 import { TextField } from './basic-fields.tsx';
 import { AutoField, type FieldContext } from './auto-field.tsx';
-import { ADVANCED_FIELDS, CONFIG_FIELDS, DATA_FIELDS, EFFECT_FIELDS, RELIABILITY_FIELDS, type FieldSpec } from './field-specs.ts';
+import { ADVANCED_FIELDS, DATA_FIELDS, EFFECT_FIELDS, RELIABILITY_FIELDS } from './field-specs.ts';
 import { commitFor } from './use-commit.ts';
 import { stepIdError } from './element-edits.ts';
 import { scopeFor } from './scope.ts';
@@ -44,7 +45,7 @@ export function StepInspector({ doc, step }: { doc: Workflow; step: Step }) {
     resources: Object.keys(doc.limits?.concurrency ?? {}),
     commit,
   };
-  const config = CONFIG_FIELDS[step.kind];
+  const config = KIND_VIEWS[step.kind].fields;
   return (
     <div className="ins-form" data-testid="step-inspector">
       <Section scope="step" id="basics" title="Basics">
@@ -53,7 +54,7 @@ export function StepInspector({ doc, step }: { doc: Workflow; step: Step }) {
           <div className="ins-kind">
             <KindIcon kind={step.kind} size={14} />
             <span className="mono">{step.kind}</span>
-            <span className="faint">{KIND_BLURB[step.kind]}</span>
+            <span className="faint">{KIND_VIEWS[step.kind].blurb}</span>
           </div>
         </div>
         <IdField
@@ -68,9 +69,9 @@ export function StepInspector({ doc, step }: { doc: Workflow; step: Step }) {
         <TextField path="description" label="Description" value={step.description} onCommit={(v) => commit('description', v)} multiline />
       </Section>
       <Section scope="step" id="config" title={`${step.kind} config`}>
-        {config.length === 0 ? (
+        {'none' in config ? (
           <p className="ins-empty" data-field="config">
-            {step.kind === 'router' ? 'A router has no config: it takes the first outgoing edge whose condition holds, else its default edge. Set them on the edges.' : 'Nothing to configure: an end step finishes the run.'}
+            {config.none}
           </p>
         ) : (
           <div data-field="config">

@@ -1,21 +1,9 @@
 // Retries, failures and compensation around steps with external effects.
-import type { Step } from '../../definition/workflow-schema.ts';
 import type { EdgeOutcome } from '../../definition/names.ts';
+import { canFail } from '../../definition/step-kinds.ts';
 import type { ValidationContext } from '../validation-context.ts';
 
 const FAILURE_OUTCOMES: readonly EdgeOutcome[] = ['failed', 'rejected', 'expired', 'timed_out', 'any'];
-const ALWAYS_CAN_FAIL = new Set(['agent', 'script', 'command', 'http', 'human', 'event', 'map', 'subworkflow']);
-
-/**
- * Whether a step can end in a failure outcome (failed, rejected, expired, timed out). A join fails
- * when it can no longer be met (a failed branch under the default `onFailedBranch: "fail"`, or too
- * few branches left for `atLeast`).
- */
-export function canFail(step: Step): boolean {
-  if (ALWAYS_CAN_FAIL.has(step.kind)) return true;
-  if (step.kind === 'join') return step.config?.mode !== 'any' || step.config.onFailedBranch !== 'ignore';
-  return step.kind === 'transform' && (step.output !== undefined || step.accept !== undefined);
-}
 
 export function checkEffects(ctx: ValidationContext): void {
   const { graph } = ctx;

@@ -1,5 +1,6 @@
 // Steps that wait on the world (people, events, timers) must have a bound, or a run can sit
 // forever with nobody noticing.
+import { waitsOnTheWorld } from '../../definition/step-kinds.ts';
 import type { ValidationContext } from '../validation-context.ts';
 
 export function checkWaiting(ctx: ValidationContext): void {
@@ -8,7 +9,7 @@ export function checkWaiting(ctx: ValidationContext): void {
     const step = graph.step(v);
     const bounded =
       step.deadlineMs !== undefined || (step.kind === 'wait' && step.config.durationMs !== undefined);
-    if (bounded || (step.kind !== 'human' && step.kind !== 'event' && step.kind !== 'wait')) continue;
+    if (bounded || !waitsOnTheWorld(step.kind)) continue;
     const what = step.kind === 'human' ? 'a person' : step.kind === 'event' ? `event "${step.config.name}"` : 'its time';
     ctx.atStep(v, [], {
       code: 'unbounded-wait',

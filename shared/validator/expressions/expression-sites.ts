@@ -86,7 +86,16 @@ function configSites(step: Step, expr: Add, template: Add): void {
     case 'transform':
       expr(step.config.expression, ['config', 'expression']);
       return;
-    default:
+    // No expressions or templates in their config.
+    case 'script':
+    case 'command':
+    case 'router':
+    case 'join':
+    case 'subworkflow':
+    case 'end':
       return;
+    default:
+      // A kind with no case above does not compile: say where its config has expressions.
+      return step satisfies never;
   }
 }

@@ -35,20 +35,36 @@ const HTTP_OUTPUT = {
 export function outputSchemaOf(graph: WorkflowGraph, v: number): Record<string, unknown> | undefined {
   const step: Step = graph.step(v);
   if (step.output) return step.output;
-  if (step.kind === 'join') {
-    const properties: Record<string, unknown> = {};
-    for (const e of graph.in[v] ?? []) {
-      const from = graph.step(e.from);
-      // One level only: a branch that is itself a join stays open (no deep or repeated walks).
-      properties[from.id] = (from.kind === 'join' ? undefined : outputSchemaOf(graph, e.from)) ?? {};
+  switch (step.kind) {
+    case 'join': {
+      const properties: Record<string, unknown> = {};
+      for (const e of graph.in[v] ?? []) {
+        const from = graph.step(e.from);
+        // One level only: a branch that is itself a join stays open (no deep or repeated walks).
+        properties[from.id] = (from.kind === 'join' ? undefined : outputSchemaOf(graph, e.from)) ?? {};
+      }
+      return { type: 'object', properties };
     }
-    return { type: 'object', properties };
+    case 'http':
+      return HTTP_OUTPUT;
+    case 'human':
+      return step.config.form ? { ...HUMAN_OUTPUT, properties: { ...HUMAN_OUTPUT.properties, data: step.config.form } } : HUMAN_OUTPUT;
+    case 'event':
+      return EVENT_OUTPUT;
+    case 'wait':
+      return WAIT_OUTPUT;
+    // What the work, the child runs or the expression give: unknown without an `output` schema.
+    case 'agent':
+    case 'script':
+    case 'command':
+    case 'router':
+    case 'map':
+    case 'subworkflow':
+    case 'transform':
+    case 'end':
+      return undefined;
+    default:
+      // A kind with no case above does not compile: say what its output is when the engine builds it.
+      return step satisfies never;
   }
-  if (step.kind === 'http') return HTTP_OUTPUT;
-  if (step.kind === 'human') {
-    return step.config.form ? { ...HUMAN_OUTPUT, properties: { ...HUMAN_OUTPUT.properties, data: step.config.form } } : HUMAN_OUTPUT;
-  }
-  if (step.kind === 'event') return EVENT_OUTPUT;
-  if (step.kind === 'wait') return WAIT_OUTPUT;
-  return undefined;
 }

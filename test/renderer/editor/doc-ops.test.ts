@@ -4,7 +4,7 @@ import { Workflow as WorkflowSchema } from '../../../shared/definition/workflow-
 import { STEP_KINDS } from '../../../shared/definition/names.ts';
 import { edgeOutcomesFor } from '../../../shared/definition/kind-outcomes.ts';
 import { addStep, connect, copyElements, freshId, onField, parseClip, pasteClip, removeElements, replaceStep, withPositions } from '../../../renderer/editor/doc-ops.ts';
-import { newStep } from '../../../renderer/editor/step-templates.ts';
+import { newStep } from '../../../renderer/kinds/kind-views.ts';
 
 const base = (): Workflow => ({
   format: 'weft/v1',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ADVANCED_FIELDS, CONFIG_FIELDS, DATA_FIELDS, EFFECT_FIELDS, RELIABILITY_FIELDS } from '../../../renderer/editor/inspector/field-specs.ts';
+import { ADVANCED_FIELDS, DATA_FIELDS, EFFECT_FIELDS, RELIABILITY_FIELDS } from '../../../renderer/editor/inspector/field-specs.ts';
+import { configFields } from '../../../renderer/kinds/kind-views.ts';
 import { schemaAt } from '../../../renderer/editor/inspector/zod-field.ts';
 import { segmentsOf } from '../../../renderer/editor/inspector/form-values.ts';
 import { sectionOf } from '../../../renderer/editor/inspector/focus-target.ts';
@@ -29,7 +30,7 @@ function configKeys(kind: string): string[] {
 
 describe('config forms', () => {
   it.each(STEP_KINDS)('%s: every config field of the schema has a control, and every control a schema field', (kind) => {
-    const specs = CONFIG_FIELDS[kind].map((s) => s.path);
+    const specs = configFields(kind).map((s) => s.path);
     for (const path of specs) expect(schemaAt(schemaOf(kind), segmentsOf(path)), path).not.toBeNull();
     expect([...specs].sort()).toEqual(configKeys(kind).sort());
   });

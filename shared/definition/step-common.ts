@@ -1,0 +1,54 @@
+// The fields every step has, whatever its kind (docs/definition-format.md, "Steps"). The step-kind
+// registry (step-kinds.ts) adds `kind` and the kind's `config` to make each kind's step schema.
+import { z } from 'zod';
+import { EFFECTS, ON_REVISE, STEP_ID_PATTERN } from './names.ts';
+import { Expression, JsonSchemaValue } from './json-schema-value.ts';
+
+export const StepId = z
+  .string()
+  .regex(STEP_ID_PATTERN, 'a step id is a name of letters, digits and _ that does not start with a digit');
+
+export const RetryPolicy = z.strictObject({
+  maxAttempts: z.number().int().positive().max(1000).optional().describe('attempts in all, including the first'),
+  initialIntervalMs: z.number().int().nonnegative().optional(),
+  backoffCoefficient: z.number().min(1).optional(),
+  maxIntervalMs: z.number().int().nonnegative().optional(),
+  jitter: z.number().min(0).max(1).optional().describe('fraction of the interval to randomise'),
+  nonRetryable: z.array(z.string().min(1)).optional().describe('error codes never retried'),
+  variants: z
+    .array(z.record(z.string(), z.unknown()))
+    .optional()
+    .describe('config patches merged into attempts 2, 3, ... (the last one repeats)'),
+});
+export type RetryPolicy = z.infer<typeof RetryPolicy>;
+
+export const stepCommon = {
+  id: StepId,
+  name: z.string().optional(),
+  description: z.string().optional(),
+  input: Expression.optional().describe('JSONata over {input, steps, run} giving the step input'),
+  output: JsonSchemaValue.optional().describe('JSON Schema the step output must satisfy'),
+  accept: Expression.optional().describe('JSONata acceptance rule over {output, input, steps, run}'),
+  effect: z.enum(EFFECTS).optional().describe('none (default), idempotent or external'),
+  idempotencyKey: Expression.optional(),
+  retry: RetryPolicy.optional(),
+  timeoutMs: z.number().int().positive().optional(),
+  deadlineMs: z.number().int().positive().optional().describe('how long a waiting step may wait'),
+  onExhausted: z.enum(['fail', 'escalate']).optional(),
+  onRevise: z
+    .enum(ON_REVISE)
+    .optional()
+    .describe('when a revision changes the input after the step produced evidence: ask (default for external steps) holds it for a decision, rerun (default for others) runs it again, keep keeps the evidence'),
+  compensation: StepId.optional().describe('id of the step that offsets this one'),
+  resource: z.string().min(1).optional().describe('concurrency pool named in limits.concurrency'),
+  optional: z.boolean().optional().describe('a join does not wait for this branch'),
+};
+
+/**
+ * The strict schema of a step of one kind: the common fields, `kind` and the kind's `config`.
+ *
+ * @example
+ * stepSchema('transform', TransformConfig).parse({ id: 'shape', kind: 'transform', config: { expression: 'input' } });
+ */
+export const stepSchema = <K extends string, C extends z.ZodType>(kind: K, config: C) =>
+  z.strictObject({ ...stepCommon, kind: z.literal(kind), config });
