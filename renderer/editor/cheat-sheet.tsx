@@ -1,9 +1,8 @@
-// `?`: every keyboard command of the editor, grouped, from the same table the handler uses.
+// `?`: every command of the editor's registry that has keys, grouped, with its keys: the same
+// table the key handler reads, so a key shown is a key that works.
 import { useEffect, useRef } from 'react';
 import { X } from 'lucide-react';
-import { COMMANDS, keyLabel, type CommandSpec } from './editor-commands.ts';
-
-const GROUPS: CommandSpec['group'][] = ['File', 'Edit', 'Canvas', 'View'];
+import { shortcutGroups } from './editor-commands.ts';
 
 export function CheatSheet({ onClose }: { onClose(): void }) {
   const close = useRef<HTMLButtonElement>(null);
@@ -31,19 +30,17 @@ export function CheatSheet({ onClose }: { onClose(): void }) {
           </button>
         </div>
         <div className="cheat-groups">
-          {GROUPS.map((group) => (
+          {shortcutGroups().map(({ group, rows }) => (
             <section key={group}>
               <h3>{group}</h3>
               <dl>
-                {COMMANDS.filter((c) => c.group === group).map((c) => (
-                  <div key={c.id} className="cheat-row">
-                    <dt>{c.label}</dt>
+                {rows.map((row) => (
+                  <div key={row.id} className="cheat-row" data-command={row.id}>
+                    <dt>{row.label}</dt>
                     <dd>
-                      {c.keys
-                        .filter((k, i, all) => all.findIndex((o) => keyLabel(o) === keyLabel(k)) === i)
-                        .map((k) => (
-                          <kbd key={keyLabel(k)}>{keyLabel(k)}</kbd>
-                        ))}
+                      {row.keys.map((k) => (
+                        <kbd key={k}>{k}</kbd>
+                      ))}
                     </dd>
                   </div>
                 ))}

@@ -1,7 +1,8 @@
 // The editable canvas: React Flow over the editor's document. The document is the truth; nodes
 // and edges are a projection of it, rebuilt per change but reusing every node object whose
 // step, position, selection and problems did not change, so memoized nodes skip rendering and a
-// 1,000-step graph stays fluid while one node is dragged.
+// 1,000-step graph stays fluid while one node is dragged. While mounted, the canvas lends the
+// editor's commands its camera (fit, zoom, reveal) through the store.
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import {
   Background,
@@ -24,11 +25,12 @@ import type { Diagnostic } from '../api/api-types.ts';
 import { DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from '../graph/flow-defaults.ts';
 import { NODE_HEIGHT, NODE_WIDTH, nodeData, STEP_HANDLES, type OutcomeFlowEdge, type StepFlowNode } from '../graph/to-flow.ts';
 import { useTheme } from '../core/theme-store.ts';
-import { positionsOf, useEditor, type Selection } from './editor-store.ts';
-import { addStep, connect, outcomesOf, withPositions, type Layout, type Point } from './doc-ops.ts';
+import { positionsOf, useEditor, type EditorView, type Selection } from './editor-store.ts';
+import { connect, outcomesOf, withPositions, type Layout, type Point } from './doc-ops.ts';
+import { runCommand } from './editor-commands.ts';
+import { insertStepCommand } from './step-commands.ts';
 import { OutcomePicker } from './outcome-picker.tsx';
 import { PalettePopover } from './palette.tsx';
-import { KIND_DRAG_TYPE } from './kind-drag-type.ts';
 import { useEditorPrefs } from './editor-prefs.ts';
 
 const SNAP: [number, number] = [16, 16];
@@ -37,6 +39,7 @@ const NO_PROBLEMS: readonly Diagnostic[] = [];
 /** Past this many steps, failure edges are drawn solid: a dashed path tens of thousands of pixels long is slow to paint. */
 export const LARGE_GRAPH = 200;
 
+export const KIND_DRAG_TYPE = 'application/weft-step-kind';
 /** How the canvas fits a workflow into view: at open, and with F. */
 export const FIT_VIEW_OPTIONS = { padding: 0.08, maxZoom: 1.1, minZoom: 0.4 };
 
@@ -125,7 +128,6 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
   const basePositions = useEditor((s) => s.basePositions);
   const openedLayout = useEditor((s) => s.openedLayout);
   const selection = useEditor((s) => s.selection);
-  const revealRequest = useEditor((s) => s.revealRequest);
   const snap = useEditorPrefs((s) => s.snapToGrid);
   const flow = useReactFlow();
   const wrapper = useRef<HTMLDivElement>(null);
@@ -136,10 +138,24 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
   const edges = useEdges(doc ?? EMPTY_DOC, selection, problemsByEdge);
 
   useEffect(() => {
-    if (revealRequest === null) return;
-    const ids = revealRequest.stepId !== undefined ? [revealRequest.stepId] : edgeEnds(useEditor.getState().doc, revealRequest.edgeId);
-    if (ids.length > 0) void flow.fitView({ nodes: ids.map((id) => ({ id })), duration: 250, maxZoom: 1.2, padding: 0.4 });
-  }, [revealRequest, flow]);
+    const view: EditorView = {
+      centre() {
+        const pane = wrapper.current?.getBoundingClientRect();
+        const x = pane === undefined ? window.innerWidth / 2 : pane.left + pane.width / 2;
+        const y = pane === undefined ? window.innerHeight / 2 : pane.top + pane.height / 2;
+        return { screen: { x, y }, flow: flow.screenToFlowPosition({ x, y }) };
+      },
+      fitAll: () => void flow.fitView({ ...FIT_VIEW_OPTIONS, duration: 250 }),
+      // React Flow queues a fit until its next node update, so a step added just now is in it.
+      fitSteps: (ids, options) => void flow.fitView({ nodes: ids.map((id) => ({ id })), duration: 250, ...options }),
+      zoomIn: () => void flow.zoomIn({ duration: 150 }),
+      zoomOut: () => void flow.zoomOut({ duration: 150 }),
+    };
+    useEditor.getState().setView(view);
+    return () => {
+      if (useEditor.getState().view === view) useEditor.getState().setView(null);
+    };
+  }, [flow]);
 
   const onNodesChange = useCallback((changes: NodeChange<StepFlowNode>[]) => {
     const moves: Layout = {};
@@ -215,20 +231,7 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
 
   const placeStep = (kind: StepKind, flowAt: Point, from: string | null) => {
     setPending(null);
-    const state = useEditor.getState();
-    const current = state.doc;
-    if (current === null) return;
-    const base = positionsOf(current, state.basePositions, state.openedLayout);
-    let id = '';
-    state.edit((d) => {
-      const added = addStep(d, kind, { x: flowAt.x - NODE_WIDTH / 2, y: flowAt.y - NODE_HEIGHT / 2 }, base);
-      id = added.id;
-      if (from === null) return added.doc;
-      const fromStep = added.doc.steps.find((s) => s.id === from);
-      const first = fromStep === undefined ? undefined : edgeOutcomesFor(fromStep)[0];
-      return first === undefined ? added.doc : connect(added.doc, from, id, [first]).doc;
-    });
-    if (id !== '') state.select({ steps: [id], edges: [] });
+    runCommand(insertStepCommand, { kind, at: flowAt, after: from });
   };
 
   const onDragOver = (event: DragEvent) => {
@@ -295,10 +298,5 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
 }
 
 const EMPTY_DOC: Workflow = { format: 'weft/v1', id: 'empty', version: 1, name: '', steps: [], edges: [] };
-
-function edgeEnds(doc: Workflow | null, edgeId: string | undefined): string[] {
-  const edge = doc?.edges.find((e) => e.id === edgeId);
-  return edge === undefined ? [] : [edge.from, edge.to];
-}
 
 export const EditorCanvas = memo(EditorCanvasView);

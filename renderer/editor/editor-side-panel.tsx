@@ -4,6 +4,8 @@ import { useEffect, useState } from 'react';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { WorkflowDetail } from '../api/api-types.ts';
 import { useEditor } from './editor-store.ts';
+import { runCommand } from './editor-commands.ts';
+import { focusFieldCommand, revealCommand } from './step-commands.ts';
 import { Inspector } from './inspector/inspector.tsx';
 import { HandoffsPanel, type HandoffSelection } from './handoffs-panel.tsx';
 import { HistoryPanel } from './history-panel.tsx';
@@ -55,11 +57,11 @@ function Handoffs() {
       selection={only}
       onSelectStep={(id) => {
         useEditor.getState().select({ steps: [id], edges: [] });
-        useEditor.getState().requestReveal({ stepId: id });
+        runCommand(revealCommand, { stepId: id });
       }}
       // A fix is computed from the analysed document: it applies only while that is still the one open.
       onApplyFix={(next) => useEditor.getState().edit((current) => (current === doc ? next : current))}
-      onFocusSite={(site) => useEditor.getState().requestFocus(site)}
+      onFocusSite={(site) => void runCommand(focusFieldCommand, site)}
     />
   );
 }

@@ -1,11 +1,13 @@
-// The editor's one store: the workflow document being edited (with undo and redo by zundo),
-// what is selected, and requests to other panels (focus a field, reveal an element). Every
-// change to the document goes through `edit`, so every change is undoable. History holds the
-// document only: selecting never makes an undo step.
+// The editor's one store: the workflow document being edited (with undo and redo by zundo), what
+// is selected, the overlay shown over the canvas, and the canvas's view while it is mounted.
+// Every change to the document goes through `edit`, so every change is undoable; how edits are
+// grouped into undo steps (a drag, typing in one field) is kept here too, not in module state.
+// History holds the document only: selecting never makes an undo step.
 import { create, useStore } from 'zustand';
 import { temporal, type TemporalState } from 'zundo';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
-import type { Layout } from './doc-ops.ts';
+import type { Layout, Point } from './doc-ops.ts';
+import type { EditorHost } from './editor-host-port.ts';
 
 export interface Selection {
   steps: string[];
@@ -23,6 +25,31 @@ export interface EditorSource {
   hash: string | null;
 }
 
+/** The canvas's camera, registered by the canvas while it is mounted. */
+export interface EditorView {
+  /** The centre of the canvas, on screen and in flow coordinates. */
+  centre(): { screen: Point; flow: Point };
+  fitAll(): void;
+  /** Fits these steps into view; a step added just now is fitted once the canvas has it. */
+  fitSteps(ids: string[], options: { padding: number; maxZoom: number }): void;
+  zoomIn(): void;
+  zoomOut(): void;
+}
+
+/** What shows over the canvas: at most one at a time. */
+export type EditorOverlay = { kind: 'cheatSheet' } | { kind: 'palette'; at: Point } | { kind: 'newWorkflow' } | null;
+
+export interface SaveMessage {
+  kind: 'ok' | 'info' | 'error';
+  text: string;
+}
+
+/** An undo group being extended: edits with this key within the window make one undo step. */
+interface UndoGroup {
+  key: string;
+  at: number;
+}
+
 export interface EditorState {
   doc: Workflow | null;
   /** The document as last loaded or saved; `doc !== saved` means unsaved changes. */
@@ -33,10 +60,17 @@ export interface EditorState {
   /** The `layout` object of the document as opened: while `doc.layout` is still it, basePositions apply. */
   openedLayout: Workflow['layout'] | null;
   selection: Selection;
-  /** The inspector focuses the field at this JSON path ($.steps[2].input) when seq changes. */
-  focusRequest: { site: string; seq: number } | null;
-  /** The canvas centres on this step or edge when seq changes. */
-  revealRequest: { stepId?: string; edgeId?: string; seq: number } | null;
+  overlay: EditorOverlay;
+  /** An auto-layout is being computed. */
+  laying: boolean;
+  saving: { busy: boolean; message: SaveMessage | null };
+  view: EditorView | null;
+  /** The page's services to the commands, installed by the workbench. */
+  host: EditorHost | null;
+  /** The last grouped edit, which the next edit of the same group extends. */
+  undoGroup: UndoGroup | null;
+  /** The document as a gesture (a drag) began; null when no gesture is under way. */
+  gestureStart: Workflow | null;
 
   open(doc: Workflow, source: EditorSource, basePositions: Layout): void;
   /** Applies an undoable change. Edits with the same `group` within two seconds make one undo step. */
@@ -47,15 +81,16 @@ export interface EditorState {
   setBasePositions(positions: Layout): void;
   markSaved(doc: Workflow, source: EditorSource): void;
   select(selection: Selection): void;
-  requestFocus(site: string): void;
-  requestReveal(target: { stepId?: string; edgeId?: string }): void;
+  show(overlay: EditorOverlay): void;
+  setLaying(laying: boolean): void;
+  setSaving(saving: Partial<EditorState['saving']>): void;
+  setView(view: EditorView | null): void;
+  setHost(host: EditorHost | null): void;
   close(): void;
 }
 
 const GROUP_WINDOW_MS = 2000;
-let lastGroup: { key: string; at: number } | null = null;
-let gestureStart: Workflow | null = null;
-let seq = 0;
+const IDLE = { overlay: null, laying: false, saving: { busy: false, message: null }, undoGroup: null, gestureStart: null } as const;
 
 export const useEditor = create<EditorState>()(
   temporal(
@@ -66,45 +101,49 @@ export const useEditor = create<EditorState>()(
       basePositions: {},
       openedLayout: null,
       selection: NO_SELECTION,
-      focusRequest: null,
-      revealRequest: null,
+      ...IDLE,
+      view: null,
+      host: null,
 
       open(doc, source, basePositions) {
-        lastGroup = null;
-        set({ doc, saved: doc, source, basePositions, openedLayout: doc.layout, selection: NO_SELECTION, focusRequest: null, revealRequest: null });
+        set({ doc, saved: doc, source, basePositions, openedLayout: doc.layout, selection: NO_SELECTION, ...IDLE });
         useEditor.temporal.getState().clear();
       },
       edit(change, group) {
-        const doc = get().doc;
+        const { doc, undoGroup } = get();
         if (doc === null) return;
         const next = change(doc);
         if (next === doc) return;
         const now = Date.now();
-        const merge = group !== undefined && lastGroup !== null && lastGroup.key === group && now - lastGroup.at < GROUP_WINDOW_MS;
-        lastGroup = group === undefined ? null : { key: group, at: now };
+        const merge = group !== undefined && undoGroup !== null && undoGroup.key === group && now - undoGroup.at < GROUP_WINDOW_MS;
+        const nextGroup = group === undefined ? null : { key: group, at: now };
         if (merge) {
           const history = useEditor.temporal.getState();
           history.pause();
-          set({ doc: next });
+          set({ doc: next, undoGroup: nextGroup });
           history.resume();
         } else {
-          set({ doc: next });
+          set({ doc: next, undoGroup: nextGroup });
         }
       },
       beginGesture() {
-        gestureStart = get().doc;
-        lastGroup = null;
+        set({ gestureStart: get().doc, undoGroup: null });
         useEditor.temporal.getState().pause();
       },
       endGesture() {
         const history = useEditor.temporal.getState();
-        history.resume();
-        const before = gestureStart;
-        gestureStart = null;
+        const before = get().gestureStart;
         const doc = get().doc;
-        if (before === null || doc === before) return;
-        // One undo step for the whole gesture: the document as it was when the gesture began.
-        useEditor.temporal.setState((t) => ({ pastStates: [...t.pastStates, { doc: before }], futureStates: [] }));
+        if (before !== null && doc !== null && doc !== before) {
+          // One undo step for the whole gesture: put the document back as it was when the gesture
+          // began (unrecorded, history is paused), then apply where it ended as one recorded change.
+          set({ doc: before, gestureStart: null });
+          history.resume();
+          set({ doc });
+        } else {
+          set({ gestureStart: null });
+          history.resume();
+        }
       },
       setBasePositions(positions) {
         set({ basePositions: positions });
@@ -119,14 +158,23 @@ export const useEditor = create<EditorState>()(
       select(selection) {
         set({ selection });
       },
-      requestFocus(site) {
-        set({ focusRequest: { site, seq: ++seq } });
+      show(overlay) {
+        set({ overlay });
       },
-      requestReveal(target) {
-        set({ revealRequest: { ...target, seq: ++seq } });
+      setLaying(laying) {
+        set({ laying });
+      },
+      setSaving(saving) {
+        set({ saving: { ...get().saving, ...saving } });
+      },
+      setView(view) {
+        set({ view });
+      },
+      setHost(host) {
+        set({ host });
       },
       close() {
-        set({ doc: null, saved: null, source: null, selection: NO_SELECTION, basePositions: {}, openedLayout: null });
+        set({ doc: null, saved: null, source: null, selection: NO_SELECTION, basePositions: {}, openedLayout: null, ...IDLE });
         useEditor.temporal.getState().clear();
       },
     }),

@@ -12,14 +12,12 @@ interface InspectorUiState {
   tab: InspectorTab;
   open: Record<string, boolean>;
   /** `data-field` values to focus, most precise first, once the form shows them. */
-  pending: { fields: string[]; seq: number } | null;
+  pending: { fields: string[] } | null;
   setTab(tab: InspectorTab): void;
   setOpen(section: string, open: boolean): void;
   focusLater(fields: string[]): void;
   focused(): void;
 }
-
-let seq = 0;
 
 export const useInspectorUi = create<InspectorUiState>()((set) => ({
   tab: 'form',
@@ -27,7 +25,7 @@ export const useInspectorUi = create<InspectorUiState>()((set) => ({
   pending: null,
   setTab: (tab) => set({ tab }),
   setOpen: (section, open) => set((s) => ({ open: { ...s.open, [section]: open } })),
-  focusLater: (fields) => set({ pending: { fields, seq: ++seq } }),
+  focusLater: (fields) => set({ pending: { fields } }),
   focused: () => set({ pending: null }),
 }));
 

@@ -4,6 +4,8 @@
 import type { Diagnostic } from '../../../shared/validator/diagnostic.ts';
 import { NO_SELECTION, useEditor } from '../editor-store.ts';
 import { focusSite, locateDiagnostic } from './diagnostic-target.ts';
+import { runCommand } from '../editor-commands.ts';
+import { focusFieldCommand, revealCommand } from '../step-commands.ts';
 import { useValidation } from './validation-store.ts';
 
 /** Returns false when the problem's step or edge is no longer in the document. */
@@ -15,14 +17,14 @@ export function activateProblem(d: Diagnostic): boolean {
   const { target } = location;
   if (target.kind === 'step') {
     editor.select({ steps: [target.stepId], edges: [] });
-    editor.requestReveal({ stepId: target.stepId });
+    runCommand(revealCommand, { stepId: target.stepId });
   } else if (target.kind === 'edge') {
     editor.select({ steps: [], edges: [target.edgeId] });
-    editor.requestReveal({ edgeId: target.edgeId });
+    runCommand(revealCommand, { edgeId: target.edgeId });
   } else {
     // Nothing selected: the inspector shows the workflow itself.
     editor.select(NO_SELECTION);
   }
-  editor.requestFocus(site);
+  runCommand(focusFieldCommand, site);
   return true;
 }
