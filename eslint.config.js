@@ -16,7 +16,8 @@ const restrict = (groups, message, names = [], more = []) => ({
 });
 
 // Inside engine/: a later block's no-restricted-imports replaces an earlier one for the files it
-// matches, so the blocks for executors and the CLI repeat the engine-wide groups.
+// matches, so the blocks for executors, the CLI, the server and the service repeat the
+// engine-wide groups.
 const ENGINE_GROUPS = [...ours(['renderer', 'electron', 'test']), 'react', 'react-dom', 'electron'];
 const ENGINE_MESSAGE = 'engine/ may import only shared/ and shared-node/ of ours';
 
@@ -59,10 +60,25 @@ export default tseslint.config(
     ]),
   },
   {
-    // The CLI parses, calls the engine service and prints; orchestration lives in engine/service.
+    // The CLI parses, calls the engine service and prints; orchestration lives in engine/service,
+    // and owning a store (open, lease, heartbeat, the engine, close) in engine/host.
     files: ['engine/cli/**'],
     rules: restrict(ENGINE_GROUPS, ENGINE_MESSAGE, [], [
-      { group: ours(['runtime', 'store']), message: 'the CLI reaches the engine only through engine/service: do not import engine/runtime or engine/store' },
+      { group: ours(['runtime', 'store']), message: 'the CLI reaches the engine only through engine/service (and engine/host, which opens it): do not import engine/runtime or engine/store' },
+    ]),
+  },
+  {
+    // The server serves what the service answers; the engine it serves is the host's to build.
+    files: ['engine/server/**'],
+    rules: restrict(ENGINE_GROUPS, ENGINE_MESSAGE, [], [
+      { group: [...ours(['runtime', 'executors']), '**/store/lease*', '**/store/open-database*'], message: 'the server builds no engine and opens no store: engine/host does (openEngineSession); reach the engine through engine/service' },
+    ]),
+  },
+  {
+    // The service is what the host, the CLI and the server build on: it never imports them.
+    files: ['engine/service/**'],
+    rules: restrict(ENGINE_GROUPS, ENGINE_MESSAGE, [], [
+      { group: ours(['host', 'cli', 'server']), message: 'engine/service is the boundary the host, the CLI and the server use: it never imports them' },
     ]),
   },
   {

@@ -1,5 +1,6 @@
-// How a command reaches the engine: always through the service (engine/service/), loaded when the
-// command runs, so `weft --version` and `weft validate` never load the engine or SQLite. A command
+// How a command reaches the engine: always through the service (engine/service/), over an engine
+// that the host (engine/host/) opens under the store's lease, both loaded when the command runs,
+// so `weft --version` and `weft validate` never load the engine or SQLite. A command
 // that changes runs is a typed command (shared/api/forwarded-command.ts), checked where it is built
 // (check-command.ts) and performed by the `weft serve` that owns the store if one runs
 // (store-owner.ts), else here under the store's lease: the same service code either way
@@ -10,11 +11,10 @@ import type { RunAction } from '../../shared/api/run-action.ts';
 import type { ForwardedCommand } from '../../shared/api/forwarded-command.ts';
 import type { z } from 'zod';
 import type { EngineService } from '../service/engine-service.ts';
-import type { SessionMode } from '../service/engine-session.ts';
+import type { SessionMode } from '../host/engine-host.ts';
 import type { RunReader } from '../service/run-reader.ts';
 import type { CliIo } from './cli-io.ts';
 import { oneLine, withUserErrors } from './cli-errors.ts';
-import { actor } from './operator.ts';
 import { printRunOutcome } from './run-outcome.ts';
 import { storePath } from './store-path.ts';
 
@@ -26,15 +26,15 @@ import { storePath } from './store-path.ts';
 export function withReadOnlyStore(command: string, io: CliIo, db: string | undefined, body: (reader: RunReader) => number | Promise<number>): Promise<number> {
   const path = storePath(db, io.cwd);
   return withUserErrors(command, io, async () => {
-    const { withRunReader } = await import('../service/engine-session.ts');
+    const { withRunReader } = await import('../service/read-only-store.ts');
     return withRunReader(path, body, (damage) => io.stderr.write(`weft ${command}: warning: ${oneLine(damage)}; commands that write refuse this store until it is restored from a backup\n`));
   });
 }
 
 /** The body with an EngineService over the store at `dbPath` (a path already resolved), under its lease. */
 export async function withServiceAt<T>(dbPath: string, command: string, io: CliIo, body: (service: EngineService) => Promise<T>, mode: SessionMode = 'write'): Promise<T> {
-  const { withEngineService } = await import('../service/engine-session.ts');
-  return withEngineService(dbPath, `weft ${command}`, { workspace: io.cwd, actor: actor(undefined) }, body, mode);
+  const { withEngineService } = await import('../host/engine-host.ts');
+  return withEngineService(dbPath, `weft ${command}`, { workspace: io.cwd }, body, mode);
 }
 
 /**

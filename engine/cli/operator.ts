@@ -1,6 +1,9 @@
-// Who acts, for operator commands: --by NAME, else $WEFT_USER, else $USER, else "cli". An empty
-// variable names no one and is passed over (an empty --by is the user's to fix, and is refused).
+// Who acts, for operator commands: --by NAME, else the one default of every front end
+// (engine/service/who-acts.ts: $WEFT_USER, else $USER, else the OS user). It is filled in here,
+// on the terminal's side, so a command handed to a running `weft serve` records the terminal's
+// user, not the server's. An empty --by is the user's to fix, and is refused.
+import { defaultActor } from '../service/who-acts.ts';
+
 export function actor(by: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  const named = (v: string | undefined): string | undefined => (v === undefined || v.trim() === '' ? undefined : v);
-  return by ?? named(env['WEFT_USER']) ?? named(env['USER']) ?? 'cli';
+  return by ?? defaultActor(env);
 }

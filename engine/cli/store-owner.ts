@@ -1,16 +1,17 @@
 // "One store owner, many front ends": while a `weft serve` owns a store (it holds the lease and
 // drives the runs), a terminal's command that changes that store is performed by the server. The
-// server is found by the endpoint file it writes beside its store (serve.json), and is taken for
-// the owner only when all of this holds: the file is the user's own and only theirs (a file
-// someone else planted would receive the user's inputs), it names a live process and a loopback
-// address, and the server there answers /api/health naming this very store file (a folder may
-// hold several stores). The command goes as a typed command (POST /api/commands) that carries
-// content only; the CLI has already read every file it names, with the user's own permissions.
-import { lstatSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+// server is found by the endpoint file it writes beside its store (serve.json, read by
+// engine/host/endpoint-file.ts), and is taken for the owner only when all of this holds: the file
+// is the user's own and only theirs (a file someone else planted would receive the user's inputs),
+// it names a live process and a loopback address, and the server there answers /api/health naming
+// this very store file (a folder may hold several stores). The command goes as a typed command
+// (POST /api/commands) that carries content only; the CLI has already read every file it names,
+// with the user's own permissions.
+import { statSync } from 'node:fs';
 import type { z } from 'zod';
 import { ApiErrorBody } from '../../shared/api/api-error.ts';
 import type { ForwardedCommand } from '../../shared/api/forwarded-command.ts';
+import { readEndpointFile } from '../host/endpoint-file.ts';
 import { ServiceError, type ServiceErrorCode } from '../service/service-error.ts';
 import { loopbackRequest, NotReached } from './loopback-request.ts';
 
@@ -22,12 +23,6 @@ export interface StoreOwner {
    * as the ServiceError the server raised, so it prints as it does when the command runs here.
    */
   perform<S extends z.ZodType>(command: ForwardedCommand, answer: S): Promise<{ answered: true; value: z.infer<S> } | { answered: false }>;
-}
-
-interface Endpoint {
-  url: string;
-  token: string;
-  pid: number;
 }
 
 /**
@@ -42,7 +37,7 @@ const isServiceCode = (code: string): code is ServiceErrorCode => SERVICE_CODES.
 
 /** The `weft serve` that owns the store at `dbPath` (an absolute path), or undefined when none does. */
 export async function storeOwner(dbPath: string): Promise<StoreOwner | undefined> {
-  const endpoint = endpointBeside(dbPath);
+  const endpoint = readEndpointFile(dbPath);
   if (endpoint === undefined) return undefined;
   let store: unknown;
   try {
@@ -76,28 +71,6 @@ export async function storeOwner(dbPath: string): Promise<StoreOwner | undefined
       throw new ServiceError('internal', `${where} refused the command: ${why}`);
     },
   };
-}
-
-/** serve.json beside the store, when it is the user's own file and names a live server on 127.0.0.1. */
-function endpointBeside(dbPath: string): Endpoint | undefined {
-  const file = join(dirname(dbPath), 'serve.json');
-  try {
-    const stats = lstatSync(file);
-    if (!stats.isFile()) return undefined;
-    const uid = process.getuid?.();
-    if (uid !== undefined && (stats.uid !== uid || (stats.mode & 0o077) !== 0)) return undefined;
-    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    if (parsed === null || typeof parsed !== 'object') return undefined;
-    const url = 'url' in parsed ? parsed.url : undefined;
-    const token = 'token' in parsed ? parsed.token : undefined;
-    const pid = 'pid' in parsed ? parsed.pid : undefined;
-    if (typeof url !== 'string' || !/^http:\/\/127\.0\.0\.1:\d{1,5}$/.test(url)) return undefined;
-    if (typeof token !== 'string' || typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return undefined;
-    process.kill(pid, 0); // throws when there is no such process (of this user): the file is stale
-    return { url, token, pid };
-  } catch {
-    return undefined;
-  }
 }
 
 /** Whether two paths name the same file (the same device and inode), whatever links lead there. */

@@ -42,8 +42,6 @@ export interface ServerOptions {
   version: string;
   workspace: string;
   storePath: string;
-  /** Who acts when a request names nobody (`by`): the user who started the server. */
-  defaultActor: string;
   bodyLimit?: number;
   streamBufferLimit?: number;
   /** The open streams, for a caller that watches what they hold (Serving.streamClients). */
@@ -145,7 +143,6 @@ function statusOf(error: unknown): number | undefined {
 
 function registerApi(app: FastifyInstance, o: ServerOptions): void {
   const s = o.service;
-  const by = (given: string | undefined): string => given ?? o.defaultActor;
 
   app.get('/api/health', async () => ({ version: o.version, workspace: o.workspace, store: o.storePath }));
 
@@ -211,7 +208,8 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
   app.post('/api/runs/:id/actions', async (request: FastifyRequest, reply: FastifyReply) => {
     const { id } = parseCommand(RunParams, request.params, 'the run id');
     const a = parseCommand(RunAction, request.body, 'the action');
-    const answer = await s.act(id, { ...a, by: by(a.by), ...(a.action === 'skip' ? {} : { reason: a.reason ?? `${a.action} from the app` }) });
+    // Who acts and why, when the request does not say: the service's one default (who-acts.ts).
+    const answer = await s.act(id, a);
     if (a.action === 'fork') reply.code(201);
     return answer;
   });
@@ -221,7 +219,7 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
   app.post('/api/tasks/:runId/:stepId', async (request: FastifyRequest) => {
     const { runId, stepId } = parseCommand(TaskParams, request.params, 'the task');
     const a = parseCommand(TaskAction, request.body, 'the answer');
-    return s.decide(runId, stepId, { ...a, by: by(a.by) });
+    return s.decide(runId, stepId, a);
   });
 
   app.post('/api/events', async (request: FastifyRequest) => {

@@ -3,26 +3,16 @@
 // go in a file beside the store that only the user can read (serve.json, mode 0600), so the CLI
 // on the same store can hand its commands to this engine, as typed commands that carry content
 // (POST /api/commands): the server never takes a path, a folder or a store from a request.
-// stop() records running attempts as any engine stop does, gives the lease back and removes the
-// endpoint file.
-import { chmodSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { userInfo } from 'node:os';
+// The store, its lease, the engine and the endpoint file are the engine host's (engine/host/), as
+// for every command that schedules runs; this file adds the HTTP server. stop() records running
+// attempts as any engine stop does, gives the lease back and removes the endpoint file; a server
+// that cannot start (a port in use) gives the store back before it says why.
 import type { Socket } from 'node:net';
-import { systemClock, systemRandom } from '../time/clock.ts';
-import { Engine } from '../runtime/engine.ts';
-import { defaultExecutors } from '../executors/default-executors.ts';
-import { Lease } from '../store/lease.ts';
-import { openDatabase } from '../store/open-database.ts';
-import { Store } from '../store/store.ts';
-import { StoreError } from '../store/store-error.ts';
-import { storeFailure } from '../store/store-failure.ts';
-import { EngineService } from '../service/engine-service.ts';
+import { openEngineSession, type EngineSession } from '../host/engine-host.ts';
 import { createServer } from './create-server.ts';
 import { builtinTemplatesDir } from './templates-dir.ts';
 import { newToken } from './security.ts';
 import type { StreamClient, StreamClientStats } from './event-stream.ts';
-import { trustCheck } from '../service/workspace-trust.ts';
 
 export interface ServeOptions {
   workspace: string;
@@ -51,60 +41,37 @@ export interface Serving {
   stop(): Promise<void>;
 }
 
-const HEARTBEAT_MS = 5_000;
-
-export function endpointFileOf(storePath: string): string {
-  return join(dirname(storePath), 'serve.json');
+export async function serve(o: ServeOptions): Promise<Serving> {
+  // The server, like weft run, makes the store if there is none. It does not wait for another
+  // live engine to give the store back: it says which one holds it.
+  const session = await openEngineSession(o.storePath, `weft serve (pid ${process.pid})`, 'create', o.env ?? process.env, {
+    leaseWaitMs: 0,
+    lockedHint: 'stop the other engine (or the weft serve already running on this store) first',
+    onFatal: (error) => o.onFatal?.(error),
+    drain: false,
+  });
+  try {
+    return await listen(o, session);
+  } catch (error) {
+    await session.close().catch(() => {}); // the failure to start is the one to tell
+    throw error;
+  }
 }
 
-export async function serve(o: ServeOptions): Promise<Serving> {
-  // The server, like weft run, makes the store if there is none.
-  const db = openDatabase(o.storePath, { mode: 'create' });
-  const store = new Store(db);
-  const lease = new Lease(db, `weft serve (pid ${process.pid})`, systemClock.now);
-  try {
-    lease.acquire();
-  } catch (error) {
-    db.close();
-    if (error instanceof StoreError && error.code === 'locked') {
-      throw new StoreError('locked', `${error.message}; stop the other engine (or the weft serve already running on this store) first`);
-    }
-    throw storeFailure(o.storePath, error, 'open') ?? error;
-  }
-  const engine = new Engine({
-    store,
-    clock: systemClock,
-    random: systemRandom,
-    executors: defaultExecutors(),
-    onFatal: (error) => o.onFatal?.(error),
-    workspaceTrust: trustCheck(o.env ?? process.env),
-  });
-  const heartbeat = setInterval(() => {
-    try {
-      lease.heartbeat();
-    } catch (error) {
-      // The store refused the write (a full disk, a damaged file): stop the engine now, as any
-      // store failure does (onFatal), rather than throw out of a timer and end the process.
-      engine.fail(error);
-    }
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
-  engine.recover();
+async function listen(o: ServeOptions, session: EngineSession): Promise<Serving> {
+  session.engine.recover();
   const token = o.token ?? newToken();
-  const env = o.env ?? process.env;
-  const defaultActor = env['WEFT_USER'] ?? env['USER'] ?? userInfo().username;
-  const service = new EngineService(store, engine, o.workspace, env, { actor: defaultActor, templatesDir: o.templatesDir ?? builtinTemplatesDir() });
+  const service = session.service({ workspace: o.workspace, templatesDir: o.templatesDir ?? builtinTemplatesDir() });
   const streams = new Set<StreamClient>();
   const app = await createServer({
     streams,
     service,
-    store,
+    store: session.store,
     token,
     appDir: o.appDir,
     version: o.version,
     workspace: service.files.root,
     storePath: o.storePath,
-    defaultActor,
     ...(o.streamBufferLimit === undefined ? {} : { streamBufferLimit: o.streamBufferLimit }),
   });
   // Every socket, so a stop never waits on a client: one holding a refused WebSocket upgrade open,
@@ -114,13 +81,16 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  await app.listen({ host: '127.0.0.1', port: o.port });
+  try {
+    await app.listen({ host: '127.0.0.1', port: o.port });
+  } catch (error) {
+    await app.close(); // a port in use: nothing listens, and nothing started is left running
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : o.port;
   const url = `http://127.0.0.1:${port}`;
-  const endpointFile = endpointFileOf(o.storePath);
-  writeFileSync(endpointFile, `${JSON.stringify({ url, port, token, pid: process.pid, workspace: service.files.root })}\n`, { mode: 0o600 });
-  chmodSync(endpointFile, 0o600);
+  const endpointFile = session.publishEndpoint({ url, port, token, workspace: service.files.root });
   let stopped = false;
   return {
     url,
@@ -131,17 +101,13 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     async stop() {
       if (stopped) return;
       stopped = true;
-      rmSync(endpointFile, { force: true });
+      session.withdrawEndpoint();
       // Open streams would hold the close; their clients reconnect and resume from their cursor.
       for (const client of app.websocketServer.clients) client.terminate();
       const closed = app.close();
       for (const socket of sockets) socket.destroy();
       await closed;
-      clearInterval(heartbeat);
-      engine.close();
-      engine.flush();
-      lease.release();
-      db.close();
+      await session.close();
     },
   };
 }

@@ -4,7 +4,7 @@
 // answered with the comparison or with the service's error (an unknown run names its side).
 import { parentPort, workerData } from 'node:worker_threads';
 import type { CompareReply, CompareRequest, CompareWorkerData } from './compare-worker-protocol.ts';
-import { withRunReader } from './engine-session.ts';
+import { withRunReader } from './read-only-store.ts';
 import { serviceErrorOf } from './service-error.ts';
 
 const data: CompareWorkerData = workerData;

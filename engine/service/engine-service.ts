@@ -51,6 +51,7 @@ import { fileHash } from './file-hash.ts';
 import { pauseAt } from './test-pause.ts';
 import { checkDebug } from './debug-settings.ts';
 import { definitionToRun } from './definition-to-run.ts';
+import { DEFAULT_REASON, defaultActor } from './who-acts.ts';
 import type { RunDebugSettings } from '../../shared/events/run-event.ts';
 
 /** A run the service has checked and may start: valid, input checked, workspace trusted. */
@@ -63,14 +64,13 @@ export interface CheckedStart {
 export interface EngineServiceOptions {
   /** The engine's clock: definition snapshots and events are stamped with it. */
   clock?: Clock;
-  /** Who acts when a command names nobody (`by`). */
+  /** Who acts when a command names nobody (`by`); who-acts.ts's default ($WEFT_USER, else $USER, else the OS user) unless given. */
   actor?: string;
   /** The folder of workflow templates a new workflow can start from (Weft's examples/). */
   templatesDir?: string;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
-const DEFAULT_REASON = 'no reason given';
 
 /**
  * Checks a run before any store is opened: the input against the workflow's input schema, and,
@@ -104,7 +104,7 @@ export class EngineService {
     options: EngineServiceOptions = {},
   ) {
     this.clock = options.clock ?? systemClock;
-    this.actor = options.actor ?? env['WEFT_USER'] ?? env['USER'] ?? 'weft';
+    this.actor = options.actor ?? defaultActor(env);
     this.reader = new RunReader(store, this.clock);
     this.templatesDir = options.templatesDir;
     if (workspace !== undefined) this.workspaceFiles = new WorkspaceFiles(workspace);
@@ -285,7 +285,7 @@ export class EngineService {
     }
     const runId = this.resolveRun(idOrPrefix);
     const live = this.engine.load(runId);
-    if (live.model.state === 'paused') await this.act(runId, { action: 'resume', by: who.by ?? this.actor, reason: who.reason ?? 'resumed' });
+    if (live.model.state === 'paused') await this.act(runId, { action: 'resume', by: who.by ?? this.actor, reason: who.reason ?? DEFAULT_REASON });
     return [runId];
   }
 

@@ -1,6 +1,6 @@
 // The one translation of SQLite's errors about a store into the line a user reads: which store,
 // what went wrong and what to do. Used when a store is opened (open-database.ts), when a read
-// command reads it, and when a failure stops an engine mid-run (engine-session.ts). An error that
+// command reads it, and when a failure stops an engine mid-run (engine/host/engine-host.ts). An error that
 // is not SQLite's is not described here (undefined): it is a bug.
 import { StoreError } from './store-error.ts';
 

@@ -1,7 +1,8 @@
 // Who acts and why: every operator command records both, so each decision shows in the event
-// log and the timeline with the person who made it and the reason they gave. `by` is optional
-// as in the CLI, where it defaults to $WEFT_USER, else $USER; the API's caller fills its default.
-// `reason` is optional where the CLI's --reason is, and required where the CLI requires it.
+// log and the timeline with the person who made it and the reason they gave. `by` is optional as
+// in the CLI; left out, the engine records its one default ($WEFT_USER, else $USER, else the OS
+// user: engine/service/who-acts.ts). `reason` is optional where the CLI's --reason is (left out,
+// "no reason given" is recorded), and required where the CLI requires it.
 import { ActorName, NonBlankText } from './api-ids.ts';
 
 /** Longest reason accepted; a reason is a sentence or two that ends up in the event log. */

@@ -16,8 +16,8 @@ const TOKEN = 'bench-token-abcdefghijklmnopqrstuvwxyz0123456789ABCD';
 const CLIENT = fileURLToPath(new URL('./stream-client.mjs', import.meta.url));
 
 async function withServer<T>(f: EngineFixture, body: (url: string) => Promise<T>): Promise<T> {
-  const service = new EngineService(f.store, f.engine, f.dir);
-  const app = await createServer({ service, store: f.store, token: TOKEN, appDir: undefined, version: 'bench', workspace: f.dir, storePath: f.dbPath, defaultActor: 'bench' });
+  const service = new EngineService(f.store, f.engine, f.dir, process.env, { actor: 'bench' });
+  const app = await createServer({ service, store: f.store, token: TOKEN, appDir: undefined, version: 'bench', workspace: f.dir, storePath: f.dbPath });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
 import type { RunEvent } from '../../shared/events/run-event.ts';
-import { openReadOnlyStore } from '../../engine/service/engine-session.ts';
+import { openReadOnlyStore } from '../../engine/service/read-only-store.ts';
 import { weftInProcess } from '../cli/capture-io.ts';
 import { killTree } from './process-tree.ts';
 import { between, seededRandom } from './seeded-random.ts';

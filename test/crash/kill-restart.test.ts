@@ -18,7 +18,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
-import { openReadOnlyStore } from '../../engine/service/engine-session.ts';
+import { openReadOnlyStore } from '../../engine/service/read-only-store.ts';
 import { checkCrashFacts, type InspectRecord, type LoggedEvent } from './crash-checks.ts';
 import { crashWorkflow } from './crash-workflow.ts';
 import { killTree } from './process-tree.ts';

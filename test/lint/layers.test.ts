@@ -22,7 +22,7 @@ describe('layer rule (eslint no-restricted-imports)', () => {
     ['electron/x.ts', "import { a } from '../engine/server.ts';\nvoid a;\n"],
     ['shared/x.ts', "import { EventEmitter } from 'events';\nvoid EventEmitter;\n"],
     ['renderer/x.ts', "import { readFileSync } from 'fs';\nvoid readFileSync;\n"],
-    // Inside engine/: executors never import the runtime; the CLI reaches the engine only through the service.
+    // Inside engine/: executors never import the runtime; the CLI reaches the engine only through the service (and the host).
     ['engine/executors/x.ts', "import { Engine } from '../runtime/engine.ts';\nvoid Engine;\n"],
     ['engine/executors/http/x.ts', "import type { RunModel } from '../../runtime/run-model.ts';\nexport type M = RunModel;\n"],
     ['engine/executors/x.ts', "import { a } from '../../renderer/app.ts';\nvoid a;\n"],
@@ -37,6 +37,15 @@ describe('layer rule (eslint no-restricted-imports)', () => {
     ['shared-node/x.ts', "import { a } from '../electron/main/main.ts';\nvoid a;\n"],
     ['shared-node/x.ts', "import { app } from 'electron';\nvoid app;\n"],
     ['shared-node/x.ts', "import Database from 'better-sqlite3';\nvoid Database;\n"],
+    // The server builds no engine and opens no store (engine/host does); the service imports neither host, CLI nor server.
+    ['engine/server/x.ts', "import { Engine } from '../runtime/engine.ts';\nvoid Engine;\n"],
+    ['engine/server/x.ts', "import { defaultExecutors } from '../executors/default-executors.ts';\nvoid defaultExecutors;\n"],
+    ['engine/server/x.ts', "import { Lease } from '../store/lease.ts';\nvoid Lease;\n"],
+    ['engine/server/x.ts', "import { openDatabase } from '../store/open-database.ts';\nvoid openDatabase;\n"],
+    ['engine/server/x.ts', "import { a } from '../../renderer/app.ts';\nvoid a;\n"],
+    ['engine/service/x.ts', "import { openEngineSession } from '../host/engine-host.ts';\nvoid openEngineSession;\n"],
+    ['engine/service/x.ts', "import { storeOwner } from '../cli/store-owner.ts';\nvoid storeOwner;\n"],
+    ['engine/service/x.ts', "import { serve } from '../server/serve.ts';\nvoid serve;\n"],
   ])('%s: refuses %s', async (file, code) => {
     expect(await restrictedImports(file, code)).not.toEqual([]);
   });
@@ -56,6 +65,10 @@ describe('layer rule (eslint no-restricted-imports)', () => {
     ['electron/main/x.ts', "import { writeFileAtomic } from '../../shared-node/atomic-file.ts';\nvoid writeFileAtomic;\n"],
     ['shared-node/x.ts', "import { renameSync } from 'node:fs';\nvoid renameSync;\n"],
     ['shared-node/x.ts', "import { Workflow } from '../shared/definition/workflow-schema.ts';\nvoid Workflow;\n"],
+    ['engine/cli/x.ts', "import { withEngineService } from '../host/engine-host.ts';\nvoid withEngineService;\n"],
+    ['engine/server/x.ts', "import { openEngineSession } from '../host/engine-host.ts';\nvoid openEngineSession;\n"],
+    ['engine/server/x.ts', "import type { Store } from '../store/store.ts';\nexport type S = Store;\n"],
+    ['engine/host/x.ts', "import { Engine } from '../runtime/engine.ts';\nvoid Engine;\n"],
   ])('%s: allows %s', async (file, code) => {
     expect(await restrictedImports(file, code)).toEqual([]);
   });

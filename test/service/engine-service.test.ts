@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RevisePlan } from '../../shared/api/input-commands.ts';
 import { EngineService, checkStart } from '../../engine/service/engine-service.ts';
-import { openEngineSession, type EngineSession } from '../../engine/service/engine-session.ts';
+import { openEngineSession, type EngineSession } from '../../engine/host/engine-host.ts';
 import { ServiceError } from '../../engine/service/service-error.ts';
 import { parseWorkflow } from '../engine/harness.ts';
 import { storeDigest } from '../store-digest.ts';

@@ -16,7 +16,8 @@ const one = (positionals: string[], what: string): string[] => {
   return positionals;
 };
 
-const reasonOf = (r: string | undefined): string => r ?? 'no reason given';
+// Without --reason the service records its one default reason (engine/service/who-acts.ts).
+const why = (reason: string | undefined): { reason?: string } => (reason === undefined ? {} : { reason });
 const EXIT = 'Exit status as for weft run; 2 when the run or step state does not permit it (nothing changes then).';
 
 export const pauseCommand: Command = {
@@ -28,7 +29,7 @@ timers wait. weft resume RUN continues it.\n\n${EXIT}`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, common);
     const [run] = one(positionals, 'RUN');
-    return actOnRun('pause', io, values.db, values.json === true, run as string, { action: 'pause', by: actor(values.by), reason: reasonOf(values.reason) });
+    return actOnRun('pause', io, values.db, values.json === true, run as string, { action: 'pause', by: actor(values.by), ...why(values.reason) });
   },
 };
 
@@ -41,7 +42,7 @@ before starts, and the run goes on until it ends, waits, or reaches another brea
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, common);
     const [run] = one(positionals, 'RUN');
-    return actOnRun('continue', io, values.db, values.json === true, run as string, { action: 'continue', by: actor(values.by), reason: reasonOf(values.reason) });
+    return actOnRun('continue', io, values.db, values.json === true, run as string, { action: 'continue', by: actor(values.by), ...why(values.reason) });
   },
 };
 
@@ -54,7 +55,7 @@ pauses again before the next step that starts (whether or not it has a breakpoin
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, common);
     const [run] = one(positionals, 'RUN');
-    return actOnRun('step', io, values.db, values.json === true, run as string, { action: 'step', by: actor(values.by), reason: reasonOf(values.reason) });
+    return actOnRun('step', io, values.db, values.json === true, run as string, { action: 'step', by: actor(values.by), ...why(values.reason) });
   },
 };
 
@@ -67,7 +68,7 @@ unknown, on record), waiting steps and open tasks are cancelled, and the run end
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, common);
     const [run] = one(positionals, 'RUN');
-    return actOnRun('cancel', io, values.db, values.json === true, run as string, { action: 'cancel', by: actor(values.by), reason: reasonOf(values.reason) });
+    return actOnRun('cancel', io, values.db, values.json === true, run as string, { action: 'cancel', by: actor(values.by), ...why(values.reason) });
   },
 };
 
@@ -83,7 +84,7 @@ decision that repeating the effect is safe.\n\n${EXIT}`,
     const { values, positionals } = parseCommandArgs(args, { ...common, input: { type: 'string' } });
     const [run, step] = one(positionals, 'RUN STEP');
     const input = values.input === undefined ? {} : { input: readRunInput(values.input, io.cwd) };
-    return actOnRun('retry', io, values.db, values.json === true, run as string, { action: 'retry', step: step as string, ...input, by: actor(values.by), reason: reasonOf(values.reason) });
+    return actOnRun('retry', io, values.db, values.json === true, run as string, { action: 'retry', step: step as string, ...input, by: actor(values.by), ...why(values.reason) });
   },
 };
 
@@ -117,7 +118,7 @@ export const resolveCommand: Command = {
     if (values.as !== 'succeeded' && values.as !== 'failed') throw new UsageError('--as succeeded or --as failed is required');
     const as = values.as;
     const evidence = values.evidence === undefined ? {} : { evidence: readRunInput(values.evidence, io.cwd, '--evidence') };
-    return actOnRun('resolve', io, values.db, values.json === true, run as string, { action: 'resolve', step: step as string, as, ...evidence, by: actor(values.by), reason: reasonOf(values.reason) });
+    return actOnRun('resolve', io, values.db, values.json === true, run as string, { action: 'resolve', step: step as string, as, ...evidence, by: actor(values.by), ...why(values.reason) });
   },
 };
 
@@ -132,6 +133,6 @@ skip (settle it with an output you give).\n\n${EXIT}`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, common);
     const [run, step] = one(positionals, 'RUN STEP');
-    return actOnRun('keep', io, values.db, values.json === true, run as string, { action: 'keep', step: step as string, by: actor(values.by), reason: reasonOf(values.reason) });
+    return actOnRun('keep', io, values.db, values.json === true, run as string, { action: 'keep', step: step as string, by: actor(values.by), ...why(values.reason) });
   },
 };

@@ -22,7 +22,7 @@ export const approveCommand: Command = {
 against the step's form (a JSON Schema); a classify task needs --choice with one of its options.
 The run then continues until it ends or waits again.
 
-  --by NAME   who decides (default $WEFT_USER, else $USER)
+  --by NAME   who decides (default $WEFT_USER, else $USER, else the OS user)
 
 Exit status as for weft run; 2 when the step is not waiting for a person or the answer does not
 match the form (nothing is recorded then).`,
