@@ -1,6 +1,9 @@
 // The freshness stamp of the bundled CLI: how many TypeScript sources the bundle is built from and
 // the newest of their mtimes. Shared by build/bundle-cli.mjs (which writes it) and bin/weft.js
-// (which compares it), so both walk exactly the same files. Walking ~300 files costs ~2 ms.
+// (which compares it), so both walk exactly the same files. It runs at every start of `weft`, so
+// the walk joins paths by hand: path.join's normalising of ~300 paths (in readdirSync's
+// recursive mode too) cost more than the stats did, over half of the walk and a tenth of
+// `weft --version`'s CPU time.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -8,17 +11,22 @@ const SOURCE_DIRS = ['engine', 'shared', 'shared-node'];
 
 /** @param {string} root the project folder @returns {{files: number, newestMs: number}} */
 export function sourceStamp(root) {
-  let files = 0;
-  let newestMs = statSync(join(root, 'package.json')).mtimeMs;
-  for (const dir of SOURCE_DIRS) {
-    for (const entry of readdirSync(join(root, dir), { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
-      files += 1;
-      const mtime = statSync(join(entry.parentPath, entry.name)).mtimeMs;
-      if (mtime > newestMs) newestMs = mtime;
+  const stamp = { files: 0, newestMs: statSync(join(root, 'package.json')).mtimeMs };
+  for (const dir of SOURCE_DIRS) walk(join(root, dir), stamp);
+  return stamp;
+}
+
+/** Counts the .ts files under `dir` (subfolders too, not through symlinks) and keeps the newest mtime. */
+function walk(dir, stamp) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) walk(path, stamp);
+    else if (entry.isFile() && entry.name.endsWith('.ts')) {
+      stamp.files += 1;
+      const mtime = statSync(path).mtimeMs;
+      if (mtime > stamp.newestMs) stamp.newestMs = mtime;
     }
   }
-  return { files, newestMs };
 }
 
 /**

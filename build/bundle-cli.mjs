@@ -8,11 +8,17 @@
 // side by side), because the script executor finds its runner, and the server its comparison
 // worker, next to the module that starts it.
 //
+// zod's namespace object `z` re-exports its 64 locales (`z.locales`), so a bundle that uses `z.`
+// keeps all of them: two fifths of zod's source, parsed and compiled by every command that loads
+// zod. weft uses only English, zod's default (which zod imports on its own, from locales/en.js):
+// the plugin below makes the locales index export that one alone (`z.locales.en`).
+//
 // dist/cli/build-stamp.json records the newest source mtime and the source count; bin/weft.js uses
 // the bundle only while no source is newer and none was added or removed, else it falls back to
 // tsx, so an edited checkout never runs stale code.
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sourceStamp } from '../bin/source-stamp.js';
 
@@ -23,6 +29,18 @@ const version = manifest.version;
 const BUNDLED = ['zod', 'ajv', 'jsonata'];
 // A package named here is external with its subpaths; what the bundled ones import is bundled.
 const external = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies }).filter((name) => !BUNDLED.includes(name));
+
+/** @type {import('esbuild').Plugin} */
+const englishOnlyZod = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: 'export { default as en } from "./en.js";\n',
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
 
 const stamp = sourceStamp(root);
 rmSync(dist, { recursive: true, force: true });
@@ -49,6 +67,7 @@ await build({
   chunkNames: '[name]-[hash]',
   sourcemap: 'linked',
   define: { WEFT_BUILD_VERSION: JSON.stringify(version) },
+  plugins: [englishOnlyZod],
   logLevel: 'warning',
 });
 writeFileSync(`${dist}/build-stamp.json`, `${JSON.stringify(stamp)}\n`);

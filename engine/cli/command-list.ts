@@ -1,51 +1,39 @@
 // Every `weft` subcommand, in the order `weft --help` lists them. A new command is one file
 // under commands/ and one line here.
-import type { Command } from './command.ts';
-import { validateCommand } from './commands/validate-command.ts';
-import { diffCommand } from './commands/diff-command.ts';
-import { compareCommand } from './commands/compare-command.ts';
-import { runCommand } from './commands/run-command.ts';
-import { runsCommand } from './commands/runs-command.ts';
-import { inspectCommand } from './commands/inspect-command.ts';
-import { eventsCommand } from './commands/events-command.ts';
-import { resumeCommand } from './commands/resume-command.ts';
-import { reviseCommand } from './commands/revise-command.ts';
-import { forkCommand } from './commands/fork-command.ts';
-import { approveCommand, reassignCommand, rejectCommand } from './commands/task-commands.ts';
-import { tasksCommand } from './commands/tasks-command.ts';
-import { sendCommand } from './commands/send-command.ts';
-import { trustCommand } from './commands/trust-command.ts';
-import { testCommand } from './commands/test-command.ts';
-import { statsCommand } from './commands/stats-command.ts';
-import { serveCommand } from './commands/serve-command.ts';
-import { cancelCommand, continueCommand, keepCommand, pauseCommand, resolveCommand, retryCommand, skipCommand, stepCommand } from './commands/operator-commands.ts';
+//
+// Each line imports its file dynamically, when that command runs: a static import of every
+// command would load all of them (zod, the shared schemas and what each command reaches) before
+// `weft --version` could print a line. The import specifiers are literal, so the bundle
+// (build/bundle-cli.mjs, esbuild's splitting) puts each command in its own chunk, loaded on
+// demand; test/build/cli-lazy-chunks.test.ts checks that the entry chunk reaches none of them.
+import type { CommandEntry } from './command.ts';
 
-export const COMMANDS: readonly Command[] = [
-  validateCommand,
-  diffCommand,
-  runCommand,
-  runsCommand,
-  inspectCommand,
-  compareCommand,
-  eventsCommand,
-  resumeCommand,
-  reviseCommand,
-  forkCommand,
-  approveCommand,
-  rejectCommand,
-  reassignCommand,
-  tasksCommand,
-  sendCommand,
-  pauseCommand,
-  continueCommand,
-  stepCommand,
-  cancelCommand,
-  retryCommand,
-  skipCommand,
-  resolveCommand,
-  keepCommand,
-  trustCommand,
-  testCommand,
-  statsCommand,
-  serveCommand,
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'validate', load: async () => (await import('./commands/validate-command.ts')).validateCommand },
+  { name: 'diff', load: async () => (await import('./commands/diff-command.ts')).diffCommand },
+  { name: 'run', load: async () => (await import('./commands/run-command.ts')).runCommand },
+  { name: 'runs', load: async () => (await import('./commands/runs-command.ts')).runsCommand },
+  { name: 'inspect', load: async () => (await import('./commands/inspect-command.ts')).inspectCommand },
+  { name: 'compare', load: async () => (await import('./commands/compare-command.ts')).compareCommand },
+  { name: 'events', load: async () => (await import('./commands/events-command.ts')).eventsCommand },
+  { name: 'resume', load: async () => (await import('./commands/resume-command.ts')).resumeCommand },
+  { name: 'revise', load: async () => (await import('./commands/revise-command.ts')).reviseCommand },
+  { name: 'fork', load: async () => (await import('./commands/fork-command.ts')).forkCommand },
+  { name: 'approve', load: async () => (await import('./commands/task-commands.ts')).approveCommand },
+  { name: 'reject', load: async () => (await import('./commands/task-commands.ts')).rejectCommand },
+  { name: 'reassign', load: async () => (await import('./commands/task-commands.ts')).reassignCommand },
+  { name: 'tasks', load: async () => (await import('./commands/tasks-command.ts')).tasksCommand },
+  { name: 'send', load: async () => (await import('./commands/send-command.ts')).sendCommand },
+  { name: 'pause', load: async () => (await import('./commands/operator-commands.ts')).pauseCommand },
+  { name: 'continue', load: async () => (await import('./commands/operator-commands.ts')).continueCommand },
+  { name: 'step', load: async () => (await import('./commands/operator-commands.ts')).stepCommand },
+  { name: 'cancel', load: async () => (await import('./commands/operator-commands.ts')).cancelCommand },
+  { name: 'retry', load: async () => (await import('./commands/operator-commands.ts')).retryCommand },
+  { name: 'skip', load: async () => (await import('./commands/operator-commands.ts')).skipCommand },
+  { name: 'resolve', load: async () => (await import('./commands/operator-commands.ts')).resolveCommand },
+  { name: 'keep', load: async () => (await import('./commands/operator-commands.ts')).keepCommand },
+  { name: 'trust', load: async () => (await import('./commands/trust-command.ts')).trustCommand },
+  { name: 'test', load: async () => (await import('./commands/test-command.ts')).testCommand },
+  { name: 'stats', load: async () => (await import('./commands/stats-command.ts')).statsCommand },
+  { name: 'serve', load: async () => (await import('./commands/serve-command.ts')).serveCommand },
 ];

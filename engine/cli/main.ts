@@ -1,8 +1,10 @@
 // The `weft` command line: picks the subcommand, prints help, and turns every outcome into an
 // exit code. Testable in-process: output goes through `io`, nothing here calls process.exit.
+// Only the command that runs is loaded (command-list.ts): `weft --version` loads none, and a
+// listing of every command (`weft --help`, a mistyped name) loads them all for their summaries.
 import { isUserError, userMessage } from './cli-errors.ts';
 import type { CliIo } from './cli-io.ts';
-import type { Command } from './command.ts';
+import type { Command, CommandEntry } from './command.ts';
 import { COMMANDS } from './command-list.ts';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './exit-codes.ts';
 import { readVersion } from './read-version.ts';
@@ -15,14 +17,14 @@ import { UsageError } from './usage-error.ts';
  * @example
  * const code = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });
  */
-export async function main(argv: readonly string[], io: CliIo, commands: readonly Command[] = COMMANDS): Promise<number> {
+export async function main(argv: readonly string[], io: CliIo, commands: readonly CommandEntry[] = COMMANDS): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) {
-    io.stderr.write(formatUsage(commands));
+    io.stderr.write(formatUsage(await loadAll(commands)));
     return EXIT_USAGE;
   }
   if (name === '--help' || name === '-h') {
-    io.stdout.write(formatUsage(commands));
+    io.stdout.write(formatUsage(await loadAll(commands)));
     return EXIT_OK;
   }
   if (name === '--version') {
@@ -30,17 +32,23 @@ export async function main(argv: readonly string[], io: CliIo, commands: readonl
     return EXIT_OK;
   }
   if (name === 'help') return help(rest, io, commands);
-  const command = commands.find((c) => c.name === name);
-  if (command === undefined) {
+  const entry = commands.find((c) => c.name === name);
+  if (entry === undefined) {
     const what = name.startsWith('-') ? `unknown option "${name}" (options go after the command)` : `unknown command "${name}"`;
-    io.stderr.write(`weft: ${what}\n\n${formatUsage(commands)}`);
+    io.stderr.write(`weft: ${what}\n\n${formatUsage(await loadAll(commands))}`);
     return EXIT_USAGE;
   }
+  const command = await entry.load();
   if (asksForHelp(rest)) {
     io.stdout.write(formatCommandHelp(command));
     return EXIT_OK;
   }
   return runCommand(command, rest, io);
+}
+
+/** Every command, loaded, in the list's order: for the usage, which shows each one's summary. */
+function loadAll(commands: readonly CommandEntry[]): Promise<Command[]> {
+  return Promise.all(commands.map((c) => c.load()));
 }
 
 async function runCommand(command: Command, args: readonly string[], io: CliIo): Promise<number> {
@@ -65,18 +73,18 @@ async function runCommand(command: Command, args: readonly string[], io: CliIo):
   }
 }
 
-function help(args: readonly string[], io: CliIo, commands: readonly Command[]): number {
+async function help(args: readonly string[], io: CliIo, commands: readonly CommandEntry[]): Promise<number> {
   const [topic] = args;
   if (topic === undefined) {
-    io.stdout.write(formatUsage(commands));
+    io.stdout.write(formatUsage(await loadAll(commands)));
     return EXIT_OK;
   }
-  const command = commands.find((c) => c.name === topic);
-  if (command === undefined) {
-    io.stderr.write(`weft help: unknown command "${topic}"\n\n${formatUsage(commands)}`);
+  const entry = commands.find((c) => c.name === topic);
+  if (entry === undefined) {
+    io.stderr.write(`weft help: unknown command "${topic}"\n\n${formatUsage(await loadAll(commands))}`);
     return EXIT_USAGE;
   }
-  io.stdout.write(formatCommandHelp(command));
+  io.stdout.write(formatCommandHelp(await entry.load()));
   return EXIT_OK;
 }
 

@@ -5,8 +5,9 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 // validateSchema: false, because every schema that reaches a run was checked against the draft
 // 2020-12 meta-schema by the validator (json-schema-check.ts) before the definition could run;
 // checking it again here would compile ajv's meta-schema a second time in each process, about
-// as much CPU as the rest of a short `weft run` takes.
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false, logger: false, validateSchema: false });
+// as much CPU as the rest of a short `weft run` takes. Made at the first check, not when the
+// engine loads: `weft resume` of runs that only wait never checks an output.
+let ajv: Ajv2020 | undefined;
 // Schemas come from definition objects that runs of a version share, so the object itself is the
 // usual key; equal schemas in other objects share a compiled validator through their text.
 const byObject = new WeakMap<object, ValidateFunction>();
@@ -16,6 +17,7 @@ function validatorFor(schema: Record<string, unknown>): ValidateFunction {
   let validate = byObject.get(schema);
   if (validate === undefined) {
     const key = JSON.stringify(schema);
+    ajv ??= new Ajv2020({ strict: false, allErrors: true, validateFormats: false, logger: false, validateSchema: false });
     validate = byText.get(key) ?? ajv.compile(schema);
     byText.set(key, validate);
     byObject.set(schema, validate);

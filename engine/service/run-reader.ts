@@ -82,8 +82,13 @@ export class RunReader {
     return this.store.resolveRunId(idOrPrefix);
   }
 
+  /**
+   * The run as its log says, each event checked against its schema (Store.readEvents): what a
+   * reader shows, forks and revises is named if damaged, never passed on. The engine's own loads
+   * (resume, recovery) fold the log unchecked (fold-run.ts).
+   */
   fold(runId: string): RunModel {
-    return foldRun(this.store, runId);
+    return foldRun(this.store, runId, this.store.readEvents(runId));
   }
 
   /** The newest runs, newest first. */

@@ -7,6 +7,20 @@
 //
 // Over 400 lines: every statement of the one SQLite writer is kept in this class, so one place
 // holds the transaction rules; splitting it by table is issue 20's next step for it.
+//
+// Reading events, two ways. readEvents and readEventsAfter check each event's data against its
+// zod schema (shared/events/run-event.ts): what they return goes to readers, the API and the
+// live stream, where a row that is not weft's must be named, not passed on. readRunLog, for the
+// engine's own loads of a run (fold-run.ts: resume, recovery, rebuilt projections), skips it: every
+// event in the log was written by append() from data the engine's types vouch for, in a
+// transaction, so re-parsing it on each load only costs (a resume of 1,000 runs parsed each of
+// their events again). What still guards a log read that way: the store's log check
+// (check-log.ts) before anything writes (every type known, every run gapless, every snapshot
+// the one stored), SQLite's own checks of its pages, and here every row's type, JSON and object
+// shape. Data damaged inside a well-formed object (a key or value changed in the file) is the
+// gap: a fold that trips over it is read again with the full check, which names the event
+// (fold-run.ts), and what comes from outside the log (a definition file, a forwarded command,
+// a scenario) is parsed where it enters.
 import { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { EVENT_DATA, parseEventData, runEvent, widenEvent, type EventData, type EventType, type RunEvent } from '../../shared/events/run-event.ts';
 import { FINISHED_RUN_STATES, type RunState } from '../../shared/definition/names.ts';
@@ -287,12 +301,21 @@ export class Store {
     const rows = this.stmt('SELECT run_id, seq, at, type, step, activation, attempt, data, reason FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?')
       .raw()
       .all(runId, after, limit) as Row[];
-    // A run's log is gapless from 1: a hole means rows were lost, and folding past it would
-    // build a run that never was. A page starts right after `after`, so its k-th row is after+k+1.
-    rows.forEach((r, k) => {
-      if (r[1] !== after + k + 1) throw new StoreError('damaged', `run ${runId} has a gap in its event log: event ${after + k + 1} is missing; the store is damaged (restore it from a backup)`);
-    });
+    gapless(runId, rows, after);
     return rows.map(toEvent);
+  }
+
+  /**
+   * A run's whole log in seq order, for the engine's fold, without the schema check of each
+   * event's data that readEvents makes (why that is safe: the header). Types, JSON and gaps are
+   * still checked.
+   *
+   * @example const model = foldEvents(workflow, store.readRunLog('r1'));
+   */
+  readRunLog(runId: string): RunEvent[] {
+    const rows = this.stmt('SELECT run_id, seq, at, type, step, activation, attempt, data, reason FROM events WHERE run_id = ? ORDER BY seq').raw().all(runId) as Row[];
+    gapless(runId, rows, 0);
+    return rows.map(toLoggedEvent);
   }
 
   /**
@@ -509,23 +532,51 @@ function toRunRow([id, workflowId, version, state, inputRevision, createdAt, upd
   return { id, workflowId, version, state, inputRevision, createdAt, updatedAt };
 }
 
-function toEvent([runId, seq, at, type, step, activation, attempt, data, reason]: Row): RunEvent {
+/** A run's log is gapless from 1: a hole means rows were lost, and folding past it would build a run that never was. */
+function gapless(runId: string, rows: readonly Row[], after: number): void {
+  // A page starts right after `after`, so its k-th row is after+k+1.
+  rows.forEach((r, k) => {
+    if (r[1] !== after + k + 1) throw new StoreError('damaged', `run ${runId} has a gap in its event log: event ${after + k + 1} is missing; the store is damaged (restore it from a backup)`);
+  });
+}
+
+/** A row's type, if this Weft knows it, and its data parsed as JSON; else the damage, named. */
+function rowParts([runId, seq, , type, , , , data]: Row): { where: string; known: EventType; parsed: unknown } {
   const where = `run ${runId} event ${seq}`;
-  if (!Object.hasOwn(EVENT_DATA, type)) {
+  if (!isEventType(type)) {
     throw new StoreError('damaged', `${where}: unknown event type ${JSON.stringify(type)}; the store is damaged, or was written by a newer Weft (use that Weft to read it)`);
   }
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(data);
+    return { where, known: type, parsed: JSON.parse(data) };
   } catch {
     throw new StoreError('damaged', `${where}: stored data is not JSON; the store is damaged`);
   }
+}
+
+function isEventType(type: string): type is EventType {
+  return Object.hasOwn(EVENT_DATA, type);
+}
+
+/** A row as an event, its data checked against the schema of its type. */
+function toEvent(row: Row): RunEvent {
+  const { where, known, parsed } = rowParts(row);
+  const [runId, seq, at, , step, activation, attempt, , reason] = row;
   try {
-    const known = type as EventType;
     return widenEvent(runEvent(known, parseEventData(known, parsed, where), { runId, seq, at, step, activation, attempt, reason }));
   } catch (e) {
     throw new StoreError('damaged', `${(e as Error).message}; the store is damaged, or was written by a newer Weft`);
   }
+}
+
+/** A row as an event, its data taken as append() wrote it (readRunLog): an object, not re-parsed. */
+function toLoggedEvent(row: Row): RunEvent {
+  const { where, known, parsed } = rowParts(row);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new StoreError('damaged', `${where}: ${known} event data is not an object; the store is damaged`);
+  }
+  // The one unchecked step from stored JSON to typed data; the header says why it is sound.
+  const data = parsed as EventData<typeof known>;
+  return widenEvent(runEvent(known, data, { runId: row[0], seq: row[1], at: row[2], step: row[4], activation: row[5], attempt: row[6], reason: row[8] }));
 }
 
 /** A stored definition is checked like a file: a run folded over a non-workflow would crash later. */

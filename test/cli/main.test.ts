@@ -1,12 +1,25 @@
 // main() in-process: dispatch, help, and how each kind of failure becomes an exit code.
 import { describe, expect, it } from 'vitest';
-import type { Command } from '../../engine/cli/command.ts';
+import { loadedEntry, type Command, type CommandEntry } from '../../engine/cli/command.ts';
 import { main } from '../../engine/cli/main.ts';
 import { UsageError } from '../../engine/cli/usage-error.ts';
 import { captureIo } from './capture-io.ts';
 import { REPO_ROOT } from './run-weft.ts';
 
-const fake = (run: Command['run']): Command => ({ name: 'fake', summary: 'a test command', usage: 'weft fake X', help: 'Fake help.', run });
+const fake = (run: Command['run']): CommandEntry => loadedEntry({ name: 'fake', summary: 'a test command', usage: 'weft fake X', help: 'Fake help.', run });
+
+/** Entries that count their loads: a start must load only the command it runs. */
+function counted(names: readonly string[]): { entries: CommandEntry[]; loads: string[] } {
+  const loads: string[] = [];
+  const entries = names.map((name) => ({
+    name,
+    load: () => {
+      loads.push(name);
+      return Promise.resolve({ name, summary: `the ${name} command`, usage: `weft ${name}`, help: `${name} help.`, run: () => Promise.resolve(0) } satisfies Command);
+    },
+  }));
+  return { entries, loads };
+}
 
 describe('main', () => {
   it('runs validate relative to io.cwd', async () => {
@@ -58,5 +71,25 @@ describe('main', () => {
     expect(code).toBe(1);
     expect(io.err()).toContain('weft fake: internal error (this is a bug in weft');
     expect(io.err()).toContain('TypeError: boom');
+  });
+
+  it('loads no command for --version, and only the command it runs or explains', async () => {
+    const { entries, loads } = counted(['one', 'two', 'three']);
+    expect(await main(['--version'], captureIo(REPO_ROOT), entries)).toBe(0);
+    expect(loads).toEqual([]);
+    expect(await main(['two', 'x'], captureIo(REPO_ROOT), entries)).toBe(0);
+    expect(await main(['help', 'three'], captureIo(REPO_ROOT), entries)).toBe(0);
+    expect(await main(['one', '--help'], captureIo(REPO_ROOT), entries)).toBe(0);
+    expect(loads).toEqual(['two', 'three', 'one']);
+  });
+
+  it('loads every command to list their summaries', async () => {
+    for (const argv of [[], ['--help'], ['help'], ['nope'], ['help', 'nope']]) {
+      const { entries, loads } = counted(['one', 'two']);
+      const io = captureIo(REPO_ROOT);
+      await main(argv, io, entries);
+      expect(io.out() + io.err()).toContain('  two    the two command');
+      expect(loads.sort()).toEqual(['one', 'two']);
+    }
   });
 });
