@@ -8,6 +8,7 @@
 // over the store opened read-only. The user's mistakes (no store, an unknown run, a refused
 // action) exit 2 with their message.
 import type { RunAction } from '../../shared/api/run-action.ts';
+import type { TaskAction } from '../../shared/api/task-action.ts';
 import type { ForwardedCommand } from '../../shared/api/forwarded-command.ts';
 import type { z } from 'zod';
 import type { EngineService } from '../service/engine-service.ts';
@@ -73,7 +74,7 @@ export function actOnRun(command: string, io: CliIo, db: string | undefined, jso
 }
 
 /** A person's answer to a task (approve, reject, reassign), as actOnRun does for operator actions. */
-export function answerTask(command: string, io: CliIo, db: string | undefined, json: boolean, run: string, step: string, answer: Parameters<EngineService['decide']>[2]): Promise<number> {
+export function answerTask(command: string, io: CliIo, db: string | undefined, json: boolean, run: string, step: string, answer: z.input<typeof TaskAction>): Promise<number> {
   const path = storePath(db, io.cwd);
   return withUserErrors(command, io, async () => {
     const [{ checkAnswer }, { performAnswer }, { RunOutcome }] = await Promise.all([import('./check-command.ts'), import('../service/perform-command.ts'), import('../../shared/api/run-outcome.ts')]);

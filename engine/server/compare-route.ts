@@ -5,19 +5,16 @@
 // `GET /api/runs/:id/value` (shared/run/elide-comparison.ts), so the answer stays small; and the
 // comparison is computed on a worker thread over its own read-only connection to the store
 // (engine/service/compare-worker.ts), so it never holds the engine's event loop.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { COMPARE_FIELD_LIMIT, COMPARE_VALUE_LIMIT, CompareQuery, type RunComparison } from '../../shared/api/run-comparison.ts';
+import type { FastifyInstance } from 'fastify';
+import { COMPARE_FIELD_LIMIT, COMPARE_VALUE_LIMIT } from '../../shared/api/run-comparison.ts';
 import { CompareWorker } from '../service/compare-worker.ts';
 import type { EngineService } from '../service/engine-service.ts';
-import { parseCommand } from '../service/parse-command.ts';
+import type { RouteHandlers } from './register-routes.ts';
 
-/** `storePath`: the store the server's engine owns, which the worker reads. */
-export function registerCompare(app: FastifyInstance, s: EngineService, storePath: string): void {
+/** `storePath`: the store the server's engine owns, which the worker reads; the worker ends with `app`. */
+export function compareHandler(app: FastifyInstance, s: EngineService, storePath: string): Pick<RouteHandlers, 'compare'> {
   // Where no worker can run, the service's own reader computes on this thread.
   const worker = new CompareWorker(storePath, (a, b, cut) => s.reader.runComparison(a, b, cut));
   app.addHook('onClose', () => worker.close());
-  app.get('/api/compare', async (request: FastifyRequest): Promise<RunComparison> => {
-    const { a, b } = parseCommand(CompareQuery, request.query, 'the query');
-    return worker.compare(a, b, { valueLimit: COMPARE_VALUE_LIMIT, fieldLimit: COMPARE_FIELD_LIMIT });
-  });
+  return { compare: ({ query }) => worker.compare(query.a, query.b, { valueLimit: COMPARE_VALUE_LIMIT, fieldLimit: COMPARE_FIELD_LIMIT }) };
 }

@@ -1,37 +1,27 @@
 // The HTTP and WebSocket server of `weft serve`, on fastify (routing, body parsing and limits)
 // with @fastify/websocket (ws) and @fastify/static. Every request passes, in order: the Host check
 // (one Host header, 400; naming this server, 421), the Origin check (403), and for /api/ the token
-// (401), in request-guards.ts, which a URL the router refuses meets too; then its params, query
-// and body are parsed with the shared/api zod schemas (400 with the JSON path). Errors always come
+// (401), in request-guards.ts, which a URL the router refuses meets too. The API's routes come
+// from the one table of shared/api/routes.ts (register-routes.ts): path parameters and query are
+// parsed with the table's schemas, bodies by the service (400 with the JSON path). Errors always come
 // as {"error": {"code", "message", "path"?}}. The app's static files need no token and hold no
 // data; a refused static path (a dotfile, a folder, "..") is 404 like a missing one.
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import { existsSync } from 'node:fs';
-import { RunId, StepId, WorkflowId } from '../../shared/api/api-ids.ts';
-import { EventPageQuery } from '../../shared/api/event-page.ts';
-import { RunAction } from '../../shared/api/run-action.ts';
-import { RunListQuery } from '../../shared/api/run-summary.ts';
-import { SendEventCommand } from '../../shared/api/send-event-command.ts';
-import { StartRunCommand } from '../../shared/api/start-run-command.ts';
-import { TaskAction } from '../../shared/api/task-action.ts';
-import { ValidateRequest } from '../../shared/api/workflow-views.ts';
-import { validateDefinitionText } from '../../shared/validator/validate-workflow.ts';
+import { ROUTES } from '../../shared/api/routes.ts';
 import type { EngineService } from '../service/engine-service.ts';
-import { parseCommand } from '../service/parse-command.ts';
 import { serviceErrorOf } from '../service/service-error.ts';
 import type { Store } from '../store/store.ts';
+import { apiHandlers } from './api-handlers.ts';
+import { compareHandler } from './compare-route.ts';
 import { serveEventStream, type StreamClient } from './event-stream.ts';
-import { registerWorkflowFiles } from './workflow-file-routes.ts';
-import { registerCompare } from './compare-route.ts';
-import { registerRunValues } from './run-value-routes.ts';
-import { DETAIL_VALUE_LIMIT } from '../../shared/api/elided-value.ts';
-import { registerCommands } from './command-route.ts';
+import { registerRoutes } from './register-routes.ts';
+import { workflowFileHandlers } from './workflow-file-routes.ts';
 import { serveAppIndex } from './app-index.ts';
 import { contentSecurityPolicyFor } from './security.ts';
 import { guardFailure, routerErrorHandler, sendError, setSecurityHeaders } from './request-guards.ts';
-import { z as zod } from 'zod';
 
 export interface ServerOptions {
   service: EngineService;
@@ -51,14 +41,6 @@ export interface ServerOptions {
 /** Requests bigger than this are refused with 413 (a definition of 1,000 steps is ~1 MB). */
 export const DEFAULT_BODY_LIMIT = 4 * 1024 * 1024;
 
-
-
-const RunParams = zod.strictObject({ id: RunId });
-const TaskParams = zod.strictObject({ runId: RunId, stepId: StepId });
-const WorkflowParams = zod.strictObject({ id: WorkflowId });
-const VersionParams = zod.strictObject({ id: WorkflowId, version: zod.coerce.number().int().positive() });
-const StatsParams = zod.strictObject({ workflowId: WorkflowId });
-const StatsQuery = zod.strictObject({ version: zod.coerce.number().int().positive().optional() });
 
 export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
   // Params up to 2,000 characters reach the schemas, which refuse ids over 200 with a clear message.
@@ -103,8 +85,8 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
     },
   });
   app.route({
-    method: 'GET',
-    url: '/api/stream',
+    method: ROUTES.stream.method,
+    url: ROUTES.stream.path,
     // A plain GET (no upgrade) is told what the endpoint is.
     handler: async (_request, reply) => sendError(reply, 'upgrade-required', '/api/stream is a WebSocket: connect with an upgrade, the subprotocols "weft" and "weft.bearer.TOKEN", then send {"subscribe": {"runs": "all"}} (docs/api.md)'),
     wsHandler: (socket) => {
@@ -112,7 +94,11 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
     },
   });
 
-  registerApi(app, o);
+  registerRoutes(app, {
+    ...apiHandlers(o.service, { version: o.version, workspace: o.workspace, storePath: o.storePath }),
+    ...workflowFileHandlers(o.service),
+    ...compareHandler(app, o.service, o.storePath),
+  });
 
   if (o.appDir !== undefined && existsSync(o.appDir)) {
     serveAppIndex(app, o.appDir);
@@ -139,98 +125,4 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
 function statusOf(error: unknown): number | undefined {
   if (error === null || typeof error !== 'object' || !('statusCode' in error)) return undefined;
   return typeof error.statusCode === 'number' ? error.statusCode : undefined;
-}
-
-function registerApi(app: FastifyInstance, o: ServerOptions): void {
-  const s = o.service;
-
-  app.get('/api/health', async () => ({ version: o.version, workspace: o.workspace, store: o.storePath }));
-
-  app.get('/api/workflows', async () => ({ workflows: await s.workflowList() }));
-
-  app.get('/api/workflows/:id', async (request: FastifyRequest) => {
-    const { id } = parseCommand(WorkflowParams, request.params, 'the workflow id');
-    return s.workflowDetail(id);
-  });
-
-  app.get('/api/workflows/:id/versions/:version', async (request: FastifyRequest) => {
-    const { id, version } = parseCommand(VersionParams, request.params, 'the workflow version');
-    return s.storedVersionDetail(id, version);
-  });
-
-  registerWorkflowFiles(app, s);
-  registerCompare(app, s, o.storePath);
-
-  app.post('/api/validate', async (request: FastifyRequest) => {
-    const body = parseCommand(ValidateRequest, request.body, 'the request');
-    const text = body.text ?? JSON.stringify(body.definition);
-    const { diagnostics } = validateDefinitionText(text);
-    return { valid: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
-  });
-
-  app.get('/api/runs', async (request: FastifyRequest) => {
-    const q = parseCommand(RunListQuery, request.query, 'the query');
-    return s.runs({
-      ...(q.workflow === undefined ? {} : { workflow: q.workflow }),
-      ...(q.state === undefined ? {} : { state: q.state }),
-      ...(q.after === undefined ? {} : { after: q.after }),
-      ...(q.limit === undefined ? {} : { limit: q.limit }),
-    });
-  });
-
-  app.post('/api/runs', async (request: FastifyRequest, reply: FastifyReply) => {
-    const body = parseCommand(StartRunCommand, request.body, 'the request');
-    const started = await s.startRun(body);
-    reply.code(started.created ? 201 : 200);
-    return { runId: started.runId, state: started.state };
-  });
-
-  app.get('/api/runs/:id', async (request: FastifyRequest) => {
-    const { id } = parseCommand(RunParams, request.params, 'the run id');
-    return s.runDetail(id, { elideOver: DETAIL_VALUE_LIMIT });
-  });
-
-  registerRunValues(app, s);
-  registerCommands(app, s);
-
-  app.get('/api/runs/:id/timeline', async (request: FastifyRequest) => {
-    const { id } = parseCommand(RunParams, request.params, 'the run id');
-    return s.timeline(id);
-  });
-
-  app.get('/api/runs/:id/events', async (request: FastifyRequest) => {
-    const { id } = parseCommand(RunParams, request.params, 'the run id');
-    const q = parseCommand(EventPageQuery, request.query, 'the query');
-    return s.events(id, q.after ?? 0, q.limit ?? 1000, q.elide);
-  });
-
-  // Every operator action, revise (with dryRun, a RevisePlan) and fork included, is the service's.
-  app.post('/api/runs/:id/actions', async (request: FastifyRequest, reply: FastifyReply) => {
-    const { id } = parseCommand(RunParams, request.params, 'the run id');
-    const a = parseCommand(RunAction, request.body, 'the action');
-    // Who acts and why, when the request does not say: the service's one default (who-acts.ts).
-    const answer = await s.act(id, a);
-    if (a.action === 'fork') reply.code(201);
-    return answer;
-  });
-
-  app.get('/api/tasks', async () => ({ tasks: s.tasks() }));
-
-  app.post('/api/tasks/:runId/:stepId', async (request: FastifyRequest) => {
-    const { runId, stepId } = parseCommand(TaskParams, request.params, 'the task');
-    const a = parseCommand(TaskAction, request.body, 'the answer');
-    return s.decide(runId, stepId, a);
-  });
-
-  app.post('/api/events', async (request: FastifyRequest) => {
-    const e = parseCommand(SendEventCommand, request.body, 'the event');
-    const result = await s.sendEvent(e);
-    return result.runId === undefined ? result : { ...result, state: s.runState(result.runId) };
-  });
-
-  app.get('/api/stats/:workflowId', async (request: FastifyRequest) => {
-    const { workflowId } = parseCommand(StatsParams, request.params, 'the workflow id');
-    const { version } = parseCommand(StatsQuery, request.query, 'the query');
-    return s.stats(workflowId, version);
-  });
 }

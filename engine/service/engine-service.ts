@@ -10,7 +10,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
 import { ForkCommand, ReviseCommand, type ReviseOutcome, type RevisePlan, type RevisePlanStep } from '../../shared/api/input-commands.ts';
 import { RunAction, type RunActionResult } from '../../shared/api/run-action.ts';
 import { SendEventCommand } from '../../shared/api/send-event-command.ts';
@@ -37,11 +36,11 @@ import { debugRunIds, listRunPage, type RunListFilter } from '../store/run-list.
 import { readDefinitionVersion, versionHistory } from '../store/saved-versions.ts';
 import type { RunSummary, RunSummaryPage } from '../../shared/api/run-summary.ts';
 import type { TaskSummary } from '../../shared/api/task-summary.ts';
-import type { WorkflowDetail, WorkflowSummary, WorkflowVersionDetail } from '../../shared/api/workflow-views.ts';
+import { ValidateRequest, type ValidateResult, type WorkflowDetail, type WorkflowSummary, type WorkflowVersionDetail } from '../../shared/api/workflow-views.ts';
 import { RunReader } from './run-reader.ts';
 import { checkRunInput } from './run-input-check.ts';
 import { ServiceError } from './service-error.ts';
-import { parseCommand } from './parse-command.ts';
+import { parseCommand, type CommandInput } from './parse-command.ts';
 import { requireTrust } from './workspace-trust.ts';
 import { WorkspaceFiles } from './workspace-files.ts';
 import { summaryOf } from './workflow-summary.ts';
@@ -82,10 +81,14 @@ const iso = (ms: number): string => new Date(ms).toISOString();
  * await service.startChecked(start, { key: 'A17' });
  */
 export function checkStart(workflow: Workflow, workspaceDir: string, input: unknown, env: NodeJS.ProcessEnv = process.env): CheckedStart {
-  const parsed = parseCommand(StartRunCommand.shape.input, input, 'the input');
-  checkRunInput(workflow, parsed);
+  return checkParsedStart(workflow, workspaceDir, parseCommand(StartRunCommand.shape.input, input, 'the input'), env);
+}
+
+/** checkStart for an input its command's schema has parsed already. */
+function checkParsedStart(workflow: Workflow, workspaceDir: string, input: StartRunCommand['input'], env: NodeJS.ProcessEnv): CheckedStart {
+  checkRunInput(workflow, input);
   requireTrust(workflow, workspaceDir, env);
-  return { workflow, input: parsed, workspaceDir };
+  return { workflow, input, workspaceDir };
 }
 
 export class EngineService {
@@ -172,14 +175,17 @@ export class EngineService {
     return { id, ...record, definition: workflow };
   }
 
-  validate(definition: unknown): ReturnType<typeof validateDefinitionText> {
-    return validateDefinitionText(JSON.stringify(definition));
+  /** `POST /api/validate`: the validator's findings on a definition sent as file text or as a value. */
+  validate(request: CommandInput<typeof ValidateRequest>): ValidateResult {
+    const r = parseCommand(ValidateRequest, request, 'the request');
+    const { diagnostics } = validateDefinitionText(r.text ?? JSON.stringify(r.definition));
+    return { valid: !hasErrors(diagnostics), diagnostics };
   }
 
   // ---- starting runs ----
 
   /** Starts a run of a workspace workflow (by id); `created` is false when the key named an earlier run. */
-  async startRun(request: z.input<typeof StartRunCommand>): Promise<{ runId: string; state: RunState; created: boolean }> {
+  async startRun(request: CommandInput<typeof StartRunCommand>): Promise<{ runId: string; state: RunState; created: boolean }> {
     const command = parseCommand(StartRunCommand, request, 'the request');
     const file = await this.files.byId(command.workflow);
     let workflow = file.workflow;
@@ -188,9 +194,9 @@ export class EngineService {
       throw new ServiceError('bad-input', `${file.file} is not a valid workflow; nothing was run${first ? ` (${first.code}: ${first.message})` : ''}`, 'workflow');
     }
     if (command.version !== undefined && command.version !== workflow.version) workflow = this.runnableVersion(command.workflow, command.version);
-    const start = checkStart(workflow, dirname(join(this.files.root, file.file)), command.input, this.env);
+    const start = checkParsedStart(workflow, dirname(join(this.files.root, file.file)), command.input, this.env);
     const debug = checkDebug(workflow, command.debug);
-    return this.startChecked(start, { key: command.key, priority: command.priority, ...(debug === undefined ? {} : { debug }) });
+    return this.startParsed(start, { key: command.key, priority: command.priority, ...(debug === undefined ? {} : { debug }) });
   }
 
   /**
@@ -198,12 +204,12 @@ export class EngineService {
    * `weft serve` owns): from the folder of the workspace file with that content, or, for a
    * definition that reads no folder, as it is (definition-to-run.ts). Checked as startRun checks.
    */
-  async startDefinition(request: z.input<typeof RunDefinitionCommand>): Promise<{ runId: string; state: RunState; created: boolean }> {
+  async startDefinition(request: CommandInput<typeof RunDefinitionCommand>): Promise<{ runId: string; state: RunState; created: boolean }> {
     const command = parseCommand(RunDefinitionCommand, request, 'the request');
     const { workflow, folder } = await definitionToRun(this.files, command.definition);
-    const start = checkStart(workflow, folder, command.input, this.env);
+    const start = checkParsedStart(workflow, folder, command.input, this.env);
     const debug = checkDebug(workflow, command.debug);
-    return this.startChecked(start, { key: command.key, priority: command.priority, ...(debug === undefined ? {} : { debug }) });
+    return this.startParsed(start, { key: command.key, priority: command.priority, ...(debug === undefined ? {} : { debug }) });
   }
 
   /**
@@ -212,7 +218,12 @@ export class EngineService {
    */
   startChecked(start: CheckedStart, options: { key?: string | undefined; priority?: number | undefined; debug?: RunDebugSettings } = {}): { runId: string; state: RunState; created: boolean } {
     const { key, priority } = parseCommand(StartRunCommand.pick({ key: true, priority: true }), { key: options.key, priority: options.priority }, 'the request');
-    const debug = options.debug;
+    return this.startParsed(start, { key, priority, ...(options.debug === undefined ? {} : { debug: options.debug }) });
+  }
+
+  /** startChecked for a key and priority their command's schema has parsed already. */
+  private startParsed(start: CheckedStart, options: { key?: string | undefined; priority?: number | undefined; debug?: RunDebugSettings }): { runId: string; state: RunState; created: boolean } {
+    const { key, priority, debug } = options;
     const hash = this.store.saveDefinition(start.workflow, this.clock.now());
     // The key is looked up in the runs' rows, which the engine writes in batches: a run started a
     // moment ago with the same key (two requests in a row) must be in them, or it would be made twice.
@@ -235,8 +246,11 @@ export class EngineService {
   }
 
   /** A new run of RUN's definition version from step `from`, reusing the evidence of every step not downstream of it. */
-  fork(idOrPrefix: string, command: z.input<typeof ForkCommand>): { runId: string; state: RunState } {
-    const f = parseCommand(ForkCommand, command, 'the fork');
+  fork(idOrPrefix: string, command: CommandInput<typeof ForkCommand>): { runId: string; state: RunState } {
+    return this.forkParsed(idOrPrefix, parseCommand(ForkCommand, command, 'the fork'));
+  }
+
+  private forkParsed(idOrPrefix: string, f: ForkCommand): { runId: string; state: RunState } {
     const source = this.reader.fold(this.resolveRun(idOrPrefix));
     const input = f.input === undefined ? source.input : f.input;
     checkRunInput(source.workflow, input);
@@ -259,8 +273,11 @@ export class EngineService {
    * at one virtual instant) and the plan worked out from that snapshot afterwards. `dryRun`
    * answers only the plan and changes nothing.
    */
-  async revise(idOrPrefix: string, command: z.input<typeof ReviseCommand>): Promise<ReviseOutcome | RevisePlan> {
-    const r = parseCommand(ReviseCommand, command, 'the revision');
+  async revise(idOrPrefix: string, command: CommandInput<typeof ReviseCommand>): Promise<ReviseOutcome | RevisePlan> {
+    return this.reviseParsed(idOrPrefix, parseCommand(ReviseCommand, command, 'the revision'));
+  }
+
+  private async reviseParsed(idOrPrefix: string, r: ReviseCommand): Promise<ReviseOutcome | RevisePlan> {
     const runId = this.resolveRun(idOrPrefix);
     if (r.dryRun === true) return this.reader.revisePlan(runId, r.input);
     const before = this.reader.fold(runId);
@@ -362,10 +379,10 @@ export class EngineService {
    * anything is written. The answer is the run's state right after the action (for fork, the new
    * run's; for revise, with its plan); wait with settled() for the run to settle.
    */
-  async act(idOrPrefix: string, action: z.input<typeof RunAction>): Promise<RunActionResult> {
+  async act(idOrPrefix: string, action: CommandInput<typeof RunAction>): Promise<RunActionResult> {
     const a = parseCommand(RunAction, action, 'the action');
-    if (a.action === 'revise') return this.revise(idOrPrefix, a);
-    if (a.action === 'fork') return this.fork(idOrPrefix, a);
+    if (a.action === 'revise') return this.reviseParsed(idOrPrefix, a);
+    if (a.action === 'fork') return this.forkParsed(idOrPrefix, a);
     const runId = this.resolveRun(idOrPrefix);
     const by = a.by ?? this.actor;
     const reason = a.reason ?? DEFAULT_REASON;
@@ -401,7 +418,7 @@ export class EngineService {
   }
 
   /** A person's answer to the task of step `stepId`: approve, reject or reassign. */
-  async decide(idOrPrefix: string, stepId: string, answer: z.input<typeof TaskAction>): Promise<{ runId: string; state: RunState }> {
+  async decide(idOrPrefix: string, stepId: string, answer: CommandInput<typeof TaskAction>): Promise<{ runId: string; state: RunState }> {
     const a = parseCommand(TaskAction, answer, 'the answer');
     const runId = this.resolveRun(idOrPrefix);
     const by = a.by ?? this.actor;
@@ -425,7 +442,7 @@ export class EngineService {
    * event when that step starts waiting. Refused, with nothing stored, when no unfinished run has
    * an event step for the name.
    */
-  async sendEvent(event: z.input<typeof SendEventCommand>): Promise<{ id: string; status: 'delivered' | 'kept' | 'duplicate'; runId?: string }> {
+  async sendEvent(event: CommandInput<typeof SendEventCommand>): Promise<{ id: string; status: 'delivered' | 'kept' | 'duplicate'; runId?: string }> {
     const e = parseCommand(SendEventCommand, event, 'the event');
     const id = e.id ?? randomUUID();
     const seen = this.store.hasExternalEvent(id);

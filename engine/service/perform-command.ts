@@ -4,11 +4,12 @@
 // service, then waits until the runs it drove have settled (ended, or only waiting work left) and
 // answers their state then, which the CLI prints. One code path for both, so a command's effect
 // and its answer are the same wherever it runs.
-import type { ActCommand, AnswerCommand, ForwardedCommand, ResumeRunsCommand, ResumeRunsResult, RunDefinitionCommand, SendCommand } from '../../shared/api/forwarded-command.ts';
+import { ForwardedCommand, type ActCommand, type AnswerCommand, type ResumeRunsCommand, type ResumeRunsResult, type RunDefinitionCommand, type SendCommand } from '../../shared/api/forwarded-command.ts';
 import type { RunActionResult } from '../../shared/api/run-action.ts';
 import type { RunOutcome } from '../../shared/api/run-outcome.ts';
 import type { SendEventResult } from '../../shared/api/send-event-command.ts';
 import type { EngineService } from './engine-service.ts';
+import { parseCommand, type CommandInput } from './parse-command.ts';
 
 /** `weft run` of a definition sent as content (the server's side; alone, `weft run` knows its file's folder). */
 export async function performRun(service: EngineService, c: RunDefinitionCommand): Promise<RunOutcome> {
@@ -44,8 +45,9 @@ export async function performResume(service: EngineService, c: ResumeRunsCommand
   return { runs };
 }
 
-/** Any of them, by its `command`. */
-export function performCommand(service: EngineService, c: ForwardedCommand): Promise<RunOutcome | RunActionResult | SendEventResult | ResumeRunsResult> {
+/** Any of them, by its `command`, parsed here (a request's body comes unparsed from the server). */
+export function performCommand(service: EngineService, command: CommandInput<typeof ForwardedCommand>): Promise<RunOutcome | RunActionResult | SendEventResult | ResumeRunsResult> {
+  const c = parseCommand(ForwardedCommand, command, 'the command');
   switch (c.command) {
     case 'run':
       return performRun(service, c);

@@ -11,7 +11,6 @@
 // Files are addressed by workflow id; a new file is `ID.weft.json` at the workspace root.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import type { z } from 'zod';
 import {
   CreateWorkflowRequest,
   ImportWorkflowRequest,
@@ -31,7 +30,7 @@ import { latestVersion, recordSavedVersion, runVersionHash } from '../store/save
 import type { Clock } from '../time/clock.ts';
 import { writeFileAtomic } from '../../shared-node/atomic-file.ts';
 import { fileHash } from './file-hash.ts';
-import { parseCommand } from './parse-command.ts';
+import { parseCommand, type CommandInput } from './parse-command.ts';
 import { ServiceError } from './service-error.ts';
 import type { WorkflowTemplates } from './workflow-templates.ts';
 import { summaryOf } from './workflow-summary.ts';
@@ -50,7 +49,7 @@ export class WorkflowFileService {
   }
 
   /** Saves the editor's definition into the file of workflow `id`. */
-  async save(id: string, request: z.input<typeof SaveWorkflowRequest>): Promise<WorkflowFileResult> {
+  async save(id: string, request: CommandInput<typeof SaveWorkflowRequest>): Promise<WorkflowFileResult> {
     const r = parseCommand(SaveWorkflowRequest, request, 'the request');
     const workflow = shaped(parseDefinitionText(JSON.stringify(r.definition)), 'the definition', '$.definition');
     if (workflow.id !== id) {
@@ -70,7 +69,7 @@ export class WorkflowFileService {
   }
 
   /** A new `ID.weft.json`: a start and an end step, or a copy of a template with the new id at version 1. */
-  async create(request: z.input<typeof CreateWorkflowRequest>): Promise<WorkflowFileResult> {
+  async create(request: CommandInput<typeof CreateWorkflowRequest>): Promise<WorkflowFileResult> {
     const r = parseCommand(CreateWorkflowRequest, request, 'the request');
     await this.refuseTaken(r.id, 'id');
     const file = `${r.id}.weft.json`;
@@ -88,7 +87,7 @@ export class WorkflowFileService {
   }
 
   /** Gives workflow `id` a new id and renames its file to `TO.weft.json` beside it. */
-  async rename(id: string, request: z.input<typeof RenameWorkflowRequest>): Promise<WorkflowFileResult> {
+  async rename(id: string, request: CommandInput<typeof RenameWorkflowRequest>): Promise<WorkflowFileResult> {
     const r = parseCommand(RenameWorkflowRequest, request, 'the request');
     if (r.to === id) throw new ServiceError('bad-input', `the workflow is already called "${id}"; give another id`, '$.to');
     const file = await this.files.byId(id);
@@ -105,7 +104,7 @@ export class WorkflowFileService {
   }
 
   /** Writes an imported file's workflow in canonical form: a new file, or with `replace` over the workflow with its id. */
-  async import(request: z.input<typeof ImportWorkflowRequest>): Promise<WorkflowFileResult> {
+  async import(request: CommandInput<typeof ImportWorkflowRequest>): Promise<WorkflowFileResult> {
     const r = parseCommand(ImportWorkflowRequest, request, 'the request');
     const workflow = shaped(parseDefinitionText(r.text), 'the imported text', '$.text');
     const existing = (await this.files.list()).find((f) => f.workflow?.id === workflow.id);

@@ -41,3 +41,14 @@ export const EventPageQuery = z.strictObject({
   elide: z.coerce.number().int().min(MIN_EVENT_ELIDE).max(MAX_EVENT_ELIDE).optional(),
 });
 export type EventPageQuery = z.infer<typeof EventPageQuery>;
+
+/**
+ * The answer of `GET /api/runs/:id/events`: one run's events in seq order (each as the store
+ * holds it, no global cursor), and `next`, the seq to pass as `after` for the next page, or null
+ * at the end of the log as it stood.
+ *
+ * @example
+ * RunEventsPage.parse({ events: [], next: null });
+ */
+export const RunEventsPage = z.strictObject({ events: z.array(RunEventRecord), next: z.number().int().nonnegative().nullable() });
+export type RunEventsPage = z.infer<typeof RunEventsPage>;

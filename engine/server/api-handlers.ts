@@ -1,0 +1,66 @@
+// The handlers of the API's routes (shared/api/routes.ts), by route id: each one line or two that
+// hands the parsed path parameters and query, and the body as it came, to the service, which
+// parses every command once and decides everything. Statuses other than 200 are set here (201
+// for what a request created). Workflow files and the comparison have files of their own.
+import { DETAIL_VALUE_LIMIT } from '../../shared/api/elided-value.ts';
+import type { EngineService } from '../service/engine-service.ts';
+import { performCommand } from '../service/perform-command.ts';
+import type { RouteHandlers } from './register-routes.ts';
+
+/** What `GET /api/health` says about this server. */
+export interface HealthFacts {
+  version: string;
+  workspace: string;
+  storePath: string;
+}
+
+type OtherRoute = Exclude<keyof RouteHandlers, 'compare' | 'templates.list' | `workflows.${'create' | 'import' | 'save' | 'rename' | 'delete' | 'export'}`>;
+
+export function apiHandlers(s: EngineService, facts: HealthFacts): Pick<RouteHandlers, OtherRoute> {
+  return {
+    health: () => ({ version: facts.version, workspace: facts.workspace, store: facts.storePath }),
+
+    'workflows.list': async () => ({ workflows: await s.workflowList() }),
+    'workflows.get': ({ params }) => s.workflowDetail(params.id),
+    'workflows.version': ({ params }) => s.storedVersionDetail(params.id, params.version),
+    validate: ({ body }) => s.validate(body),
+
+    'runs.list': ({ query: q }) =>
+      s.runs({
+        ...(q.workflow === undefined ? {} : { workflow: q.workflow }),
+        ...(q.state === undefined ? {} : { state: q.state }),
+        ...(q.after === undefined ? {} : { after: q.after }),
+        ...(q.limit === undefined ? {} : { limit: q.limit }),
+      }),
+    'runs.start': async ({ body }, answer) => {
+      const started = await s.startRun(body);
+      answer.status(started.created ? 201 : 200);
+      return { runId: started.runId, state: started.state };
+    },
+    'runs.get': ({ params }) => s.runDetail(params.id, { elideOver: DETAIL_VALUE_LIMIT }),
+    'runs.value': ({ params, query }) => s.runValue(params.id, query),
+    'runs.timeline': ({ params }) => s.timeline(params.id),
+    'runs.events': ({ params, query: q }) => s.events(params.id, q.after ?? 0, q.limit ?? 1000, q.elide),
+    // Every operator action, revise (with dryRun, a RevisePlan) and fork included, is the service's.
+    'runs.act': async ({ params, body }, answer) => {
+      const result = await s.act(params.id, body);
+      // The service took the body, so its action is the one it names: a fork created a run.
+      if (actionNamed(body.value) === 'fork') answer.status(201);
+      return result;
+    },
+
+    'tasks.list': () => ({ tasks: s.tasks() }),
+    'tasks.answer': ({ params, body }) => s.decide(params.runId, params.stepId, body),
+    'events.send': async ({ body }) => {
+      const result = await s.sendEvent(body);
+      return result.runId === undefined ? result : { ...result, state: s.runState(result.runId) };
+    },
+    commands: ({ body }) => performCommand(s, body),
+    stats: ({ params, query }) => s.stats(params.workflowId, query.version),
+  };
+}
+
+/** The `action` a request body names, read only after the service has parsed and accepted it. */
+function actionNamed(value: unknown): unknown {
+  return typeof value === 'object' && value !== null && 'action' in value ? value.action : undefined;
+}

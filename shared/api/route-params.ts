@@ -1,0 +1,28 @@
+// The path parameters and the small queries of the API's routes (routes.ts): how a route addresses
+// a run, a task, a workflow or a version. Path and query strings become numbers here.
+import { z } from 'zod';
+import { RunId, StepId, WorkflowId } from './api-ids.ts';
+
+/** `:id` of a run route: a run id or a unique prefix. */
+export const RunParams = z.strictObject({ id: RunId });
+export type RunParams = z.infer<typeof RunParams>;
+
+/** `:runId/:stepId` of a task: the run and the step whose task it is. */
+export const TaskParams = z.strictObject({ runId: RunId, stepId: StepId });
+export type TaskParams = z.infer<typeof TaskParams>;
+
+/** `:id` of a workflow route: the workflow's slug. */
+export const WorkflowParams = z.strictObject({ id: WorkflowId });
+export type WorkflowParams = z.infer<typeof WorkflowParams>;
+
+/** `:id/versions/:version`: a version of a workflow the store holds. */
+export const VersionParams = z.strictObject({ id: WorkflowId, version: z.coerce.number().int().positive() });
+export type VersionParams = z.infer<typeof VersionParams>;
+
+/** `:workflowId` of `GET /api/stats/:workflowId`. */
+export const StatsParams = z.strictObject({ workflowId: WorkflowId });
+export type StatsParams = z.infer<typeof StatsParams>;
+
+/** `?version=` of `GET /api/stats/:workflowId`: the figures of one version only. */
+export const StatsQuery = z.strictObject({ version: z.coerce.number().int().positive().optional() });
+export type StatsQuery = z.infer<typeof StatsQuery>;

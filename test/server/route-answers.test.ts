@@ -1,0 +1,140 @@
+// Every route of the table (shared/api/routes.ts) answers what its entry says: `weft serve` on a
+// random port over a real store, each route called as a client would (callRoute's URL and request
+// built from the table), its status one the entry lists and its body parsed with the entry's answer
+// schema. A route in the table that this test does not exercise fails it, so a new route comes
+// with its answer checked.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTE_IDS, ROUTES, type HttpRouteId, type RouteAnswerOf, type RouteSpec } from '../../shared/api/routes.ts';
+import { routeInit, routeUrl, type RouteCallInput } from '../../shared/api/call-route.ts';
+import { serve, type Serving } from '../../engine/server/serve.ts';
+import { waitUntil } from '../wait-until.ts';
+
+const TOKEN = 'test-token-0123456789abcdefghijklmnopqrstuvwxyzABCDEF';
+
+let root: string;
+let serving: Serving;
+const exercised = new Set<string>();
+
+const review = {
+  format: 'weft/v1', id: 'review', version: 1, name: 'Review',
+  steps: [
+    { id: 'draft', kind: 'transform', config: { expression: '{"title": "t"}' } },
+    { id: 'check', kind: 'human', config: { task: 'approve', title: 'Check the draft', assignee: 'ana' }, deadlineMs: 86_400_000 },
+    { id: 'done', kind: 'end' },
+  ],
+  edges: [{ id: 'a', from: 'draft', to: 'check' }, { id: 'b', from: 'check', to: 'done' }],
+};
+const payment = {
+  format: 'weft/v1', id: 'payment', version: 1, name: 'Payment',
+  steps: [
+    { id: 'paid', kind: 'event', config: { name: 'payment.received', correlationKey: 'input.orderId' }, deadlineMs: 86_400_000 },
+    { id: 'done', kind: 'end' },
+  ],
+  edges: [{ id: 'a', from: 'paid', to: 'done' }],
+};
+
+/**
+ * Calls route `id` as callRoute does, checks the status against the table and the body against
+ * the route's answer schema, and records the route as exercised.
+ */
+async function exercise<K extends HttpRouteId>(id: K, input: RouteCallInput<K>): Promise<{ status: number; answer: RouteAnswerOf<K> }> {
+  const parts: { params?: unknown; query?: unknown; body?: unknown } = input;
+  const reply = await fetch(`${serving.url}${routeUrl(id, parts.params, parts.query)}`, routeInit(id, TOKEN, parts.body));
+  const text = await reply.text();
+  const spec: RouteSpec = ROUTES[id];
+  expect(spec.statuses, `${id}: ${text.slice(0, 500)}`).toContain(reply.status);
+  const answer = ROUTES[id].answer.safeParse(JSON.parse(text));
+  expect(answer.error, `${id} answered outside its schema`).toBeUndefined();
+  exercised.add(id);
+  return { status: reply.status, answer: answer.data as RouteAnswerOf<K> };
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'weft-route-answers-'));
+  const workspace = join(root, 'workspace');
+  mkdirSync(workspace);
+  writeFileSync(join(workspace, 'review.weft.json'), JSON.stringify(review));
+  writeFileSync(join(workspace, 'payment.weft.json'), JSON.stringify(payment));
+  serving = await serve({ workspace, storePath: join(root, 'weft.db'), port: 0, appDir: undefined, version: '0.0.0-test', token: TOKEN, env: { ...process.env, WEFT_CONFIG_DIR: join(root, 'config') } });
+});
+
+afterAll(async () => {
+  await serving?.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('every route of the table answers what its entry says', () => {
+  it('answers each HTTP route with a listed status and a body its answer schema parses', async () => {
+    expect((await exercise('health', {})).answer.version).toBe('0.0.0-test');
+    expect((await exercise('workflows.list', {})).answer.workflows.map((w) => w.id).sort()).toEqual(['payment', 'review']);
+    expect((await exercise('validate', { body: { definition: review } })).answer.valid).toBe(true);
+    expect((await exercise('templates.list', {})).answer.templates.length).toBeGreaterThan(0);
+
+    const first = await exercise('runs.start', { body: { workflow: 'review', input: { topic: 'a' }, key: 'k1' } });
+    expect(first.status).toBe(201);
+    const again = await exercise('runs.start', { body: { workflow: 'review', input: { topic: 'a' }, key: 'k1' } });
+    expect(again).toMatchObject({ status: 200, answer: { runId: first.answer.runId } });
+    const second = (await exercise('runs.start', { body: { workflow: 'review', input: { topic: 'b' } } })).answer.runId;
+    const runId = first.answer.runId;
+    await waitUntil(async () => (await exercise('tasks.list', {})).answer.tasks.length === 2, 'both runs wait for their task');
+
+    expect((await exercise('workflows.get', { params: { id: 'review' } })).answer.versions.map((v) => v.version)).toEqual([1]);
+    expect((await exercise('workflows.version', { params: { id: 'review', version: 1 } })).answer.source).toBe('run');
+    expect((await exercise('runs.list', { query: { workflow: 'review', limit: 10 } })).answer.runs).toHaveLength(2);
+    expect((await exercise('runs.get', { params: { id: runId } })).answer.run.state).toBe('waiting');
+    expect((await exercise('runs.value', { params: { id: runId }, query: { path: 'run.input' } })).answer.value).toEqual({ topic: 'a' });
+    expect((await exercise('runs.timeline', { params: { id: runId } })).answer.runId).toBe(runId);
+    expect((await exercise('runs.events', { params: { id: runId }, query: { after: 0, limit: 3 } })).answer.events).toHaveLength(3);
+    expect((await exercise('compare', { query: { a: runId, b: second } })).answer.runs[0].id).toBe(runId);
+
+    expect((await exercise('runs.act', { params: { id: runId }, body: { action: 'pause', by: 'ana', reason: 'a look first' } })).answer.state).toBe('paused');
+    expect((await exercise('runs.act', { params: { id: runId }, body: { action: 'resume' } })).status).toBe(200);
+    const plan = await exercise('runs.act', { params: { id: runId }, body: { action: 'revise', input: { topic: 'c' }, dryRun: true } });
+    expect(plan).toMatchObject({ status: 200, answer: { dryRun: true } });
+    const fork = await exercise('runs.act', { params: { id: runId }, body: { action: 'fork', from: 'check' } });
+    expect(fork.status).toBe(201);
+    expect(fork.answer.runId).not.toBe(runId);
+
+    expect((await exercise('tasks.answer', { params: { runId, stepId: 'check' }, body: { action: 'approve', by: 'ana' } })).answer.runId).toBe(runId);
+    expect((await exercise('commands', { body: { command: 'act', run: second, action: { action: 'cancel', reason: 'not needed' } } })).answer).toMatchObject({ runId: second, state: 'cancelled' });
+
+    const paying = (await exercise('runs.start', { body: { workflow: 'payment', input: { orderId: 'A17' } } })).answer.runId;
+    const sent = await exercise('events.send', { body: { name: 'payment.received', key: 'A17', data: { amount: 12 } } });
+    expect(sent.answer).toMatchObject({ status: 'delivered', runId: paying });
+    expect((await exercise('stats', { params: { workflowId: 'review' }, query: { version: 1 } })).answer.stats.runs).toBe(3);
+
+    const created = await exercise('workflows.create', { body: { id: 'draft-flow', name: 'Draft flow' } });
+    const saved = await exercise('workflows.save', { params: { id: 'draft-flow' }, body: { definition: { ...created.answer.definition, name: 'Renamed in the editor' }, expectedHash: created.answer.hash } });
+    expect(saved.answer.summary.name).toBe('Renamed in the editor');
+    expect((await exercise('workflows.rename', { params: { id: 'draft-flow' }, body: { to: 'final-flow' } })).answer.summary.id).toBe('final-flow');
+    const file = await exercise('workflows.export', { params: { id: 'final-flow' } });
+    expect(file.answer).toMatchObject({ id: 'final-flow' });
+    expect((await exercise('workflows.import', { body: { text: JSON.stringify({ ...review, id: 'imported' }) } })).status).toBe(201);
+    expect((await exercise('workflows.delete', { params: { id: 'imported' } })).answer.deleted).toBe('imported.weft.json');
+  });
+
+  it('answers the WebSocket route with messages its answer schema parses', async () => {
+    const ws = new WebSocket(`${serving.url.replace('http', 'ws')}${ROUTES.stream.path}`, ['weft', `weft.bearer.${TOKEN}`]);
+    const messages: unknown[] = [];
+    ws.on('message', (data) => messages.push(JSON.parse(String(data))));
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    const subscribe = ROUTES.stream.body.parse({ subscribe: { runs: 'all' }, after: 0, batch: true });
+    ws.send(JSON.stringify(subscribe));
+    await waitUntil(() => messages.some((m) => typeof m === 'object' && m !== null && 'subscribed' in m), 'the stream says it is live');
+    ws.close();
+    expect(messages.length).toBeGreaterThan(1);
+    for (const m of messages) expect(ROUTES.stream.answer.safeParse(m).error).toBeUndefined();
+    exercised.add('stream');
+  });
+
+  it('has exercised every route of the table', () => {
+    expect(ROUTE_IDS.filter((id) => !exercised.has(id))).toEqual([]);
+  });
+});
