@@ -4,16 +4,14 @@ import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { Store } from '../store/store.ts';
 import { StoreError } from '../store/store-error.ts';
 import { runMetrics, type RunMetrics } from './run-metrics.ts';
-import { workflowStats, type WorkflowStats } from './workflow-stats.ts';
+import { workflowStats } from './workflow-stats.ts';
+import type { WorkflowReport } from '../../shared/api/workflow-stats.ts';
 
 export function runMetricsOf(store: Store, runId: string, asOf: number): RunMetrics {
   return runMetrics(store.readEvents(store.resolveRunId(runId)), asOf);
 }
 
-export interface WorkflowReport {
-  stats: WorkflowStats;
-  runs: RunMetrics[];
-}
+export type { WorkflowReport } from '../../shared/api/workflow-stats.ts';
 
 /** The figures of a workflow over its runs (of one version if given), as of `asOf`. */
 export function workflowReport(store: Store, workflowId: string, opts: { version?: number; asOf: number }): WorkflowReport {

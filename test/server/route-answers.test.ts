@@ -10,6 +10,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_IDS, ROUTES, type HttpRouteId, type RouteAnswerOf, type RouteSpec } from '../../shared/api/routes.ts';
 import { routeInit, routeUrl, type RouteCallInput } from '../../shared/api/call-route.ts';
+import type { JsonValue } from '../../shared/api/json-value.ts';
 import { serve, type Serving } from '../../engine/server/serve.ts';
 import { waitUntil } from '../wait-until.ts';
 
@@ -108,7 +109,7 @@ describe('every route of the table answers what its entry says', () => {
     expect((await exercise('stats', { params: { workflowId: 'review' }, query: { version: 1 } })).answer.stats.runs).toBe(3);
 
     const created = await exercise('workflows.create', { body: { id: 'draft-flow', name: 'Draft flow' } });
-    const saved = await exercise('workflows.save', { params: { id: 'draft-flow' }, body: { definition: { ...created.answer.definition, name: 'Renamed in the editor' }, expectedHash: created.answer.hash } });
+    const saved = await exercise('workflows.save', { params: { id: 'draft-flow' }, body: { definition: JSON.parse(JSON.stringify({ ...created.answer.definition, name: 'Renamed in the editor' })) as JsonValue, expectedHash: created.answer.hash } });
     expect(saved.answer.summary.name).toBe('Renamed in the editor');
     expect((await exercise('workflows.rename', { params: { id: 'draft-flow' }, body: { to: 'final-flow' } })).answer.summary.id).toBe('final-flow');
     const file = await exercise('workflows.export', { params: { id: 'final-flow' } });

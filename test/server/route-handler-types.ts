@@ -1,0 +1,32 @@
+// Type checks, run by `npm run typecheck` (not by vitest): the handler map of the route table is
+// complete and typed. Each `@ts-expect-error` below must stay an error; if one stops being one
+// (a route without a handler compiles, a handler may answer the wrong type, a body goes to a
+// service method that parses it with another schema), tsc fails on the unused directive.
+import type { EngineService } from '../../engine/service/engine-service.ts';
+import type { RouteHandlers } from '../../engine/server/register-routes.ts';
+import { apiHandlers } from '../../engine/server/api-handlers.ts';
+import { workflowFileHandlers } from '../../engine/server/workflow-file-routes.ts';
+
+declare const service: EngineService;
+const facts = { version: '0', workspace: '/w', storePath: '/w/weft.db' };
+
+// Complete: every route of the table has its handler.
+export const complete: Omit<RouteHandlers, 'compare'> = { ...apiHandlers(service, facts), ...workflowFileHandlers(service) };
+
+// @ts-expect-error a route without a handler (compare) is missing from the map
+export const missing: RouteHandlers = { ...apiHandlers(service, facts), ...workflowFileHandlers(service) };
+
+export const wrongAnswer: Pick<RouteHandlers, 'health'> = {
+  // @ts-expect-error health answers HealthInfo, which has no `ok`
+  health: () => ({ ok: true }),
+};
+
+export const wrongSchema: Pick<RouteHandlers, 'tasks.answer'> = {
+  // @ts-expect-error the body of tasks.answer is a TaskAction; act parses a RunAction
+  'tasks.answer': ({ params, body }) => service.act(params.runId, body),
+};
+
+export const wrongParams: Pick<RouteHandlers, 'runs.get'> = {
+  // @ts-expect-error runs.get's params are {id}, not {runId}
+  'runs.get': ({ params }) => service.runDetail(params.runId),
+};
