@@ -70,5 +70,28 @@ await build({
   plugins: [englishOnlyZod],
   logLevel: 'warning',
 });
+// The same CLI as one CommonJS file, which bin/weft.js runs for every command with V8's code cache
+// (bin/code-cache.js): Node 20 caches no compile of ES modules, and a command's ~60 chunks cost
+// it more to find, read, compile and link than one file with a cache costs to read. The split
+// bundle above stays for what starts beside it (the script runner, the compare worker, and
+// `weft --version`, which loads no command and so starts fastest from the small entry chunk).
+// import.meta.url, which finds the runner, the worker and the app beside the bundle, is this
+// file's URL.
+await build({
+  absWorkingDir: root,
+  entryPoints: { weft: 'engine/cli/main.ts' },
+  outdir: dist,
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external,
+  banner: { js: "const __weftModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  sourcemap: 'linked',
+  define: { WEFT_BUILD_VERSION: JSON.stringify(version), 'import.meta.url': '__weftModuleUrl' },
+  plugins: [englishOnlyZod],
+  logLevel: 'warning',
+});
 writeFileSync(`${dist}/build-stamp.json`, `${JSON.stringify(stamp)}\n`);
 process.stdout.write(`weft: built dist/cli/ (${stamp.files} sources) in ${Math.round(performance.now() - started)} ms\n`);
