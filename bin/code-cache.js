@@ -24,7 +24,8 @@ const SUFFIX = '.v8cache';
  * @param {string} dir @param {string} source @param {string} key
  */
 export function cacheFileOf(dir, source, key) {
-  return join(dir, `${PREFIX}${sourceHash(source)}-${process.versions.v8}-${safeKey(key)}${SUFFIX}`);
+  const v8 = process.versions.v8.replace(/[^0-9a-z.]/gi, '.');
+  return join(dir, `${PREFIX}${sourceHash(source)}-${v8}-${safeKey(key)}${SUFFIX}`);
 }
 
 /** @param {string} source */
