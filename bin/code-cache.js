@@ -10,6 +10,9 @@
 // cache removes those of other texts (older builds). The cache is an optimisation only: a folder
 // that is missing, unwritable or not a folder, or a damaged or rejected cache, gives a normal
 // compile, silently, and a write that fails is dropped.
+//
+// The file may not call import(): a vm.Script has no module loader for it (build/bundle-cli.mjs
+// refuses a build that leaves one).
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -55,8 +58,6 @@ export function loadWithCodeCache(file, { cacheDir, key }) {
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, {
     filename: file,
     ...(cachedData === undefined ? {} : { cachedData }),
-    // import() in the bundle (of Node's built-ins) works as in any module of the main context.
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const status = cacheFile === undefined ? 'off' : cachedData === undefined ? 'none' : script.cachedDataRejected === true ? 'rejected' : 'used';
   const module = { exports: {}, filename: file, id: file, loaded: false };

@@ -77,7 +77,7 @@ await build({
 // `weft --version`, which loads no command and so starts fastest from the small entry chunk).
 // import.meta.url, which finds the runner, the worker and the app beside the bundle, is this
 // file's URL.
-await build({
+const oneFile = await build({
   absWorkingDir: root,
   entryPoints: { weft: 'engine/cli/main.ts' },
   outdir: dist,
@@ -92,6 +92,14 @@ await build({
   define: { WEFT_BUILD_VERSION: JSON.stringify(version), 'import.meta.url': '__weftModuleUrl' },
   plugins: [englishOnlyZod],
   logLevel: 'warning',
+  metafile: true,
 });
+// esbuild turns import() of bundled files and packages into require(), but leaves it for Node's
+// built-ins; bin/code-cache.js runs the file in a vm.Script, where import() has no loader and
+// throws ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING. Import built-ins statically instead.
+for (const [name, output] of Object.entries(oneFile.metafile.outputs)) {
+  const dynamic = output.imports.filter((i) => i.kind === 'dynamic-import' && i.external === true).map((i) => i.path);
+  if (dynamic.length > 0) throw new Error(`${name} keeps import() of ${dynamic.join(', ')}: import them statically in the sources`);
+}
 writeFileSync(`${dist}/build-stamp.json`, `${JSON.stringify(stamp)}\n`);
 process.stdout.write(`weft: built dist/cli/ (${stamp.files} sources) in ${Math.round(performance.now() - started)} ms\n`);
