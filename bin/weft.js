@@ -5,6 +5,12 @@
 // running the TypeScript through tsx (registered with the project's own tsconfig, not whatever
 // tsconfig.json sits in the user's current folder), so an edited tree never runs stale code.
 // WEFT_FROM_SOURCE=1 forces the tsx path.
+//
+// A command runs from the bundle's one-file CommonJS build (dist/cli/weft.cjs) with V8's code cache
+// (./code-cache.js), kept in dist/cli/code-cache/ or in WEFT_CODE_CACHE_DIR (empty: no cache).
+// `weft --version` loads no command, and the split build's small entry chunk (dist/cli/weft.js)
+// starts it faster than reading the whole one-file build would.
+import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { freshBundlePath } from './source-stamp.js';
 
@@ -18,16 +24,21 @@ for (const stream of [process.stdout, process.stderr]) {
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-function freshBundle() {
-  if (process.env.WEFT_FROM_SOURCE === '1') return undefined;
-  const bundle = freshBundlePath(root);
-  return bundle === undefined ? undefined : pathToFileURL(bundle);
-}
-
-async function loadMain() {
-  const bundle = freshBundle();
-  // A failure importing the bundle is a broken build, not a user error: let Node print it in full.
-  if (bundle !== undefined) return (await import(bundle.href)).main;
+/** @param {readonly string[]} argv @returns {Promise<{main: Function, save?: () => void}>} */
+async function loadMain(argv) {
+  const bundle = process.env.WEFT_FROM_SOURCE === '1' ? undefined : freshBundlePath(root);
+  // A failure loading the bundle is a broken build, not a user error: let Node print it in full.
+  if (bundle !== undefined) {
+    const oneFile = bundle.replace(/\.js$/, '.cjs');
+    if (argv[0] !== '--version' && existsSync(oneFile)) {
+      const { loadWithCodeCache } = await import('./code-cache.js');
+      const setting = process.env.WEFT_CODE_CACHE_DIR;
+      const cacheDir = setting === undefined ? fileURLToPath(new URL('../dist/cli/code-cache/', import.meta.url)) : setting === '' ? undefined : setting;
+      const loaded = loadWithCodeCache(oneFile, { cacheDir, key: argv[0] ?? 'usage' });
+      return { main: /** @type {Function} */ (loaded.exports.main), save: loaded.save };
+    }
+    return { main: (await import(pathToFileURL(bundle).href)).main };
+  }
   let register;
   try {
     ({ register } = await import('tsx/esm/api'));
@@ -39,12 +50,16 @@ async function loadMain() {
     process.exit(2);
   }
   register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
-  return (await import('../engine/cli/main.ts')).main;
+  return { main: (await import('../engine/cli/main.ts')).main };
 }
 
-const main = await loadMain();
-process.exitCode = await main(process.argv.slice(2), {
+const argv = process.argv.slice(2);
+const { main, save } = await loadMain(argv);
+process.exitCode = await main(argv, {
   stdout: process.stdout,
   stderr: process.stderr,
   cwd: process.cwd(),
 });
+// After the command, so the cache holds the functions it compiled; a start of the same command
+// with the same bundle then compiles none of them.
+save?.();

@@ -70,5 +70,36 @@ await build({
   plugins: [englishOnlyZod],
   logLevel: 'warning',
 });
+// The same CLI as one CommonJS file, which bin/weft.js runs for every command with V8's code cache
+// (bin/code-cache.js): Node 20 caches no compile of ES modules, and a command's ~60 chunks cost
+// it more to find, read, compile and link than one file with a cache costs to read. The split
+// bundle above stays for what starts beside it (the script runner, the compare worker, and
+// `weft --version`, which loads no command and so starts fastest from the small entry chunk).
+// import.meta.url, which finds the runner, the worker and the app beside the bundle, is this
+// file's URL.
+const oneFile = await build({
+  absWorkingDir: root,
+  entryPoints: { weft: 'engine/cli/main.ts' },
+  outdir: dist,
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external,
+  banner: { js: "const __weftModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  sourcemap: 'linked',
+  define: { WEFT_BUILD_VERSION: JSON.stringify(version), 'import.meta.url': '__weftModuleUrl' },
+  plugins: [englishOnlyZod],
+  logLevel: 'warning',
+  metafile: true,
+});
+// esbuild turns import() of bundled files and packages into require(), but leaves it for Node's
+// built-ins; bin/code-cache.js runs the file in a vm.Script, where import() has no loader and
+// throws ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING. Import built-ins statically instead.
+for (const [name, output] of Object.entries(oneFile.metafile.outputs)) {
+  const dynamic = output.imports.filter((i) => i.kind === 'dynamic-import' && i.external === true).map((i) => i.path);
+  if (dynamic.length > 0) throw new Error(`${name} keeps import() of ${dynamic.join(', ')}: import them statically in the sources`);
+}
 writeFileSync(`${dist}/build-stamp.json`, `${JSON.stringify(stamp)}\n`);
 process.stdout.write(`weft: built dist/cli/ (${stamp.files} sources) in ${Math.round(performance.now() - started)} ms\n`);

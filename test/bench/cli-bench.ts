@@ -10,13 +10,13 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { freshBundlePath } from '../../bin/source-stamp.js';
 import { formatTable, median, type Benchmark } from './benchmark.ts';
-import { BUNDLE, CASES, ensureFreshBundle, NODE_ALONE, ROOT, TSX, type CliContext, type CliTarget, type Variant } from './cli-cases.ts';
+import { BUNDLE, CASES, ensureFreshBundle, NO_CACHE, NODE_ALONE, ROOT, TSX, type CliContext, type CliTarget, type Variant } from './cli-cases.ts';
 import { killedStore } from './engine-measure.ts';
 import { startFakeApiProcess } from './fake-api-process.ts';
 import type { ProcessSample } from './process-timer.ts';
 
 const REPS = 7;
-const VARIANTS: readonly Variant[] = [BUNDLE, TSX];
+const VARIANTS: readonly Variant[] = [BUNDLE, NO_CACHE, TSX];
 
 const fixed = (n: number | undefined): string => (n === undefined || Number.isNaN(n) ? '-' : n.toFixed(0));
 
@@ -70,7 +70,7 @@ export const benchmark: Benchmark = {
       return values.length === 0 || values.some((x) => x === undefined) ? undefined : median(values as number[]);
     };
     const node = { wall: stat(NODE_ALONE, BUNDLE, (s) => s.ms), cpu: stat(NODE_ALONE, BUNDLE, (s) => s.cpuMs) };
-    const rows = [['case', 'target', 'bundle ms', 'fastest', 'cpu ms', 'bundle vs target', 'tsx ms', 'cpu ms', 'tsx vs target']];
+    const rows = [['case', 'target', 'bundle ms', 'fastest', 'cpu ms', 'bundle vs target', 'no cache cpu ms', 'tsx ms', 'cpu ms', 'tsx vs target']];
     for (const c of CASES) {
       const [b, t] = [BUNDLE, TSX].map((v) => stat(c.name, v, (s) => s.ms));
       const [bc, tc] = [BUNDLE, TSX].map((v) => stat(c.name, v, (s) => s.cpuMs));
@@ -81,6 +81,7 @@ export const benchmark: Benchmark = {
         fixed(Math.min(...(samples.get(`${c.name}/${BUNDLE.name}`) ?? []).map((s) => s.ms))),
         fixed(bc),
         verdict(b, bc, c.target, node),
+        c.perVariant ? fixed(stat(c.name, NO_CACHE, (s) => s.cpuMs)) : '',
         c.perVariant ? fixed(t) : '',
         c.perVariant ? fixed(tc) : '',
         c.perVariant ? verdict(t, tc, c.target, node) : '',
@@ -91,8 +92,10 @@ export const benchmark: Benchmark = {
     print('to exit); fastest: the quickest bundle rep. cpu ms: user + system CPU of the process (getrusage, reported');
     print('by the process at exit) and of any process it waited for; load on a shared machine inflates it far less than');
     print('wall time. Targets: ms are wall time on an idle machine; "× node" is CPU time over the first row\'s. bundle: dist/cli/, fresh;');
-    print('tsx: WEFT_FROM_SOURCE=1. The first two rows are the floor: Node alone, and Node loading the');
-    print('bundle without running a command. resume: the engine bench\'s store of 1,000 runs parked on a');
+    print('tsx: WEFT_FROM_SOURCE=1. A command runs from dist/cli/weft.cjs with V8\'s code cache (bin/code-cache.js,');
+    print('dist/cli/code-cache/; the warm-up writes it); no cache: the same with WEFT_CODE_CACHE_DIR= (compiled each start).');
+    print('--version runs from the split entry dist/cli/weft.js, which loads no command. The first two rows are the floor:');
+    print('Node alone, and Node importing that entry without running a command. resume: the engine bench\'s store of 1,000 runs parked on a');
     print('timer (all still wait: exit 3); run: record-update with a real PUT against examples/fake-api.mjs');
     print(`in a child process, one store per variant. Load average (1 min): ${load.toFixed(1)} before, ${(loadavg()[0] ?? 0).toFixed(1)} after.`);
   },

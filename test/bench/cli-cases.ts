@@ -24,6 +24,8 @@ export interface Variant {
 }
 
 export const BUNDLE: Variant = { name: 'bundle', env: { WEFT_FROM_SOURCE: '0' } };
+/** The bundle without V8's code cache (bin/code-cache.js): what the cache saves a command. */
+export const NO_CACHE: Variant = { name: 'no-cache', env: { WEFT_FROM_SOURCE: '0', WEFT_CODE_CACHE_DIR: '' } };
 export const TSX: Variant = { name: 'tsx', env: { WEFT_FROM_SOURCE: '1' } };
 
 export interface CliContext {

@@ -1,7 +1,7 @@
 // `weft serve [--workspace DIR] [--db PATH] [--port N] [--open]`: the engine server and the app.
 import { spawn } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
 import { EXIT_OK } from '../exit-codes.ts';
@@ -45,12 +45,7 @@ engine stop, and the next engine continues them.
       const workspace = resolve(io.cwd, values.workspace ?? '.');
       if (!existsSync(workspace) || !statSync(workspace).isDirectory()) throw new InputError(`--workspace ${workspace} is not a folder`);
       const db = storePath(values.db, io.cwd, process.env, workspace);
-      const [{ serve }, { builtAppDir }, { mkdirSync }, { dirname }] = await Promise.all([
-        import('../../server/serve.ts'),
-        import('../../server/app-dir.ts'),
-        import('node:fs'),
-        import('node:path'),
-      ]);
+      const [{ serve }, { builtAppDir }] = await Promise.all([import('../../server/serve.ts'), import('../../server/app-dir.ts')]);
       mkdirSync(dirname(db), { recursive: true });
       let fatal: unknown;
       let wake: () => void = () => {};
