@@ -28,6 +28,7 @@ import { registerCompare } from './compare-route.ts';
 import { registerRunValues } from './run-value-routes.ts';
 import { DETAIL_VALUE_LIMIT } from '../../shared/api/elided-value.ts';
 import { registerCommands } from './command-route.ts';
+import { ServedReads } from '../service/served-reads.ts';
 import { serveAppIndex } from './app-index.ts';
 import { contentSecurityPolicyFor } from './security.ts';
 import { guardFailure, routerErrorHandler, sendError, setSecurityHeaders } from './request-guards.ts';
@@ -135,6 +136,11 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
   return app;
 }
 
+/** Sends an answer the read worker already encoded as JSON. */
+function sendJsonText(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json);
+}
+
 /** The HTTP status fastify put on one of its own errors (a body too large, bad JSON), if any. */
 function statusOf(error: unknown): number | undefined {
   if (error === null || typeof error !== 'object' || !('statusCode' in error)) return undefined;
@@ -143,6 +149,9 @@ function statusOf(error: unknown): number | undefined {
 
 function registerApi(app: FastifyInstance, o: ServerOptions): void {
   const s = o.service;
+  // The heavy reads are answered off the engine's thread (engine/service/served-reads.ts).
+  const reads = new ServedReads(s, o.storePath);
+  app.addHook('onClose', () => reads.close());
 
   app.get('/api/health', async () => ({ version: o.version, workspace: o.workspace, store: o.storePath }));
 
@@ -168,14 +177,14 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
     return { valid: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
   });
 
-  app.get('/api/runs', async (request: FastifyRequest) => {
+  app.get('/api/runs', async (request: FastifyRequest, reply: FastifyReply) => {
     const q = parseCommand(RunListQuery, request.query, 'the query');
-    return s.runs({
+    return sendJsonText(reply, await reads.runs({
       ...(q.workflow === undefined ? {} : { workflow: q.workflow }),
       ...(q.state === undefined ? {} : { state: q.state }),
       ...(q.after === undefined ? {} : { after: q.after }),
       ...(q.limit === undefined ? {} : { limit: q.limit }),
-    });
+    }));
   });
 
   app.post('/api/runs', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -185,23 +194,23 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
     return { runId: started.runId, state: started.state };
   });
 
-  app.get('/api/runs/:id', async (request: FastifyRequest) => {
+  app.get('/api/runs/:id', async (request: FastifyRequest, reply: FastifyReply) => {
     const { id } = parseCommand(RunParams, request.params, 'the run id');
-    return s.runDetail(id, { elideOver: DETAIL_VALUE_LIMIT });
+    return sendJsonText(reply, await reads.runDetail(id, DETAIL_VALUE_LIMIT));
   });
 
   registerRunValues(app, s);
   registerCommands(app, s);
 
-  app.get('/api/runs/:id/timeline', async (request: FastifyRequest) => {
+  app.get('/api/runs/:id/timeline', async (request: FastifyRequest, reply: FastifyReply) => {
     const { id } = parseCommand(RunParams, request.params, 'the run id');
-    return s.timeline(id);
+    return sendJsonText(reply, await reads.timeline(id));
   });
 
-  app.get('/api/runs/:id/events', async (request: FastifyRequest) => {
+  app.get('/api/runs/:id/events', async (request: FastifyRequest, reply: FastifyReply) => {
     const { id } = parseCommand(RunParams, request.params, 'the run id');
     const q = parseCommand(EventPageQuery, request.query, 'the query');
-    return s.events(id, q.after ?? 0, q.limit ?? 1000, q.elide);
+    return sendJsonText(reply, await reads.events(id, q.after ?? 0, q.limit ?? 1000, q.elide));
   });
 
   // Every operator action, revise (with dryRun, a RevisePlan) and fork included, is the service's.
@@ -228,9 +237,9 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
     return result.runId === undefined ? result : { ...result, state: s.runState(result.runId) };
   });
 
-  app.get('/api/stats/:workflowId', async (request: FastifyRequest) => {
+  app.get('/api/stats/:workflowId', async (request: FastifyRequest, reply: FastifyReply) => {
     const { workflowId } = parseCommand(StatsParams, request.params, 'the workflow id');
     const { version } = parseCommand(StatsQuery, request.query, 'the query');
-    return s.stats(workflowId, version);
+    return sendJsonText(reply, await reads.stats(workflowId, version));
   });
 }

@@ -79,6 +79,11 @@ export class RunRollups {
     else this.upsert(runId, json);
   }
 
+  /** A finished run's metrics as JSON; undefined for a run still going (or unknown). */
+  metricsOf(runId: string): string | undefined {
+    return (this.stmt('SELECT metrics FROM run_metrics WHERE run_id = ?').raw().get(runId) as [string] | undefined)?.[0];
+  }
+
   /** The runs of a workflow (of one version if given), oldest first, with their rollups. */
   runsOf(workflowId: string, version?: number): RolledUpRun[] {
     const select = 'SELECT r.id, m.metrics FROM runs r LEFT JOIN run_metrics m ON m.run_id = r.id';

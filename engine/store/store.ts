@@ -431,6 +431,11 @@ export class Store {
     return this.rollups.runsOf(workflowId, version);
   }
 
+  /** A finished run's metrics' JSON from its rollup; undefined while it is not finished. */
+  rolledUpMetricsOf(runId: string): string | undefined {
+    return this.rollups.metricsOf(runId);
+  }
+
   getRun(runId: string): RunRow | undefined {
     const r = this.stmt('SELECT id, workflow_id, version, state, input_revision, created_at, updated_at FROM runs WHERE id = ?').raw().get(runId) as
       | [string, string, number, RunState, number, number, number]

@@ -41,7 +41,7 @@ function randomScenario(random: () => number, n: number): Scenario {
   if (operator === 'pause-resume') actions.push({ atMs: ms(300), action: 'pause' }, { atMs: 5000 + ms(5000), action: 'resume' });
   if (operator === 'resolve') actions.push({ atMs: 16_000_000, action: 'resolve', step: 'pay', as: pick(['succeeded', 'failed']), evidence: { checked: true } });
   if (operator === 'retry') actions.push({ atMs: 16_000_000, action: 'retry', step: 'pay' });
-  const scenario: Scenario = {
+  const scenario = {
     name: `random ${n}`,
     seed: n,
     input: { refundId: `R${n}` },
