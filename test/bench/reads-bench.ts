@@ -28,6 +28,8 @@ const RUNS = 100_000;
 const BIG_EVENTS = 100_000;
 /** Events a loop pass writes (run-view-workspace.ts). */
 const EVENTS_PER_PASS = 9;
+/** How long the run page may take to show a bar before the figure is reported as not reached. */
+const BAR_BOUND_MS = 60_000;
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 
 const small: Workflow = parseWorkflow({
@@ -146,8 +148,8 @@ async function firstBar(browser: Browser, served: Served, runId: string): Promis
     await page.goto(served.address);
     await page.waitForLoadState('networkidle');
     const t = performance.now();
-    await page.goto(`${served.url}/#/runs/${runId}`);
-    await page.locator('[data-testid="timeline-bar"]').first().waitFor({ state: 'visible', timeout: 120_000 });
+    await page.goto(`${served.url}/#/run/${runId}`);
+    await page.locator('[data-testid="timeline-bar"]').first().waitFor({ state: 'visible', timeout: BAR_BOUND_MS });
     return performance.now() - t;
   } finally {
     await page.close();
@@ -166,35 +168,38 @@ export const benchmark: Benchmark = {
     const served = await startServe(ws);
     let browser: Browser | undefined;
     try {
-      const stats = await samples(5, `${served.url}/api/stats/bench-many`, served.token);
-      const detail = await samples(5, `${served.url}/api/runs/${bigRun}`, served.token);
+      const stats = await samples(3, `${served.url}/api/stats/bench-many`, served.token);
+      const detail = await samples(3, `${served.url}/api/runs/${bigRun}`, served.token);
       const page = await samples(20, `${served.url}/api/runs?limit=100`, served.token);
       const firstPage = JSON.parse(await (await fetch(`${served.url}/api/runs?limit=100`, { headers: { authorization: `Bearer ${served.token}` } })).text()) as { next: string };
       const later = await samples(20, `${served.url}/api/runs?limit=100&after=${encodeURIComponent(firstPage.next)}`, served.token);
       const events = await samples(5, `${served.url}/api/runs/${bigRun}/events?after=0&limit=1000`, served.token);
       // The heaviest reads, back to back, while /api/health is asked one request after another.
       const health = await healthWhile(served, async () => {
-        for (let i = 0; i < 3; i++) {
-          await timed(`${served.url}/api/stats/bench-many`, served.token);
-          await timed(`${served.url}/api/runs/${bigRun}`, served.token);
-          await timed(`${served.url}/api/runs/${bigRun}/timeline`, served.token);
-        }
+        await timed(`${served.url}/api/stats/bench-many`, served.token);
+        await timed(`${served.url}/api/runs/${bigRun}`, served.token);
+        await timed(`${served.url}/api/runs/${bigRun}/timeline`, served.token);
       });
-      browser = await chromium.launch({ executablePath: process.env['WEFT_CHROMIUM'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
-      const bars: number[] = [];
-      for (let i = 0; i < 3; i++) bars.push(await firstBar(browser, served, bigRun));
-      const bar = median(bars);
       const healthP99 = p99(health);
-      for (const line of formatTable([
+      const rows: string[][] = [
         ['figure', 'measured', 'target', ''],
         [`/api/health p99 while the heaviest reads run (${health.length} requests; p50 ${ms(median([...health]))})`, ms(healthP99), '50 ms', verdict(healthP99, 50)],
-        [`GET /api/stats over ${RUNS.toLocaleString('en')} runs (median of 5, ${(stats.bytes / 1e6).toFixed(1)} MB)`, ms(stats.median), '500 ms', verdict(stats.median, 500)],
-        [`GET /api/runs/:id of the ~${BIG_EVENTS.toLocaleString('en')}-event run (median of 5, ${(detail.bytes / 1e6).toFixed(2)} MB)`, ms(detail.median), '200 ms', verdict(detail.median, 200)],
-        [`run page to its first timeline bar, Chromium (median of 3: ${bars.map((b) => b.toFixed(0)).join(', ')} ms)`, ms(bar), '1000 ms', verdict(bar, 1000)],
+        [`GET /api/stats over ${RUNS.toLocaleString('en')} runs (median of 3, ${(stats.bytes / 1e6).toFixed(1)} MB)`, ms(stats.median), '500 ms', verdict(stats.median, 500)],
+        [`GET /api/runs/:id of the ~${BIG_EVENTS.toLocaleString('en')}-event run (median of 3, ${(detail.bytes / 1e6).toFixed(2)} MB)`, ms(detail.median), '200 ms', verdict(detail.median, 200)],
         ['GET /api/runs?limit=100, first page (median of 20)', ms(page.median), '10 ms', verdict(page.median, 10)],
         ['GET /api/runs?limit=100, a later page (median of 20)', ms(later.median), '10 ms', verdict(later.median, 10)],
         [`GET /api/runs/:id/events, first 1,000 (median of 5, ${(events.bytes / 1e6).toFixed(2)} MB)`, ms(events.median), '', ''],
-      ])) print(line);
+      ];
+      browser = await chromium.launch({ executablePath: process.env['WEFT_CHROMIUM'] ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+      const bars: number[] = [];
+      try {
+        for (let i = 0; i < 3; i++) bars.push(await firstBar(browser, served, bigRun));
+        const bar = median([...bars]);
+        rows.push([`run page to its first timeline bar, Chromium (median of 3: ${bars.map((b) => b.toFixed(0)).join(', ')} ms)`, ms(bar), '1000 ms', verdict(bar, 1000)]);
+      } catch (e) {
+        rows.push([`run page to its first timeline bar, Chromium: no bar within ${BAR_BOUND_MS / 1000} s (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`, '-', '1000 ms', 'MISSED']);
+      }
+      for (const line of formatTable(rows)) print(line);
       print('times are end to end over HTTP from this process (the server is a child process); the machine is shared: read them as rough.');
     } finally {
       await browser?.close();
