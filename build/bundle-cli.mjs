@@ -54,6 +54,8 @@ await build({
     'script-runner-hooks': 'engine/executors/script-runner-hooks.ts',
     // The worker that compares runs off the engine's thread (engine/service/compare-worker.ts).
     'compare-worker-entry': 'engine/service/compare-worker-entry.ts',
+    // The worker that answers the server's heavy reads off the engine's thread (engine/service/read-worker.ts).
+    'read-worker-entry': 'engine/service/read-worker-entry.ts',
   },
   outdir: dist,
   bundle: true,

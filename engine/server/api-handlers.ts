@@ -5,6 +5,7 @@
 import { DETAIL_VALUE_LIMIT } from '../../shared/api/elided-value.ts';
 import type { EngineService } from '../service/engine-service.ts';
 import { performCommand } from '../service/perform-command.ts';
+import type { ServedReads } from '../service/served-reads.ts';
 import type { RouteHandlers } from './register-routes.ts';
 
 /** What `GET /api/health` says about this server. */
@@ -16,7 +17,8 @@ export interface HealthFacts {
 
 type OtherRoute = Exclude<keyof RouteHandlers, 'compare' | 'templates.list' | `workflows.${'create' | 'import' | 'save' | 'rename' | 'delete' | 'export'}`>;
 
-export function apiHandlers(s: EngineService, facts: HealthFacts): Pick<RouteHandlers, OtherRoute> {
+/** `reads` answers the heavy reads off the engine's thread (served-reads.ts). */
+export function apiHandlers(s: EngineService, reads: ServedReads, facts: HealthFacts): Pick<RouteHandlers, OtherRoute> {
   return {
     health: () => ({ version: facts.version, workspace: facts.workspace, store: facts.storePath }),
 
@@ -26,7 +28,7 @@ export function apiHandlers(s: EngineService, facts: HealthFacts): Pick<RouteHan
     validate: ({ body }) => s.validate(body),
 
     'runs.list': ({ query: q }) =>
-      s.runs({
+      reads.runs({
         ...(q.workflow === undefined ? {} : { workflow: q.workflow }),
         ...(q.state === undefined ? {} : { state: q.state }),
         ...(q.after === undefined ? {} : { after: q.after }),
@@ -37,10 +39,10 @@ export function apiHandlers(s: EngineService, facts: HealthFacts): Pick<RouteHan
       answer.status(started.created ? 201 : 200);
       return { runId: started.runId, state: started.state };
     },
-    'runs.get': ({ params }) => s.runDetail(params.id, { elideOver: DETAIL_VALUE_LIMIT }),
+    'runs.get': ({ params }) => reads.runDetail(params.id, DETAIL_VALUE_LIMIT),
     'runs.value': ({ params, query }) => s.runValue(params.id, query),
-    'runs.timeline': ({ params }) => s.timeline(params.id),
-    'runs.events': ({ params, query: q }) => s.events(params.id, q.after ?? 0, q.limit ?? 1000, q.elide),
+    'runs.timeline': ({ params }) => reads.timeline(params.id),
+    'runs.events': ({ params, query: q }) => reads.events(params.id, q.after ?? 0, q.limit ?? 1000, q.elide),
     // Every operator action, revise (with dryRun, a RevisePlan) and fork included, is the service's.
     'runs.act': async ({ params, body }, answer) => {
       const result = await s.act(params.id, body);
@@ -56,7 +58,7 @@ export function apiHandlers(s: EngineService, facts: HealthFacts): Pick<RouteHan
       return result.runId === undefined ? result : { ...result, state: s.runState(result.runId) };
     },
     commands: ({ body }) => performCommand(s, body),
-    stats: ({ params, query }) => s.stats(params.workflowId, query.version),
+    stats: ({ params, query }) => reads.stats(params.workflowId, query.version),
   };
 }
 

@@ -18,6 +18,7 @@ import { apiHandlers } from './api-handlers.ts';
 import { compareHandler } from './compare-route.ts';
 import { serveEventStream, type StreamClient } from './event-stream.ts';
 import { registerRoutes } from './register-routes.ts';
+import { ServedReads } from '../service/served-reads.ts';
 import { workflowFileHandlers } from './workflow-file-routes.ts';
 import { serveAppIndex } from './app-index.ts';
 import { contentSecurityPolicyFor } from './security.ts';
@@ -94,8 +95,11 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
     },
   });
 
+  // The heavy reads are answered off the engine's thread (engine/service/served-reads.ts).
+  const reads = new ServedReads(o.service, o.storePath);
+  app.addHook('onClose', () => reads.close());
   registerRoutes(app, {
-    ...apiHandlers(o.service, { version: o.version, workspace: o.workspace, storePath: o.storePath }),
+    ...apiHandlers(o.service, reads, { version: o.version, workspace: o.workspace, storePath: o.storePath }),
     ...workflowFileHandlers(o.service),
     ...compareHandler(app, o.service, o.storePath),
   });

@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HTTP_ROUTE_IDS, ROUTES, type HttpRouteId, type RouteAnswerOf, type RouteBodyOf, type RouteParamsOf, type RouteQueryOf, type Routes, type RouteSpec } from '../../shared/api/routes.ts';
 import { Unparsed } from '../../shared/api/unparsed.ts';
+import { JsonText } from '../service/json-text.ts';
 import { parseCommand } from '../service/parse-command.ts';
 
 /** What a route's handler receives: its path parameters and query parsed, its body as it came. */
@@ -31,7 +32,10 @@ export interface Download {
 /** What route K's handler resolves to: its answer, or for a download the file. */
 export type RouteResult<K extends HttpRouteId> = Routes[K] extends { kind: 'download' } ? Download : RouteAnswerOf<K>;
 
-export type RouteHandler<K extends HttpRouteId> = (input: RouteInput<K>, answer: AnswerControl) => RouteResult<K> | Promise<RouteResult<K>>;
+/** A handler's answer: the value, or (from the read worker) the value already encoded as JSON. */
+type Answered<K extends HttpRouteId> = RouteResult<K> | JsonText<RouteResult<K>>;
+
+export type RouteHandler<K extends HttpRouteId> = (input: RouteInput<K>, answer: AnswerControl) => Answered<K> | Promise<Answered<K>>;
 
 /** One handler per HTTP route of the table, by route id. */
 export type RouteHandlers = { [K in HttpRouteId]: RouteHandler<K> };
@@ -55,6 +59,7 @@ function register<K extends HttpRouteId>(app: FastifyInstance, id: K, handlers: 
     ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       const result = await handler(parsedInput(id, request), { status: (code) => void reply.code(code) });
+      if (result instanceof JsonText) return reply.type('application/json; charset=utf-8').send(result.text);
       if (options.kind !== 'download' || !isDownload(result)) return result;
       // The id is a slug, so the name needs no quoting beyond the quotes.
       reply.header('content-disposition', `attachment; filename="${result.fileName}"`);

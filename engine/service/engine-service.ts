@@ -16,7 +16,7 @@ import { SendEventCommand } from '../../shared/api/send-event-command.ts';
 import { StartRunCommand } from '../../shared/api/start-run-command.ts';
 import { RunDefinitionCommand } from '../../shared/api/forwarded-command.ts';
 import { TaskAction } from '../../shared/api/task-action.ts';
-import { isFinishedRunState, type RunState } from '../../shared/definition/names.ts';
+import type { RunState } from '../../shared/definition/names.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import { hasErrors } from '../../shared/validator/diagnostic.ts';
@@ -28,13 +28,13 @@ import { forkPlan } from '../runtime/fork-plan.ts';
 import { planRevision } from '../runtime/revision-plan.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
 import type { Timeline } from '../../shared/api/timeline.ts';
-import { runDetail } from '../../shared/run/run-detail.ts';
-import { elideRunDetail } from '../../shared/run/elide-values.ts';
 import type { RunValue, RunValueQuery } from '../../shared/api/run-value.ts';
 import type { Store } from '../store/store.ts';
-import { debugRunIds, listRunPage, type RunListFilter } from '../store/run-list.ts';
+import type { RunListFilter } from '../store/run-list.ts';
+import type { WorkflowReport } from '../metrics/stats.ts';
+import { eventPageOf, runDetailOf, runSummaryPage, statsOf, timelineOf } from './read-model.ts';
 import { readDefinitionVersion, versionHistory } from '../store/saved-versions.ts';
-import type { RunSummary, RunSummaryPage } from '../../shared/api/run-summary.ts';
+import type { RunSummaryPage } from '../../shared/api/run-summary.ts';
 import type { TaskSummary } from '../../shared/api/task-summary.ts';
 import { ValidateRequest, type ValidateResult, type WorkflowDetail, type WorkflowSummary, type WorkflowVersionDetail } from '../../shared/api/workflow-views.ts';
 import { RunReader } from './run-reader.ts';
@@ -68,8 +68,6 @@ export interface EngineServiceOptions {
   /** The folder of workflow templates a new workflow can start from (Weft's examples/). */
   templatesDir?: string;
 }
-
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 /**
  * Checks a run before any store is opened: the input against the workflow's input schema, and,
@@ -309,30 +307,9 @@ export class EngineService {
   // ---- reading ----
 
   runs(filter: RunListFilter): RunSummaryPage {
-    const { rows, next } = listRunPage(this.store.db, filter);
-    const debug = debugRunIds(this.store.db, rows.map((r) => r.id));
-    return {
-      runs: rows.map((r): RunSummary => {
-        const ended = isFinishedRunState(r.state);
-        const failure = r.state === 'failed' || r.state === 'needs_attention' ? this.engine.runMetrics(r.id).failure : null;
-        return {
-          id: r.id,
-          workflowId: r.workflowId,
-          version: r.version,
-          state: r.state,
-          inputRevision: r.inputRevision,
-          createdAt: iso(r.createdAt),
-          ...(debug.has(r.id) ? { debug: true as const } : {}),
-          startedAtMs: r.createdAt,
-          updatedAtMs: r.updatedAt,
-          endedAtMs: ended ? r.updatedAt : null,
-          durationMs: Math.max(0, (ended ? r.updatedAt : this.clock.now()) - r.createdAt),
-          failure: failure === null ? null : { step: failure.step, outcome: failure.outcome, reason: failure.reason },
-          parentRunId: null,
-        };
-      }),
-      next,
-    };
+    // Runs started a moment ago are listed: their rows are in the engine's next batch.
+    this.engine.flush();
+    return runSummaryPage(this.store, filter, this.clock.now());
   }
 
   /**
@@ -341,9 +318,17 @@ export class EngineService {
    * answer; the full values are fetched by path with runValue).
    */
   runDetail(idOrPrefix: string, o: { elideOver?: number } = {}): RunDetail {
-    const model = this.reader.fold(this.store.resolveRunId(idOrPrefix));
-    const detail = runDetail(model);
-    return { ...(o.elideOver === undefined ? detail : elideRunDetail(detail, o.elideOver)), definition: model.workflow };
+    return runDetailOf(this.reader, idOrPrefix, o.elideOver);
+  }
+
+  /**
+   * Commits what the engine holds in its batch, and says what time it is by the service's clock:
+   * a reader on another connection (the server's read worker) then answers as of this instant,
+   * with every command already answered in what it reads (docs/server.md, read-your-writes).
+   */
+  committedNow(): number {
+    this.engine.flush();
+    return this.clock.now();
   }
 
   /** One value of a run by its value path, whole or level by level (RunReader.runValue). */
@@ -353,22 +338,20 @@ export class EngineService {
 
   /** Where the run's time went, as spans, with the totals of its metrics (shared/run/timeline.ts). */
   timeline(idOrPrefix: string): Timeline {
-    return this.engine.timeline(this.store.resolveRunId(idOrPrefix));
+    return timelineOf(this.store, idOrPrefix, this.committedNow());
   }
 
   /** A page of a run's events; with `elide`, values in their data over that many bytes come as stubs. */
   events(idOrPrefix: string, after: number, limit: number, elide?: number): { events: RunEvent[]; next: number | null } {
-    const { events, next } = this.reader.eventPage(idOrPrefix, after, limit, elide);
-    return { events, next };
+    return eventPageOf(this.reader, idOrPrefix, after, limit, elide);
   }
 
   tasks(): TaskSummary[] {
     return this.reader.openTasks();
   }
 
-  stats(workflowId: string, version?: number): ReturnType<Engine['workflowStats']> {
-    if (!this.store.workflowVersions().has(workflowId)) throw new ServiceError('not-found', `workflow "${workflowId}" has no runs in this store`);
-    return this.engine.workflowStats(workflowId, version);
+  stats(workflowId: string, version?: number): WorkflowReport {
+    return statsOf(this.store, workflowId, version, this.committedNow());
   }
 
   // ---- actions ----

@@ -28,7 +28,10 @@ export function createStore(path: string, migrations: readonly Migration[]): voi
     try {
       db.pragma('journal_mode = WAL');
       db.transaction(() => {
-        for (const m of migrations) db.exec(m.sql);
+        for (const m of migrations) {
+          db.exec(m.sql);
+          m.build?.(db);
+        }
         db.pragma(`user_version = ${migrations[migrations.length - 1]?.version ?? 0}`);
         db.pragma(`application_id = ${WEFT_APPLICATION_ID}`);
       })();

@@ -1,10 +1,15 @@
 // Numbered, forward-only schema migrations. The database's `user_version` is the number of the
 // last one applied. Never edit a migration that has shipped: add the next one.
+import type { Db } from './db.ts';
+import { buildRunRollups } from './run-rollups.ts';
+import { Store } from './store.ts';
 
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** Run after `sql`, in the same transaction: what SQL alone cannot compute (a fold of each log). */
+  build?: (db: Db) => void;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -162,6 +167,27 @@ export const MIGRATIONS: readonly Migration[] = [
         INSERT OR IGNORE INTO event_types (type) VALUES (new.type);
       END;
     `,
+  },
+  {
+    version: 10,
+    name: 'rollups of finished runs (run-rollups.ts); indexes in the keyset order of the runs list',
+    // `run_metrics` holds each finished run's metrics, written in the commit that finishes it:
+    // stats read one row per run instead of folding every log. The runs list pages newest first
+    // by (created_at, id), filtered by workflow or by state: each has an index in that order (a
+    // WITHOUT ROWID table's index ends with the primary key, id), so a page reads its rows and
+    // stops instead of sorting every run. runs_by_state (state, created_at) already was one.
+    sql: `
+      CREATE TABLE run_metrics (
+        run_id TEXT PRIMARY KEY,
+        metrics TEXT NOT NULL
+      );
+      CREATE INDEX runs_newest ON runs (created_at);
+      CREATE INDEX runs_by_workflow_newest ON runs (workflow_id, created_at);
+    `,
+    build: (db) => {
+      const store = new Store(db);
+      buildRunRollups(db, (runId) => store.readRunLog(runId));
+    },
   },
 ];
 

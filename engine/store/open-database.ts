@@ -126,6 +126,7 @@ function upgrade(db: Db, path: string, migrations: readonly Migration[]): void {
     for (const m of migrations) {
       if (m.version <= from) continue;
       db.exec(m.sql);
+      m.build?.(db);
       version = m.version;
     }
     if (version !== from) db.pragma(`user_version = ${version}`);

@@ -1,6 +1,8 @@
 // The runs list as a front end pages it: newest first, filtered by workflow and state, continued
 // after the last row of the previous page (a keyset cursor "createdAt:id", stable while runs are
-// added). Read-only queries on the runs projection.
+// added). Read-only queries on the runs projection. Each filter has an index in the page's order
+// (runs_newest, runs_by_workflow_newest, runs_by_state: migrations 2 and 10), so a page reads its
+// rows and stops, whatever the size of the store; test/engine/run-list-plan.test.ts checks the plans.
 import type { RunState } from '../../shared/definition/names.ts';
 import type { Db } from './db.ts';
 import { StoreError } from './store-error.ts';
@@ -35,8 +37,10 @@ export function listRunPage(db: Db, filter: RunListFilter): { rows: RunListRow[]
   if (filter.after !== undefined) {
     const match = /^(\d{1,16}):(.{1,200})$/.exec(filter.after);
     if (match === null) throw new StoreError('bad-input', `after must be the "next" of an earlier page (such as "1764585600000:rmx1nk"), not "${filter.after.slice(0, 40)}"`);
-    where.push('(created_at < ? OR (created_at = ? AND id < ?))');
-    args.push(Number(match[1]), Number(match[1]), match[2] ?? '');
+    // A row value, not "created_at < ? OR (created_at = ? AND id < ?)": SQLite seeks an index in
+    // (created_at, id) order to it (migration 10), where the OR form scans from the newest run.
+    where.push('(created_at, id) < (?, ?)');
+    args.push(Number(match[1]), match[2] ?? '');
   }
   const sql = `SELECT id, workflow_id, version, state, input_revision, created_at, updated_at FROM runs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`;
   const raw = db.prepare(sql).raw().all(...args, limit + 1) as [string, string, number, RunState, number, number, number][];

@@ -30,6 +30,7 @@ import type Database from 'better-sqlite3';
 import type { Db } from './db.ts';
 import { StoreError } from './store-error.ts';
 import { CommitListeners, type CommitListener, type CommittedEvent } from './commit-listeners.ts';
+import { RunRollups, type RolledUpRun } from './run-rollups.ts';
 
 export type { CommitListener, CommittedEvent } from './commit-listeners.ts';
 
@@ -122,8 +123,10 @@ export class Store {
   private readonly upsertStep;
   private readonly clearSteps;
   private readonly writeBatch;
+  private readonly rollups: RunRollups;
 
   constructor(readonly db: Db) {
+    this.rollups = new RunRollups(db, (runId) => this.readRunLog(runId));
     this.insertEvent = db.prepare('INSERT INTO events (run_id, seq, at, type, step, activation, attempt, data, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     // Many rows per statement: one call into SQLite per CHUNK events instead of per event.
     this.insertEvents = db.prepare(`INSERT INTO events (run_id, seq, at, type, step, activation, attempt, data, reason) VALUES ${Array.from({ length: CHUNK }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`);
@@ -135,7 +138,7 @@ export class Store {
     );
     this.clearSteps = db.prepare('DELETE FROM step_states WHERE run_id = ?');
     const consume = db.prepare('UPDATE external_events SET consumed_run = ?, consumed_step = ? WHERE id = ?');
-    this.writeBatch = db.transaction((rows: Row[], runs: RunRow[], steps: [string, StepProjection][], clears: string[], consumed: [string, string, string][], clearAll: boolean) => {
+    this.writeBatch = db.transaction((rows: Row[], events: readonly RunEvent[], runs: RunRow[], steps: [string, StepProjection][], clears: string[], consumed: [string, string, string][], clearAll: boolean) => {
       if (clearAll) db.exec('DELETE FROM step_states');
       for (const id of clears) this.clearSteps.run(id);
       for (const [runId, stepId, id] of consumed) consume.run(runId, stepId, id);
@@ -147,6 +150,8 @@ export class Store {
       for (; k < rows.length; k++) lastCursor = Number(this.insertEvent.run(rows[k]).lastInsertRowid);
       for (const r of runs) this.upsertRun.run(r.id, r.workflowId, r.version, r.state, r.inputRevision, r.createdAt, r.updatedAt, r.key ?? null);
       for (const [runId, s] of steps) this.upsertStep.run(runId, s.stepId, s.activation, s.state, s.attempts, s.evidenceId);
+      // In this transaction: a rollup is never committed without its events, nor they without it.
+      this.rollups.afterWrite(events);
       return lastCursor;
     });
   }
@@ -262,7 +267,7 @@ export class Store {
     let lastCursor: number;
     try {
       if (durable) this.db.pragma('synchronous = FULL');
-      lastCursor = this.writeBatch(rows, runs, steps, clears, consumed, clearAll);
+      lastCursor = this.writeBatch(rows, events, runs, steps, clears, consumed, clearAll);
     } catch (e) {
       // Nothing of the batch was written: forget its sequence numbers so the log stays gapless.
       for (const r of rows) this.seqs.delete(r[0]);
@@ -417,6 +422,19 @@ export class Store {
   }
 
   // ---- runs ----
+
+  /**
+   * The runs of a workflow (of one version if given), oldest first, each with its finished
+   * metrics' JSON from the rollups (run-rollups.ts), or null for a run still going.
+   */
+  rolledUpRuns(workflowId: string, version?: number): RolledUpRun[] {
+    return this.rollups.runsOf(workflowId, version);
+  }
+
+  /** A finished run's metrics' JSON from its rollup; undefined while it is not finished. */
+  rolledUpMetricsOf(runId: string): string | undefined {
+    return this.rollups.metricsOf(runId);
+  }
 
   getRun(runId: string): RunRow | undefined {
     const r = this.stmt('SELECT id, workflow_id, version, state, input_revision, created_at, updated_at FROM runs WHERE id = ?').raw().get(runId) as

@@ -6,19 +6,28 @@ import type { EngineService } from '../../engine/service/engine-service.ts';
 import type { RouteHandlers } from '../../engine/server/register-routes.ts';
 import { apiHandlers } from '../../engine/server/api-handlers.ts';
 import { workflowFileHandlers } from '../../engine/server/workflow-file-routes.ts';
+import { JsonText } from '../../engine/service/json-text.ts';
+import type { ServedReads } from '../../engine/service/served-reads.ts';
+import type { WorkflowReport } from '../../shared/api/workflow-stats.ts';
 
 declare const service: EngineService;
+declare const reads: ServedReads;
 const facts = { version: '0', workspace: '/w', storePath: '/w/weft.db' };
 
 // Complete: every route of the table has its handler.
-export const complete: Omit<RouteHandlers, 'compare'> = { ...apiHandlers(service, facts), ...workflowFileHandlers(service) };
+export const complete: Omit<RouteHandlers, 'compare'> = { ...apiHandlers(service, reads, facts), ...workflowFileHandlers(service) };
 
 // @ts-expect-error a route without a handler (compare) is missing from the map
-export const missing: RouteHandlers = { ...apiHandlers(service, facts), ...workflowFileHandlers(service) };
+export const missing: RouteHandlers = { ...apiHandlers(service, reads, facts), ...workflowFileHandlers(service) };
 
 export const wrongAnswer: Pick<RouteHandlers, 'health'> = {
   // @ts-expect-error health answers HealthInfo, which has no `ok`
   health: () => ({ ok: true }),
+};
+
+export const wrongEncoded: Pick<RouteHandlers, 'runs.get'> = {
+  // @ts-expect-error runs.get answers a RunDetail; JSON text of a WorkflowReport is not one
+  'runs.get': () => new JsonText<WorkflowReport>('{}'),
 };
 
 export const wrongSchema: Pick<RouteHandlers, 'tasks.answer'> = {

@@ -1,0 +1,90 @@
+// The heavy reads of the server, written once over a Store: the runs page, a run's detail, an
+// events page, a run's timeline and a workflow's stats. The EngineService answers them on the
+// engine's thread (the CLI, scenarios, tests); the server's read worker (read-worker-entry.ts)
+// answers the same functions over a read-only connection of its own, so that a read that takes
+// long never holds the engine or /api/health. Time comes in as `asOf`: the service's clock
+// decides it (a virtual clock in scenarios), never the thread that computes.
+import { isFinishedRunState } from '../../shared/definition/names.ts';
+import type { RunDetail } from '../../shared/api/run-detail.ts';
+import type { RunSummary, RunSummaryPage, RunFailure } from '../../shared/api/run-summary.ts';
+import type { Timeline } from '../../shared/api/timeline.ts';
+import type { RunEvent } from '../../shared/events/run-event.ts';
+import { runDetail } from '../../shared/run/run-detail.ts';
+import { elideRunDetail } from '../../shared/run/elide-values.ts';
+import { timeline } from '../../shared/run/timeline.ts';
+import { runMetrics, type RunMetrics } from '../metrics/run-metrics.ts';
+import { workflowReport, type WorkflowReport } from '../metrics/stats.ts';
+import type { Store } from '../store/store.ts';
+import { debugRunIds, listRunPage, type RunListFilter } from '../store/run-list.ts';
+import type { RunReader } from './run-reader.ts';
+import { ServiceError } from './service-error.ts';
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** A page of the runs list, newest first, as of `now` (the duration of a run still going). */
+export function runSummaryPage(store: Store, filter: RunListFilter, now: number): RunSummaryPage {
+  const { rows, next } = listRunPage(store.db, filter);
+  const debug = debugRunIds(store.db, rows.map((r) => r.id));
+  return {
+    runs: rows.map((r): RunSummary => {
+      const ended = isFinishedRunState(r.state);
+      const failure = r.state === 'failed' || r.state === 'needs_attention' ? failureOf(store, r.id, now) : null;
+      return {
+        id: r.id,
+        workflowId: r.workflowId,
+        version: r.version,
+        state: r.state,
+        inputRevision: r.inputRevision,
+        createdAt: iso(r.createdAt),
+        ...(debug.has(r.id) ? { debug: true as const } : {}),
+        startedAtMs: r.createdAt,
+        updatedAtMs: r.updatedAt,
+        endedAtMs: ended ? r.updatedAt : null,
+        durationMs: Math.max(0, (ended ? r.updatedAt : now) - r.createdAt),
+        failure: failure === null ? null : { step: failure.step, outcome: failure.outcome, reason: failure.reason },
+        parentRunId: null,
+      };
+    }),
+    next,
+  };
+}
+
+/** Where a run went wrong: from its rollup once it is finished, else from a fold of its log. */
+function failureOf(store: Store, runId: string, asOf: number): RunFailure | null {
+  const json = store.rolledUpMetricsOf(runId);
+  const metrics: Pick<RunMetrics, 'failure'> = json === undefined ? runMetrics(store.readEvents(runId), asOf) : rolledUpFailure(json);
+  return metrics.failure;
+}
+
+/** The failure in a rollup (the store wrote it with JSON.stringify of runMetrics; run-rollups.ts). */
+function rolledUpFailure(json: string): Pick<RunMetrics, 'failure'> {
+  return JSON.parse(json) as Pick<RunMetrics, 'failure'>;
+}
+
+/**
+ * The run's RunDetail (shared/run/run-detail.ts) with its definition snapshot, which the app
+ * draws. With `elideOver`, values over that many bytes come as ElidedValue stubs (the server's
+ * answer; the full values are fetched by path with RunReader.runValue).
+ */
+export function runDetailOf(reader: RunReader, idOrPrefix: string, elideOver?: number): RunDetail {
+  const model = reader.fold(reader.resolveRunId(idOrPrefix));
+  const detail = runDetail(model);
+  return { ...(elideOver === undefined ? detail : elideRunDetail(detail, elideOver)), definition: model.workflow };
+}
+
+/** A page of a run's events; with `elide`, values in their data over that many bytes come as stubs. */
+export function eventPageOf(reader: RunReader, idOrPrefix: string, after: number, limit: number, elide?: number): { events: RunEvent[]; next: number | null } {
+  const { events, next } = reader.eventPage(idOrPrefix, after, limit, elide);
+  return { events, next };
+}
+
+/** Where the run's time went, as spans, with the totals of its metrics, as of `asOf`. */
+export function timelineOf(store: Store, idOrPrefix: string, asOf: number): Timeline {
+  return timeline(store.readEvents(store.resolveRunId(idOrPrefix)), asOf);
+}
+
+/** A workflow's figures over its runs in this store (docs/metrics.md), as of `asOf`. */
+export function statsOf(store: Store, workflowId: string, version: number | undefined, asOf: number): WorkflowReport {
+  if (!store.workflowVersions().has(workflowId)) throw new ServiceError('not-found', `workflow "${workflowId}" has no runs in this store`);
+  return workflowReport(store, workflowId, { ...(version === undefined ? {} : { version }), asOf });
+}

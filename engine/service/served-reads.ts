@@ -1,0 +1,80 @@
+// The server's heavy reads (runs pages, run detail, events pages, timelines, stats), answered by
+// the read worker (read-worker.ts) off the engine's thread, as JSON text ready to send.
+//
+// Read-your-writes: before each read is handed to the worker, the engine's pending batch is
+// committed on this thread (EngineService.committedNow). The worker's read starts after that
+// commit, and in WAL mode it sees every commit made before it began; so a client that got an
+// answer to a command (which the engine acted on before answering) never reads a state older
+// than that answer. The service's clock gives the instant a time-dependent answer is as of.
+import type { RunListFilter } from '../store/run-list.ts';
+import type { EngineService } from './engine-service.ts';
+import type { ReadQuery } from './read-worker-protocol.ts';
+import { ReadWorker } from './read-worker.ts';
+import { JsonText } from './json-text.ts';
+import type { RunSummaryPage } from '../../shared/api/run-summary.ts';
+import type { RunDetail } from '../../shared/api/run-detail.ts';
+import type { RunEventsPage } from '../../shared/api/event-page.ts';
+import type { Timeline } from '../../shared/api/timeline.ts';
+import type { WorkflowReport } from '../../shared/api/workflow-stats.ts';
+
+export class ServedReads {
+  private readonly worker: ReadWorker;
+
+  /** `storePath`: the store the service's engine owns; `script` is the worker's file (tests). */
+  constructor(
+    private readonly service: EngineService,
+    storePath: string,
+    script?: URL,
+  ) {
+    const inline = (q: ReadQuery): string => JSON.stringify(this.inline(q));
+    this.worker = script === undefined ? new ReadWorker(storePath, inline) : new ReadWorker(storePath, inline, script);
+  }
+
+  /** A page of the runs list (GET /api/runs). */
+  async runs(filter: RunListFilter): Promise<JsonText<RunSummaryPage>> {
+    return new JsonText(await this.worker.read({ op: 'runs', filter, now: this.service.committedNow() }));
+  }
+
+  /** A run's detail with values over `elideOver` bytes as stubs (GET /api/runs/:id). */
+  async runDetail(run: string, elideOver: number): Promise<JsonText<RunDetail>> {
+    this.service.committedNow();
+    return new JsonText(await this.worker.read({ op: 'run-detail', run, elideOver }));
+  }
+
+  /** A page of a run's events (GET /api/runs/:id/events). */
+  async events(run: string, after: number, limit: number, elide?: number): Promise<JsonText<RunEventsPage>> {
+    this.service.committedNow();
+    return new JsonText(await this.worker.read({ op: 'events', run, after, limit, ...(elide === undefined ? {} : { elide }) }));
+  }
+
+  /** A run's timeline (GET /api/runs/:id/timeline). */
+  async timeline(run: string): Promise<JsonText<Timeline>> {
+    return new JsonText(await this.worker.read({ op: 'timeline', run, asOf: this.service.committedNow() }));
+  }
+
+  /** A workflow's report over its runs (GET /api/stats/:workflowId). */
+  async stats(workflowId: string, version?: number): Promise<JsonText<WorkflowReport>> {
+    return new JsonText(await this.worker.read({ op: 'stats', workflowId, ...(version === undefined ? {} : { version }), asOf: this.service.committedNow() }));
+  }
+
+  close(): Promise<void> {
+    return this.worker.close();
+  }
+
+  /** The same reads on this thread, by the service: where no worker can run. */
+  private inline(q: ReadQuery): unknown {
+    const s = this.service;
+    switch (q.op) {
+      case 'runs':
+        return s.runs(q.filter);
+      case 'run-detail':
+        return s.runDetail(q.run, q.elideOver === undefined ? {} : { elideOver: q.elideOver });
+      case 'events':
+        return s.events(q.run, q.after, q.limit, q.elide);
+      case 'timeline':
+        return s.timeline(q.run);
+      case 'stats':
+        return s.stats(q.workflowId, q.version);
+    }
+  }
+}

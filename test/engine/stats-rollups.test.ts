@@ -1,0 +1,149 @@
+// Stats from rollups (engine/store/run-rollups.ts) against the full scan they replace
+// (scannedWorkflowReport folds every run's log): over a seeded, random-ish history of
+// refund-check runs (retries, failures, compensations, people's decisions, runs left waiting or
+// needing attention, operator pauses, resumes, cancels, retries and resolutions, engine crashes
+// in scenarios), over a store upgraded from schema 9 by migration 10, and over a store left by
+// a real `weft run` killed mid-run, the report is the same, value for value.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { overrideEnv } from '../env-override.ts';
+import { ScenarioFile, type Scenario } from '../../shared/scenario/scenario-schema.ts';
+import { runScenario } from '../../engine/scenario/run-scenario.ts';
+import { scannedWorkflowReport, workflowReport } from '../../engine/metrics/stats.ts';
+import { openDatabase } from '../../engine/store/open-database.ts';
+import { Store } from '../../engine/store/store.ts';
+import { openReadOnlyStore } from '../../engine/service/read-only-store.ts';
+import { seededRandom } from '../../engine/runtime/virtual-clock.ts';
+import { killTree } from '../crash/process-tree.ts';
+import { startCli } from '../crash/weft-cli.ts';
+import { until } from './until.ts';
+import { parseWorkflow } from './harness.ts';
+
+const fixtures = join(import.meta.dirname, '..', 'fixtures', 'metrics');
+const workflow = parseWorkflow(JSON.parse(readFileSync(join(fixtures, 'refund-check.weft.json'), 'utf8')));
+const SEED = Number(process.env['WEFT_ROLLUP_SEED'] ?? 20);
+
+/** One random-ish refund-check run: what each step does, who decides when, what an operator does. */
+function randomScenario(random: () => number, n: number): Scenario {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
+  const ms = (max: number): number => 1 + Math.floor(random() * max);
+  const large = random() < 0.5;
+  const lookup = [...Array.from({ length: pick([0, 0, 1, 2]) }, () => ({ fail: 'http_503', takeMs: ms(200) })), { succeed: { status: 200, body: { amount: large ? 250 : 40 } }, takeMs: ms(300) }];
+  const payFate = pick(['ok', 'ok', 'hang', 'fail']);
+  const pay = payFate === 'ok' ? [{ succeed: { status: 201 }, takeMs: ms(400) }] : payFate === 'hang' ? [{ hang: true }, { succeed: { status: 201 }, takeMs: ms(400) }] : [{ fail: 'http_500', takeMs: ms(50) }, { succeed: { status: 201 }, takeMs: ms(400) }];
+  const decide = large ? pick(['approve', 'reject', 'none']) : 'none';
+  const operator = pick(['none', 'none', 'cancel', 'pause-resume', 'resolve', 'retry', 'cancel-late']);
+  const actions: NonNullable<Scenario['operator']> = [];
+  if (operator === 'cancel') actions.push({ atMs: ms(500), action: 'cancel', reason: 'test' });
+  if (operator === 'cancel-late') actions.push({ atMs: 20_000_000, action: 'cancel', reason: 'test' });
+  if (operator === 'pause-resume') actions.push({ atMs: ms(300), action: 'pause' }, { atMs: 5000 + ms(5000), action: 'resume' });
+  if (operator === 'resolve') actions.push({ atMs: 16_000_000, action: 'resolve', step: 'pay', as: pick(['succeeded', 'failed']), evidence: { checked: true } });
+  if (operator === 'retry') actions.push({ atMs: 16_000_000, action: 'retry', step: 'pay' });
+  const scenario = {
+    name: `random ${n}`,
+    seed: n,
+    input: { refundId: `R${n}` },
+    steps: { lookup, reserve: [{ succeed: { status: 201 }, takeMs: ms(100) }], pay, release: [{ succeed: { status: 204 }, takeMs: ms(60) }] },
+    ...(decide === 'none' ? {} : { decisions: [{ step: 'review', atMs: 1000 + ms(7_000_000), decision: decide === 'approve' ? 'approve' : 'reject', by: 'ana' }] }),
+    ...(actions.length === 0 ? {} : { operator: actions }),
+    ...(random() < 0.15 ? { crash: { afterEvent: pick(['attempt_started', 'step_settled', 'step_activated']), nth: 1 + Math.floor(random() * 3) } } : {}),
+    expect: {},
+  };
+  // Whatever the engine refuses (an action on a run already ended) is part of the history too.
+  return ScenarioFile.parse({ scenarios: [scenario] }).scenarios[0] as Scenario;
+}
+
+/** The report from the rollups and from a fold of every log, side by side, as of one instant. */
+function bothReports(store: Store, version?: number): { rolled: unknown; scanned: unknown } {
+  const opts = { asOf: Date.UTC(2027, 0, 1), ...(version === undefined ? {} : { version }) };
+  return { rolled: workflowReport(store, 'refund-check', opts), scanned: scannedWorkflowReport(store, 'refund-check', opts) };
+}
+
+describe('stats from rollups agree with the full scan', () => {
+  it('over a random-ish history: retries, failures, decisions, operator acts, crashes, runs still going', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-rollups-'));
+    const dbPath = join(dir, 'weft.db');
+    const random = seededRandom(SEED);
+    for (let n = 1; n <= 40; n++) await runScenario(workflow, randomScenario(random, n), { dbPath });
+    const { store, close } = await openReadOnlyStore(dbPath);
+    try {
+      const { rolled, scanned } = bothReports(store);
+      expect(rolled).toEqual(scanned);
+      // The history is as mixed as intended: finished runs in each end state, and runs still going.
+      const states = (scanned as { stats: { states: Record<string, number> } }).stats.states;
+      expect(states['succeeded']).toBeGreaterThan(0);
+      expect(states['failed']).toBeGreaterThan(0);
+      expect(states['cancelled']).toBeGreaterThan(0);
+      expect((states['waiting'] ?? 0) + (states['needs_attention'] ?? 0) + (states['running'] ?? 0)).toBeGreaterThan(0);
+      // Finished runs are read from their rollups, not folded: each has one row, the others none.
+      const rows = store.rolledUpRuns('refund-check');
+      const finished = rows.filter(([, json]) => json !== null).length;
+      expect(finished).toBe((states['succeeded'] ?? 0) + (states['failed'] ?? 0) + (states['cancelled'] ?? 0));
+    } finally {
+      close();
+    }
+  });
+
+  it('migration 10 builds the rollups of a store written before them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-rollups-old-'));
+    const dbPath = join(dir, 'weft.db');
+    const random = seededRandom(SEED + 1);
+    for (let n = 1; n <= 12; n++) await runScenario(workflow, randomScenario(random, n), { dbPath });
+    // As a store of schema 9 would be: no rollups table, and no rollups.
+    const old = openDatabase(dbPath);
+    const before = (old.prepare('SELECT count(*) AS n FROM run_metrics').get() as { n: number }).n;
+    expect(before).toBeGreaterThan(0);
+    old.exec('DROP TABLE run_metrics; DROP INDEX runs_newest; DROP INDEX runs_by_workflow_newest; PRAGMA user_version = 9');
+    old.close();
+    const upgraded = new Store(openDatabase(dbPath, { mode: 'write' }));
+    try {
+      expect((upgraded.db.prepare('SELECT count(*) AS n FROM run_metrics').get() as { n: number }).n).toBe(before);
+      const { rolled, scanned } = bothReports(upgraded, 1);
+      expect(rolled).toEqual(scanned);
+    } finally {
+      upgraded.db.close();
+    }
+  });
+
+  it('a store left by an engine killed mid-run still agrees', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-rollups-crash-'));
+    const dbPath = join(dir, 'weft.db');
+    const file = join(dir, 'nap.weft.json');
+    // Fast while no file "slow" is there; with it, the step sleeps until the engine is killed.
+    writeFileSync(file, JSON.stringify({
+      format: 'weft/v1', id: 'nap', version: 1, name: 'nap',
+      steps: [{ id: 'nap', kind: 'command', config: { argv: ['sh', '-c', 'if [ -f slow ]; then sleep 60; fi; echo "{}"'] } }, { id: 'done', kind: 'end', config: { status: 'succeeded' } }],
+      edges: [{ id: 'e1', from: 'nap', to: 'done' }],
+    }));
+    // The workflow runs a command: its workspace is trusted, in a config folder of this test's own.
+    onTestFinished(overrideEnv({ WEFT_CONFIG_DIR: join(dir, 'config') }));
+    expect((await startCli(['trust', dir], dir).done).code).toBe(0);
+    for (let n = 0; n < 3; n++) expect((await startCli(['run', file, '--db', dbPath], dir).done).code).toBe(0);
+    writeFileSync(join(dir, 'slow'), '');
+    const cli = startCli(['run', file, '--db', dbPath], dir);
+    try {
+      await until(() => {
+        const store = new Store(openDatabase(dbPath, { mode: 'read' }));
+        try {
+          return store.listRuns(10).some((r) => r.state === 'running' && store.readEvents(r.id).some((e) => e.type === 'attempt_started'));
+        } finally {
+          store.db.close();
+        }
+      }, 'the fourth run to start its sleeping attempt');
+    } finally {
+      killTree(cli.pid);
+      await cli.done;
+    }
+    const { store, close } = await openReadOnlyStore(dbPath);
+    try {
+      const asOf = Date.now();
+      const report = workflowReport(store, 'nap', { asOf });
+      expect(report).toEqual(scannedWorkflowReport(store, 'nap', { asOf }));
+      expect(report.stats.states).toMatchObject({ succeeded: 3, running: 1 });
+    } finally {
+      close();
+    }
+  });
+});
