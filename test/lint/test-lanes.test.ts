@@ -24,6 +24,7 @@ it('puts each file in the lane of its folder, the CLI tests and the listed files
   expect(laneOf('test/engine/store.test.ts')).toBe('unit');
   expect(laneOf('test/shared/api/read-models-cli.test.ts')).toBe('process');
   expect(laneOf('test/cli/run-cli.test.ts')).toBe('process');
+  expect(laneOf('test/cli/main.test.ts')).toBe('unit');
   expect(laneOf('test/crash/send-kill.test.ts')).toBe('process');
   expect(laneOf('test/renderer/timeline/timeline.browser.test.ts')).toBe('process');
   expect(laneOf('test/server/event-stream.test.ts')).toBe('process');
