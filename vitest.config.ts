@@ -1,6 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { laneOf, testFiles } from './test/lanes.ts';
 
-// Under CI a JSON report is written too, so .ci/run can print the "N passed, N failed" line.
+// Under CI a JSON report is written too, so .ci/run can print the "N passed, N failed" line (one
+// report for both projects: its totals count every test).
 const ci = process.env['CI'] === 'true';
 
 // Tests wait on conditions, never on time (test/wait-until.ts). The clocks below only stop a
@@ -10,15 +13,44 @@ const ci = process.env['CI'] === 'true';
 const BROKEN_TEST_MS = 120_000;
 const WAIT_BOUND_MS = 90_000;
 
+// Two projects (lanes, test/lanes.ts decides by path): `unit` runs code in the test's process,
+// `process` spawns the real CLI, `weft serve`, crashes and builds. `vitest run` runs both, `npm run
+// test:unit` the unit lane alone (vitest --project unit).
+const unitFiles = testFiles(fileURLToPath(new URL('.', import.meta.url))).filter((file) => laneOf(file) === 'unit');
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // Builds the CLI bundle when stale, so tests that spawn `weft` do not pay for tsx each call.
-    globalSetup: ['test/cli/fresh-bundle-setup.ts'],
     testTimeout: BROKEN_TEST_MS,
     hookTimeout: BROKEN_TEST_MS,
     expect: { poll: { timeout: WAIT_BOUND_MS } },
+    // Two files at a time (the default on two cores is one): a CLI test spends most of its time
+    // waiting on a child, so the other worker has a core. Both lanes share these two workers.
+    maxWorkers: 2,
     reporters: ci ? ['default', 'json'] : ['default'],
     ...(ci ? { outputFile: { json: 'test-results/vitest.json' } } : {}),
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: unitFiles,
+          // In-process tests share a worker thread and its loaded modules: no process start and no
+          // re-import of zod, the engine and the renderer's logic per file. Tests put back what
+          // they change (process.env through test/env-override.ts, their own temp folders).
+          pool: 'threads',
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'process',
+          include: ['test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', ...unitFiles],
+          // Builds the CLI bundle when stale, so tests that spawn `weft` do not pay for tsx each call.
+          globalSetup: ['test/cli/fresh-bundle-setup.ts'],
+        },
+      },
+    ],
   },
 });

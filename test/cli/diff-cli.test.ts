@@ -1,52 +1,18 @@
-// `weft diff` through the real binary: exit 0 for the same workflow, 1 for each kind of change
-// (with the change in --json), WORKFLOW@VERSION read from a store that `weft run` wrote, and exit 2
-// with one line naming the argument for everything that cannot be compared.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// `weft diff` through the real binary: exit 0 for the same workflow, 1 for a change (each kind of
+// change, and both directions, are in diff-kinds.test.ts, through main() in-process), WORKFLOW@VERSION
+// read from a store that `weft run` wrote, and exit 2 with one line naming the argument for
+// everything that cannot be compared.
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { WorkflowDiff } from '../../shared/definition/workflow-diff-schema.ts';
 import { runWeft, STACK_LINE } from './run-weft.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { recordSavedVersion } from '../../engine/store/saved-versions.ts';
 import { Workflow as WorkflowSchema } from '../../shared/definition/workflow-schema.ts';
+import { diffFiles, hello, parseDiff } from './diff-workflows.ts';
 
-type Raw = Record<string, unknown> & { steps: Record<string, unknown>[]; edges: Record<string, unknown>[] };
-
-const dir = mkdtempSync(join(tmpdir(), 'weft-diff-'));
-
-const hello = (): Raw => ({
-  format: 'weft/v1',
-  id: 'hello',
-  version: 1,
-  name: 'Hello',
-  steps: [
-    { id: 'hi', kind: 'transform', config: { expression: '"hi"' } },
-    { id: 'shout', kind: 'transform', config: { expression: '"HI"' } },
-    { id: 'done', kind: 'end' },
-  ],
-  edges: [
-    { id: 'e1', from: 'hi', to: 'shout' },
-    { id: 'e2', from: 'shout', to: 'done' },
-  ],
-  layout: { hi: { x: 0, y: 0 }, shout: { x: 100, y: 0 }, done: { x: 200, y: 0 } },
-});
-
-let n = 0;
-/** Writes `raw` to a new file of the temp folder and returns its path. */
-const file = (raw: unknown, text?: string): string => {
-  const path = join(dir, `f${++n}.weft.json`);
-  writeFileSync(path, text ?? JSON.stringify(raw, null, 2));
-  return path;
-};
-const changed = (change: (w: Raw) => void): string => {
-  const w = hello();
-  change(w);
-  return file(w);
-};
-
-const parseDiff = (stdout: string): WorkflowDiff => WorkflowDiff.parse(JSON.parse(stdout));
+const { dir, file, changed } = diffFiles();
 
 const A = file(hello());
 
@@ -59,47 +25,6 @@ describe.concurrent('weft diff of two files', () => {
     const json = await runWeft(['diff', A, file(reordered), '--json']);
     expect(json.code).toBe(0);
     expect(parseDiff(json.stdout)).toMatchObject({ same: true, layoutOnly: false, versions: { a: 1, b: 4 } });
-  });
-
-  // Each kind of change: what is done to B, the part of the JSON it must show in, and its line.
-  const kinds: [string, (w: Raw) => void, Record<string, unknown>, string][] = [
-    ['a step added', (w) => w.steps.push({ id: 'notify', kind: 'http', config: { method: 'POST', url: 'https://example.test/n' } }), { steps: { added: ['notify'] } }, '+ step notify (http)'],
-    ['a step removed', (w) => {
-      w.steps = w.steps.filter((s) => s['id'] !== 'shout');
-      w.edges = [{ id: 'e1', from: 'hi', to: 'done' }];
-    }, { steps: { removed: ['shout'] } }, '- step shout (transform)'],
-    ['a step changed', (w) => Object.assign(w.steps[1] ?? {}, { config: { expression: '"HEY"' }, retry: { maxAttempts: 2 } }), { steps: { changed: [{ id: 'shout', parts: ['config', 'retry'] }] } }, '~ step shout: config, retry'],
-    ['an edge added', (w) => w.edges.push({ id: 'skip', from: 'hi', to: 'done', on: 'failed' }), { edges: { added: ['skip'] } }, '+ edge skip: hi→done'],
-    ['an edge removed', (w) => {
-      w.edges = w.edges.filter((e) => e['id'] !== 'e2');
-    }, { edges: { removed: ['e2'] } }, '- edge e2: shout→done'],
-    ['an edge rerouted', (w) => Object.assign(w.edges[0] ?? {}, { to: 'done' }), { edges: { changed: [{ id: 'e1', parts: ['rerouted'] }] } }, '~ edge e1: rerouted hi→shout ⇒ hi→done'],
-    ['an edge renamed', (w) => Object.assign(w.edges[1] ?? {}, { id: 'shout_done' }), { edges: { renamed: [{ was: 'e2', id: 'shout_done', parts: [] }] } }, '~ edge e2 renamed to shout_done: shout→done'],
-    ['a workflow part', (w) => Object.assign(w, { description: 'greets', limits: { maxParallelRuns: 1 } }), { workflow: { changed: ['description', 'limits'] } }, '~ workflow: description, limits'],
-    ['the layout alone', (w) => Object.assign(w, { layout: { hi: { x: 0, y: 40 } } }), { layoutOnly: true, layout: { moved: ['hi', 'shout', 'done'] } }, 'layout: 3 steps moved'],
-  ];
-  it.each(kinds)('exits 1 for %s, and --json has it', async (_name, change, expected, line) => {
-    const B = changed(change);
-    const [text, json] = await Promise.all([runWeft(['diff', A, B]), runWeft(['diff', '--json', A, B])]);
-    expect(text.code).toBe(1);
-    expect(text.stderr).toBe('');
-    expect(text.stdout.split('\n')).toContain(line);
-    expect(json.code).toBe(1);
-    expect(json.stderr).toBe('');
-    const diff = parseDiff(json.stdout);
-    expect(diff).toMatchObject({ same: false, ...expected });
-    if (expected['layoutOnly'] !== true) expect(diff.layoutOnly).toBe(false);
-  });
-
-  it('prints every change in one run, and the same lines whichever file is given first, mirrored', async () => {
-    const B = changed((w) => {
-      w.steps.push({ id: 'notify', kind: 'http', config: { method: 'POST', url: 'https://example.test/n' } });
-      w.edges.push({ id: 'e3', from: 'done', to: 'notify' });
-    });
-    const forward = await runWeft(['diff', A, B]);
-    const back = await runWeft(['diff', B, A]);
-    expect(forward).toEqual({ code: 1, stderr: '', stdout: '+ step notify (http)\n~ step done: edges\n+ edge e3: done→notify\n' });
-    expect(back).toEqual({ code: 1, stderr: '', stdout: '- step notify (http)\n~ step done: edges\n- edge e3: done→notify\n' });
   });
 
   it('compares a file with validation findings, as long as it follows the definition format', async () => {

@@ -11,7 +11,8 @@ import { ScenarioFile } from '../../shared/scenario/scenario-schema.ts';
 import { runMetrics, type RunMetrics } from '../../engine/metrics/run-metrics.ts';
 import { percentile, workflowStats } from '../../engine/metrics/workflow-stats.ts';
 import { runScenario } from '../../engine/scenario/run-scenario.ts';
-import { runWeft } from '../cli/run-weft.ts';
+import { REPO_ROOT } from '../cli/run-weft.ts';
+import { weftInProcess } from '../cli/capture-io.ts';
 import { harness, parseWorkflow, until } from './harness.ts';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'metrics');
@@ -76,6 +77,10 @@ function expectHandStats(s: ReturnType<typeof workflowStats>): void {
   });
 }
 
+// `weft stats` through main() in this process: the same argv, exit code and output as the binary
+// (test/cli/stats-schema.test.ts runs the binary itself).
+const weft = (args: readonly string[]) => weftInProcess(args, REPO_ROOT);
+
 describe('metrics of the refund-check scenarios, against figures worked out by hand', () => {
   const dir = mkdtempSync(join(tmpdir(), 'weft-metrics-'));
   const dbPath = join(dir, 'weft.db');
@@ -112,7 +117,7 @@ describe('metrics of the refund-check scenarios, against figures worked out by h
   });
 
   it('weft stats --json reads the same figures from the store', async () => {
-    const r = await runWeft(['stats', 'refund-check', '--db', dbPath, '--json']);
+    const r = await weft(['stats', 'refund-check', '--db', dbPath, '--json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as { asOf: string; stats: ReturnType<typeof workflowStats>; runs: RunMetrics[] };
@@ -129,7 +134,7 @@ describe('metrics of the refund-check scenarios, against figures worked out by h
   });
 
   it('weft stats prints the figures for a person, and takes the workflow file instead of its id', async () => {
-    const r = await runWeft(['stats', workflowFile, '--db', dbPath]);
+    const r = await weft(['stats', workflowFile, '--db', dbPath]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('refund-check (v1): 4 runs (1 needs_attention, 2 succeeded, 1 failed)');
     expect(r.stdout).toContain('success 66.7% of 3 finished · retried 25% · compensated 25% · a person acted 50%');
@@ -140,16 +145,16 @@ describe('metrics of the refund-check scenarios, against figures worked out by h
   });
 
   it('refuses an unknown workflow, a bad version and a missing store, naming what exists', async () => {
-    const unknown = await runWeft(['stats', 'refund-chek', '--db', dbPath]);
+    const unknown = await weft(['stats', 'refund-chek', '--db', dbPath]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no workflow "refund-chek" in this store; it has refund-check');
-    const version = await runWeft(['stats', 'refund-check', '--db', dbPath, '--version', '7']);
+    const version = await weft(['stats', 'refund-check', '--db', dbPath, '--version', '7']);
     expect(version.code).toBe(2);
     expect(version.stderr).toContain('has no version 7 in this store; its latest is 1');
-    const bad = await runWeft(['stats', 'refund-check', '--db', dbPath, '--version', 'two']);
+    const bad = await weft(['stats', 'refund-check', '--db', dbPath, '--version', 'two']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--version takes a whole number');
-    const missing = await runWeft(['stats', 'refund-check', '--db', join(dir, 'none.db')]);
+    const missing = await weft(['stats', 'refund-check', '--db', join(dir, 'none.db')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('there is no store at');
   });

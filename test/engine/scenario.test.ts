@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ScenarioFile } from '../../shared/scenario/scenario-schema.ts';
 import { runScenario } from '../../engine/scenario/run-scenario.ts';
 import { weftInProcess as inProcess } from '../cli/capture-io.ts';
-import { REPO_ROOT, runWeft } from '../cli/run-weft.ts';
+import { REPO_ROOT } from '../cli/run-weft.ts';
 import { parseWorkflow } from './harness.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -64,7 +64,7 @@ describe('scenarios', () => {
     writeFileSync(join(dir, 'order-payment.weft.json'), readFileSync(join(root, 'examples/order-payment.weft.json')));
     const wrong = { scenarios: [{ ...scenarios[0], name: 'expects the wrong end', expect: { state: 'failed', path: ['payment_timeout'] } }] };
     writeFileSync(join(dir, 'order-payment.scenarios.json'), JSON.stringify(wrong));
-    const r = await runWeft(['test', dir]);
+    const r = await weftInProcess(['test', dir]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('0/1 scenarios passed');
     expect(r.stdout).toContain('FAIL "expects the wrong end"');

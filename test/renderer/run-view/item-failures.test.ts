@@ -1,38 +1,30 @@
-// A map step's failed items on a real run: `weft run` (the real CLI, a child process) maps a
-// child workflow over three SKUs with onItemFailure "continue", one item fails its acceptance
-// rule, and the step still settles succeeded. The fold of the stored log then names the failed
-// item and its run, which the node's badge and the step detail show.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// A map step's failed items on a real run: a real engine on a real SQLite file (test/engine/
+// harness.ts, in this process: the CLI's own `weft run` is tested in test/cli) maps a child
+// workflow over four SKUs with onItemFailure "continue", two items fail their acceptance rule,
+// and the step still settles succeeded. The fold of the stored log then names the failed items
+// and their runs, which the node's badge and the step detail show.
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { foldEvents } from '../../../shared/run/fold-events.ts';
 import { runDetail } from '../../../shared/run/run-detail.ts';
-import { openDatabase } from '../../../engine/store/open-database.ts';
-import { Store } from '../../../engine/store/store.ts';
-import { parseWorkflow } from '../../engine/harness.ts';
-import { runWeft } from '../../cli/run-weft.ts';
+import { harness, until } from '../../engine/harness.ts';
 import { itemFailures, itemFailuresText } from '../../../renderer/runs/run-view/item-failures.ts';
 import { CHECK_ALL, CHECK_ITEM } from '../../fixtures/map-items.ts';
 
-const tmp = mkdtempSync(join(tmpdir(), 'weft-items-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const h = harness();
+afterAll(() => {
+  h.close();
+  rmSync(h.dir, { recursive: true, force: true });
+});
 
 describe('itemFailures', () => {
   it('names the items of a map that settled succeeded although some of its items failed', async () => {
-    writeFileSync(join(tmp, 'check-item.weft.json'), JSON.stringify(CHECK_ITEM));
-    writeFileSync(join(tmp, 'check-all.weft.json'), JSON.stringify(CHECK_ALL));
-    const db = join(tmp, 'weft.db');
-    const env = { WEFT_DB: db, WEFT_CONFIG_DIR: join(tmp, 'config') };
-    expect((await runWeft(['trust', tmp], tmp, { env })).code).toBe(0);
-    const r = await runWeft(['run', 'check-all.weft.json', '--input', JSON.stringify({ skus: ['OK-1', 'BAD-2', 'OK-3', 'BAD-4'] }), '--json'], tmp, { env });
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    const { runId } = JSON.parse(r.stdout) as { runId: string };
+    writeFileSync(join(h.dir, 'check-item.weft.json'), JSON.stringify(CHECK_ITEM));
+    const { runId, workflow } = h.start(CHECK_ALL, { skus: ['OK-1', 'BAD-2', 'OK-3', 'BAD-4'] });
+    await until(() => h.store.getRun(runId)?.state === 'succeeded', 'the map run');
 
-    const store = new Store(openDatabase(db));
-    const detail = runDetail(foldEvents(parseWorkflow(CHECK_ALL), store.readEvents(runId)));
-    store.db.close();
+    const detail = runDetail(foldEvents(workflow, h.events(runId)));
     expect(detail.steps.find((s) => s.id === 'check_each')?.state).toBe('succeeded');
 
     const failures = itemFailures(detail.children);
