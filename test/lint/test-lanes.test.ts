@@ -8,7 +8,7 @@ import { laneOf, PROCESS_FILES, testFiles, UNIT_FOLDERS } from '../lanes.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** A call of the helpers that start the CLI or the server as a child process. */
-const STARTS_A_PROCESS = /\b(runWeft|startServe|startServeProcess)\(/;
+const STARTS_A_PROCESS = /\b(runWeft|startServe|startServeProcess|startCli|runCli|cliJson)\(|\bWEFT_BIN\b/;
 
 it('no unit-lane test starts the weft binary or weft serve', () => {
   const offenders = testFiles(ROOT)
@@ -36,5 +36,7 @@ it('puts each file in the lane of its folder, the CLI tests and the listed files
   for (const folder of UNIT_FOLDERS) expect(folder.endsWith('/'), folder).toBe(true);
   expect(STARTS_A_PROCESS.test("const r = await runWeft(['stats'], dir);")).toBe(true);
   expect(STARTS_A_PROCESS.test('served = await startServe(ws);')).toBe(true);
+  expect(STARTS_A_PROCESS.test("const child = startCli(['run', file], dir);")).toBe(true);
+  expect(STARTS_A_PROCESS.test('spawn(process.execPath, [WEFT_BIN, "serve"])')).toBe(true);
   expect(STARTS_A_PROCESS.test('server = await startServer((req, res) => json(res, 200, {}));')).toBe(false);
 });
