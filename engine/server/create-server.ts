@@ -175,6 +175,7 @@ function registerApi(app: FastifyInstance, o: ServerOptions): void {
       ...(q.state === undefined ? {} : { state: q.state }),
       ...(q.after === undefined ? {} : { after: q.after }),
       ...(q.limit === undefined ? {} : { limit: q.limit }),
+      ...(q.q === undefined ? {} : { q: q.q }),
     });
   });
 
