@@ -2,8 +2,30 @@
 // log or a referrer. It is moved to session storage at once and dropped from the address bar,
 // so a copied URL or a screenshot does not carry it. In the desktop app the token comes from the
 // shell's preload instead (renderer/desktop/desktop-session.ts) and is kept in the same place, so
-// every client that reads it finds it.
+// every client that reads it finds it. This file is the app's one token source: the session
+// sets the token it runs on (`useToken`), and renderer/api/clients.ts builds every client from it.
 const KEY = 'weft.token';
+
+let current: string | null = null;
+const listeners = new Set<() => void>();
+
+/** The token the session runs on; null before one is known (no token in the address, or refused from the start). */
+export function currentToken(): string | null {
+  return current;
+}
+
+/** Sets the token every client is built on (the session does, once it starts or takes a new token). */
+export function setCurrentToken(token: string | null): void {
+  if (token === current) return;
+  current = token;
+  for (const listener of listeners) listener();
+}
+
+/** Calls `listener` whenever the token changes; returns the function that stops it. */
+export function onTokenChange(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
 
 export function takeToken(location: Location, history: History, storage: Storage): string | null {
   const match = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(location.hash);
