@@ -1,4 +1,4 @@
-// The app's one set of API clients, built from the one token source (token.ts): every HTTP call
+// The app's one set of API clients, built from the one token source (current-token.ts): every HTTP call
 // and the stream take the token from here, so a new token (the desktop shell restarted the engine,
 // an address with a new token opened in this tab) reaches every client at once. Tests build the
 // clients themselves with `new XClient(token, base)`.
@@ -9,7 +9,7 @@ import { RunActionsClient } from './run-actions-client.ts';
 import { StatsClient } from './stats-client.ts';
 import { TimelineClient } from './timeline-client.ts';
 import { WorkflowFilesClient } from './workflow-files-client.ts';
-import { currentToken } from './token.ts';
+import { currentToken } from './current-token.ts';
 
 export interface Clients {
   token: string;

@@ -6,27 +6,6 @@
 // sets the token it runs on (`useToken`), and renderer/api/clients.ts builds every client from it.
 const KEY = 'weft.token';
 
-let current: string | null = null;
-const listeners = new Set<() => void>();
-
-/** The token the session runs on; null before one is known (no token in the address, or refused from the start). */
-export function currentToken(): string | null {
-  return current;
-}
-
-/** Sets the token every client is built on (the session does, once it starts or takes a new token). */
-export function setCurrentToken(token: string | null): void {
-  if (token === current) return;
-  current = token;
-  for (const listener of listeners) listener();
-}
-
-/** Calls `listener` whenever the token changes; returns the function that stops it. */
-export function onTokenChange(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
 export function takeToken(location: Location, history: History, storage: Storage): string | null {
   const match = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(location.hash);
   if (match?.[1] !== undefined) {

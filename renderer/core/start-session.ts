@@ -10,7 +10,7 @@
 // what it shows. After a few failed attempts with nothing answering, the banner says that a
 // server restarted elsewhere (a new port) must be opened at the address it printed.
 import { clients } from '../api/clients.ts';
-import { setCurrentToken } from '../api/token.ts';
+import { setCurrentToken } from '../api/current-token.ts';
 import { EventStream } from '../api/event-stream.ts';
 import { useSession, type TokenSource } from './session-store.ts';
 import { queryClient } from './query-client.ts';
@@ -42,14 +42,15 @@ function refreshShown(): void {
 export function startSession(token: string | null, source: TokenSource = 'address'): () => void {
   useSession.setState({ tokenSource: source, staleToken: null, lostAttempts: 0 });
   setCurrentToken(token);
-  const api = clients()?.api;
-  if (token === null || api === undefined) {
+  const session = clients();
+  if (session === null) {
     useSession.setState({
       authProblem: 'This page was opened without its access token. Open the address that `weft serve` printed.',
       connection: 'lost',
     });
     return () => {};
   }
+  const api = session.api;
   // What another token's clients read may not be this engine's: read again what is shown.
   void queryClient.resetQueries();
   // A session that was replaced (the desktop shell handed over a new token) may still have
@@ -80,7 +81,7 @@ export function startSession(token: string | null, source: TokenSource = 'addres
   const sync = new StreamSync(queryClient);
   const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
   let wasLost = false;
-  const stream = new EventStream(`${protocol}//${window.location.host}/api/stream`, token, {
+  const stream = new EventStream(`${protocol}//${window.location.host}/api/stream`, session.token, {
     onEvents(messages) {
       if (!live) return;
       useSession.setState((s) => ({ eventsSeen: s.eventsSeen + messages.length }));
