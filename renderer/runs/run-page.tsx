@@ -3,7 +3,7 @@
 // child runs; the timeline below. Selecting in any of them selects in all. The run's detail and
 // its events are two queries (core/run-queries.ts): the timeline draws from the first events page
 // without waiting for the detail, and the stream keeps both current while the page watches the run.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { GitCompare, CornerLeftUp } from 'lucide-react';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { isFinishedRunState } from '../../shared/definition/names.ts';
@@ -41,8 +41,9 @@ export function RunPage({ id }: { id: string }) {
   const query = useRunDetail(id);
   const live = query.data;
   useWatchRuns(useMemo(() => [id], [id]));
-  // The graph draws the run's steps and edges from the marks store, under the run's id.
-  useEffect(() => {
+  // The graph draws the run's steps and edges from the marks store, under the run's id (before
+  // the frame is painted, so the graph never shows the run without its states).
+  useLayoutEffect(() => {
     if (live !== undefined) useRunMarks.getState().showAt(id, live);
   }, [id, live]);
   useEffect(() => () => useRunMarks.getState().showAt(id, null), [id]);

@@ -3,7 +3,7 @@
 //   frames), counts events until it has seen cursor TARGET (a number read from stdin when the
 //   engine is done), and prints {events, ms, resyncs} as JSON.
 // - `page`: does what the app does on a run page: when stdin says `watch RUN`, it reads the run's
-//   detail and first events page and subscribes to that run alone (batch frames, after cursor 0);
+//   detail and first events page and subscribes to that run alone (batch frames, from now on);
 //   while its events come it reads the detail again at most every DETAIL_MS (the app's throttled
 //   invalidation), and it reads the task list every TASKS_MS (the sidebar's count). It stops at
 //   cursor TARGET (the run's last event) and prints {events, ms, resyncs, reads}.
@@ -51,6 +51,12 @@ ws.on('open', () => {
 });
 ws.on('message', (data) => {
   const m = JSON.parse(data.toString());
+  if (m.subscribed) {
+    // Live from here: what the run committed before, the client has read over HTTP.
+    lastCursor = Math.max(lastCursor, m.subscribed.cursor);
+    finishIfDone();
+    return;
+  }
   if (m.resync) {
     resyncs += 1;
     subscribe(m.resync.after);
@@ -82,7 +88,8 @@ process.stdin.on('data', (d) => {
       runs = [line.slice(6)];
       void read(`/api/runs/${runs[0]}`);
       void read(`/api/runs/${runs[0]}/events?after=0&limit=1000&elide=65536`);
-      subscribe(0);
+      // As the app's first subscription: from now on (what came before, the reads above have).
+      ws.send(JSON.stringify({ subscribe: { runs }, batch }));
     } else if (line !== '') {
       target = Number(line);
       finishIfDone();
