@@ -33,6 +33,7 @@ export function apiHandlers(s: EngineService, reads: ServedReads, facts: HealthF
         ...(q.state === undefined ? {} : { state: q.state }),
         ...(q.after === undefined ? {} : { after: q.after }),
         ...(q.limit === undefined ? {} : { limit: q.limit }),
+        ...(q.q === undefined ? {} : { q: q.q }),
       }),
     'runs.start': async ({ body }, answer) => {
       const started = await s.startRun(body);

@@ -15,6 +15,8 @@ export interface RunListFilter {
   /** The `next` of the previous page. */
   after?: string;
   limit?: number;
+  /** Text the workflow id or the run id contains, taken literally (no LIKE wildcards). */
+  q?: string;
 }
 
 /** A row of the runs projection, as the store keeps it (without the idempotency key). */
@@ -33,6 +35,11 @@ export function listRunPage(db: Db, filter: RunListFilter): { rows: RunListRow[]
   if (filter.state !== undefined) {
     where.push('state = ?');
     args.push(filter.state);
+  }
+  if (filter.q !== undefined) {
+    const like = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.push("(workflow_id LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\')");
+    args.push(like, like);
   }
   if (filter.after !== undefined) {
     const match = /^(\d{1,16}):(.{1,200})$/.exec(filter.after);

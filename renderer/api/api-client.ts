@@ -13,9 +13,13 @@ import { RunRead } from './run-read.ts';
 export { ApiError };
 
 
+/** The runs list's filters (done by the server) and paging: `after` is the previous page's `next`. */
 export interface RunFilter {
   workflow?: string;
   state?: string;
+  /** Text the workflow id or run id contains. */
+  q?: string;
+  after?: string;
   limit?: number;
 }
 
@@ -45,6 +49,8 @@ export class ApiClient {
     const q = new URLSearchParams();
     if (filter.workflow) q.set('workflow', filter.workflow);
     if (filter.state) q.set('state', filter.state);
+    if (filter.q) q.set('q', filter.q);
+    if (filter.after) q.set('after', filter.after);
     if (filter.limit) q.set('limit', String(filter.limit));
     const qs = q.toString();
     return this.get(`/api/runs${qs ? `?${qs}` : ''}`, RunSummaryPage);

@@ -4,7 +4,6 @@ import { call } from './http.ts';
 // values over 64 KiB; the view fetches what the user opens. As in api-client.ts, the answer is
 // parsed with its shared/api schema and an error body becomes an ApiError.
 import { RunValue } from '../../shared/api/run-value.ts';
-import { takeToken } from './token.ts';
 
 /** How much of the value to send: `depth` levels (deeper large containers as stubs), a slice of its entries. */
 export interface ValueCut {
@@ -34,14 +33,4 @@ export class PayloadClient {
     const url = `/api/runs/${encodeURIComponent(runId)}/value?${q.toString()}`;
     return call(this.base, this.token, url, RunValue, signal === undefined ? {} : { signal });
   }
-}
-
-let current: { token: string; client: PayloadClient } | null = null;
-
-/** The app's client, on the session's token (the desktop shell may change it); null when the page has none. */
-export function payloadClient(): PayloadClient | null {
-  const token = takeToken(window.location, window.history, window.sessionStorage);
-  if (token === null) return null;
-  if (current?.token !== token) current = { token, client: new PayloadClient(token) };
-  return current.client;
 }

@@ -72,12 +72,3 @@ function check<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const body = badInput(parsed.error, 'the command');
   throw new ApiError(400, body.error.code, body.error.message, body.error.path);
 }
-
-const TOKEN_KEY = 'weft.token';
-
-/** A client with the session's token (renderer/api/token.ts keeps it in session storage). */
-export function runActionsClient(storage: Storage = window.sessionStorage): RunActionsClient {
-  const token = storage.getItem(TOKEN_KEY);
-  if (token === null) throw new Error('the app has no access token; open the address that `weft serve` printed');
-  return new RunActionsClient(token);
-}

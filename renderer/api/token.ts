@@ -2,7 +2,8 @@
 // log or a referrer. It is moved to session storage at once and dropped from the address bar,
 // so a copied URL or a screenshot does not carry it. In the desktop app the token comes from the
 // shell's preload instead (renderer/desktop/desktop-session.ts) and is kept in the same place, so
-// every client that reads it finds it.
+// every client that reads it finds it. This file is the app's one token source: the session
+// sets the token it runs on (`useToken`), and renderer/api/clients.ts builds every client from it.
 const KEY = 'weft.token';
 
 export function takeToken(location: Location, history: History, storage: Storage): string | null {

@@ -1,5 +1,6 @@
-// Starts the connection to the engine and keeps it: the API clients, health, and the live
-// stream, which keeps the engine-data stores (runs, workflows, tasks) current.
+// Starts the connection to the engine and keeps it: the token every client is built on, health,
+// and the live stream, which keeps the query cache current (core/stream-sync.ts) for the runs the
+// app shows (core/watched-runs.ts).
 //
 // A page open across a restart of the engine reconnects by itself when the engine comes back at
 // the same address with the same token (the desktop app keeps its token). It cannot learn a new
@@ -8,15 +9,14 @@
 // server restarted with a new token, and the page says so and what to do (`staleToken`), keeping
 // what it shows. After a few failed attempts with nothing answering, the banner says that a
 // server restarted elsewhere (a new port) must be opened at the address it printed.
-import { ApiClient } from '../api/api-client.ts';
-import { WorkflowFilesClient } from '../api/workflow-files-client.ts';
-import { CompareClient } from '../api/compare-client.ts';
-import { TimelineClient } from '../api/timeline-client.ts';
+import { clients } from '../api/clients.ts';
+import { setCurrentToken } from '../api/current-token.ts';
 import { EventStream } from '../api/event-stream.ts';
 import { useSession, type TokenSource } from './session-store.ts';
-import { useRuns } from './runs-store.ts';
-import { useWorkflows } from './workflows-store.ts';
-import { useTasks } from './tasks-store.ts';
+import { queryClient } from './query-client.ts';
+import { keys } from './query-keys.ts';
+import { StreamSync } from './stream-sync.ts';
+import { onWatchedRunsChange, watchedRuns } from './watched-runs.ts';
 
 const REFUSED: Record<TokenSource, string> = {
   address: 'The engine refused this page’s token (it changes at every start). Open the address that `weft serve` printed.',
@@ -29,17 +29,30 @@ function restartedWithNewToken(source: TokenSource): string {
   return `weft serve was restarted with a new access token, so this page can no longer reach it. To go on, open the address it printed in its terminal (${window.location.origin}/#token=…). Unsaved edits are kept as drafts and offered again there.`;
 }
 
+/**
+ * Everything shown is read again, in the background: after the stream was lost or fell behind.
+ * A run's events are not read from the start again: its detail, read again, says where the log
+ * ends now and the events query reads on from where it ends (core/run-queries.ts).
+ */
+function refreshShown(): void {
+  const eventsRoot = keys.runEvents('')[0];
+  void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== eventsRoot }, { cancelRefetch: false });
+}
+
 export function startSession(token: string | null, source: TokenSource = 'address'): () => void {
   useSession.setState({ tokenSource: source, staleToken: null, lostAttempts: 0 });
-  if (token === null) {
+  setCurrentToken(token);
+  const session = clients();
+  if (session === null) {
     useSession.setState({
       authProblem: 'This page was opened without its access token. Open the address that `weft serve` printed.',
       connection: 'lost',
     });
     return () => {};
   }
-  const client = new ApiClient(token);
-  useSession.setState({ client, files: new WorkflowFilesClient(token), compare: new CompareClient(token), timeline: new TimelineClient(token) });
+  const api = session.api;
+  // What another token's clients read may not be this engine's: read again what is shown.
+  void queryClient.resetQueries();
   // A session that was replaced (the desktop shell handed over a new token) may still have
   // answers in flight: they speak of the old token and must not touch the new session's state.
   let live = true;
@@ -47,7 +60,7 @@ export function startSession(token: string | null, source: TokenSource = 'addres
   // from the start, or, once this token has worked, as a restart with a new token.
   let answeredOnce = false;
   const checkHealth = () => {
-    void client.health().then(
+    void api.health().then(
       (health) => {
         if (!live) return;
         answeredOnce = true;
@@ -63,21 +76,19 @@ export function startSession(token: string | null, source: TokenSource = 'addres
   const refreshAll = () => {
     if (!live) return;
     checkHealth();
-    void useWorkflows.getState().refresh();
-    void useRuns.getState().refreshList();
-    void useTasks.getState().refresh();
+    refreshShown();
   };
+  const sync = new StreamSync(queryClient);
   const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
   let wasLost = false;
-  const stream = new EventStream(`${protocol}//${window.location.host}/api/stream`, token, {
+  const stream = new EventStream(`${protocol}//${window.location.host}/api/stream`, session.token, {
     onEvents(messages) {
       if (!live) return;
       useSession.setState((s) => ({ eventsSeen: s.eventsSeen + messages.length }));
-      useRuns.getState().applyStream(messages);
-      useTasks.getState().noteEvents(messages);
+      sync.apply(messages);
     },
     onSubscribed(first) {
-      // The first subscription (and one after a resync) is live: fetch the state it continues.
+      // The first subscription (and one after a resync) is live: read again what it continues.
       if (first) refreshAll();
     },
     onState(connection, cursor) {
@@ -89,18 +100,22 @@ export function startSession(token: string | null, source: TokenSource = 'addres
         wasLost = true;
         checkHealth();
       }
-      // After a reconnect the server may be a new process with new workflow files: refetch.
+      // After a reconnect the server may be a new process with new workflow files: read again.
       if (connection === 'open' && wasLost) {
         wasLost = false;
         refreshAll();
       }
     },
   });
+  stream.watch(watchedRuns());
+  const unwatch = onWatchedRunsChange(() => stream.watch(watchedRuns()));
   // At once too, so a refused token is reported even while the stream cannot connect.
   checkHealth();
   stream.start();
   return () => {
     live = false;
+    unwatch();
+    sync.stop();
     stream.stop();
   };
 }

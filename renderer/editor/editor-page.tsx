@@ -4,7 +4,8 @@
 import { useEffect, useState } from 'react';
 import { ReactFlowProvider } from '@xyflow/react';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
-import { useWorkflows } from '../core/workflows-store.ts';
+import { useWorkflowDetail } from '../core/workflow-queries.ts';
+import { messageOf } from '../core/query-client.ts';
 import { Diagnostics } from '../workflows/diagnostics-list.tsx';
 import { filePositions } from '../graph/to-flow.ts';
 import { autoLayout } from '../graph/auto-layout.ts';
@@ -13,18 +14,16 @@ import { EditorWorkbench } from './editor-workbench.tsx';
 import './editor.css';
 
 export function EditorPage({ id }: { id: string }) {
-  const detail = useWorkflows((s) => s.details[id]);
-  const load = useWorkflows((s) => s.load);
+  const detail = useWorkflowDetail(id);
   const openDoc = useEditor((s) => s.doc);
   const openId = useEditor((s) => s.source?.workflowId);
   const [layoutError, setLayoutError] = useState<string | null>(null);
 
   useEffect(() => {
-    void load(id);
     document.title = `${id} · Weft Studio`;
-  }, [id, load]);
+  }, [id]);
 
-  const data = detail?.data ?? null;
+  const data = detail.data ?? null;
   useEffect(() => {
     if (data === null || data.definition === null) return;
     const current = useEditor.getState();
@@ -44,8 +43,8 @@ export function EditorPage({ id }: { id: string }) {
 
   useEffect(() => () => useEditor.getState().close(), []);
 
-  if (detail === undefined || (detail.data === null && detail.loading)) return <div className="loading">Loading {id}…</div>;
-  if (detail.data === null) return <div className="error-box">Could not open {id}: {detail.error}</div>;
+  if (detail.data === undefined && detail.error === null) return <div className="loading">Loading {id}…</div>;
+  if (detail.data === undefined) return <div className="error-box">Could not open {id}: {messageOf(detail.error)}</div>;
   if (detail.data.definition === null) {
     return (
       <div className="page">

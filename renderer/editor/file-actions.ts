@@ -1,9 +1,9 @@
 // What the editor's file commands do in the page: rename, export, import and delete the
 // workflow file that is open (the File menu and the desktop File menu reach them as commands).
 import { WORKFLOW_ID_PATTERN } from '../../shared/definition/names.ts';
-import { requireFiles } from '../core/session-store.ts';
+import { requireClients } from '../api/clients.ts';
 import { useRoute } from '../core/route-store.ts';
-import { useWorkflows } from '../core/workflows-store.ts';
+import { refreshWorkflows } from '../core/workflow-queries.ts';
 import { exportWorkflow, importAndOpen } from '../files/file-transfer.ts';
 import { isDirty, useEditor } from './editor-store.ts';
 import { noteSave, saveDocument } from './save-document.ts';
@@ -30,7 +30,7 @@ export async function importFile(): Promise<void> {
 
 export async function deleteFile(): Promise<void> {
   if (!window.confirm(`Delete ${useEditor.getState().source?.file ?? openId()}? The file is removed; versions that ran stay in the store.`)) return;
-  await requireFiles().remove(openId());
-  await useWorkflows.getState().refresh();
+  await requireClients().files.remove(openId());
+  await refreshWorkflows();
   useRoute.getState().go({ page: 'workflows' });
 }

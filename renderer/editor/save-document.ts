@@ -4,9 +4,9 @@
 // Whether a save is under way, and what the last one said, live in the editor store, so the save
 // command works the same from keys, the toolbar, the File menu and the desktop menu.
 import { ApiError } from '../api/api-client.ts';
-import { requireFiles } from '../core/session-store.ts';
+import { requireClients } from '../api/clients.ts';
 import { useRoute } from '../core/route-store.ts';
-import { useWorkflows } from '../core/workflows-store.ts';
+import { refreshWorkflows } from '../core/workflow-queries.ts';
 import { useEditor, type SaveMessage } from './editor-store.ts';
 
 export type { SaveMessage } from './editor-store.ts';
@@ -23,7 +23,7 @@ export async function saveDocument(): Promise<void> {
   if (doc === null || source === null) return;
   state.setSaving({ busy: true, message: null });
   try {
-    const files = requireFiles();
+    const files = requireClients().files;
     let hash = source.hash ?? undefined;
     const renamed = doc.id !== source.workflowId;
     if (renamed) hash = (await files.rename(source.workflowId, doc.id)).hash;
@@ -41,7 +41,7 @@ export async function saveDocument(): Promise<void> {
           ? 'No changes: the file already holds this'
           : `Saved v${result.version}`,
     );
-    void useWorkflows.getState().refresh();
+    void refreshWorkflows();
     if (renamed) useRoute.getState().go({ page: 'workflow', id: saved.id });
   } catch (error) {
     const text =

@@ -1,7 +1,7 @@
 // Comparing two versions of the open workflow (from the History tab): loads both sides, then the
 // diff view replaces the canvas until it is closed.
 import { useCallback, useState } from 'react';
-import { requireClient } from '../core/session-store.ts';
+import { fetchWorkflowVersion } from '../core/workflow-queries.ts';
 import { useEditor } from './editor-store.ts';
 import type { DiffSide } from './diff/diff-view.tsx';
 
@@ -22,7 +22,7 @@ export function useCompare(): {
       if (which === 'editor' && state.doc !== null) return { label: 'editor', workflow: state.doc };
       if (which === 'saved' && state.saved !== null) return { label: `v${state.saved.version} saved`, workflow: state.saved };
       if (typeof which !== 'number' || workflowId === undefined) throw new Error('nothing to compare');
-      const stored = await requireClient().workflowVersion(workflowId, which);
+      const stored = await fetchWorkflowVersion(workflowId, which);
       return { label: `v${which}`, workflow: stored.definition };
     };
     setError(null);

@@ -4,9 +4,9 @@
 // native open and save dialogs instead of the browser's file input and download.
 import { ApiError } from '../api/api-client.ts';
 import type { WorkflowFileResult } from '../../shared/api/workflow-files.ts';
-import { requireFiles } from '../core/session-store.ts';
+import { requireClients } from '../api/clients.ts';
 import { useRoute } from '../core/route-store.ts';
-import { useWorkflows } from '../core/workflows-store.ts';
+import { refreshWorkflows } from '../core/workflow-queries.ts';
 import { findDesktopApi } from '../core/desktop-bridge.ts';
 
 /** A chosen file's name and text. */
@@ -17,7 +17,7 @@ export interface ChosenFile {
 
 /** Exports the workflow's file; false when the user cancelled the desktop save dialog. */
 export async function exportWorkflow(id: string): Promise<boolean> {
-  const file = await requireFiles().exportFile(id);
+  const file = await requireClients().files.exportFile(id);
   const desktop = findDesktopApi(window);
   if (desktop !== null) return (await desktop.saveFile({ suggestedName: file.fileName, content: file.text })).saved;
   const url = URL.createObjectURL(new Blob([file.text], { type: 'application/json' }));
@@ -35,7 +35,7 @@ export async function exportWorkflow(id: string): Promise<boolean> {
 /** Imports a chosen file; null when the user declined to replace an existing workflow. */
 export async function importWorkflowFile(file: File | ChosenFile, confirmReplace: (message: string) => boolean): Promise<WorkflowFileResult | null> {
   const text = file instanceof File ? await file.text() : file.text;
-  const files = requireFiles();
+  const files = requireClients().files;
   try {
     return await files.import(text);
   } catch (error) {
@@ -80,7 +80,7 @@ export async function importAndOpen(confirmReplace: (message: string) => boolean
   if (file === null) return null;
   const result = await importWorkflowFile(file, confirmReplace);
   if (result === null) return null;
-  await useWorkflows.getState().refresh();
+  await refreshWorkflows();
   useRoute.getState().go({ page: 'workflow', id: result.definition.id });
   return result;
 }

@@ -5,9 +5,9 @@ import { useEffect, useRef, useState } from 'react';
 import { X } from 'lucide-react';
 import { WORKFLOW_ID_PATTERN } from '../../shared/definition/names.ts';
 import type { TemplateSummary } from '../../shared/api/workflow-files.ts';
-import { requireFiles } from '../core/session-store.ts';
+import { requireClients } from '../api/clients.ts';
 import { useRoute } from '../core/route-store.ts';
-import { useWorkflows } from '../core/workflows-store.ts';
+import { refreshWorkflows } from '../core/workflow-queries.ts';
 
 export function NewWorkflowDialog({ onClose }: { onClose(): void }) {
   const [id, setId] = useState('');
@@ -19,7 +19,7 @@ export function NewWorkflowDialog({ onClose }: { onClose(): void }) {
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => {
     first.current?.focus();
-    requireFiles()
+    requireClients().files
       .templates()
       .then(
         (list) => setTemplates(list.templates),
@@ -32,8 +32,8 @@ export function NewWorkflowDialog({ onClose }: { onClose(): void }) {
     setBusy(true);
     setError(null);
     try {
-      await requireFiles().create({ id, ...(name.trim() === '' ? {} : { name: name.trim() }), from });
-      await useWorkflows.getState().refresh();
+      await requireClients().files.create({ id, ...(name.trim() === '' ? {} : { name: name.trim() }), from });
+      await refreshWorkflows();
       onClose();
       useRoute.getState().go({ page: 'workflow', id });
     } catch (e) {

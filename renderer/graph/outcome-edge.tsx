@@ -4,7 +4,7 @@ import { memo } from 'react';
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, Position, type EdgeProps } from '@xyflow/react';
 import { bezierPoint } from './edge-label-layout.ts';
 import type { OutcomeFlowEdge } from './to-flow.ts';
-import { useRuns } from '../core/runs-store.ts';
+import { useRunMarks } from '../core/run-marks-store.ts';
 
 function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
   const { id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, markerEnd, selected } = props;
@@ -15,8 +15,8 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
   const label = onCurve === null || at === undefined ? { x: midX, y: midY } : { x: onCurve.x, y: onCurve.y + at.dy };
   const runId = data?.runId ?? null;
   // On a run's graph: was this edge taken in the run's current pass (undefined: not decided yet).
-  const taken = useRuns((st) => (runId === null ? undefined : st.edgeTaken[runId]?.[id]));
-  const why = useRuns((st) => (runId === null ? undefined : st.edgeWhy[runId]?.[id]));
+  const taken = useRunMarks((st) => (runId === null ? undefined : st.edgeTaken[runId]?.[id]));
+  const why = useRunMarks((st) => (runId === null ? undefined : st.edgeWhy[runId]?.[id]));
   const outcomes = data?.outcomes ?? ['succeeded'];
   const main = outcomes[0] ?? 'succeeded';
   const problems = data?.problems ?? 0;

@@ -9,7 +9,7 @@ import { AlertTriangle, History, Hourglass, Layers, Radio, RotateCw, RouteOff, T
 import { KindIcon } from './kind-icon.tsx';
 import { nodeFamily } from '../kinds/kind-views.ts';
 import type { StepFlowNode } from './to-flow.ts';
-import { useRuns } from '../core/runs-store.ts';
+import { useRunMarks } from '../core/run-marks-store.ts';
 import { formatDuration } from '../core/format.ts';
 import { pathMark, type PathMarkKind } from './path-mark.ts';
 
@@ -17,7 +17,7 @@ const MARK_ICON: Record<PathMarkKind, LucideIcon> = { 'passed-over': RouteOff, s
 const MARK_TEST_ID: Record<PathMarkKind, string> = { 'passed-over': 'step-passed-over', superseded: 'step-superseded', 'ran-before': 'step-ran-before' };
 
 function StepNodeView({ data, selected }: NodeProps<StepFlowNode>) {
-  const step = useRuns((s) => (data.runId === null ? undefined : s.steps[data.runId]?.[data.stepId]));
+  const step = useRunMarks((s) => (data.runId === null ? undefined : s.steps[data.runId]?.[data.stepId]));
   const state = step?.state;
   const attempts = step?.attempts.length ?? 0;
   const problemTitle = data.problems.join('\n');

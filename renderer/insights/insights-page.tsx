@@ -2,13 +2,16 @@
 // figures, rates over time, the graph with branch frequencies on its edges and step latencies on
 // its nodes, and each recent run's time split. A version picker narrows it to one version.
 import { useEffect, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { RefreshCw } from 'lucide-react';
 import type { WorkflowReport } from '../../shared/api/workflow-stats.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { WorkflowDetail } from '../../shared/api/workflow-views.ts';
-import { StatsClient } from '../api/stats-client.ts';
-import { takeToken } from '../api/token.ts';
-import { requireClient } from '../core/session-store.ts';
+import type { StatsClient } from '../api/stats-client.ts';
+import { requireClients } from '../api/clients.ts';
+import { keys } from '../core/query-keys.ts';
+import { messageOf } from '../core/query-client.ts';
+import { fetchWorkflowDetail, fetchWorkflowVersion } from '../core/workflow-queries.ts';
 import { WorkflowGraph } from '../graph/workflow-graph.tsx';
 import { graphStats } from './graph-stats.ts';
 import { Headline } from './headline.tsx';
@@ -31,10 +34,6 @@ interface Props {
 
 type Loaded = { report: WorkflowReport | null; graph: Workflow | null; detail: WorkflowDetail | null };
 
-function defaultStats(): StatsClient {
-  return new StatsClient(takeToken(window.location, window.history, window.sessionStorage) ?? '');
-}
-
 function bucketLabel(start: number, by: Bucketing): string {
   const d = new Date(start);
   if (by === 'day' || by === 'week') return d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
@@ -42,37 +41,30 @@ function bucketLabel(start: number, by: Bucketing): string {
 }
 
 export function InsightsPage({ workflowId, onOpenRun, stats }: Props) {
-  const source = useMemo(() => stats ?? defaultStats(), [stats]);
   const [version, setVersion] = useState<number | undefined>(undefined);
-  const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [reloads, setReloads] = useState(0);
-
   useEffect(() => {
     document.title = `Insights · ${workflowId} · Weft Studio`;
-    let live = true;
-    setError(null);
-    void (async () => {
-      try {
-        const client = requireClient();
-        const [report, detail] = await Promise.all([source.report(workflowId, version), client.workflow(workflowId).catch(() => null)]);
+  }, [workflowId]);
+  // Figures over every run: read when the page opens and when Refresh is pressed, not live.
+  const query = useQuery({
+    queryKey: keys.stats(workflowId, version),
+    staleTime: 0,
+    queryFn: async (): Promise<Loaded> => {
+        const source = stats ?? requireClients().stats;
+        const [report, detail] = await Promise.all([source.report(workflowId, version), fetchWorkflowDetail(workflowId).catch(() => null)]);
         // The report counts steps and edges of the version asked for, else of the latest that ran.
         const shown = version ?? (report === null ? undefined : Math.max(...report.stats.versions));
         const file = detail?.definition ?? null;
         let graph: Workflow | null = null;
         if (shown !== undefined) {
-          const snapshot = (await client.workflowVersion(workflowId, shown)).definition;
+          const snapshot = (await fetchWorkflowVersion(workflowId, shown)).definition;
           graph = file !== null && file.version === shown && file.layout !== undefined ? { ...snapshot, layout: file.layout } : snapshot;
         }
-        if (live) setLoaded({ report, graph, detail });
-      } catch (e) {
-        if (live) setError(e instanceof Error ? e.message : String(e));
-      }
-    })();
-    return () => {
-      live = false;
-    };
-  }, [source, workflowId, version, reloads]);
+        return { report, graph, detail };
+    },
+  });
+  const loaded = query.data ?? null;
+  const error = query.error === null ? null : messageOf(query.error);
 
   const report = loaded?.report ?? null;
   const rates = useMemo(() => (report === null ? null : ratesOverTime(report.runs, new Date().getTimezoneOffset(), bucketLabel)), [report]);
@@ -100,7 +92,7 @@ export function InsightsPage({ workflowId, onOpenRun, stats }: Props) {
               </select>
             </label>
           ) : null}
-          <button type="button" className="button" onClick={() => setReloads((n) => n + 1)} data-testid="insights-refresh">
+          <button type="button" className="button" onClick={() => void query.refetch()} data-testid="insights-refresh">
             <RefreshCw size={14} aria-hidden="true" /> Refresh
           </button>
         </div>

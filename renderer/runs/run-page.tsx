@@ -1,13 +1,20 @@
 // One run: its graph coloured by each step's live state, the selected step's detail (attempts,
 // evidence, provenance, what may be done), the restart record in words, the run's input and
-// child runs; the timeline below. Selecting in any of them selects in all.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+// child runs; the timeline below. Selecting in any of them selects in all. The run's detail and
+// its events are two queries (core/run-queries.ts): the timeline draws from the first events page
+// without waiting for the detail, and the stream keeps both current while the page watches the run.
+import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { GitCompare, CornerLeftUp } from 'lucide-react';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { isFinishedRunState } from '../../shared/definition/names.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
-import { useRuns } from '../core/runs-store.ts';
-import { useWorkflows } from '../core/workflows-store.ts';
+import { useRunMarks } from '../core/run-marks-store.ts';
+import { refetchRunDetail, useRunDetail } from '../core/run-queries.ts';
+import { useWorkflowDetail } from '../core/workflow-queries.ts';
+import { rowsOf, useRunsList } from '../core/runs-list-query.ts';
+import { useWatchRuns } from '../core/watched-runs.ts';
+import { messageOf } from '../core/query-client.ts';
+import { requireClients } from '../api/clients.ts';
 import { useRoute } from '../core/route-store.ts';
 import { WorkflowGraph } from '../graph/workflow-graph.tsx';
 import type { Diagnostic } from '../api/api-types.ts';
@@ -24,8 +31,6 @@ import { itemFailures } from './run-view/item-failures.ts';
 import type { ItemsMark } from '../graph/to-flow.ts';
 import { Timeline, type TimelineSelection } from './timeline/timeline.tsx';
 import { useRunTimeline } from './timeline/use-run-timeline.ts';
-import type { TimelineClient } from '../api/timeline-client.ts';
-import { useSession } from '../core/session-store.ts';
 import { useNow } from '../core/use-now.ts';
 import './run-view/run-view.css';
 
@@ -33,29 +38,36 @@ const NO_DIAGNOSTICS: Diagnostic[] = [];
 type Tab = 'step' | 'record' | 'run';
 
 export function RunPage({ id }: { id: string }) {
-  const live = useRuns((s) => s.details[id]);
-  // Time travel: the run as of an earlier event, drawn under its own id in the runs store.
+  const query = useRunDetail(id);
+  const live = query.data;
+  useWatchRuns(useMemo(() => [id], [id]));
+  // The graph draws the run's steps and edges from the marks store, under the run's id (before
+  // the frame is painted, so the graph never shows the run without its states).
+  useLayoutEffect(() => {
+    if (live !== undefined) useRunMarks.getState().showAt(id, live);
+  }, [id, live]);
+  useEffect(() => () => useRunMarks.getState().showAt(id, null), [id]);
+  // Time travel: the run as of an earlier event, drawn under its own id in the marks store.
   const [past, setPast] = useState<{ detail: RunDetail; seq: number } | null>(null);
   const viewId = past === null ? id : `${id}@${past.seq}`;
   const showPast = useCallback(
     (view: { detail: RunDetail; seq: number } | null) => {
       setPast((before) => {
-        if (before !== null) useRuns.getState().showAt(`${id}@${before.seq}`, null);
-        if (view !== null) useRuns.getState().showAt(`${id}@${view.seq}`, view.detail);
+        if (before !== null) useRunMarks.getState().showAt(`${id}@${before.seq}`, null);
+        if (view !== null) useRunMarks.getState().showAt(`${id}@${view.seq}`, view.detail);
         return view;
       });
     },
     [id],
   );
   const detail = past === null ? live : { ...past.detail, definition: live?.definition };
-  const error = useRuns((s) => s.detailErrors[id]);
-  const loadRun = useRuns((s) => s.loadRun);
+  const error = query.error === null ? undefined : messageOf(query.error);
+  const loadRun = refetchRunDetail;
   const [selection, setSelection] = useState<RunSelection | null>(null);
   const [tab, setTab] = useState<Tab>('record');
   useEffect(() => {
-    void loadRun(id);
     document.title = `Run ${id} · Weft Studio`;
-  }, [id, loadRun]);
+  }, [id]);
   const definition = useRunDefinition(live);
   const children = detail?.children;
   const items = useMemo(() => itemMarks(children, definition), [children, definition]);
@@ -72,7 +84,18 @@ export function RunPage({ id }: { id: string }) {
     }
   }, [detail, selection]);
 
-  if (detail === undefined) return error ? <div className="error-box">Could not open run {id}: {error}</div> : <div className="loading">Loading run {id}…</div>;
+  if (detail === undefined) {
+    if (error !== undefined) return <div className="error-box">Could not open run {id}: {error}</div>;
+    // The first timeline rows do not wait for the detail: they come from the first events page.
+    return (
+      <div className="run-view" data-testid="run-view-loading">
+        <div className="loading">Loading run {id}…</div>
+        <div className="run-bottom">
+          <TimelinePane runId={id} lastSeq={null} live selection={null} onSelect={() => {}} cursorMs={null} />
+        </div>
+      </div>
+    );
+  }
   const select = (next: RunSelection) => {
     setSelection(next);
     setTab('step');
@@ -134,7 +157,7 @@ export function RunPage({ id }: { id: string }) {
           </div>
         </aside>
       </div>
-      {live !== undefined && definition !== null ? (
+      {live !== undefined ? (
         <RunBottom
           runId={id}
           definition={definition}
@@ -151,19 +174,17 @@ export function RunPage({ id }: { id: string }) {
 }
 
 /** The timeline of the run and the time-travel scrubber under it. */
-function RunBottom(props: { runId: string; definition: Workflow; lastSeq: number; live: boolean; selection: RunSelection | null; onSelect(s: RunSelection | null): void; onView(view: { detail: RunDetail; seq: number } | null): void; cursorMs: number | null }) {
-  const client = useSession((s) => s.timeline);
-  if (client === null) return null;
+function RunBottom(props: { runId: string; definition: Workflow | null; lastSeq: number; live: boolean; selection: RunSelection | null; onSelect(s: RunSelection | null): void; onView(view: { detail: RunDetail; seq: number } | null): void; cursorMs: number | null }) {
   return (
     <div className="run-bottom">
-      <TimelinePane {...props} client={client} />
-      <TimeTravel runId={props.runId} definition={props.definition} lastSeq={props.lastSeq} client={client} onView={props.onView} />
+      <TimelinePane {...props} />
+      {props.definition !== null ? <TimeTravel runId={props.runId} definition={props.definition} lastSeq={props.lastSeq} client={requireClients().timeline} onView={props.onView} /> : null}
     </div>
   );
 }
 
-function TimelinePane({ runId, lastSeq, live, selection, onSelect, client, cursorMs }: { runId: string; lastSeq: number; live: boolean; selection: RunSelection | null; onSelect(s: RunSelection | null): void; client: TimelineClient; cursorMs: number | null }) {
-  const timeline = useRunTimeline(runId, client, lastSeq);
+function TimelinePane({ runId, lastSeq, live, selection, onSelect, cursorMs }: { runId: string; lastSeq: number | null; live: boolean; selection: RunSelection | null; onSelect(s: RunSelection | null): void; cursorMs: number | null }) {
+  const timeline = useRunTimeline(runId, requireClients().timeline, lastSeq);
   const now = useNow(live ? 1000 : 60_000);
   const selected = useMemo(() => toTimelineSelection(selection), [selection]);
   if (timeline.error !== null) return <div className="error-box">The timeline could not be read: {timeline.error}</div>;
@@ -201,13 +222,9 @@ function toTimelineSelection(selection: RunSelection | null): TimelineSelection 
 /** The run's own definition snapshot (the version it runs), with the file's layout when the file is that version. */
 function useRunDefinition(detail: RunDetail | undefined): Workflow | null {
   const workflowId = detail?.run.workflowId;
-  const fileDetail = useWorkflows((s) => (workflowId === undefined ? undefined : s.details[workflowId]));
-  const load = useWorkflows((s) => s.load);
-  useEffect(() => {
-    if (workflowId !== undefined) void load(workflowId);
-  }, [load, workflowId]);
+  const fileDetail = useWorkflowDetail(workflowId);
   const snapshot = detail?.definition;
-  const file = fileDetail?.data?.definition ?? null;
+  const file = fileDetail.data?.definition ?? null;
   const version = detail?.run.version;
   return useMemo(() => {
     const sameVersion = file !== null && file.version === version;
@@ -220,15 +237,8 @@ function RunHead({ detail }: { detail: RunDetail }) {
   const go = useRoute((s) => s.go);
   const run = detail.run;
   const [comparing, setComparing] = useState(false);
-  const order = useRuns((s) => s.order);
-  const byId = useRuns((s) => s.byId);
-  const runs = useMemo(
-    () => order.flatMap((rid) => {
-      const r = byId[rid];
-      return r !== undefined && r.workflowId === run.workflowId && r.id !== run.id ? [r] : [];
-    }),
-    [order, byId, run.workflowId, run.id],
-  );
+  const sameWorkflow = useRunsList(useMemo(() => ({ workflow: run.workflowId }), [run.workflowId]), { enabled: comparing, limit: 200 });
+  const runs = useMemo(() => rowsOf(sameWorkflow.data).filter((r) => r.id !== run.id), [sameWorkflow.data, run.id]);
   const ended = isFinishedRunState(run.state);
   return (
     <div className="run-head">
@@ -261,8 +271,8 @@ function RunHead({ detail }: { detail: RunDetail }) {
         </span>
       ) : null}
       <span className="toolbar-spacer" />
-      <DebugActions detail={detail} onDone={() => void useRuns.getState().loadRun(run.id)} />
-      <RunActions detail={detail} onDone={() => void useRuns.getState().loadRun(run.id)} />
+      <DebugActions detail={detail} onDone={() => void refetchRunDetail(run.id)} />
+      <RunActions detail={detail} onDone={() => void refetchRunDetail(run.id)} />
       <div className="menu-anchor">
         <button type="button" className="button" onClick={() => setComparing((c) => !c)} aria-expanded={comparing} data-testid="compare-button">
           <GitCompare size={14} aria-hidden="true" /> Compare…

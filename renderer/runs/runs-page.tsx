@@ -1,8 +1,14 @@
 // The runs of the store, newest first: state, workflow, version, start, duration and where it
-// failed. Filterable by workflow and state; rows change live as events arrive.
+// failed. Paged from the server (a page at a time, more as the list is scrolled to its end or
+// "Load more" is pressed) and filtered there, by workflow or run id text and by state. The
+// unfinished runs shown are watched, so their rows change live as their events arrive; runs
+// started since the list was read appear within RUNS_POLL_MS (the list is read again).
 import { StartRunLauncher } from './actions/start-run-launcher.tsx';
-import { useEffect, useMemo, useState } from 'react';
-import { useRuns } from '../core/runs-store.ts';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { rowsOf, useRunsList } from '../core/runs-list-query.ts';
+import type { RunsFilter } from '../core/query-keys.ts';
+import { useWatchRuns } from '../core/watched-runs.ts';
+import { messageOf } from '../core/query-client.ts';
 import { useRoute } from '../core/route-store.ts';
 import { isFinishedRunState, RUN_STATES } from '../../shared/definition/names.ts';
 import { formatDuration, formatTime } from '../core/format.ts';
@@ -10,26 +16,36 @@ import { rowKeys } from '../core/row-keys.ts';
 import { useNow } from '../core/use-now.ts';
 
 export function RunsPage({ workflow }: { workflow?: string | undefined }) {
-  const order = useRuns((s) => s.order);
-  const byId = useRuns((s) => s.byId);
-  const loaded = useRuns((s) => s.listLoaded);
-  const error = useRuns((s) => s.listError);
   const go = useRoute((s) => s.go);
   const [state, setState] = useState('');
   const [text, setText] = useState(workflow ?? '');
+  const needle = useDebounced(text.trim(), TYPING_MS);
   const now = useNow(1000);
   useEffect(() => {
     document.title = 'Runs · Weft Studio';
   }, []);
   useEffect(() => setText(workflow ?? ''), [workflow]);
 
-  const rows = useMemo(() => {
-    const needle = text.trim().toLowerCase();
-    return order
-      .map((id) => byId[id])
-      .filter((r) => r !== undefined)
-      .filter((r) => (state === '' || r.state === state) && (needle === '' || r.workflowId.includes(needle) || r.id.includes(needle)));
-  }, [order, byId, state, text]);
+  const filter = useMemo((): RunsFilter => ({ ...(state === '' ? {} : { state }), ...(needle === '' ? {} : { q: needle }) }), [state, needle]);
+  const list = useRunsList(filter, { poll: true });
+  const rows = useMemo(() => rowsOf(list.data), [list.data]);
+  const loaded = list.data !== undefined || list.error !== null;
+  const error = list.error === null ? null : messageOf(list.error);
+  const filtered = state !== '' || needle !== '';
+  useWatchRuns(useMemo(() => rows.filter((r) => isOpen(r.state)).map((r) => r.id), [rows]));
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+  const more = () => void fetchNextPage({ cancelRefetch: false });
+  // The next page as the list's end scrolls into view.
+  const end = useRef<HTMLDivElement | null>(null);
+  useEffect(() => {
+    const el = end.current;
+    if (el === null || !hasNextPage) return;
+    const seen = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) void fetchNextPage({ cancelRefetch: false });
+    });
+    seen.observe(el);
+    return () => seen.disconnect();
+  }, [hasNextPage, fetchNextPage, rows.length]);
 
   return (
     <div className="page">
@@ -56,13 +72,15 @@ export function RunsPage({ workflow }: { workflow?: string | undefined }) {
             </option>
           ))}
         </select>
-        <span className="muted" style={{ marginLeft: 'auto' }}>
-          {rows.length} of {order.length}
+        <span className="muted" style={{ marginLeft: 'auto' }} data-testid="run-count">
+          {rows.length}
+          {hasNextPage ? '+' : ''} {filtered ? 'matching' : rows.length === 1 ? 'run' : 'runs'}
         </span>
       </div>
       {error !== null ? <div className="error-box">Could not list the runs: {error}</div> : null}
       {!loaded ? <div className="loading">Loading runs…</div> : null}
-      {loaded && order.length === 0 ? (
+      {loaded && error === null && rows.length === 0 && filtered ? <div className="empty">No run matches.</div> : null}
+      {loaded && error === null && rows.length === 0 && !filtered ? (
         <div className="empty">
           <h2>No runs yet</h2>
           <p>
@@ -109,8 +127,27 @@ export function RunsPage({ workflow }: { workflow?: string | undefined }) {
           </tbody>
         </table>
       ) : null}
+      {hasNextPage ? (
+        <div className="toolbar" ref={end}>
+          <button type="button" className="button" onClick={more} disabled={isFetchingNextPage} data-testid="runs-load-more">
+            {isFetchingNextPage ? 'Loading…' : 'Load more'}
+          </button>
+        </div>
+      ) : null}
     </div>
   );
+}
+
+/** How long typing rests before the list is asked for the new text. */
+const TYPING_MS = 250;
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
 }
 
 const isOpen = (state: string): boolean => !isFinishedRunState(state);

@@ -1,6 +1,9 @@
 // The app's frame: sidebar (Workflows, Runs, Tasks with live counts), header (where you are,
-// workspace, connection, theme), the page, and a status bar.
+// workspace, connection, theme), the page, and a status bar, inside the provider of the app's one
+// cache of server data.
 import { lazy, Suspense } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { queryClient } from '../core/query-client.ts';
 import { useRoute } from '../core/route-store.ts';
 import { Sidebar } from './sidebar.tsx';
 import { Header } from './header.tsx';
@@ -25,6 +28,7 @@ export function App({ desktop = null }: { desktop?: DesktopApi | null }) {
   // The editor needs the width: the navigation shrinks to its icons there.
   const compact = useRoute((s) => s.route.page === 'workflow');
   return (
+    <QueryClientProvider client={queryClient}>
     <div className="app" data-compact={compact ? 'true' : undefined}>
       <Sidebar />
       <div className="main">
@@ -37,6 +41,7 @@ export function App({ desktop = null }: { desktop?: DesktopApi | null }) {
       <StatusBar />
       {desktop !== null ? <DesktopShell api={desktop} /> : null}
     </div>
+    </QueryClientProvider>
   );
 }
 

@@ -1,16 +1,18 @@
-// Navigation with live counts. Each count is its own narrow subscription.
+// Navigation with live counts: workflows, the runs of the list's first page (`50+` when there are
+// more: the list is paged), open tasks. Each count reads its query from the cache.
 import { Inbox, ListChecks, Workflow } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useRoute, type Route } from '../core/route-store.ts';
-import { useWorkflows } from '../core/workflows-store.ts';
-import { useRuns } from '../core/runs-store.ts';
-import { useTasks } from '../core/tasks-store.ts';
+import { useWorkflowList } from '../core/workflow-queries.ts';
+import { useRunsList } from '../core/runs-list-query.ts';
+import { useTaskList } from '../core/task-queries.ts';
 import { useSession } from '../core/session-store.ts';
 
 export function Sidebar() {
-  const workflows = useWorkflows((s) => s.list.data?.length);
-  const runs = useRuns((s) => (s.listLoaded ? s.order.length : undefined));
-  const tasks = useTasks((s) => s.tasks?.length);
+  const workflows = useWorkflowList().data?.length;
+  const firstRuns = useRunsList(NO_FILTER).data?.pages[0];
+  const runs = firstRuns === undefined ? undefined : `${firstRuns.runs.length}${firstRuns.next === null ? '' : '+'}`;
+  const tasks = useTaskList().data?.length;
   const version = useSession((s) => s.health?.version);
   return (
     <nav className="sidebar" aria-label="main">
@@ -31,7 +33,9 @@ export function Sidebar() {
   );
 }
 
-function NavItem(props: { to: Route; match: Route['page'][]; icon: ReactNode; label: string; count: number | undefined }) {
+const NO_FILTER = {};
+
+function NavItem(props: { to: Route; match: Route['page'][]; icon: ReactNode; label: string; count: number | string | undefined }) {
   const current = useRoute((s) => props.match.includes(s.route.page));
   const go = useRoute((s) => s.go);
   return (

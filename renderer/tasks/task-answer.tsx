@@ -6,7 +6,8 @@ import { Check, UserRoundPen, X } from 'lucide-react';
 import type { RunOutcome } from '../../shared/api/run-outcome.ts';
 import type { TaskSummary } from '../../shared/api/task-summary.ts';
 import type { TaskActionName } from '../../shared/api/task-action.ts';
-import { errorMessage, runActionsClient, type RunActionsClient } from '../api/run-actions-client.ts';
+import { errorMessage, type RunActionsClient } from '../api/run-actions-client.ts';
+import { requireClients } from '../api/clients.ts';
 import type { SchemaFormResult } from '../forms/schema-form.tsx';
 import { ApproveFields, approveProblem } from '../runs/actions/task-dialogs.tsx';
 import { defaultActor, rememberActor } from '../runs/actions/who.ts';
@@ -20,7 +21,7 @@ export interface TaskAnswerProps {
 type Mode = 'approve' | 'reject' | 'reassign';
 
 export function TaskAnswer({ task, client, onAnswered }: TaskAnswerProps) {
-  const actions = useMemo(() => client ?? runActionsClient(), [client]);
+  const actions = useMemo(() => client ?? requireClients().actions, [client]);
   const [mode, setMode] = useState<Mode>('approve');
   const [answer, setAnswer] = useState<SchemaFormResult>({ value: undefined, errors: [] });
   const [choice, setChoice] = useState('');

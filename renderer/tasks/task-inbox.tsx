@@ -1,22 +1,26 @@
 // The tasks inbox: open human tasks across runs, the nearest deadline first, each with a live
 // countdown. A task opens in place: its instructions, what it is about (the step's input), and its
-// form with Approve, Reject (with a reason) and Reassign. Answered tasks leave the list as the
-// stream reports them; a line says what was answered and where the run went.
-import { useEffect, useState } from 'react';
+// form with Approve, Reject (with a reason) and Reassign. Answered tasks leave the list as it is
+// read again (a task event of a watched run, or every few seconds: core/task-queries.ts); a line
+// says what was answered and where the run went. An open card watches its run.
+import { useEffect, useMemo, useState } from 'react';
 import { ChevronDown, ChevronRight, Clock, ExternalLink } from 'lucide-react';
 import type { RunOutcome } from '../../shared/api/run-outcome.ts';
 import type { TaskActionName } from '../../shared/api/task-action.ts';
 import type { TaskSummary } from '../api/api-types.ts';
 import { useRoute } from '../core/route-store.ts';
 import { formatDuration } from '../core/format.ts';
-import { useRuns } from '../core/runs-store.ts';
+import { keys } from '../core/query-keys.ts';
+import { messageOf, queryClient } from '../core/query-client.ts';
+import { refetchRunDetail, useRunDetail } from '../core/run-queries.ts';
+import { useTaskList } from '../core/task-queries.ts';
+import { useWatchRuns } from '../core/watched-runs.ts';
 import { RunActions } from '../runs/actions/run-actions.tsx';
 import { StepActions } from '../runs/actions/step-actions.tsx';
 import { StartRunLauncher } from '../runs/actions/start-run-launcher.tsx';
 import { countdown } from './countdown.ts';
 import { useSecond } from './second-clock.ts';
 import { TaskAnswer } from './task-answer.tsx';
-import { useTasks } from '../core/tasks-store.ts';
 import '../forms/forms.css';
 import '../runs/actions/actions.css';
 import './tasks.css';
@@ -41,9 +45,10 @@ export function inboxOrder(a: TaskSummary, b: TaskSummary): number {
 }
 
 export function TaskInbox() {
-  const tasks = useTasks((s) => s.tasks);
-  const error = useTasks((s) => s.error);
-  const refresh = useTasks((s) => s.refresh);
+  const list = useTaskList();
+  const tasks = list.data ?? null;
+  const error = list.error === null ? null : messageOf(list.error);
+  const refresh = refreshTasks;
   // Open cards by key, with the task as it was when opened: a card someone is answering stays
   // when the task leaves the list (answered elsewhere, the run cancelled), marked as gone, so the
   // text typed is not lost and sending it shows the engine's answer.
@@ -53,6 +58,7 @@ export function TaskInbox() {
     document.title = 'Tasks · Weft Studio';
     void refresh();
   }, [refresh]);
+  useWatchRuns(useMemo(() => [...new Set([...open.values()].map((t) => t.runId))], [open]));
   const toggle = (task: TaskSummary) =>
     setOpen((o) => {
       const next = new Map(o);
@@ -148,12 +154,9 @@ function TaskCard({ task, open, gone, onToggle, onAnswered }: { task: TaskSummar
 }
 
 function TaskBody({ task, onAnswered }: { task: TaskSummary; onAnswered(action: TaskActionName, outcome: RunOutcome): void }) {
-  const detail = useRuns((s) => s.details[task.runId]);
-  const loadRun = useRuns((s) => s.loadRun);
+  const detail = useRunDetail(task.runId).data;
+  const loadRun = refetchRunDetail;
   const go = useRoute((s) => s.go);
-  useEffect(() => {
-    void loadRun(task.runId);
-  }, [task.runId, loadRun]);
   const input = detail?.steps.find((s) => s.id === task.stepId)?.attempts.at(-1)?.input;
   return (
     <div className="task-body">
@@ -178,6 +181,10 @@ function TaskBody({ task, onAnswered }: { task: TaskSummary; onAnswered(action: 
       ) : null}
     </div>
   );
+}
+
+function refreshTasks(): Promise<void> {
+  return queryClient.invalidateQueries({ queryKey: keys.tasks() });
 }
 
 /** Ticks alone, once a second: the rest of the card does not re-render. */

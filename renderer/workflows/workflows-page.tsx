@@ -4,13 +4,15 @@ import { ChartLine, FileJson, FilePlus2, Upload } from 'lucide-react';
 import { NewWorkflowDialog } from '../files/new-workflow-dialog.tsx';
 import { importAndOpen } from '../files/file-transfer.ts';
 import { useMenuHandlers } from '../core/menu-handlers.ts';
-import { useWorkflows } from '../core/workflows-store.ts';
+import { useWorkflowList } from '../core/workflow-queries.ts';
+import { messageOf } from '../core/query-client.ts';
 import { useRoute } from '../core/route-store.ts';
 import { useSession } from '../core/session-store.ts';
 import { rowKeys } from '../core/row-keys.ts';
 
 export function WorkflowsPage() {
-  const list = useWorkflows((s) => s.list);
+  const query = useWorkflowList();
+  const list = { data: query.data ?? null, error: query.error === null ? null : messageOf(query.error) };
   const go = useRoute((s) => s.go);
   const workspace = useSession((s) => s.health?.workspace);
   const [creating, setCreating] = useState(false);

@@ -47,13 +47,18 @@ export type RunSummary = z.infer<typeof RunSummary>;
 /** Largest page of runs a client may ask for. */
 export const MAX_RUN_PAGE = 500;
 
-/** The query of `GET /api/runs?workflow=&state=&after=&limit=` (query strings become numbers). */
+/** Longest text `q` of the runs list may search for. */
+export const MAX_RUN_SEARCH = 200;
+
+/** The query of `GET /api/runs?workflow=&state=&after=&limit=&q=` (query strings become numbers). */
 export const RunListQuery = z.strictObject({
   workflow: WorkflowId.optional(),
   state: z.enum(RUN_STATES).optional(),
   /** The `next` of the previous page. */
   after: RunId.optional(),
   limit: z.coerce.number().int().min(1).max(MAX_RUN_PAGE).optional(),
+  /** Text the workflow id or the run id contains (taken literally; the app's runs filter). */
+  q: z.string().min(1).max(MAX_RUN_SEARCH).optional(),
 });
 export type RunListQuery = z.infer<typeof RunListQuery>;
 

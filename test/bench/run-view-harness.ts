@@ -11,6 +11,7 @@ import { REPO_ROOT } from '../e2e/weft-serve.ts';
 const SOURCE = String.raw`
 import { useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { TimelineClient } from './renderer/api/timeline-client.ts';
 import { useRunTimeline } from './renderer/runs/timeline/use-run-timeline.ts';
 import { Timeline } from './renderer/runs/timeline/timeline.tsx';
@@ -57,7 +58,8 @@ window.__runBench = {
     const t0 = performance.now();
     marks.t0 = t0;
     root = createRoot(el);
-    root.render(<div style={{ height: '100vh', padding: 8, boxSizing: 'border-box' }}><View runId={runId} client={client} /></div>);
+    // A fresh cache each open, as a page opened anew: nothing of the last open is reused.
+    root.render(<QueryClientProvider client={new QueryClient()}><div style={{ height: '100vh', padding: 8, boxSizing: 'border-box' }}><View runId={runId} client={client} /></div></QueryClientProvider>);
     for (;;) {
       await raf();
       const failed = document.querySelector('.error-box');

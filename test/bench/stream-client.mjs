@@ -1,10 +1,21 @@
-// A WebSocket client in its own process for the server benchmark: subscribes to every run after
-// cursor 0, counts events until it has seen cursor TARGET (read from stdin when the engine is
-// done), and prints {events, ms, first, last} as JSON. Plain JavaScript, so it starts fast.
+// A WebSocket client in its own process for the server benchmark, in one of three modes:
+// - `single` / `batch`: subscribes to every run after cursor 0 (a frame per event, or batch
+//   frames), counts events until it has seen cursor TARGET (a number read from stdin when the
+//   engine is done), and prints {events, ms, resyncs} as JSON.
+// - `page`: does what the app does on a run page: when stdin says `watch RUN`, it reads the run's
+//   detail and first events page and subscribes to that run alone (batch frames, from now on);
+//   while its events come it reads the detail again at most every DETAIL_MS (the app's throttled
+//   invalidation), and it reads the task list every TASKS_MS (the sidebar's count). It stops at
+//   cursor TARGET (the run's last event) and prints {events, ms, resyncs, reads}.
+// Plain JavaScript, so it starts fast.
 import WebSocket from 'ws';
 
 const [url, token, mode] = process.argv.slice(2);
-const batch = mode === 'batch';
+const batch = mode !== 'single';
+const page = mode === 'page';
+const DETAIL_MS = 500;
+const TASKS_MS = 3000;
+const base = url.replace(/^ws/, 'http').replace(/\/api\/stream$/, '');
 const ws = new WebSocket(url, ['weft', `weft.bearer.${token}`]);
 let events = 0;
 let first = 0;
@@ -12,24 +23,43 @@ let last = 0;
 let target = Infinity;
 let lastCursor = 0;
 let resyncs = 0;
+let reads = 0;
+let runs = 'all';
+let detailTimer = null;
+let tasksTimer = null;
+
+const read = (path) => {
+  reads += 1;
+  return fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.arrayBuffer(), () => null);
+};
 
 function finishIfDone() {
   if (lastCursor >= target) {
-    process.stdout.write(`${JSON.stringify({ events, ms: last - first, resyncs })}\n`);
+    process.stdout.write(`${JSON.stringify({ events, ms: last - first, resyncs, reads })}\n`);
+    if (tasksTimer !== null) clearInterval(tasksTimer);
     ws.close();
     process.exit(0);
   }
 }
 
+const subscribe = (after) => ws.send(JSON.stringify({ subscribe: { runs }, after, batch }));
+
 ws.on('open', () => {
-  ws.send(JSON.stringify({ subscribe: { runs: 'all' }, after: 0, batch }));
+  if (!page) subscribe(0);
+  else tasksTimer = setInterval(() => void read('/api/tasks'), TASKS_MS);
   process.stdout.write('ready\n');
 });
 ws.on('message', (data) => {
   const m = JSON.parse(data.toString());
+  if (m.subscribed) {
+    // Live from here: what the run committed before, the client has read over HTTP.
+    lastCursor = Math.max(lastCursor, m.subscribed.cursor);
+    finishIfDone();
+    return;
+  }
   if (m.resync) {
     resyncs += 1;
-    ws.send(JSON.stringify({ subscribe: { runs: 'all' }, after: m.resync.after, batch }));
+    subscribe(m.resync.after);
     return;
   }
   const got = m.events ?? (m.cursor === undefined ? [] : [m]);
@@ -39,9 +69,30 @@ ws.on('message', (data) => {
   last = now;
   events += got.length;
   lastCursor = got[got.length - 1].cursor;
+  if (page && detailTimer === null) {
+    detailTimer = setTimeout(() => {
+      detailTimer = null;
+      void read(`/api/runs/${runs[0]}`);
+    }, DETAIL_MS);
+  }
   finishIfDone();
 });
+let input = '';
 process.stdin.on('data', (d) => {
-  target = Number(d.toString().trim());
-  finishIfDone();
+  input += d.toString();
+  let nl;
+  while ((nl = input.indexOf('\n')) >= 0) {
+    const line = input.slice(0, nl).trim();
+    input = input.slice(nl + 1);
+    if (line.startsWith('watch ')) {
+      runs = [line.slice(6)];
+      void read(`/api/runs/${runs[0]}`);
+      void read(`/api/runs/${runs[0]}/events?after=0&limit=1000&elide=65536`);
+      // As the app's first subscription: from now on (what came before, the reads above have).
+      ws.send(JSON.stringify({ subscribe: { runs }, batch }));
+    } else if (line !== '') {
+      target = Number(line);
+      finishIfDone();
+    }
+  }
 });

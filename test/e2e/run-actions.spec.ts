@@ -313,11 +313,13 @@ const HARNESS = `
 import { useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiClient } from './renderer/api/api-client.ts';
+import { setCurrentToken } from './renderer/api/current-token.ts';
 import { StepActions } from './renderer/runs/actions/step-actions.tsx';
 import './renderer/theme/controls.css';
 
 const q = new URLSearchParams(location.search);
-sessionStorage.setItem('weft.token', q.get('token'));
+// The token the app's clients are built on, as the session sets it.
+setCurrentToken(q.get('token'));
 const api = new ApiClient(q.get('token'));
 function App() {
   const [detail, setDetail] = useState(null);

@@ -5,11 +5,12 @@ import { useMemo, useState } from 'react';
 import { FastForward, StepForward } from 'lucide-react';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
 import type { RunActionResult } from '../../../shared/api/run-action.ts';
-import { errorMessage, runActionsClient, type RunActionsClient } from '../../api/run-actions-client.ts';
+import { errorMessage, type RunActionsClient } from '../../api/run-actions-client.ts';
+import { requireClients } from '../../api/clients.ts';
 import { defaultActor } from './who.ts';
 
 export function DebugActions({ detail, client, onDone }: { detail: RunDetail; client?: RunActionsClient; onDone?(result: RunActionResult): void }) {
-  const actions = useMemo(() => client ?? runActionsClient(), [client]);
+  const actions = useMemo(() => client ?? requireClients().actions, [client]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const run = detail.run;

@@ -6,7 +6,8 @@ import { Ban, FilePenLine, Pause, Play } from 'lucide-react';
 import { RUN_LEVEL_ACTIONS, type RunLevelActionName } from '../../../shared/api/permitted-action.ts';
 import type { RunActionResult } from '../../../shared/api/run-action.ts';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
-import { runActionsClient, type RunActionsClient } from '../../api/run-actions-client.ts';
+import type { RunActionsClient } from '../../api/run-actions-client.ts';
+import { requireClients } from '../../api/clients.ts';
 import { ActionDialog } from './action-dialog.tsx';
 import { ReviseDialog } from './revise-dialog.tsx';
 import { notPermitted } from './run-facts.ts';
@@ -25,7 +26,7 @@ const ICONS = { pause: Pause, resume: Play, cancel: Ban, revise: FilePenLine } a
 const LABELS: Record<RunLevelActionName, string> = { pause: 'Pause', resume: 'Resume', cancel: 'Cancel run', revise: 'Revise input' };
 
 export function RunActions({ detail, client, onDone }: RunActionsProps) {
-  const actions = useMemo(() => client ?? runActionsClient(), [client]);
+  const actions = useMemo(() => client ?? requireClients().actions, [client]);
   const [open, setOpen] = useState<RunLevelActionName | null>(null);
   const run = detail.run;
   const done = (action: RunLevelActionName) => (result: RunActionResult) => onDone?.(result, action);

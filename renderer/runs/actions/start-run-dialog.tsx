@@ -5,7 +5,8 @@ import { FormModal } from '../../core/form-modal.tsx';
 import { useMemo, useState } from 'react';
 import { Play, RotateCcw, X } from 'lucide-react';
 import type { JsonValue } from '../../../shared/api/json-value.ts';
-import { errorMessage, runActionsClient, type RunActionsClient } from '../../api/run-actions-client.ts';
+import { errorMessage, type RunActionsClient } from '../../api/run-actions-client.ts';
+import { requireClients } from '../../api/clients.ts';
 import { SchemaForm, type SchemaFormResult } from '../../forms/schema-form.tsx';
 import { forgetStartInput, lastStartInput, rememberStartInput } from './last-inputs.ts';
 import '../../forms/forms.css';
@@ -25,7 +26,7 @@ export interface StartRunDialogProps {
 }
 
 export function StartRunDialog({ workflowId, inputSchema, version, name, client, onStarted, onClose }: StartRunDialogProps) {
-  const actions = useMemo(() => client ?? runActionsClient(), [client]);
+  const actions = useMemo(() => client ?? requireClients().actions, [client]);
   const [last, setLast] = useState(() => lastStartInput(workflowId));
   const [formKey, setFormKey] = useState(0);
   const [input, setInput] = useState<SchemaFormResult>({ value: undefined, errors: [] });

@@ -4,9 +4,8 @@ import { useState } from 'react';
 import { ChevronDown, Play } from 'lucide-react';
 import type { WorkflowSummary } from '../../../shared/api/workflow-views.ts';
 import { errorMessage } from '../../api/run-actions-client.ts';
-import { requireClient } from '../../core/session-store.ts';
 import { useRoute } from '../../core/route-store.ts';
-import { useWorkflows } from '../../core/workflows-store.ts';
+import { fetchWorkflowDetail, useWorkflowList } from '../../core/workflow-queries.ts';
 import { StartRunDialog } from './start-run-dialog.tsx';
 import { useMenuHandlers } from '../../core/menu-handlers.ts';
 
@@ -24,7 +23,7 @@ export interface StartRunLauncherProps {
 }
 
 export function StartRunLauncher({ workflowId, onStarted }: StartRunLauncherProps) {
-  const workflows = useWorkflows((s) => s.list.data);
+  const workflows = useWorkflowList().data;
   const [menu, setMenu] = useState(false);
   const [chosen, setChosen] = useState<Chosen | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -34,7 +33,7 @@ export function StartRunLauncher({ workflowId, onStarted }: StartRunLauncherProp
     setMenu(false);
     setError(null);
     try {
-      const detail = await requireClient().workflow(id);
+      const detail = await fetchWorkflowDetail(id);
       if (detail.definition === null) return setError(`${id} is not a readable workflow: open it in the editor to see why.`);
       setChosen({ id, name: detail.definition.name, input: detail.definition.input });
     } catch (e) {

@@ -6,7 +6,8 @@ import { Check, GitFork, RotateCcw, ShieldCheck, SkipForward, UserRoundPen, X, A
 import { STEP_ACTIONS, type StepActionName } from '../../../shared/api/permitted-action.ts';
 import type { RunActionResult } from '../../../shared/api/run-action.ts';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
-import { runActionsClient, type RunActionsClient } from '../../api/run-actions-client.ts';
+import type { RunActionsClient } from '../../api/run-actions-client.ts';
+import { requireClients } from '../../api/clients.ts';
 import { notPermitted, stepDefinition, stepDetail } from './run-facts.ts';
 import { ForkDialog, KeepDialog, ResolveDialog, RetryDialog, SkipDialog } from './step-dialogs.tsx';
 import { ApproveDialog, ReassignDialog, RejectDialog } from './task-dialogs.tsx';
@@ -28,7 +29,7 @@ const LABELS: Record<StepActionName, string> = { retry: 'Retry', skip: 'Skip', r
 const TASK_ACTIONS: readonly StepActionName[] = ['approve', 'reject', 'reassign'];
 
 export function StepActions({ detail, stepId, client, onDone, only = STEP_ACTIONS }: StepActionsProps) {
-  const actions = useMemo(() => client ?? runActionsClient(), [client]);
+  const actions = useMemo(() => client ?? requireClients().actions, [client]);
   const [open, setOpen] = useState<StepActionName | null>(null);
   const step = stepDetail(detail, stepId);
   const task = detail.tasks.find((t) => t.stepId === stepId);

@@ -8,7 +8,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { ChevronDown, ChevronUp, ChevronsDownUp, ChevronsUpDown, Search } from 'lucide-react';
 import { isElidedValue, type ElidedValue } from '../../../shared/api/elided-value.ts';
 import type { JsonValue } from '../../../shared/api/json-value.ts';
-import { payloadClient, type PayloadClient } from '../../api/payload-client.ts';
+import type { PayloadClient } from '../../api/payload-client.ts';
+import { clients } from '../../api/clients.ts';
 import { entriesOf, expandAllPaths, type JsonRow, type LoadedValue } from './json-tree.ts';
 import { JsonRowView, type LoadStatus } from './json-row.tsx';
 import { treeKeyAction } from './tree-keys.ts';
@@ -38,7 +39,7 @@ type NodeRow = Extract<JsonRow, { type: 'node' }>;
 
 export function JsonView({ value, runId, valuePath, label, testId = 'json-view', client }: JsonViewProps) {
   const rootPath = valuePath ?? (isElidedValue(value) ? value.path : '$');
-  const api = client === undefined ? (runId === undefined ? null : payloadClient()) : client;
+  const api = client === undefined ? (runId === undefined ? null : (clients()?.payload ?? null)) : client;
   const canLoad = runId !== undefined && api !== null;
   const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set([rootPath]));
   const [loaded, setLoaded] = useState<ReadonlyMap<string, LoadedValue>>(() => new Map());

@@ -1,8 +1,9 @@
 // Time travel: a scrubber over the run's event sequence. Away from the end, the run is folded in
 // the browser by shared/run (the same fold the engine runs) up to the chosen event, and the page
 // shows that RunDetail instead of the live one: graph, step detail and restart record as they
-// were. Stepping goes by event, or by step settle.
-import { useCallback, useEffect, useRef, useState } from 'react';
+// were. Stepping goes by event, or by step settle. The log is the run's one events query
+// (core/run-queries.ts), the one the timeline reads: it is paged once for both.
+import { useCallback, useEffect, useState } from 'react';
 import { History, SkipBack, SkipForward, StepBack, StepForward } from 'lucide-react';
 import type { Workflow } from '../../../shared/definition/workflow-schema.ts';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
@@ -10,6 +11,7 @@ import type { RunEventRecord } from '../../../shared/api/run-event-record.ts';
 import { foldEvents } from '../../../shared/run/fold-events.ts';
 import { runDetail } from '../../../shared/run/run-detail.ts';
 import type { TimelineReads } from '../../api/timeline-client.ts';
+import { useRunEvents } from '../../core/run-queries.ts';
 import { formatTime } from '../../core/format.ts';
 
 interface Props {
@@ -28,29 +30,15 @@ export function settleSeqs(events: readonly RunEventRecord[]): number[] {
 
 export function TimeTravel({ runId, definition, lastSeq, client, onView }: Props) {
   const [seq, setSeq] = useState<number | null>(null);
-  const [events, setEvents] = useState<RunEventRecord[]>([]);
   const [error, setError] = useState<string | null>(null);
-  const loading = useRef<Promise<RunEventRecord[]> | null>(null);
-
-  // The log up to lastSeq, paged once and extended as the run goes on.
-  const load = useCallback(async (): Promise<RunEventRecord[]> => {
-    if (events.length >= lastSeq) return events;
-    loading.current ??= (async () => {
-      const all = [...events];
-      let after = all.at(-1)?.seq ?? 0;
-      for (;;) {
-        const page = await client.events(runId, after);
-        all.push(...page.events);
-        if (page.next === null || page.events.length === 0) break;
-        after = page.next;
-      }
-      setEvents(all);
-      return all;
-    })().finally(() => {
-      loading.current = null;
-    });
-    return loading.current;
-  }, [client, events, lastSeq, runId]);
+  // The log up to lastSeq, paged once (with the timeline) and extended as the run goes on.
+  const log = useRunEvents(runId, client, lastSeq);
+  const events = log.events;
+  const logError = log.error;
+  const load = useCallback(async (): Promise<readonly RunEventRecord[]> => {
+    if (logError !== null) throw new Error(logError);
+    return events;
+  }, [events, logError]);
 
   const goTo = useCallback(
     async (target: number | null) => {
@@ -62,6 +50,7 @@ export function TimeTravel({ runId, definition, lastSeq, client, onView }: Props
       }
       try {
         const all = await load();
+        if (all.length === 0) throw new Error('the run’s log is still being read: try again in a moment');
         const n = Math.max(1, Math.min(target, all.length));
         setSeq(n);
         onView({ detail: runDetail(foldEvents(definition, all.slice(0, n))), seq: n });

@@ -16,6 +16,7 @@ const TOKEN = 'test-token-0123456789abcdefghijklmnopqrstuvwxyzABCDEF';
 const HARNESS = String.raw`
 import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { TimelineClient } from './renderer/api/timeline-client.ts';
 import { useRunTimeline } from './renderer/runs/timeline/use-run-timeline.ts';
 import { Timeline } from './renderer/runs/timeline/timeline.tsx';
@@ -35,7 +36,7 @@ function App() {
     </div>
   );
 }
-createRoot(document.getElementById('root')).render(<App />);
+createRoot(document.getElementById('root')).render(<QueryClientProvider client={new QueryClient()}><App /></QueryClientProvider>);
 `;
 
 const flow = {

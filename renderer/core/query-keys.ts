@@ -1,0 +1,22 @@
+// The keys of the app's server data, one place for all: every query and every invalidation names
+// its data through these, so the stream's patches (core/stream-sync.ts) hit what the pages read.
+// Run detail and run events have roots of their own: invalidating a detail never touches the
+// events query, which is paged once and then only extended.
+import type { RunFilter } from '../api/api-client.ts';
+
+/** The runs list's server-side filters (paging is the query's own). */
+export type RunsFilter = Pick<RunFilter, 'workflow' | 'state' | 'q'>;
+
+export const keys = {
+  workflows: () => ['workflows'] as const,
+  workflow: (id: string) => ['workflow', id] as const,
+  workflowVersion: (id: string, version: number) => ['workflow', id, 'version', version] as const,
+  runs: (filter: RunsFilter) => ['runs', filter] as const,
+  /** Prefix of every runs list, whatever its filters. */
+  allRuns: () => ['runs'] as const,
+  runDetail: (id: string) => ['run-detail', id] as const,
+  runEvents: (id: string) => ['run-events', id] as const,
+  tasks: () => ['tasks'] as const,
+  compare: (a: string, b: string) => ['compare', a, b] as const,
+  stats: (workflowId: string, version: number | undefined) => ['stats', workflowId, version ?? null] as const,
+};

@@ -1,0 +1,88 @@
+// One run as queries: its detail (`GET /api/runs/:id`), and its event log as ONE infinite query
+// (`GET /api/runs/:id/events`, page by page) that the timeline and time travel share. The log is
+// paged in once; after that the stream appends to it (core/stream-sync.ts) and a gap (a dropped
+// frame, a resync, a detail that knows a later seq) is read from where the log ends: it is never
+// refetched from the start while it is cached.
+import { useEffect, useMemo } from 'react';
+import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import type { RunDetail } from '../api/api-types.ts';
+import type { RunEventRecord } from '../../shared/api/run-event-record.ts';
+import type { RunEventsPage, TimelineReads } from '../api/timeline-client.ts';
+import { requireClients } from '../api/clients.ts';
+import { keys } from './query-keys.ts';
+import { queryClient, messageOf } from './query-client.ts';
+
+export const runDetailQuery = (id: string) => ({
+  queryKey: keys.runDetail(id),
+  queryFn: (): Promise<RunDetail> => requireClients().api.run(id),
+});
+
+export function useRunDetail(id: string) {
+  return useQuery(runDetailQuery(id));
+}
+
+/** The detail read again now (after an action on the run), without waiting for the stream. */
+export function refetchRunDetail(id: string): Promise<void> {
+  return queryClient.invalidateQueries({ queryKey: keys.runDetail(id), exact: true });
+}
+
+export type EventsData = InfiniteData<RunEventsPage, number>;
+
+/** The seq of the last event the cached log holds (0 when it holds none). */
+export function lastSeqOf(data: EventsData): number {
+  for (let i = data.pages.length - 1; i >= 0; i--) {
+    const last = data.pages[i]?.events.at(-1);
+    if (last !== undefined) return last.seq;
+  }
+  return 0;
+}
+
+/** Where the log ends, marked as "more to read" so the pager reads from there (nothing when it is paging already). */
+export function readOnFrom(data: EventsData): EventsData {
+  const last = data.pages.at(-1);
+  if (last === undefined || last.next !== null) return data;
+  return { pages: [...data.pages.slice(0, -1), { ...last, next: lastSeqOf(data) }], pageParams: data.pageParams };
+}
+
+/** The run's log is known to reach `seq` (its detail says so): read on to it if the cache ends before. */
+export function extendRunEvents(runId: string, seq: number, cache: QueryClient = queryClient): void {
+  cache.setQueryData<EventsData>(keys.runEvents(runId), (data) => (data === undefined || lastSeqOf(data) >= seq ? data : readOnFrom(data)));
+}
+
+export interface RunEventsState {
+  /** The log read so far, in seq order. */
+  events: RunEventRecord[];
+  /** True while pages are still to be read. */
+  paging: boolean;
+  /** True once the first page is in. */
+  started: boolean;
+  error: string | null;
+}
+
+/**
+ * The run's event log, paged in to its end and kept current by the stream. `reads` is the client
+ * (tests pass their own); `knownSeq` the last seq the run's detail reports, if known.
+ *
+ * @example
+ * const { events, paging } = useRunEvents(runId, clients.timeline, detail?.run.lastSeq ?? null);
+ */
+export function useRunEvents(runId: string, reads: TimelineReads, knownSeq: number | null): RunEventsState {
+  const query = useInfiniteQuery({
+    queryKey: keys.runEvents(runId),
+    queryFn: ({ pageParam }: { pageParam: number }) => reads.events(runId, pageParam),
+    initialPageParam: 0,
+    getNextPageParam: (page: RunEventsPage) => page.next ?? undefined,
+    gcTime: 30_000,
+  });
+  const cache = useQueryClient();
+  const { hasNextPage, isFetching, fetchNextPage, data } = query;
+  // Page on to the end: one page at a time, whoever else reads the same log.
+  useEffect(() => {
+    if (hasNextPage && !isFetching) void fetchNextPage({ cancelRefetch: false });
+  }, [hasNextPage, isFetching, fetchNextPage]);
+  useEffect(() => {
+    if (knownSeq !== null) extendRunEvents(runId, knownSeq, cache);
+  }, [runId, knownSeq, data, cache]);
+  const events = useMemo(() => data?.pages.flatMap((p) => p.events) ?? [], [data]);
+  return { events, paging: data === undefined || hasNextPage, started: data !== undefined, error: query.error === null ? null : messageOf(query.error) };
+}
