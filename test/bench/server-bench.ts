@@ -1,6 +1,6 @@
 // `npm run bench -- server`: what the engine server costs. p50 latency of GET /api/runs/:id (the
 // restart record) for a 1,000-step run, and the live stream: events per second delivered to one
-// WebSocket client (in its own process) while the engine runs 200 concurrent runs, with the
+// WebSocket client (in its own process) while the engine runs RUNS concurrent runs, with the
 // engine's steps per second with and without that client. The app's case is a client on a run
 // page: it subscribes to that one run and reads what the page reads (stream-client.mjs `page`);
 // the aim is under 10% loss. The clients subscribed to every run show what that would cost.
@@ -15,6 +15,13 @@ import { chainWorkflow } from './engine-workflows.ts';
 import { noopExecutor } from './engine-measure.ts';
 
 const TOKEN = 'bench-token-abcdefghijklmnopqrstuvwxyz0123456789ABCD';
+/**
+ * The stream's load: RUNS runs of RUN_STEPS steps at once. 10,000 steps keep the engine busy for
+ * a second or more, so a sample measures the stream's steady cost; 2,000 (0.3 s) let a client's
+ * first reads, a cold code path or the machine's noise decide the figure.
+ */
+const RUNS = 200;
+const RUN_STEPS = 50;
 const CLIENT = fileURLToPath(new URL('./stream-client.mjs', import.meta.url));
 
 async function withServer<T>(f: EngineFixture, body: (url: string) => Promise<T>): Promise<T> {
@@ -77,10 +84,10 @@ type ClientMode = 'none' | 'single' | 'batch' | 'page';
 async function streamSample(client: ClientMode): Promise<StreamSample> {
   const f = engineFixture({ command: noopExecutor });
   try {
-    const workflow = chainWorkflow(10, 'command');
+    const workflow = chainWorkflow(RUN_STEPS, 'command');
     await f.engine.settled(f.start(workflow)); // untimed warm-up
     return await withServer(f, async (url) => {
-      if (client === 'none') return { engineMs: await concurrentRuns(f, workflow, 200), steps: 2000, delivered: undefined };
+      if (client === 'none') return { engineMs: await concurrentRuns(f, workflow, RUNS), steps: RUNS * RUN_STEPS, delivered: undefined };
       const child = spawn(process.execPath, [CLIENT, `${url.replace('http', 'ws')}/api/stream`, TOKEN, client], { stdio: ['pipe', 'pipe', 'inherit'] });
       let out = '';
       const ready = new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('ready') && resolve())));
@@ -88,7 +95,7 @@ async function streamSample(client: ClientMode): Promise<StreamSample> {
       await new Promise((r) => setTimeout(r, 200)); // the backlog (the warm-up run) is delivered
       // The run page's run: the first of the 200, watched from the moment it starts.
       let watched = '';
-      const engineMs = await concurrentRuns(f, workflow, 200, (ids) => {
+      const engineMs = await concurrentRuns(f, workflow, RUNS, (ids) => {
         watched = ids[0] ?? '';
         if (client === 'page') child.stdin.write(`watch ${watched}\n`);
       });
@@ -99,7 +106,7 @@ async function streamSample(client: ClientMode): Promise<StreamSample> {
       child.stdin.write(`${lastCursor}\n`);
       await done;
       const line = out.split('\n').find((l) => l.startsWith('{'));
-      return { engineMs, steps: 2000, delivered: line === undefined ? undefined : (JSON.parse(line) as StreamSample['delivered']) };
+      return { engineMs, steps: RUNS * RUN_STEPS, delivered: line === undefined ? undefined : (JSON.parse(line) as StreamSample['delivered']) };
     });
   } finally {
     f.close();
@@ -137,7 +144,7 @@ export const benchmark: Benchmark = {
     const batched = median(samples.batch);
     const onPage = median(samples.page);
     for (const row of formatTable([
-      ['200 concurrent 10-step runs (no-op command steps)', 'steps/s', 'loss', 'target', 'events/s to client'],
+      [`${RUNS} concurrent ${RUN_STEPS}-step runs (no-op command steps)`, 'steps/s', 'loss', 'target', 'events/s to client'],
       ['engine, no client', base.toFixed(0), '', '', ''],
       ['one client on every run, a frame per event', single.toFixed(0), loss(single), '', median(rates.single).toFixed(0)],
       ['one client on every run, batch frames', batched.toFixed(0), loss(batched), '', median(rates.batch).toFixed(0)],
