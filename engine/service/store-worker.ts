@@ -13,14 +13,19 @@ import { Worker } from 'node:worker_threads';
 import type { StoreWorkerData, StoreWorkerReply, StoreWorkerRequest } from './store-worker-protocol.ts';
 import { ServiceError } from './service-error.ts';
 
-// Entries sit beside this module: under tsx, the bootstrap registers tsx and loads the TypeScript
-// entry; in the bundled CLI (dist/cli/, flat, where import.meta.url is the bundle's own URL) each
+// Entries sit beside this module: under tsx, the bootstrap (store-worker-boot.mjs) registers tsx and
+// loads the TypeScript entry; in the bundled CLI (dist/cli/, flat, where import.meta.url is the bundle's own URL) each
 // entry is built as <entry>.js (build/bundle-cli.mjs).
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 const BOOT = new URL('./store-worker-boot.mjs', import.meta.url);
 
 /** The errors of a worker whose code cannot be loaded here. */
 const CANNOT_LOAD = new Set(['MODULE_NOT_FOUND', 'ERR_MODULE_NOT_FOUND', 'ERR_UNKNOWN_FILE_EXTENSION', 'ENOENT', 'ERR_WORKER_PATH', 'ERR_WORKER_INIT_FAILED', 'ERR_WORKER_UNSUPPORTED_OPERATION']);
+
+/** The `code` of what a worker threw (Node's errors carry one), or ''. */
+function codeOf(e: unknown): string {
+  return typeof e === 'object' && e !== null && 'code' in e ? String(e.code) : '';
+}
 
 /** What a store worker is and how its errors speak of it. */
 export interface StoreWorkerOptions<Q, A> {
@@ -35,7 +40,7 @@ export interface StoreWorkerOptions<Q, A> {
   /** A request answered and one not, in errors: `the read was answered`, `the read was not answered`. */
   answered: string;
   unanswered: string;
-  /** The worker's file instead of the entry (tests: one that cannot load, or that dies). */
+  /** The worker's entry file instead of `entry` (tests: one that cannot load, or that dies); a `.ts` one starts through the bootstrap. */
   script?: URL;
 }
 
@@ -84,13 +89,15 @@ export class StoreWorker<Q, A> {
 
   private running(): Worker {
     if (this.worker !== undefined) return this.worker;
-    const entry = new URL(`./${this.o.entry}${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url);
-    const workerData: StoreWorkerData = { storePath: this.o.storePath, ...(FROM_SOURCE ? { entry: entry.href } : {}) };
-    const worker = new Worker(fileURLToPath(this.o.script ?? (FROM_SOURCE ? BOOT : entry)), { workerData });
+    const entry = this.o.script ?? new URL(`./${this.o.entry}${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url);
+    // A TypeScript entry (only ever under tsx) starts through the bootstrap that registers tsx.
+    const typed = entry.pathname.endsWith('.ts');
+    const workerData: StoreWorkerData = { storePath: this.o.storePath, ...(typed ? { entry: entry.href } : {}) };
+    const worker = new Worker(fileURLToPath(typed ? BOOT : entry), { workerData });
     // An idle worker does not keep the process alive.
     worker.unref();
     worker.on('message', (reply: StoreWorkerReply<A>) => this.settle(reply));
-    worker.on('error', (e: Error & { code?: unknown }) => this.lost(worker, `${this.o.name} failed: ${e.message}`, CANNOT_LOAD.has(String(e.code))));
+    worker.on('error', (e: unknown) => this.lost(worker, `${this.o.name} failed: ${e instanceof Error ? e.message : String(e)}`, CANNOT_LOAD.has(codeOf(e))));
     worker.on('exit', (code) => this.lost(worker, `${this.o.name} stopped (exit code ${code})`, false));
     this.worker = worker;
     return worker;
