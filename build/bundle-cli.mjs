@@ -5,8 +5,8 @@
 // alone is over 200 ES modules) whose resolving and loading cost a command more CPU than its own
 // work. Every other dependency stays external and loads from node_modules as under tsx (native
 // addons, servers with optional peers). Outputs are flat in dist/cli/ (entries and shared chunks
-// side by side), because the script executor finds its runner, and the server its comparison
-// worker, next to the module that starts it.
+// side by side), because the script executor finds its runner, and the server its store
+// workers, next to the module that starts them.
 //
 // zod's namespace object `z` re-exports its 64 locales (`z.locales`), so a bundle that uses `z.`
 // keeps all of them: two fifths of zod's source, parsed and compiled by every command that loads
@@ -52,9 +52,10 @@ await build({
     weft: 'engine/cli/main.ts',
     'script-runner': 'engine/executors/script-runner.ts',
     'script-runner-hooks': 'engine/executors/script-runner-hooks.ts',
-    // The worker that compares runs off the engine's thread (engine/service/compare-worker.ts).
+    // The store workers, which engine/service/store-worker.ts starts beside the bundle by these
+    // names: the one that compares runs off the engine's thread (compare-worker.ts) and the one
+    // that answers the server's heavy reads (read-worker.ts).
     'compare-worker-entry': 'engine/service/compare-worker-entry.ts',
-    // The worker that answers the server's heavy reads off the engine's thread (engine/service/read-worker.ts).
     'read-worker-entry': 'engine/service/read-worker-entry.ts',
   },
   outdir: dist,
@@ -75,7 +76,7 @@ await build({
 // The same CLI as one CommonJS file, which bin/weft.js runs for every command with V8's code cache
 // (bin/code-cache.js): Node 20 caches no compile of ES modules, and a command's ~60 chunks cost
 // it more to find, read, compile and link than one file with a cache costs to read. The split
-// bundle above stays for what starts beside it (the script runner, the compare worker, and
+// bundle above stays for what starts beside it (the script runner, the store workers, and
 // `weft --version`, which loads no command and so starts fastest from the small entry chunk).
 // import.meta.url, which finds the runner, the worker and the app beside the bundle, is this
 // file's URL.

@@ -27,7 +27,7 @@ export class ServedReads {
     script?: URL,
   ) {
     const inline = (q: ReadQuery): string => JSON.stringify(this.inline(q));
-    this.worker = script === undefined ? new ReadWorker(storePath, inline) : new ReadWorker(storePath, inline, script);
+    this.worker = new ReadWorker(storePath, inline, script);
   }
 
   /** A page of the runs list (GET /api/runs). */

@@ -65,3 +65,12 @@ describe('CompareWorker', () => {
     expect(await worker.compare(b, a, cut)).toEqual(inline(b, a, cut));
   });
 });
+
+describe('CompareWorker on an in-memory store', () => {
+  it('computes on this thread, since no other connection can open the store', async () => {
+    const [a, b] = await twoRuns();
+    const worker = new CompareWorker(':memory:', inline);
+    workers.push(worker);
+    expect(await worker.compare(a, b, cut)).toEqual(inline(a, b, cut));
+  });
+});
