@@ -1,17 +1,14 @@
-// One typed client for the engine's HTTP API, built on the shared/api schemas: every answer is
-// parsed with the schema of its route, so a mismatch between engine and app shows up as a clear
-// error, not as a broken view. Every call carries the bearer token; an error body
-// `{"error": {"code", "message", "path"?}}` becomes an ApiError with those fields.
-import type { z } from 'zod';
-import { ApiError, call } from './http.ts';
-import { HealthInfo } from '../../shared/api/health-info.ts';
-import { RunSummaryPage } from '../../shared/api/run-summary.ts';
-import { TaskList } from '../../shared/api/task-summary.ts';
-import { WorkflowDetail, WorkflowList, WorkflowVersionDetail } from '../../shared/api/workflow-views.ts';
-import { RunRead } from './run-read.ts';
+// The reads most pages show (health, workflows, runs, tasks), each a route of the one table
+// (shared/api/routes.ts) called with callRoute: the answer is parsed with the route's schema, so a
+// mismatch between engine and app shows up as a clear error, not as a broken view. Every call
+// carries the bearer token; an error body `{"error": {"code", "message", "path"?}}` becomes an
+// ApiError with those fields.
+import { callRoute, type RouteClient } from '../../shared/api/call-route.ts';
+import type { RouteAnswerOf } from '../../shared/api/routes.ts';
+import { RUN_STATES, type RunState } from '../../shared/definition/names.ts';
+import { ApiError, routeClient } from './http.ts';
 
 export { ApiError };
-
 
 /** The runs list's filters (done by the server) and paging: `after` is the previous page's `next`. */
 export interface RunFilter {
@@ -24,47 +21,52 @@ export interface RunFilter {
 }
 
 export class ApiClient {
-  constructor(
-    private readonly token: string,
-    private readonly base = '',
-  ) {}
+  private readonly client: RouteClient;
 
-  health(): Promise<HealthInfo> {
-    return this.get('/api/health', HealthInfo);
+  constructor(token: string, base = '') {
+    this.client = routeClient(token, base);
   }
 
-  workflows(): Promise<WorkflowList> {
-    return this.get('/api/workflows', WorkflowList);
+  health(): Promise<RouteAnswerOf<'health'>> {
+    return callRoute(this.client, 'health', {});
   }
 
-  workflow(id: string): Promise<WorkflowDetail> {
-    return this.get(`/api/workflows/${encodeURIComponent(id)}`, WorkflowDetail);
+  workflows(): Promise<RouteAnswerOf<'workflows.list'>> {
+    return callRoute(this.client, 'workflows.list', {});
   }
 
-  workflowVersion(id: string, version: number): Promise<WorkflowVersionDetail> {
-    return this.get(`/api/workflows/${encodeURIComponent(id)}/versions/${version}`, WorkflowVersionDetail);
+  workflow(id: string): Promise<RouteAnswerOf<'workflows.get'>> {
+    return callRoute(this.client, 'workflows.get', { params: { id } });
   }
 
-  runs(filter: RunFilter = {}): Promise<RunSummaryPage> {
-    const q = new URLSearchParams();
-    if (filter.workflow) q.set('workflow', filter.workflow);
-    if (filter.state) q.set('state', filter.state);
-    if (filter.q) q.set('q', filter.q);
-    if (filter.after) q.set('after', filter.after);
-    if (filter.limit) q.set('limit', String(filter.limit));
-    const qs = q.toString();
-    return this.get(`/api/runs${qs ? `?${qs}` : ''}`, RunSummaryPage);
+  workflowVersion(id: string, version: number): Promise<RouteAnswerOf<'workflows.version'>> {
+    return callRoute(this.client, 'workflows.version', { params: { id, version } });
   }
 
-  run(id: string): Promise<RunRead> {
-    return this.get(`/api/runs/${encodeURIComponent(id)}`, RunRead);
+  /** A page of runs; a filter left empty (or a limit of 0) is not sent. */
+  runs(filter: RunFilter = {}): Promise<RouteAnswerOf<'runs.list'>> {
+    const query = {
+      workflow: filter.workflow || undefined,
+      state: filter.state ? runState(filter.state) : undefined,
+      q: filter.q || undefined,
+      after: filter.after || undefined,
+      limit: filter.limit || undefined,
+    };
+    return callRoute(this.client, 'runs.list', { query });
   }
 
-  tasks(): Promise<TaskList> {
-    return this.get('/api/tasks', TaskList);
+  run(id: string): Promise<RouteAnswerOf<'runs.get'>> {
+    return callRoute(this.client, 'runs.get', { params: { id } });
   }
 
-  private get<S extends z.ZodType>(path: string, schema: S): Promise<z.infer<S>> {
-    return call(this.base, this.token, path, schema);
+  tasks(): Promise<RouteAnswerOf<'tasks.list'>> {
+    return callRoute(this.client, 'tasks.list', {});
   }
+}
+
+/** `state` as a run state, or the bad-input ApiError the engine would answer for it. */
+function runState(state: string): RunState {
+  const known = RUN_STATES.find((s) => s === state);
+  if (known !== undefined) return known;
+  throw new ApiError(400, 'bad-input', `the query: $.state: "${state}" is not a run state; use one of ${RUN_STATES.join(', ')}`, '$.state');
 }

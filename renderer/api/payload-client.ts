@@ -1,9 +1,11 @@
-import { call } from './http.ts';
-// The JSON view's calls for large values: `GET /api/runs/:id/value`, a value of a run by its
-// value path, whole or level by level (docs/payloads.md). RunDetail ships ElidedValue stubs for
-// values over 64 KiB; the view fetches what the user opens. As in api-client.ts, the answer is
-// parsed with its shared/api schema and an error body becomes an ApiError.
-import { RunValue } from '../../shared/api/run-value.ts';
+// The JSON view's calls for large values: route `runs.value` of shared/api/routes.ts (made with
+// callRoute), a value of a run by its value path, whole or level by level (docs/payloads.md).
+// RunDetail ships ElidedValue stubs for values over 64 KiB; the view fetches what the user opens.
+// As in api-client.ts, the answer is parsed with the route's schema and an error body becomes an
+// ApiError.
+import { callRoute, type RouteClient } from '../../shared/api/call-route.ts';
+import type { RouteAnswerOf } from '../../shared/api/routes.ts';
+import { routeClient } from './http.ts';
 
 /** How much of the value to send: `depth` levels (deeper large containers as stubs), a slice of its entries. */
 export interface ValueCut {
@@ -13,10 +15,11 @@ export interface ValueCut {
 }
 
 export class PayloadClient {
-  constructor(
-    private readonly token: string,
-    private readonly base = '',
-  ) {}
+  private readonly client: RouteClient;
+
+  constructor(token: string, base = '') {
+    this.client = routeClient(token, base);
+  }
 
   /**
    * The value at `path` in run `runId`.
@@ -25,12 +28,8 @@ export class PayloadClient {
    * const page = await payloads.value(runId, stub.path, { depth: 1, limit: 500 });
    * page.total; // entries of the whole value; page.value holds those from page.offset on
    */
-  value(runId: string, path: string, cut: ValueCut = {}, signal?: AbortSignal): Promise<RunValue> {
-    const q = new URLSearchParams({ path });
-    if (cut.depth !== undefined) q.set('depth', String(cut.depth));
-    if (cut.offset !== undefined) q.set('offset', String(cut.offset));
-    if (cut.limit !== undefined) q.set('limit', String(cut.limit));
-    const url = `/api/runs/${encodeURIComponent(runId)}/value?${q.toString()}`;
-    return call(this.base, this.token, url, RunValue, signal === undefined ? {} : { signal });
+  value(runId: string, path: string, cut: ValueCut = {}, signal?: AbortSignal): Promise<RouteAnswerOf<'runs.value'>> {
+    const query = { path, depth: cut.depth, offset: cut.offset, limit: cut.limit };
+    return callRoute(this.client, 'runs.value', { params: { id: runId }, query }, signal);
   }
 }

@@ -1,15 +1,17 @@
-// The calls that act on runs: start one, send an operator action, answer a task. Each command is
-// checked with its shared/api schema before it is sent (a bad shape says where, without a round
-// trip) and each answer is parsed with its schema. A refusal (409 `refused`: the run's or step's
-// state does not permit the action) becomes an ApiError whose message is the engine's reason.
+// The calls that act on runs: start one, send an operator action, answer a task, each a route of
+// shared/api/routes.ts made with callRoute. Each command is checked with its route's body schema
+// before it is sent (a bad shape says where, without a round trip) and each answer is parsed with
+// the route's answer schema. A refusal (409 `refused`: the run's or step's state does not permit
+// the action) becomes an ApiError whose message is the engine's reason.
 import type { z } from 'zod';
-import { ApiError, call, type FetchLike } from './http.ts';
 import { badInput } from '../../shared/api/api-error.ts';
+import { callRoute, type RouteClient } from '../../shared/api/call-route.ts';
 import { RevisePlan, type ReviseCommand } from '../../shared/api/input-commands.ts';
-import { RunAction, RunActionResult } from '../../shared/api/run-action.ts';
-import { RunOutcome } from '../../shared/api/run-outcome.ts';
-import { StartRunCommand } from '../../shared/api/start-run-command.ts';
-import { TaskAction } from '../../shared/api/task-action.ts';
+import type { RunAction, RunActionResult } from '../../shared/api/run-action.ts';
+import type { RunOutcome } from '../../shared/api/run-outcome.ts';
+import { ROUTES, type Routes } from '../../shared/api/routes.ts';
+import type { TaskAction } from '../../shared/api/task-action.ts';
+import { ApiError, routeClient, type FetchLike } from './http.ts';
 
 /** The `fetch` the client calls; injected so tests can point it anywhere. */
 export type { FetchLike };
@@ -25,11 +27,11 @@ export function errorMessage(error: unknown): string {
 }
 
 export class RunActionsClient {
-  constructor(
-    private readonly token: string,
-    private readonly base = '',
-    private readonly fetchFn: FetchLike = (url, init) => fetch(url, init),
-  ) {}
+  private readonly client: RouteClient;
+
+  constructor(token: string, base = '', fetchFn?: FetchLike) {
+    this.client = routeClient(token, base, fetchFn);
+  }
 
   /**
    * Starts a run; the answer names it (or, for a `key` used before, the run that key started).
@@ -37,13 +39,13 @@ export class RunActionsClient {
    * @example
    * const { runId } = await actions.startRun({ workflow: 'research-review', input: { topic: 'durable runs' } });
    */
-  startRun(command: z.input<typeof StartRunCommand>): Promise<RunOutcome> {
-    return this.post('/api/runs', check(StartRunCommand, command), RunOutcome);
+  startRun(command: z.input<Routes['runs.start']['body']>): Promise<RunOutcome> {
+    return callRoute(this.client, 'runs.start', { body: check(ROUTES['runs.start'].body, command) });
   }
 
   /** One operator action; for `fork` the answer names the new run, for `revise` it carries the plan. */
   runAction(runId: string, action: RunAction): Promise<RunActionResult> {
-    return this.post(`/api/runs/${encodeURIComponent(runId)}/actions`, check(RunAction, action), RunActionResult);
+    return callRoute(this.client, 'runs.act', { params: { id: runId }, body: check(ROUTES['runs.act'].body, action) });
   }
 
   /** What a revision to `input` would do, step by step; nothing is written. */
@@ -56,13 +58,8 @@ export class RunActionsClient {
 
   /** A person's answer to the task of `stepId`. */
   taskAction(runId: string, stepId: string, action: TaskAction): Promise<RunOutcome> {
-    return this.post(`/api/tasks/${encodeURIComponent(runId)}/${encodeURIComponent(stepId)}`, check(TaskAction, action), RunOutcome);
+    return callRoute(this.client, 'tasks.answer', { params: { runId, stepId }, body: check(ROUTES['tasks.answer'].body, action) });
   }
-
-  private post<S extends z.ZodType>(path: string, body: unknown, schema: S): Promise<z.infer<S>> {
-    return call(this.base, this.token, path, schema, { method: 'POST', body, fetchFn: this.fetchFn });
-  }
-
 }
 
 /** The command as the schema reads it, or an ApiError saying where it is wrong (as the server would). */

@@ -1,14 +1,17 @@
-import { errorOf, readAnswer, send } from './http.ts';
-// The workflow report (`GET /api/stats/:workflowId?version=`, the same report as
-// `weft stats --json`), parsed with shared/api/workflow-stats.ts. A workflow that has never run
-// is not an error here: the engine answers 404 for it, and this gives null (the empty state).
-import { WorkflowReport } from '../../shared/api/workflow-stats.ts';
+// The workflow report (route `stats` of shared/api/routes.ts, `GET /api/stats/:workflowId?version=`,
+// the same report as `weft stats --json`), made with callRoute and parsed with the route's schema.
+// A workflow that has never run is not an error here: the engine answers 404 for it, and this
+// gives null (the empty state).
+import { callRoute, RouteCallError, type RouteClient } from '../../shared/api/call-route.ts';
+import type { RouteAnswerOf } from '../../shared/api/routes.ts';
+import { routeClient } from './http.ts';
 
 export class StatsClient {
-  constructor(
-    private readonly token: string,
-    private readonly base = '',
-  ) {}
+  private readonly client: RouteClient;
+
+  constructor(token: string, base = '') {
+    this.client = routeClient(token, base);
+  }
 
   /**
    * The report of `workflowId` over all its runs, or over those of `version`; null when the
@@ -18,14 +21,12 @@ export class StatsClient {
    * const report = await new StatsClient(token).report('trip-saga');
    * if (report === null) showEmptyState();
    */
-  async report(workflowId: string, version?: number): Promise<WorkflowReport | null> {
-    const path = `/api/stats/${encodeURIComponent(workflowId)}${version === undefined ? '' : `?version=${version}`}`;
-    const response = await send(this.base, this.token, path);
-    if (response.status === 404) {
-      const error = await errorOf(response, path);
-      if (error.code === 'not-found') return null;
+  async report(workflowId: string, version?: number): Promise<RouteAnswerOf<'stats'> | null> {
+    try {
+      return await callRoute(this.client, 'stats', { params: { workflowId }, query: { version } });
+    } catch (error) {
+      if (error instanceof RouteCallError && error.status === 404 && error.code === 'not-found') return null;
       throw error;
     }
-    return readAnswer(response, WorkflowReport, path);
   }
 }

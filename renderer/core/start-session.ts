@@ -12,6 +12,7 @@
 import { clients } from '../api/clients.ts';
 import { setCurrentToken } from '../api/current-token.ts';
 import { EventStream } from '../api/event-stream.ts';
+import { ROUTES } from '../../shared/api/routes.ts';
 import { useSession, type TokenSource } from './session-store.ts';
 import { queryClient } from './query-client.ts';
 import { keys } from './query-keys.ts';
@@ -81,7 +82,7 @@ export function startSession(token: string | null, source: TokenSource = 'addres
   const sync = new StreamSync(queryClient);
   const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
   let wasLost = false;
-  const stream = new EventStream(`${protocol}//${window.location.host}/api/stream`, session.token, {
+  const stream = new EventStream(`${protocol}//${window.location.host}${ROUTES.stream.path}`, session.token, {
     onEvents(messages) {
       if (!live) return;
       useSession.setState((s) => ({ eventsSeen: s.eventsSeen + messages.length }));

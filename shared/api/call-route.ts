@@ -69,23 +69,25 @@ export function routeInit(id: HttpRouteId, token: string, body?: unknown, signal
   };
 }
 
+/** The RouteCallError an unsuccessful answer of route `id` stands for: the API's error body, or `http-error` without one. */
+export async function routeCallError(id: HttpRouteId, response: Response): Promise<RouteCallError> {
+  const spec: RouteSpec = ROUTES[id];
+  const error = ApiErrorBody.safeParse(await response.json().catch(() => undefined));
+  if (error.success) return new RouteCallError(response.status, error.data.error.code, error.data.error.message, error.data.error.path);
+  return new RouteCallError(response.status, 'http-error', `HTTP ${response.status} from ${spec.method} ${spec.path}`);
+}
+
 /** A successful answer's body read with route `id`'s answer schema; an unsuccessful one throws its RouteCallError. */
 export async function readRouteAnswer<K extends HttpRouteId>(id: K, response: Response): Promise<RouteAnswerOf<K>>;
 // TypeScript reads ROUTES[K].answer as the union over every route, so the signature above states
 // what this does for each route alike: a body parsed with route K's schema is route K's answer.
 export async function readRouteAnswer(id: HttpRouteId, response: Response): Promise<RouteAnswerOf<HttpRouteId>> {
+  if (!response.ok) throw await routeCallError(id, response);
   const spec = ROUTES[id];
-  const where = `${spec.method} ${spec.path}`;
-  const body: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const error = ApiErrorBody.safeParse(body);
-    if (error.success) throw new RouteCallError(response.status, error.data.error.code, error.data.error.message, error.data.error.path);
-    throw new RouteCallError(response.status, 'http-error', `HTTP ${response.status} from ${where}`);
-  }
-  const parsed = spec.answer.safeParse(body);
+  const parsed = spec.answer.safeParse(await response.json().catch(() => undefined));
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  throw new RouteCallError(response.status, 'bad-answer', `the answer of ${where} does not match its schema at ${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''} (is the client older or newer than the engine?)`);
+  throw new RouteCallError(response.status, 'bad-answer', `the answer of ${spec.method} ${spec.path} does not match its schema at ${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''} (is the client older or newer than the engine?)`);
 }
 
 /**
