@@ -44,7 +44,7 @@ export class ApiClient {
   }
 
   /** A page of runs; a filter left empty (or a limit of 0) is not sent. */
-  runs(filter: RunFilter = {}): Promise<RouteAnswerOf<'runs.list'>> {
+  async runs(filter: RunFilter = {}): Promise<RouteAnswerOf<'runs.list'>> {
     const query = {
       workflow: filter.workflow || undefined,
       state: filter.state ? runState(filter.state) : undefined,
