@@ -2,7 +2,8 @@
 // - `single` / `batch`: subscribes to every run after cursor 0 (a frame per event, or batch
 //   frames), counts events until it has seen cursor TARGET (a number read from stdin when the
 //   engine is done), and prints {events, ms, resyncs} as JSON.
-// - `page`: does what the app does on a run page: when stdin says `watch RUN`, it reads the run's
+// - `page`: does what the app does on a run page: loaded, it reads what the app's shell reads (the
+//   runs list, the tasks) before it says ready; when stdin says `watch RUN`, it reads the run's
 //   detail and first events page and subscribes to that run alone (batch frames, from now on);
 //   while its events come it reads the detail again at most every DETAIL_MS (the app's throttled
 //   invalidation), and it reads the task list every TASKS_MS (the sidebar's count). It stops at
@@ -45,9 +46,14 @@ function finishIfDone() {
 const subscribe = (after) => ws.send(JSON.stringify({ subscribe: { runs }, after, batch }));
 
 ws.on('open', () => {
-  if (!page) subscribe(0);
-  else tasksTimer = setInterval(() => void read('/api/tasks'), TASKS_MS);
-  process.stdout.write('ready\n');
+  if (!page) {
+    subscribe(0);
+    process.stdout.write('ready\n');
+    return;
+  }
+  // The app is loaded before the user opens a run: the shell has read the runs list and the tasks.
+  tasksTimer = setInterval(() => void read('/api/tasks'), TASKS_MS);
+  void Promise.all([read('/api/runs?limit=50'), read('/api/tasks')]).then(() => process.stdout.write('ready\n'));
 });
 ws.on('message', (data) => {
   const m = JSON.parse(data.toString());
