@@ -19,6 +19,8 @@ const TASKS_MS = 3000;
 const base = url.replace(/^ws/, 'http').replace(/\/api\/stream$/, '');
 const ws = new WebSocket(url, ['weft', `weft.bearer.${token}`]);
 let events = 0;
+/** The client's own CPU from the moment the engine's runs start (`watch`, or the first event). */
+let cpuAtStart = process.cpuUsage();
 let first = 0;
 let last = 0;
 let target = Infinity;
@@ -36,7 +38,8 @@ const read = (path) => {
 
 function finishIfDone() {
   if (lastCursor >= target) {
-    process.stdout.write(`${JSON.stringify({ events, ms: last - first, resyncs, reads })}\n`);
+    const cpu = process.cpuUsage(cpuAtStart);
+    process.stdout.write(`${JSON.stringify({ events, ms: last - first, resyncs, reads, cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
     if (tasksTimer !== null) clearInterval(tasksTimer);
     ws.close();
     process.exit(0);
@@ -71,7 +74,10 @@ ws.on('message', (data) => {
   const got = m.events ?? (m.cursor === undefined ? [] : [m]);
   if (got.length === 0) return;
   const now = performance.now();
-  if (events === 0) first = now;
+  if (events === 0) {
+    first = now;
+    if (!page) cpuAtStart = process.cpuUsage();
+  }
   last = now;
   events += got.length;
   lastCursor = got[got.length - 1].cursor;
@@ -91,6 +97,7 @@ process.stdin.on('data', (d) => {
     const line = input.slice(0, nl).trim();
     input = input.slice(nl + 1);
     if (line.startsWith('watch ')) {
+      cpuAtStart = process.cpuUsage();
       runs = [line.slice(6)];
       void read(`/api/runs/${runs[0]}`);
       void read(`/api/runs/${runs[0]}/events?after=0&limit=1000&elide=65536`);

@@ -44,13 +44,13 @@ describe('a live stream', () => {
     const harnessed = (h = harness());
     const { runId: watched } = harnessed.start(waiting);
     harnessed.engine.flush();
-    await until(() => harnessed.model(watched).state === 'waiting');
+    await until(() => harnessed.model(watched).state === 'waiting', 'the watched run waits on its task');
     const server = (wss = new WebSocketServer({ host: '127.0.0.1', port: 0 }));
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     const clients: StreamClient[] = [];
     server.on('connection', (socket) => clients.push(serveEventStream(socket, harnessed.store)));
     const address = server.address();
-    const port = typeof address === 'object' ? address.port : 0;
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
     const subscribe = async (runs: 'all' | string[]): Promise<void> => {
       const ws = new WebSocket(`ws://127.0.0.1:${port}`);
       sockets.push(ws);
