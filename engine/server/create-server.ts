@@ -79,6 +79,10 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
     return sendError(reply, 'not-found', `no page ${request.url.split('?')[0] ?? ''}; the app is at /`);
   });
 
+  // The heavy reads are answered off the engine's thread (engine/service/served-reads.ts).
+  const reads = new ServedReads(o.service, o.storePath);
+  app.addHook('onClose', () => reads.close());
+
   await app.register(fastifyWebsocket, {
     options: {
       maxPayload: 64 * 1024,
@@ -91,13 +95,13 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
     // A plain GET (no upgrade) is told what the endpoint is.
     handler: async (_request, reply) => sendError(reply, 'upgrade-required', '/api/stream is a WebSocket: connect with an upgrade, the subprotocols "weft" and "weft.bearer.TOKEN", then send {"subscribe": {"runs": "all"}} (docs/api.md)'),
     wsHandler: (socket) => {
+      // A stream client is an app page, whose reads come next: its read worker starts now, not
+      // on its first read (which would wait for the thread to boot while the engine runs).
+      void reads.start();
       serveEventStream(socket, o.store, { ...(o.streamBufferLimit === undefined ? {} : { bufferLimit: o.streamBufferLimit }), ...(o.streams === undefined ? {} : { clients: o.streams }) });
     },
   });
 
-  // The heavy reads are answered off the engine's thread (engine/service/served-reads.ts).
-  const reads = new ServedReads(o.service, o.storePath);
-  app.addHook('onClose', () => reads.close());
   registerRoutes(app, {
     ...apiHandlers(o.service, reads, { version: o.version, workspace: o.workspace, storePath: o.storePath }),
     ...workflowFileHandlers(o.service),

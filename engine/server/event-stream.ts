@@ -10,7 +10,8 @@
 //   takes. Live events are not queued meanwhile: the next page reads them from the store.
 //   Once a page comes back empty (in the same turn) the client is live, so there is no gap and
 //   no duplicate.
-// - Live events are only queued (the store's listener does no I/O) and written on the next turn.
+// - Live events of the subscribed runs are only queued (the store's listener does no I/O; the
+//   others it drops at once) and written on the next turn.
 //   When the socket holds more than the limit, the client is told to resync from its last cursor
 //   and hears nothing more until it subscribes again.
 // A fault while serving one client (a damaged row of the store, a bug) ends that client's stream
@@ -138,7 +139,9 @@ export function serveEventStream(socket: WebSocket, store: Store, options: Strea
   };
 
   const unsubscribe = store.subscribe((c) => {
-    if (phase !== 'live') return;
+    // Events of runs the client did not ask for are dropped here, not queued: a run page on one
+    // run costs nothing (no queue, no turn) for the commits of every other run.
+    if (phase !== 'live' || !wanted(c)) return;
     queue.push(c);
     if (!flushing) {
       flushing = true;

@@ -34,6 +34,11 @@ export class ReadWorker {
     return this.worker.ask(query);
   }
 
+  /** Starts the worker ahead of the first read (StoreWorker.start); resolves once it runs. */
+  start(): Promise<void> {
+    return this.worker.start();
+  }
+
   /** Stops the worker; reads still waiting are refused. */
   close(): Promise<void> {
     return this.worker.close();

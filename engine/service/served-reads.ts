@@ -57,6 +57,14 @@ export class ServedReads {
     return new JsonText(await this.worker.read({ op: 'stats', workflowId, ...(version === undefined ? {} : { version }), asOf: this.service.committedNow() }));
   }
 
+  /**
+   * Starts the read worker ahead of the first read, so that read does not wait for its thread to
+   * boot, nor does the engine share the machine with that boot while a client waits on it.
+   */
+  start(): Promise<void> {
+    return this.worker.start();
+  }
+
   close(): Promise<void> {
     return this.worker.close();
   }

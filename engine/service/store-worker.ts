@@ -3,7 +3,9 @@
 // the comparison worker (compare-worker.ts: GET /api/compare) share, typed by their request and
 // answer. Reads that take seconds on the thread that also runs the engine and answers /api/health
 // would stall every run and request meanwhile; on a worker the engine's thread only receives the
-// answer. The worker starts on the first request and again after it dies; `close()` stops it.
+// answer. The worker starts on the first request, or ahead of it with `start()` (its thread boots in
+// a few hundred ms of CPU, which a reader that is about to ask should not pay on its first read,
+// nor the engine while it is busy), and again after it dies; `close()` stops it.
 // Where no worker can run at all (its code cannot be loaded, before it ever answered: a broken
 // install; or the store is in memory, with no file another connection could open), requests are
 // answered on the calling thread, slower for the engine but still answered. A worker that fails
@@ -59,6 +61,8 @@ export class StoreWorker<Q, A> {
   private answeredOnce = false;
   /** Why no worker can run here, once one failed before it ever answered. */
   private unusable: string | undefined;
+  /** Resolves once the worker that start() began runs. */
+  private online: Promise<void> | undefined;
 
   constructor(private readonly o: StoreWorkerOptions<Q, A>) {
     // An in-memory store (tests) has no file another connection could open.
@@ -76,6 +80,28 @@ export class StoreWorker<Q, A> {
       this.pending.set(id, { request, resolve, reject });
       worker.postMessage(message);
     });
+  }
+
+  /**
+   * Starts the worker now, ahead of the first request, and resolves once its thread runs (or
+   * failed to start: the next request then meets that failure as usual). Nothing happens where no
+   * worker can run or one already runs; it never rejects.
+   */
+  start(): Promise<void> {
+    if (this.closed || this.unusable !== undefined) return Promise.resolve();
+    if (this.worker !== undefined) return this.online ?? Promise.resolve();
+    const worker = this.running();
+    this.online = new Promise<void>((resolve) => {
+      worker.once('online', () => resolve());
+      worker.once('error', () => resolve());
+      worker.once('exit', () => resolve());
+    });
+    return this.online;
+  }
+
+  /** The worker's thread id while one runs (tests: the same thread answers). */
+  get threadId(): number | undefined {
+    return this.worker?.threadId;
   }
 
   /** Stops the worker; requests still waiting are refused. */
@@ -128,6 +154,7 @@ export class StoreWorker<Q, A> {
   private lost(worker: Worker, why: string, cannotLoad: boolean): void {
     if (this.worker !== worker) return;
     this.worker = undefined;
+    this.online = undefined;
     if (cannotLoad && !this.answeredOnce) {
       this.unusable = why;
       const waiting = [...this.pending.values()];

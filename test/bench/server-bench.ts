@@ -66,17 +66,21 @@ async function detailLatency(): Promise<{ p50: number; p95: number; bytes: numbe
 
 interface StreamSample {
   engineMs: number;
+  /** CPU of the server's process (the engine's thread and the read worker's) while the runs went. */
+  serverCpuMs: number;
   steps: number;
-  delivered: { events: number; ms: number; resyncs: number; reads?: number } | undefined;
+  delivered: { events: number; ms: number; resyncs: number; reads?: number; cpuMs?: number } | undefined;
 }
 
-async function concurrentRuns(f: EngineFixture, workflow: Workflow, runs: number, onStarted: (ids: string[]) => void = () => {}): Promise<number> {
+async function concurrentRuns(f: EngineFixture, workflow: Workflow, runs: number, onStarted: (ids: string[]) => void = () => {}): Promise<{ ms: number; cpuMs: number }> {
   const start = performance.now();
+  const cpu = process.cpuUsage();
   const ids = Array.from({ length: runs }, () => f.start(workflow));
   onStarted(ids);
   const states = await Promise.all(ids.map((id) => f.engine.settled(id)));
   if (states.some((s) => s !== 'succeeded')) throw new Error('a run did not succeed');
-  return performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { ms: performance.now() - start, cpuMs: (used.user + used.system) / 1000 };
 }
 
 type ClientMode = 'none' | 'single' | 'batch' | 'page';
@@ -87,7 +91,10 @@ async function streamSample(client: ClientMode): Promise<StreamSample> {
     const workflow = chainWorkflow(RUN_STEPS, 'command');
     await f.engine.settled(f.start(workflow)); // untimed warm-up
     return await withServer(f, async (url) => {
-      if (client === 'none') return { engineMs: await concurrentRuns(f, workflow, RUNS), steps: RUNS * RUN_STEPS, delivered: undefined };
+      if (client === 'none') {
+        const { ms, cpuMs } = await concurrentRuns(f, workflow, RUNS);
+        return { engineMs: ms, serverCpuMs: cpuMs, steps: RUNS * RUN_STEPS, delivered: undefined };
+      }
       const child = spawn(process.execPath, [CLIENT, `${url.replace('http', 'ws')}/api/stream`, TOKEN, client], { stdio: ['pipe', 'pipe', 'inherit'] });
       let out = '';
       const ready = new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('ready') && resolve())));
@@ -95,7 +102,7 @@ async function streamSample(client: ClientMode): Promise<StreamSample> {
       await new Promise((r) => setTimeout(r, 200)); // the backlog (the warm-up run) is delivered
       // The run page's run: the first of the 200, watched from the moment it starts.
       let watched = '';
-      const engineMs = await concurrentRuns(f, workflow, RUNS, (ids) => {
+      const { ms: engineMs, cpuMs: serverCpuMs } = await concurrentRuns(f, workflow, RUNS, (ids) => {
         watched = ids[0] ?? '';
         if (client === 'page') child.stdin.write(`watch ${watched}\n`);
       });
@@ -106,7 +113,7 @@ async function streamSample(client: ClientMode): Promise<StreamSample> {
       child.stdin.write(`${lastCursor}\n`);
       await done;
       const line = out.split('\n').find((l) => l.startsWith('{'));
-      return { engineMs, steps: RUNS * RUN_STEPS, delivered: line === undefined ? undefined : (JSON.parse(line) as StreamSample['delivered']) };
+      return { engineMs, serverCpuMs, steps: RUNS * RUN_STEPS, delivered: line === undefined ? undefined : (JSON.parse(line) as StreamSample['delivered']) };
     });
   } finally {
     f.close();
@@ -125,30 +132,37 @@ export const benchmark: Benchmark = {
     print('');
     const samples = { none: [] as number[], single: [] as number[], batch: [] as number[], page: [] as number[] };
     const rates = { single: [] as number[], batch: [] as number[], page: [] as number[] };
+    // CPU per 1,000 steps, of the server's process and of the client's: on a busy machine the
+    // wall-clock rate also moves with what else runs; CPU says what the stream itself costs.
+    const serverCpu = { none: [] as number[], single: [] as number[], batch: [] as number[], page: [] as number[] };
+    const clientCpu = { single: [] as number[], batch: [] as number[], page: [] as number[] };
     let resyncs = 0;
     let reads = 0;
     for (let rep = 0; rep < 5; rep++) {
       for (const client of ['none', 'single', 'batch', 'page'] as const) {
         const s = await streamSample(client);
         samples[client].push((s.steps / s.engineMs) * 1000);
+        serverCpu[client].push((s.serverCpuMs / s.steps) * 1000);
         if (client !== 'none' && s.delivered !== undefined) {
           rates[client].push((s.delivered.events / Math.max(1, s.delivered.ms)) * 1000);
           resyncs += s.delivered.resyncs;
           reads += s.delivered.reads ?? 0;
+          if (s.delivered.cpuMs !== undefined) clientCpu[client].push((s.delivered.cpuMs / s.steps) * 1000);
         }
       }
     }
     const base = median(samples.none);
     const loss = (x: number): string => `${(((base - x) / base) * 100).toFixed(1)}%`;
+    const cpu = (xs: number[]): string => (xs.length === 0 ? '' : median([...xs]).toFixed(0));
     const single = median(samples.single);
     const batched = median(samples.batch);
     const onPage = median(samples.page);
     for (const row of formatTable([
-      [`${RUNS} concurrent ${RUN_STEPS}-step runs (no-op command steps)`, 'steps/s', 'loss', 'target', 'events/s to client'],
-      ['engine, no client', base.toFixed(0), '', '', ''],
-      ['one client on every run, a frame per event', single.toFixed(0), loss(single), '', median(rates.single).toFixed(0)],
-      ['one client on every run, batch frames', batched.toFixed(0), loss(batched), '', median(rates.batch).toFixed(0)],
-      ['one client on a run page (the app)', onPage.toFixed(0), loss(onPage), '< 10%', median(rates.page).toFixed(0)],
+      [`${RUNS} concurrent ${RUN_STEPS}-step runs (no-op command steps)`, 'steps/s', 'loss', 'target', 'events/s to client', 'server CPU ms/1k steps', 'client CPU ms/1k steps'],
+      ['engine, no client', base.toFixed(0), '', '', '', cpu(serverCpu.none), ''],
+      ['one client on every run, a frame per event', single.toFixed(0), loss(single), '', median(rates.single).toFixed(0), cpu(serverCpu.single), cpu(clientCpu.single)],
+      ['one client on every run, batch frames', batched.toFixed(0), loss(batched), '', median(rates.batch).toFixed(0), cpu(serverCpu.batch), cpu(clientCpu.batch)],
+      ['one client on a run page (the app)', onPage.toFixed(0), loss(onPage), '< 10%', median(rates.page).toFixed(0), cpu(serverCpu.page), cpu(clientCpu.page)],
     ])) print(row);
     print(`medians of 5 reps; each client runs in its own process; resyncs asked of them: ${resyncs}; HTTP reads of the run-page clients: ${reads}.`);
     print(`the app (a run page watching one of the 200 runs): ${loss(onPage)} loss against a target of under 10%: ${(base - onPage) / base < 0.1 ? 'met' : 'NOT met'}.`);

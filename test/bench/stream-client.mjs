@@ -2,7 +2,8 @@
 // - `single` / `batch`: subscribes to every run after cursor 0 (a frame per event, or batch
 //   frames), counts events until it has seen cursor TARGET (a number read from stdin when the
 //   engine is done), and prints {events, ms, resyncs} as JSON.
-// - `page`: does what the app does on a run page: when stdin says `watch RUN`, it reads the run's
+// - `page`: does what the app does on a run page: loaded, it reads what the app's shell reads (the
+//   runs list, the tasks) before it says ready; when stdin says `watch RUN`, it reads the run's
 //   detail and first events page and subscribes to that run alone (batch frames, from now on);
 //   while its events come it reads the detail again at most every DETAIL_MS (the app's throttled
 //   invalidation), and it reads the task list every TASKS_MS (the sidebar's count). It stops at
@@ -18,6 +19,8 @@ const TASKS_MS = 3000;
 const base = url.replace(/^ws/, 'http').replace(/\/api\/stream$/, '');
 const ws = new WebSocket(url, ['weft', `weft.bearer.${token}`]);
 let events = 0;
+/** The client's own CPU from the moment the engine's runs start (`watch`, or the first event). */
+let cpuAtStart = process.cpuUsage();
 let first = 0;
 let last = 0;
 let target = Infinity;
@@ -35,7 +38,8 @@ const read = (path) => {
 
 function finishIfDone() {
   if (lastCursor >= target) {
-    process.stdout.write(`${JSON.stringify({ events, ms: last - first, resyncs, reads })}\n`);
+    const cpu = process.cpuUsage(cpuAtStart);
+    process.stdout.write(`${JSON.stringify({ events, ms: last - first, resyncs, reads, cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
     if (tasksTimer !== null) clearInterval(tasksTimer);
     ws.close();
     process.exit(0);
@@ -45,9 +49,14 @@ function finishIfDone() {
 const subscribe = (after) => ws.send(JSON.stringify({ subscribe: { runs }, after, batch }));
 
 ws.on('open', () => {
-  if (!page) subscribe(0);
-  else tasksTimer = setInterval(() => void read('/api/tasks'), TASKS_MS);
-  process.stdout.write('ready\n');
+  if (!page) {
+    subscribe(0);
+    process.stdout.write('ready\n');
+    return;
+  }
+  // The app is loaded before the user opens a run: the shell has read the runs list and the tasks.
+  tasksTimer = setInterval(() => void read('/api/tasks'), TASKS_MS);
+  void Promise.all([read('/api/runs?limit=50'), read('/api/tasks')]).then(() => process.stdout.write('ready\n'));
 });
 ws.on('message', (data) => {
   const m = JSON.parse(data.toString());
@@ -65,7 +74,10 @@ ws.on('message', (data) => {
   const got = m.events ?? (m.cursor === undefined ? [] : [m]);
   if (got.length === 0) return;
   const now = performance.now();
-  if (events === 0) first = now;
+  if (events === 0) {
+    first = now;
+    if (!page) cpuAtStart = process.cpuUsage();
+  }
   last = now;
   events += got.length;
   lastCursor = got[got.length - 1].cursor;
@@ -85,6 +97,7 @@ process.stdin.on('data', (d) => {
     const line = input.slice(0, nl).trim();
     input = input.slice(nl + 1);
     if (line.startsWith('watch ')) {
+      cpuAtStart = process.cpuUsage();
       runs = [line.slice(6)];
       void read(`/api/runs/${runs[0]}`);
       void read(`/api/runs/${runs[0]}/events?after=0&limit=1000&elide=65536`);

@@ -45,6 +45,25 @@ describe('StoreWorker', () => {
     expect(answers).toEqual([1, 2, 3, 4, 5].map((value) => ({ storePath, value, thread: 'worker' })));
   });
 
+  it('starts its thread ahead of the first request, and that thread answers it', async () => {
+    const w = worker();
+    expect(w.threadId).toBeUndefined();
+    await w.start();
+    const started = w.threadId;
+    expect(started).toBeGreaterThan(0);
+    await w.start(); // already running: the same thread
+    expect(w.threadId).toBe(started);
+    expect(await w.ask({ op: 'echo', value: 9 })).toEqual({ storePath, value: 9, thread: 'worker' });
+    expect(w.threadId).toBe(started);
+  });
+
+  it('starts nothing ahead where no worker can run, and still answers on this thread', async () => {
+    const w = worker({ storePath: ':memory:' });
+    await w.start();
+    expect(w.threadId).toBeUndefined();
+    expect(await w.ask({ op: 'echo', value: 1 })).toEqual({ thread: 'inline', op: 'echo' });
+  });
+
   it("rejects with the service's error as it was raised, and a bug as an internal error", async () => {
     const w = worker();
     const missing = await refusal(w.ask({ op: 'missing', run: 'r-nope' }));
