@@ -2,8 +2,6 @@
 // its own path: the same method, URL (parameters encoded, empty filters left out, query order) and
 // body. A real HTTP server on 127.0.0.1 records each request and answers what the case needs.
 // ApiError is the shared RouteCallError: one class, whichever name a caller catches.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, ApiError } from '../../../renderer/api/api-client.ts';
 import { CompareClient } from '../../../renderer/api/compare-client.ts';
@@ -13,39 +11,19 @@ import { StatsClient } from '../../../renderer/api/stats-client.ts';
 import { TimelineClient } from '../../../renderer/api/timeline-client.ts';
 import { WorkflowFilesClient } from '../../../renderer/api/workflow-files-client.ts';
 import { RouteCallError } from '../../../shared/api/call-route.ts';
+import { startHttpRecorder, type Arrived, type HttpRecorder } from '../../http-recorder.ts';
 
-interface Arrived {
-  method: string;
-  url: string;
-  body: string;
-}
-
-let server: Server;
+let recorder: HttpRecorder;
 let base = '';
-const arrived: Arrived[] = [];
-let next: { status: number; body: string } = { status: 200, body: '{}' };
-const answer = (status: number, body: unknown) => (next = { status, body: JSON.stringify(body) });
-
-const read = (request: IncomingMessage): Promise<string> =>
-  new Promise((resolve) => {
-    let text = '';
-    request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-    request.on('end', () => resolve(text));
-  });
+let arrived: Arrived[] = [];
+const answer = (status: number, body: unknown): void => recorder.answer(status, body);
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    void read(request).then((body) => {
-      arrived.push({ method: request.method ?? '', url: request.url ?? '', body });
-      response.writeHead(next.status, { 'content-type': 'application/json' });
-      response.end(next.body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  recorder = await startHttpRecorder();
+  ({ base, arrived } = recorder);
 });
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => recorder.close());
 
 describe('the app clients call the route table', () => {
   it('lists runs with only the filters given, in the order they were always sent', async () => {
@@ -103,10 +81,10 @@ describe('the app clients call the route table', () => {
     answer(200, { deleted: 'a.weft.json' });
     await files.remove('a');
     expect(arrived.at(-1)).toMatchObject({ method: 'DELETE', url: '/api/workflows/a', body: '' });
-    next = { status: 200, body: '{\n  "id": "a"\n}\n' };
+    recorder.answerText(200, '{\n  "id": "a"\n}\n');
     expect(await files.exportFile('a')).toEqual({ fileName: 'a.weft.json', text: '{\n  "id": "a"\n}\n' });
     expect(arrived.at(-1)).toMatchObject({ method: 'GET', url: '/api/workflows/a/file' });
-    next = { status: 502, body: 'bad gateway' };
+    recorder.answerText(502, 'bad gateway');
     await expect(files.exportFile('a')).rejects.toMatchObject({ status: 502, code: 'http-error' });
   });
 });

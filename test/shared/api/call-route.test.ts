@@ -1,72 +1,48 @@
 // callRoute builds each call from the route table (method, path with its parameters, query, JSON
 // body, token) and reads the answer with the route's answer schema. A real HTTP server on
 // 127.0.0.1 stands in for the engine: it records what arrived and answers what each case needs.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callRoute, routeUrl, RouteCallError, type RouteClient } from '../../../shared/api/call-route.ts';
+import { startHttpRecorder, type Arrived, type HttpRecorder } from '../../http-recorder.ts';
 
-interface Arrived {
-  method: string;
-  url: string;
-  authorization: string | undefined;
-  contentType: string | undefined;
-  body: string;
-}
-
-let server: Server;
+let recorder: HttpRecorder;
 let client: RouteClient;
-const arrived: Arrived[] = [];
-let next: { status: number; body: unknown } = { status: 200, body: {} };
-
-const read = (request: IncomingMessage): Promise<string> =>
-  new Promise((resolve) => {
-    let text = '';
-    request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-    request.on('end', () => resolve(text));
-  });
+let arrived: Arrived[] = [];
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    void read(request).then((body) => {
-      arrived.push({ method: request.method ?? '', url: request.url ?? '', authorization: request.headers.authorization, contentType: request.headers['content-type'], body });
-      response.writeHead(next.status, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(next.body));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  client = { base: `http://127.0.0.1:${port}`, token: 'tok', fetch: (url, init) => fetch(url, init) };
+  recorder = await startHttpRecorder();
+  arrived = recorder.arrived;
+  client = { base: recorder.base, token: 'tok', fetch: (url, init) => fetch(url, init) };
 });
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => recorder.close());
 
 describe('callRoute', () => {
   it('sends a GET with its parameters percent-encoded and its query, and parses the answer', async () => {
-    next = { status: 200, body: { events: [], next: null } };
+    recorder.answer(200, { events: [], next: null });
     const page = await callRoute(client, 'runs.events', { params: { id: 'r 1/x' }, query: { after: 20, limit: 5, elide: undefined } });
     expect(page).toEqual({ events: [], next: null });
     expect(arrived.at(-1)).toEqual({ method: 'GET', url: '/api/runs/r%201%2Fx/events?after=20&limit=5', authorization: 'Bearer tok', contentType: undefined, body: '' });
   });
 
   it('sends a body as JSON with the route\'s method', async () => {
-    next = { status: 201, body: { runId: 'r9', state: 'running' } };
+    recorder.answer(201, { runId: 'r9', state: 'running' });
     expect(await callRoute(client, 'runs.start', { body: { workflow: 'review', input: { a: 1 } } })).toEqual({ runId: 'r9', state: 'running' });
     expect(arrived.at(-1)).toMatchObject({ method: 'POST', url: '/api/runs', contentType: 'application/json', body: '{"workflow":"review","input":{"a":1}}' });
-    next = { status: 200, body: { deleted: 'a.weft.json' } };
+    recorder.answer(200, { deleted: 'a.weft.json' });
     await callRoute(client, 'workflows.delete', { params: { id: 'a' } });
     expect(arrived.at(-1)).toMatchObject({ method: 'DELETE', url: '/api/workflows/a', body: '' });
   });
 
   it('throws the API\'s error as a RouteCallError with its code, message and path', async () => {
-    next = { status: 400, body: { error: { code: 'bad-input', message: 'the action: $.by: must not be empty or only spaces', path: '$.by' } } };
+    recorder.answer(400, { error: { code: 'bad-input', message: 'the action: $.by: must not be empty or only spaces', path: '$.by' } });
     const refused = await callRoute(client, 'runs.act', { params: { id: 'r1' }, body: { action: 'pause', by: ' ' } }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(RouteCallError);
     expect(refused).toMatchObject({ status: 400, code: 'bad-input', path: '$.by', message: 'the action: $.by: must not be empty or only spaces' });
   });
 
   it('refuses an answer outside the route\'s schema as bad-answer, naming the route', async () => {
-    next = { status: 200, body: { version: '1', workspace: '/w' } };
+    recorder.answer(200, { version: '1', workspace: '/w' });
     await expect(callRoute(client, 'health', {})).rejects.toMatchObject({ code: 'bad-answer', message: expect.stringMatching(/^the answer of GET \/api\/health does not match its schema at store/) });
   });
 
