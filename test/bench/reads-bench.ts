@@ -8,7 +8,8 @@
 // The store is built once and kept under the temp folder, keyed by STORE_VERSION (change it when
 // what is built changes): the runs are made by the real engine once (a 3-step run, a loop run),
 // and the 100,000 are copies of the 3-step run's log appended through the store's own API, in
-// commits of 1,000 runs, so their projections and rollups are the store's own.
+// commits of 1,000 runs, so their projections and rollups are the store's own. WEFT_READS_BENCH_ROOT
+// puts it elsewhere (a copy, for code whose migrations must not touch the shared one).
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,7 +64,7 @@ interface BuiltStore {
 
 /** The store, made now or found from an earlier bench of the same STORE_VERSION. */
 async function benchStore(print: (line: string) => void): Promise<BuiltStore> {
-  const root = join(tmpdir(), `weft-${STORE_VERSION}`);
+  const root = process.env['WEFT_READS_BENCH_ROOT'] ?? join(tmpdir(), `weft-${STORE_VERSION}`);
   const db = join(root, 'weft.db');
   const ready = join(root, 'ready.json');
   const dir = join(root, 'workspace');
