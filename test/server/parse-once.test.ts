@@ -2,9 +2,6 @@
 // unparsed (it used to parse it with the same schema first, then the service again), and
 // `POST /api/validate` goes through the service like every other command. A real `weft serve`
 // in this process over a real store, with the schemas' safeParse counted.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RunAction } from '../../shared/api/run-action.ts';
 import { StartRunCommand } from '../../shared/api/start-run-command.ts';
@@ -12,10 +9,8 @@ import { TaskAction } from '../../shared/api/task-action.ts';
 import { ForwardedCommand } from '../../shared/api/forwarded-command.ts';
 import { ValidateRequest } from '../../shared/api/workflow-views.ts';
 import { EngineService } from '../../engine/service/engine-service.ts';
-import { serve, type Serving } from '../../engine/server/serve.ts';
+import { serveInProcess, type InProcessServer } from './serve-in-process.ts';
 
-const TOKEN = 'test-token-0123456789abcdefghijklmnopqrstuvwxyzABCDEF';
-const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 const review = {
   format: 'weft/v1', id: 'review', version: 1, name: 'Review',
   steps: [
@@ -25,13 +20,9 @@ const review = {
   edges: [{ id: 'a', from: 'check', to: 'done' }],
 };
 
-let root: string;
-let serving: Serving;
+let server: InProcessServer;
 
-const post = async (path: string, body: unknown): Promise<{ status: number; body: unknown }> => {
-  const r = await fetch(`${serving.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-  return { status: r.status, body: await r.json() };
-};
+const post = (path: string, body: unknown): ReturnType<InProcessServer['post']> => server.post(path, body);
 
 /** How many times `schema` is parsed while `act` runs. */
 async function parsesOf(schema: { safeParse: (value: unknown) => unknown }, act: () => Promise<unknown>): Promise<number> {
@@ -45,16 +36,11 @@ async function parsesOf(schema: { safeParse: (value: unknown) => unknown }, act:
 }
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'weft-parse-once-'));
-  const workspace = join(root, 'workspace');
-  mkdirSync(workspace);
-  writeFileSync(join(workspace, 'review.weft.json'), JSON.stringify(review));
-  serving = await serve({ workspace, storePath: join(root, 'weft.db'), port: 0, appDir: undefined, version: '0.0.0-test', token: TOKEN, env: { ...process.env, WEFT_CONFIG_DIR: join(root, 'config') } });
+  server = await serveInProcess('weft-parse-once-', { 'review.weft.json': review });
 });
 
 afterAll(async () => {
-  await serving?.stop();
-  rmSync(root, { recursive: true, force: true });
+  await server?.stop();
 });
 
 describe('a request body is parsed once, by the service', () => {

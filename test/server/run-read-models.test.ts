@@ -1,52 +1,26 @@
 // The run read models over real HTTP: `weft serve` on a random port over a real store serves a
 // run's RunDetail (with its definition snapshot and what an operator may do now) and its Timeline,
 // and both follow the run as a person answers its task.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunDetail } from '../../shared/api/run-detail.ts';
 import { Timeline } from '../../shared/api/timeline.ts';
-import { serve, type Serving } from '../../engine/server/serve.ts';
+import { REVIEW_WORKFLOW, serveInProcess, type InProcessServer } from './serve-in-process.ts';
 
-const TOKEN = 'test-token-0123456789abcdefghijklmnopqrstuvwxyzABCDEF';
-const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
-
-let root: string;
-let serving: Serving;
+let server: InProcessServer;
 let runId: string;
 
-const get = async (path: string): Promise<{ status: number; body: unknown }> => {
-  const r = await fetch(`http://127.0.0.1:${serving.port}${path}`, { headers });
-  return { status: r.status, body: await r.json() };
-};
-const post = async (path: string, body: unknown): Promise<{ status: number; body: unknown }> => {
-  const r = await fetch(`http://127.0.0.1:${serving.port}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-  return { status: r.status, body: await r.json() };
-};
+const get = (path: string): ReturnType<InProcessServer['get']> => server.get(path);
+const post = (path: string, body: unknown): ReturnType<InProcessServer['post']> => server.post(path, body);
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'weft-server-read-'));
-  const workspace = join(root, 'workspace');
-  mkdirSync(workspace);
-  writeFileSync(join(workspace, 'review.weft.json'), JSON.stringify({
-    format: 'weft/v1', id: 'review', version: 1, name: 'Review',
-    steps: [
-      { id: 'draft', kind: 'transform', config: { expression: '{"title": "t"}' } },
-      { id: 'check', kind: 'human', config: { task: 'approve', title: 'Check the draft', assignee: 'ana' }, deadlineMs: 86_400_000 },
-      { id: 'done', kind: 'end' },
-    ],
-    edges: [{ id: 'a', from: 'draft', to: 'check' }, { id: 'b', from: 'check', to: 'done' }],
-  }));
-  serving = await serve({ workspace, storePath: join(root, 'weft.db'), port: 0, appDir: undefined, version: '0.0.0-test', token: TOKEN, env: { ...process.env, WEFT_CONFIG_DIR: join(root, 'config') } });
+  server = await serveInProcess('weft-server-read-', { 'review.weft.json': REVIEW_WORKFLOW });
   const started = await post('/api/runs', { workflow: 'review', input: { topic: 'x' } });
   expect(started.status, JSON.stringify(started.body)).toBe(201);
   runId = (started.body as { runId: string }).runId;
 });
 
 afterAll(async () => {
-  await serving?.stop();
-  rmSync(root, { recursive: true, force: true });
+  await server?.stop();
 });
 
 describe('GET /api/runs/:id and /api/runs/:id/timeline', () => {

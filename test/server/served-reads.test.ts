@@ -4,55 +4,29 @@
 // rollup. And they read what a command just answered: a task approved, the detail, the timeline,
 // the runs page and the stats that follow show the run succeeded. Where the worker's code cannot
 // be loaded, the same answers come from this thread.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RunDetail } from '../../shared/api/run-detail.ts';
 import { RunSummaryPage } from '../../shared/api/run-summary.ts';
 import { Timeline } from '../../shared/api/timeline.ts';
 import { WorkflowReport } from '../../shared/api/workflow-stats.ts';
-import { serve, type Serving } from '../../engine/server/serve.ts';
 import { Store } from '../../engine/store/store.ts';
 import { ServedReads } from '../../engine/service/served-reads.ts';
 import { end, harness, wf } from '../engine/harness.ts';
 import { EngineService } from '../../engine/service/engine-service.ts';
+import { REVIEW_WORKFLOW, serveInProcess, type InProcessServer } from './serve-in-process.ts';
 
-const TOKEN = 'test-token-0123456789abcdefghijklmnopqrstuvwxyzABCDEF';
-const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+let server: InProcessServer;
 
-let root: string;
-let serving: Serving;
-
-const get = async (path: string): Promise<{ status: number; body: unknown }> => {
-  const r = await fetch(`http://127.0.0.1:${serving.port}${path}`, { headers });
-  return { status: r.status, body: await r.json() };
-};
-const post = async (path: string, body: unknown): Promise<{ status: number; body: unknown }> => {
-  const r = await fetch(`http://127.0.0.1:${serving.port}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-  return { status: r.status, body: await r.json() };
-};
+const get = (path: string): ReturnType<InProcessServer['get']> => server.get(path);
+const post = (path: string, body: unknown): ReturnType<InProcessServer['post']> => server.post(path, body);
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'weft-served-reads-'));
-  const workspace = join(root, 'workspace');
-  mkdirSync(workspace);
-  writeFileSync(join(workspace, 'review.weft.json'), JSON.stringify({
-    format: 'weft/v1', id: 'review', version: 1, name: 'Review',
-    steps: [
-      { id: 'draft', kind: 'transform', config: { expression: '{"title": "t"}' } },
-      { id: 'check', kind: 'human', config: { task: 'approve', title: 'Check the draft', assignee: 'ana' }, deadlineMs: 86_400_000 },
-      { id: 'done', kind: 'end' },
-    ],
-    edges: [{ id: 'a', from: 'draft', to: 'check' }, { id: 'b', from: 'check', to: 'done' }],
-  }));
-  serving = await serve({ workspace, storePath: join(root, 'weft.db'), port: 0, appDir: undefined, version: '0.0.0-test', token: TOKEN, env: { ...process.env, WEFT_CONFIG_DIR: join(root, 'config') } });
+  server = await serveInProcess('weft-served-reads-', { 'review.weft.json': REVIEW_WORKFLOW });
 });
 
 afterAll(async () => {
   vi.restoreAllMocks();
-  await serving?.stop();
-  rmSync(root, { recursive: true, force: true });
+  await server?.stop();
 });
 
 describe('the server reads off the engine thread', () => {

@@ -4,22 +4,21 @@
 // on disk is not overwritten; create, rename, import, export and delete work on real files; every
 // write route wants the token.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type Serving } from '../../engine/server/serve.ts';
+import type { Serving } from '../../engine/server/serve.ts';
+import { serveInProcess, TEST_HEADERS, type InProcessServer } from './serve-in-process.ts';
 import { ApiErrorBody } from '../../shared/api/api-error.ts';
 import { DeleteWorkflowResult, TemplateList, WorkflowFileResult } from '../../shared/api/workflow-files.ts';
 import { WorkflowDetail, WorkflowVersionDetail } from '../../shared/api/workflow-views.ts';
 import { formatDefinition } from '../../shared/definition/format-definition.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 
-const TOKEN = 'test-token-0123456789abcdefghijklmnopqrstuvwxyzABCDEF';
-const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+const headers = TEST_HEADERS;
 const examples = join(import.meta.dirname, '../../examples');
 
-let root: string;
+let server: InProcessServer;
 let workspace: string;
 let serving: Serving;
 
@@ -72,16 +71,12 @@ const detail = async (id: string): Promise<WorkflowDetail> => WorkflowDetail.par
 const raw = (name: string): Workflow => JSON.parse(fileOf(name)) as Workflow;
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'weft-server-files-'));
-  workspace = join(root, 'workspace');
-  mkdirSync(workspace);
-  writeFileSync(join(workspace, 'review.weft.json'), JSON.stringify(review));
-  serving = await serve({ workspace, storePath: join(root, 'weft.db'), port: 0, appDir: undefined, version: '0.0.0-test', token: TOKEN, env: { ...process.env, WEFT_CONFIG_DIR: join(root, 'config') } });
+  server = await serveInProcess('weft-server-files-', { 'review.weft.json': review });
+  ({ workspace, serving } = server);
 });
 
 afterAll(async () => {
-  await serving?.stop();
-  rmSync(root, { recursive: true, force: true });
+  await server?.stop();
 });
 
 describe('saving a workflow (PUT /api/workflows/:id)', () => {
