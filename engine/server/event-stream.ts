@@ -20,7 +20,6 @@ import type { WebSocket } from 'ws';
 import { StreamSubscribe, STREAM_ELIDE, type StreamServerMessage } from '../../shared/api/stream-messages.ts';
 import { badInput } from '../../shared/api/api-error.ts';
 import type { CommittedEvent, Store } from '../store/store.ts';
-import { lastCursor } from '../store/run-list.ts';
 import { framesOf, type Frame } from './stream-frames.ts';
 
 /** Events a catch-up page holds at most. */
@@ -203,7 +202,7 @@ export function serveEventStream(socket: WebSocket, store: Store, options: Strea
       batch = message.data.batch === true;
       elide = message.data.elide ?? STREAM_ELIDE;
       // Without `after`, only what is committed from now on.
-      lastSent = message.data.after ?? lastCursor(store.db);
+      lastSent = message.data.after ?? store.lastCursor();
       phase = 'catching-up';
       catchUp(generation).catch(fail);
     } catch (error) {

@@ -33,7 +33,6 @@ import type { Store } from '../store/store.ts';
 import type { RunListFilter } from '../store/run-list.ts';
 import type { WorkflowReport } from '../metrics/stats.ts';
 import { eventPageOf, runDetailOf, runSummaryPage, statsOf, timelineOf } from './read-model.ts';
-import { readDefinitionVersion, versionHistory } from '../store/saved-versions.ts';
 import type { RunSummaryPage } from '../../shared/api/run-summary.ts';
 import type { TaskSummary } from '../../shared/api/task-summary.ts';
 import { ValidateRequest, type ValidateResult, type WorkflowDetail, type WorkflowSummary, type WorkflowVersionDetail } from '../../shared/api/workflow-views.ts';
@@ -119,7 +118,7 @@ export class EngineService {
 
   /** Saving, creating, renaming, importing, exporting and deleting workflow files (the app's editor). */
   get workflowFiles(): WorkflowFileService {
-    this.fileService ??= new WorkflowFileService(this.files, this.store.db, this.clock, new WorkflowTemplates(this.templatesDir));
+    this.fileService ??= new WorkflowFileService(this.files, this.store.definitions, this.clock, new WorkflowTemplates(this.templatesDir));
     return this.fileService;
   }
 
@@ -143,7 +142,7 @@ export class EngineService {
       summary: summaryOf(f.file, f.workflow, f.diagnostics),
       definition: f.workflow ?? null,
       diagnostics: f.diagnostics,
-      versions: versionHistory(this.store.db, id),
+      versions: this.store.definitions.history(id),
       ...(hash === undefined ? {} : { fileHash: hash }),
     };
   }
@@ -167,7 +166,7 @@ export class EngineService {
   }
 
   storedVersionDetail(id: string, version: number): WorkflowVersionDetail {
-    const found = readDefinitionVersion(this.store.db, id, version);
+    const found = this.store.definitions.version(id, version);
     if (found === undefined) throw new ServiceError('not-found', `workflow "${id}" v${version} has never run or been saved in this store; GET /api/workflows/${id} lists its versions`);
     const { workflow, ...record } = found;
     return { id, ...record, definition: workflow };

@@ -15,7 +15,7 @@ import { timeline } from '../../shared/run/timeline.ts';
 import { runMetrics, type RunMetrics } from '../metrics/run-metrics.ts';
 import { workflowReport, type WorkflowReport } from '../metrics/stats.ts';
 import type { Store } from '../store/store.ts';
-import { debugRunIds, listRunPage, type RunListFilter } from '../store/run-list.ts';
+import type { RunListFilter } from '../store/run-list.ts';
 import type { RunReader } from './run-reader.ts';
 import { ServiceError } from './service-error.ts';
 
@@ -23,8 +23,8 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** A page of the runs list, newest first, as of `now` (the duration of a run still going). */
 export function runSummaryPage(store: Store, filter: RunListFilter, now: number): RunSummaryPage {
-  const { rows, next } = listRunPage(store.db, filter);
-  const debug = debugRunIds(store.db, rows.map((r) => r.id));
+  const { rows, next } = store.runPage(filter);
+  const debug = store.debugRunIds(rows.map((r) => r.id));
   return {
     runs: rows.map((r): RunSummary => {
       const ended = isFinishedRunState(r.state);

@@ -24,8 +24,7 @@ export async function withRunReader<T>(dbPath: string, body: (reader: RunReader)
   try {
     const value = await body(new RunReader(store));
     if (damaged !== undefined) {
-      const { storeLogDamage } = await import('../store/check-log.ts');
-      const damage = storeLogDamage(store.db);
+      const damage = store.logDamage();
       if (damage !== undefined) damaged(damage);
     }
     return value;

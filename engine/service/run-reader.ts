@@ -21,7 +21,6 @@ import { systemClock, type Clock } from '../time/clock.ts';
 import { foldRun } from '../runtime/fold-run.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
 import type { Store } from '../store/store.ts';
-import { debugRunIds } from '../store/run-list.ts';
 import { followRunEvents } from './follow-run-events.ts';
 import { ServiceError, serviceErrorOf } from './service-error.ts';
 export type { RestartRecord } from '../../shared/run/restart-record.ts';
@@ -51,7 +50,6 @@ export interface EventCandidates {
   receiver: string | undefined;
 }
 
-import { latestVersion, readDefinitionVersion } from '../store/saved-versions.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 
 export class RunReader {
@@ -69,12 +67,12 @@ export class RunReader {
 
   /** A version of a workflow the store keeps (it ran, or was saved from the app), with its layout where one was saved. */
   storedDefinition(workflowId: string, version: number): Workflow | undefined {
-    return readDefinitionVersion(this.store.db, workflowId, version)?.workflow;
+    return this.store.definitions.version(workflowId, version)?.workflow;
   }
 
   /** The highest version of a workflow the store keeps; 0 when it keeps none. */
   latestStoredVersion(workflowId: string): number {
-    return latestVersion(this.store.db, workflowId);
+    return this.store.definitions.latestVersion(workflowId);
   }
 
   /** A run id, or a unique prefix of one, as the store has it. */
@@ -94,7 +92,7 @@ export class RunReader {
   /** The newest runs, newest first. */
   recentRuns(limit: number): RunRowView[] {
     const rows = this.store.listRuns(limit);
-    const debug = debugRunIds(this.store.db, rows.map((r) => r.id));
+    const debug = this.store.debugRunIds(rows.map((r) => r.id));
     return rows.map((r) => ({ id: r.id, workflowId: r.workflowId, version: r.version, state: r.state, inputRevision: r.inputRevision, createdAt: new Date(r.createdAt).toISOString(), ...(debug.has(r.id) ? { debug: true as const } : {}) }));
   }
 

@@ -25,8 +25,7 @@ import { parseDefinitionText } from '../../shared/validator/parse-definition.ts'
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { Diagnostic } from '../../shared/validator/diagnostic.ts';
 import { definitionHash } from '../store/definition-content.ts';
-import type { Db } from '../store/db.ts';
-import { latestVersion, recordSavedVersion, runVersionHash } from '../store/saved-versions.ts';
+import type { Definitions } from '../store/definitions.ts';
 import type { Clock } from '../time/clock.ts';
 import { writeFileAtomic } from '../../shared-node/atomic-file.ts';
 import { fileHash } from './file-hash.ts';
@@ -39,7 +38,7 @@ import type { WorkspaceFiles } from './workspace-files.ts';
 export class WorkflowFileService {
   constructor(
     private readonly files: WorkspaceFiles,
-    private readonly db: Db,
+    private readonly definitions: Definitions,
     private readonly clock: Clock,
     private readonly templates: WorkflowTemplates,
   ) {}
@@ -140,11 +139,11 @@ export class WorkflowFileService {
   }
 
   private async write(file: string, full: string, workflow: Workflow, current: Buffer | undefined, replace: boolean): Promise<WorkflowFileResult> {
-    const ran = runVersionHash(this.db, workflow.id, workflow.version);
+    const ran = this.definitions.runVersionHash(workflow.id, workflow.version);
     let out = workflow;
     let bumped: { from: number; to: number } | undefined;
     if (ran !== undefined && ran !== definitionHash(workflow)) {
-      const next = Math.max(latestVersion(this.db, workflow.id), workflow.version) + 1;
+      const next = Math.max(this.definitions.latestVersion(workflow.id), workflow.version) + 1;
       // Past 2^53-1 a version is no longer an exact integer, and the file would not load again.
       if (!Number.isSafeInteger(next)) {
         throw new ServiceError('refused', `version ${workflow.version} of "${workflow.id}" has run, so a change needs a new version, but ${Number.MAX_SAFE_INTEGER} is the largest a workflow file can hold; nothing was written: save the changed workflow under a new id (duplicate it) to start again at version 1`);
@@ -162,7 +161,7 @@ export class WorkflowFileService {
         throw new ServiceError('internal', `cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    recordSavedVersion(this.db, out, text, this.clock.now());
+    this.definitions.recordSaved(out, text, this.clock.now());
     const loaded = await this.files.reload(file);
     const diagnostics: Diagnostic[] = loaded.diagnostics;
     return {

@@ -9,7 +9,7 @@ import { EVENT_DATA } from '../../shared/events/run-event.ts';
 import { sha256 } from './canonical-json.ts';
 import type { Db } from './db.ts';
 import { StoreError } from './store-error.ts';
-import { snapshotWorkflow } from './store.ts';
+import { snapshotWorkflow } from './definition-snapshot.ts';
 
 /** The first migration that keeps the set of event types. */
 const EVENT_TYPES_VERSION = 9;

@@ -7,7 +7,7 @@ import type { RunState } from '../../shared/definition/names.ts';
 import type { Db } from './db.ts';
 import { StoreError } from './store-error.ts';
 import { MAX_RUN_PAGE } from '../../shared/api/run-summary.ts';
-import type { RunRow } from './store.ts';
+import type { RunRow } from './store-types.ts';
 
 export interface RunListFilter {
   workflow?: string;

@@ -5,7 +5,7 @@ import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { definitionHash } from './definition-content.ts';
 import type { Db } from './db.ts';
 import { StoreError } from './store-error.ts';
-import { snapshotWorkflow } from './store.ts';
+import { snapshotWorkflow } from './definition-snapshot.ts';
 
 /** One version of a workflow's history. */
 export interface VersionRecord {
@@ -86,7 +86,7 @@ export function versionHistory(db: Db, workflowId: string): VersionRecord[] {
  * content, since the snapshot leaves layout out. Undefined when the store has neither.
  *
  * @example
- * const v3 = readDefinitionVersion(store.db, 'order-payment', 3)?.workflow;
+ * const v3 = readDefinitionVersion(db, 'order-payment', 3)?.workflow;
  */
 export function readDefinitionVersion(db: Db, workflowId: string, version: number): StoredDefinitionVersion | undefined {
   const record = versionHistory(db, workflowId).find((v) => v.version === version);

@@ -77,7 +77,8 @@ async function benchStore(print: (line: string) => void): Promise<BuiltStore> {
   rmSync(root, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const started = performance.now();
-  const store = new Store(openDatabase(db));
+  const conn = openDatabase(db);
+  const store = new Store(conn);
   const engine = new Engine({ store, clock: systemClock, random: systemRandom, executors: defaultExecutors() });
   const start = (w: Workflow): string => engine.startRun({ workflow: w, definitionHash: store.saveDefinition(w, Date.now()), input: {}, workspaceDir: dir });
   const template = start(small);
@@ -99,8 +100,8 @@ async function benchStore(print: (line: string) => void): Promise<BuiltStore> {
     if (i % 1000 === 0) store.flush();
   }
   store.flush();
-  store.db.pragma('wal_checkpoint(TRUNCATE)');
-  store.db.close();
+  conn.pragma('wal_checkpoint(TRUNCATE)');
+  conn.close();
   writeFileSync(ready, JSON.stringify({ bigRun }));
   print(`made ${RUNS.toLocaleString('en')} runs of ${log.length} events through the store's API in ${((performance.now() - started) / 1000).toFixed(1)} s: ${db}`);
   return { ws, bigRun };

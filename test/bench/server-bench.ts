@@ -72,6 +72,13 @@ interface StreamSample {
   delivered: { events: number; ms: number; resyncs: number; reads?: number; cpuMs?: number } | undefined;
 }
 
+/** The cursor of the run's newest event (0 for none), read page by page through the store's log. */
+function lastCursorOf(f: EngineFixture, runId: string): number {
+  let cursor = 0;
+  for (let page = f.store.readEventsAfter(0, { runs: [runId] }); page.length > 0; page = f.store.readEventsAfter(cursor, { runs: [runId] })) cursor = page[page.length - 1]?.cursor ?? cursor;
+  return cursor;
+}
+
 async function concurrentRuns(f: EngineFixture, workflow: Workflow, runs: number, onStarted: (ids: string[]) => void = () => {}): Promise<{ ms: number; cpuMs: number }> {
   const start = performance.now();
   const cpu = process.cpuUsage();
@@ -106,9 +113,7 @@ async function streamSample(client: ClientMode): Promise<StreamSample> {
         watched = ids[0] ?? '';
         if (client === 'page') child.stdin.write(`watch ${watched}\n`);
       });
-      const lastCursor = client === 'page'
-        ? (f.store.db.prepare('SELECT max(cursor) AS c FROM events WHERE run_id = ?').get(watched) as { c: number }).c
-        : (f.store.db.prepare('SELECT max(cursor) AS c FROM events').get() as { c: number }).c;
+      const lastCursor = client === 'page' ? lastCursorOf(f, watched) : f.store.lastCursor();
       const done = new Promise<void>((resolve) => child.on('exit', () => resolve()));
       child.stdin.write(`${lastCursor}\n`);
       await done;

@@ -87,7 +87,7 @@ it('kill -9 while a map and a subworkflow start and finish children orphans no c
   let parents = 0;
   let children = 0;
   try {
-    const logged = (store.db.prepare('SELECT DISTINCT run_id AS id FROM events').all() as { id: string }[]).map((r) => r.id);
+    const logged = store.loggedRunIds();
     for (const id of logged) {
       const row = store.getRun(id);
       if (row === undefined) problems.push(`run ${id} has events but no row in runs`);

@@ -75,9 +75,10 @@ describe('commit listeners', () => {
   });
 
   it('publishes nothing for a batch that was rolled back, and the next commit leaves no hole in the cursor', () => {
-    const store = new Store(openDatabase(join(temp(), 'rollback.db')));
+    const db = openDatabase(join(temp(), 'rollback.db'));
+    const store = new Store(db);
     // A real SQLite failure in the middle of a batch: the trigger refuses one event type.
-    store.db.exec("CREATE TRIGGER refuse BEFORE INSERT ON events WHEN NEW.type = 'step_escalated' BEGIN SELECT RAISE(ABORT, 'refused by test'); END");
+    db.exec("CREATE TRIGGER refuse BEFORE INSERT ON events WHEN NEW.type = 'step_escalated' BEGIN SELECT RAISE(ABORT, 'refused by test'); END");
     const heard: CommittedEvent[] = [];
     store.subscribe((c) => heard.push(c));
     store.append({ runId: 'a', type: 'run_state_changed', at: 1, data: { state: 'running' } });

@@ -20,6 +20,7 @@ import { projectFromLog } from '../../engine/runtime/projections.ts';
 import { seededRandom, VirtualClock } from '../../engine/runtime/virtual-clock.ts';
 import { runScenario } from '../../engine/scenario/run-scenario.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
+import type { Db } from '../../engine/store/db.ts';
 import { Store, type NewEvent } from '../../engine/store/store.ts';
 import { StoreError } from '../../engine/store/store-error.ts';
 import { parseWorkflow } from './harness.ts';
@@ -52,9 +53,10 @@ const verdictOf = (e: unknown): Verdict => {
   throw e;
 };
 
-/** A fresh store that holds exactly `events` of one run (and its definition), as a stopped engine left it. */
-function storeWith(workflow: Workflow, events: readonly RunEvent[]): Store {
-  const store = new Store(openDatabase(':memory:'));
+/** A fresh store that holds exactly `events` of one run (and its definition), as a stopped engine left it, and its connection. */
+function storeWith(workflow: Workflow, events: readonly RunEvent[]): { store: Store; db: Db } {
+  const db = openDatabase(':memory:');
+  const store = new Store(db);
   store.saveDefinition(workflow, events[0]?.at ?? 0);
   for (const e of events) {
     const { seq: _seq, ...rest } = e;
@@ -63,7 +65,7 @@ function storeWith(workflow: Workflow, events: readonly RunEvent[]): Store {
   store.flush();
   projectFromLog(store, events[0]?.runId ?? '');
   store.flush();
-  return store;
+  return { store, db };
 }
 
 /**
@@ -72,7 +74,7 @@ function storeWith(workflow: Workflow, events: readonly RunEvent[]): Store {
  * asked of the same state; the engine is closed before any tick.
  */
 async function engineVerdicts(workflow: Workflow, events: readonly RunEvent[], steps: readonly string[]): Promise<Map<string, Verdict>> {
-  const store = storeWith(workflow, events);
+  const { store, db } = storeWith(workflow, events);
   const runId = events[0]?.runId ?? '';
   const engine = new Engine({ store, clock: new VirtualClock(events[events.length - 1]?.at), random: seededRandom(1), executors: {} });
   const verdicts = new Map<string, Verdict>();
@@ -108,7 +110,7 @@ async function engineVerdicts(workflow: Workflow, events: readonly RunEvent[], s
   engine.close();
   for (const [key, p] of asked) p.catch((e: unknown) => verdicts.set(key, verdictOf(e)));
   await new Promise((resolve) => setImmediate(resolve));
-  store.db.close();
+  db.close();
   return verdicts;
 }
 

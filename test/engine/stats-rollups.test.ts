@@ -97,13 +97,14 @@ describe('stats from rollups agree with the full scan', () => {
     expect(before).toBeGreaterThan(0);
     old.exec('DROP TABLE run_metrics; DROP INDEX runs_newest; DROP INDEX runs_by_workflow_newest; PRAGMA user_version = 9');
     old.close();
-    const upgraded = new Store(openDatabase(dbPath, { mode: 'write' }));
+    const conn = openDatabase(dbPath, { mode: 'write' });
+    const upgraded = new Store(conn);
     try {
-      expect((upgraded.db.prepare('SELECT count(*) AS n FROM run_metrics').get() as { n: number }).n).toBe(before);
+      expect((conn.prepare('SELECT count(*) AS n FROM run_metrics').get() as { n: number }).n).toBe(before);
       const { rolled, scanned } = bothReports(upgraded, 1);
       expect(rolled).toEqual(scanned);
     } finally {
-      upgraded.db.close();
+      conn.close();
     }
   });
 
@@ -125,11 +126,12 @@ describe('stats from rollups agree with the full scan', () => {
     const cli = startCli(['run', file, '--db', dbPath], dir);
     try {
       await until(() => {
-        const store = new Store(openDatabase(dbPath, { mode: 'read' }));
+        const conn = openDatabase(dbPath, { mode: 'read' });
+        const store = new Store(conn);
         try {
           return store.listRuns(10).some((r) => r.state === 'running' && store.readEvents(r.id).some((e) => e.type === 'attempt_started'));
         } finally {
-          store.db.close();
+          conn.close();
         }
       }, 'the fourth run to start its sleeping attempt');
     } finally {

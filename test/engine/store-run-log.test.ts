@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { foldRun } from '../../engine/runtime/fold-run.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store } from '../../engine/store/store.ts';
+import type { Db } from '../../engine/store/db.ts';
 import { StoreError } from '../../engine/store/store-error.ts';
 import { EVENT_DATA, EVENT_TYPES } from '../../shared/events/run-event.ts';
 import { harness, type Harness } from './harness.ts';
@@ -80,10 +81,11 @@ describe('a run folded from its log', () => {
 });
 
 describe('Store.readRunLog', () => {
-  function storeWith(rows: [number, string, string][]): Store {
-    const store = new Store(openDatabase(join(mkdtempSync(join(tmpdir(), 'weft-run-log-')), 'log.db')));
-    for (const [seq, type, data] of rows) store.db.prepare("INSERT INTO events (run_id, seq, at, type, data) VALUES ('r1', ?, 1, ?, ?)").run(seq, type, data);
-    return store;
+  /** A store over a log of these rows, written with the test's own connection (which it closes). */
+  function storeWith(rows: [number, string, string][]): { store: Store; db: Db } {
+    const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'weft-run-log-')), 'log.db'));
+    for (const [seq, type, data] of rows) db.prepare("INSERT INTO events (run_id, seq, at, type, data) VALUES ('r1', ?, 1, ?, ?)").run(seq, type, data);
+    return { store: new Store(db), db };
   }
 
   it.each([
@@ -93,9 +95,9 @@ describe('Store.readRunLog', () => {
     ['data that is null', [[1, 'timer_fired', 'null']], /^run r1 event 1: timer_fired event data is not an object; the store is damaged$/],
     ['a gap', [[1, 'timer_fired', '{}'], [3, 'timer_fired', '{}']], /^run r1 has a gap in its event log: event 2 is missing; the store is damaged/],
   ] as [string, [number, string, string][], RegExp][])('refuses %s', (_name, rows, message) => {
-    const store = storeWith(rows);
+    const { store, db } = storeWith(rows);
     expect(() => store.readRunLog('r1')).toThrow(message);
     expect(() => store.readRunLog('r1')).toThrow(StoreError);
-    store.db.close();
+    db.close();
   });
 });

@@ -181,20 +181,24 @@ describe('definition snapshots', () => {
 
   it('refuses a snapshot whose step config breaks the schema, naming the path, and writes nothing', () => {
     const path = join(temp(), 'w.db');
-    const store = new Store(openDatabase(path));
-    store.saveDefinition(parseWorkflow(chain('flow', 2)), 1);
-    const content = (store.db.prepare('SELECT content FROM definitions').get() as { content: string }).content;
+    const db = openDatabase(path);
+    new Store(db).saveDefinition(parseWorkflow(chain('flow', 2)), 1);
+    db.close();
+    // The snapshot is changed behind the store's back, by a connection of the test's own.
+    const raw = new Database(path);
+    const content = (raw.prepare('SELECT content FROM definitions').get() as { content: string }).content;
     const broken = content.replace('"expression":', '"expression":1,"typo":');
     expect(broken).not.toBe(content);
-    store.db.prepare('UPDATE definitions SET content = ?').run(broken);
-    store.db.close();
+    raw.prepare('UPDATE definitions SET content = ?').run(broken);
+    raw.close();
     const message = /the definition snapshot of workflow "flow" version 1 is not a workflow \(\$\.steps\.0\.config[^)]*\); the store is damaged/;
     // Opened to write, the whole store is refused; opened to read, the snapshot is refused when loaded.
     expect(() => openDatabase(path)).toThrow(message);
-    const fresh = new Store(openDatabase(path, { mode: 'read' }));
+    const reader = openDatabase(path, { mode: 'read' });
+    const fresh = new Store(reader);
     expect(() => fresh.loadDefinition('flow', 1)).toThrow(message);
-    expect((fresh.db.prepare('SELECT content FROM definitions').get() as { content: string }).content).toBe(broken);
-    fresh.db.close();
+    expect((reader.prepare('SELECT content FROM definitions').get() as { content: string }).content).toBe(broken);
+    reader.close();
   });
 });
 
@@ -221,10 +225,14 @@ describe('event log and projections', () => {
   });
 
   it('refuses appends that would break the sequence and keeps the log intact', () => {
-    const store = new Store(openDatabase(join(temp(), 'seq.db')));
+    const path = join(temp(), 'seq.db');
+    const store = new Store(openDatabase(path));
     store.append({ runId: 'r1', type: 'run_state_changed', at: 1, data: { state: 'running' } });
     store.flush();
-    store.db.prepare("INSERT INTO events (run_id, seq, at, type, data) VALUES ('r1', 2, 1, 'run_state_changed', '{\"state\":\"running\"}')").run();
+    // Another writer appends to the run behind this store's back.
+    const other = new Database(path);
+    other.prepare("INSERT INTO events (run_id, seq, at, type, data) VALUES ('r1', 2, 1, 'run_state_changed', '{\"state\":\"running\"}')").run();
+    other.close();
     store.append({ runId: 'r1', type: 'run_state_changed', at: 2, data: { state: 'failed' } });
     expect(() => store.flush()).toThrow(/UNIQUE|PRIMARY KEY/);
     expect(store.readEvents('r1').map((e) => e.seq)).toEqual([1, 2]);

@@ -186,7 +186,8 @@ describe('committedJson', () => {
     const { openDatabase } = await import('../../engine/store/open-database.ts');
     const { Store } = await import('../../engine/store/store.ts');
     const { committedJson } = await import('../../engine/server/stream-frames.ts');
-    const store = new Store(openDatabase(db, { mode: 'read' }));
+    const conn = openDatabase(db, { mode: 'read' });
+    const store = new Store(conn);
     const committed = store.readEventsAfter(0, { limit: 100 });
     expect(committed.length).toBeGreaterThan(5);
     for (const c of committed) {
@@ -194,6 +195,6 @@ describe('committedJson', () => {
       const { dataJson: _text, ...plain } = c;
       expect(JSON.parse(committedJson(plain))).toEqual({ cursor: c.cursor, event: c.event });
     }
-    store.db.close();
+    conn.close();
   });
 });

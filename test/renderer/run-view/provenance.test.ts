@@ -26,11 +26,12 @@ describe('provenance of a step input', () => {
     const dbPath = join(tmp, 'rr.db');
     const result = await runScenario(workflow, scenario, { dbPath });
     expect(result.passed).toBe(true);
-    const store = new Store(openDatabase(dbPath));
+    const conn = openDatabase(dbPath);
+    const store = new Store(conn);
     const [runId] = store.loggedRunIds();
     if (runId === undefined) throw new Error('no run');
     const detail = runDetail(foldEvents(workflow, store.readEvents(runId)));
-    store.db.close();
+    conn.close();
 
     const entries = provenanceOf(workflow, analyzeHandoffs(workflow), detail, 'redraft');
     const feedback = entries.find((e) => e.field.startsWith('steps.feedback.output'));

@@ -81,12 +81,13 @@ describe('read models against real CLI output', () => {
     const list = RunsListJson.parse(await weft(['runs'], 0));
     expect(list.runs.map((r) => r.id).sort()).toEqual([...runIds].sort());
     expect(new Set(list.runs.map((r) => r.state))).toEqual(new Set(['failed', 'waiting', 'cancelled', 'succeeded']));
-    const store = new Store(openDatabase(db));
+    const conn = openDatabase(db);
+    const store = new Store(conn);
     const summaries = list.runs.map((row) => {
       const m = runMetrics(store.readEvents(row.id));
       return { ...row, startedAtMs: m.startedAt, updatedAtMs: m.startedAt + m.durationMs, endedAtMs: m.endedAt, durationMs: m.durationMs, failure: m.failure, parentRunId: null };
     });
-    store.db.close();
+    conn.close();
     const page = RunSummaryPage.parse({ runs: summaries, next: null });
     expect(page.runs.find((r) => r.state === 'failed')?.failure).toMatchObject({ step: 'review', outcome: 'rejected' });
     // Strict: an unknown field or a missing one is refused at its path.
@@ -96,7 +97,8 @@ describe('read models against real CLI output', () => {
   });
 
   it('weft inspect --json prints the RunDetail: the restart record of before, with permitted actions and attempt details added', async () => {
-    const store = new Store(openDatabase(db));
+    const conn = openDatabase(db);
+    const store = new Store(conn);
     try {
       const byTopic = new Map<string, RunDetail>();
       for (const id of runIds) {
@@ -144,12 +146,13 @@ describe('read models against real CLI output', () => {
       expect(RunDetail.safeParse({ ...first, steps: [noActions] }).error?.issues[0]?.path).toEqual(['steps', 0, 'permittedActions']);
       expect(RestartRecord.safeParse(first).success).toBe(false);
     } finally {
-      store.db.close();
+      conn.close();
     }
   });
 
   it('weft events --json parses; the stored events parse as RunEventRecord and page as EventPage', async () => {
-    const store = new Store(openDatabase(db));
+    const conn = openDatabase(db);
+    const store = new Store(conn);
     try {
       let cursor = 0;
       for (const id of runIds) {
@@ -164,7 +167,7 @@ describe('read models against real CLI output', () => {
       expect(CursoredEvent.safeParse({ cursor: 1, event: { ...e, data: { outcome: 'won' } } }).error?.issues[0]?.path).toEqual(['event', 'data', 'outcome']);
       expect(RunEventRecord.safeParse({ ...e, type: 'step_vanished' }).error?.issues[0]?.path).toEqual(['type']);
     } finally {
-      store.db.close();
+      conn.close();
     }
   });
 
@@ -175,7 +178,8 @@ describe('read models against real CLI output', () => {
   });
 
   it('the Timeline of each real log parses, has the metrics as its totals, and a span per attempt', () => {
-    const store = new Store(openDatabase(db));
+    const conn = openDatabase(db);
+    const store = new Store(conn);
     try {
       for (const id of runIds) {
         const events = store.readEvents(id);
@@ -189,7 +193,7 @@ describe('read models against real CLI output', () => {
         if (events.some((e) => e.type === 'retry_scheduled')) expect(t.spans.filter((s) => s.kind === 'retry_wait').map((s) => [s.step, s.attempt])).toEqual([['draft', 2]]);
       }
     } finally {
-      store.db.close();
+      conn.close();
     }
   });
 

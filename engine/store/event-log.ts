@@ -1,0 +1,159 @@
+// The event log's job in the store: append() numbers each run's events (gapless from 1) and holds
+// them for the next commit (unit-of-work.ts), which inserts them, CHUNK rows per statement, and
+// publishes them to subscribers with their global cursor once the commit returns
+// (commit-listeners.ts, migration 7). The log's reads: a run's events checked or as the engine
+// loads them (event-rows.ts says why two ways), a page of the whole log by cursor, and the
+// questions asked of the log alone (which runs it has, the newest cursor, debug runs).
+import { widenEvent, type EventType, type RunEvent } from '../../shared/events/run-event.ts';
+import { CommitListeners, type CommitListener, type CommittedEvent } from './commit-listeners.ts';
+import { EVENT_COLUMNS, gapless, toEvent, toLoggedEvent, wholeNumber, type EventRow } from './event-rows.ts';
+import { debugRunIds, lastCursor } from './run-list.ts';
+import type { CursorPage, NewEvent, RunEventPage } from './store-types.ts';
+import type { BatchPart, PendingWrites, UnitOfWork } from './unit-of-work.ts';
+
+/** Rows per INSERT: one call into SQLite per CHUNK events instead of per event. */
+const CHUNK = 64;
+const DEFAULT_CURSOR_PAGE = 1_000;
+
+export class EventLog implements BatchPart {
+  private readonly seqs = new Map<string, number>();
+  private pending: EventRow[] = [];
+  /** The events of `pending`, as append returned them: what listeners get after the commit. */
+  private pendingEvents: RunEvent[] = [];
+  private readonly listeners = new CommitListeners();
+  private readonly insertEvent;
+  private readonly insertEvents;
+
+  constructor(private readonly work: UnitOfWork) {
+    const values = '(?, ?, ?, ?, ?, ?, ?, ?, ?)';
+    this.insertEvent = work.stmt(`INSERT INTO events (${EVENT_COLUMNS}) VALUES ${values}`);
+    this.insertEvents = work.stmt(`INSERT INTO events (${EVENT_COLUMNS}) VALUES ${Array.from({ length: CHUNK }, () => values).join(', ')}`);
+  }
+
+  append<T extends EventType>(e: NewEvent<T>): RunEvent<T> {
+    const seq = this.nextSeq(e.runId);
+    const event: RunEvent<T> = {
+      runId: e.runId,
+      seq,
+      at: e.at,
+      type: e.type,
+      step: e.step ?? null,
+      activation: e.activation ?? null,
+      attempt: e.attempt ?? null,
+      data: e.data,
+      reason: e.reason ?? null,
+    };
+    const data = JSON.stringify(e.data);
+    this.pending.push([e.runId, seq, e.at, e.type, event.step, event.activation, event.attempt, data, event.reason]);
+    this.pendingEvents.push(widenEvent(event));
+    this.work.stats.bytes += data.length;
+    return event;
+  }
+
+  get hasPending(): boolean {
+    return this.pending.length > 0;
+  }
+
+  take(): PendingWrites {
+    const rows = this.pending;
+    const events = this.pendingEvents;
+    this.pending = [];
+    this.pendingEvents = [];
+    let last = 0;
+    return {
+      rows: rows.length,
+      events,
+      write: () => {
+        // The cursor is the rowid SQLite assigns (migration 7): consecutive within this
+        // transaction, which holds the write lock, so the last one gives all of them.
+        let k = 0;
+        for (; k + CHUNK <= rows.length; k += CHUNK) last = Number(this.insertEvents.run(rows.slice(k, k + CHUNK).flat()).lastInsertRowid);
+        for (; k < rows.length; k++) last = Number(this.insertEvent.run(rows[k]).lastInsertRowid);
+      },
+      committed: () => {
+        if (this.listeners.size === 0 || events.length === 0) return;
+        const first = last - events.length + 1;
+        this.listeners.publish(events.map((event, i) => ({ cursor: first + i, event, dataJson: rows[i]?.[7] })));
+      },
+      // Nothing of the batch was written: forget its sequence numbers so the log stays gapless.
+      failed: () => {
+        for (const r of rows) this.seqs.delete(r[0]);
+      },
+    };
+  }
+
+  subscribe(listener: CommitListener, onError?: (error: unknown) => void): () => void {
+    return this.listeners.add(listener, onError);
+  }
+
+  readEvents(runId: string, page: RunEventPage = {}): RunEvent[] {
+    const after = wholeNumber('after', page.after ?? 0, 0);
+    // SQLite reads a negative LIMIT as "no limit".
+    const limit = page.limit === undefined ? -1 : wholeNumber('limit', page.limit, 1);
+    const rows = this.work.stmt(`SELECT ${EVENT_COLUMNS} FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?`).raw().all(runId, after, limit) as EventRow[];
+    gapless(runId, rows, after);
+    return rows.map(toEvent);
+  }
+
+  readRunLog(runId: string): RunEvent[] {
+    const rows = this.work.stmt(`SELECT ${EVENT_COLUMNS} FROM events WHERE run_id = ? ORDER BY seq`).raw().all(runId) as EventRow[];
+    gapless(runId, rows, 0);
+    return rows.map(toLoggedEvent);
+  }
+
+  readEventsAfter(cursor: number, page: CursorPage = {}): CommittedEvent[] {
+    const after = wholeNumber('cursor', cursor, 0);
+    const limit = wholeNumber('limit', page.limit ?? DEFAULT_CURSOR_PAGE, 1);
+    const runs = page.runs ?? 'all';
+    const columns = `cursor, ${EVENT_COLUMNS}`;
+    const statement = runs === 'all'
+      ? this.work.stmt(`SELECT ${columns} FROM events WHERE cursor > ? ORDER BY cursor LIMIT ?`).raw()
+      : this.work.stmt(`SELECT ${columns} FROM events WHERE cursor > ? AND run_id IN (SELECT value FROM json_each(?)) ORDER BY cursor LIMIT ?`).raw();
+    const params = runs === 'all' ? [after, limit] : [after, JSON.stringify(runs), limit];
+    const maxChars = page.maxChars === undefined ? undefined : wholeNumber('maxChars', page.maxChars, 1);
+    if (maxChars === undefined) return (statement.all(...params) as [number, ...EventRow][]).map(([c, ...row]) => ({ cursor: c, event: toEvent(row), dataJson: row[7] }));
+    // Row by row, so the rows past the budget are never read into memory.
+    const out: CommittedEvent[] = [];
+    let chars = 0;
+    for (const [c, ...row] of statement.iterate(...params) as IterableIterator<[number, ...EventRow]>) {
+      out.push({ cursor: c, event: toEvent(row), dataJson: row[7] });
+      chars += row[7].length;
+      if (chars >= maxChars) break;
+    }
+    return out;
+  }
+
+  newRun(runId: string): void {
+    this.seqs.set(runId, 0);
+  }
+
+  knownLastSeq(runId: string, seq: number): void {
+    if (!this.seqs.has(runId)) this.seqs.set(runId, seq);
+  }
+
+  private nextSeq(runId: string): number {
+    let last = this.seqs.get(runId);
+    if (last === undefined) {
+      const row = this.work.stmt('SELECT MAX(seq) AS m FROM events WHERE run_id = ?').get(runId) as { m: number | null };
+      last = row.m ?? 0;
+    }
+    this.seqs.set(runId, last + 1);
+    return last + 1;
+  }
+
+  hasEvents(runId: string): boolean {
+    return this.work.stmt('SELECT 1 FROM events WHERE run_id = ? LIMIT 1').get(runId) !== undefined;
+  }
+
+  loggedRunIds(): string[] {
+    return (this.work.stmt('SELECT DISTINCT run_id AS id FROM events').all() as { id: string }[]).map((r) => r.id);
+  }
+
+  lastCursor(): number {
+    return lastCursor(this.work.db);
+  }
+
+  debugRunIds(runIds: readonly string[]): Set<string> {
+    return debugRunIds(this.work.db, runIds);
+  }
+}
