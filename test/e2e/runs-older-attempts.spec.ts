@@ -18,7 +18,7 @@ test.beforeAll(async () => {
   writeFileSync(join(ws.dir, 'older-attempts.weft.json'), JSON.stringify({
     format: 'weft/v1', id: 'older-attempts', version: 1, name: 'A loop of 25 passes',
     steps: [
-      { id: 'a', kind: 'transform', config: { expression: '{"pass": $activation}' } },
+      { id: 'a', kind: 'transform', config: { expression: '{"pass": $activation * 1000 + 7}' } },
       { id: 'done', kind: 'end' },
     ],
     edges: [
@@ -54,7 +54,7 @@ test('a step with more attempts than the detail carries reads its older ones on 
   await expect(older).toHaveCount(0);
   await page.getByTestId('attempt-tab-a/1.1').click();
   await expect(page.getByTestId('attempt-detail')).toHaveAttribute('data-attempt', 'a/1.1');
-  await expect(page.getByTestId('attempt-output')).toContainText('1');
+  await expect(page.getByTestId('attempt-output')).toContainText('1007');
   await page.getByTestId('attempt-tab-a/5.1').click();
-  await expect(page.getByTestId('attempt-output')).toContainText('5');
+  await expect(page.getByTestId('attempt-output')).toContainText('5007');
 });
