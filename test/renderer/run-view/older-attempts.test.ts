@@ -9,7 +9,7 @@ import { attemptList, detailFirstPlace } from '../../../renderer/runs/run-view/o
 
 const attempt = (place: number): AttemptDetail => ({
   id: `a/${place + 1}.1`, activation: place + 1, number: 1, state: 'succeeded', startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:00:01.000Z',
-  inputHash: 'h', variant: null, error: null, input: {}, output: place, evidence: null, effect: 'pure', idempotencyKey: null, timeoutMs: null, meta: null, queuedAtMs: null, startedAtMs: 0, endedAtMs: 1,
+  inputHash: 'h', variant: null, error: null, input: {}, output: place, evidence: null, effect: 'none', idempotencyKey: null, timeoutMs: null, meta: null, queuedAtMs: null, startedAtMs: 0, endedAtMs: 1,
 });
 const places = (from: number, to: number): AttemptDetail[] => Array.from({ length: to - from }, (_, k) => attempt(from + k));
 const page = (from: number, to: number, total = 45): StepAttemptsPage => ({ runId: 'r', stepId: 'a', attempts: places(from, to), from, total, before: from === 0 ? null : from });
