@@ -32,7 +32,8 @@ import type { RunValue, RunValueQuery } from '../../shared/api/run-value.ts';
 import type { Store } from '../store/store.ts';
 import type { RunListFilter } from '../store/run-list.ts';
 import type { WorkflowReport } from '../metrics/stats.ts';
-import { eventPageOf, runDetailOf, runSummaryPage, statsOf, timelineOf } from './read-model.ts';
+import { eventPageOf, runDetailOf, runSummaryPage, statsOf, stepAttemptsOf, timelineOf, type DetailCut } from './read-model.ts';
+import type { StepAttemptsPage, StepAttemptsQuery } from '../../shared/api/step-attempts.ts';
 import type { RunSummaryPage } from '../../shared/api/run-summary.ts';
 import type { TaskSummary } from '../../shared/api/task-summary.ts';
 import { ValidateRequest, type ValidateResult, type WorkflowDetail, type WorkflowSummary, type WorkflowVersionDetail } from '../../shared/api/workflow-views.ts';
@@ -314,10 +315,16 @@ export class EngineService {
   /**
    * The run's RunDetail (shared/run/run-detail.ts) with its definition snapshot, which the app
    * draws. With `elideOver`, values over that many bytes come as ElidedValue stubs (the server's
-   * answer; the full values are fetched by path with runValue).
+   * answer; the full values are fetched by path with runValue); with `latestAttempts`, only each
+   * step's latest attempts, and its `attemptCount` where it has more (the server's summary).
    */
-  runDetail(idOrPrefix: string, o: { elideOver?: number } = {}): RunDetail {
-    return runDetailOf(this.reader, idOrPrefix, o.elideOver);
+  runDetail(idOrPrefix: string, o: DetailCut = {}): RunDetail {
+    return runDetailOf(this.reader, idOrPrefix, o);
+  }
+
+  /** A page of a step's attempts (GET /api/runs/:id/steps/:stepId/attempts; read-model.ts stepAttemptsOf). */
+  stepAttempts(idOrPrefix: string, stepId: string, q: StepAttemptsQuery, elideOver: number): StepAttemptsPage {
+    return stepAttemptsOf(this.reader, idOrPrefix, stepId, q, elideOver);
   }
 
   /**

@@ -9,8 +9,10 @@ import type { RunDetail } from '../../shared/api/run-detail.ts';
 import type { RunSummary, RunSummaryPage, RunFailure } from '../../shared/api/run-summary.ts';
 import type { Timeline } from '../../shared/api/timeline.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
-import { runDetail } from '../../shared/run/run-detail.ts';
-import { elideRunDetail } from '../../shared/run/elide-values.ts';
+import { runDetail, stepAttempts } from '../../shared/run/run-detail.ts';
+import { elideAttempts, elideRunDetail } from '../../shared/run/elide-values.ts';
+import type { RunModel } from '../../shared/run/run-model.ts';
+import { DEFAULT_ATTEMPT_PAGE, type StepAttemptsPage, type StepAttemptsQuery } from '../../shared/api/step-attempts.ts';
 import { timeline } from '../../shared/run/timeline.ts';
 import { runMetrics, type RunMetrics } from '../metrics/run-metrics.ts';
 import { workflowReport, type WorkflowReport } from '../metrics/stats.ts';
@@ -61,15 +63,50 @@ function rolledUpFailure(json: string): Pick<RunMetrics, 'failure'> {
   return JSON.parse(json) as Pick<RunMetrics, 'failure'>;
 }
 
+/** Where a read gets a run's model: a RunReader folds its whole log; the read worker keeps models (folded-runs.ts). */
+export interface RunModels {
+  resolveRunId(idOrPrefix: string): string;
+  fold(runId: string): RunModel;
+}
+
+/** How the server cuts a run's detail: values over `elideOver` bytes as stubs, only each step's latest `latestAttempts` attempts. */
+export interface DetailCut {
+  elideOver?: number;
+  latestAttempts?: number;
+}
+
 /**
  * The run's RunDetail (shared/run/run-detail.ts) with its definition snapshot, which the app
  * draws. With `elideOver`, values over that many bytes come as ElidedValue stubs (the server's
- * answer; the full values are fetched by path with RunReader.runValue).
+ * answer; the full values are fetched by path with RunReader.runValue); with `latestAttempts`,
+ * each step carries only its latest attempts and its `attemptCount` (older ones: stepAttemptsOf).
  */
-export function runDetailOf(reader: RunReader, idOrPrefix: string, elideOver?: number): RunDetail {
-  const model = reader.fold(reader.resolveRunId(idOrPrefix));
-  const detail = runDetail(model);
-  return { ...(elideOver === undefined ? detail : elideRunDetail(detail, elideOver)), definition: model.workflow };
+export function runDetailOf(models: RunModels, idOrPrefix: string, cut: DetailCut = {}): RunDetail {
+  const model = models.fold(models.resolveRunId(idOrPrefix));
+  const detail = runDetail(model, cut.latestAttempts === undefined ? {} : { latestAttempts: cut.latestAttempts });
+  return { ...(cut.elideOver === undefined ? detail : elideRunDetail(detail, cut.elideOver)), definition: model.workflow };
+}
+
+/**
+ * A page of step `stepId`'s attempts (shared/api/step-attempts.ts): the latest `limit` of those at
+ * places before `before` (all when undefined), values over `elideOver` bytes as stubs. An unknown
+ * step is not found; a `before` past the step's last attempt is bad input.
+ */
+export function stepAttemptsOf(models: RunModels, idOrPrefix: string, stepId: string, q: StepAttemptsQuery, elideOver: number): StepAttemptsPage {
+  const model = models.fold(models.resolveRunId(idOrPrefix));
+  const s = model.steps.get(stepId);
+  if (s === undefined) {
+    const ids = model.workflow.steps.map((x) => x.id);
+    throw new ServiceError('not-found', `run ${model.runId} has no step "${stepId}"; its steps are ${ids.slice(0, 20).join(', ')}${ids.length > 20 ? ', …' : ''}`, 'stepId');
+  }
+  const total = s.attempts.length;
+  const before = q.before ?? total;
+  if (before > total) {
+    throw new ServiceError('bad-input', `before=${before} is past the last attempt of step "${stepId}", which has ${total}; ask with before at most ${total} (a page's \`from\`), or without it for the latest`, 'before');
+  }
+  const from = Math.max(0, before - (q.limit ?? DEFAULT_ATTEMPT_PAGE));
+  const attempts = elideAttempts(stepId, stepAttempts(model, stepId, from, before), from, elideOver);
+  return { runId: model.runId, stepId, attempts, from, total, before: from === 0 ? null : from };
 }
 
 /** A page of a run's events; with `elide`, values in their data over that many bytes come as stubs. */

@@ -2,11 +2,14 @@
 // events pages, timelines, stats) over a read-only connection of its own to the store, opened once.
 // In WAL mode each read sees the store as of the last commit before it began, so the engine's
 // thread goes on writing meanwhile. read-worker.ts starts it (store-worker.ts); requests are
-// answered one at a time, in order, as JSON text or the service's error.
+// answered one at a time, in order, as JSON text or the service's error. The models of the runs
+// read lately are kept and folded forward by what was committed since (folded-runs.ts): the app
+// re-reads a live run's detail every 500 ms.
 import type { ReadQuery } from './read-worker-protocol.ts';
 import { openReadOnlyStore } from './read-only-store.ts';
 import { RunReader } from './run-reader.ts';
-import { eventPageOf, runDetailOf, runSummaryPage, statsOf, timelineOf } from './read-model.ts';
+import { eventPageOf, runDetailOf, runSummaryPage, statsOf, stepAttemptsOf, timelineOf, type RunModels } from './read-model.ts';
+import { FoldedRuns } from './folded-runs.ts';
 import { storeWorkerError } from './store-worker-protocol.ts';
 import { answerRequests, workerStorePath } from './store-worker-thread.ts';
 import { storeFailure } from '../store/store-failure.ts';
@@ -14,13 +17,17 @@ import { storeFailure } from '../store/store-failure.ts';
 const storePath = workerStorePath('the read worker');
 const { store } = await openReadOnlyStore(storePath);
 const reader = new RunReader(store);
+const folded = new FoldedRuns(store);
+const models: RunModels = { resolveRunId: (id) => reader.resolveRunId(id), fold: (runId) => folded.model(runId) };
 
 function read(q: ReadQuery): unknown {
   switch (q.op) {
     case 'runs':
       return runSummaryPage(store, q.filter, q.now);
     case 'run-detail':
-      return runDetailOf(reader, q.run, q.elideOver);
+      return runDetailOf(models, q.run, { ...(q.elideOver === undefined ? {} : { elideOver: q.elideOver }), ...(q.latestAttempts === undefined ? {} : { latestAttempts: q.latestAttempts }) });
+    case 'step-attempts':
+      return stepAttemptsOf(models, q.run, q.stepId, q, q.elideOver);
     case 'events':
       return eventPageOf(reader, q.run, q.after, q.limit, q.elide);
     case 'timeline':

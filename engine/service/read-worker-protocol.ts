@@ -8,7 +8,8 @@ import type { RunListFilter } from '../store/run-list.ts';
 /** One read, with the instant the service's clock gave for it where the answer depends on time. */
 export type ReadQuery =
   | { op: 'runs'; filter: RunListFilter; now: number }
-  | { op: 'run-detail'; run: string; elideOver?: number }
+  | { op: 'run-detail'; run: string; elideOver?: number; latestAttempts?: number }
+  | { op: 'step-attempts'; run: string; stepId: string; before?: number | undefined; limit?: number | undefined; elideOver: number }
   | { op: 'events'; run: string; after: number; limit: number; elide?: number }
   | { op: 'timeline'; run: string; asOf: number }
   | { op: 'stats'; workflowId: string; version?: number; asOf: number };

@@ -1,4 +1,4 @@
-// The server's heavy reads (runs pages, run detail, events pages, timelines, stats), answered by
+// The server's heavy reads (runs pages, run detail and a step's older attempts, events pages, timelines, stats), answered by
 // the read worker (read-worker.ts) off the engine's thread, as JSON text ready to send.
 //
 // Read-your-writes: before each read is handed to the worker, the engine's pending batch is
@@ -16,6 +16,7 @@ import type { RunDetail } from '../../shared/api/run-detail.ts';
 import type { RunEventsPage } from '../../shared/api/event-page.ts';
 import type { Timeline } from '../../shared/api/timeline.ts';
 import type { WorkflowReport } from '../../shared/api/workflow-stats.ts';
+import { DETAIL_ATTEMPTS, type StepAttemptsPage, type StepAttemptsQuery } from '../../shared/api/step-attempts.ts';
 
 export class ServedReads {
   private readonly worker: ReadWorker;
@@ -35,10 +36,19 @@ export class ServedReads {
     return new JsonText(await this.worker.read({ op: 'runs', filter, now: this.service.committedNow() }));
   }
 
-  /** A run's detail with values over `elideOver` bytes as stubs (GET /api/runs/:id). */
+  /**
+   * A run's detail with values over `elideOver` bytes as stubs and only each step's latest
+   * DETAIL_ATTEMPTS attempts (GET /api/runs/:id).
+   */
   async runDetail(run: string, elideOver: number): Promise<JsonText<RunDetail>> {
     this.service.committedNow();
-    return new JsonText(await this.worker.read({ op: 'run-detail', run, elideOver }));
+    return new JsonText(await this.worker.read({ op: 'run-detail', run, elideOver, latestAttempts: DETAIL_ATTEMPTS }));
+  }
+
+  /** A page of a step's attempts, values over `elideOver` bytes as stubs (GET /api/runs/:id/steps/:stepId/attempts). */
+  async stepAttempts(run: string, stepId: string, q: StepAttemptsQuery, elideOver: number): Promise<JsonText<StepAttemptsPage>> {
+    this.service.committedNow();
+    return new JsonText(await this.worker.read({ op: 'step-attempts', run, stepId, ...q, elideOver }));
   }
 
   /** A page of a run's events (GET /api/runs/:id/events). */
@@ -76,7 +86,9 @@ export class ServedReads {
       case 'runs':
         return s.runs(q.filter);
       case 'run-detail':
-        return s.runDetail(q.run, q.elideOver === undefined ? {} : { elideOver: q.elideOver });
+        return s.runDetail(q.run, { ...(q.elideOver === undefined ? {} : { elideOver: q.elideOver }), ...(q.latestAttempts === undefined ? {} : { latestAttempts: q.latestAttempts }) });
+      case 'step-attempts':
+        return s.stepAttempts(q.run, q.stepId, q, q.elideOver);
       case 'events':
         return s.events(q.run, q.after, q.limit, q.elide);
       case 'timeline':

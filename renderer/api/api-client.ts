@@ -59,6 +59,11 @@ export class ApiClient {
     return callRoute(this.client, 'runs.get', { params: { id } });
   }
 
+  /** A page of a step's attempts before place `before` (all, latest first, without it): the ones the run's detail leaves out. */
+  stepAttempts(id: string, stepId: string, before: number | undefined, limit: number): Promise<RouteAnswerOf<'runs.attempts'>> {
+    return callRoute(this.client, 'runs.attempts', { params: { id, stepId }, query: before === undefined ? { limit } : { before, limit } });
+  }
+
   tasks(): Promise<RouteAnswerOf<'tasks.list'>> {
     return callRoute(this.client, 'tasks.list', {});
   }

@@ -7,6 +7,7 @@ import { useEffect, useMemo } from 'react';
 import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type { RunDetail } from '../api/api-types.ts';
 import type { RunEventRecord } from '../../shared/api/run-event-record.ts';
+import type { StepAttemptsPage } from '../../shared/api/step-attempts.ts';
 import type { RunEventsPage, TimelineReads } from '../api/timeline-client.ts';
 import { requireClients } from '../api/clients.ts';
 import { keys } from './query-keys.ts';
@@ -19,6 +20,25 @@ export const runDetailQuery = (id: string) => ({
 
 export function useRunDetail(id: string) {
   return useQuery(runDetailQuery(id));
+}
+
+/** How many older attempts one click of the step inspector reads. */
+export const OLDER_ATTEMPTS_PAGE = 50;
+
+/**
+ * A step's attempts older than those its detail carries, paged back from place `anchor` (the
+ * detail's first attempt's place when they were asked for); nothing is read while `anchor` is
+ * null. Attempts older than the detail's latest are finished, so what was read is kept.
+ */
+export function useOlderAttempts(runId: string, stepId: string, anchor: number | null) {
+  return useInfiniteQuery({
+    queryKey: keys.stepAttempts(runId, stepId, anchor ?? -1),
+    queryFn: ({ pageParam }) => requireClients().api.stepAttempts(runId, stepId, pageParam, OLDER_ATTEMPTS_PAGE),
+    initialPageParam: anchor ?? 0,
+    getNextPageParam: (last: StepAttemptsPage) => last.before ?? undefined,
+    enabled: anchor !== null && anchor > 0,
+    staleTime: Infinity,
+  });
 }
 
 /** The detail read again now (after an action on the run), without waiting for the stream. */

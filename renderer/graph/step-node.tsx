@@ -19,7 +19,7 @@ const MARK_TEST_ID: Record<PathMarkKind, string> = { 'passed-over': 'step-passed
 function StepNodeView({ data, selected }: NodeProps<StepFlowNode>) {
   const step = useRunMarks((s) => (data.runId === null ? undefined : s.steps[data.runId]?.[data.stepId]));
   const state = step?.state;
-  const attempts = step?.attempts.length ?? 0;
+  const attempts = step === undefined ? 0 : (step.attemptCount ?? step.attempts.length);
   const problemTitle = data.problems.join('\n');
   const mark = step === undefined ? null : pathMark(step);
   const MarkIcon = mark === null ? null : MARK_ICON[mark.kind];

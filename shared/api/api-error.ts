@@ -58,6 +58,13 @@ export function badInput(error: z.ZodError, what: string): ApiErrorBody {
 
 function describe(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((k) => `"${k}"`).join(', ')}; remove ${issue.keys.length === 1 ? 'it' : 'them'} (see docs/api.md for the fields each request takes)`;
-  if (issue.code === 'invalid_type' && issue.input === undefined) return `is required (expected ${issue.expected})`;
+  // Zod 4 leaves `input` out of its issues, so a value that is there but of the wrong type (a
+  // query's `before=abc`) is told apart from a missing one by zod's own message.
+  if (issue.code === 'invalid_type' && issue.input === undefined && !wrongType(issue)) return `is required (expected ${issue.expected})`;
   return issue.message;
+}
+
+/** A value of the wrong type (zod's message says what it got, or a coercion got NaN), not a missing one. */
+function wrongType(issue: z.core.$ZodIssueInvalidType): boolean {
+  return /received (?!undefined$)\w+$/.test(issue.message) || ('received' in issue && issue.received !== 'undefined');
 }

@@ -11,6 +11,10 @@ export type RunParams = z.infer<typeof RunParams>;
 export const TaskParams = z.strictObject({ runId: RunId, stepId: StepId });
 export type TaskParams = z.infer<typeof TaskParams>;
 
+/** `:id/steps/:stepId` of a run route: a step of the run's definition. */
+export const RunStepParams = z.strictObject({ id: RunId, stepId: StepId });
+export type RunStepParams = z.infer<typeof RunStepParams>;
+
 /** `:id` of a workflow route: the workflow's slug. */
 export const WorkflowParams = z.strictObject({ id: WorkflowId });
 export type WorkflowParams = z.infer<typeof WorkflowParams>;

@@ -16,6 +16,7 @@ import { RunDetail } from './run-detail.ts';
 import { RunOutcome } from './run-outcome.ts';
 import { RunListQuery, RunSummaryPage } from './run-summary.ts';
 import { RunValue, RunValueQuery } from './run-value.ts';
+import { StepAttemptsPage, StepAttemptsQuery } from './step-attempts.ts';
 import { SendEventCommand, SendEventResult } from './send-event-command.ts';
 import { StartRunCommand } from './start-run-command.ts';
 import { StreamServerMessage, StreamSubscribe } from './stream-messages.ts';
@@ -23,7 +24,7 @@ import { TaskAction } from './task-action.ts';
 import { TaskList } from './task-summary.ts';
 import { Timeline } from './timeline.ts';
 import { WorkflowReport } from './workflow-stats.ts';
-import { RunParams, StatsParams, StatsQuery, TaskParams, VersionParams, WorkflowParams } from './route-params.ts';
+import { RunParams, RunStepParams, StatsParams, StatsQuery, TaskParams, VersionParams, WorkflowParams } from './route-params.ts';
 import type { Unparsed } from './unparsed.ts';
 
 /** Path parameters or a query, with what they are called in an error (`the run id: $.id: …`). */
@@ -90,6 +91,7 @@ export const ROUTES = {
   'runs.list': { method: 'GET', path: '/api/runs', params: NONE, query: query(RunListQuery), body: NO_BODY, answer: RunSummaryPage, statuses: [200] },
   'runs.start': { method: 'POST', path: '/api/runs', params: NONE, query: NONE, body: StartRunCommand, answer: RunOutcome, statuses: [200, 201] },
   'runs.get': { method: 'GET', path: '/api/runs/:id', params: run, query: NONE, body: NO_BODY, answer: RunDetail, statuses: [200] },
+  'runs.attempts': { method: 'GET', path: '/api/runs/:id/steps/:stepId/attempts', params: { schema: RunStepParams, what: 'the run and step' }, query: query(StepAttemptsQuery), body: NO_BODY, answer: StepAttemptsPage, statuses: [200] },
   'runs.value': { method: 'GET', path: '/api/runs/:id/value', params: run, query: query(RunValueQuery), body: NO_BODY, answer: RunValue, statuses: [200] },
   'runs.timeline': { method: 'GET', path: '/api/runs/:id/timeline', params: run, query: NONE, body: NO_BODY, answer: Timeline, statuses: [200] },
   'runs.events': { method: 'GET', path: '/api/runs/:id/events', params: run, query: query(EventPageQuery), body: NO_BODY, answer: RunEventsPage, statuses: [200] },

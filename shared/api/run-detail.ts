@@ -34,6 +34,12 @@ export type AttemptDetail = z.infer<typeof AttemptDetail>;
 /** A step with its attempts in detail and what an operator may do to it now. */
 export const StepDetail = StepView.extend({
   attempts: z.array(AttemptDetail),
+  /**
+   * Only where `attempts` are not all of the step's: how many it has. `GET /api/runs/:id` carries
+   * each step's latest 20 (DETAIL_ATTEMPTS, step-attempts.ts); the older ones are paged from
+   * `GET /api/runs/:id/steps/:stepId/attempts`. `weft inspect --json` carries every attempt.
+   */
+  attemptCount: z.number().int().positive().optional(),
   outcome: SettleOutcome.nullable(),
   /** Waits for a person: an escalation, or an unknown outcome to resolve. */
   escalated: z.boolean(),

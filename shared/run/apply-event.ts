@@ -15,7 +15,9 @@ const stepOf = (run: RunModel, e: RunEvent): StepRuntime => {
 };
 
 const attemptOf = (s: StepRuntime, e: RunEvent): AttemptRecord => {
-  const a = s.attempts.find((x) => x.activation === e.activation && x.number === e.attempt);
+  // From the end: an event almost always names the step's latest attempt, and a loop step has
+  // thousands (a search from the front made folding a 100,000-event loop run quadratic).
+  const a = s.attempts.findLast((x) => x.activation === e.activation && x.number === e.attempt);
   if (a === undefined) throw new Error(`event ${e.seq} (${e.type}) names attempt ${e.activation}.${e.attempt} of "${s.id}", which never started`);
   return a;
 };

@@ -84,13 +84,8 @@ export function elideRunDetail(detail: RunDetail, limit: number): RunDetail {
   return {
     ...detail,
     run: { ...detail.run, input: elideOver(detail.run.input, 'run.input', limit) },
-    steps: detail.steps.map((s) => ({
-      ...s,
-      attempts: s.attempts.map((a, k): AttemptDetail => {
-        const at = `steps${segmentText(s.id)}.attempts[${k}]`;
-        return { ...a, input: elideOver(a.input, `${at}.input`, limit), ...(a.output === undefined ? {} : { output: elideOver(a.output, `${at}.output`, limit) }) };
-      }),
-    })),
+    // A summary's attempts are the step's latest: their places in its whole list start further on.
+    steps: detail.steps.map((s) => ({ ...s, attempts: elideAttempts(s.id, s.attempts, (s.attemptCount ?? s.attempts.length) - s.attempts.length, limit) })),
     tasks: detail.tasks.map((t, k) => {
       if (t.form === null) return t;
       const form = elideOver(jsonOf(t.form), `tasks[${k}].form`, limit);
@@ -98,6 +93,20 @@ export function elideRunDetail(detail: RunDetail, limit: number): RunDetail {
       return form !== null && typeof form === 'object' && !Array.isArray(form) ? { ...t, form } : t;
     }),
   };
+}
+
+/**
+ * Attempts of step `stepId` at places `from` onward of its list, each input and output over
+ * `limit` bytes replaced by its stub (path `steps.ID.attempts[K].output`, K the attempt's place).
+ *
+ * @example
+ * elideAttempts('fetch', page.attempts, page.from, DETAIL_VALUE_LIMIT);
+ */
+export function elideAttempts(stepId: string, attempts: readonly AttemptDetail[], from: number, limit: number): AttemptDetail[] {
+  return attempts.map((a, k): AttemptDetail => {
+    const at = `steps${segmentText(stepId)}.attempts[${from + k}]`;
+    return { ...a, input: elideOver(a.input, `${at}.input`, limit), ...(a.output === undefined ? {} : { output: elideOver(a.output, `${at}.output`, limit) }) };
+  });
 }
 
 /**

@@ -4,10 +4,10 @@
 // all read this one record. `weft inspect` prints it; the shape is shared/api/restart-record.ts's schema, and RunDetail (run-detail.ts)
 // adds to it.
 import type { Step } from '../definition/workflow-schema.ts';
-import type { RestartRecord } from '../api/restart-record.ts';
+import type { AttemptView, RestartRecord } from '../api/restart-record.ts';
 import { indexDefinition } from './definition-index.ts';
 import { joinRefusal } from './join-readiness.ts';
-import { attemptId, type RunModel, type StepRuntime } from './run-model.ts';
+import { attemptId, type AttemptRecord, type RunModel, type StepRuntime } from './run-model.ts';
 
 export type { AttemptView, RestartRecord, StepView } from '../api/restart-record.ts';
 
@@ -21,13 +21,42 @@ export function stepRuntime(run: RunModel, stepId: string): StepRuntime {
   return s;
 }
 
+/** How much of a step's attempt list a record or a detail carries. */
+export interface AttemptsCut {
+  /** Only each step's latest this many attempts (the server's detail); all of them when left out. */
+  latestAttempts?: number;
+}
+
+/** The attempts a record shows of `attempts` under `cut`: the latest ones, without touching the others. */
+export function shownAttempts<T>(attempts: readonly T[], cut: AttemptsCut): readonly T[] {
+  const n = cut.latestAttempts;
+  return n === undefined || attempts.length <= n ? attempts : attempts.slice(attempts.length - n);
+}
+
+/** One attempt of step `stepId` as the restart record shows it. */
+export function attemptView(stepId: string, a: AttemptRecord): AttemptView {
+  return {
+    id: attemptId(stepId, a),
+    activation: a.activation,
+    number: a.number,
+    state: a.state,
+    startedAt: isoAt(a.startedAt),
+    endedAt: iso(a.endedAt),
+    inputHash: a.inputHash,
+    variant: a.variant,
+    error: a.error,
+    ...(a.pinned === true ? { pinned: true } : {}),
+  };
+}
+
 /**
- * The restart record of a run model: what `weft inspect --json` prints.
+ * The restart record of a run model: what `weft inspect --json` prints (every attempt). With
+ * `cut.latestAttempts`, each step carries only its latest attempts (the server's summary).
  *
  * @example
  * restartRecord(foldEvents(definition, log)).steps[0].next; // "done: evidence …"
  */
-export function restartRecord(run: RunModel): RestartRecord {
+export function restartRecord(run: RunModel, cut: AttemptsCut = {}): RestartRecord {
   const debug = run.debug;
   return {
     run: {
@@ -53,18 +82,7 @@ export function restartRecord(run: RunModel): RestartRecord {
         id: step.id,
         state: s.state,
         activation: s.activation,
-        attempts: s.attempts.map((a) => ({
-          id: attemptId(step.id, a),
-          activation: a.activation,
-          number: a.number,
-          state: a.state,
-          startedAt: isoAt(a.startedAt),
-          endedAt: iso(a.endedAt),
-          inputHash: a.inputHash,
-          variant: a.variant,
-          error: a.error,
-          ...(a.pinned === true ? { pinned: true } : {}),
-        })),
+        attempts: shownAttempts(s.attempts, cut).map((a) => attemptView(step.id, a)),
         evidence: s.evidence === null
           ? null
           : {

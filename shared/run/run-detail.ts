@@ -8,30 +8,36 @@ import { indexDefinition } from './definition-index.ts';
 import { jsonOf } from './json-of.ts';
 import { openTasks } from './open-tasks.ts';
 import { runPermittedActions, stepPermittedActions } from './permitted-actions.ts';
-import { restartRecord, stepRuntime } from './restart-record.ts';
+import { attemptView, restartRecord, shownAttempts, stepRuntime, type AttemptsCut } from './restart-record.ts';
 import type { AttemptRecord, RunModel } from './run-model.ts';
 
 const isRunState = (x: string | null): x is RunState => RUN_STATES.some((s) => s === x);
 
 /**
- * The RunDetail of a run model (without the definition snapshot, which the service adds).
+ * The RunDetail of a run model (without the definition snapshot, which the service adds). With
+ * `cut.latestAttempts` it is the server's summary: each step carries only its latest attempts,
+ * and a step with more says how many in `attemptCount` (its older ones: stepAttempts); the
+ * attempts left out are not touched, so the summary of a loop of 10,000 passes costs what one of
+ * 20 does. A run whose steps have no more attempts than that gets the same detail either way.
  *
  * @example
  * const detail = runDetail(foldEvents(definition, log.slice(0, n)));
  * detail.steps[0].permittedActions; // what an operator could have done at event n
  */
-export function runDetail(run: RunModel): RunDetail {
-  const record = restartRecord(run);
+export function runDetail(run: RunModel, cut: AttemptsCut = {}): RunDetail {
+  const record = restartRecord(run, cut);
   const index = indexDefinition(run.workflow);
   const steps = record.steps.map((view): StepDetail => {
     const s = stepRuntime(run, view.id);
+    const shown = shownAttempts(s.attempts, cut);
     return {
       ...view,
-      attempts: s.attempts.map((a, k): AttemptDetail => {
-        const shown = view.attempts[k];
-        if (shown === undefined) throw new Error(`the restart record of run ${run.runId} lost attempt ${k + 1} of "${s.id}"`);
-        return { ...shown, ...attemptDetail(run, a) };
+      attempts: shown.map((a, k): AttemptDetail => {
+        const seen = view.attempts[k];
+        if (seen === undefined) throw new Error(`the restart record of run ${run.runId} lost attempt ${k + 1} of "${s.id}"`);
+        return { ...seen, ...attemptDetail(run, a) };
       }),
+      ...(shown.length < s.attempts.length ? { attemptCount: s.attempts.length } : {}),
       outcome: s.outcome,
       escalated: s.escalated,
       compensates: s.compensates,
@@ -64,6 +70,18 @@ export function runDetail(run: RunModel): RunDetail {
     children: run.childRuns.map((c) => ({ runId: c.runId, stepId: c.stepId, index: c.index, state: isRunState(c.state) ? c.state : null })),
     edges: edges.sort((a, b) => a.seq - b.seq),
   };
+}
+
+/**
+ * The attempts of step `stepId` at places `from` to `to - 1` of its list, in detail (what
+ * `GET /api/runs/:id/steps/:stepId/attempts` pages); only those are touched. The caller checks
+ * the step and the places.
+ *
+ * @example
+ * stepAttempts(model, 'fetch', 0, 20); // its first 20 attempts
+ */
+export function stepAttempts(run: RunModel, stepId: string, from: number, to: number): AttemptDetail[] {
+  return stepRuntime(run, stepId).attempts.slice(from, to).map((a) => ({ ...attemptView(stepId, a), ...attemptDetail(run, a) }));
 }
 
 /** What RunDetail adds to an attempt of the restart record. */

@@ -171,7 +171,11 @@ export const benchmark: Benchmark = {
     let browser: Browser | undefined;
     try {
       const stats = await samples(3, `${served.url}/api/stats/bench-many`, served.token);
-      const detail = await samples(3, `${served.url}/api/runs/${bigRun}`, served.token);
+      // The detail's first request is the cold one: the server and its read worker are up (the
+      // stats above), but the worker has not read this run yet. The ones after it are warm: the
+      // worker keeps the run's model and folds it forward from its last event.
+      const detailCold = await timed(`${served.url}/api/runs/${bigRun}`, served.token);
+      const detail = await samples(5, `${served.url}/api/runs/${bigRun}`, served.token);
       const page = await samples(20, `${served.url}/api/runs?limit=100`, served.token);
       const firstPage = JSON.parse(await (await fetch(`${served.url}/api/runs?limit=100`, { headers: { authorization: `Bearer ${served.token}` } })).text()) as { next: string };
       const later = await samples(20, `${served.url}/api/runs?limit=100&after=${encodeURIComponent(firstPage.next)}`, served.token);
@@ -187,7 +191,8 @@ export const benchmark: Benchmark = {
         ['figure', 'measured', 'target', ''],
         [`/api/health p99 while the heaviest reads run (${health.length} requests; p50 ${ms(median([...health]))})`, ms(healthP99), '50 ms', verdict(healthP99, 50)],
         [`GET /api/stats over ${RUNS.toLocaleString('en')} runs (median of 3, ${(stats.bytes / 1e6).toFixed(1)} MB)`, ms(stats.median), '500 ms', verdict(stats.median, 500)],
-        [`GET /api/runs/:id of the ~${BIG_EVENTS.toLocaleString('en')}-event run (median of 3, ${(detail.bytes / 1e6).toFixed(2)} MB)`, ms(detail.median), '200 ms', verdict(detail.median, 200)],
+        [`GET /api/runs/:id of the ~${BIG_EVENTS.toLocaleString('en')}-event run, cold: its first request (${(detailCold.bytes / 1e6).toFixed(2)} MB)`, ms(detailCold.ms), '200 ms', verdict(detailCold.ms, 200)],
+        [`GET /api/runs/:id of the same run, warm (median of 5 after a warm-up, ${(detail.bytes / 1e6).toFixed(2)} MB)`, ms(detail.median), '200 ms', verdict(detail.median, 200)],
         ['GET /api/runs?limit=100, first page (median of 20)', ms(page.median), '10 ms', verdict(page.median, 10)],
         ['GET /api/runs?limit=100, a later page (median of 20)', ms(later.median), '10 ms', verdict(later.median, 10)],
         [`GET /api/runs/:id/events, first 1,000 (median of 5, ${(events.bytes / 1e6).toFixed(2)} MB)`, ms(events.median), '', ''],

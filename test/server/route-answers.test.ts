@@ -90,6 +90,7 @@ describe('every route of the table answers what its entry says', () => {
     expect((await exercise('runs.value', { params: { id: runId }, query: { path: 'run.input' } })).answer.value).toEqual({ topic: 'a' });
     expect((await exercise('runs.timeline', { params: { id: runId } })).answer.runId).toBe(runId);
     expect((await exercise('runs.events', { params: { id: runId }, query: { after: 0, limit: 3 } })).answer.events).toHaveLength(3);
+    expect((await exercise('runs.attempts', { params: { id: runId, stepId: 'draft' }, query: { limit: 5 } })).answer).toMatchObject({ stepId: 'draft', total: 1, from: 0, before: null });
     expect((await exercise('compare', { query: { a: runId, b: second } })).answer.runs[0].id).toBe(runId);
 
     expect((await exercise('runs.act', { params: { id: runId }, body: { action: 'pause', by: 'ana', reason: 'a look first' } })).answer.state).toBe('paused');

@@ -35,7 +35,7 @@ function RestartRecordViewImpl({ detail, selected, onSelect }: Props) {
                     {mark.label}
                   </span>
                 ) : null}
-                {s.attempts.length > 1 ? <span className="faint">{s.attempts.length} attempts</span> : null}
+                {(s.attemptCount ?? s.attempts.length) > 1 ? <span className="faint">{(s.attemptCount ?? s.attempts.length).toLocaleString('en')} attempts</span> : null}
                 {s.escalated ? <span className="rr-flag">needs a person</span> : null}
               </span>
               <span className="rr-words">

@@ -3,8 +3,9 @@
 // provider, model, tokens and latency; where each input field came from (links that select the
 // upstream step and attempt); and what may happen next and why. A step no longer on the run's path
 // (passed over, superseded) says so with its reason; evidence whose effect a compensation undid
-// says which step undid it.
-import { memo, useMemo, type ReactNode } from 'react';
+// says which step undid it. The detail carries a step's latest attempts only; its older ones are
+// read on demand ("N older attempts", older-attempts.ts).
+import { memo, useMemo, useState, type ReactNode } from 'react';
 import { ArrowUpRight, CircleAlert, KeyRound, Layers, ShieldCheck } from 'lucide-react';
 import type { Workflow } from '../../../shared/definition/workflow-schema.ts';
 import type { AttemptDetail, RunDetail, StepDetail as StepDetailData } from '../../../shared/api/run-detail.ts';
@@ -18,6 +19,9 @@ import { provenanceOf, type ProvenanceEntry } from './provenance.ts';
 import { ValueView } from './value-view.tsx';
 import { PathNote } from './path-note.tsx';
 import { pathMark } from '../../graph/path-mark.ts';
+import { useOlderAttempts } from '../../core/run-queries.ts';
+import { messageOf } from '../../core/query-client.ts';
+import { attemptList, detailFirstPlace } from './older-attempts.ts';
 
 export interface RunSelection {
   stepId: string;
@@ -40,8 +44,19 @@ function StepDetailView({ detail, definition, selection, onSelect, actions }: Pr
   const provenance = useMemo(() => provenanceOf(definition, handoffs, detail, selection.stepId), [definition, handoffs, detail, selection.stepId]);
   const kind = definition.steps.find((s) => s.id === selection.stepId)?.kind;
   const items = useMemo(() => (kind === 'map' ? itemFailures(detail.children)[selection.stepId] : undefined), [kind, detail.children, selection.stepId]);
-  if (step === undefined) return <p className="muted run-detail-empty">Step {selection.stepId} is not in this run.</p>;
-  const attempt = step.attempts.find((a) => a.id === selection.attemptId) ?? step.attempts.at(-1);
+  // Where the older attempts were asked for from (the detail's first place then), for this step.
+  const [asked, setAsked] = useState<{ stepId: string; anchor: number } | null>(null);
+  const anchor = asked !== null && asked.stepId === selection.stepId ? asked.anchor : null;
+  const older = useOlderAttempts(detail.run.id, selection.stepId, anchor);
+  const list = useMemo(() => (step === undefined ? undefined : attemptList(step, older.data?.pages, anchor)), [step, older.data, anchor]);
+  if (step === undefined || list === undefined) return <p className="muted run-detail-empty">Step {selection.stepId} is not in this run.</p>;
+  const attempts = list.attempts;
+  const attempt = attempts.find((a) => a.id === selection.attemptId) ?? attempts.at(-1);
+  const readOlder = (): void => {
+    const from = detailFirstPlace(step);
+    if (anchor !== from) setAsked({ stepId: step.id, anchor: from });
+    else void older.fetchNextPage();
+  };
   const mark = pathMark(step);
   return (
     <div className="run-step-detail" data-testid="step-detail" data-step={step.id}>
@@ -71,9 +86,21 @@ function StepDetailView({ detail, definition, selection, onSelect, actions }: Pr
       )}
       {items !== undefined ? <FailedItems items={items} /> : null}
       {actions}
-      {step.attempts.length > 1 ? (
+      {list.hidden > 0 ? (
+        <div className="rsd-older">
+          <button type="button" className="link-button" data-testid="older-attempts" disabled={older.isFetching} onClick={readOlder} title="the run's detail carries a step's latest attempts; read the ones before them">
+            {older.isFetching ? 'reading older attempts…' : `${list.hidden.toLocaleString('en')} older attempt${list.hidden === 1 ? '' : 's'}`}
+          </button>
+          {older.error !== null ? (
+            <span className="rsd-older-error" role="alert" data-testid="older-attempts-error">
+              {messageOf(older.error)}
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+      {attempts.length > 1 ? (
         <div className="rsd-attempts" role="tablist" aria-label="attempts">
-          {step.attempts.map((a) => (
+          {attempts.map((a) => (
             <button
               key={a.id}
               type="button"
@@ -89,7 +116,7 @@ function StepDetailView({ detail, definition, selection, onSelect, actions }: Pr
           ))}
         </div>
       ) : null}
-      {attempt === undefined ? <p className="muted">No attempt yet.</p> : <AttemptSection step={step} attempt={attempt} runId={detail.run.id} />}
+      {attempt === undefined ? <p className="muted">No attempt yet.</p> : <AttemptSection step={step} attempt={attempt} place={list.firstPlace + attempts.indexOf(attempt)} runId={detail.run.id} />}
       <Provenance entries={provenance} onSelect={onSelect} />
       {step.permittedActions.length > 0 ? (
         <section className="rsd-section">
@@ -107,9 +134,9 @@ function StepDetailView({ detail, definition, selection, onSelect, actions }: Pr
   );
 }
 
-function AttemptSection({ step, attempt, runId }: { step: StepDetailData; attempt: AttemptDetail; runId: string }) {
-  // The value path the server knows the attempt by: its place in the step's attempt list.
-  const base = `steps.${step.id}.attempts[${step.attempts.indexOf(attempt)}]`;
+function AttemptSection({ step, attempt, place, runId }: { step: StepDetailData; attempt: AttemptDetail; place: number; runId: string }) {
+  // The value path the server knows the attempt by: its place in the step's whole attempt list.
+  const base = `steps.${step.id}.attempts[${place}]`;
   // The step's evidence is the one a compensation offsets (the restart record says by which step).
   const offsetBy = step.evidence !== null && step.evidence.id === attempt.evidence?.id ? step.evidence.offsetBy : undefined;
   return (
