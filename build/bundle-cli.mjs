@@ -119,7 +119,6 @@ process.stdout.write(`weft: built dist/cli/ (${stamp.files} sources) in ${Math.r
  */
 async function asciiOnly(file) {
   const text = readFileSync(file, 'utf8');
-  // eslint-disable-next-line no-control-regex
   const escaped = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   if (escaped === text) return;
   const code = async (t) => (await transform(t, { minifyWhitespace: true, charset: 'utf8', legalComments: 'none', format: 'cjs', platform: 'node', loader: 'js' })).code;
