@@ -76,8 +76,8 @@ await build({
 // The same CLI as one CommonJS file, which bin/weft.js runs for every command with V8's code cache
 // (bin/code-cache.js): Node 20 caches no compile of ES modules, and a command's ~60 chunks cost
 // it more to find, read, compile and link than one file with a cache costs to read. The split
-// bundle above stays for what starts beside it (the script runner, the store workers, and
-// `weft --version`, which loads no command and so starts fastest from the small entry chunk).
+// bundle above stays for what starts beside it (the script runner, the store workers).
+// `weft --version` loads neither: bin/weft.js answers it from package.json.
 // import.meta.url, which finds the runner, the worker and the app beside the bundle, is this
 // file's URL.
 const oneFile = await build({
