@@ -13,6 +13,12 @@
 //
 // The file may not call import(): a vm.Script has no module loader for it (build/bundle-cli.mjs
 // refuses a build that leaves one).
+//
+// Reading costs: the file is read as bytes and hashed as bytes (hashing the decoded text would
+// encode its 1.7 MB again), and decoded as Latin-1 when it is all ASCII (as the build leaves
+// it: build/bundle-cli.mjs), which is a plain copy into a one-byte string, where UTF-8 decoding
+// took twice as long and any non-ASCII character made V8 keep the whole text two bytes a character.
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,15 +29,16 @@ const PREFIX = 'weft-';
 const SUFFIX = '.v8cache';
 
 /**
- * The cache file of `source` for one command: `weft-<sha256>-<v8 version>-<key>.v8cache`.
- * @param {string} dir @param {string} source @param {string} key
+ * The cache file of `source` for one command: `weft-<sha256>-<v8 version>-<key>.v8cache`. The
+ * text's hash is that of its UTF-8 bytes, so the file's bytes give the same name.
+ * @param {string} dir @param {string | Buffer} source @param {string} key
  */
 export function cacheFileOf(dir, source, key) {
   const v8 = process.versions.v8.replace(/[^0-9a-z.]/gi, '.');
   return join(dir, `${PREFIX}${sourceHash(source)}-${v8}-${safeKey(key)}${SUFFIX}`);
 }
 
-/** @param {string} source */
+/** @param {string | Buffer} source */
 function sourceHash(source) {
   return createHash('sha256').update(source).digest('hex');
 }
@@ -51,8 +58,9 @@ function safeKey(key) {
  * @returns {{exports: Record<string, unknown>, status: 'used' | 'none' | 'rejected' | 'off', save(): void}}
  */
 export function loadWithCodeCache(file, { cacheDir, key }) {
-  const source = readFileSync(file, 'utf8');
-  const cacheFile = cacheDir === undefined ? undefined : cacheFileOf(cacheDir, source, key);
+  const bytes = readFileSync(file);
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  const cacheFile = cacheDir === undefined ? undefined : cacheFileOf(cacheDir, bytes, key);
   const cachedData = cacheFile === undefined ? undefined : readIfAny(cacheFile);
   // Node's own CommonJS wrapper, so the text compiles as the module body it was built as.
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, {

@@ -16,7 +16,7 @@
 // dist/cli/build-stamp.json records the newest source mtime and the source count; bin/weft.js uses
 // the bundle only while no source is newer and none was added or removed, else it falls back to
 // tsx, so an edited checkout never runs stale code.
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,8 +76,8 @@ await build({
 // The same CLI as one CommonJS file, which bin/weft.js runs for every command with V8's code cache
 // (bin/code-cache.js): Node 20 caches no compile of ES modules, and a command's ~60 chunks cost
 // it more to find, read, compile and link than one file with a cache costs to read. The split
-// bundle above stays for what starts beside it (the script runner, the store workers, and
-// `weft --version`, which loads no command and so starts fastest from the small entry chunk).
+// bundle above stays for what starts beside it (the script runner, the store workers).
+// `weft --version` loads neither: bin/weft.js answers it from package.json.
 // import.meta.url, which finds the runner, the worker and the app beside the bundle, is this
 // file's URL.
 const oneFile = await build({
@@ -104,5 +104,24 @@ for (const [name, output] of Object.entries(oneFile.metafile.outputs)) {
   const dynamic = output.imports.filter((i) => i.kind === 'dynamic-import' && i.external === true).map((i) => i.path);
   if (dynamic.length > 0) throw new Error(`${name} keeps import() of ${dynamic.join(', ')}: import them statically in the sources`);
 }
+await asciiOnly(`${dist}/weft.cjs`);
 writeFileSync(`${dist}/build-stamp.json`, `${JSON.stringify(stamp)}\n`);
 process.stdout.write(`weft: built dist/cli/ (${stamp.files} sources) in ${Math.round(performance.now() - started)} ms\n`);
+
+/**
+ * Leaves the one-file build all ASCII, which bin/code-cache.js reads at every start as a one-byte
+ * string (a plain copy) instead of decoding UTF-8 into a two-byte one. esbuild already escapes
+ * what it prints of strings and names (its ASCII charset); what is left are characters in the
+ * comments it keeps (a dash, an ellipsis), written here as \uXXXX escapes. The escaped text must
+ * compile to exactly the code of the original (checked: both printed by esbuild without comments
+ * and whitespace), so an escape in code, where it could change a value, fails the build.
+ * @param {string} file
+ */
+async function asciiOnly(file) {
+  const text = readFileSync(file, 'utf8');
+  const escaped = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (escaped === text) return;
+  const code = async (t) => (await transform(t, { minifyWhitespace: true, charset: 'utf8', legalComments: 'none', format: 'cjs', platform: 'node', loader: 'js' })).code;
+  if ((await code(escaped)) !== (await code(text))) throw new Error(`${file}: escaping its non-ASCII characters would change its code (they are not all in comments)`);
+  writeFileSync(file, escaped);
+}

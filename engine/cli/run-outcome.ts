@@ -11,7 +11,11 @@ export function exitCodeOf(state: RunState): number {
 
 /** `extra` adds fields to the JSON form (after runId and state, which every command prints). */
 export function printRunOutcome(io: CliIo, runId: string, state: RunState, json: boolean, extra: Record<string, unknown> = {}): number {
-  if (json) io.stdout.write(`${JSON.stringify({ runId, state, ...extra })}\n`);
-  else io.stdout.write(`run ${runId}: ${state}\n`);
+  io.stdout.write(runOutcomeLine(runId, state, json, extra));
   return exitCodeOf(state);
+}
+
+/** The line printRunOutcome prints, newline included: for a command that reports many runs in one write. */
+export function runOutcomeLine(runId: string, state: RunState, json: boolean, extra: Record<string, unknown> = {}): string {
+  return json ? `${JSON.stringify({ runId, state, ...extra })}\n` : `run ${runId}: ${state}\n`;
 }

@@ -200,9 +200,14 @@ export interface RunEventOf<T extends EventType> {
  */
 export type RunEvent<T extends EventType = EventType> = { [K in T]: RunEventOf<K> }[T];
 
-/** Makes an event from its parts, keeping its type and data together. */
+/**
+ * Makes an event from its parts, keeping its type and data together. The fields are named one
+ * by one, not spread: the store makes one event per row it reads (9,000 for a resume of 1,000
+ * runs), and a spread cost several times as much there. Their order is the one the event's JSON
+ * has always had (runId … reason, then type and data).
+ */
 export function runEvent<T extends EventType>(type: T, data: EventData<T>, at: Omit<RunEventOf<T>, 'type' | 'data'>): RunEvent<T> {
-  return { ...at, type, data };
+  return { runId: at.runId, seq: at.seq, at: at.at, step: at.step, activation: at.activation, attempt: at.attempt, reason: at.reason, type, data };
 }
 
 const same = <E extends RunEvent>(e: E): RunEvent => e;

@@ -94,7 +94,7 @@ export const benchmark: Benchmark = {
     print('wall time. Targets: ms are wall time on an idle machine; "× node" is CPU time over the first row\'s. bundle: dist/cli/, fresh;');
     print('tsx: WEFT_FROM_SOURCE=1. A command runs from dist/cli/weft.cjs with V8\'s code cache (bin/code-cache.js,');
     print('dist/cli/code-cache/; the warm-up writes it); no cache: the same with WEFT_CODE_CACHE_DIR= (compiled each start).');
-    print('--version runs from the split entry dist/cli/weft.js, which loads no command. The first two rows are the floor:');
+    print('--version is answered by bin/weft.js from package.json, loading no bundle. The first two rows are the floor:');
     print('Node alone, and Node importing that entry without running a command. resume: the engine bench\'s store of 1,000 runs parked on a');
     print('timer (all still wait: exit 3); run: record-update with a real PUT against examples/fake-api.mjs');
     print(`in a child process, one store per variant. Load average (1 min): ${load.toFixed(1)} before, ${(loadavg()[0] ?? 0).toFixed(1)} after.`);

@@ -1,4 +1,4 @@
-// `weft --version` must not pay for the commands (issue 20, step 9): the bundle's entry chunk, and
+// A start must not pay for commands it does not run (issue 20, step 9): the bundle's entry chunk, and
 // the chunks it imports statically, hold none of the command files, shared/ or the bundled
 // packages (zod, ajv, jsonata); each command is a chunk of its own, imported when it runs
 // (engine/cli/command-list.ts). Read from the built dist/cli/: which sources each chunk holds is

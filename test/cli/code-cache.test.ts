@@ -64,6 +64,18 @@ describe('the CLI bundle loader with V8 code cache', () => {
     expect(readdirSync(cacheDir)).toEqual([cacheFileOf(cacheDir, edited, 'run').slice(cacheDir.length + 1)]);
   });
 
+  it('loads a text that is not all ASCII as UTF-8, cached under the same name as its text', () => {
+    const file = join(dir, 'utf8.cjs');
+    const cacheDir = join(dir, 'cache-utf8');
+    // The bundle is ASCII (read as Latin-1); any other file must still read as UTF-8.
+    const text = moduleText('café — naïve…');
+    writeFileSync(file, text);
+    expect(load(file, cacheDir)).toEqual({ answer: 'café — naïve…', status: 'none' });
+    expect(readdirSync(cacheDir)).toEqual([cacheFileOf(cacheDir, text, 'run').slice(cacheDir.length + 1)]);
+    expect(cacheFileOf(cacheDir, readFileSync(file), 'run')).toBe(cacheFileOf(cacheDir, text, 'run'));
+    expect(load(file, cacheDir)).toEqual({ answer: 'café — naïve…', status: 'used' });
+  });
+
   it('keeps one cache per command name, and a name that is no command name shares "other"', () => {
     const file = join(dir, 'keys.cjs');
     const cacheDir = join(dir, 'cache-keys');
