@@ -31,6 +31,7 @@ import type { Db } from './db.ts';
 import { StoreError } from './store-error.ts';
 import { CommitListeners, type CommitListener, type CommittedEvent } from './commit-listeners.ts';
 import { RunRollups, type RolledUpRun } from './run-rollups.ts';
+import type { WorkflowRollups } from './workflow-rollups.ts';
 
 export type { CommitListener, CommittedEvent } from './commit-listeners.ts';
 
@@ -434,6 +435,11 @@ export class Store {
   /** A finished run's metrics' JSON from its rollup; undefined while it is not finished. */
   rolledUpMetricsOf(runId: string): string | undefined {
     return this.rollups.metricsOf(runId);
+  }
+
+  /** The per-workflow counters and samples of finished runs (workflow-rollups.ts), for stats. */
+  workflowRollups(): WorkflowRollups {
+    return this.rollups.workflows;
   }
 
   getRun(runId: string): RunRow | undefined {
