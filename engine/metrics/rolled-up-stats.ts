@@ -164,7 +164,7 @@ export function rolledUpStats(rollups: WorkflowRollups, workflowId: string, vers
   const percentilesOf = (kind: SampleKind, stepId: string, stored: number, liveValues: readonly number[]): Percentiles | null =>
     mergedPercentiles(
       stored,
-      (offset, limit) => rollups.samples(workflowId, version, kind, stepId, offset, limit),
+      (offset, limit) => rollups.samples(workflowId, version, kind, stepId, offset, limit, stored),
       () => rollups.maxSample(workflowId, version, kind, stepId),
       liveValues,
     );

@@ -247,10 +247,22 @@ export class WorkflowRollups {
     ) as (MinuteCounts & { bucket: number })[];
   }
 
-  /** Samples of one kind (and step) in value order, from rank `offset` (0-based), at most `limit`. */
-  samples(workflowId: string, version: number | undefined, kind: SampleKind, stepId: string, offset: number, limit: number): number[] {
+  /**
+   * Samples of one kind (and step) in value order, from rank `offset` (0-based), at most `limit`.
+   * SQLite walks the key to the offset; with `total` (how many there are) a rank in the upper
+   * half is walked to from the largest value instead, so p95 costs a twentieth of a scan.
+   */
+  samples(workflowId: string, version: number | undefined, kind: SampleKind, stepId: string, offset: number, limit: number, total?: number): number[] {
     if (!this.kept()) return [];
-    const sql = `SELECT value FROM stat_samples WHERE workflow_id = ? AND kind = ? AND step_id = ? $V ORDER BY value LIMIT ? OFFSET ?`;
+    if (total !== undefined && offset > total / 2) {
+      const fromTop = Math.max(0, total - offset - limit);
+      return this.samplesBy('DESC', workflowId, version, kind, stepId, fromTop, Math.min(limit, total - offset)).reverse();
+    }
+    return this.samplesBy('', workflowId, version, kind, stepId, offset, limit);
+  }
+
+  private samplesBy(order: '' | 'DESC', workflowId: string, version: number | undefined, kind: SampleKind, stepId: string, offset: number, limit: number): number[] {
+    const sql = `SELECT value FROM stat_samples WHERE workflow_id = ? AND kind = ? AND step_id = ? $V ORDER BY value ${order} LIMIT ? OFFSET ?`;
     const st = this.stmt(sql.replace('$V', version === undefined ? '' : 'AND version = ?')).pluck();
     return (version === undefined ? st.all(workflowId, SAMPLE_KINDS[kind], stepId, limit, offset) : st.all(workflowId, SAMPLE_KINDS[kind], stepId, version, limit, offset)) as number[];
   }
