@@ -1,12 +1,12 @@
 // A workflow's figures from the per-workflow rollups (engine/store/workflow-rollups.ts) plus a
 // fold of each run still going: the same WorkflowStats that workflowStats gives over every run's
 // metrics (scannedWorkflowReport is the reference the tests compare it with), without reading
-// each finished run. Counters are summed; a percentile over the stored samples and the live runs'
-// is the nearest-rank value of their union, found from a few stored values around its rank.
+// each finished run. Counters are summed; percentiles are taken over every stored sample and the
+// live runs' ones, sorted as float64 arrays (exact nearest rank, as workflowStats).
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { RUN_STATES, type RunState } from '../../shared/definition/names.ts';
 import type { EdgeStats, Percentiles, RunMetrics, StepStats, WorkflowStats } from '../../shared/api/workflow-stats.ts';
-import type { SampleKind, WorkflowRollups } from '../store/workflow-rollups.ts';
+import type { SampleRow, WorkflowRollups } from '../store/workflow-rollups.ts';
 
 /** The figures, and per edge how many runs took it at least once. */
 export interface RolledUpStats {
@@ -16,41 +16,55 @@ export interface RolledUpStats {
 
 const rate = (n: number, of: number): number | null => (of === 0 ? null : n / of);
 
-/**
- * Nearest-rank p50, p95 and max over the union of `stored` samples (ascending, read by rank
- * windows) and `live` ones. The k-th smallest of two sorted lists is the least, over the ways of
- * taking t from one and k − t from the other, of the larger of their last taken; with few live
- * samples only the stored values just below the rank can be those.
- */
-export function mergedPercentiles(storedCount: number, read: (offset: number, limit: number) => number[], storedMax: () => number | undefined, live: readonly number[]): Percentiles | null {
-  const total = storedCount + live.length;
-  if (total === 0) return null;
-  const sortedLive = Float64Array.from(live).sort();
-  const at = (q: number): number => {
-    const r = Math.min(Math.max(0, Math.ceil(q * total) - 1), total - 1);
-    const tMin = Math.max(0, r + 1 - storedCount);
-    const tMax = Math.min(sortedLive.length, r + 1);
-    const lo = Math.max(0, r - tMax);
-    const hi = r - tMin;
-    const window = hi >= lo ? read(lo, hi - lo + 1) : [];
-    let best = Infinity;
-    for (let t = tMin; t <= tMax; t++) {
-      const fromLive = t === 0 ? -Infinity : (sortedLive[t - 1] ?? -Infinity);
-      const fromStored = r - t < 0 ? -Infinity : (window[r - t - lo] ?? -Infinity);
-      best = Math.min(best, Math.max(fromLive, fromStored));
+/** Nearest-rank p50, p95 and max of `values` (sorted here, as numbers), as workflowStats takes them. */
+function percentilesOf(values: Float64Array): Percentiles | null {
+  if (values.length === 0) return null;
+  values.sort();
+  const at = (q: number): number => values[Math.min(Math.max(0, Math.ceil(q * values.length) - 1), values.length - 1)] ?? 0;
+  return { p50: at(0.5), p95: at(0.95), max: values[values.length - 1] ?? 0, count: values.length };
+}
+
+/** Growing float64 lists, one per sample set (a typed array sorts numbers without a comparator). */
+class Samples {
+  private buf = new Float64Array(64);
+  length = 0;
+  push(x: number): void {
+    if (this.length === this.buf.length) {
+      const bigger = new Float64Array(this.buf.length * 2);
+      bigger.set(this.buf);
+      this.buf = bigger;
     }
-    return best;
-  };
-  const max = Math.max(storedCount === 0 ? -Infinity : (storedMax() ?? -Infinity), sortedLive[sortedLive.length - 1] ?? -Infinity);
-  return { p50: at(0.5), p95: at(0.95), max, count: total };
+    this.buf[this.length++] = x;
+  }
+  values(): Float64Array {
+    return this.buf.subarray(0, this.length);
+  }
+}
+
+/** Adds every stored run's samples (sampleRow of workflow-rollups.ts) to the sets. */
+function readSamples(rows: readonly SampleRow[], durations: Samples, stepOf: (id: string) => StepAcc): void {
+  const idsOf = new Map<string, StepAcc[]>();
+  for (const [steps, data] of rows) {
+    let accs = idsOf.get(steps);
+    if (accs === undefined) idsOf.set(steps, (accs = steps === '' ? [] : steps.split('\n').map(stepOf)));
+    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    let i = 0;
+    durations.push(view.getFloat64(0, true));
+    i += 8;
+    for (const x of accs) {
+      const active = view.getFloat64(i, true);
+      if (!Number.isNaN(active)) x.active.push(active);
+      const n = view.getFloat64(i + 8, true);
+      i += 16;
+      for (let k = 0; k < n; k++, i += 8) x.latencies.push(view.getFloat64(i, true));
+    }
+  }
 }
 
 interface StepAcc {
   s: StepStats;
-  settled: number;
-  activeRuns: number;
-  latencies: number[];
-  active: number[];
+  latencies: Samples;
+  active: Samples;
 }
 
 /**
@@ -81,8 +95,7 @@ export function rolledUpStats(rollups: WorkflowRollups, workflowId: string, vers
     totals.compensations += c.compensations;
     totals.humanInterventions += c.interventions;
   }
-  const storedDurations = finished;
-  const durations: number[] = [];
+  const durations = new Samples();
   const failures: Record<string, number> = {};
   const steps = new Map<string, StepAcc>();
   const edges = new Map<string, EdgeStats>();
@@ -90,7 +103,7 @@ export function rolledUpStats(rollups: WorkflowRollups, workflowId: string, vers
   const stepOf = (id: string): StepAcc => {
     let x = steps.get(id);
     if (x === undefined) {
-      x = { s: { runs: 0, activations: 0, attempts: 0, retries: 0, outcomes: {}, latencyMs: null, activeMs: null }, settled: 0, activeRuns: 0, latencies: [], active: [] };
+      x = { s: { runs: 0, activations: 0, attempts: 0, retries: 0, outcomes: {}, latencyMs: null, activeMs: null }, latencies: new Samples(), active: new Samples() };
       steps.set(id, x);
     }
     return x;
@@ -114,8 +127,6 @@ export function rolledUpStats(rollups: WorkflowRollups, workflowId: string, vers
     x.s.activations += c.activations;
     x.s.attempts += c.attempts;
     x.s.retries += c.retries;
-    x.settled += c.settled;
-    x.activeRuns += c.runs;
     if (c.outcome !== '' && c.listed !== 0) x.s.outcomes[c.outcome as keyof StepStats['outcomes']] = (x.s.outcomes[c.outcome as keyof StepStats['outcomes']] ?? 0) + c.listed;
   }
   for (const c of rollups.edges(workflowId, version)) {
@@ -152,7 +163,7 @@ export function rolledUpStats(rollups: WorkflowRollups, workflowId: string, vers
       x.s.attempts += m.attempts;
       x.s.retries += m.retries;
       if (m.outcome !== null) x.s.outcomes[m.outcome] = (x.s.outcomes[m.outcome] ?? 0) + 1;
-      x.latencies.push(...m.latenciesMs);
+      for (const ms of m.latenciesMs) x.latencies.push(ms);
     }
     for (const [id, d] of Object.entries(r.edges)) {
       const x = edgeOf(id);
@@ -161,17 +172,11 @@ export function rolledUpStats(rollups: WorkflowRollups, workflowId: string, vers
       if (d.taken > 0) edgeRuns[id] = (edgeRuns[id] ?? 0) + 1;
     }
   }
-  const percentilesOf = (kind: SampleKind, stepId: string, stored: number, liveValues: readonly number[]): Percentiles | null =>
-    mergedPercentiles(
-      stored,
-      (offset, limit) => rollups.samples(workflowId, version, kind, stepId, offset, limit, stored),
-      () => rollups.maxSample(workflowId, version, kind, stepId),
-      liveValues,
-    );
+  readSamples(rollups.sampleRows(workflowId, version), durations, stepOf);
   for (const x of edges.values()) x.frequency = rate(x.taken, x.decided);
-  for (const [id, x] of steps) {
-    x.s.latencyMs = percentilesOf('latency', id, x.settled, x.latencies);
-    x.s.activeMs = percentilesOf('active', id, x.activeRuns, x.active);
+  for (const x of steps.values()) {
+    x.s.latencyMs = percentilesOf(x.latencies.values());
+    x.s.activeMs = percentilesOf(x.active.values());
   }
   const stats: WorkflowStats = {
     workflowId,
@@ -184,7 +189,7 @@ export function rolledUpStats(rollups: WorkflowRollups, workflowId: string, vers
     compensationRate: rate(withCompensation, runs),
     humanInterventionRate: rate(withPerson, runs),
     totals,
-    durationMs: percentilesOf('duration', '', storedDurations, durations),
+    durationMs: percentilesOf(durations.values()),
     failures,
     steps: Object.fromEntries([...steps].map(([id, x]) => [id, x.s])),
     edges: Object.fromEntries(edges),

@@ -1,19 +1,35 @@
 // Per-workflow rollups of finished runs (migration 11): additive counters per (workflow, version)
-// and one sample row per duration a percentile is taken over, so that `weft stats` and
-// GET /api/stats read a few hundred rows instead of every run's rollup (100,000 JSON parses).
-// They mirror `run_metrics` (run-rollups.ts) exactly: a run's metrics are added in the same
-// transaction that writes its rollup row, and subtracted (its samples deleted) in the one that
-// replaces or deletes that row, so the counters are always the sum over the rollup rows.
-// Percentiles stay exact: the samples are kept in value order (the primary key), and a
-// nearest-rank percentile is the row at its rank (LIMIT 1 OFFSET rank), walked in SQLite.
+// and one row per run of the durations percentiles are taken over, so that GET /api/stats reads
+// a few hundred counter rows and one small binary row per run instead of every run's rollup
+// (100,000 JSON parses). They mirror `run_metrics` (run-rollups.ts) exactly: a run's metrics are
+// added in the same transaction that writes its rollup row, and subtracted (its samples row
+// deleted) in the one that replaces or deletes that row, so the counters are always the sum over
+// the rollup rows. Percentiles stay exact: the reader sorts every sample (rolled-up-stats.ts).
+// A run's samples are one row, not one per value in value order: a commit that finishes a run
+// then dirties one page of samples rather than one per value (26 more WAL pages per 10-step run).
 import type { Statement } from 'better-sqlite3';
 import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
 import { isFinishedRunState, RUN_STATES } from '../../shared/definition/names.ts';
 import type { Db } from './db.ts';
 
-/** What a sample row holds: a finished run's duration, a step's latency, a step's active time in a run. */
-export const SAMPLE_KINDS = { duration: 0, latency: 1, active: 2 } as const;
-export type SampleKind = keyof typeof SAMPLE_KINDS;
+/**
+ * A run's samples as stored: `steps` names the steps with samples (joined by newlines), `data`
+ * holds little-endian float64s: the run's duration, then per step its active time (NaN when it
+ * was not activated), how many latencies, and those latencies.
+ */
+export type SampleRow = [steps: string, data: Uint8Array];
+
+/** The samples row of a run's metrics. */
+export function sampleRow(m: RunMetrics): SampleRow {
+  const ids: string[] = [];
+  const values: number[] = [m.durationMs];
+  for (const [id, s] of Object.entries(m.steps)) {
+    if (s.activations === 0 && s.latenciesMs.length === 0) continue;
+    ids.push(id);
+    values.push(s.activations > 0 ? s.activeMs : NaN, s.latenciesMs.length, ...s.latenciesMs);
+  }
+  return [ids.join('\n'), new Uint8Array(Float64Array.from(values).buffer)];
+}
 
 /** Migration 11's tables (appended to migrations.ts); the backfill is backfillWorkflowRollups. */
 export const WORKFLOW_ROLLUPS_SQL = `
@@ -67,13 +83,11 @@ export const WORKFLOW_ROLLUPS_SQL = `
   ) WITHOUT ROWID;
   CREATE TABLE stat_samples (
     workflow_id TEXT NOT NULL,
-    kind INTEGER NOT NULL,
-    step_id TEXT NOT NULL,
-    value REAL NOT NULL,
-    run_id TEXT NOT NULL,
-    ord INTEGER NOT NULL,
     version INTEGER NOT NULL,
-    PRIMARY KEY (workflow_id, kind, step_id, value, run_id, ord)
+    run_id TEXT NOT NULL,
+    steps TEXT NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (workflow_id, version, run_id)
   ) WITHOUT ROWID;
 `;
 
@@ -81,6 +95,9 @@ export const WORKFLOW_ROLLUPS_SQL = `
 const TABLES = ['stat_runs', 'stat_steps', 'stat_edges', 'stat_starts', 'stat_samples'];
 
 const b = (x: boolean): number => (x ? 1 : 0);
+
+/** Rows per multi-row statement (SQLite allows 32,766 parameters; 11 columns × 64 is far below). */
+const ROWS_PER_STATEMENT = 64;
 
 /** Counters of finished runs by version and state. */
 export interface StateCounts {
@@ -173,29 +190,34 @@ export class WorkflowRollups {
       `INSERT INTO stat_starts VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET runs = runs + excluded.runs, succeeded = succeeded + excluded.succeeded,
        retried = retried + excluded.retried, compensated = compensated + excluded.compensated, intervened = intervened + excluded.intervened`,
     ).run(wf, v, Math.floor(m.startedAt / 60_000), sign, sign * b(m.state === 'succeeded'), sign * retried, sign * compensated, sign * intervened);
-    const step = this.stmt(
-      `INSERT INTO stat_steps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET listed = listed + excluded.listed, runs = runs + excluded.runs,
-       activations = activations + excluded.activations, attempts = attempts + excluded.attempts, retries = retries + excluded.retries,
-       settled = settled + excluded.settled, failures = failures + excluded.failures`,
-    );
     const failedAt = m.failure?.step ?? null;
-    for (const [id, s] of Object.entries(m.steps)) {
-      const fails = b(id === failedAt);
-      step.run(wf, v, id, s.outcome ?? '', sign, sign * b(s.activations > 0), sign * s.activations, sign * s.attempts, sign * s.retries, sign * s.latenciesMs.length, sign * fails);
-    }
-    if (failedAt !== null && m.steps[failedAt] === undefined) step.run(wf, v, failedAt, '', 0, 0, 0, 0, 0, 0, sign);
-    const edge = this.stmt(
-      `INSERT INTO stat_edges VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET listed = listed + excluded.listed, decided = decided + excluded.decided,
-       taken = taken + excluded.taken, taking = taking + excluded.taking`,
+    const steps: unknown[][] = Object.entries(m.steps).map(([id, s]) => [
+      wf, v, id, s.outcome ?? '', sign, sign * b(s.activations > 0), sign * s.activations, sign * s.attempts, sign * s.retries, sign * s.latenciesMs.length, sign * b(id === failedAt),
+    ]);
+    if (failedAt !== null && m.steps[failedAt] === undefined) steps.push([wf, v, failedAt, '', 0, 0, 0, 0, 0, 0, sign]);
+    this.rows(
+      'INSERT INTO stat_steps VALUES',
+      11,
+      `ON CONFLICT DO UPDATE SET listed = listed + excluded.listed, runs = runs + excluded.runs, activations = activations + excluded.activations,
+       attempts = attempts + excluded.attempts, retries = retries + excluded.retries, settled = settled + excluded.settled, failures = failures + excluded.failures`,
+      steps,
     );
-    for (const [id, e] of Object.entries(m.edges)) edge.run(wf, v, id, sign, sign * e.decided, sign * e.taken, sign * b(e.taken > 0));
-    const sample = sign === 1
-      ? this.stmt('INSERT INTO stat_samples (workflow_id, kind, step_id, value, run_id, ord, version) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      : this.stmt('DELETE FROM stat_samples WHERE workflow_id = ? AND kind = ? AND step_id = ? AND value = ? AND run_id = ? AND ord = ? AND version = ?');
-    sample.run(wf, SAMPLE_KINDS.duration, '', m.durationMs, m.runId, 0, v);
-    for (const [id, s] of Object.entries(m.steps)) {
-      if (s.activations > 0) sample.run(wf, SAMPLE_KINDS.active, id, s.activeMs, m.runId, 0, v);
-      s.latenciesMs.forEach((ms, i) => sample.run(wf, SAMPLE_KINDS.latency, id, ms, m.runId, i, v));
+    this.rows(
+      'INSERT INTO stat_edges VALUES',
+      7,
+      'ON CONFLICT DO UPDATE SET listed = listed + excluded.listed, decided = decided + excluded.decided, taken = taken + excluded.taken, taking = taking + excluded.taking',
+      Object.entries(m.edges).map(([id, e]) => [wf, v, id, sign, sign * e.decided, sign * e.taken, sign * b(e.taken > 0)]),
+    );
+    if (sign === 1) this.stmt('INSERT INTO stat_samples (workflow_id, version, run_id, steps, data) VALUES (?, ?, ?, ?, ?)').run(wf, v, m.runId, ...sampleRow(m));
+    else this.stmt('DELETE FROM stat_samples WHERE workflow_id = ? AND version = ? AND run_id = ?').run(wf, v, m.runId);
+  }
+
+  /** `head` VALUES (row), (row), … `tail` for every row, in statements of at most ROWS_PER_STATEMENT rows: one call into SQLite each. */
+  private rows(head: string, width: number, tail: string, rows: readonly unknown[][]): void {
+    for (let k = 0; k < rows.length; k += ROWS_PER_STATEMENT) {
+      const chunk = rows.slice(k, k + ROWS_PER_STATEMENT);
+      const one = `(${Array.from({ length: width }, () => '?').join(', ')})`;
+      this.stmt(`${head} ${Array.from({ length: chunk.length }, () => one).join(', ')} ${tail}`).run(chunk.flat());
     }
   }
 
@@ -247,32 +269,11 @@ export class WorkflowRollups {
     ) as (MinuteCounts & { bucket: number })[];
   }
 
-  /**
-   * Samples of one kind (and step) in value order, from rank `offset` (0-based), at most `limit`.
-   * SQLite walks the key to the offset; with `total` (how many there are) a rank in the upper
-   * half is walked to from the largest value instead, so p95 costs a twentieth of a scan.
-   */
-  samples(workflowId: string, version: number | undefined, kind: SampleKind, stepId: string, offset: number, limit: number, total?: number): number[] {
+  /** Every finished run's samples row (sampleRow), in no particular order. */
+  sampleRows(workflowId: string, version?: number): SampleRow[] {
     if (!this.kept()) return [];
-    if (total !== undefined && offset > total / 2) {
-      const fromTop = Math.max(0, total - offset - limit);
-      return this.samplesBy('DESC', workflowId, version, kind, stepId, fromTop, Math.min(limit, total - offset)).reverse();
-    }
-    return this.samplesBy('', workflowId, version, kind, stepId, offset, limit);
-  }
-
-  private samplesBy(order: '' | 'DESC', workflowId: string, version: number | undefined, kind: SampleKind, stepId: string, offset: number, limit: number): number[] {
-    const sql = `SELECT value FROM stat_samples WHERE workflow_id = ? AND kind = ? AND step_id = ? $V ORDER BY value ${order} LIMIT ? OFFSET ?`;
-    const st = this.stmt(sql.replace('$V', version === undefined ? '' : 'AND version = ?')).pluck();
-    return (version === undefined ? st.all(workflowId, SAMPLE_KINDS[kind], stepId, limit, offset) : st.all(workflowId, SAMPLE_KINDS[kind], stepId, version, limit, offset)) as number[];
-  }
-
-  /** The largest sample of one kind (and step); undefined with none. */
-  maxSample(workflowId: string, version: number | undefined, kind: SampleKind, stepId: string): number | undefined {
-    if (!this.kept()) return undefined;
-    const sql = `SELECT value FROM stat_samples WHERE workflow_id = ? AND kind = ? AND step_id = ? $V ORDER BY value DESC LIMIT 1`;
-    const st = this.stmt(sql.replace('$V', version === undefined ? '' : 'AND version = ?')).pluck();
-    return (version === undefined ? st.get(workflowId, SAMPLE_KINDS[kind], stepId) : st.get(workflowId, SAMPLE_KINDS[kind], stepId, version)) as number | undefined;
+    const sql = 'SELECT steps, data FROM stat_samples WHERE workflow_id = ?';
+    return (version === undefined ? this.stmt(sql).raw().all(workflowId) : this.stmt(`${sql} AND version = ?`).raw().all(workflowId, version)) as SampleRow[];
   }
 
   /** How many runs of the workflow (of one version if given) the store has. */
