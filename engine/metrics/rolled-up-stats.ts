@@ -6,7 +6,7 @@
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { RUN_STATES, type RunState } from '../../shared/definition/names.ts';
 import type { EdgeStats, Percentiles, RunMetrics, StepStats, WorkflowStats } from '../../shared/api/workflow-stats.ts';
-import type { SampleRow, WorkflowRollups } from '../store/workflow-rollups.ts';
+import type { WorkflowRollups } from '../store/workflow-rollups.ts';
 
 /** The figures, and per edge how many runs took it at least once. */
 export interface RolledUpStats {
@@ -41,22 +41,20 @@ class Samples {
   }
 }
 
-/** Adds every stored run's samples (sampleRow of workflow-rollups.ts) to the sets. */
-function readSamples(rows: readonly SampleRow[], durations: Samples, stepOf: (id: string) => StepAcc): void {
-  const idsOf = new Map<string, StepAcc[]>();
-  for (const [steps, data] of rows) {
-    let accs = idsOf.get(steps);
-    if (accs === undefined) idsOf.set(steps, (accs = steps === '' ? [] : steps.split('\n').map(stepOf)));
-    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-    let i = 0;
-    durations.push(view.getFloat64(0, true));
-    i += 8;
-    for (const x of accs) {
-      const active = view.getFloat64(i, true);
-      if (!Number.isNaN(active)) x.active.push(active);
-      const n = view.getFloat64(i + 8, true);
-      i += 16;
-      for (let k = 0; k < n; k++, i += 8) x.latencies.push(view.getFloat64(i, true));
+/** Adds every stored run's samples (samplesText of workflow-rollups.ts, joined by commas) to the sets. */
+function readSamples(text: string, durations: Samples, stepOf: (id: string) => StepAcc): void {
+  if (text === '') return;
+  // Written by samplesText from numbers and step ids, in the transaction of the run's rollup.
+  const items = JSON.parse(`[${text}]`) as (number | string | null)[];
+  for (let i = 0; i < items.length; ) {
+    durations.push(Number(items[i++]));
+    while (typeof items[i] === 'string') {
+      const x = stepOf(String(items[i]));
+      const active = items[i + 1];
+      if (typeof active === 'number') x.active.push(active);
+      const n = Number(items[i + 2]);
+      i += 3;
+      for (let k = 0; k < n; k++) x.latencies.push(Number(items[i++]));
     }
   }
 }
@@ -172,7 +170,7 @@ export function rolledUpStats(rollups: WorkflowRollups, workflowId: string, vers
       if (d.taken > 0) edgeRuns[id] = (edgeRuns[id] ?? 0) + 1;
     }
   }
-  readSamples(rollups.sampleRows(workflowId, version), durations, stepOf);
+  readSamples(rollups.samples(workflowId, version), durations, stepOf);
   for (const x of edges.values()) x.frequency = rate(x.taken, x.decided);
   for (const x of steps.values()) {
     x.s.latencyMs = percentilesOf(x.latencies.values());

@@ -1,34 +1,32 @@
 // Per-workflow rollups of finished runs (migration 11): additive counters per (workflow, version)
 // and one row per run of the durations percentiles are taken over, so that GET /api/stats reads
-// a few hundred counter rows and one small binary row per run instead of every run's rollup
+// a few hundred counter rows and a few numbers per run instead of every run's rollup
 // (100,000 JSON parses). They mirror `run_metrics` (run-rollups.ts) exactly: a run's metrics are
 // added in the same transaction that writes its rollup row, and subtracted (its samples row
 // deleted) in the one that replaces or deletes that row, so the counters are always the sum over
 // the rollup rows. Percentiles stay exact: the reader sorts every sample (rolled-up-stats.ts).
-// A run's samples are one row, not one per value in value order: a commit that finishes a run
-// then dirties one page of samples rather than one per value (26 more WAL pages per 10-step run).
+// A run's samples are one row of text, not one row per value in value order: a commit that
+// finishes a run then dirties one page of samples rather than one per value (that was 26 more
+// WAL pages per 10-step run), and a reader gets all of them as one JSON array.
 import type { Statement } from 'better-sqlite3';
 import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
 import { isFinishedRunState, RUN_STATES } from '../../shared/definition/names.ts';
 import type { Db } from './db.ts';
 
 /**
- * A run's samples as stored: `steps` names the steps with samples (joined by newlines), `data`
- * holds little-endian float64s: the run's duration, then per step its active time (NaN when it
- * was not activated), how many latencies, and those latencies.
+ * A run's samples as stored: the items of a flat JSON array (a reader gets every run's at once,
+ * joined by commas in SQLite, and parses one array: 100,000 rows, blobs or lines would cost far
+ * more): the run's duration, then per step with samples its id, its active time (null when it
+ * was not activated), how many latencies, and those latencies. A number where a step id would
+ * be starts the next run.
  */
-export type SampleRow = [steps: string, data: Uint8Array];
-
-/** The samples row of a run's metrics. */
-export function sampleRow(m: RunMetrics): SampleRow {
-  const ids: string[] = [];
-  const values: number[] = [m.durationMs];
+export function samplesText(m: RunMetrics): string {
+  const items: unknown[] = [m.durationMs];
   for (const [id, s] of Object.entries(m.steps)) {
     if (s.activations === 0 && s.latenciesMs.length === 0) continue;
-    ids.push(id);
-    values.push(s.activations > 0 ? s.activeMs : NaN, s.latenciesMs.length, ...s.latenciesMs);
+    items.push(id, s.activations > 0 ? s.activeMs : null, s.latenciesMs.length, ...s.latenciesMs);
   }
-  return [ids.join('\n'), new Uint8Array(Float64Array.from(values).buffer)];
+  return JSON.stringify(items).slice(1, -1);
 }
 
 /** Migration 11's tables (appended to migrations.ts); the backfill is backfillWorkflowRollups. */
@@ -85,8 +83,7 @@ export const WORKFLOW_ROLLUPS_SQL = `
     workflow_id TEXT NOT NULL,
     version INTEGER NOT NULL,
     run_id TEXT NOT NULL,
-    steps TEXT NOT NULL,
-    data BLOB NOT NULL,
+    samples TEXT NOT NULL,
     PRIMARY KEY (workflow_id, version, run_id)
   ) WITHOUT ROWID;
 `;
@@ -208,7 +205,7 @@ export class WorkflowRollups {
       'ON CONFLICT DO UPDATE SET listed = listed + excluded.listed, decided = decided + excluded.decided, taken = taken + excluded.taken, taking = taking + excluded.taking',
       Object.entries(m.edges).map(([id, e]) => [wf, v, id, sign, sign * e.decided, sign * e.taken, sign * b(e.taken > 0)]),
     );
-    if (sign === 1) this.stmt('INSERT INTO stat_samples (workflow_id, version, run_id, steps, data) VALUES (?, ?, ?, ?, ?)').run(wf, v, m.runId, ...sampleRow(m));
+    if (sign === 1) this.stmt('INSERT INTO stat_samples (workflow_id, version, run_id, samples) VALUES (?, ?, ?, ?)').run(wf, v, m.runId, samplesText(m));
     else this.stmt('DELETE FROM stat_samples WHERE workflow_id = ? AND version = ? AND run_id = ?').run(wf, v, m.runId);
   }
 
@@ -269,11 +266,12 @@ export class WorkflowRollups {
     ) as (MinuteCounts & { bucket: number })[];
   }
 
-  /** Every finished run's samples row (sampleRow), in no particular order. */
-  sampleRows(workflowId: string, version?: number): SampleRow[] {
-    if (!this.kept()) return [];
-    const sql = 'SELECT steps, data FROM stat_samples WHERE workflow_id = ?';
-    return (version === undefined ? this.stmt(sql).raw().all(workflowId) : this.stmt(`${sql} AND version = ?`).raw().all(workflowId, version)) as SampleRow[];
+  /** Every finished run's samples (samplesText), joined by commas; '' with none. */
+  samples(workflowId: string, version?: number): string {
+    if (!this.kept()) return '';
+    const sql = "SELECT group_concat(samples, ',') FROM stat_samples WHERE workflow_id = ?";
+    const text = (version === undefined ? this.stmt(sql).pluck().get(workflowId) : this.stmt(`${sql} AND version = ?`).pluck().get(workflowId, version)) as string | null;
+    return text ?? '';
   }
 
   /** How many runs of the workflow (of one version if given) the store has. */
