@@ -31,7 +31,7 @@ export function scannedWorkflowReport(store: Store, workflowId: string, opts: { 
 }
 
 /** The definition a report lists steps and edges from: the version asked for, else the latest. */
-function reportedDefinition(store: Store, workflowId: string, version: number | undefined): Workflow {
+export function reportedDefinition(store: Store, workflowId: string, version: number | undefined): Workflow {
   const known = store.workflowVersions();
   const latest = known.get(workflowId);
   if (latest === undefined) {

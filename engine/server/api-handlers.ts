@@ -60,7 +60,7 @@ export function apiHandlers(s: EngineService, reads: ServedReads, facts: HealthF
       return result.runId === undefined ? result : { ...result, state: s.runState(result.runId) };
     },
     commands: ({ body }) => performCommand(s, body),
-    stats: ({ params, query }) => reads.stats(params.workflowId, query.version),
+    stats: ({ params, query }) => reads.stats(params.workflowId, query),
   };
 }
 

@@ -32,7 +32,7 @@ import type { RunValue, RunValueQuery } from '../../shared/api/run-value.ts';
 import type { Store } from '../store/store.ts';
 import type { RunListFilter } from '../store/run-list.ts';
 import type { WorkflowReport } from '../metrics/stats.ts';
-import { eventPageOf, runDetailOf, runSummaryPage, statsOf, stepAttemptsOf, timelineOf, type DetailCut } from './read-model.ts';
+import { eventPageOf, runDetailOf, runSummaryPage, statsOf, stepAttemptsOf, timelineOf, type DetailCut, type StatsAsk } from './read-model.ts';
 import type { StepAttemptsPage, StepAttemptsQuery } from '../../shared/api/step-attempts.ts';
 import type { RunSummaryPage } from '../../shared/api/run-summary.ts';
 import type { TaskSummary } from '../../shared/api/task-summary.ts';
@@ -356,8 +356,9 @@ export class EngineService {
     return this.reader.openTasks();
   }
 
-  stats(workflowId: string, version?: number): WorkflowReport {
-    return statsOf(this.store, workflowId, version, this.committedNow());
+  /** The report GET /api/stats answers: figures over all runs, the newest `ask.runs` runs listed. */
+  stats(workflowId: string, ask: StatsAsk = {}): WorkflowReport {
+    return statsOf(this.store, workflowId, ask, this.committedNow());
   }
 
   // ---- actions ----

@@ -15,7 +15,8 @@ import type { RunModel } from '../../shared/run/run-model.ts';
 import { DEFAULT_ATTEMPT_PAGE, type StepAttemptsPage, type StepAttemptsQuery } from '../../shared/api/step-attempts.ts';
 import { timeline } from '../../shared/run/timeline.ts';
 import { runMetrics, type RunMetrics } from '../metrics/run-metrics.ts';
-import { workflowReport, type WorkflowReport } from '../metrics/stats.ts';
+import type { WorkflowReport } from '../metrics/stats.ts';
+import { servedWorkflowReport } from '../metrics/served-report.ts';
 import type { Store } from '../store/store.ts';
 import type { RunListFilter } from '../store/run-list.ts';
 import type { RunReader } from './run-reader.ts';
@@ -120,8 +121,23 @@ export function timelineOf(store: Store, idOrPrefix: string, asOf: number): Time
   return timeline(store.readEvents(store.resolveRunId(idOrPrefix)), asOf);
 }
 
-/** A workflow's figures over its runs in this store (docs/metrics.md), as of `asOf`. */
-export function statsOf(store: Store, workflowId: string, version: number | undefined, asOf: number): WorkflowReport {
+/** What GET /api/stats asks (StatsQuery of shared/api/route-params.ts): a version, how many runs to list, the viewer's time zone offset. */
+export interface StatsAsk {
+  version?: number | undefined;
+  runs?: number | undefined;
+  tz?: number | undefined;
+}
+
+/**
+ * A workflow's figures over its runs in this store (docs/metrics.md), as of `asOf`, with the
+ * newest `ask.runs` runs listed (servedWorkflowReport).
+ */
+export function statsOf(store: Store, workflowId: string, ask: StatsAsk, asOf: number): WorkflowReport {
   if (!store.workflowVersions().has(workflowId)) throw new ServiceError('not-found', `workflow "${workflowId}" has no runs in this store`);
-  return workflowReport(store, workflowId, { ...(version === undefined ? {} : { version }), asOf });
+  return servedWorkflowReport(store, workflowId, { ...definedOf({ version: ask.version, runs: ask.runs, tzOffsetMin: ask.tz }), asOf });
+}
+
+/** The fields of `o` that are not undefined (optional fields stay absent under exactOptionalPropertyTypes). */
+export function definedOf<T extends object>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
 }

@@ -33,7 +33,7 @@ function read(q: ReadQuery): unknown {
     case 'timeline':
       return timelineOf(store, q.run, q.asOf);
     case 'stats':
-      return statsOf(store, q.workflowId, q.version, q.asOf);
+      return statsOf(store, q.workflowId, q, q.asOf);
   }
 }
 

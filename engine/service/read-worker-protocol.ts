@@ -4,6 +4,7 @@
 // megabytes would be cloned field by field and then encoded again on the engine's thread), or with
 // the service's error.
 import type { RunListFilter } from '../store/run-list.ts';
+import type { StatsAsk } from './read-model.ts';
 
 /** One read, with the instant the service's clock gave for it where the answer depends on time. */
 export type ReadQuery =
@@ -12,4 +13,4 @@ export type ReadQuery =
   | { op: 'step-attempts'; run: string; stepId: string; before?: number | undefined; limit?: number | undefined; elideOver: number }
   | { op: 'events'; run: string; after: number; limit: number; elide?: number }
   | { op: 'timeline'; run: string; asOf: number }
-  | { op: 'stats'; workflowId: string; version?: number; asOf: number };
+  | ({ op: 'stats'; workflowId: string; asOf: number } & StatsAsk);

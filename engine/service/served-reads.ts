@@ -7,6 +7,7 @@
 // answer to a command (which the engine acted on before answering) never reads a state older
 // than that answer. The service's clock gives the instant a time-dependent answer is as of.
 import type { RunListFilter } from '../store/run-list.ts';
+import { definedOf, type StatsAsk } from './read-model.ts';
 import type { EngineService } from './engine-service.ts';
 import type { ReadQuery } from './read-worker-protocol.ts';
 import { ReadWorker } from './read-worker.ts';
@@ -63,8 +64,8 @@ export class ServedReads {
   }
 
   /** A workflow's report over its runs (GET /api/stats/:workflowId). */
-  async stats(workflowId: string, version?: number): Promise<JsonText<WorkflowReport>> {
-    return new JsonText(await this.worker.read({ op: 'stats', workflowId, ...(version === undefined ? {} : { version }), asOf: this.service.committedNow() }));
+  async stats(workflowId: string, ask: StatsAsk = {}): Promise<JsonText<WorkflowReport>> {
+    return new JsonText(await this.worker.read({ op: 'stats', workflowId, ...definedOf(ask), asOf: this.service.committedNow() }));
   }
 
   /**
@@ -94,7 +95,7 @@ export class ServedReads {
       case 'timeline':
         return s.timeline(q.run);
       case 'stats':
-        return s.stats(q.workflowId, q.version);
+        return s.stats(q.workflowId, q);
     }
   }
 }

@@ -3,6 +3,7 @@
 import type { Db } from './db.ts';
 import { buildRunRollups } from './run-rollups.ts';
 import { Store } from './store.ts';
+import { backfillWorkflowRollups, WORKFLOW_ROLLUPS_SQL } from './workflow-rollups.ts';
 
 export interface Migration {
   version: number;
@@ -188,6 +189,16 @@ export const MIGRATIONS: readonly Migration[] = [
       const store = new Store(db);
       buildRunRollups(db, (runId) => store.readRunLog(runId));
     },
+  },
+  // Migration 11 (s-stats, issue 20 step 8): per-workflow stats rollups.
+  {
+    version: 11,
+    name: 'per-workflow counters and percentile samples of finished runs (workflow-rollups.ts)',
+    // Kept with `run_metrics` in the same commits (run-rollups.ts): stats read these few rows and
+    // the samples' value order instead of parsing every finished run's rollup. Built here from
+    // the rollups migration 10 made.
+    sql: WORKFLOW_ROLLUPS_SQL,
+    build: (db) => backfillWorkflowRollups(db),
   },
 ];
 

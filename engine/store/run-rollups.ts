@@ -10,6 +10,8 @@ import type { RunEvent } from '../../shared/events/run-event.ts';
 import { runMetrics } from '../metrics/run-metrics.ts';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.ts';
+import { WorkflowRollups } from './workflow-rollups.ts';
+import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
 
 /** A run's whole log, as the store reads it for the engine (Store.readRunLog). */
 export type ReadRunLog = (runId: string) => readonly RunEvent[];
@@ -19,11 +21,15 @@ export type RolledUpRun = [runId: string, metricsJson: string | null];
 
 export class RunRollups {
   private readonly statements = new Map<string, Statement>();
+  /** The per-workflow counters and samples (migration 11), kept in step with the rows here. */
+  readonly workflows: WorkflowRollups;
 
   constructor(
     private readonly db: Db,
     private readonly readLog: ReadRunLog,
-  ) {}
+  ) {
+    this.workflows = new WorkflowRollups(db);
+  }
 
   /** Prepared on first use: a store opened at an older schema (tests build them) has no table yet. */
   private stmt(sql: string): Statement {
@@ -32,11 +38,20 @@ export class RunRollups {
     return st;
   }
 
-  private upsert(runId: string, json: string): void {
+  /** Writes the run's row; what its old row held is taken out of the workflow's counters, the new put in. */
+  private upsert(runId: string, metrics: RunMetrics, json: string): void {
+    const old = this.metricsOf(runId);
+    if (old === json) return;
+    if (old !== undefined) this.workflows.apply(JSON.parse(old) as RunMetrics, -1);
     this.stmt('INSERT INTO run_metrics (run_id, metrics) VALUES (?, ?) ON CONFLICT (run_id) DO UPDATE SET metrics = excluded.metrics').run(runId, json);
+    this.workflows.apply(metrics, 1);
   }
 
+  /** Deletes the run's row, and takes what it held out of the workflow's counters. */
   private remove(runId: string): void {
+    const old = this.metricsOf(runId);
+    if (old === undefined) return;
+    this.workflows.apply(JSON.parse(old) as RunMetrics, -1);
     this.stmt('DELETE FROM run_metrics WHERE run_id = ?').run(runId);
   }
 
@@ -67,16 +82,16 @@ export class RunRollups {
 
   /** Folds the run's log again: its row holds the metrics when it is finished, else it has none. */
   refresh(runId: string): void {
-    let json: string | undefined;
+    let metrics: RunMetrics | undefined;
     try {
       const m = runMetrics(this.readLog(runId));
-      if (m.finished) json = JSON.stringify(m);
+      if (m.finished) metrics = m;
     } catch {
       // A log that does not fold (damaged) gets no rollup: a reader folds it and names the damage.
-      json = undefined;
+      metrics = undefined;
     }
-    if (json === undefined) this.remove(runId);
-    else this.upsert(runId, json);
+    if (metrics === undefined) this.remove(runId);
+    else this.upsert(runId, metrics, JSON.stringify(metrics));
   }
 
   /** A finished run's metrics as JSON; undefined for a run still going (or unknown). */

@@ -19,6 +19,7 @@ import type { RunListFilter, RunListRow } from './run-list.ts';
 import { RunRollups, type RolledUpRun } from './run-rollups.ts';
 import type { CursorPage, ExternalEvent, NewEvent, RunEventPage, RunRow, StepProjection, StoreStats } from './store-types.ts';
 import { UnitOfWork } from './unit-of-work.ts';
+import type { WorkflowRollups } from './workflow-rollups.ts';
 
 export type { CommitListener, CommittedEvent } from './commit-listeners.ts';
 export type { CursorPage, ExternalEvent, NewEvent, RunEventPage, RunRow, StepProjection, StoreStats } from './store-types.ts';
@@ -236,6 +237,11 @@ export class Store {
   /** A finished run's metrics' JSON from its rollup; undefined while it is not finished. */
   rolledUpMetricsOf(runId: string): string | undefined {
     return this.rollups.metricsOf(runId);
+  }
+
+  /** The per-workflow counters and samples of finished runs (workflow-rollups.ts), for stats. */
+  workflowRollups(): WorkflowRollups {
+    return this.rollups.workflows;
   }
 
   getRun(runId: string): RunRow | undefined {

@@ -15,15 +15,17 @@ export class StatsClient {
 
   /**
    * The report of `workflowId` over all its runs, or over those of `version`; null when the
-   * store has no run of it.
+   * store has no run of it. `view.runs`: how many of the newest runs to list (the server's
+   * default, STATS_RUNS, without it); `view.tz`: the viewer's Date#getTimezoneOffset(), which
+   * the answer's `runsOverTime` is bucketed in.
    *
    * @example
    * const report = await new StatsClient(token).report('trip-saga');
    * if (report === null) showEmptyState();
    */
-  async report(workflowId: string, version?: number): Promise<RouteAnswerOf<'stats'> | null> {
+  async report(workflowId: string, version?: number, view: { runs?: number; tz?: number } = {}): Promise<RouteAnswerOf<'stats'> | null> {
     try {
-      return await callRoute(this.client, 'stats', { params: { workflowId }, query: { version } });
+      return await callRoute(this.client, 'stats', { params: { workflowId }, query: { version, runs: view.runs, tz: view.tz } });
     } catch (error) {
       if (error instanceof RouteCallError && error.status === 404 && error.code === 'not-found') return null;
       throw error;

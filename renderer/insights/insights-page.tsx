@@ -16,7 +16,7 @@ import { WorkflowGraph } from '../graph/workflow-graph.tsx';
 import { graphStats } from './graph-stats.ts';
 import { Headline } from './headline.tsx';
 import { RatesChart } from './rates-chart.tsx';
-import { ratesOverTime, type Bucketing } from './rates-over-time.ts';
+import { ratesFromBuckets, ratesOverTime, type Bucketing, type RatesOverTime } from './rates-over-time.ts';
 import { TimeSplitBars } from './time-split-bars.tsx';
 import { timeSplitRows } from './time-split.ts';
 import './insights.css';
@@ -40,6 +40,15 @@ function bucketLabel(start: number, by: Bucketing): string {
   return d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 }
 
+/**
+ * Rates over time of every run: from the listed runs when the report lists them all, else from
+ * the server's counts of all runs by start (bucketed in this viewer's zone, asked with `tz`).
+ */
+function pageRates(report: WorkflowReport): RatesOverTime {
+  if ((report.runsOmitted ?? 0) > 0 && report.runsOverTime !== undefined) return ratesFromBuckets(report.runsOverTime, bucketLabel);
+  return ratesOverTime(report.runs, new Date().getTimezoneOffset(), bucketLabel);
+}
+
 export function InsightsPage({ workflowId, onOpenRun, stats }: Props) {
   const [version, setVersion] = useState<number | undefined>(undefined);
   useEffect(() => {
@@ -51,7 +60,7 @@ export function InsightsPage({ workflowId, onOpenRun, stats }: Props) {
     staleTime: 0,
     queryFn: async (): Promise<Loaded> => {
         const source = stats ?? requireClients().stats;
-        const [report, detail] = await Promise.all([source.report(workflowId, version), fetchWorkflowDetail(workflowId).catch(() => null)]);
+        const [report, detail] = await Promise.all([source.report(workflowId, version, { tz: new Date().getTimezoneOffset() }), fetchWorkflowDetail(workflowId).catch(() => null)]);
         // The report counts steps and edges of the version asked for, else of the latest that ran.
         const shown = version ?? (report === null ? undefined : Math.max(...report.stats.versions));
         const file = detail?.definition ?? null;
@@ -67,7 +76,7 @@ export function InsightsPage({ workflowId, onOpenRun, stats }: Props) {
   const error = query.error === null ? null : messageOf(query.error);
 
   const report = loaded?.report ?? null;
-  const rates = useMemo(() => (report === null ? null : ratesOverTime(report.runs, new Date().getTimezoneOffset(), bucketLabel)), [report]);
+  const rates = useMemo(() => (report === null ? null : pageRates(report)), [report]);
   const marks = useMemo(() => (report === null ? null : graphStats(report)), [report]);
   const split = useMemo(() => (report === null ? [] : timeSplitRows(report.runs, SPLIT_RUNS)), [report]);
   const versions = (loaded?.detail?.versions ?? []).filter((v) => (v.runCount ?? 0) > 0 || v.source === 'run').map((v) => v.version);
@@ -107,7 +116,7 @@ export function InsightsPage({ workflowId, onOpenRun, stats }: Props) {
         </div>
       ) : null}
       {loaded === null && error === null ? <div className="loading">Loading the figures of {workflowId}…</div> : null}
-      {loaded !== null && (report === null || report.runs.length === 0) ? (
+      {loaded !== null && (report === null || report.stats.runs === 0) ? (
         <div className="empty" data-testid="insights-empty">
           <h2>No runs of {workflowId} yet</h2>
           <p>
@@ -115,7 +124,7 @@ export function InsightsPage({ workflowId, onOpenRun, stats }: Props) {
           </p>
         </div>
       ) : null}
-      {report !== null && report.runs.length > 0 && rates !== null ? (
+      {report !== null && report.stats.runs > 0 && rates !== null ? (
         <>
           <Headline stats={report.stats} />
           <section className="insights-card" data-testid="insights-rates">
@@ -134,7 +143,7 @@ export function InsightsPage({ workflowId, onOpenRun, stats }: Props) {
             </div>
           </section>
           <section className="insights-card" data-testid="insights-split">
-            <TimeSplitBars rows={split} total={report.runs.length} onOpenRun={onOpenRun} />
+            <TimeSplitBars rows={split} total={report.stats.runs} onOpenRun={onOpenRun} />
           </section>
         </>
       ) : null}

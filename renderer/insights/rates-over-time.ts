@@ -2,8 +2,11 @@
 // started (minute, hour, day or week: the smallest unit that gives at most MAX_BUCKETS points),
 // and each group's rates follow the report's own definitions (docs/metrics.md): success of
 // finished runs; retry, compensation and intervention of all runs. Runs that all started within
-// one unit are grouped by their order instead, so a burst of runs still draws a line.
-import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
+// one unit are grouped by their order instead, so a burst of runs still draws a line. When the
+// report lists only the newest runs, the server's counts of all runs give the points instead
+// (ratesFromBuckets), in the same units (shared/run/start-buckets.ts).
+import type { RunMetrics, RunsOverTime, StartBucket } from '../../shared/api/workflow-stats.ts';
+import { bucketSpan, MAX_BUCKETS, UNIT_MS } from '../../shared/run/start-buckets.ts';
 
 export type Bucketing = 'minute' | 'hour' | 'day' | 'week' | 'runs';
 
@@ -27,13 +30,7 @@ export interface RatesOverTime {
   points: RatePoint[];
 }
 
-export const MAX_BUCKETS = 30;
-const UNITS: readonly [Exclude<Bucketing, 'runs'>, number][] = [
-  ['minute', 60_000],
-  ['hour', 3_600_000],
-  ['day', 86_400_000],
-  ['week', 7 * 86_400_000],
-];
+export { MAX_BUCKETS };
 
 type Row = Pick<RunMetrics, 'startedAt' | 'state' | 'finished' | 'retries' | 'compensations' | 'humanInterventions'>;
 
@@ -44,30 +41,21 @@ type Row = Pick<RunMetrics, 'startedAt' | 'state' | 'finished' | 'retries' | 'co
 export function ratesOverTime(runs: readonly Row[], offsetMin: number, format: (start: number, by: Bucketing) => string): RatesOverTime {
   if (runs.length === 0) return { by: 'day', points: [] };
   const sorted = [...runs].sort((a, b) => a.startedAt - b.startedAt);
-  const first = sorted[0]?.startedAt ?? 0;
-  const last = sorted[sorted.length - 1]?.startedAt ?? 0;
-  const shift = -offsetMin * 60_000;
-  for (const [by, unit] of UNITS) {
-    const from = Math.floor((first + shift) / unit);
-    const to = Math.floor((last + shift) / unit);
-    if (to - from + 1 > MAX_BUCKETS) continue;
-    if (to === from && sorted.length > 1) return byOrder(sorted);
-    const groups: Row[][] = Array.from({ length: to - from + 1 }, () => []);
-    for (const r of sorted) groups[Math.floor((r.startedAt + shift) / unit) - from]?.push(r);
-    return { by, points: groups.map((g, i) => point(g, (from + i) * unit - shift, format((from + i) * unit - shift, by))) };
-  }
-  // Longer than MAX_BUCKETS weeks: weeks still, every one listed (a long line is still readable).
-  const week = 7 * 86_400_000;
-  const from = Math.floor((first + shift) / week);
-  const groups = new Map<number, Row[]>();
-  for (const r of sorted) {
-    const k = Math.floor((r.startedAt + shift) / week);
-    groups.set(k, [...(groups.get(k) ?? []), r]);
-  }
-  const to = Math.floor((last + shift) / week);
-  const points: RatePoint[] = [];
-  for (let k = from; k <= to; k++) points.push(point(groups.get(k) ?? [], k * week - shift, format(k * week - shift, 'week')));
-  return { by: 'week', points };
+  const span = bucketSpan(sorted[0]?.startedAt ?? 0, sorted[sorted.length - 1]?.startedAt ?? 0, offsetMin);
+  if (span.single && sorted.length > 1) return byOrder(sorted);
+  const unit = UNIT_MS[span.by];
+  const groups: Row[][] = Array.from({ length: span.to - span.from + 1 }, () => []);
+  for (const r of sorted) groups[Math.floor((r.startedAt + span.shiftMs) / unit) - span.from]?.push(r);
+  return { by: span.by, points: groups.map((g, i) => point(countsOf(g), (span.from + i) * unit - span.shiftMs, format((span.from + i) * unit - span.shiftMs, span.by))) };
+}
+
+/**
+ * The same rates from the server's counts of all runs by start (GET /api/stats `runsOverTime`,
+ * bucketed in the viewer's zone with the same units): what the page draws when the report lists
+ * only the newest runs.
+ */
+export function ratesFromBuckets(over: RunsOverTime, format: (start: number, by: Bucketing) => string): RatesOverTime {
+  return { by: over.by, points: over.buckets.map((b) => point(b, b.start, format(b.start, over.by))) };
 }
 
 function byOrder(sorted: readonly Row[]): RatesOverTime {
@@ -76,24 +64,35 @@ function byOrder(sorted: readonly Row[]): RatesOverTime {
   for (let i = 0; i < sorted.length; i += size) {
     const g = sorted.slice(i, i + size);
     const label = g.length === 1 ? `#${i + 1}` : `#${i + 1}–${i + g.length}`;
-    points.push(point(g, g[0]?.startedAt ?? 0, label));
+    points.push(point(countsOf(g), g[0]?.startedAt ?? 0, label));
   }
   return { by: 'runs', points };
 }
 
-function point(g: readonly Row[], start: number, label: string): RatePoint {
-  const finished = g.filter((r) => r.finished).length;
-  const succeeded = g.filter((r) => r.state === 'succeeded').length;
+type Counts = Omit<StartBucket, 'start'>;
+
+function countsOf(g: readonly Row[]): Counts {
+  return {
+    runs: g.length,
+    finished: g.filter((r) => r.finished).length,
+    succeeded: g.filter((r) => r.state === 'succeeded').length,
+    retried: g.filter((r) => r.retries > 0).length,
+    compensated: g.filter((r) => r.compensations > 0).length,
+    intervened: g.filter((r) => r.humanInterventions > 0).length,
+  };
+}
+
+function point(c: Counts, start: number, label: string): RatePoint {
   const of = (n: number, d: number): number | null => (d === 0 ? null : n / d);
   return {
     label,
     start,
-    runs: g.length,
-    finished,
-    succeeded,
-    success: of(succeeded, finished),
-    retry: of(g.filter((r) => r.retries > 0).length, g.length),
-    compensation: of(g.filter((r) => r.compensations > 0).length, g.length),
-    intervention: of(g.filter((r) => r.humanInterventions > 0).length, g.length),
+    runs: c.runs,
+    finished: c.finished,
+    succeeded: c.succeeded,
+    success: of(c.succeeded, c.finished),
+    retry: of(c.retried, c.runs),
+    compensation: of(c.compensated, c.runs),
+    intervention: of(c.intervened, c.runs),
   };
 }

@@ -27,6 +27,14 @@ export type VersionParams = z.infer<typeof VersionParams>;
 export const StatsParams = z.strictObject({ workflowId: WorkflowId });
 export type StatsParams = z.infer<typeof StatsParams>;
 
-/** `?version=` of `GET /api/stats/:workflowId`: the figures of one version only. */
-export const StatsQuery = z.strictObject({ version: z.coerce.number().int().positive().optional() });
+/**
+ * `?version=&runs=&tz=` of `GET /api/stats/:workflowId`: the figures of one version only; how many
+ * of the newest runs to list (STATS_RUNS of workflow-stats.ts by default; the figures are over all);
+ * the viewer's Date#getTimezoneOffset() in minutes, for `runsOverTime` (0, UTC, by default).
+ */
+export const StatsQuery = z.strictObject({
+  version: z.coerce.number().int().positive().optional(),
+  runs: z.coerce.number().int().nonnegative().optional(),
+  tz: z.coerce.number().int().min(-1440).max(1440).optional(),
+});
 export type StatsQuery = z.infer<typeof StatsQuery>;

@@ -1,13 +1,18 @@
 // The workflow report of `weft stats --json` and `GET /api/stats/:workflowId?version=`: the
 // workflow's figures over its runs (`stats`) and every run's own metrics (`runs`, oldest first),
 // exactly as engine/metrics/ folds them from the event log (docs/metrics.md defines each field).
-// The CLI adds `asOf` (ISO time of the question); the HTTP route does not send it.
+// The CLI adds `asOf` (ISO time of the question); the HTTP route does not send it. The HTTP route
+// lists only the newest runs (`?runs=N`, STATS_RUNS by default) and adds what the Insights page
+// needs over all of them instead (`runsOmitted`, `edgeRuns`, `runsOverTime`).
 import { z } from 'zod';
 import { RUN_STATES } from '../definition/names.ts';
 import { SettleOutcome } from './event-parts.ts';
 import { RunFailure } from './run-summary.ts';
 
 const count = z.number().int().nonnegative();
+
+/** How many of the newest runs GET /api/stats lists when `?runs=` is not given. */
+export const STATS_RUNS = 200;
 /** Milliseconds; not bounded below, so a clock that stepped back still gives a readable report. */
 const ms = z.number();
 /** A fraction from 0 to 1; null when there is nothing to divide by. */
@@ -126,6 +131,33 @@ export const WorkflowStats = z.strictObject({
 });
 export type WorkflowStats = z.infer<typeof WorkflowStats>;
 
+/** Runs that started in one bucket of time (its start, epoch ms), counted for the rates over time. */
+export const StartBucket = z.strictObject({
+  start: z.number(),
+  runs: count,
+  finished: count,
+  succeeded: count,
+  /** Runs with at least one automatic retry. */
+  retried: count,
+  /** Runs in which a compensation offset a step. */
+  compensated: count,
+  /** Runs in which a person acted. */
+  intervened: count,
+});
+export type StartBucket = z.infer<typeof StartBucket>;
+
+/**
+ * Every run of the report counted by when it started, in buckets of the viewer's time zone
+ * (`offsetMin` as Date#getTimezoneOffset gives it; shared/run/start-buckets.ts picks the unit).
+ * Buckets with no run are listed too, from the first run's to the last run's.
+ */
+export const RunsOverTime = z.strictObject({
+  by: z.enum(['minute', 'hour', 'day', 'week']),
+  offsetMin: z.number().int(),
+  buckets: z.array(StartBucket),
+});
+export type RunsOverTime = z.infer<typeof RunsOverTime>;
+
 /**
  * The whole report. `runs` are in creation order, oldest first.
  *
@@ -138,5 +170,14 @@ export const WorkflowReport = z.strictObject({
   asOf: z.iso.datetime().optional(),
   stats: WorkflowStats,
   runs: z.array(RunMetrics),
+  /**
+   * Only from GET /api/stats: how many older runs `runs` leaves out (it lists the newest
+   * `?runs=N`, 200 by default; `stats` is over all of them).
+   */
+  runsOmitted: count.optional(),
+  /** Only from GET /api/stats: per edge, how many runs (of all) took it at least once. */
+  edgeRuns: z.record(z.string(), count).optional(),
+  /** Only from GET /api/stats: all runs counted by when they started (the Insights page's rates over time). */
+  runsOverTime: RunsOverTime.optional(),
 });
 export type WorkflowReport = z.infer<typeof WorkflowReport>;

@@ -118,6 +118,36 @@ test('the insights of trip-saga show the figures of weft stats', async ({ page }
   await expect(page.getByTestId('run-state')).toHaveText('failed');
 });
 
+test('with only the newest run listed (?runs=1), the page still shows the figures of every run', async ({ page }) => {
+  const r = await report('trip-saga');
+  // The page asks with the server's default; here the answer lists one run and leaves three out.
+  await page.route('**/api/stats/trip-saga*', (route) => {
+    const url = new URL(route.request().url());
+    url.searchParams.set('runs', '1');
+    void route.continue({ url: url.toString() });
+  });
+  const answered = page.waitForResponse((res) => res.url().includes('/api/stats/trip-saga'));
+  await page.goto(served.address);
+  await page.goto(`${served.url}/#/insights/trip-saga`);
+  const answer = WorkflowReport.parse(await (await answered).json());
+  expect(answer.runs).toHaveLength(1);
+  expect(answer.runsOmitted).toBe(3);
+  expect(answer.stats).toEqual(r.stats);
+  await expect(page.getByTestId('insights-runs')).toHaveText('4');
+  await expect(page.getByTestId('insights-rates').locator('.recharts-line')).toHaveCount(4);
+  // The bands under the edges are the shares of all four runs, from the server's counts.
+  const graph = page.getByTestId('insights-graph');
+  const taken = Object.keys(r.stats.edges).filter((id) => r.runs.some((x) => (x.edges[id]?.taken ?? 0) > 0));
+  await expect(graph.locator('.edge-traffic')).toHaveCount(taken.length);
+  await expect(graph.locator('.outcome-edge[data-share="1.00"]')).toHaveCount(Object.keys(r.stats.edges).filter((id) => r.runs.every((x) => (x.edges[id]?.taken ?? 0) > 0)).length);
+  for (const [id, s] of Object.entries(r.stats.steps)) await expect(graph.getByTestId(`step-stats-${id}`)).toContainText(`${s.runs}/${r.stats.runs}`);
+  // The time split lists the one run it has, of four.
+  const split = page.getByTestId('insights-split');
+  await expect(split.locator('.split-row')).toHaveCount(1);
+  await expect(split.locator('.split-row').first()).toHaveAttribute('data-testid', `split-run-${r.runs.at(-1)?.runId ?? ''}`);
+  await expect(split).toContainText('newest 1 of 4');
+});
+
 test('a person’s acts show in the intervention rate of research-review', async ({ page }) => {
   const r = await report('research-review');
   await page.goto(served.address);

@@ -57,6 +57,26 @@ describe('the server reads off the engine thread', () => {
   });
 });
 
+describe('GET /api/stats over many runs', () => {
+  it('lists the newest ?runs=N runs only, says how many it left out, and keeps the figures and the page\'s counts over all', async () => {
+    for (let i = 0; i < 3; i++) expect((await post('/api/runs', { workflow: 'review', input: {} })).status).toBe(201);
+    const all = WorkflowReport.parse((await get('/api/stats/review?runs=1000')).body);
+    expect(all.runs).toHaveLength(4);
+    expect(all.runsOmitted).toBe(0);
+    const two = WorkflowReport.parse((await get('/api/stats/review?runs=2&tz=-330')).body);
+    expect(two.runs.map((r) => r.runId)).toEqual(all.runs.slice(-2).map((r) => r.runId));
+    expect(two.runsOmitted).toBe(2);
+    expect(two.stats).toEqual(all.stats);
+    expect(two.stats.states).toMatchObject({ succeeded: 1, waiting: 3 });
+    expect(two.edgeRuns).toEqual({ a: 4, b: 1 });
+    expect(two.runsOverTime?.offsetMin).toBe(-330);
+    expect(two.runsOverTime?.buckets.reduce((n, b) => n + b.runs, 0)).toBe(4);
+    const bad = await get('/api/stats/review?runs=-1');
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toMatch(/runs/);
+  });
+});
+
 describe('where no read worker can run', () => {
   it('answers the same reads on the calling thread', async () => {
     const h = harness();

@@ -71,4 +71,12 @@ describe('graphStats', () => {
   it('gives a share of 0, not NaN, with no runs', () => {
     expect(graphStats(report([])).edges['loop']?.share).toBe(0);
   });
+
+  it('takes the share of runs from the server\'s count over all runs when the report lists only the newest', () => {
+    const newest = report([run('r2', { loop: { decided: 1, taken: 0 }, other: { decided: 1, taken: 0 } })]);
+    const g2 = graphStats({ ...newest, stats: { ...newest.stats, runs: 10 }, runsOmitted: 9, edgeRuns: { loop: 4, other: 0, unreached: 0 } });
+    expect(g2.edges['loop']?.share).toBe(0.4);
+    expect(g2.steps['a']?.of).toBe(10);
+  });
 });
+

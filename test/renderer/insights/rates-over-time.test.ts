@@ -1,7 +1,9 @@
 // The rates-over-time shaping: buckets by start time (local days), the report's definitions of
 // each rate per bucket, gaps where nothing divides, and runs grouped by order within one unit.
 import { describe, expect, it } from 'vitest';
-import { MAX_BUCKETS, ratesOverTime, type Bucketing } from '../../../renderer/insights/rates-over-time.ts';
+import { MAX_BUCKETS, ratesFromBuckets, ratesOverTime, type Bucketing } from '../../../renderer/insights/rates-over-time.ts';
+import { bucketSpan, UNIT_MS } from '../../../shared/run/start-buckets.ts';
+import type { RunsOverTime } from '../../../shared/api/workflow-stats.ts';
 
 type Row = Parameters<typeof ratesOverTime>[0][number];
 const DAY = 86_400_000;
@@ -77,5 +79,52 @@ describe('ratesOverTime', () => {
     const sum = all.points.reduce((n, p) => n + p.runs, 0);
     expect(sum).toBe(3);
     expect(all.points.reduce((n, p) => n + p.succeeded, 0) / all.points.reduce((n, p) => n + p.finished, 0)).toBeCloseTo(1 / 3);
+  });
+});
+
+/** What the server sends for `runs` (engine/metrics/served-report.ts counts its rollups the same way), in time units. */
+function serverBuckets(runs: readonly Row[], offsetMin: number): RunsOverTime {
+  const starts = runs.map((r) => r.startedAt);
+  const span = bucketSpan(Math.min(...starts), Math.max(...starts), offsetMin);
+  const by = span.single ? 'minute' : span.by;
+  const unit = UNIT_MS[by];
+  const from = Math.floor((Math.min(...starts) + span.shiftMs) / unit);
+  const to = Math.floor((Math.max(...starts) + span.shiftMs) / unit);
+  const buckets = Array.from({ length: to - from + 1 }, (_, i) => {
+    const g = runs.filter((r) => Math.floor((r.startedAt + span.shiftMs) / unit) === from + i);
+    const n = (f: (r: Row) => boolean): number => g.filter(f).length;
+    return { start: (from + i) * unit - span.shiftMs, runs: g.length, finished: n((r) => r.finished), succeeded: n((r) => r.state === 'succeeded'), retried: n((r) => r.retries > 0), compensated: n((r) => r.compensations > 0), intervened: n((r) => r.humanInterventions > 0) };
+  });
+  return { by, offsetMin, buckets };
+}
+
+describe('ratesFromBuckets (the server\'s counts of all runs)', () => {
+  const history = [
+    run(T0, 'succeeded'),
+    run(T0 + 3_600_000, 'failed', { retries: 2, compensations: 1 }),
+    run(T0 + 9 * 3_600_000 + 120_000, 'succeeded', { humanInterventions: 1 }),
+    run(T0 + 2 * DAY, 'succeeded', { humanInterventions: 1 }),
+    run(T0 + 2 * DAY + 60_000, 'waiting', { humanInterventions: 1 }),
+    run(T0 + 5 * DAY + 45 * 60_000, 'cancelled'),
+  ];
+
+  it('draws the points the page would draw from every run, in zones a whole number of hours off UTC or not', () => {
+    for (const offsetMin of [0, -120, -330, -345, -765, 210, 570]) {
+      expect(ratesFromBuckets(serverBuckets(history, offsetMin), label), `offset ${offsetMin}`).toEqual(ratesOverTime(history, offsetMin, label));
+    }
+  });
+
+  it('starts local days at 18:15 UTC for UTC+05:45', () => {
+    const r = ratesFromBuckets(serverBuckets(history, -345), label);
+    expect(r.by).toBe('day');
+    expect(new Date(r.points[0]?.start ?? 0).toISOString()).toBe('2026-05-13T18:15:00.000Z');
+    expect(r.points.reduce((n, p) => n + p.runs, 0)).toBe(history.length);
+  });
+
+  it('counts runs of one minute by that minute where the page would group them by order', () => {
+    const burst = Array.from({ length: 40 }, (_, i) => run(T0 + i * 100, i % 4 === 0 ? 'failed' : 'succeeded'));
+    const r = ratesFromBuckets(serverBuckets(burst, 0), label);
+    expect(r.by).toBe('minute');
+    expect(r.points).toEqual([expect.objectContaining({ runs: 40, finished: 40, succeeded: 30, success: 0.75 })]);
   });
 });
