@@ -69,6 +69,9 @@ export class JsonSchemaChecker {
       this.ajv.compile(schema as object);
       return [];
     } catch (e) {
+      // A page whose security policy forbids eval refuses ajv's compiled code: that says nothing
+      // of the schema, so it is the caller's to report (renderer/code/json-lint.ts says so).
+      if (e instanceof EvalError) throw e;
       const message = e instanceof Error ? e.message : String(e);
       return [{ pointer: '', message: message.replace(/^strict mode: /, '') }];
     }

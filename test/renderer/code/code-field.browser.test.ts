@@ -293,11 +293,18 @@ describe('CodeField under the app\'s Content-Security-Policy', () => {
 
   it('says the JSON Schema check cannot run where eval is forbidden, instead of passing the schema', async () => {
     await open({ csp: withStyleNonce('n0nce'), nonce: 'n0nce' });
-    await js(`window.harness.setSchema('{"type": "objec"}')`);
+    // Valid against the meta-schema: only compiling it (which needs eval) could check the rest.
+    await js(`window.harness.setSchema('{"type": "object", "properties": {"id": {"type": "string"}}}')`);
     const point = page.locator('[data-testid="schema"] .cm-lintPoint-info');
     await point.waitFor({ state: 'attached' });
     // A note, not an error: the field is not known to be invalid.
     expect(await js<string>(`document.querySelector('[data-testid="schema-input"]').getAttribute('aria-invalid')`)).toBe('false');
+    // The meta-schema check is compiled ahead of time (no eval), so a misspelt type is still an error there.
+    await js(`window.harness.setSchema('{"type": "objec"}')`);
+    const range = page.locator('[data-testid="schema"] .cm-lintRange-error');
+    await range.waitFor();
+    expect(await range.textContent()).toBe('"objec"');
+    await expect.poll(() => js<string>(`document.querySelector('[data-testid="schema-input"]').getAttribute('aria-invalid')`)).toBe('true');
     expect(pageErrors).toEqual([]);
   });
 });
