@@ -8,17 +8,23 @@
 //   while its events come it reads the detail again at most every DETAIL_MS (the app's throttled
 //   invalidation), and it reads the task list every TASKS_MS (the sidebar's count). It stops at
 //   cursor TARGET (the run's last event) and prints {events, ms, resyncs, reads}.
+// - `watch`: the run page's subscription alone, without its HTTP reads: what the stream itself
+//   costs.
+// Each mode also counts the frames it received (`frames`).
 // Plain JavaScript, so it starts fast.
 import WebSocket from 'ws';
 
 const [url, token, mode] = process.argv.slice(2);
 const batch = mode !== 'single';
 const page = mode === 'page';
+/** Subscribes to one run when stdin says `watch RUN` (the run page's subscription). */
+const onRun = page || mode === 'watch';
 const DETAIL_MS = 500;
 const TASKS_MS = 3000;
 const base = url.replace(/^ws/, 'http').replace(/\/api\/stream$/, '');
 const ws = new WebSocket(url, ['weft', `weft.bearer.${token}`]);
 let events = 0;
+let frames = 0;
 /** The client's own CPU from the moment the engine's runs start (`watch`, or the first event). */
 let cpuAtStart = process.cpuUsage();
 let first = 0;
@@ -39,7 +45,7 @@ const read = (path) => {
 function finishIfDone() {
   if (lastCursor >= target) {
     const cpu = process.cpuUsage(cpuAtStart);
-    process.stdout.write(`${JSON.stringify({ events, ms: last - first, resyncs, reads, cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
+    process.stdout.write(`${JSON.stringify({ events, frames, ms: last - first, resyncs, reads, cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
     if (tasksTimer !== null) clearInterval(tasksTimer);
     ws.close();
     process.exit(0);
@@ -49,6 +55,10 @@ function finishIfDone() {
 const subscribe = (after) => ws.send(JSON.stringify({ subscribe: { runs }, after, batch }));
 
 ws.on('open', () => {
+  if (mode === 'watch') {
+    process.stdout.write('ready\n');
+    return;
+  }
   if (!page) {
     subscribe(0);
     process.stdout.write('ready\n');
@@ -73,10 +83,11 @@ ws.on('message', (data) => {
   }
   const got = m.events ?? (m.cursor === undefined ? [] : [m]);
   if (got.length === 0) return;
+  frames += 1;
   const now = performance.now();
   if (events === 0) {
     first = now;
-    if (!page) cpuAtStart = process.cpuUsage();
+    if (!onRun) cpuAtStart = process.cpuUsage();
   }
   last = now;
   events += got.length;
@@ -99,8 +110,10 @@ process.stdin.on('data', (d) => {
     if (line.startsWith('watch ')) {
       cpuAtStart = process.cpuUsage();
       runs = [line.slice(6)];
-      void read(`/api/runs/${runs[0]}`);
-      void read(`/api/runs/${runs[0]}/events?after=0&limit=1000&elide=65536`);
+      if (page) {
+        void read(`/api/runs/${runs[0]}`);
+        void read(`/api/runs/${runs[0]}/events?after=0&limit=1000&elide=65536`);
+      }
       // As the app's first subscription: from now on (what came before, the reads above have).
       ws.send(JSON.stringify({ subscribe: { runs }, batch }));
     } else if (line !== '') {

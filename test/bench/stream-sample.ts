@@ -1,0 +1,94 @@
+// One sample of the server benchmark's live-stream case: RUNS concurrent runs of RUN_STEPS no-op
+// command steps through a real server (createServer, as `weft serve` builds it) on a fresh store,
+// with or without one WebSocket client in its own process (stream-client.mjs). It reports the
+// engine's wall time, the CPU of this process (the engine's thread, the HTTP and WebSocket
+// server on it, and the read worker's thread) and what the client received.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Workflow } from '../../shared/definition/workflow-schema.ts';
+import { EngineService } from '../../engine/service/engine-service.ts';
+import { createServer } from '../../engine/server/create-server.ts';
+import { engineFixture, type EngineFixture } from './engine-fixture.ts';
+import { chainWorkflow } from './engine-workflows.ts';
+import { noopExecutor } from './engine-measure.ts';
+
+export const TOKEN = 'bench-token-abcdefghijklmnopqrstuvwxyz0123456789ABCD';
+/**
+ * The stream's load: RUNS runs of RUN_STEPS steps at once. 10,000 steps keep the engine busy for
+ * a second or more, so a sample measures the stream's steady cost; 2,000 (0.3 s) let a client's
+ * first reads, a cold code path or the machine's noise decide the figure.
+ */
+export const RUNS = 200;
+export const RUN_STEPS = 50;
+const CLIENT = fileURLToPath(new URL('./stream-client.mjs', import.meta.url));
+
+/** `none`: no client; `single`/`batch`: one client on every run; `page`: one client on a run page. */
+export type ClientMode = 'none' | 'single' | 'batch' | 'page' | 'watch';
+
+export interface StreamSample {
+  engineMs: number;
+  /** CPU of this process (the engine's thread, the server on it, the read worker) while the runs went. */
+  serverCpuMs: number;
+  steps: number;
+  delivered: { events: number; frames?: number; ms: number; resyncs: number; reads?: number; cpuMs?: number } | undefined;
+}
+
+export async function withServer<T>(f: EngineFixture, body: (url: string) => Promise<T>): Promise<T> {
+  const service = new EngineService(f.store, f.engine, f.dir, process.env, { actor: 'bench' });
+  const app = await createServer({ service, store: f.store, token: TOKEN, appDir: undefined, version: 'bench', workspace: f.dir, storePath: f.dbPath });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  try {
+    return await body(`http://127.0.0.1:${port}`);
+  } finally {
+    await app.close();
+  }
+}
+
+async function concurrentRuns(f: EngineFixture, workflow: Workflow, runs: number, onStarted: (ids: string[]) => void = () => {}): Promise<{ ms: number; cpuMs: number }> {
+  const start = performance.now();
+  const cpu = process.cpuUsage();
+  const ids = Array.from({ length: runs }, () => f.start(workflow));
+  onStarted(ids);
+  const states = await Promise.all(ids.map((id) => f.engine.settled(id)));
+  if (states.some((s) => s !== 'succeeded')) throw new Error('a run did not succeed');
+  const used = process.cpuUsage(cpu);
+  return { ms: performance.now() - start, cpuMs: (used.user + used.system) / 1000 };
+}
+
+/** Runs the load once on a fresh store, with the client `client` (or none), and measures it. */
+export async function streamSample(client: ClientMode): Promise<StreamSample> {
+  const f = engineFixture({ command: noopExecutor });
+  try {
+    const workflow = chainWorkflow(RUN_STEPS, 'command');
+    await f.engine.settled(f.start(workflow)); // untimed warm-up
+    return await withServer(f, async (url) => {
+      if (client === 'none') {
+        const { ms, cpuMs } = await concurrentRuns(f, workflow, RUNS);
+        return { engineMs: ms, serverCpuMs: cpuMs, steps: RUNS * RUN_STEPS, delivered: undefined };
+      }
+      const child = spawn(process.execPath, [CLIENT, `${url.replace('http', 'ws')}/api/stream`, TOKEN, client], { stdio: ['pipe', 'pipe', 'inherit'] });
+      let out = '';
+      const ready = new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('ready') && resolve())));
+      await ready;
+      await new Promise((r) => setTimeout(r, 200)); // the backlog (the warm-up run) is delivered
+      // The run page's run: the first of the 200, watched from the moment it starts.
+      let watched = '';
+      const { ms: engineMs, cpuMs: serverCpuMs } = await concurrentRuns(f, workflow, RUNS, (ids) => {
+        watched = ids[0] ?? '';
+        if (client === 'page' || client === 'watch') child.stdin.write(`watch ${watched}\n`);
+      });
+      const lastCursor = client === 'page' || client === 'watch'
+        ? (f.store.db.prepare('SELECT max(cursor) AS c FROM events WHERE run_id = ?').get(watched) as { c: number }).c
+        : (f.store.db.prepare('SELECT max(cursor) AS c FROM events').get() as { c: number }).c;
+      const done = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+      child.stdin.write(`${lastCursor}\n`);
+      await done;
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      return { engineMs, serverCpuMs, steps: RUNS * RUN_STEPS, delivered: line === undefined ? undefined : (JSON.parse(line) as StreamSample['delivered']) };
+    });
+  } finally {
+    f.close();
+  }
+}
