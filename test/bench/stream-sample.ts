@@ -62,13 +62,14 @@ export async function streamSample(client: ClientMode): Promise<StreamSample> {
   const f = engineFixture({ command: noopExecutor });
   try {
     const workflow = chainWorkflow(RUN_STEPS, 'command');
-    await f.engine.settled(f.start(workflow)); // untimed warm-up
+    const warmRun = f.start(workflow);
+    await f.engine.settled(warmRun); // untimed warm-up
     return await withServer(f, async (url) => {
       if (client === 'none') {
         const { ms, cpuMs } = await concurrentRuns(f, workflow, RUNS);
         return { engineMs: ms, serverCpuMs: cpuMs, steps: RUNS * RUN_STEPS, delivered: undefined };
       }
-      const child = spawn(process.execPath, [CLIENT, `${url.replace('http', 'ws')}/api/stream`, TOKEN, client], { stdio: ['pipe', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, [CLIENT, `${url.replace('http', 'ws')}/api/stream`, TOKEN, client, warmRun], { stdio: ['pipe', 'pipe', 'inherit'] });
       let out = '';
       const ready = new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('ready') && resolve())));
       await ready;
