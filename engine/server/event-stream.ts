@@ -22,6 +22,7 @@ import { badInput } from '../../shared/api/api-error.ts';
 import type { CommittedEvent, Store } from '../store/store.ts';
 import { lastCursor } from '../store/run-list.ts';
 import { framesOf, type Frame } from './stream-frames.ts';
+import { EventTexts } from './event-texts.ts';
 
 /** Events a catch-up page holds at most. */
 const PAGE_EVENTS = 500;
@@ -34,6 +35,8 @@ export interface StreamOptions {
   bufferLimit?: number;
   /** The server's open streams: this one is in it while its socket is open. */
   clients?: Set<StreamClient>;
+  /** The live events' texts, shared by the server's streams so each event is encoded once (default: this stream's own). */
+  texts?: EventTexts;
 }
 
 /** What one stream holds for its client, in bytes. */
@@ -56,6 +59,7 @@ export function serveEventStream(socket: WebSocket, store: Store, options: Strea
   const limit = options.bufferLimit ?? DEFAULT_BUFFER_LIMIT;
   /** Catch-up sends while the socket holds at most this; then it waits for the socket to drain. */
   const drainMark = Math.floor(limit / 2);
+  const texts = options.texts ?? new EventTexts();
   let runs: ReadonlySet<string> | 'all' = 'all';
   let batch = false;
   let elide = STREAM_ELIDE;
@@ -124,7 +128,7 @@ export function serveEventStream(socket: WebSocket, store: Store, options: Strea
     try {
       const due = queue.filter((c) => c.cursor > lastSent && wanted(c));
       queue = [];
-      for (const frame of framesOf(due, { batch, elide })) {
+      for (const frame of framesOf(due, { batch, elide, encode: (c) => texts.of(c, elide) })) {
         if (socket.bufferedAmount > limit) {
           stall();
           return;
