@@ -22,8 +22,13 @@ export const RUNS = 200;
 export const RUN_STEPS = 50;
 const CLIENT = fileURLToPath(new URL('./stream-client.mjs', import.meta.url));
 
-/** `none`: no client; `single`/`batch`: one client on every run; `page`: one client on a run page. */
-export type ClientMode = 'none' | 'single' | 'batch' | 'page' | 'watch';
+/**
+ * `none`: no client; `single`/`batch`: one client on every run; `page`: one client on a run page;
+ * `watch`: its subscription without its reads; `pages`: PAGES run pages (stream-client.mjs).
+ */
+export type ClientMode = 'none' | 'single' | 'batch' | 'page' | 'watch' | 'pages';
+/** Run pages of the `pages` case (as stream-client.mjs has it). */
+export const PAGES = 10;
 
 export interface StreamSample {
   engineMs: number;
@@ -74,17 +79,19 @@ export async function streamSample(client: ClientMode): Promise<StreamSample> {
       const ready = new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('ready') && resolve())));
       await ready;
       await new Promise((r) => setTimeout(r, 200)); // the backlog (the warm-up run) is delivered
-      // The run page's run: the first of the 200, watched from the moment it starts.
-      let watched = '';
+      // The run pages' runs: the first of the 200 (the first PAGES for `pages`), watched from the moment they start.
+      let watched: string[] = [];
+      const pages = client === 'pages' ? PAGES : client === 'page' || client === 'watch' ? 1 : 0;
       const { ms: engineMs, cpuMs: serverCpuMs } = await concurrentRuns(f, workflow, RUNS, (ids) => {
-        watched = ids[0] ?? '';
-        if (client === 'page' || client === 'watch') child.stdin.write(`watch ${watched}\n`);
+        watched = ids.slice(0, pages);
+        if (pages > 0) child.stdin.write(`watch ${watched.join(',')}\n`);
       });
-      const lastCursor = client === 'page' || client === 'watch'
-        ? (f.store.db.prepare('SELECT max(cursor) AS c FROM events WHERE run_id = ?').get(watched) as { c: number }).c
-        : (f.store.db.prepare('SELECT max(cursor) AS c FROM events').get() as { c: number }).c;
+      const lastOf = f.store.db.prepare('SELECT max(cursor) AS c FROM events WHERE run_id = ?');
+      const targets = pages > 0
+        ? watched.map((run) => (lastOf.get(run) as { c: number }).c)
+        : [(f.store.db.prepare('SELECT max(cursor) AS c FROM events').get() as { c: number }).c];
       const done = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-      child.stdin.write(`${lastCursor}\n`);
+      child.stdin.write(`${targets.join(',')}\n`);
       await done;
       const line = out.split('\n').find((l) => l.startsWith('{'));
       return { engineMs, serverCpuMs, steps: RUNS * RUN_STEPS, delivered: line === undefined ? undefined : (JSON.parse(line) as StreamSample['delivered']) };
