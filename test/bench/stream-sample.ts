@@ -4,6 +4,8 @@
 // engine's wall time, the CPU of this process (the engine's thread, the HTTP and WebSocket
 // server on it, and the read worker's thread) and what the client received.
 import { spawn } from 'node:child_process';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { EngineService } from '../../engine/service/engine-service.ts';
@@ -21,6 +23,12 @@ export const TOKEN = 'bench-token-abcdefghijklmnopqrstuvwxyz0123456789ABCD';
 export const RUNS = 200;
 export const RUN_STEPS = 50;
 const CLIENT = fileURLToPath(new URL('./stream-client.mjs', import.meta.url));
+
+// A full collection before each timed window: otherwise each sample pays, at some point of its
+// window, for the garbage of the sample before (its whole store, engine and server), and which
+// sample pays how much is chance. The bench runs without --expose-gc (tsx), so the flag is set here.
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
 
 /**
  * `none`: no client; `single`/`batch`: one client on every run; `page`: one client on a run page;
@@ -52,6 +60,7 @@ export async function withServer<T>(f: EngineFixture, body: (url: string) => Pro
 }
 
 async function concurrentRuns(f: EngineFixture, workflow: Workflow, runs: number, onStarted: (ids: string[]) => void = () => {}): Promise<{ ms: number; cpuMs: number }> {
+  collect();
   const start = performance.now();
   const cpu = process.cpuUsage();
   const ids = Array.from({ length: runs }, () => f.start(workflow));
