@@ -74,7 +74,7 @@ export const benchmark: Benchmark = {
     ])) print(row);
     print('');
     const loadBefore = load();
-    const page = await rotatedRounds<ClientMode, StreamSample>(ROUNDS, ['none', 'page', 'watch', 'pages'], streamSample);
+    const page = await rotatedRounds<ClientMode, StreamSample>(ROUNDS, ['none', 'page', 'watch', 'pages', 'watches'], streamSample);
     const everyRun = await rotatedRounds<ClientMode, StreamSample>(EVERY_RUN_ROUNDS, ['none', 'batch', 'single'], streamSample);
     const loadAfter = load();
     const all = [...page, ...everyRun];
@@ -102,6 +102,7 @@ export const benchmark: Benchmark = {
       row('one client on a run page (the app)', page, 'page', '< 10%'),
       row('the same subscription, no HTTP reads', page, 'watch'),
       row(`${PAGES} run pages at once (${PAGES} tabs)`, page, 'pages'),
+      row(`their ${PAGES} subscriptions, no HTTP reads`, page, 'watches'),
       row(`no client (${EVERY_RUN_ROUNDS} rounds)`, everyRun, 'none'),
       row('one client on every run, batch frames', everyRun, 'batch'),
       row('one client on every run, a frame per event', everyRun, 'single'),
@@ -126,6 +127,11 @@ export const benchmark: Benchmark = {
       const perRate = (1 - pagesRate.median) / PAGES;
       const perCpu = (pagesCpu.median - 1) / PAGES;
       print(`one run page, from ${PAGES} at once (their median / ${PAGES}, assuming each page costs the same): rate loss ${(perRate * 100).toFixed(1)}% (${met(perRate)}), server CPU cost ${percentChange(1 + perCpu)} (${met(perCpu)}).`);
+    }
+    const watchesRate = pairedRatio(page, 'none', 'watches', rate);
+    const watchesCpu = pairedRatio(page, 'none', 'watches', serverCpu);
+    if (watchesRate !== undefined && watchesCpu !== undefined) {
+      print(`one run page's stream alone, from ${PAGES} subscriptions at once (/ ${PAGES}): rate loss ${((1 - watchesRate.median) * 100 / PAGES).toFixed(1)}%, server CPU cost ${percentChange(1 + (watchesCpu.median - 1) / PAGES)}.`);
     }
   },
 };

@@ -10,7 +10,7 @@
 //   open: what the stream itself costs.
 // - `pages`: PAGES run pages at once (as many app tabs), each its own WebSocket and reads, on a
 //   run each (`watch RUN1,RUN2,…`): the cost of one page times PAGES, large enough to stand out
-//   of a busy machine's noise.
+//   of a busy machine's noise; `watches`: their subscriptions alone, without their reads.
 // In the page modes a WARM_RUN (4th argument) is read as the run page reads it before the client
 // says ready, so the server's read worker is up and has answered each read a page makes: the
 // timed runs measure what pages cost a running server, not the one-time start of its read
@@ -27,7 +27,7 @@ const DETAIL_MS = 500;
 const TASKS_MS = 3000;
 const batch = mode !== 'single';
 /** The page modes subscribe to their runs when stdin says `watch`; `page` and `pages` also read. */
-const onRun = mode === 'page' || mode === 'watch' || mode === 'pages';
+const onRun = mode === 'page' || mode === 'watch' || mode === 'pages' || mode === 'watches';
 const reading = mode === 'page' || mode === 'pages';
 const base = url.replace(/^ws/, 'http').replace(/\/api\/stream$/, '');
 
@@ -97,7 +97,7 @@ function client() {
   return c;
 }
 
-const clients = Array.from({ length: mode === 'pages' ? PAGES : 1 }, client);
+const clients = Array.from({ length: mode === 'pages' || mode === 'watches' ? PAGES : 1 }, client);
 
 function finishIfDone() {
   for (const c of clients) if (c.lastCursor < c.target) return;

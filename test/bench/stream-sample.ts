@@ -32,9 +32,10 @@ const collect = runInNewContext('gc') as () => void;
 
 /**
  * `none`: no client; `single`/`batch`: one client on every run; `page`: one client on a run page;
- * `watch`: its subscription without its reads; `pages`: PAGES run pages (stream-client.mjs).
+ * `watch`: its subscription without its reads; `pages`: PAGES run pages, `watches` their
+ * subscriptions without their reads (stream-client.mjs).
  */
-export type ClientMode = 'none' | 'single' | 'batch' | 'page' | 'watch' | 'pages';
+export type ClientMode = 'none' | 'single' | 'batch' | 'page' | 'watch' | 'pages' | 'watches';
 /** Run pages of the `pages` case (as stream-client.mjs has it). */
 export const PAGES = 10;
 
@@ -90,7 +91,7 @@ export async function streamSample(client: ClientMode): Promise<StreamSample> {
       await new Promise((r) => setTimeout(r, 200)); // the backlog (the warm-up run) is delivered
       // The run pages' runs: the first of the 200 (the first PAGES for `pages`), watched from the moment they start.
       let watched: string[] = [];
-      const pages = client === 'pages' ? PAGES : client === 'page' || client === 'watch' ? 1 : 0;
+      const pages = client === 'pages' || client === 'watches' ? PAGES : client === 'page' || client === 'watch' ? 1 : 0;
       const { ms: engineMs, cpuMs: serverCpuMs } = await concurrentRuns(f, workflow, RUNS, (ids) => {
         watched = ids.slice(0, pages);
         if (pages > 0) child.stdin.write(`watch ${watched.join(',')}\n`);
