@@ -17,6 +17,7 @@ import type { Store } from '../store/store.ts';
 import { apiHandlers } from './api-handlers.ts';
 import { compareHandler } from './compare-route.ts';
 import { serveEventStream, type StreamClient } from './event-stream.ts';
+import { EventTexts } from './event-texts.ts';
 import { registerRoutes } from './register-routes.ts';
 import { ServedReads } from '../service/served-reads.ts';
 import { workflowFileHandlers } from './workflow-file-routes.ts';
@@ -81,6 +82,8 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
 
   // The heavy reads are answered off the engine's thread (engine/service/served-reads.ts).
   const reads = new ServedReads(o.service, o.storePath);
+  /** One encoding of each live event for all the server's streams. */
+  const texts = new EventTexts();
   app.addHook('onClose', () => reads.close());
 
   await app.register(fastifyWebsocket, {
@@ -98,7 +101,7 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
       // A stream client is an app page, whose reads come next: its read worker starts now, not
       // on its first read (which would wait for the thread to boot while the engine runs).
       void reads.start();
-      serveEventStream(socket, o.store, { ...(o.streamBufferLimit === undefined ? {} : { bufferLimit: o.streamBufferLimit }), ...(o.streams === undefined ? {} : { clients: o.streams }) });
+      serveEventStream(socket, o.store, { texts, ...(o.streamBufferLimit === undefined ? {} : { bufferLimit: o.streamBufferLimit }), ...(o.streams === undefined ? {} : { clients: o.streams }) });
     },
   });
 

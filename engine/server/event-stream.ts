@@ -21,6 +21,7 @@ import { StreamSubscribe, STREAM_ELIDE, type StreamServerMessage } from '../../s
 import { badInput } from '../../shared/api/api-error.ts';
 import type { CommittedEvent, Store } from '../store/store.ts';
 import { framesOf, type Frame } from './stream-frames.ts';
+import { EventTexts } from './event-texts.ts';
 
 /** Events a catch-up page holds at most. */
 const PAGE_EVENTS = 500;
@@ -33,6 +34,8 @@ export interface StreamOptions {
   bufferLimit?: number;
   /** The server's open streams: this one is in it while its socket is open. */
   clients?: Set<StreamClient>;
+  /** The live events' texts, shared by the server's streams so each event is encoded once (default: this stream's own). */
+  texts?: EventTexts;
 }
 
 /** What one stream holds for its client, in bytes. */
@@ -55,6 +58,7 @@ export function serveEventStream(socket: WebSocket, store: Store, options: Strea
   const limit = options.bufferLimit ?? DEFAULT_BUFFER_LIMIT;
   /** Catch-up sends while the socket holds at most this; then it waits for the socket to drain. */
   const drainMark = Math.floor(limit / 2);
+  const texts = options.texts ?? new EventTexts();
   let runs: ReadonlySet<string> | 'all' = 'all';
   let batch = false;
   let elide = STREAM_ELIDE;
@@ -123,7 +127,7 @@ export function serveEventStream(socket: WebSocket, store: Store, options: Strea
     try {
       const due = queue.filter((c) => c.cursor > lastSent && wanted(c));
       queue = [];
-      for (const frame of framesOf(due, { batch, elide })) {
+      for (const frame of framesOf(due, { batch, elide, encode: (c) => texts.of(c, elide) })) {
         if (socket.bufferedAmount > limit) {
           stall();
           return;

@@ -42,8 +42,12 @@ export function elidedJson(c: CommittedEvent, elide: number): string {
   return cut === c.event ? withData(c, text) : withData(c, JSON.stringify(cut.data));
 }
 
-/** The events as frames: one each, or batches of at most MAX_FRAME_BYTES (an event larger goes alone). */
-export function framesOf(events: readonly CommittedEvent[], o: { batch: boolean; elide: number; maxFrameBytes?: number }): Frame[] {
+/**
+ * The events as frames: one each, or batches of at most MAX_FRAME_BYTES (an event larger goes
+ * alone). `encode` gives an event's text and bytes (default: encoded here; a server's streams
+ * share theirs, event-texts.ts).
+ */
+export function framesOf(events: readonly CommittedEvent[], o: { batch: boolean; elide: number; maxFrameBytes?: number; encode?: (c: CommittedEvent) => { text: string; bytes: number } }): Frame[] {
   const max = o.maxFrameBytes ?? MAX_FRAME_BYTES;
   const frames: Frame[] = [];
   let group: string[] = [];
@@ -56,9 +60,12 @@ export function framesOf(events: readonly CommittedEvent[], o: { batch: boolean;
     group = [];
     groupBytes = 0;
   };
-  for (const c of events) {
+  const encode = o.encode ?? ((c: CommittedEvent) => {
     const text = elidedJson(c, o.elide);
-    const bytes = Buffer.byteLength(text);
+    return { text, bytes: Buffer.byteLength(text) };
+  });
+  for (const c of events) {
+    const { text, bytes } = encode(c);
     if (!o.batch) {
       frames.push({ text, lastCursor: c.cursor, bytes });
       continue;

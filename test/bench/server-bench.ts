@@ -1,41 +1,31 @@
 // `npm run bench -- server`: what the engine server costs. p50 latency of GET /api/runs/:id (the
-// restart record) for a 1,000-step run, and the live stream: events per second delivered to one
-// WebSocket client (in its own process) while the engine runs RUNS concurrent runs, with the
-// engine's steps per second with and without that client. The app's case is a client on a run
-// page: it subscribes to that one run and reads what the page reads (stream-client.mjs `page`);
-// the aim is under 10% loss. The clients subscribed to every run show what that would cost.
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import type { Workflow } from '../../shared/definition/workflow-schema.ts';
-import { EngineService } from '../../engine/service/engine-service.ts';
-import { createServer } from '../../engine/server/create-server.ts';
-import { formatTable, median, type Benchmark } from './benchmark.ts';
-import { engineFixture, type EngineFixture } from './engine-fixture.ts';
+// restart record) for a 1,000-step run, and the live stream's cost to the engine: RUNS concurrent
+// runs go through a real server without a client and with one WebSocket client (in its own
+// process, stream-client.mjs), in interleaved rounds (paired-rounds.ts). The app's case is a
+// client on a run page: it subscribes to that one run and reads what the page reads; the aim is
+// under 10%. The same subscription without the page's reads shows what the stream alone costs,
+// and the clients subscribed to every run what that would cost.
+//
+// Two figures per case, each the median over rounds of (case / the no-client sample of the same
+// round): the engine's rate (steps per second, wall clock) and the CPU time this process spends
+// per 1,000 steps (the engine's thread, the server on it and the read worker's thread). On this
+// shared machine the wall clock also moves with whatever else runs, and a client process takes
+// cores from the engine; the CPU time says what serving the client costs the server itself.
+// A run page's cost is small beside this machine's noise, so the bench also runs PAGES pages at once
+// and divides their cost by PAGES. WEFT_BENCH_ROUNDS sets the rounds of the run-page cases (default 8).
+import { loadavg } from 'node:os';
+import { formatTable, median } from './benchmark.ts';
+import type { Benchmark } from './benchmark.ts';
+import { engineFixture } from './engine-fixture.ts';
 import { chainWorkflow } from './engine-workflows.ts';
 import { noopExecutor } from './engine-measure.ts';
+import { medianOf, pairedRatio, percentChange, rotatedRounds, type RatioSummary } from './paired-rounds.ts';
+import { PAGES, RUN_STEPS, RUNS, streamSample, TOKEN, withServer, type ClientMode, type StreamSample } from './stream-sample.ts';
 
-const TOKEN = 'bench-token-abcdefghijklmnopqrstuvwxyz0123456789ABCD';
-/**
- * The stream's load: RUNS runs of RUN_STEPS steps at once. 10,000 steps keep the engine busy for
- * a second or more, so a sample measures the stream's steady cost; 2,000 (0.3 s) let a client's
- * first reads, a cold code path or the machine's noise decide the figure.
- */
-const RUNS = 200;
-const RUN_STEPS = 50;
-const CLIENT = fileURLToPath(new URL('./stream-client.mjs', import.meta.url));
-
-async function withServer<T>(f: EngineFixture, body: (url: string) => Promise<T>): Promise<T> {
-  const service = new EngineService(f.store, f.engine, f.dir, process.env, { actor: 'bench' });
-  const app = await createServer({ service, store: f.store, token: TOKEN, appDir: undefined, version: 'bench', workspace: f.dir, storePath: f.dbPath });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  try {
-    return await body(`http://127.0.0.1:${port}`);
-  } finally {
-    await app.close();
-  }
-}
+/** Rounds of the run-page cases; the every-run cases, far from the target, get EVERY_RUN_ROUNDS. */
+const ROUNDS = Math.max(1, Number(process.env.WEFT_BENCH_ROUNDS ?? 8) || 8);
+const EVERY_RUN_ROUNDS = 3;
+const TARGET = 0.1;
 
 async function detailLatency(): Promise<{ p50: number; p95: number; bytes: number }> {
   const f = engineFixture({ command: noopExecutor });
@@ -64,66 +54,14 @@ async function detailLatency(): Promise<{ p50: number; p95: number; bytes: numbe
   }
 }
 
-interface StreamSample {
-  engineMs: number;
-  /** CPU of the server's process (the engine's thread and the read worker's) while the runs went. */
-  serverCpuMs: number;
-  steps: number;
-  delivered: { events: number; ms: number; resyncs: number; reads?: number; cpuMs?: number } | undefined;
-}
-
-/** The cursor of the run's newest event (0 for none), read page by page through the store's log. */
-function lastCursorOf(f: EngineFixture, runId: string): number {
-  let cursor = 0;
-  for (let page = f.store.readEventsAfter(0, { runs: [runId] }); page.length > 0; page = f.store.readEventsAfter(cursor, { runs: [runId] })) cursor = page[page.length - 1]?.cursor ?? cursor;
-  return cursor;
-}
-
-async function concurrentRuns(f: EngineFixture, workflow: Workflow, runs: number, onStarted: (ids: string[]) => void = () => {}): Promise<{ ms: number; cpuMs: number }> {
-  const start = performance.now();
-  const cpu = process.cpuUsage();
-  const ids = Array.from({ length: runs }, () => f.start(workflow));
-  onStarted(ids);
-  const states = await Promise.all(ids.map((id) => f.engine.settled(id)));
-  if (states.some((s) => s !== 'succeeded')) throw new Error('a run did not succeed');
-  const used = process.cpuUsage(cpu);
-  return { ms: performance.now() - start, cpuMs: (used.user + used.system) / 1000 };
-}
-
-type ClientMode = 'none' | 'single' | 'batch' | 'page';
-
-async function streamSample(client: ClientMode): Promise<StreamSample> {
-  const f = engineFixture({ command: noopExecutor });
-  try {
-    const workflow = chainWorkflow(RUN_STEPS, 'command');
-    await f.engine.settled(f.start(workflow)); // untimed warm-up
-    return await withServer(f, async (url) => {
-      if (client === 'none') {
-        const { ms, cpuMs } = await concurrentRuns(f, workflow, RUNS);
-        return { engineMs: ms, serverCpuMs: cpuMs, steps: RUNS * RUN_STEPS, delivered: undefined };
-      }
-      const child = spawn(process.execPath, [CLIENT, `${url.replace('http', 'ws')}/api/stream`, TOKEN, client], { stdio: ['pipe', 'pipe', 'inherit'] });
-      let out = '';
-      const ready = new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => ((out += d.toString()), out.includes('ready') && resolve())));
-      await ready;
-      await new Promise((r) => setTimeout(r, 200)); // the backlog (the warm-up run) is delivered
-      // The run page's run: the first of the 200, watched from the moment it starts.
-      let watched = '';
-      const { ms: engineMs, cpuMs: serverCpuMs } = await concurrentRuns(f, workflow, RUNS, (ids) => {
-        watched = ids[0] ?? '';
-        if (client === 'page') child.stdin.write(`watch ${watched}\n`);
-      });
-      const lastCursor = client === 'page' ? lastCursorOf(f, watched) : f.store.lastCursor();
-      const done = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-      child.stdin.write(`${lastCursor}\n`);
-      await done;
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      return { engineMs, serverCpuMs, steps: RUNS * RUN_STEPS, delivered: line === undefined ? undefined : (JSON.parse(line) as StreamSample['delivered']) };
-    });
-  } finally {
-    f.close();
-  }
-}
+const rate = (s: StreamSample): number => (s.steps / s.engineMs) * 1000;
+const serverCpu = (s: StreamSample): number => (s.serverCpuMs / s.steps) * 1000;
+const clientCpu = (s: StreamSample): number => ((s.delivered?.cpuMs ?? Number.NaN) / s.steps) * 1000;
+const fixed = (x: number | undefined, digits = 0): string => (x === undefined || !Number.isFinite(x) ? '' : x.toFixed(digits));
+/** A loss of rate (1 - ratio) as a percentage, with the rounds' spread. */
+const lossOf = (r: RatioSummary | undefined): string => (r === undefined ? '' : `${((1 - r.median) * 100).toFixed(1)}% (${((1 - r.high) * 100).toFixed(0)}..${((1 - r.low) * 100).toFixed(0)})`);
+const costOf = (r: RatioSummary | undefined): string => (r === undefined ? '' : `${percentChange(r.median)} (${percentChange(r.low)}..${percentChange(r.high)})`);
+const load = (): string => loadavg().map((x) => x.toFixed(1)).join(' ');
 
 export const benchmark: Benchmark = {
   name: 'server',
@@ -135,42 +73,65 @@ export const benchmark: Benchmark = {
       ['restart record + definition', detail.p50.toFixed(1), detail.p95.toFixed(1), (detail.bytes / 1024).toFixed(0)],
     ])) print(row);
     print('');
-    const samples = { none: [] as number[], single: [] as number[], batch: [] as number[], page: [] as number[] };
-    const rates = { single: [] as number[], batch: [] as number[], page: [] as number[] };
-    // CPU per 1,000 steps, of the server's process and of the client's: on a busy machine the
-    // wall-clock rate also moves with what else runs; CPU says what the stream itself costs.
-    const serverCpu = { none: [] as number[], single: [] as number[], batch: [] as number[], page: [] as number[] };
-    const clientCpu = { single: [] as number[], batch: [] as number[], page: [] as number[] };
-    let resyncs = 0;
-    let reads = 0;
-    for (let rep = 0; rep < 5; rep++) {
-      for (const client of ['none', 'single', 'batch', 'page'] as const) {
-        const s = await streamSample(client);
-        samples[client].push((s.steps / s.engineMs) * 1000);
-        serverCpu[client].push((s.serverCpuMs / s.steps) * 1000);
-        if (client !== 'none' && s.delivered !== undefined) {
-          rates[client].push((s.delivered.events / Math.max(1, s.delivered.ms)) * 1000);
-          resyncs += s.delivered.resyncs;
-          reads += s.delivered.reads ?? 0;
-          if (s.delivered.cpuMs !== undefined) clientCpu[client].push((s.delivered.cpuMs / s.steps) * 1000);
-        }
-      }
+    const loadBefore = load();
+    const page = await rotatedRounds<ClientMode, StreamSample>(ROUNDS, ['none', 'page', 'watch', 'pages', 'watches'], streamSample);
+    const everyRun = await rotatedRounds<ClientMode, StreamSample>(EVERY_RUN_ROUNDS, ['none', 'batch', 'single'], streamSample);
+    const loadAfter = load();
+    const all = [...page, ...everyRun];
+    const samples = all.flatMap((round) => [...round.values()]);
+    const resyncs = samples.reduce((n, s) => n + (s.delivered?.resyncs ?? 0), 0);
+    const reads = samples.reduce((n, s) => n + (s.delivered?.reads ?? 0), 0);
+    const row = (label: string, rounds: typeof page, mode: ClientMode, target = ''): string[] => {
+      const events = medianOf(rounds, mode, (s) => s.delivered?.events ?? Number.NaN);
+      const frames = medianOf(rounds, mode, (s) => s.delivered?.frames ?? Number.NaN);
+      return [
+        label,
+        fixed(medianOf(rounds, mode, rate)),
+        mode === 'none' ? '' : lossOf(pairedRatio(rounds, 'none', mode, rate)),
+        target,
+        fixed(medianOf(rounds, mode, serverCpu)),
+        mode === 'none' ? '' : costOf(pairedRatio(rounds, 'none', mode, serverCpu)),
+        mode === 'none' ? '' : fixed(medianOf(rounds, mode, clientCpu)),
+        mode === 'none' ? '' : `${fixed(events)} / ${fixed(frames)}`,
+      ];
+    };
+    print(`${RUNS} concurrent ${RUN_STEPS}-step runs (no-op command steps), through a real server; each client in its own process.`);
+    for (const line of formatTable([
+      ['case', 'steps/s', 'rate loss (range)', 'target', 'server CPU ms/1k steps', 'server CPU cost (range)', 'client CPU ms/1k steps', 'events / frames to client'],
+      row(`no client (${ROUNDS} rounds)`, page, 'none'),
+      row('one client on a run page (the app)', page, 'page', '< 10%'),
+      row('the same subscription, no HTTP reads', page, 'watch'),
+      row(`${PAGES} run pages at once (${PAGES} tabs)`, page, 'pages'),
+      row(`their ${PAGES} subscriptions, no HTTP reads`, page, 'watches'),
+      row(`no client (${EVERY_RUN_ROUNDS} rounds)`, everyRun, 'none'),
+      row('one client on every run, batch frames', everyRun, 'batch'),
+      row('one client on every run, a frame per event', everyRun, 'single'),
+    ])) print(line);
+    print('');
+    print(`Each figure is a median over rounds. A round measures every case of its table part once, back to back, the order rotating from round to round,`);
+    print(`and each case is compared with the no-client sample of its own round; no round is dropped. "rate loss" is 1 - (the case's steps/s / the`);
+    print(`no-client steps/s); "server CPU cost" is the case's CPU ms per 1,000 steps of the server's process (engine thread, HTTP and WebSocket`);
+    print(`server, read worker) against the no-client figure. The range is the lowest and highest of the rounds. On a shared machine the wall clock moves`);
+    print(`with other load and the client's own CPU takes cores from the engine, so the CPU cost is the steadier figure of what serving the client costs.`);
+    print(`load average (1, 5, 15 min): ${loadBefore} before, ${loadAfter} after; resyncs asked of the clients: ${resyncs}; HTTP reads of the run-page clients: ${reads}.`);
+    const pageRate = pairedRatio(page, 'none', 'page', rate);
+    const pageCpu = pairedRatio(page, 'none', 'page', serverCpu);
+    const met = (x: number): string => (x < TARGET ? 'met' : 'NOT met');
+    if (pageRate !== undefined && pageCpu !== undefined) {
+      print(`the app (a run page watching one of the ${RUNS} runs), against a target of under 10%: rate loss ${((1 - pageRate.median) * 100).toFixed(1)}% (${met(1 - pageRate.median)}), server CPU cost ${percentChange(pageCpu.median)} (${met(pageCpu.median - 1)}).`);
     }
-    const base = median(samples.none);
-    const loss = (x: number): string => `${(((base - x) / base) * 100).toFixed(1)}%`;
-    const cpu = (xs: number[]): string => (xs.length === 0 ? '' : median([...xs]).toFixed(0));
-    const single = median(samples.single);
-    const batched = median(samples.batch);
-    const onPage = median(samples.page);
-    for (const row of formatTable([
-      [`${RUNS} concurrent ${RUN_STEPS}-step runs (no-op command steps)`, 'steps/s', 'loss', 'target', 'events/s to client', 'server CPU ms/1k steps', 'client CPU ms/1k steps'],
-      ['engine, no client', base.toFixed(0), '', '', '', cpu(serverCpu.none), ''],
-      ['one client on every run, a frame per event', single.toFixed(0), loss(single), '', median(rates.single).toFixed(0), cpu(serverCpu.single), cpu(clientCpu.single)],
-      ['one client on every run, batch frames', batched.toFixed(0), loss(batched), '', median(rates.batch).toFixed(0), cpu(serverCpu.batch), cpu(clientCpu.batch)],
-      ['one client on a run page (the app)', onPage.toFixed(0), loss(onPage), '< 10%', median(rates.page).toFixed(0), cpu(serverCpu.page), cpu(clientCpu.page)],
-    ])) print(row);
-    print(`medians of 5 reps; each client runs in its own process; resyncs asked of them: ${resyncs}; HTTP reads of the run-page clients: ${reads}.`);
-    print(`the app (a run page watching one of the 200 runs): ${loss(onPage)} loss against a target of under 10%: ${(base - onPage) / base < 0.1 ? 'met' : 'NOT met'}.`);
+    // One page's cost is small beside a busy machine's noise; PAGES pages make it PAGES times larger.
+    const pagesRate = pairedRatio(page, 'none', 'pages', rate);
+    const pagesCpu = pairedRatio(page, 'none', 'pages', serverCpu);
+    if (pagesRate !== undefined && pagesCpu !== undefined) {
+      const perRate = (1 - pagesRate.median) / PAGES;
+      const perCpu = (pagesCpu.median - 1) / PAGES;
+      print(`one run page, from ${PAGES} at once (their median / ${PAGES}, assuming each page costs the same): rate loss ${(perRate * 100).toFixed(1)}% (${met(perRate)}), server CPU cost ${percentChange(1 + perCpu)} (${met(perCpu)}).`);
+    }
+    const watchesRate = pairedRatio(page, 'none', 'watches', rate);
+    const watchesCpu = pairedRatio(page, 'none', 'watches', serverCpu);
+    if (watchesRate !== undefined && watchesCpu !== undefined) {
+      print(`one run page's stream alone, from ${PAGES} subscriptions at once (/ ${PAGES}): rate loss ${((1 - watchesRate.median) * 100 / PAGES).toFixed(1)}%, server CPU cost ${percentChange(1 + (watchesCpu.median - 1) / PAGES)}.`);
+    }
   },
 };
-
