@@ -1,6 +1,10 @@
 // A workflow's figures over its runs, from the runs' metrics (themselves folds of the event log).
 // Rates are fractions (0..1) and null when there is nothing to divide by; percentiles are by
 // nearest rank (p50 of 1, 2, 3, 4 is 2), and null with no samples.
+//
+// One accumulator (StatsAccumulator) holds how a run counts: workflowStats adds every run's
+// metrics to it, and rolled-up-stats.ts adds the per-workflow rollups' sums and samples, then the
+// runs still going, to the same one, so the two reports cannot count a run differently.
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { RunState } from '../../shared/definition/names.ts';
 import { RUN_STATES } from '../../shared/definition/names.ts';
@@ -11,71 +15,119 @@ import type { EdgeStats, Percentiles, StepStats, WorkflowStats } from '../../sha
 export type { EdgeStats, Percentiles, StepStats, WorkflowStats } from '../../shared/api/workflow-stats.ts';
 
 /** Nearest-rank percentile of ascending `sorted` (q in (0, 1]). */
-export function percentile(sorted: readonly number[], q: number): number {
+export function percentile(sorted: ArrayLike<number>, q: number): number {
   const i = Math.max(0, Math.ceil(q * sorted.length) - 1);
   return sorted[Math.min(i, sorted.length - 1)] ?? 0;
 }
 
-function percentiles(values: readonly number[]): Percentiles | null {
+/** Nearest-rank p50, p95 and max of `values` (sorted here, in place, as numbers). */
+function percentilesOf(values: Float64Array): Percentiles | null {
   if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), max: sorted[sorted.length - 1] ?? 0, count: sorted.length };
+  values.sort();
+  return { p50: percentile(values, 0.5), p95: percentile(values, 0.95), max: values[values.length - 1] ?? 0, count: values.length };
 }
 
 const rate = (n: number, of: number): number | null => (of === 0 ? null : n / of);
 
-/**
- * Aggregates run metrics of one workflow. `workflow` (its latest definition) lists every step and
- * edge, so those no run reached show as zero rather than missing.
- */
-export function workflowStats(workflowId: string, runs: readonly RunMetrics[], workflow?: Workflow): WorkflowStats {
-  const states = Object.fromEntries(RUN_STATES.map((s) => [s, 0])) as Record<RunState, number>;
-  const steps = new Map<string, { s: StepStats; latencies: number[]; active: number[] }>();
-  const edges = new Map<string, EdgeStats>();
-  const stepOf = (id: string): { s: StepStats; latencies: number[]; active: number[] } => {
-    let x = steps.get(id);
+/** A growing float64 list of samples (a typed array sorts numbers without a comparator). */
+export class Samples {
+  private buf = new Float64Array(64);
+  length = 0;
+
+  push(x: number): void {
+    if (this.length === this.buf.length) {
+      const bigger = new Float64Array(this.buf.length * 2);
+      bigger.set(this.buf);
+      this.buf = bigger;
+    }
+    this.buf[this.length++] = x;
+  }
+
+  values(): Float64Array {
+    return this.buf.subarray(0, this.length);
+  }
+}
+
+/** One step's sums so far, and its latency and active-time samples. */
+export interface StepAcc {
+  s: StepStats;
+  latencies: Samples;
+  active: Samples;
+}
+
+/** A workflow's figures, run by run (addRun) or from sums kept elsewhere (the public fields). */
+export class StatsAccumulator {
+  readonly states = Object.fromEntries(RUN_STATES.map((s) => [s, 0])) as Record<RunState, number>;
+  readonly versions = new Set<number>();
+  readonly totals = { retries: 0, compensations: 0, humanInterventions: 0 };
+  readonly durations = new Samples();
+  readonly failures: Record<string, number> = {};
+  /** Per edge, the runs that took it at least once. */
+  readonly edgeRuns: Record<string, number> = {};
+  runs = 0;
+  finished = 0;
+  succeeded = 0;
+  withRetry = 0;
+  withCompensation = 0;
+  withPerson = 0;
+  private readonly steps = new Map<string, StepAcc>();
+  private readonly edges = new Map<string, EdgeStats>();
+
+  /** `workflow` (its latest definition) lists every step and edge, so those no run reached show as zero. */
+  constructor(
+    private readonly workflowId: string,
+    workflow?: Workflow,
+  ) {
+    for (const s of workflow?.steps ?? []) this.stepOf(s.id);
+    for (const e of workflow?.edges ?? []) this.edgeOf(e.id);
+  }
+
+  hasStep(id: string): boolean {
+    return this.steps.has(id);
+  }
+
+  hasEdge(id: string): boolean {
+    return this.edges.has(id);
+  }
+
+  stepOf(id: string): StepAcc {
+    let x = this.steps.get(id);
     if (x === undefined) {
-      x = { s: { runs: 0, activations: 0, attempts: 0, retries: 0, outcomes: {}, latencyMs: null, activeMs: null }, latencies: [], active: [] };
-      steps.set(id, x);
+      x = { s: { runs: 0, activations: 0, attempts: 0, retries: 0, outcomes: {}, latencyMs: null, activeMs: null }, latencies: new Samples(), active: new Samples() };
+      this.steps.set(id, x);
     }
     return x;
-  };
-  const edgeOf = (id: string): EdgeStats => {
-    let x = edges.get(id);
+  }
+
+  edgeOf(id: string): EdgeStats {
+    let x = this.edges.get(id);
     if (x === undefined) {
       x = { decided: 0, taken: 0, frequency: null };
-      edges.set(id, x);
+      this.edges.set(id, x);
+      this.edgeRuns[id] = 0;
     }
     return x;
-  };
-  for (const s of workflow?.steps ?? []) stepOf(s.id);
-  for (const e of workflow?.edges ?? []) edgeOf(e.id);
-  const failures: Record<string, number> = {};
-  const durations: number[] = [];
-  let finished = 0;
-  let succeeded = 0;
-  let withRetry = 0;
-  let withCompensation = 0;
-  let withPerson = 0;
-  const totals = { retries: 0, compensations: 0, humanInterventions: 0 };
-  const versions = new Set<number>();
-  for (const r of runs) {
-    versions.add(r.version);
-    states[r.state] += 1;
+  }
+
+  /** Counts one run's metrics. */
+  addRun(r: RunMetrics): void {
+    this.versions.add(r.version);
+    this.states[r.state] += 1;
+    this.runs += 1;
     if (r.finished) {
-      finished += 1;
-      durations.push(r.durationMs);
-      if (r.state === 'succeeded') succeeded += 1;
+      this.finished += 1;
+      this.durations.push(r.durationMs);
+      if (r.state === 'succeeded') this.succeeded += 1;
     }
-    if (r.retries > 0) withRetry += 1;
-    if (r.compensations > 0) withCompensation += 1;
-    if (r.humanInterventions > 0) withPerson += 1;
-    totals.retries += r.retries;
-    totals.compensations += r.compensations;
-    totals.humanInterventions += r.humanInterventions;
-    if (r.failure?.step != null) failures[r.failure.step] = (failures[r.failure.step] ?? 0) + 1;
+    if (r.retries > 0) this.withRetry += 1;
+    if (r.compensations > 0) this.withCompensation += 1;
+    if (r.humanInterventions > 0) this.withPerson += 1;
+    this.totals.retries += r.retries;
+    this.totals.compensations += r.compensations;
+    this.totals.humanInterventions += r.humanInterventions;
+    if (r.failure?.step != null) this.failures[r.failure.step] = (this.failures[r.failure.step] ?? 0) + 1;
     for (const [id, m] of Object.entries(r.steps)) {
-      const x = stepOf(id);
+      const x = this.stepOf(id);
       if (m.activations > 0) {
         x.s.runs += 1;
         x.active.push(m.activeMs);
@@ -84,33 +136,48 @@ export function workflowStats(workflowId: string, runs: readonly RunMetrics[], w
       x.s.attempts += m.attempts;
       x.s.retries += m.retries;
       if (m.outcome !== null) x.s.outcomes[m.outcome] = (x.s.outcomes[m.outcome] ?? 0) + 1;
-      x.latencies.push(...m.latenciesMs);
+      for (const ms of m.latenciesMs) x.latencies.push(ms);
     }
     for (const [id, d] of Object.entries(r.edges)) {
-      const x = edgeOf(id);
+      const x = this.edgeOf(id);
       x.decided += d.decided;
       x.taken += d.taken;
+      if (d.taken > 0) this.edgeRuns[id] = (this.edgeRuns[id] ?? 0) + 1;
     }
   }
-  for (const x of edges.values()) x.frequency = rate(x.taken, x.decided);
-  for (const x of steps.values()) {
-    x.s.latencyMs = percentiles(x.latencies);
-    x.s.activeMs = percentiles(x.active);
+
+  /** The figures over everything added. */
+  stats(): WorkflowStats {
+    for (const x of this.edges.values()) x.frequency = rate(x.taken, x.decided);
+    for (const x of this.steps.values()) {
+      x.s.latencyMs = percentilesOf(x.latencies.values());
+      x.s.activeMs = percentilesOf(x.active.values());
+    }
+    return {
+      workflowId: this.workflowId,
+      versions: [...this.versions].sort((a, b) => a - b),
+      runs: this.runs,
+      states: this.states,
+      finished: this.finished,
+      successRate: rate(this.succeeded, this.finished),
+      retryRate: rate(this.withRetry, this.runs),
+      compensationRate: rate(this.withCompensation, this.runs),
+      humanInterventionRate: rate(this.withPerson, this.runs),
+      totals: this.totals,
+      durationMs: percentilesOf(this.durations.values()),
+      failures: this.failures,
+      steps: Object.fromEntries([...this.steps].map(([id, x]) => [id, x.s])),
+      edges: Object.fromEntries(this.edges),
+    };
   }
-  return {
-    workflowId,
-    versions: [...versions].sort((a, b) => a - b),
-    runs: runs.length,
-    states,
-    finished,
-    successRate: rate(succeeded, finished),
-    retryRate: rate(withRetry, runs.length),
-    compensationRate: rate(withCompensation, runs.length),
-    humanInterventionRate: rate(withPerson, runs.length),
-    totals,
-    durationMs: percentiles(durations),
-    failures,
-    steps: Object.fromEntries([...steps].map(([id, x]) => [id, x.s])),
-    edges: Object.fromEntries(edges),
-  };
+}
+
+/**
+ * Aggregates run metrics of one workflow. `workflow` (its latest definition) lists every step and
+ * edge, so those no run reached show as zero rather than missing.
+ */
+export function workflowStats(workflowId: string, runs: readonly RunMetrics[], workflow?: Workflow): WorkflowStats {
+  const acc = new StatsAccumulator(workflowId, workflow);
+  for (const r of runs) acc.addRun(r);
+  return acc.stats();
 }
