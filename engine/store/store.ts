@@ -155,9 +155,9 @@ export class Store {
     return this.log.readEventsAfter(cursor, page);
   }
 
-  /** The newest cursor of the event log (0 when it is empty): where "from now on" starts. */
-  lastCursor(): number {
-    return this.log.lastCursor();
+  /** The newest cursor of the event log, or of run `runId`'s events (0 when there are none): where "from now on" starts. */
+  lastCursor(runId?: string): number {
+    return this.log.lastCursor(runId);
   }
 
   /** A run created by this engine: its log starts empty, no need to ask the database. */

@@ -139,6 +139,9 @@ describe('paged reads', () => {
     }
     expect(pages).toEqual(all);
     expect(h.store.readEventsAfter(0, { runs: [], limit: 10 })).toEqual([]);
+    expect(h.store.lastCursor()).toBe(all.length);
+    for (const id of ids) expect(h.store.lastCursor(id)).toBe(all.filter((c) => c.event.runId === id).at(-1)?.cursor);
+    expect(h.store.lastCursor('no-such-run')).toBe(0);
   });
 
   it('readEventsAfter(cursor, {maxChars}) stops once the page holds that much stored data, and pages join to the whole', async () => {
