@@ -9,20 +9,11 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store, type CommittedEvent } from '../../engine/store/store.ts';
+import { transformChain } from './transform-chain.ts';
 import { harness, type Harness } from './harness.ts';
 
 const temp = () => mkdtempSync(join(tmpdir(), 'weft-cursor-'));
-const chain = (id: string, n: number) => ({
-  format: 'weft/v1',
-  id,
-  version: 1,
-  name: id,
-  steps: [
-    ...Array.from({ length: n }, (_, i) => ({ id: `s${i}`, kind: 'transform', config: { expression: `{"i": ${i}}` } })),
-    { id: 'done', kind: 'end' },
-  ],
-  edges: Array.from({ length: n }, (_, i) => ({ id: `e${i}`, from: `s${i}`, to: i === n - 1 ? 'done' : `s${i + 1}` })),
-});
+const chain = transformChain;
 
 let h: Harness | undefined;
 afterEach(() => {

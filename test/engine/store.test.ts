@@ -12,21 +12,12 @@ import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store } from '../../engine/store/store.ts';
 import { findLogDamage } from '../../engine/store/check-log.ts';
 import { StoreError } from '../../engine/store/store-error.ts';
+import { transformChain } from './transform-chain.ts';
 import { harness, parseWorkflow, type Harness } from './harness.ts';
 import { Workflow } from '../../shared/definition/workflow-schema.ts';
 
 const temp = () => mkdtempSync(join(tmpdir(), 'weft-store-'));
-const chain = (id: string, n: number) => ({
-  format: 'weft/v1',
-  id,
-  version: 1,
-  name: id,
-  steps: [
-    ...Array.from({ length: n }, (_, i) => ({ id: `s${i}`, kind: 'transform', config: { expression: `{"i": ${i}}` } })),
-    { id: 'done', kind: 'end' },
-  ],
-  edges: Array.from({ length: n }, (_, i) => ({ id: `e${i}`, from: `s${i}`, to: i === n - 1 ? 'done' : `s${i + 1}` })),
-});
+const chain = transformChain;
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
