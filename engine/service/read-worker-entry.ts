@@ -18,7 +18,7 @@ const storePath = workerStorePath('the read worker');
 const { store } = await openReadOnlyStore(storePath);
 const reader = new RunReader(store);
 const folded = new FoldedRuns(store);
-const models: RunModels = { resolveRunId: (id) => reader.resolveRunId(id), fold: (runId) => folded.model(runId) };
+const models: RunModels = { resolveRunId: (id) => reader.resolveRunId(id), fold: (runId) => folded.model(runId), summary: (runId, n) => folded.summary(runId, n) };
 
 function read(q: ReadQuery): unknown {
   switch (q.op) {

@@ -18,7 +18,7 @@ import type { RunState } from '../../shared/definition/names.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import { workflowReport, type WorkflowReport } from '../metrics/stats.ts';
 import { systemClock, type Clock } from '../time/clock.ts';
-import { foldRun } from '../runtime/fold-run.ts';
+import { foldForReader } from './snapshot-fold.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
 import type { Store } from '../store/store.ts';
 import { followRunEvents } from './follow-run-events.ts';
@@ -82,11 +82,12 @@ export class RunReader {
 
   /**
    * The run as its log says, each event checked against its schema (Store.readEvents): what a
-   * reader shows, forks and revises is named if damaged, never passed on. The engine's own loads
-   * (resume, recovery) fold the log unchecked (fold-run.ts).
+   * reader shows, forks and revises is named if damaged, never passed on. A big run is folded
+   * on from its stored snapshot (snapshot-fold.ts). The engine's own loads (resume, recovery)
+   * fold the log unchecked (fold-run.ts).
    */
   fold(runId: string): RunModel {
-    return foldRun(this.store, runId, this.store.readEvents(runId));
+    return foldForReader(this.store, runId).model;
   }
 
   /** The newest runs, newest first. */
