@@ -75,6 +75,8 @@ export class RunSnapshots implements BatchPart {
   /** The seq of each offered run's stored snapshot (0 for none), as of the last commit. */
   private readonly covered = new Map<string, number>();
   private pending = new Map<string, Pending>();
+  /** Once the store is seen to have the table: one opened read-only before migration 12 (or by a test at an older schema) has none yet. */
+  private table = false;
 
   constructor(
     private readonly db: Db,
@@ -88,6 +90,11 @@ export class RunSnapshots implements BatchPart {
     return st;
   }
 
+  private hasTable(): boolean {
+    if (!this.table) this.table = this.stmt("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'run_snapshots'").get() !== undefined;
+    return this.table;
+  }
+
   get hasPending(): boolean {
     return this.pending.size > 0;
   }
@@ -97,7 +104,7 @@ export class RunSnapshots implements BatchPart {
    * commit if the policy says a snapshot is due. Costs a comparison for a run under `minEvents`.
    */
   offer(model: RunModel): void {
-    if (model.lastSeq < this.policy.minEvents) return;
+    if (model.lastSeq < this.policy.minEvents || !this.hasTable()) return;
     const covered = this.pending.get(model.runId)?.seq ?? this.coveredSeq(model.runId);
     const due = isFinishedRunState(model.state) ? model.lastSeq > covered : model.lastSeq - covered >= this.policy.every;
     if (due) this.pending.set(model.runId, encode(model));
@@ -156,6 +163,7 @@ export class RunSnapshots implements BatchPart {
    * an event that is not the one it covered, or its bytes are damaged.
    */
   model(runId: string): StoredModel | undefined {
+    if (!this.hasTable()) return undefined;
     const row = this.stmt(
       `SELECT s.seq, s.format, s.model, s.model_hash, s.cursor = (SELECT e.cursor FROM events e WHERE e.run_id = s.run_id AND e.seq = s.seq)
        FROM run_snapshots s WHERE s.run_id = ?`,
@@ -177,6 +185,7 @@ export class RunSnapshots implements BatchPart {
    * covers, of this format and cut, undamaged (checked against RunDetail's schema too).
    */
   currentSummary(runId: string, latestAttempts: number): RunDetail | undefined {
+    if (!this.hasTable()) return undefined;
     const row = this.stmt(
       `SELECT s.seq, s.format, s.summary, s.summary_attempts, s.summary_hash,
          s.cursor = (SELECT e.cursor FROM events e WHERE e.run_id = s.run_id AND e.seq = s.seq),
