@@ -13,6 +13,12 @@ import { FoldedRuns } from '../../engine/service/folded-runs.ts';
 import { openReadOnlyStore } from '../../engine/service/read-only-store.ts';
 import { runDetailOf, type RunModels } from '../../engine/service/read-model.ts';
 import { foldForReader } from '../../engine/service/snapshot-fold.ts';
+import { runValueOf } from '../../engine/service/run-value-read.ts';
+import { ServiceError } from '../../engine/service/service-error.ts';
+import { INLINE_CHILD_BYTES } from '../../shared/api/run-value.ts';
+import { parseValuePath, type PathSegment } from '../../shared/api/value-path.ts';
+import { shapeValue } from '../../shared/run/elide-values.ts';
+import { valueAt } from '../../shared/run/value-at.ts';
 import { foldRun } from '../../engine/runtime/fold-run.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store, type StoreOptions } from '../../engine/store/store.ts';
@@ -262,6 +268,33 @@ async function runsOnOldStore(dir: string, dbPath: string, options: StoreOptions
   }
   return { bigRun, smallRun };
 }
+
+describe('a value by path, read from the model', () => {
+  it('is the value the full detail has there, for paths into a step\'s attempts, the run, the steps and what is not there', async () => {
+    const { h, runId } = await failedBigRun();
+    reader = await openReadOnlyStore(h.dbPath);
+    const store = reader.store;
+    const folded = new FoldedRuns(store);
+    const models: RunModels = { resolveRunId: (id) => store.resolveRunId(id), fold: (id) => folded.model(id) };
+    const full = runDetail(wholeFold(store, runId));
+    const paths = ['run.input', 'run.state', 'steps.a', 'steps.a.attempts[0].output', 'steps.a.attempts[3].input', 'steps.a.attempts[24]', 'steps.b.attempts', 'steps.check.attempts[0].meta', 'steps', 'edges', 'tasks', 'steps.a.permittedActions', 'steps.a.attempts[25]', 'steps.nope', 'steps[0]', 'run.nope'];
+    for (const path of paths) {
+      const expected = valueAt(full, parseValuePath(path) as PathSegment[]);
+      let got: unknown;
+      try {
+        got = runValueOf(store, models, runId, { path, depth: 64 });
+      } catch (e) {
+        got = e instanceof ServiceError ? { code: e.code, message: e.message } : e;
+      }
+      if (expected.found) {
+        expect(got, path).toEqual(shapeValue(expected.value, path, { depth: 64, inlineBytes: INLINE_CHILD_BYTES, stringLimit: DETAIL_VALUE_LIMIT }));
+      } else {
+        expect(got, path).toEqual({ code: 'not-found', message: `no value at ${path} in run ${runId}: ${expected.message}` });
+      }
+    }
+    expect(folded.snapshots.folds).toBe(1);
+  });
+});
 
 describe('migration 12', () => {
   it('writes the snapshot of every run of at least 2,000 events in a store made before it, and none of a small run', async () => {
