@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { deserialize, serialize } from 'node:v8';
 import type { Statement } from 'better-sqlite3';
 import { isFinishedRunState } from '../../shared/definition/names.ts';
-import { RunDetail } from '../../shared/api/run-detail.ts';
+import type { RunDetail } from '../../shared/api/run-detail.ts';
 import { DETAIL_ATTEMPTS } from '../../shared/api/step-attempts.ts';
 import { runDetail } from '../../shared/run/run-detail.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
@@ -165,9 +165,9 @@ export class RunSnapshots implements BatchPart {
   model(runId: string): StoredModel | undefined {
     if (!this.hasTable()) return undefined;
     const row = this.stmt(
-      `SELECT s.seq, s.format, s.model, s.model_hash, s.cursor = (SELECT e.cursor FROM events e WHERE e.run_id = s.run_id AND e.seq = s.seq)
-       FROM run_snapshots s WHERE s.run_id = ?`,
-    ).raw().get(runId) as [number, number, Buffer, string, number | null] | undefined;
+      `SELECT s.seq, s.format, s.model, s.model_hash, s.cursor = (SELECT e.cursor FROM events e WHERE e.run_id = @run AND e.seq = s.seq)
+       FROM run_snapshots s WHERE s.run_id = @run`,
+    ).raw().get({ run: runId }) as [number, number, Buffer, string, number | null] | undefined;
     if (row === undefined) return undefined;
     const [seq, format, bytes, hash, sameEvent] = row;
     if (format !== RUN_SNAPSHOT_FORMAT || sameEvent !== 1 || !Buffer.isBuffer(bytes) || hashOf(bytes) !== hash) return undefined;
@@ -182,24 +182,24 @@ export class RunSnapshots implements BatchPart {
   /**
    * The run's stored summary (RunDetail cut to its steps' latest `latestAttempts` attempts,
    * without the definition) if it is the run as its log is now: no event after the one it
-   * covers, of this format and cut, undamaged (checked against RunDetail's schema too).
+   * covers, of this format and cut, undamaged.
    */
   currentSummary(runId: string, latestAttempts: number): RunDetail | undefined {
     if (!this.hasTable()) return undefined;
+    // The run id is bound in each subquery (@run), so SQLite finds the run's last seq by one seek of
+    // events_by_run (a correlated MAX would walk all of the run's index entries).
     const row = this.stmt(
       `SELECT s.seq, s.format, s.summary, s.summary_attempts, s.summary_hash,
-         s.cursor = (SELECT e.cursor FROM events e WHERE e.run_id = s.run_id AND e.seq = s.seq),
-         (SELECT MAX(e.seq) FROM events e WHERE e.run_id = s.run_id)
-       FROM run_snapshots s WHERE s.run_id = ?`,
-    ).raw().get(runId) as [number, number, string, number, string, number | null, number | null] | undefined;
+         s.cursor = (SELECT e.cursor FROM events e WHERE e.run_id = @run AND e.seq = s.seq),
+         (SELECT MAX(e.seq) FROM events e WHERE e.run_id = @run)
+       FROM run_snapshots s WHERE s.run_id = @run`,
+    ).raw().get({ run: runId }) as [number, number, string, number, string, number | null, number | null] | undefined;
     if (row === undefined) return undefined;
     const [seq, format, text, attempts, hash, sameEvent, last] = row;
     if (format !== RUN_SNAPSHOT_FORMAT || attempts !== latestAttempts || sameEvent !== 1 || last !== seq || hashOf(text) !== hash) return undefined;
     try {
       const value: unknown = JSON.parse(text);
-      // The schema checks it; the object as stored is what is served (a parse would reorder its keys).
-      const checked = RunDetail.safeParse(value);
-      return checked.success && checked.data.run.id === runId && checked.data.run.lastSeq === seq ? (value as RunDetail) : undefined;
+      return isStoredSummary(value, runId, seq) ? value : undefined;
     } catch {
       return undefined;
     }
@@ -217,4 +217,15 @@ function isStoredModel(v: unknown, runId: string, seq: number): v is StoredModel
   if (v === null || typeof v !== 'object') return false;
   const o = v as Partial<Record<keyof StoredModel, unknown>>;
   return o.runId === runId && o.lastSeq === seq && o.steps instanceof Map && o.edges instanceof Map && o.evidence instanceof Map && o.evidenceByStep instanceof Map && o.traversals instanceof Map && typeof o.state === 'string';
+}
+
+/**
+ * What JSON.parse gave looks like the summary of this run at `seq`. Its hash matched, so these are
+ * the bytes the writer wrote from runDetail (a zod parse of RunDetail would cost the worker's first
+ * read some 70 ms to compile the schema, for nothing the hash does not already tell).
+ */
+function isStoredSummary(v: unknown, runId: string, seq: number): v is RunDetail {
+  if (v === null || typeof v !== 'object' || !('run' in v) || !('steps' in v) || !Array.isArray(v.steps)) return false;
+  const run: unknown = v.run;
+  return run !== null && typeof run === 'object' && 'id' in run && run.id === runId && 'lastSeq' in run && run.lastSeq === seq;
 }
