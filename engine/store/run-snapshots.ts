@@ -44,17 +44,21 @@ export interface SnapshotPolicy {
 /** A log this short folds in milliseconds; from 10,000 on, a live run's reader folds at most `every` events after the snapshot. */
 export const SNAPSHOT_POLICY: SnapshotPolicy = { minEvents: 2_000, every: 10_000 };
 
+/**
+ * The model is the last column: SQLite reads a row's columns in order, and the model's megabytes
+ * lie in a chain of overflow pages that a read of the summary (or of the seq) never walks.
+ */
 export const RUN_SNAPSHOTS_SQL = `
   CREATE TABLE run_snapshots (
     run_id TEXT PRIMARY KEY,
     seq INTEGER NOT NULL,
     cursor INTEGER NOT NULL,
     format INTEGER NOT NULL,
-    model BLOB NOT NULL,
+    summary_attempts INTEGER NOT NULL,
+    summary_hash TEXT NOT NULL,
     model_hash TEXT NOT NULL,
     summary TEXT NOT NULL,
-    summary_attempts INTEGER NOT NULL,
-    summary_hash TEXT NOT NULL
+    model BLOB NOT NULL
   );
 `;
 
