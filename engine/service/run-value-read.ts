@@ -13,14 +13,19 @@ import { runDetail, stepAttempts } from '../../shared/run/run-detail.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
 import { valueAt, valueInEvent, type ValueAt } from '../../shared/run/value-at.ts';
 import type { Store } from '../store/store.ts';
-import type { RunModels } from './read-model.ts';
 import { ServiceError } from './service-error.ts';
+
+/** Where the value's run comes from: the read worker's kept models, or a RunReader's fold (read-model.ts RunModels is one). */
+export interface ValueModels {
+  resolveRunId(idOrPrefix: string): string;
+  fold(runId: string): RunModel;
+}
 
 /**
  * The value at `q.path` in the run, whole or cut as the query says. A malformed path is bad
  * input; a path to nothing is not found.
  */
-export function runValueOf(store: Store, models: RunModels, idOrPrefix: string, q: RunValueQuery): RunValue {
+export function runValueOf(store: Store, models: ValueModels, idOrPrefix: string, q: RunValueQuery): RunValue {
   const segments = parseValuePath(q.path);
   if (!Array.isArray(segments)) throw new ServiceError('bad-input', `the value path "${q.path.slice(0, 200)}": ${segments.message}`, 'path');
   const runId = models.resolveRunId(idOrPrefix);
