@@ -3,7 +3,12 @@
 // invalidated at most once per THROTTLE_MS (read again in the background, never cancelled by a
 // newer event, so a run whose detail takes long to read still shows progress), a state change is
 // patched into the runs lists at once, and a task event invalidates the task list.
-import type { QueryClient } from '@tanstack/react-query';
+//
+// A read still running when events come may have read the store before them, and TanStack Query
+// does not read again after it (an invalidation with cancelRefetch false joins the running read,
+// whose success then clears the mark): so the next read waits for it to end. Without this, on a
+// busy machine a run page could keep showing a step as blocked after it went on.
+import type { InvalidateQueryFilters, QueryClient } from '@tanstack/react-query';
 import type { RunSummary, StreamMessage } from '../api/api-types.ts';
 import type { RunEventRecord } from '../../shared/api/run-event-record.ts';
 import { isFinishedRunState, RUN_STATES, type RunState } from '../../shared/definition/names.ts';
@@ -39,13 +44,11 @@ export class StreamSync {
     for (const [runId, events] of byRun) {
       this.client.setQueryData<EventsData>(keys.runEvents(runId), (data) => (data === undefined ? data : appendEvents(data, events)));
       this.patchRuns(runId, events);
-      this.throttle(`detail:${runId}`, () => this.client.invalidateQueries({ queryKey: keys.runDetail(runId), exact: true }, { cancelRefetch: false }));
-      if (events.some((e) => e.type === 'run_created' || e.type === 'run_state_changed')) {
-        this.throttle('runs', () => this.client.invalidateQueries({ queryKey: keys.allRuns() }, { cancelRefetch: false }));
-      }
+      this.refresh(`detail:${runId}`, { queryKey: keys.runDetail(runId), exact: true });
+      if (events.some((e) => e.type === 'run_created' || e.type === 'run_state_changed')) this.refresh('runs', { queryKey: keys.allRuns() });
       if (events.some((e) => TASK_EVENTS.has(e.type))) tasks = true;
     }
-    if (tasks) this.throttle('tasks', () => this.client.invalidateQueries({ queryKey: keys.tasks() }, { cancelRefetch: false }));
+    if (tasks) this.refresh('tasks', { queryKey: keys.tasks() });
   }
 
   /** A state change shows in every list holding the run at once; the lists are read again later. */
@@ -64,13 +67,18 @@ export class StreamSync {
     }
   }
 
-  private throttle(key: string, run: () => Promise<void>): void {
+  /**
+   * Reads the queries `filters` names again within THROTTLE_MS of now: once for a burst of events,
+   * and only once no read of them is running (one running may predate the events; see the top).
+   */
+  private refresh(key: string, filters: InvalidateQueryFilters): void {
     if (this.timers.has(key)) return;
     this.timers.set(
       key,
       setTimeout(() => {
         this.timers.delete(key);
-        void run();
+        if (this.client.isFetching(filters) > 0) this.refresh(key, filters);
+        else void this.client.invalidateQueries(filters, { cancelRefetch: false });
       }, THROTTLE_MS),
     );
   }

@@ -89,6 +89,40 @@ describe('StreamSync', () => {
     stopEvents();
   });
 
+  it('reads the detail again after a read that was running when events came: that read may have read the store before them', async () => {
+    // Each read of the detail waits for the test to let it finish, as a read on a busy machine.
+    const pending: (() => void)[] = [];
+    let detailReads = 0;
+    const detail = new QueryObserver(client, {
+      queryKey: keys.runDetail('r1'),
+      queryFn: () =>
+        new Promise<{ reads: number }>((resolve) => {
+          const reads = ++detailReads;
+          pending.push(() => resolve({ reads }));
+        }),
+    });
+    const stop = detail.subscribe(() => {});
+    await vi.advanceTimersByTimeAsync(0);
+    pending.shift()?.();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(detailReads).toBe(1);
+
+    sync.apply([msg(ev('r1', 2), 2)]);
+    await vi.advanceTimersByTimeAsync(THROTTLE_MS);
+    expect(detailReads).toBe(2); // read 2 starts, and is still running when…
+    sync.apply([msg(ev('r1', 3), 3)]); // …event 3 comes, which read 2 may not have seen
+    await vi.advanceTimersByTimeAsync(THROTTLE_MS * 3);
+    expect(detailReads).toBe(2); // read 2 is not cancelled: a slow detail still shows progress
+    pending.shift()?.();
+    await vi.advanceTimersByTimeAsync(THROTTLE_MS);
+    expect(detailReads).toBe(3); // and once it ends, the detail is read again
+    pending.shift()?.();
+    await vi.advanceTimersByTimeAsync(THROTTLE_MS * 4);
+    expect(detailReads).toBe(3); // nothing came after read 3 started: no further read
+    expect(detail.getCurrentResult().data).toEqual({ reads: 3 });
+    stop();
+  });
+
   it('patches a run’s state into every runs list holding it at once, and does not touch runs it does not hold', async () => {
     const row = { id: 'r1', workflowId: 'w', version: 1, state: 'running' as const, inputRevision: 1, createdAt: new Date(1000).toISOString(), startedAtMs: 1000, updatedAtMs: 1000, endedAtMs: null, durationMs: 0, failure: null, parentRunId: null };
     const page: RunSummaryPage = { runs: [row], next: null };
