@@ -49,6 +49,11 @@ export default defineConfig({
           exclude: ['**/node_modules/**', ...unitFiles],
           // Builds the CLI bundle when stale, so tests that spawn `weft` do not pay for tsx each call.
           globalSetup: ['test/cli/fresh-bundle-setup.ts'],
+          // Files share a worker and its loaded modules here too: importing the engine, the
+          // server and zod anew for each of ~100 files cost about half of this lane's CPU (12
+          // server files: 57 s of CPU isolated, 30 s shared). What a test changes it puts back
+          // (test/lint/test-env.test.ts for process.env; fake timers restored in afterEach).
+          isolate: false,
         },
       },
     ],

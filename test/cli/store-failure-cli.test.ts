@@ -15,7 +15,7 @@ const small = join(dir, 'small-disk');
 
 /**
  * A disk that holds a new store while it is made (its file and its WAL across twelve migrations
- * take about 300 KB at their largest; 256 KB was enough before the twelfth) but not a 400 KB output.
+ * need between 256 and 288 KB at their largest; 256 KB was enough before the twelfth) but not a 400 KB output.
  */
 function mountSmallDisk(): boolean {
   mkdirSync(small, { recursive: true });
