@@ -3,8 +3,8 @@
 // store opened read-only, and the server answers the same questions from its own store.
 import type { RevisePlan, RevisePlanStep } from '../../shared/api/input-commands.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
-import { DETAIL_VALUE_LIMIT } from '../../shared/api/elided-value.ts';
-import { INLINE_CHILD_BYTES, type RunValue, type RunValueQuery } from '../../shared/api/run-value.ts';
+import { DETAIL_VALUE_LIMIT, INLINE_CHILD_BYTES } from '../../shared/api/read-limits.ts';
+import type { RunValue, RunValueQuery } from '../../shared/api/run-value.ts';
 import { formatValuePath, parseValuePath, type PathSegment } from '../../shared/api/value-path.ts';
 import { elideEvent, shapeValue } from '../../shared/run/elide-values.ts';
 import { valueAt, valueInEvent, type ValueAt } from '../../shared/run/value-at.ts';
