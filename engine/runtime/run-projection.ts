@@ -1,7 +1,8 @@
 // The store's projections of the runs a tick changed, written in that tick's commit: the run's
 // row always; step rows only while the run is unfinished (the live state an operator or a task
 // list queries). A finished run's steps are read from its log, so a run that starts and ends in
-// one tick writes no step rows at all.
+// one tick writes no step rows at all. A big run's model is offered as its snapshot too
+// (engine/store/run-snapshots.ts): the store takes it when one is due.
 import type { Store } from '../store/store.ts';
 import type { LiveRun } from './live-run.ts';
 import { runRow, stepRow } from './projections.ts';
@@ -31,6 +32,7 @@ export class RunProjector {
   private project(live: LiveRun): void {
     const m = live.model;
     this.store.setRunProjection(runRow(m));
+    this.store.offerRunSnapshot(m);
     if (isTerminal(m.state)) {
       if (live.stepRows) this.store.clearStepProjection(m.runId);
       live.stepRows = false;

@@ -42,7 +42,7 @@ export function apiHandlers(s: EngineService, reads: ServedReads, facts: HealthF
     },
     'runs.get': ({ params }) => reads.runDetail(params.id, DETAIL_VALUE_LIMIT),
     'runs.attempts': ({ params, query }) => reads.stepAttempts(params.id, params.stepId, query, DETAIL_VALUE_LIMIT),
-    'runs.value': ({ params, query }) => s.runValue(params.id, query),
+    'runs.value': ({ params, query }) => reads.runValue(params.id, query),
     'runs.timeline': ({ params }) => reads.timeline(params.id),
     'runs.events': ({ params, query: q }) => reads.events(params.id, q.after ?? 0, q.limit ?? 1000, q.elide),
     // Every operator action, revise (with dryRun, a RevisePlan) and fork included, is the service's.

@@ -12,6 +12,7 @@ import type { RunEvent } from '../../shared/events/run-event.ts';
 import { runDetail, stepAttempts } from '../../shared/run/run-detail.ts';
 import { elideAttempts, elideRunDetail } from '../../shared/run/elide-values.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
+import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { DEFAULT_ATTEMPT_PAGE } from '../../shared/api/read-limits.ts';
 import type { StepAttemptsPage, StepAttemptsQuery } from '../../shared/api/step-attempts.ts';
 import { timeline } from '../../shared/run/timeline.ts';
@@ -69,6 +70,8 @@ function rolledUpFailure(json: string): Pick<RunMetrics, 'failure'> {
 export interface RunModels {
   resolveRunId(idOrPrefix: string): string;
   fold(runId: string): RunModel;
+  /** The run's stored summary, when it is as new as the log (FoldedRuns.summary); none without. */
+  summary?(runId: string, latestAttempts: number): { detail: RunDetail; workflow: Workflow } | undefined;
 }
 
 /** How the server cuts a run's detail: values over `elideOver` bytes as stubs, only each step's latest `latestAttempts` attempts. */
@@ -84,7 +87,10 @@ export interface DetailCut {
  * each step carries only its latest attempts and its `attemptCount` (older ones: stepAttemptsOf).
  */
 export function runDetailOf(models: RunModels, idOrPrefix: string, cut: DetailCut = {}): RunDetail {
-  const model = models.fold(models.resolveRunId(idOrPrefix));
+  const runId = models.resolveRunId(idOrPrefix);
+  const stored = cut.latestAttempts === undefined ? undefined : models.summary?.(runId, cut.latestAttempts);
+  if (stored !== undefined) return { ...(cut.elideOver === undefined ? stored.detail : elideRunDetail(stored.detail, cut.elideOver)), definition: stored.workflow };
+  const model = models.fold(runId);
   const detail = runDetail(model, cut.latestAttempts === undefined ? {} : { latestAttempts: cut.latestAttempts });
   return { ...(cut.elideOver === undefined ? detail : elideRunDetail(detail, cut.elideOver)), definition: model.workflow };
 }

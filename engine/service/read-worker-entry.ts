@@ -1,5 +1,5 @@
 // The read worker's own thread: the server's heavy reads (read-model.ts: runs pages, run detail,
-// events pages, timelines, stats) over a read-only connection of its own to the store, opened once.
+// a run's values by path, events pages, timelines, stats) over a read-only connection of its own to the store, opened once.
 // In WAL mode each read sees the store as of the last commit before it began, so the engine's
 // thread goes on writing meanwhile. read-worker.ts starts it (store-worker.ts); requests are
 // answered one at a time, in order, as JSON text or the service's error. The models of the runs
@@ -10,6 +10,7 @@ import { openReadOnlyStore } from './read-only-store.ts';
 import { RunReader } from './run-reader.ts';
 import { eventPageOf, runDetailOf, runSummaryPage, statsOf, stepAttemptsOf, timelineOf, type RunModels } from './read-model.ts';
 import { FoldedRuns } from './folded-runs.ts';
+import { runValueOf } from './run-value-read.ts';
 import { storeWorkerError } from './store-worker-protocol.ts';
 import { answerRequests, workerStorePath } from './store-worker-thread.ts';
 import { storeFailure } from '../store/store-failure.ts';
@@ -18,7 +19,7 @@ const storePath = workerStorePath('the read worker');
 const { store } = await openReadOnlyStore(storePath);
 const reader = new RunReader(store);
 const folded = new FoldedRuns(store);
-const models: RunModels = { resolveRunId: (id) => reader.resolveRunId(id), fold: (runId) => folded.model(runId) };
+const models: RunModels = { resolveRunId: (id) => reader.resolveRunId(id), fold: (runId) => folded.model(runId), summary: (runId, n) => folded.summary(runId, n) };
 
 function read(q: ReadQuery): unknown {
   switch (q.op) {
@@ -26,6 +27,8 @@ function read(q: ReadQuery): unknown {
       return runSummaryPage(store, q.filter, q.now);
     case 'run-detail':
       return runDetailOf(models, q.run, { ...(q.elideOver === undefined ? {} : { elideOver: q.elideOver }), ...(q.latestAttempts === undefined ? {} : { latestAttempts: q.latestAttempts }) });
+    case 'run-value':
+      return runValueOf(store, models, q.run, q.query);
     case 'step-attempts':
       return stepAttemptsOf(models, q.run, q.stepId, q, q.elideOver);
     case 'events':

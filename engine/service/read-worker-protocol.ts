@@ -5,11 +5,13 @@
 // the service's error.
 import type { RunListFilter } from '../store/run-list.ts';
 import type { StatsAsk } from './read-model.ts';
+import type { RunValueQuery } from '../../shared/api/run-value.ts';
 
 /** One read, with the instant the service's clock gave for it where the answer depends on time. */
 export type ReadQuery =
   | { op: 'runs'; filter: RunListFilter; now: number }
   | { op: 'run-detail'; run: string; elideOver?: number; latestAttempts?: number }
+  | { op: 'run-value'; run: string; query: RunValueQuery }
   | { op: 'step-attempts'; run: string; stepId: string; before?: number | undefined; limit?: number | undefined; elideOver: number }
   | { op: 'events'; run: string; after: number; limit: number; elide?: number }
   | { op: 'timeline'; run: string; asOf: number }

@@ -3,11 +3,9 @@
 // store opened read-only, and the server answers the same questions from its own store.
 import type { RevisePlan, RevisePlanStep } from '../../shared/api/input-commands.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
-import { DETAIL_VALUE_LIMIT, INLINE_CHILD_BYTES } from '../../shared/api/read-limits.ts';
 import type { RunValue, RunValueQuery } from '../../shared/api/run-value.ts';
-import { formatValuePath, parseValuePath, type PathSegment } from '../../shared/api/value-path.ts';
-import { elideEvent, shapeValue } from '../../shared/run/elide-values.ts';
-import { valueAt, valueInEvent, type ValueAt } from '../../shared/run/value-at.ts';
+import { elideEvent } from '../../shared/run/elide-values.ts';
+import { runValueOf } from './run-value-read.ts';
 import type { TaskSummary } from '../../shared/api/task-summary.ts';
 import { openTasks } from '../../shared/run/open-tasks.ts';
 import { runDetail } from '../../shared/run/run-detail.ts';
@@ -18,7 +16,7 @@ import type { RunState } from '../../shared/definition/names.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import { workflowReport, type WorkflowReport } from '../metrics/stats.ts';
 import { systemClock, type Clock } from '../time/clock.ts';
-import { foldRun } from '../runtime/fold-run.ts';
+import { foldForReader } from './snapshot-fold.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
 import type { Store } from '../store/store.ts';
 import { followRunEvents } from './follow-run-events.ts';
@@ -53,13 +51,6 @@ export interface EventCandidates {
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 
 export class RunReader {
-  /**
-   * The last two runs whose values were asked for, as of their last event, newest last: opening a
-   * large value level by level asks for the same run many times, the compare view asks for values
-   * of its two runs in turn, and folding a log of megabytes costs the most.
-   */
-  private readonly valueDetails: { runId: string; lastSeq: number; detail: RunDetail }[] = [];
-
   constructor(
     readonly store: Store,
     private readonly clock: Clock = systemClock,
@@ -82,11 +73,12 @@ export class RunReader {
 
   /**
    * The run as its log says, each event checked against its schema (Store.readEvents): what a
-   * reader shows, forks and revises is named if damaged, never passed on. The engine's own loads
-   * (resume, recovery) fold the log unchecked (fold-run.ts).
+   * reader shows, forks and revises is named if damaged, never passed on. A big run is folded
+   * on from its stored snapshot (snapshot-fold.ts). The engine's own loads (resume, recovery)
+   * fold the log unchecked (fold-run.ts).
    */
   fold(runId: string): RunModel {
-    return foldRun(this.store, runId, this.store.readEvents(runId));
+    return foldForReader(this.store, runId).model;
   }
 
   /** The newest runs, newest first. */
@@ -124,41 +116,10 @@ export class RunReader {
 
   /**
    * One value of the run by its value path (shared/api/value-path.ts), whole or cut as the query
-   * says (`GET /api/runs/:id/value`). A malformed path is bad input; a path to nothing is not found.
+   * says (`GET /api/runs/:id/value`; run-value-read.ts). A malformed path is bad input; a path to nothing is not found.
    */
   runValue(idOrPrefix: string, q: RunValueQuery): RunValue {
-    const segments = parseValuePath(q.path);
-    if (!Array.isArray(segments)) throw new ServiceError('bad-input', `the value path "${q.path.slice(0, 200)}": ${segments.message}`, 'path');
-    const runId = this.resolveRunId(idOrPrefix);
-    const found = segments[0] === 'events' ? this.valueInStoredEvent(runId, segments) : valueAt(this.currentDetail(runId), segments);
-    if (!found.found) throw new ServiceError('not-found', `no value at ${q.path.slice(0, 200)} in run ${runId}: ${found.message}`, 'path');
-    return shapeValue(found.value, formatValuePath(segments), {
-      ...(q.depth === undefined ? {} : { depth: q.depth }),
-      ...(q.offset === undefined ? {} : { offset: q.offset }),
-      ...(q.limit === undefined ? {} : { limit: q.limit }),
-      inlineBytes: INLINE_CHILD_BYTES,
-      stringLimit: DETAIL_VALUE_LIMIT,
-    });
-  }
-
-  /** A value inside one stored event (`events[SEQ].data...`): what an elided events page points at. */
-  private valueInStoredEvent(runId: string, segments: readonly PathSegment[]): ValueAt {
-    const seq = segments[1];
-    if (typeof seq !== 'number' || seq < 1) return { found: false, message: 'address an event by its seq, as events[SEQ].data.output' };
-    const { runId: _r, ...event } = this.store.readEvents(runId, { after: seq - 1, limit: 1 })[0] ?? { runId, seq: 0 };
-    if (event.seq !== seq) return { found: false, message: `run ${runId} has no event ${seq}` };
-    return valueInEvent(event, segments.slice(2));
-  }
-
-  /** The run's RunDetail, from the cache while no event came after the one it was folded to. */
-  private currentDetail(runId: string): RunDetail {
-    const at = this.valueDetails.findIndex((c) => c.runId === runId);
-    const cached = at >= 0 ? this.valueDetails.splice(at, 1)[0] : undefined;
-    const fresh = cached !== undefined && this.store.readEvents(runId, { after: cached.lastSeq, limit: 1 }).length === 0;
-    const detail = fresh ? cached.detail : runDetail(this.fold(runId));
-    this.valueDetails.push({ runId, lastSeq: detail.run.lastSeq, detail });
-    if (this.valueDetails.length > 2) this.valueDetails.shift();
-    return detail;
+    return runValueOf(this.store, { resolveRunId: (id) => this.resolveRunId(id), fold: (runId) => this.fold(runId) }, idOrPrefix, q);
   }
 
   /** A page of a run's log: the events after `after`, at most `limit` (all without a limit). */

@@ -1,4 +1,4 @@
-// The server's heavy reads (runs pages, run detail and a step's older attempts, events pages, timelines, stats), answered by
+// The server's heavy reads (runs pages, run detail and a step's older attempts, a run's values by path, events pages, timelines, stats), answered by
 // the read worker (read-worker.ts) off the engine's thread, as JSON text ready to send.
 //
 // Read-your-writes: before each read is handed to the worker, the engine's pending batch is
@@ -17,6 +17,7 @@ import type { RunDetail } from '../../shared/api/run-detail.ts';
 import type { RunEventsPage } from '../../shared/api/event-page.ts';
 import type { Timeline } from '../../shared/api/timeline.ts';
 import type { WorkflowReport } from '../../shared/api/workflow-stats.ts';
+import type { RunValue, RunValueQuery } from '../../shared/api/run-value.ts';
 import { DETAIL_ATTEMPTS } from '../../shared/api/read-limits.ts';
 import type { StepAttemptsPage, StepAttemptsQuery } from '../../shared/api/step-attempts.ts';
 
@@ -45,6 +46,12 @@ export class ServedReads {
   async runDetail(run: string, elideOver: number): Promise<JsonText<RunDetail>> {
     this.service.committedNow();
     return new JsonText(await this.worker.read({ op: 'run-detail', run, elideOver, latestAttempts: DETAIL_ATTEMPTS }));
+  }
+
+  /** One value of a run by its value path, whole or level by level (GET /api/runs/:id/value; run-value-read.ts). */
+  async runValue(run: string, query: RunValueQuery): Promise<JsonText<RunValue>> {
+    this.service.committedNow();
+    return new JsonText(await this.worker.read({ op: 'run-value', run, query }));
   }
 
   /** A page of a step's attempts, values over `elideOver` bytes as stubs (GET /api/runs/:id/steps/:stepId/attempts). */
@@ -89,6 +96,8 @@ export class ServedReads {
         return s.runs(q.filter);
       case 'run-detail':
         return s.runDetail(q.run, { ...(q.elideOver === undefined ? {} : { elideOver: q.elideOver }), ...(q.latestAttempts === undefined ? {} : { latestAttempts: q.latestAttempts }) });
+      case 'run-value':
+        return s.runValue(q.run, q.query);
       case 'step-attempts':
         return s.stepAttempts(q.run, q.stepId, q, q.elideOver);
       case 'events':

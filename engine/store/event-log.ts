@@ -171,8 +171,8 @@ export class EventLog implements BatchPart {
     return (this.work.stmt('SELECT DISTINCT run_id AS id FROM events').all() as { id: string }[]).map((r) => r.id);
   }
 
-  lastCursor(): number {
-    return lastCursor(this.work.db);
+  lastCursor(runId?: string): number {
+    return lastCursor(this.work.db, runId);
   }
 
   debugRunIds(runIds: readonly string[]): Set<string> {

@@ -2,6 +2,7 @@
 // last one applied. Never edit a migration that has shipped: add the next one.
 import type { Db } from './db.ts';
 import { buildRunRollups } from './run-rollups.ts';
+import { RUN_SNAPSHOTS_SQL, SNAPSHOT_POLICY } from './run-snapshots.ts';
 import { Store } from './store.ts';
 import { backfillWorkflowRollups, WORKFLOW_ROLLUPS_SQL } from './workflow-rollups.ts';
 
@@ -199,6 +200,17 @@ export const MIGRATIONS: readonly Migration[] = [
     // the rollups migration 10 made.
     sql: WORKFLOW_ROLLUPS_SQL,
     build: (db) => backfillWorkflowRollups(db),
+  },
+  {
+    version: 12,
+    name: 'snapshots of big runs\' folded models and summaries (run-snapshots.ts)',
+    // A projection of the log, like the rollups: a cold read of a run of 100,000 events loads its
+    // snapshot and folds the events after it, instead of the whole log. Every run already at
+    // SNAPSHOT_POLICY.minEvents events gets one here, folded from its log.
+    sql: RUN_SNAPSHOTS_SQL,
+    build: (db) => {
+      new Store(db).backfillRunSnapshots(SNAPSHOT_POLICY.minEvents);
+    },
   },
 ];
 

@@ -62,9 +62,10 @@ export function definitionVersions(db: Db, workflowId: string): { version: numbe
   return rows.map(([version, definitionHash, savedAtMs]) => ({ version, definitionHash, savedAtMs }));
 }
 
-/** The newest cursor of the event log (0 when it is empty): where "from now on" starts. */
-export function lastCursor(db: Db): number {
-  return (db.prepare('SELECT coalesce(max(cursor), 0) AS c FROM events').get() as { c: number }).c;
+/** The newest cursor of the event log, or of one run's events (0 when there are none): where "from now on" starts. */
+export function lastCursor(db: Db, runId?: string): number {
+  const row = runId === undefined ? db.prepare('SELECT coalesce(max(cursor), 0) AS c FROM events').get() : db.prepare('SELECT coalesce(max(cursor), 0) AS c FROM events WHERE run_id = ?').get(runId);
+  return (row as { c: number }).c;
 }
 
 /**

@@ -1,7 +1,8 @@
 // The store: the one way into a weft store's SQLite file for the rest of the engine. A facade
 // over the store's jobs, each in its own file: the event log (event-log.ts), the run and step
 // projections (projections.ts), the definitions with their saved versions (definitions.ts), the
-// external events (external-events.ts) and the rollups of finished runs (run-rollups.ts). They
+// external events (external-events.ts), the rollups of finished runs (run-rollups.ts) and the
+// snapshots of big runs' folded models (run-snapshots.ts). They
 // share one unit of work (unit-of-work.ts): what a tick appends and projects is written by
 // flush() in one transaction, and subscribers hear of the events only after that commit. The
 // connection stays inside engine/store/: code elsewhere asks the Store, or the repository it owns
@@ -17,6 +18,10 @@ import { ExternalEvents } from './external-events.ts';
 import { Projections } from './projections.ts';
 import type { RunListFilter, RunListRow } from './run-list.ts';
 import { RunRollups, type RolledUpRun } from './run-rollups.ts';
+import { RunSnapshots, type SnapshotPolicy } from './run-snapshots.ts';
+import type { RunDetail } from '../../shared/api/run-detail.ts';
+import type { RunModel } from '../../shared/run/run-model.ts';
+import { foldEvents } from '../../shared/run/fold-events.ts';
 import type { CursorPage, ExternalEvent, NewEvent, RunEventPage, RunRow, StepProjection, StoreStats } from './store-types.ts';
 import { UnitOfWork } from './unit-of-work.ts';
 import type { WorkflowRollups } from './workflow-rollups.ts';
@@ -24,6 +29,12 @@ import type { WorkflowRollups } from './workflow-rollups.ts';
 export type { CommitListener, CommittedEvent } from './commit-listeners.ts';
 export type { CursorPage, ExternalEvent, NewEvent, RunEventPage, RunRow, StepProjection, StoreStats } from './store-types.ts';
 export { snapshotWorkflow } from './definition-snapshot.ts';
+export type { SnapshotPolicy } from './run-snapshots.ts';
+
+/** How a store is made: `snapshots` says when big runs get model snapshots (tests give small numbers). */
+export interface StoreOptions {
+  snapshots?: SnapshotPolicy;
+}
 
 export class Store {
   /** Commits, durable commits, rows written and bytes of event data appended, since the store was made. */
@@ -35,9 +46,10 @@ export class Store {
   private readonly external: ExternalEvents;
   private readonly projections: Projections;
   private readonly rollups: RunRollups;
+  private readonly snapshots: RunSnapshots;
 
   /** A store over an open connection; its owner (engine/host, a test) closes the connection. */
-  constructor(db: Db) {
+  constructor(db: Db, options: StoreOptions = {}) {
     this.work = new UnitOfWork(db);
     this.stats = this.work.stats;
     this.log = new EventLog(this.work);
@@ -45,12 +57,15 @@ export class Store {
     this.projections = new Projections(this.work, this.log);
     this.definitions = new Definitions(this.work);
     this.rollups = new RunRollups(db, (runId) => this.readRunLog(runId));
-    // The commit's order: events, the consumption of external events, projections, then the
-    // rollups of the runs the events touched (they read the log just written).
+    this.snapshots = new RunSnapshots(db, options.snapshots);
+    // The commit's order: events, the consumption of external events, projections, the rollups
+    // of the runs the events touched (they read the log just written), then the snapshots (each
+    // records the cursor of the event it covers, written by then).
     this.work.add(this.log);
     this.work.add(this.external);
     this.work.add(this.projections);
     this.work.add({ hasPending: false, take: () => ({ rows: 0, write: ({ events }) => this.rollups.afterWrite(events) }) });
+    this.work.add(this.snapshots);
   }
 
   // ---- definitions ----
@@ -165,9 +180,9 @@ export class Store {
     return this.log.readEventsAfter(cursor, page);
   }
 
-  /** The newest cursor of the event log (0 when it is empty): where "from now on" starts. */
-  lastCursor(): number {
-    return this.log.lastCursor();
+  /** The newest cursor of the event log, or of run `runId`'s events (0 when there are none): where "from now on" starts. */
+  lastCursor(runId?: string): number {
+    return this.log.lastCursor(runId);
   }
 
   /** A run created by this engine: its log starts empty, no need to ask the database. */
@@ -232,6 +247,64 @@ export class Store {
   /** The run (and step) that consumed the event, in the store or in the batch not yet written. */
   externalEventConsumer(id: string): { runId: string; stepId: string } | undefined {
     return this.external.consumer(id);
+  }
+
+  // ---- snapshots of big runs (run-snapshots.ts) ----
+
+  /**
+   * The engine's model of a run after a tick (it must be the fold of the run's log so far): kept
+   * for the next commit as the run's snapshot when one is due (the run is big, and finished or
+   * far past its last snapshot); otherwise nothing is done.
+   */
+  offerRunSnapshot(model: RunModel): void {
+    this.snapshots.offer(model);
+  }
+
+  /**
+   * The run's model as its snapshot has it, with its definition, if the store holds one it can
+   * trust: a fold of the log up to `lastSeq`, to be folded on by the events after that. A new
+   * object each time: the caller may fold it on.
+   */
+  runSnapshot(runId: string): RunModel | undefined {
+    const stored = this.snapshots.model(runId);
+    const workflow = stored === undefined ? undefined : this.definitionOfRun(runId);
+    return stored === undefined || workflow === undefined ? undefined : { ...stored, workflow };
+  }
+
+  /**
+   * The run's summary from its snapshot (RunDetail with each step's latest `latestAttempts`
+   * attempts, no definition) with its definition, only while no event came after the snapshot.
+   */
+  currentRunSummary(runId: string, latestAttempts: number): { detail: RunDetail; workflow: Workflow } | undefined {
+    const detail = this.snapshots.currentSummary(runId, latestAttempts);
+    const workflow = detail === undefined ? undefined : this.definitionOfRun(runId);
+    return detail === undefined || workflow === undefined ? undefined : { detail, workflow };
+  }
+
+  /**
+   * Migration 12: a snapshot of every run of at least `minEvents` events, folded from its log; a
+   * log that does not fold gets none (a reader folds it and names the damage). How many it wrote.
+   */
+  backfillRunSnapshots(minEvents: number): number {
+    let written = 0;
+    for (const runId of this.snapshots.runsWithEvents(minEvents)) {
+      try {
+        const events = this.readRunLog(runId);
+        const created = events[0];
+        const def = created?.type === 'run_created' ? this.loadDefinition(created.data.workflowId, created.data.version) : undefined;
+        if (def === undefined) continue;
+        this.snapshots.write(foldEvents(def.workflow, events));
+        written++;
+      } catch {
+        // Damaged: no snapshot.
+      }
+    }
+    return written;
+  }
+
+  private definitionOfRun(runId: string): Workflow | undefined {
+    const row = this.getRun(runId);
+    return row === undefined ? undefined : this.loadDefinition(row.workflowId, row.version)?.workflow;
   }
 
   // ---- runs ----

@@ -73,13 +73,6 @@ async function concurrentRuns(f: EngineFixture, workflow: Workflow, runs: number
 }
 
 /** Runs the load once on a fresh store, with the client `client` (or none), and measures it. */
-/** The cursor of the run's newest event (0 for none), read page by page through the store's log. */
-function lastCursorOf(f: EngineFixture, runId: string): number {
-  let cursor = 0;
-  for (let page = f.store.readEventsAfter(0, { runs: [runId] }); page.length > 0; page = f.store.readEventsAfter(cursor, { runs: [runId] })) cursor = page[page.length - 1]?.cursor ?? cursor;
-  return cursor;
-}
-
 export async function streamSample(client: ClientMode): Promise<StreamSample> {
   const f = engineFixture({ command: noopExecutor });
   try {
@@ -108,7 +101,7 @@ export async function streamSample(client: ClientMode): Promise<StreamSample> {
         watched = ids.slice(0, pages);
         if (pages > 0) child.stdin.write(`watch ${watched.join(',')}\n`);
       });
-      const targets = pages > 0 ? watched.map((run) => lastCursorOf(f, run)) : [f.store.lastCursor()];
+      const targets = pages > 0 ? watched.map((run) => f.store.lastCursor(run)) : [f.store.lastCursor()];
       const done = new Promise<void>((resolve) => child.on('exit', () => resolve()));
       child.stdin.write(`${targets.join(',')}\n`);
       await done;

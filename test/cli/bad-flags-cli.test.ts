@@ -1,6 +1,8 @@
 // Odd values of flags through the real binary (issue 9, defect 11): each gets one line that names
 // the problem and the flag, run or file, exit 2, and the store stays as it was. Never a stack, a
-// hang, or a value stored as something else.
+// hang, or a value stored as something else. Every case runs in-process in bad-flags.test.ts; here
+// one case of each kind keeps the binary's contract (exit code, the bytes on stderr), with the
+// FIFOs (a process that waits on one would hang) and the deep nesting (the process's own stack).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,14 +74,11 @@ describe('JSON flags', () => {
     ['--input', ['revise', 'RUN', '--db', db, '--input']],
   ];
 
-  it.each(flags)('invalid JSON in %s names that flag', async (flag, args) => {
+  it.each([...flags.slice(0, 1), ...flags.slice(4, 5)])('invalid JSON in %s names that flag, and a folder given as @file is refused', async (flag, args) => {
     const r = await refused([...args, '{"a": 1,}'], new RegExp(`${flag} is not valid JSON at line 1, column 9`));
     if (flag !== '--input') expect(r.stderr).not.toContain('--input');
-  });
-
-  it.each(flags)('a folder given to %s as @file is refused as not a regular file', async (flag, args) => {
-    const r = await refused([...args, `@${folder}`], new RegExp(`${flag} @.*a-folder: .*is a folder, not a regular file`));
-    if (flag !== '--input') expect(r.stderr).not.toContain('--input');
+    const f = await refused([...args, `@${folder}`], new RegExp(`${flag} @.*a-folder: .*is a folder, not a regular file`));
+    if (flag !== '--input') expect(f.stderr).not.toContain('--input');
   });
 
   it.runIf(process.platform === 'linux')('a FIFO given as --input @file is refused, not waited on', async () => {
@@ -95,57 +94,28 @@ describe('JSON flags', () => {
     await refused(['run', file, '--db', db, '--input', `@${deep}`], /--input @.*deep\.json: the JSON nests deeper than \d+ levels at \$\.a\.a/);
     await refused(['approve', 'RUN', 'review', '--db', db, '--data', `@${deep}`], /--data @.*deep\.json: the JSON nests deeper than/);
   });
-
-  it('refuses a number JSON cannot keep (1e999999) instead of storing null', async () => {
-    await refused(['send', 'arrived', '--key', 'k1', '--db', db, '--data', '1e999999'], /--data: the number 1e999999 at \$ is too large to store as JSON/);
-    await refused(['run', file, '--db', db, '--input', '{"amount": [1, -1e400]}'], /--input: the number -1e400 at \$\.amount\[1\] is too large/);
-  });
 });
 
 describe('a run id of 50,000 characters', () => {
   const long = 'r'.repeat(50_000);
-  it.each([
-    ['inspect'], ['events'], ['resume'], ['pause'], ['cancel'], ['revise', '--input', '{}'], ['fork', '--from', 'review'],
-    ['retry', 'review'], ['skip', 'review', '--output', '{}', '--reason', 'x'], ['resolve', 'review', '--as', 'failed'],
-    ['approve', 'review'], ['reject', 'review', '--reason', 'x'], ['reassign', 'review', '--to', 'ann'],
-  ])('is an unknown run for weft %s, named in short', async (command, ...rest) => {
+  it.each([['inspect'], ['approve', 'review']])('is an unknown run for weft %s, named in short', async (command, ...rest) => {
     const r = await refused([command, long, ...rest, '--db', db], /no run "r{20,60}…" \(50000 characters\) in this store/);
     expect(r.stderr.length).toBeLessThan(400);
   });
 });
 
 describe('values that are accepted but mean nothing', () => {
-  it('refuses weft reassign --to ""', async () => {
-    for (const to of ['', '   ']) {
-      const r = await runWeft(['reassign', run, 'review', '--to', to, '--db', db], dir);
-      expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/--to needs a name/);
-    }
-  });
-
-  it('refuses to trust a folder that does not exist, or a file, and records nothing', async () => {
-    const config = mkdtempSync(join(dir, 'config-'));
-    const env = { WEFT_CONFIG_DIR: config };
-    const missing = await runWeft(['trust', join(dir, 'no-such-folder')], dir, { env });
+  it('refuses to trust a folder that does not exist, and says so when the config folder is a file', async () => {
+    const missing = await runWeft(['trust', join(dir, 'no-such-folder')], dir, { env: { WEFT_CONFIG_DIR: mkdtempSync(join(dir, 'config-')) } });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/weft trust: .*no-such-folder does not exist; give the folder of a workspace/);
-    const notDir = await runWeft(['trust', file], dir, { env });
-    expect(notDir.code).toBe(2);
-    expect(notDir.stderr).toMatch(/ship\.weft\.json is a file, not a folder/);
-    const list = await runWeft(['trust', '--list', '--json'], dir, { env });
-    expect(JSON.parse(list.stdout)).toEqual({ workspaces: [] });
-  });
-
-  it('says so when the config folder is a file', async () => {
+    expect(missing.stderr).not.toContain(STACK_LINE);
     const notAFolder = join(dir, 'config-file');
     writeFileSync(notAFolder, 'not a folder');
-    const env = { WEFT_CONFIG_DIR: notAFolder };
-    for (const args of [['trust', folder], ['trust', '--list'], ['trust', folder, '--revoke']]) {
-      const r = await runWeft(args, dir, { env });
-      expect(r.stderr).toMatch(/the config folder .*config-file is a file, not a folder; set WEFT_CONFIG_DIR to a folder/);
-      expect(r.stderr).not.toContain(STACK_LINE);
-      expect(r.code).toBe(2);
-    }
+    const r = await runWeft(['trust', '--list'], dir, { env: { WEFT_CONFIG_DIR: notAFolder } });
+    expect(r.stderr).toMatch(/the config folder .*config-file is a file, not a folder; set WEFT_CONFIG_DIR to a folder/);
+    expect(r.stderr).not.toContain(STACK_LINE);
+    expect(r.code).toBe(2);
   });
 });
 

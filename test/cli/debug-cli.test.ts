@@ -1,44 +1,22 @@
 // Debug runs through the real binary: `weft run --break/--pin`, `weft continue` and `weft step`,
 // the debug mark in `weft runs`, pinned events in `weft events` and pinned evidence in `weft
-// inspect`; bad flags exit 2 with one line naming the flag, and leave no store behind. A command
-// step appends to a file each time it is called, so a pinned step's calls are counted.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+// inspect`; bad flags exit 2 with one line naming the flag, and leave no store behind (two here,
+// every one in-process in debug-flags.test.ts). A command step appends to a file each time it is
+// called, so a pinned step's calls are counted.
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RunDetail } from '../../shared/api/run-detail.ts';
 import { EventLogJson } from '../../shared/api/run-event-record.ts';
 import { RunsListJson } from '../../shared/api/run-summary.ts';
+import { BAD_DEBUG_FLAGS, writeDebugFlow } from './debug-flow.ts';
 import { runWeft, STACK_LINE } from './run-weft.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'weft-cli-debug-'));
 const calls = join(dir, 'calls.txt');
 const env = { WEFT_CONFIG_DIR: join(dir, 'config') };
-const file = join(dir, 'debug-flow.weft.json');
-writeFileSync(file, JSON.stringify({
-  format: 'weft/v1',
-  id: 'debug-flow',
-  version: 1,
-  name: 'Debug flow',
-  steps: [
-    {
-      id: 'research',
-      kind: 'command',
-      config: { argv: ['sh', '-c', `echo research >> "$OUT"; echo '{"notes":["real"]}'`], env: { OUT: calls } },
-      output: { type: 'object', required: ['notes'], properties: { notes: { type: 'array', items: { type: 'string' } } } },
-    },
-    { id: 'draft', kind: 'transform', config: { expression: '{"text": $join(steps.research.output.notes, ", ")}' } },
-    { id: 'review', kind: 'transform', config: { expression: 'steps.draft.output' } },
-    { id: 'done', kind: 'end' },
-  ],
-  edges: [
-    { id: 'e1', from: 'research', to: 'draft' },
-    { id: 'e2', from: 'draft', to: 'review' },
-    { id: 'e3', from: 'review', to: 'done' },
-  ],
-}, null, 2));
-writeFileSync(join(dir, 'notes.json'), '{"notes":["pinned","notes"]}');
-writeFileSync(join(dir, 'bad-notes.json'), '{"notes":"not a list"}');
+const file = writeDebugFlow(dir, calls);
 
 const weft = (args: string[], db = join(dir, 'weft.db')) => runWeft([...args, '--db', db], dir, { env });
 const callCount = (): number => (existsSync(calls) ? readFileSync(calls, 'utf8').split('\n').filter((l) => l !== '').length : 0);
@@ -130,17 +108,9 @@ describe('weft run --pin', () => {
 });
 
 describe('bad debug flags', () => {
-  const cases: [string, string[], RegExp][] = [
-    ['a breakpoint on no step', ['--break', 'nope'], /^weft run: the breakpoint "nope" names no step of workflow "debug-flow"; its steps are research, draft, review, done; nothing was run \(--break\)\n$/],
-    ['a breakpoint that is not a step id', ['--break', 'a b'], /^weft run: --break "a b" is not a step id; give --break STEP, once per step\n/],
-    ['a pin on no step', ['--pin', 'ghost={}'], /^weft run: the pin "ghost" names no step of workflow "debug-flow"; .* \(--pin\)\n$/],
-    ['a pin without =', ['--pin', 'research'], /^weft run: --pin "research" is not STEP=@file.json or STEP=JSON; for example --pin research=@notes.json\n$/],
-    ['a pin file that is missing', ['--pin', 'research=@missing.json'], /^weft run: --pin research: cannot read the input file .*missing\.json: ENOENT\n$/],
-    ['a pin that is not JSON', ['--pin', 'research={notes'], /^weft run: --pin research is not valid JSON at line 1, column 2: /],
-    ['a pinned output that fails the schema', ['--pin', 'research=@bad-notes.json'], /^weft run: the pinned output of "research" does not match its output schema: .*; nothing was run \(--pin\)\n$/],
-    ['a pin on the end step', ['--pin', 'done={}'], /on an end step/],
-    ['a step pinned twice', ['--pin', 'research={"notes":[]}', '--pin', 'research={"notes":[]}'], /--pin names "research" twice/],
-  ];
+  // One refused before the workflow is read, and one refused against it; every case runs in-process
+  // in debug-flags.test.ts.
+  const cases = BAD_DEBUG_FLAGS.slice(0, 2);
   it.each(cases)('%s: exit 2, one line naming the flag, no store made', async (_name, flags, message) => {
     const db = join(dir, `bad-${flags.join('').replace(/\W/g, '')}.db`);
     const r = await weft(['run', file, ...flags], db);

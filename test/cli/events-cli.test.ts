@@ -1,7 +1,8 @@
-// `weft events` pages and follows, through the real binary: pages of --after/--limit join to the
-// whole log (JSON and text); --follow, started while a run is going or waiting for a person,
-// prints each event once as other processes commit it and exits with the run's code (0
-// succeeded, 1 failed or cancelled); bad paging values are usage errors (exit 2).
+// `weft events` pages and follows, through the real binary: a page of --after/--limit (how pages
+// join to the whole log, and every bad paging value: events-paging.test.ts, in-process);
+// --follow, started while a run is going or waiting for a person, prints each event once as other
+// processes commit it and exits with the run's code (0 succeeded, 1 failed or cancelled); bad
+// paging values are usage errors (exit 2).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -104,58 +105,23 @@ const eventsJson = async (runId: string): Promise<Printed[]> => {
 };
 
 describe('weft events: pages', () => {
-  it('--after and --limit pages join to the whole log, in JSON ({events, next}) and in text', async () => {
+  // How pages join to the whole log, in JSON and text, and every refused paging value:
+  // events-paging.test.ts, in-process. Here one page and one refusal through the binary.
+  it('prints a page of --after/--limit as {events, next}, the hint for the next text page on stderr, and refuses --limit 0 with exit 2', async () => {
     const ran = await runWeft(['run', chainFile, '--db', db, '--json']);
     expect(ran.code).toBe(0);
     const { runId } = JSON.parse(ran.stdout) as { runId: string };
     const whole = await eventsJson(runId);
-    expect(whole.length).toBeGreaterThan(15);
-    const joined: Printed[] = [];
-    let after = 0;
-    for (let pages = 0; ; pages++) {
-      expect(pages).toBeLessThan(whole.length);
-      const r = await runWeft(['events', runId, '--db', db, '--json', '--after', String(after), '--limit', '9']);
-      expect(r.code).toBe(0);
-      const page = JSON.parse(r.stdout) as { events: Printed[]; next: number | null };
-      expect(page.events.length).toBeLessThanOrEqual(9);
-      joined.push(...page.events);
-      if (page.next === null) break;
-      expect(page.next).toBe(page.events[page.events.length - 1]?.seq);
-      after = page.next;
-    }
-    expect(joined).toEqual(whole);
-
-    const text = (await runWeft(['events', runId, '--db', db])).stdout;
-    let pieces = '';
-    for (let from = 0; from < whole.length; from += 10) {
-      const r = await runWeft(['events', runId, '--db', db, '--after', String(from), '--limit', '10']);
-      expect(r.code).toBe(0);
-      if (from + 10 < whole.length) expect(r.stderr).toBe(`more events: weft events ${runId} --after ${from + 10} --limit 10\n`);
-      else expect(r.stderr).toBe('');
-      pieces += r.stdout;
-    }
-    expect(pieces).toBe(text);
-
-    // --after alone keeps today's shape: no `next`.
-    const tail = JSON.parse((await runWeft(['events', runId, '--db', db, '--json', '--after', '10'])).stdout) as Record<string, unknown>;
-    expect(tail).toEqual({ events: whole.slice(10) });
-  });
-
-  it('refuses paging values that are not whole numbers, and --follow with --limit, with exit 2', async () => {
-    const ran = JSON.parse((await runWeft(['run', chainFile, '--db', db, '--json'])).stdout) as { runId: string };
-    const cases: [string[], RegExp][] = [
-      [['--limit', '0'], /--limit must be a whole number of at least 1, not "0"/],
-      [['--limit', 'ten'], /--limit must be a whole number of at least 1, not "ten"/],
-      [['--after=-1'], /--after must be a whole number of at least 0, not "-1"/],
-      [['--after', '2.5'], /--after must be a whole number of at least 0, not "2.5"/],
-      [['--follow', '--limit', '3'], /--follow prints until the run ends; give --limit without --follow/],
-    ];
-    for (const [extra, message] of cases) {
-      const r = await runWeft(['events', ran.runId, '--db', db, ...extra]);
-      expect(r.code, extra.join(' ')).toBe(2);
-      expect(r.stderr).toMatch(message);
-      expect(r.stderr).not.toContain(STACK_LINE);
-    }
+    const r = await runWeft(['events', runId, '--db', db, '--json', '--after', '2', '--limit', '9']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ events: whole.slice(2, 11), next: whole[10]?.seq });
+    const text = await runWeft(['events', runId, '--db', db, '--after', '0', '--limit', '10']);
+    expect(text.code).toBe(0);
+    expect(text.stderr).toBe(`more events: weft events ${runId} --after 10 --limit 10\n`);
+    const refused = await runWeft(['events', runId, '--db', db, '--limit', '0']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--limit must be a whole number of at least 1, not "0"/);
+    expect(refused.stderr).not.toContain(STACK_LINE);
   });
 });
 

@@ -1,37 +1,16 @@
 // The run commands through the real binary: exit codes and JSON shapes of the contract, and
-// bad input to every command giving a clear message, exit 2, and an untouched store.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+// bad input to every command giving a clear message, exit 2, and an untouched store (one case of
+// each kind here; every case in-process in run-bad-input.test.ts).
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SCHEMA_VERSION, WEFT_APPLICATION_ID } from '../../engine/store/migrations.ts';
-import { runWeft, STACK_LINE } from './run-weft.ts';
+import { flow, runBadInputTests } from './run-bad-input.ts';
+import { runWeft } from './run-weft.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'weft-cli-run-'));
 const db = join(dir, 'store.db');
-const flow = (extra: Record<string, unknown> = {}) => ({
-  format: 'weft/v1',
-  id: 'price',
-  version: 1,
-  name: 'Price',
-  input: { type: 'object', required: ['amount'], properties: { amount: { type: 'number' } } },
-  steps: [
-    { id: 'tax', kind: 'transform', config: { expression: 'input.amount * 0.2' } },
-    { id: 'route', kind: 'router', input: '{"amount": input.amount}' },
-    { id: 'pause', kind: 'wait', config: { durationMs: 3_600_000 } },
-    { id: 'done', kind: 'end' },
-    { id: 'refused', kind: 'end', config: { status: 'failed' } },
-  ],
-  edges: [
-    { id: 'e1', from: 'tax', to: 'route' },
-    { id: 'small', from: 'route', to: 'done', when: 'output.amount < 100' },
-    { id: 'big', from: 'route', to: 'pause', when: 'output.amount < 1000' },
-    { id: 'huge', from: 'route', to: 'refused', default: true },
-    { id: 'e5', from: 'pause', to: 'done' },
-  ],
-  ...extra,
-});
 const file = join(dir, 'price.weft.json');
 writeFileSync(file, JSON.stringify(flow(), null, 2));
 
@@ -113,47 +92,6 @@ describe('weft run', () => {
   });
 });
 
-describe('bad input gets a clear error, exit 2, and leaves the store intact', () => {
-  const notSqlite = join(dir, 'notes.db');
-  writeFileSync(notSqlite, 'shopping list\n'.repeat(100));
-  const newer = join(dir, 'newer.db');
-  const n = new Database(newer);
-  n.pragma(`application_id = ${WEFT_APPLICATION_ID}`);
-  n.pragma(`user_version = ${SCHEMA_VERSION + 5}`);
-  n.close();
-
-  it.each([
-    ['unknown run id (inspect)', ['inspect', 'r-nope', '--db', db], /no run "r-nope" in this store/],
-    ['unknown run id (events)', ['events', 'r-nope', '--db', db], /no run "r-nope"/],
-    ['unknown run id (resume)', ['resume', 'r-nope', '--db', db], /no run "r-nope"/],
-    ['unknown run id (revise)', ['revise', 'r-nope', '--db', db, '--input', '{}'], /no run "r-nope"/],
-    ['unknown run id (fork)', ['fork', 'r-nope', '--from', 'tax', '--db', db], /no run "r-nope"/],
-    ['malformed JSON input', ['run', file, '--db', db, '--input', '{"amount": 5,}'], /--input is not valid JSON at line 1, column 14/],
-    ['malformed JSON input (revise)', ['revise', 'r', '--db', db, '--input', 'amount=5'], /not valid JSON at line 1, column 1/],
-    ['input failing the input schema', ['run', file, '--db', db, '--input', '{"amount": "five"}'], /does not match the input schema of workflow "price": \/amount must be number/],
-    ['missing input file', ['run', file, '--db', db, '--input', '@nope.json'], /cannot read the input file .*nope\.json: ENOENT/],
-    ['an unknown fork step', ['fork', 'r', '--from', 'nope', '--db', db], /has no step "nope"; its steps are tax, route, pause, done, refused/],
-  ])('%s', async (_name, args, message) => {
-    const resolved = args.map((a) => (a === 'r' ? firstRun : a));
-    const before = eventCount();
-    const r = await runWeft(resolved);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(message);
-    expect(r.stderr).not.toContain(STACK_LINE);
-    expect(eventCount()).toBe(before);
-  });
-
-  it.each([
-    ['a database file that is not SQLite', notSqlite, /is not a Weft store \(not an SQLite database\)/],
-    ['a database from a newer version', newer, /schema version \d+, newer than this Weft understands/],
-  ])('%s', async (_name, path, message) => {
-    const before = readFileSync(path);
-    const commands = [['run', file, '--input', '{"amount": 5}'], ['runs'], ['inspect', 'x'], ['resume']];
-    for (const r of await Promise.all(commands.map((args) => runWeft([...args, '--db', path])))) {
-      expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(message);
-      expect(r.stderr).not.toContain(STACK_LINE);
-    }
-    expect(readFileSync(path).equals(before)).toBe(true);
-  });
-});
+// Bad input to every command: a clear message, exit 2, an untouched store (run-bad-input.ts): the
+// first case of each table through the binary, every case in-process in run-bad-input.test.ts.
+runBadInputTests((args, cwd) => runWeft(args, cwd), (cases) => cases.slice(0, 1));

@@ -9,20 +9,11 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store, type CommittedEvent } from '../../engine/store/store.ts';
+import { transformChain } from './transform-chain.ts';
 import { harness, type Harness } from './harness.ts';
 
 const temp = () => mkdtempSync(join(tmpdir(), 'weft-cursor-'));
-const chain = (id: string, n: number) => ({
-  format: 'weft/v1',
-  id,
-  version: 1,
-  name: id,
-  steps: [
-    ...Array.from({ length: n }, (_, i) => ({ id: `s${i}`, kind: 'transform', config: { expression: `{"i": ${i}}` } })),
-    { id: 'done', kind: 'end' },
-  ],
-  edges: Array.from({ length: n }, (_, i) => ({ id: `e${i}`, from: `s${i}`, to: i === n - 1 ? 'done' : `s${i + 1}` })),
-});
+const chain = transformChain;
 
 let h: Harness | undefined;
 afterEach(() => {
@@ -139,6 +130,9 @@ describe('paged reads', () => {
     }
     expect(pages).toEqual(all);
     expect(h.store.readEventsAfter(0, { runs: [], limit: 10 })).toEqual([]);
+    expect(h.store.lastCursor()).toBe(all.length);
+    for (const id of ids) expect(h.store.lastCursor(id)).toBe(all.filter((c) => c.event.runId === id).at(-1)?.cursor);
+    expect(h.store.lastCursor('no-such-run')).toBe(0);
   });
 
   it('readEventsAfter(cursor, {maxChars}) stops once the page holds that much stored data, and pages join to the whole', async () => {

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../engine/runtime/virtual-clock.ts';
+import { transformChain } from './transform-chain.ts';
 import { harness, until, type Harness } from './harness.ts';
 
 const READER = fileURLToPath(new URL('../fixtures/store/cursor-reader.ts', import.meta.url));
@@ -22,17 +23,7 @@ interface Seen {
   s: number;
 }
 
-const chain = (n: number) => ({
-  format: 'weft/v1',
-  id: 'chain',
-  version: 1,
-  name: 'chain',
-  steps: [
-    ...Array.from({ length: n }, (_, i) => ({ id: `s${i}`, kind: 'transform', config: { expression: `{"i": ${i}}` } })),
-    { id: 'done', kind: 'end' },
-  ],
-  edges: Array.from({ length: n }, (_, i) => ({ id: `e${i}`, from: `s${i}`, to: i === n - 1 ? 'done' : `s${i + 1}` })),
-});
+const chain = (n: number) => transformChain('chain', n);
 
 /** One reader process from `cursor`; `received` grows as its lines arrive. Resolves with how it left. */
 function readFrom(dbPath: string, cursor: number, seed: number, quota: number, doneFile: string, received: Seen[]): Promise<'end' | 'quota'> {

@@ -15,7 +15,7 @@ import { foldRun } from '../../engine/runtime/fold-run.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import type { Db } from '../../engine/store/db.ts';
-import { Store } from '../../engine/store/store.ts';
+import { Store, type StoreOptions } from '../../engine/store/store.ts';
 
 export { until } from './until.ts';
 
@@ -43,10 +43,11 @@ export function parseWorkflow(workflow: unknown): Workflow {
   return parsed.workflow;
 }
 
-export function harness(dir = mkdtempSync(join(tmpdir(), 'weft-engine-')), clock: Clock = systemClock): Harness {
+/** `options`: how its Store is made (e.g. a small snapshot policy). */
+export function harness(dir = mkdtempSync(join(tmpdir(), 'weft-engine-')), clock: Clock = systemClock, options: StoreOptions = {}): Harness {
   const dbPath = join(dir, 'weft.db');
   let db = openDatabase(dbPath);
-  let store = new Store(db);
+  let store = new Store(db, options);
   const make = (): Engine => new Engine({ store, clock, random: systemRandom, executors: defaultExecutors() });
   const h: Harness = {
     dir,
@@ -65,7 +66,7 @@ export function harness(dir = mkdtempSync(join(tmpdir(), 'weft-engine-')), clock
     restart() {
       h.engine.close();
       db = openDatabase(dbPath);
-      store = new Store(db);
+      store = new Store(db, options);
       h.db = db;
       h.store = store;
       h.engine = make();

@@ -12,21 +12,12 @@ import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store } from '../../engine/store/store.ts';
 import { findLogDamage } from '../../engine/store/check-log.ts';
 import { StoreError } from '../../engine/store/store-error.ts';
+import { transformChain } from './transform-chain.ts';
 import { harness, parseWorkflow, type Harness } from './harness.ts';
 import { Workflow } from '../../shared/definition/workflow-schema.ts';
 
 const temp = () => mkdtempSync(join(tmpdir(), 'weft-store-'));
-const chain = (id: string, n: number) => ({
-  format: 'weft/v1',
-  id,
-  version: 1,
-  name: id,
-  steps: [
-    ...Array.from({ length: n }, (_, i) => ({ id: `s${i}`, kind: 'transform', config: { expression: `{"i": ${i}}` } })),
-    { id: 'done', kind: 'end' },
-  ],
-  edges: Array.from({ length: n }, (_, i) => ({ id: `e${i}`, from: `s${i}`, to: i === n - 1 ? 'done' : `s${i + 1}` })),
-});
+const chain = transformChain;
 
 let h: Harness | undefined;
 afterEach(() => h?.close());
@@ -37,7 +28,7 @@ describe('migrations', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
-    expect(tables).toEqual(['definitions', 'event_types', 'events', 'external_events', 'lease', 'run_metrics', 'runs', 'saved_versions', 'sqlite_sequence', 'stat_edges', 'stat_runs', 'stat_samples', 'stat_starts', 'stat_steps', 'step_states']);
+    expect(tables).toEqual(['definitions', 'event_types', 'events', 'external_events', 'lease', 'run_metrics', 'run_snapshots', 'runs', 'saved_versions', 'sqlite_sequence', 'stat_edges', 'stat_runs', 'stat_samples', 'stat_starts', 'stat_steps', 'step_states']);
     db.close();
   });
 

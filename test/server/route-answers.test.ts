@@ -3,32 +3,20 @@
 // built from the table), its status one the entry lists and its body parsed with the entry's answer
 // schema. A route in the table that this test does not exercise fails it, so a new route comes
 // with its answer checked.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_IDS, ROUTES, type HttpRouteId, type RouteAnswerOf, type RouteSpec } from '../../shared/api/routes.ts';
 import { routeInit, routeUrl, type RouteCallInput } from '../../shared/api/call-route.ts';
 import type { JsonValue } from '../../shared/api/json-value.ts';
-import { serve, type Serving } from '../../engine/server/serve.ts';
+import type { Serving } from '../../engine/server/serve.ts';
+import { REVIEW_WORKFLOW, serveInProcess, TEST_TOKEN as TOKEN, type InProcessServer } from './serve-in-process.ts';
 import { waitUntil } from '../wait-until.ts';
 
-const TOKEN = 'test-token-0123456789abcdefghijklmnopqrstuvwxyzABCDEF';
-
-let root: string;
+let server: InProcessServer;
 let serving: Serving;
 const exercised = new Set<string>();
 
-const review = {
-  format: 'weft/v1', id: 'review', version: 1, name: 'Review',
-  steps: [
-    { id: 'draft', kind: 'transform', config: { expression: '{"title": "t"}' } },
-    { id: 'check', kind: 'human', config: { task: 'approve', title: 'Check the draft', assignee: 'ana' }, deadlineMs: 86_400_000 },
-    { id: 'done', kind: 'end' },
-  ],
-  edges: [{ id: 'a', from: 'draft', to: 'check' }, { id: 'b', from: 'check', to: 'done' }],
-};
+const review = REVIEW_WORKFLOW;
 const payment = {
   format: 'weft/v1', id: 'payment', version: 1, name: 'Payment',
   steps: [
@@ -55,17 +43,12 @@ async function exercise<K extends HttpRouteId>(id: K, input: RouteCallInput<K>):
 }
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'weft-route-answers-'));
-  const workspace = join(root, 'workspace');
-  mkdirSync(workspace);
-  writeFileSync(join(workspace, 'review.weft.json'), JSON.stringify(review));
-  writeFileSync(join(workspace, 'payment.weft.json'), JSON.stringify(payment));
-  serving = await serve({ workspace, storePath: join(root, 'weft.db'), port: 0, appDir: undefined, version: '0.0.0-test', token: TOKEN, env: { ...process.env, WEFT_CONFIG_DIR: join(root, 'config') } });
+  server = await serveInProcess('weft-route-answers-', { 'review.weft.json': review, 'payment.weft.json': payment });
+  serving = server.serving;
 });
 
 afterAll(async () => {
-  await serving?.stop();
-  rmSync(root, { recursive: true, force: true });
+  await server?.stop();
 });
 
 describe('every route of the table answers what its entry says', () => {

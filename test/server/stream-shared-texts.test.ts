@@ -2,14 +2,12 @@
 // on every run, served with one EventTexts while runs commit, each get every event once, in
 // commit order, byte for byte what a stream of their own would send, and the engine's thread
 // encodes each event once, not once per client.
-import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import WebSocket, { WebSocketServer } from 'ws';
-import { serveEventStream } from '../../engine/server/event-stream.ts';
 import { EventTexts } from '../../engine/server/event-texts.ts';
 import { elidedJson } from '../../engine/server/stream-frames.ts';
 import { STREAM_ELIDE } from '../../shared/api/stream-messages.ts';
-import { harness, until, type Harness } from '../engine/harness.ts';
+import { until } from '../engine/harness.ts';
+import { bareStream, type BareStream } from './bare-stream.ts';
 
 const chain = {
   format: 'weft/v1', id: 'chain', version: 1, name: 'Chain',
@@ -20,17 +18,11 @@ const chain = {
   edges: [...Array.from({ length: 7 }, (_, i) => ({ id: `e${i}`, from: `s${i}`, to: `s${i + 1}` })), { id: 'e7', from: 's7', to: 'done' }],
 };
 
-let h: Harness | undefined;
-let wss: WebSocketServer | undefined;
-const sockets: WebSocket[] = [];
+let stream: BareStream | undefined;
 
 afterEach(async () => {
-  for (const s of sockets.splice(0)) s.close();
-  await new Promise<void>((resolve) => (wss === undefined ? resolve() : wss.close(() => resolve())));
-  h?.close();
-  if (h !== undefined) rmSync(h.dir, { recursive: true, force: true });
-  h = undefined;
-  wss = undefined;
+  await stream?.close();
+  stream = undefined;
 });
 
 /** What one client received: each event's cursor and its text as it came in the frame. */
@@ -41,43 +33,30 @@ interface Received {
 
 describe('streams of one server', () => {
   it('encode each live event once for all their clients, and each client gets every event once, in order, as its own stream would send it', async () => {
-    const harnessed = (h = harness());
     const texts = new EventTexts();
-    const server = (wss = new WebSocketServer({ host: '127.0.0.1', port: 0 }));
-    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-    server.on('connection', (socket) => serveEventStream(socket, harnessed.store, { texts }));
-    const address = server.address();
-    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    const served = (stream = await bareStream({ texts }));
+    const harnessed = served.h;
 
+    // Live from now on (no `after`): only what the runs below commit.
     const subscribe = async (): Promise<Received> => {
-      const ws = new WebSocket(`ws://127.0.0.1:${port}`);
-      sockets.push(ws);
-      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
       const got: Received = { cursors: [], texts: [] };
-      const subscribed = new Promise<void>((resolve) =>
-        ws.on('message', (d: Buffer) => {
-          const text = d.toString();
-          const m = JSON.parse(text) as { subscribed?: unknown; events?: { cursor: number }[] };
-          if (m.subscribed !== undefined) return resolve();
-          // The frame is `{"events":[E1,E2…]}`: each event's text is cut out of the frame as sent.
-          const inner = text.slice('{"events":['.length, -2);
-          let from = 0;
-          for (const e of m.events ?? []) {
-            const json = JSON.stringify(e);
-            got.cursors.push(e.cursor);
-            // Find the event's exact text: it starts at `from` and parses back to `e`.
-            let end = inner.indexOf(',{"cursor":', from);
-            if (end < 0) end = inner.length;
-            const piece = inner.slice(from, end);
-            expect(JSON.stringify(JSON.parse(piece))).toBe(json);
-            got.texts.push(piece);
-            from = end + 1;
-          }
-        }),
-      );
-      // Live from now on (no `after`): only what the runs below commit.
-      ws.send(JSON.stringify({ subscribe: { runs: 'all' }, batch: true }));
-      await subscribed;
+      await served.subscribe('all', (text) => {
+        const m = JSON.parse(text) as { events?: { cursor: number }[] };
+        // The frame is `{"events":[E1,E2…]}`: each event's text is cut out of the frame as sent.
+        const inner = text.slice('{"events":['.length, -2);
+        let from = 0;
+        for (const e of m.events ?? []) {
+          const json = JSON.stringify(e);
+          got.cursors.push(e.cursor);
+          // Find the event's exact text: it starts at `from` and parses back to `e`.
+          let end = inner.indexOf(',{"cursor":', from);
+          if (end < 0) end = inner.length;
+          const piece = inner.slice(from, end);
+          expect(JSON.stringify(JSON.parse(piece))).toBe(json);
+          got.texts.push(piece);
+          from = end + 1;
+        }
+      });
       return got;
     };
     const a = await subscribe();
