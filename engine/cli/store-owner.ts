@@ -6,14 +6,14 @@
 // it names a live process and a loopback address, and the server there answers /api/health naming
 // this very store file (a folder may hold several stores). The command goes as a typed command
 // (POST /api/commands) that carries content only; the CLI has already read every file it names,
-// with the user's own permissions.
+// with the user's own permissions. Node's http client (loopback-request.ts) is imported only when
+// an endpoint file is there: a store no server owns, the usual case, costs a command one stat.
 import { statSync } from 'node:fs';
 import type { z } from 'zod';
 import { ApiErrorBody } from '../../shared/api/api-error.ts';
 import type { ForwardedCommand } from '../../shared/api/forwarded-command.ts';
 import { readEndpointFile } from '../host/endpoint-file.ts';
 import { ServiceError, type ServiceErrorCode } from '../service/service-error.ts';
-import { loopbackRequest, NotReached } from './loopback-request.ts';
 
 export interface StoreOwner {
   url: string;
@@ -39,6 +39,7 @@ const isServiceCode = (code: string): code is ServiceErrorCode => SERVICE_CODES.
 export async function storeOwner(dbPath: string): Promise<StoreOwner | undefined> {
   const endpoint = readEndpointFile(dbPath);
   if (endpoint === undefined) return undefined;
+  const { loopbackRequest, NotReached } = await import('./loopback-request.ts');
   let store: unknown;
   try {
     const health = await loopbackRequest(endpoint.url, endpoint.token, 'GET', '/api/health', undefined, HEALTH_WAIT_MS);

@@ -3,7 +3,8 @@
 // only, and what the Insights page needs over all runs instead of each run's row: per edge how
 // many runs took it, and the runs counted by when they started in the viewer's time zone. Over
 // 100,000 runs this reads a few hundred rows, not 100,000 rollups (docs/metrics.md).
-import { STATS_RUNS, type RunMetrics, type RunsOverTime, type StartBucket, type WorkflowReport } from '../../shared/api/workflow-stats.ts';
+import { STATS_RUNS } from '../../shared/api/read-limits.ts';
+import type { RunMetrics, RunsOverTime, StartBucket, WorkflowReport } from '../../shared/api/workflow-stats.ts';
 import { bucketSpan, UNIT_MS, type TimeUnit } from '../../shared/run/start-buckets.ts';
 import type { Store } from '../store/store.ts';
 import type { WorkflowRollups } from '../store/workflow-rollups.ts';

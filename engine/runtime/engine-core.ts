@@ -16,7 +16,7 @@ import { runContext } from './run-context.ts';
 import { launchAttempt } from './attempt-launch.ts';
 import { ActionQueue } from './action-queue.ts';
 import { AttemptRunner } from './attempt-runner.ts';
-import { foldRun } from './fold-run.ts';
+import { foldStoredRun } from './fold-run.ts';
 import { newLiveRun, type Completion, type EngineOptions, type Launch, type LiveRun, type StartRunOptions } from './live-run.ts';
 import { RunLifecycle } from './run-lifecycle.ts';
 import type { EventExtra, RunPort } from './run-port.ts';
@@ -108,10 +108,10 @@ export class EngineCore implements RunPort {
   }
 
   /** Loads (or returns) a run from the log; recovers attempts that a stopped engine left running. */
-  load(runId: string): LiveRun {
+  load(runId: string, log?: readonly RunEvent[]): LiveRun {
     const existing = this.runs.get(runId);
     if (existing) return existing;
-    const model = foldRun(this.o.store, runId);
+    const model = foldStoredRun(this.o.store, runId, log);
     this.o.store.knownLastSeq(runId, model.lastSeq);
     const live = this.live(model);
     this.lifecycle.recoverLive(live);

@@ -3,7 +3,7 @@
 //
 // Readers (inspect, fork, revise: engine/service/run-reader.ts) pass the log read with the full
 // check. The engine's own loads (resume, recovery, rebuilt projections) read it as the engine
-// wrote it (Store.readRunLog), without re-checking each event's data against its schema: a
+// wrote it (Store.readRunLog, or Store.readRunLogs for many runs at once), without re-checking each event's data against its schema: a
 // resume of 1,000 runs would parse every event of every run again.
 // Should the fold trip over an event all the same (data damaged inside the file), the log is
 // read again with the full check, so the error names the event and says the store is damaged
@@ -14,11 +14,18 @@ import type { RunModel } from '../../shared/run/run-model.ts';
 import type { Store } from '../store/store.ts';
 import { StoreError } from '../store/store-error.ts';
 
-/** `events`: the run's log when the caller has read it already (it is not read again). */
+/** `events`: the run's log when the caller has read it already, fully checked (it is not read again). */
 export function foldRun(store: Store, runId: string, events?: readonly RunEvent[]): RunModel {
-  if (events !== undefined) return foldLog(store, runId, events);
+  return events === undefined ? foldStoredRun(store, runId) : foldLog(store, runId, events);
+}
+
+/**
+ * The engine's own load of a run: its log as the engine wrote it, `log` when the caller read it
+ * already (Store.readRunLogs, recovery's batched read), else read here (Store.readRunLog).
+ */
+export function foldStoredRun(store: Store, runId: string, log?: readonly RunEvent[]): RunModel {
   try {
-    return foldLog(store, runId, store.readRunLog(runId));
+    return foldLog(store, runId, log ?? store.readRunLog(runId));
   } catch (error) {
     // Throws the damage it finds, naming the run, the event and what is wrong with its data.
     store.readEvents(runId);

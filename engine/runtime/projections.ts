@@ -2,7 +2,7 @@
 // of unfinished runs: the live work an operator looks at). They can always be rebuilt from the
 // log; a test rebuilds them and compares.
 import type { RunRow, StepProjection, Store } from '../store/store.ts';
-import { foldRun } from './fold-run.ts';
+import { foldStoredRun } from './fold-run.ts';
 import { currentAttempt, type RunModel, type StepRuntime } from '../../shared/run/run-model.ts';
 import { isTerminal } from '../../shared/run/run-status.ts';
 
@@ -46,7 +46,7 @@ export function repairMissingRuns(store: Store): string[] {
 
 /** Sets a run's rows (run, and steps while it is unfinished) from its log, for the next flush. */
 export function projectFromLog(store: Store, runId: string): RunModel {
-  const m = foldRun(store, runId);
+  const m = foldStoredRun(store, runId);
   store.setRunProjection(runRow(m));
   if (!isTerminal(m.state)) for (const s of stepRows(m)) store.setStepProjection(runId, s);
   return m;

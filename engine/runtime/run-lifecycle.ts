@@ -13,6 +13,9 @@ import { newRunModel, type RunModel } from '../../shared/run/run-model.ts';
 import { isTerminal } from '../../shared/run/run-status.ts';
 import type { StepHandler } from './step-handler.ts';
 
+/** Runs whose logs recover() reads in one query. */
+const RECOVERY_BATCH = 500;
+
 /** What the lifecycle needs of the core beyond RunPort. */
 export interface LifecycleHost {
   /** Wraps a model as a live run; holds it in memory unless it has finished. */
@@ -106,12 +109,19 @@ export class RunLifecycle {
     let interrupted = 0;
     let runs = 0;
     const queuedWorkflows = new Set<string>();
-    for (const id of this.port.store.unfinishedRunIds()) {
-      if (this.host.holds(id)) continue;
-      const live = this.port.load(id);
-      runs++;
-      interrupted += live.inbox.length;
-      if (live.model.queued) queuedWorkflows.add(live.model.workflow.id);
+    const ids = this.port.store.unfinishedRunIds();
+    // The logs are read RECOVERY_BATCH runs per query (Store.readRunLogs): a query per run cost a
+    // resume of 1,000 runs as much as folding them, and a batch bounds the logs held at once.
+    for (let k = 0; k < ids.length; k += RECOVERY_BATCH) {
+      const batch = ids.slice(k, k + RECOVERY_BATCH).filter((id) => !this.host.holds(id));
+      const logs = this.port.store.readRunLogs(batch);
+      for (const id of batch) {
+        if (this.host.holds(id)) continue;
+        const live = this.port.load(id, logs.get(id));
+        runs++;
+        interrupted += live.inbox.length;
+        if (live.model.queued) queuedWorkflows.add(live.model.workflow.id);
+      }
     }
     for (const w of queuedWorkflows) this.dequeue(w);
     return { runs, interrupted };

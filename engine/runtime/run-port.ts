@@ -32,8 +32,8 @@ export interface RunPort {
   markDirty(live: LiveRun): void;
   /** Runs `act` inside the run's next tick; resolves once that tick's commit is written. */
   enqueue(live: LiveRun, act: () => Promise<void>): Promise<void>;
-  /** The run, loaded from its log if this engine does not hold it. */
-  load(runId: string): LiveRun;
+  /** The run, loaded from its log if this engine does not hold it; `log`: that log, if read already (Store.readRunLogs). */
+  load(runId: string, log?: readonly RunEvent[]): LiveRun;
   /** The runs this engine holds in memory. */
   liveRuns(): Iterable<LiveRun>;
   startRun(opts: StartRunOptions): string;

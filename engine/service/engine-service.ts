@@ -36,7 +36,8 @@ import { eventPageOf, runDetailOf, runSummaryPage, statsOf, stepAttemptsOf, time
 import type { StepAttemptsPage, StepAttemptsQuery } from '../../shared/api/step-attempts.ts';
 import type { RunSummaryPage } from '../../shared/api/run-summary.ts';
 import type { TaskSummary } from '../../shared/api/task-summary.ts';
-import { ValidateRequest, type ValidateResult, type WorkflowDetail, type WorkflowSummary, type WorkflowVersionDetail } from '../../shared/api/workflow-views.ts';
+import type { ValidateResult, WorkflowDetail, WorkflowSummary, WorkflowVersionDetail } from '../../shared/api/workflow-views.ts';
+import { ValidateRequest } from '../../shared/api/validate-request.ts';
 import { RunReader } from './run-reader.ts';
 import { checkRunInput } from './run-input-check.ts';
 import { ServiceError } from './service-error.ts';

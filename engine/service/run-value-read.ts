@@ -4,9 +4,9 @@
 // RunDetail (every attempt of every step) on the engine's thread before, 1.3 to 1.8 s on a run of
 // 100,000 events; now only the part the path goes into is built: the summary, and every attempt
 // of the one step the path names when it goes into its attempts.
-import { DETAIL_VALUE_LIMIT } from '../../shared/api/elided-value.ts';
+import { DETAIL_VALUE_LIMIT, INLINE_CHILD_BYTES } from '../../shared/api/read-limits.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
-import { INLINE_CHILD_BYTES, type RunValue, type RunValueQuery } from '../../shared/api/run-value.ts';
+import type { RunValue, RunValueQuery } from '../../shared/api/run-value.ts';
 import { formatValuePath, parseValuePath, type PathSegment } from '../../shared/api/value-path.ts';
 import { shapeValue } from '../../shared/run/elide-values.ts';
 import { runDetail, stepAttempts } from '../../shared/run/run-detail.ts';

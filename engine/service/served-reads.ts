@@ -18,7 +18,8 @@ import type { RunEventsPage } from '../../shared/api/event-page.ts';
 import type { Timeline } from '../../shared/api/timeline.ts';
 import type { WorkflowReport } from '../../shared/api/workflow-stats.ts';
 import type { RunValue, RunValueQuery } from '../../shared/api/run-value.ts';
-import { DETAIL_ATTEMPTS, type StepAttemptsPage, type StepAttemptsQuery } from '../../shared/api/step-attempts.ts';
+import { DETAIL_ATTEMPTS } from '../../shared/api/read-limits.ts';
+import type { StepAttemptsPage, StepAttemptsQuery } from '../../shared/api/step-attempts.ts';
 
 export class ServedReads {
   private readonly worker: ReadWorker;

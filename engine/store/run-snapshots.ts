@@ -21,7 +21,7 @@ import { deserialize, serialize } from 'node:v8';
 import type { Statement } from 'better-sqlite3';
 import { isFinishedRunState } from '../../shared/definition/names.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
-import { DETAIL_ATTEMPTS } from '../../shared/api/step-attempts.ts';
+import { DETAIL_ATTEMPTS } from '../../shared/api/read-limits.ts';
 import { runDetail } from '../../shared/run/run-detail.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
 import type { Db } from './db.ts';

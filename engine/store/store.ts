@@ -162,6 +162,16 @@ export class Store {
   }
 
   /**
+   * The logs of several runs, each as readRunLog reads it, in one query: what recovery reads for
+   * every unfinished run. A run without events maps to an empty log.
+   *
+   * @example const logs = store.readRunLogs(store.unfinishedRunIds());
+   */
+  readRunLogs(runIds: readonly string[]): Map<string, RunEvent[]> {
+    return this.log.readRunLogs(runIds);
+  }
+
+  /**
    * The events committed after `cursor`, in commit order, of every run or of the runs named: what
    * a client that saw everything up to `cursor` has missed. Pass the last cursor of a page to
    * get the next one; an empty page means nothing newer is committed yet.

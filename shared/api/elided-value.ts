@@ -3,16 +3,9 @@
 // and `GET /api/runs/:id/value?depth=` ships stubs for what lies deeper than asked. The stub says
 // how big the value is, what it is, where it is (fetch it by `path`) and how it begins.
 import { z } from 'zod';
+import { DETAIL_VALUE_LIMIT, ELIDED_KINDS, PREVIEW_CHARS, type ElidedKind } from './read-limits.ts';
 
-/** RunDetail values over this many bytes of JSON (UTF-8) are sent as an ElidedValue. */
-export const DETAIL_VALUE_LIMIT = 64 * 1024;
-
-/** How many characters of the value's JSON text a stub's preview holds. */
-export const PREVIEW_CHARS = 200;
-
-/** What kind of JSON value was left out. */
-export const ELIDED_KINDS = ['object', 'array', 'string', 'number', 'boolean', 'null'] as const;
-export type ElidedKind = (typeof ELIDED_KINDS)[number];
+export { DETAIL_VALUE_LIMIT, ELIDED_KINDS, PREVIEW_CHARS, type ElidedKind };
 
 /**
  * The stub of a value left out.

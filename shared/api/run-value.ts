@@ -4,13 +4,9 @@
 import { z } from 'zod';
 import { JsonValue } from './json-value.ts';
 import { MAX_VALUE_PATH_LENGTH } from './value-path.ts';
-import { ELIDED_KINDS } from './elided-value.ts';
+import { ELIDED_KINDS, INLINE_CHILD_BYTES, MAX_VALUE_DEPTH, MAX_VALUE_PAGE } from './read-limits.ts';
 
-/** Most entries a page of a large array or object may ask for. */
-export const MAX_VALUE_PAGE = 5000;
-
-/** Deepest level a `depth` may ask for (a value is at most 64 levels deep). */
-export const MAX_VALUE_DEPTH = 64;
+export { INLINE_CHILD_BYTES, MAX_VALUE_DEPTH, MAX_VALUE_PAGE };
 
 const count = (what: string, max: number) => z.coerce.number({ error: `${what} must be a whole number` }).int(`${what} must be a whole number`).nonnegative(`${what} must be 0 or more`).max(max, `${what} is at most ${max}`);
 
@@ -30,9 +26,6 @@ export const RunValueQuery = z.strictObject({
   limit: count('limit', MAX_VALUE_PAGE).pipe(z.number().min(1, 'limit must be 1 or more')).optional(),
 });
 export type RunValueQuery = z.infer<typeof RunValueQuery>;
-
-/** Children nested deeper than a `depth` asks for come whole while their JSON is at most this. */
-export const INLINE_CHILD_BYTES = 1024;
 
 /**
  * The answer: the value (with stubs below `depth`, sliced by `offset`/`limit`), where it is, its

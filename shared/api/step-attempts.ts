@@ -5,13 +5,9 @@
 // attempt list (attempts are only ever added to its end, so a place never changes meaning).
 import { z } from 'zod';
 import { AttemptDetail } from './run-detail.ts';
+import { DEFAULT_ATTEMPT_PAGE, DETAIL_ATTEMPTS, MAX_ATTEMPT_PAGE } from './read-limits.ts';
 
-/** How many of a step's latest attempts `GET /api/runs/:id` carries; the step's older ones are paged. */
-export const DETAIL_ATTEMPTS = 20;
-
-/** The largest page of attempts a client may ask for, and the page it gets without `limit`. */
-export const MAX_ATTEMPT_PAGE = 200;
-export const DEFAULT_ATTEMPT_PAGE = 50;
+export { DEFAULT_ATTEMPT_PAGE, DETAIL_ATTEMPTS, MAX_ATTEMPT_PAGE };
 
 /**
  * The query of `GET /api/runs/:id/steps/:stepId/attempts?before=&limit=`: the attempts at places

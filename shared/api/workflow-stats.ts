@@ -7,12 +7,13 @@
 import { z } from 'zod';
 import { RUN_STATES } from '../definition/names.ts';
 import { SettleOutcome } from './event-parts.ts';
+import { STATS_RUNS } from './read-limits.ts';
 import { RunFailure } from './run-summary.ts';
+
+export { STATS_RUNS };
 
 const count = z.number().int().nonnegative();
 
-/** How many of the newest runs GET /api/stats lists when `?runs=` is not given. */
-export const STATS_RUNS = 200;
 /** Milliseconds; not bounded below, so a clock that stepped back still gives a readable report. */
 const ms = z.number();
 /** A fraction from 0 to 1; null when there is nothing to divide by. */

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { Workflow } from '../definition/workflow-schema.ts';
 import { DiagnosticSchema } from './diagnostic-schema.ts';
-import { JsonValue } from './json-value.ts';
+import { ValidateRequest } from './validate-request.ts';
 
 /**
  * One workflow file of the workspace. A file that is not a readable workflow still appears,
@@ -63,14 +63,7 @@ export type WorkflowDetail = z.infer<typeof WorkflowDetail>;
 export const WorkflowVersionDetail = StoredVersion.extend({ id: z.string(), definition: Workflow });
 export type WorkflowVersionDetail = z.infer<typeof WorkflowVersionDetail>;
 
-/**
- * The body of `POST /api/validate`: a definition as file text (findings then carry line and
- * column) or as a parsed value (what the editor holds).
- */
-export const ValidateRequest = z
-  .strictObject({ text: z.string().optional(), definition: JsonValue.optional() })
-  .refine((r) => (r.text === undefined) !== (r.definition === undefined), 'give either "text" (the file\'s text) or "definition" (its parsed value), not both');
-export type ValidateRequest = z.infer<typeof ValidateRequest>;
+export { ValidateRequest };
 
 /** The answer of `POST /api/validate`. */
 export const ValidateResult = z.strictObject({ valid: z.boolean(), diagnostics: z.array(DiagnosticSchema) });

@@ -5,43 +5,9 @@
 // contract kept exactly; the others were added beside them, and later ones may be added too, so
 // the objects here are not strict: an older app ignores a field it does not know.
 import { z } from 'zod';
+import { EDGE_DIFF_PARTS, STEP_DIFF_PARTS, WORKFLOW_DIFF_PARTS, type EdgeDiffPart, type StepDiffPart, type WorkflowDiffPart } from './workflow-diff-parts.ts';
 
-/** The parts of a step that can differ, in the order they are reported. */
-export const STEP_DIFF_PARTS = [
-  'kind',
-  'config',
-  'input',
-  'output',
-  'accept',
-  'retry',
-  /** effect, idempotencyKey and onRevise */
-  'effect',
-  /** timeoutMs, deadlineMs and onExhausted */
-  'timing',
-  'compensation',
-  'resource',
-  'optional',
-  /** name and description */
-  'meta',
-  /** an edge into or out of the step was added, removed, renamed, rerouted or changed */
-  'edges',
-] as const;
-export type StepDiffPart = (typeof STEP_DIFF_PARTS)[number];
-
-/** The parts of an edge that can differ, in the order they are reported. */
-export const EDGE_DIFF_PARTS = [
-  /** from or to changed */
-  'rerouted',
-  'on',
-  'when',
-  'default',
-  'maxTraversals',
-] as const;
-export type EdgeDiffPart = (typeof EDGE_DIFF_PARTS)[number];
-
-/** The workflow-level parts that can differ (version, $schema and layout never do; see versions and layout). */
-export const WORKFLOW_DIFF_PARTS = ['id', 'name', 'description', 'input', 'output', 'limits'] as const;
-export type WorkflowDiffPart = (typeof WORKFLOW_DIFF_PARTS)[number];
+export { EDGE_DIFF_PARTS, STEP_DIFF_PARTS, WORKFLOW_DIFF_PARTS, type EdgeDiffPart, type StepDiffPart, type WorkflowDiffPart };
 
 const Ends = z.object({ from: z.string(), to: z.string() });
 export type EdgeEnds = z.infer<typeof Ends>;

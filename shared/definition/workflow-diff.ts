@@ -3,18 +3,8 @@
 // compares what is written, not what the engine infers: a default written out ("optional": false)
 // differs from the same field left out. Objects are compared regardless of key order, arrays in
 // order. The JSON shape is workflow-diff-schema.ts beside it; the rules are in docs/diff.md.
-import {
-  EDGE_DIFF_PARTS,
-  STEP_DIFF_PARTS,
-  WORKFLOW_DIFF_PARTS,
-  type EdgeChange,
-  type EdgeDiffPart,
-  type EdgeEnds,
-  type EdgeRename,
-  type StepChange,
-  type StepDiffPart,
-  type WorkflowDiff,
-} from './workflow-diff-schema.ts';
+import { EDGE_DIFF_PARTS, STEP_DIFF_PARTS, WORKFLOW_DIFF_PARTS, type EdgeDiffPart, type StepDiffPart } from './workflow-diff-parts.ts';
+import type { EdgeChange, EdgeEnds, EdgeRename, StepChange, WorkflowDiff } from './workflow-diff-schema.ts';
 import type { Edge, Step, Workflow } from './workflow-schema.ts';
 
 /** The fields of a step behind each part ('edges' is worked out from the edges, not the step). */

@@ -3,7 +3,8 @@
 // `GET /api/runs/:id/value`: sliced, and stubbed below a depth. Pure: the server calls it; tests
 // and the app can too.
 import type { JsonValue } from '../api/json-value.ts';
-import { ELIDED_KINDS, PREVIEW_CHARS, type ElidedKind, type ElidedValue } from '../api/elided-value.ts';
+import type { ElidedValue } from '../api/elided-value.ts';
+import { ELIDED_KINDS, PREVIEW_CHARS, type ElidedKind } from '../api/read-limits.ts';
 import type { AttemptDetail, RunDetail } from '../api/run-detail.ts';
 import type { RunValue } from '../api/run-value.ts';
 import { appendPath, segmentText } from '../api/value-path.ts';
