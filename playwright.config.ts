@@ -20,6 +20,9 @@ export default defineConfig({
   reporter: ci ? [['list'], ['json', { outputFile: 'test-results/playwright.json' }]] : [['list']],
   use: {
     viewport: { width: 1440, height: 900 },
+    // A failed test leaves a picture of its page beside its error (test-results/playwright/): a
+    // flake on a loaded machine is then read from what the page showed, not guessed.
+    screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env['WEFT_CHROMIUM'] ?? '/usr/bin/chromium',
       args: [
