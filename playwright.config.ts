@@ -1,6 +1,8 @@
 // Playwright drives Debian's chromium (Playwright cannot download its own browsers here) against
-// the real `weft serve`. Tests live in test/e2e/*.spec.ts (vitest takes *.test.ts). One worker:
-// each test starts its own engine process, and the machine has two cores.
+// the real `weft serve`. Tests live in test/e2e/*.spec.ts (vitest takes *.test.ts). Two workers,
+// one spec file at a time each: a file's tests share one served workspace (its beforeAll), so
+// files never share state, and most of a test's time is spent waiting on the engine, a stand-in
+// API's real timeouts or chromium, so the second worker has a core meanwhile (docs/testing.md).
 import { defineConfig } from '@playwright/test';
 
 const ci = process.env['CI'] === 'true';
@@ -9,7 +11,7 @@ export default defineConfig({
   testDir: 'test/e2e',
   testMatch: '*.spec.ts',
   outputDir: 'test-results/playwright',
-  workers: 1,
+  workers: 2,
   // Specs wait on states, never on time; these clocks only stop a broken test, so they are far
   // longer than anything takes on a loaded machine: an expectation (and expect.poll) waits up to
   // 90 s for its state (test/wait-until.ts's bound), a test is broken after 5 minutes.
@@ -18,6 +20,9 @@ export default defineConfig({
   reporter: ci ? [['list'], ['json', { outputFile: 'test-results/playwright.json' }]] : [['list']],
   use: {
     viewport: { width: 1440, height: 900 },
+    // A failed test leaves a picture of its page beside its error (test-results/playwright/): a
+    // flake on a loaded machine is then read from what the page showed, not guessed.
+    screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env['WEFT_CHROMIUM'] ?? '/usr/bin/chromium',
       args: [

@@ -1,7 +1,9 @@
 // What the renderer's browser tests share: a component harness bundled by esbuild from the real
 // sources, served as `weft serve` would (a page, its script and its styles with the app's theme),
 // Debian's chromium to run it in, pages whose waits outlast a loaded machine, and screenshots that
-// assert what they show. Each test routes a made-up origin to these files.
+// assert what they show. Each file routes a made-up origin to these files. A file's tests share
+// one page where they can: loading a harness (a new page, then parsing megabytes of development
+// React and CodeMirror) costs a few seconds on a loaded machine, and remounting it costs nothing.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from '@playwright/test';
@@ -67,6 +69,47 @@ export async function newHarnessPage(browser: Browser, options: BrowserContextOp
   const page = await browser.newPage(options);
   page.setDefaultTimeout(WAIT_BOUND_MS);
   return page;
+}
+
+/**
+ * The end of a harness's source: mounts `element` (TSX, e.g. `<StrictMode><App /></StrictMode>`)
+ * into #root, and defines `window.remountHarness()`, which unmounts it, forgets `window.harness`
+ * and mounts it anew, so a page can serve the next test as a fresh one would (remountHarness).
+ * The harness must import createRoot.
+ */
+export function mountable(element: string): string {
+  return `
+let root = null;
+window.remountHarness = () => {
+  root?.unmount();
+  delete window.harness;
+  root = createRoot(document.getElementById('root'));
+  root.render(${element});
+};
+window.remountHarness();
+`;
+}
+
+/**
+ * Puts a page that served one test back as a newly opened one starts, for the next test: the
+ * pointer at the top-left corner, nothing focused or scrolled, `viewport`, the light theme, and
+ * the harness unmounted and mounted anew (its source ends with mountable()). The
+ * caller then waits for what the harness shows first, as after opening the page.
+ */
+export async function remountHarness(page: Page, viewport: { width: number; height: number }): Promise<void> {
+  await page.mouse.move(0, 0);
+  await page.setViewportSize(viewport);
+  await page.evaluate(`document.activeElement?.blur(); window.scrollTo(0, 0); document.documentElement.dataset.theme = 'light'; window.remountHarness()`);
+}
+
+/** Records what the page logs as an error and what it throws, into the array returned. */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  return errors;
 }
 
 /**

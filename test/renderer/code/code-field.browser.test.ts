@@ -4,7 +4,7 @@
 // click for a moment after its completion list opens (its interactionDelay), the test acts again
 // until the state shows the act was taken.
 import type { Browser, Page } from '@playwright/test';
-import { bundleHarness, launchChromium, newHarnessPage, shootBothThemes } from '../browser-harness.ts';
+import { bundleHarness, collectPageErrors, launchChromium, mountable, newHarnessPage, remountHarness, shootBothThemes } from '../browser-harness.ts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../../engine/server/security.ts';
 
@@ -53,8 +53,7 @@ function App() {
     </div>
   );
 }
-createRoot(document.getElementById('root')).render(<StrictMode><App /></StrictMode>);
-`;
+${mountable('<StrictMode><App /></StrictMode>')}`;
 
 let browser: Browser;
 let page: Page;
@@ -78,13 +77,12 @@ interface Served {
   nonce?: string;
 }
 
+const VIEWPORT = { width: 520, height: 420 };
+
+/** A new page of the harness, served with `served`'s header and meta; its errors go to pageErrors. */
 async function open(served: Served = {}): Promise<void> {
-  page = await newHarnessPage(browser, { viewport: { width: 520, height: 420 } });
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
+  page = await newHarnessPage(browser, { viewport: VIEWPORT });
+  pageErrors = collectPageErrors(page);
   const meta = served.nonce === undefined ? '' : `<meta property="csp-nonce" nonce="${served.nonce}">`;
   await page.route(`${ORIGIN}/**`, (route) => {
     const path = new URL(route.request().url()).pathname;
@@ -94,15 +92,12 @@ async function open(served: Served = {}): Promise<void> {
     return route.fulfill({ status: 200, contentType: file.type, body, headers: served.csp === undefined ? {} : { 'content-security-policy': served.csp } });
   });
   await page.goto(`${ORIGIN}/`);
-  await expect.poll(() => js<boolean>('window.harness !== undefined')).toBe(true);
-  pageErrors = errors;
+  await harnessReady();
 }
 
-let pageErrors: string[] = [];
+const harnessReady = () => page.waitForFunction('window.harness !== undefined');
 
-afterEach(async () => {
-  await page.close();
-});
+let pageErrors: string[] = [];
 
 const js = <T>(expression: string): Promise<T> => page.evaluate(expression) as Promise<T>;
 
@@ -117,10 +112,16 @@ async function setField(field: 'expr' | 'schema', text: string): Promise<void> {
 const box = (id: string) => page.getByTestId(`${id}-input`);
 
 describe('CodeField in chromium', () => {
-  beforeEach(() => open());
+  // One page for these tests (served without a policy), its harness mounted anew for each.
+  beforeAll(() => open());
+  afterAll(() => page.close());
+  beforeEach(async () => {
+    await remountHarness(page, VIEWPORT);
+    await harnessReady();
+  });
   afterEach(() => {
-    // Nothing the field does may throw or log an error.
-    expect(pageErrors).toEqual([]);
+    // Nothing the field does may throw or log an error (the page's loading counts for the first).
+    expect(pageErrors.splice(0)).toEqual([]);
   });
 
   it('labels the text box and calls onChange per edit', async () => {
@@ -273,38 +274,55 @@ describe('CodeField in chromium', () => {
 describe('CodeField under the app\'s Content-Security-Policy', () => {
   const withStyleNonce = (nonce: string): string => CONTENT_SECURITY_POLICY.replace("style-src 'self'", `style-src 'self' 'nonce-${nonce}'`);
 
-  it('with the style nonce published, runs without a single CSP refusal', async () => {
-    await open({ csp: withStyleNonce('n0nce'), nonce: 'n0nce' });
-    await js('window.harness.focus(13)');
-    await page.keyboard.type(' andd');
-    await page.locator('[data-testid="expr"] .cm-lintRange-error').waitFor();
-    // CodeMirror's own styles applied: its cursor layer is positioned absolutely.
-    expect(await js<string>(`getComputedStyle(document.querySelector('[data-testid="expr"] .cm-cursorLayer')).position`)).toBe('absolute');
-    expect(pageErrors).toEqual([]);
+  describe('with the style nonce published', () => {
+    // One page served with the policy and its nonce, the harness mounted anew for each test.
+    beforeAll(() => open({ csp: withStyleNonce('n0nce'), nonce: 'n0nce' }));
+    afterAll(() => page.close());
+    beforeEach(async () => {
+      await remountHarness(page, VIEWPORT);
+      await harnessReady();
+    });
+    afterEach(() => {
+      // Not one refusal or error (the page's loading counts for the first test).
+      expect(pageErrors.splice(0)).toEqual([]);
+    });
+
+    it('with the style nonce published, runs without a single CSP refusal', async () => {
+      await js('window.harness.focus(13)');
+      await page.keyboard.type(' andd');
+      await page.locator('[data-testid="expr"] .cm-lintRange-error').waitFor();
+      // CodeMirror's own styles applied: its cursor layer is positioned absolutely.
+      expect(await js<string>(`getComputedStyle(document.querySelector('[data-testid="expr"] .cm-cursorLayer')).position`)).toBe('absolute');
+      expect(pageErrors).toEqual([]);
+    });
+
+    it('says the JSON Schema check cannot run where eval is forbidden, instead of passing the schema', async () => {
+      // Valid against the meta-schema: only compiling it (which needs eval) could check the rest.
+      await js(`window.harness.setSchema('{"type": "object", "properties": {"id": {"type": "string"}}}')`);
+      const point = page.locator('[data-testid="schema"] .cm-lintPoint-info');
+      await point.waitFor({ state: 'attached' });
+      // A note, not an error: the field is not known to be invalid.
+      expect(await js<string>(`document.querySelector('[data-testid="schema-input"]').getAttribute('aria-invalid')`)).toBe('false');
+      // The meta-schema check is compiled ahead of time (no eval), so a misspelt type is still an error there.
+      await js(`window.harness.setSchema('{"type": "objec"}')`);
+      const range = page.locator('[data-testid="schema"] .cm-lintRange-error');
+      await range.waitFor();
+      expect(await range.textContent()).toBe('"objec"');
+      await expect.poll(() => js<string>(`document.querySelector('[data-testid="schema-input"]').getAttribute('aria-invalid')`)).toBe('true');
+      expect(pageErrors).toEqual([]);
+    });
   });
 
-  it('without it, CodeMirror\'s styles are refused (what the server must fix) but editing still works', async () => {
-    await open({ csp: CONTENT_SECURITY_POLICY });
-    await js('window.harness.focus(13)');
-    await page.keyboard.type('.x');
-    await expect.poll(() => js<string>(`window.harness.changes.at(-1)`)).toBe('input.orderId.x');
-    expect(pageErrors.some((e) => e.includes("style-src 'self'"))).toBe(true);
-  });
+  describe('without it', () => {
+    // A page of its own: the refusal comes when CodeMirror first adds its styles to the page.
+    afterEach(() => page.close());
 
-  it('says the JSON Schema check cannot run where eval is forbidden, instead of passing the schema', async () => {
-    await open({ csp: withStyleNonce('n0nce'), nonce: 'n0nce' });
-    // Valid against the meta-schema: only compiling it (which needs eval) could check the rest.
-    await js(`window.harness.setSchema('{"type": "object", "properties": {"id": {"type": "string"}}}')`);
-    const point = page.locator('[data-testid="schema"] .cm-lintPoint-info');
-    await point.waitFor({ state: 'attached' });
-    // A note, not an error: the field is not known to be invalid.
-    expect(await js<string>(`document.querySelector('[data-testid="schema-input"]').getAttribute('aria-invalid')`)).toBe('false');
-    // The meta-schema check is compiled ahead of time (no eval), so a misspelt type is still an error there.
-    await js(`window.harness.setSchema('{"type": "objec"}')`);
-    const range = page.locator('[data-testid="schema"] .cm-lintRange-error');
-    await range.waitFor();
-    expect(await range.textContent()).toBe('"objec"');
-    await expect.poll(() => js<string>(`document.querySelector('[data-testid="schema-input"]').getAttribute('aria-invalid')`)).toBe('true');
-    expect(pageErrors).toEqual([]);
+    it('without it, CodeMirror\'s styles are refused (what the server must fix) but editing still works', async () => {
+      await open({ csp: CONTENT_SECURITY_POLICY });
+      await js('window.harness.focus(13)');
+      await page.keyboard.type('.x');
+      await expect.poll(() => js<string>(`window.harness.changes.at(-1)`)).toBe('input.orderId.x');
+      expect(pageErrors.some((e) => e.includes("style-src 'self'"))).toBe(true);
+    });
   });
 });

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
-import { bundleHarness, launchChromium, newHarnessPage, shootBothThemes } from '../browser-harness.ts';
+import { bundleHarness, collectPageErrors, launchChromium, mountable, newHarnessPage, remountHarness, shootBothThemes } from '../browser-harness.ts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { serve, type Serving } from '../../../engine/server/serve.ts';
 
@@ -52,8 +52,7 @@ function App() {
     </div>
   );
 }
-createRoot(document.getElementById('root')).render(<App />);
-`;
+${mountable('<App />')}`;
 
 let root: string;
 let serving: Serving;
@@ -63,6 +62,7 @@ let page: Page;
 let pageErrors: string[] = [];
 const files = new Map<string, { type: string; body: string }>();
 const ORIGIN = 'http://weft.test';
+const VIEWPORT = { width: 680, height: 520 };
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'weft-json-view-'));
@@ -87,21 +87,9 @@ beforeAll(async () => {
 
   for (const [path, file] of await bundleHarness(HARNESS, 'harness.tsx', { nodeEnv: 'production' })) files.set(path, file);
   browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await serving?.stop();
-  rmSync(root, { recursive: true, force: true });
-});
-
-beforeEach(async () => {
-  page = await newHarnessPage(browser, { viewport: { width: 680, height: 520 } });
-  pageErrors = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') pageErrors.push(m.text());
-  });
-  page.on('pageerror', (e) => pageErrors.push(e.message));
+  // One page for every test, its harness mounted anew for each (a fresh page costs seconds).
+  page = await newHarnessPage(browser, { viewport: VIEWPORT });
+  pageErrors = collectPageErrors(page);
   await page.route(`${ORIGIN}/**`, async (route) => {
     const url = new URL(route.request().url());
     if (url.pathname.startsWith('/api/')) {
@@ -114,12 +102,22 @@ beforeEach(async () => {
     return route.fulfill({ status: 200, contentType: file.type, body: file.body });
   });
   await page.goto(`${ORIGIN}/`);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await serving?.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  await remountHarness(page, VIEWPORT);
   await expect.poll(() => js<boolean>('window.harness !== undefined')).toBe(true);
 });
 
-afterEach(async () => {
-  expect(pageErrors).toEqual([]);
-  await page.close();
+afterEach(() => {
+  // Nothing the view does may throw or log an error (the page's loading counts for the first).
+  expect(pageErrors.splice(0)).toEqual([]);
 });
 
 const js = <T>(expression: string): Promise<T> => page.evaluate(expression) as Promise<T>;

@@ -2,7 +2,10 @@
 // from the repository's root): <Timeline> over a model built from a synthetic log by the shared
 // timeline() fold, as the server builds it. window.harness lets the test grow the log (a live
 // run), swap in a 100,000-event run and read the selections. Plain text because this project's
-// test code is type-checked without the DOM library; the component itself is type-checked.
+// test code is type-checked without the DOM library; the component itself is type-checked. It ends
+// with mountable(), so one page serves every test, the harness mounted anew for each.
+
+import { mountable } from '../browser-harness.ts';
 
 export const TIMELINE_HARNESS = `
 import { StrictMode, useMemo, useState } from 'react';
@@ -99,9 +102,4 @@ function App() {
   );
 }
 
-createRoot(document.getElementById('root') ?? document.body).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
-`;
+${mountable('<StrictMode><App /></StrictMode>')}`;

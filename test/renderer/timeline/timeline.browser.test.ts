@@ -2,7 +2,7 @@
 // esbuild from the real component and the shared fold: no jsdom, since the view measures its
 // width and scrolls. Every wait is for a state in the page, never for time.
 import type { Browser, Page } from '@playwright/test';
-import { bundleHarness, launchChromium, newHarnessPage, shootBothThemes } from '../browser-harness.ts';
+import { bundleHarness, collectPageErrors, launchChromium, newHarnessPage, remountHarness, shootBothThemes } from '../browser-harness.ts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TIMELINE_HARNESS } from './timeline-harness.ts';
 
@@ -12,9 +12,19 @@ const files = new Map<string, { type: string; body: string }>();
 const ORIGIN = 'http://weft.test';
 let pageErrors: string[] = [];
 
+const VIEWPORT = { width: 1000, height: 420 };
+
+// One page for every test, its harness mounted anew for each (a fresh page costs seconds).
 beforeAll(async () => {
   for (const [path, file] of await bundleHarness(TIMELINE_HARNESS, 'timeline-harness.tsx', { bodyStyle: 'margin:0' })) files.set(path, file);
   browser = await launchChromium();
+  page = await newHarnessPage(browser, { viewport: VIEWPORT });
+  pageErrors = collectPageErrors(page);
+  await page.route(`${ORIGIN}/**`, (route) => {
+    const file = files.get(new URL(route.request().url()).pathname);
+    return file === undefined ? route.fulfill({ status: 404 }) : route.fulfill({ status: 200, contentType: file.type, body: file.body });
+  });
+  await page.goto(`${ORIGIN}/`);
 });
 
 afterAll(async () => {
@@ -22,25 +32,13 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  page = await newHarnessPage(browser, { viewport: { width: 1000, height: 420 } });
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.route(`${ORIGIN}/**`, (route) => {
-    const file = files.get(new URL(route.request().url()).pathname);
-    return file === undefined ? route.fulfill({ status: 404 }) : route.fulfill({ status: 200, contentType: file.type, body: file.body });
-  });
-  await page.goto(`${ORIGIN}/`);
+  await remountHarness(page, VIEWPORT);
   await page.getByTestId('timeline-row').first().waitFor();
-  pageErrors = errors;
 });
 
-afterEach(async () => {
-  // Nothing the timeline does may throw or log an error.
-  expect(pageErrors).toEqual([]);
-  await page.close();
+afterEach(() => {
+  // Nothing the timeline does may throw or log an error (the page's loading counts for the first).
+  expect(pageErrors.splice(0)).toEqual([]);
 });
 
 const js = <T>(expression: string): Promise<T> => page.evaluate(expression) as Promise<T>;
