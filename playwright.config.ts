@@ -1,8 +1,8 @@
 // Playwright drives Debian's chromium (Playwright cannot download its own browsers here) against
-// the real `weft serve`. Tests live in test/e2e/*.spec.ts (vitest takes *.test.ts). Two workers,
-// one spec file at a time each: a file's tests share one served workspace (its beforeAll), so
-// files never share state, and most of a test's time is spent waiting on the engine, a stand-in
-// API's real timeouts or chromium, so the second worker has a core meanwhile (docs/testing.md).
+// the real `weft serve`. Tests live in test/e2e/*.spec.ts (vitest takes *.test.ts). One worker:
+// a file's tests share one served workspace (its beforeAll), so files could run side by side, but
+// chromium and the engine keep both cores busy: two workers took the same wall time on an idle
+// machine (320 s against 324 s) and made waits on a loaded one longer (docs/testing.md).
 import { defineConfig } from '@playwright/test';
 
 const ci = process.env['CI'] === 'true';
@@ -11,7 +11,7 @@ export default defineConfig({
   testDir: 'test/e2e',
   testMatch: '*.spec.ts',
   outputDir: 'test-results/playwright',
-  workers: 2,
+  workers: 1,
   // Specs wait on states, never on time; these clocks only stop a broken test, so they are far
   // longer than anything takes on a loaded machine: an expectation (and expect.poll) waits up to
   // 90 s for its state (test/wait-until.ts's bound), a test is broken after 5 minutes.
