@@ -4,65 +4,15 @@
 // one case of each kind keeps the binary's contract (exit code, the bytes on stderr), with the
 // FIFOs (a process that waits on one would hang) and the deep nesting (the process's own stack).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runWeft, STACK_LINE, type WeftResult } from './run-weft.ts';
+import { runWeft, STACK_LINE } from './run-weft.ts';
+import { badFlagsStore } from './bad-flags-store.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'weft-bad-flags-'));
-const db = join(dir, 'store.db');
-const file = join(dir, 'ship.weft.json');
-writeFileSync(
-  file,
-  JSON.stringify({
-    format: 'weft/v1',
-    id: 'ship',
-    version: 1,
-    name: 'Ship',
-    steps: [
-      { id: 'review', kind: 'human', config: { task: 'approve', title: 'Ship it?' }, deadlineMs: 86_400_000 },
-      { id: 'arrive', kind: 'event', config: { name: 'arrived', correlationKey: '"k1"' }, deadlineMs: 86_400_000 },
-      { id: 'done', kind: 'end' },
-      { id: 'late', kind: 'end', config: { status: 'failed' } },
-    ],
-    edges: [
-      { id: 'e1', from: 'review', to: 'arrive' },
-      { id: 'e2', from: 'arrive', to: 'done' },
-      { id: 'e3', from: 'review', to: 'late', on: 'expired' },
-      { id: 'e4', from: 'arrive', to: 'late', on: 'expired' },
-    ],
-  }),
-);
-const folder = join(dir, 'a-folder');
-mkdirSync(folder);
-let run = '';
+const { dir, db, file, folder, start, refused } = badFlagsStore((args, cwd) => runWeft(args, cwd));
 
-const eventCount = (): number => {
-  const d = new Database(db, { readonly: true });
-  const n = (d.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n + (d.prepare('SELECT COUNT(*) AS n FROM external_events').get() as { n: number }).n;
-  d.close();
-  return n;
-};
-
-/** Exit 2, one line on stderr that matches, no stack, and nothing new in the store. */
-async function refused(args: readonly string[], message: RegExp, options: Parameters<typeof runWeft>[2] = {}): Promise<WeftResult> {
-  const before = eventCount();
-  const r = await runWeft(args.map((a) => (a === 'RUN' ? run : a)), dir, options);
-  expect(r.stderr).toMatch(message);
-  expect(r.stderr).not.toContain(STACK_LINE);
-  expect(r.stderr.trimEnd().split('\n')[0]).toMatch(message);
-  expect(r.code).toBe(2);
-  expect(eventCount()).toBe(before);
-  return r;
-}
-
-beforeAll(async () => {
-  const r = await runWeft(['run', file, '--db', db, '--json'], dir);
-  expect(r.code).toBe(3);
-  run = (JSON.parse(r.stdout) as { runId: string }).runId;
-});
+beforeAll(start);
 
 describe('JSON flags', () => {
   const flags: [string, string[]][] = [

@@ -3,66 +3,15 @@
 // a stack, a hang, or a value stored as something else. The same argv, exit code and output as
 // the binary without a process start per case; bad-flags-cli.test.ts keeps one case of each kind
 // (and the FIFOs, which only a process can show are not waited on) through the real binary.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { overrideEnv } from '../env-override.ts';
 import { weftInProcess } from './capture-io.ts';
+import { badFlagsStore } from './bad-flags-store.ts';
 import { STACK_LINE } from './run-weft.ts';
 
-type Result = Awaited<ReturnType<typeof weftInProcess>>;
-
-const dir = mkdtempSync(join(tmpdir(), 'weft-bad-flags-'));
-const db = join(dir, 'store.db');
-const file = join(dir, 'ship.weft.json');
-writeFileSync(
-  file,
-  JSON.stringify({
-    format: 'weft/v1',
-    id: 'ship',
-    version: 1,
-    name: 'Ship',
-    steps: [
-      { id: 'review', kind: 'human', config: { task: 'approve', title: 'Ship it?' }, deadlineMs: 86_400_000 },
-      { id: 'arrive', kind: 'event', config: { name: 'arrived', correlationKey: '"k1"' }, deadlineMs: 86_400_000 },
-      { id: 'done', kind: 'end' },
-      { id: 'late', kind: 'end', config: { status: 'failed' } },
-    ],
-    edges: [
-      { id: 'e1', from: 'review', to: 'arrive' },
-      { id: 'e2', from: 'arrive', to: 'done' },
-      { id: 'e3', from: 'review', to: 'late', on: 'expired' },
-      { id: 'e4', from: 'arrive', to: 'late', on: 'expired' },
-    ],
-  }),
-);
-const folder = join(dir, 'a-folder');
-mkdirSync(folder);
-let run = '';
-
-const eventCount = (): number => {
-  const d = new Database(db, { readonly: true });
-  const n = (d.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n + (d.prepare('SELECT COUNT(*) AS n FROM external_events').get() as { n: number }).n;
-  d.close();
-  return n;
-};
-
-/** Exit 2, one line on stderr that matches, no stack, and nothing new in the store. */
-async function refused(args: readonly string[], message: RegExp): Promise<Result> {
-  const before = eventCount();
-  const r = await weftInProcess(
-    args.map((a) => (a === 'RUN' ? run : a)),
-    dir,
-  );
-  expect(r.stderr).toMatch(message);
-  expect(r.stderr).not.toContain(STACK_LINE);
-  expect(r.stderr.trimEnd().split('\n')[0]).toMatch(message);
-  expect(r.code).toBe(2);
-  expect(eventCount()).toBe(before);
-  return r;
-}
+const { dir, db, file, folder, start, runId, refused } = badFlagsStore(weftInProcess);
 
 let restoreEnv: (() => void) | undefined;
 afterEach(() => {
@@ -70,11 +19,7 @@ afterEach(() => {
   restoreEnv = undefined;
 });
 
-beforeAll(async () => {
-  const r = await weftInProcess(['run', file, '--db', db, '--json'], dir);
-  expect(r.code).toBe(3);
-  run = (JSON.parse(r.stdout) as { runId: string }).runId;
-});
+beforeAll(start);
 
 describe('JSON flags', () => {
   const flags: [string, string[]][] = [
@@ -124,7 +69,7 @@ describe('a run id of 50,000 characters', () => {
 describe('values that are accepted but mean nothing', () => {
   it('refuses weft reassign --to ""', async () => {
     for (const to of ['', '   ']) {
-      const r = await weftInProcess(['reassign', run, 'review', '--to', to, '--db', db], dir);
+      const r = await weftInProcess(['reassign', runId(), 'review', '--to', to, '--db', db], dir);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/--to needs a name/);
     }
