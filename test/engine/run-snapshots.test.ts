@@ -22,6 +22,7 @@ import { valueAt } from '../../shared/run/value-at.ts';
 import { foldRun } from '../../engine/runtime/fold-run.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store, type StoreOptions } from '../../engine/store/store.ts';
+import { redraftLoop } from './redraft-loop.ts';
 import { Engine } from '../../engine/runtime/engine.ts';
 import { defaultExecutors } from '../../engine/executors/default-executors.ts';
 import { systemClock, systemRandom } from '../../engine/time/clock.ts';
@@ -53,16 +54,7 @@ const loopThenCheck = wf(
   ],
 );
 
-/** A draft and a review in a loop: the run waits for a person after every pass. */
-const redraft = wf(
-  'redraft',
-  [{ id: 'draft', kind: 'transform', config: { expression: '{"pass": $activation}' } }, { id: 'review', kind: 'human', config: { task: 'review', title: 'Review' }, deadlineMs: 86_400_000 }, end()],
-  [
-    { id: 'to_review', from: 'draft', to: 'review' },
-    { id: 'redo', from: 'review', to: 'draft', on: 'rejected', maxTraversals: 40 },
-    { id: 'accepted', from: 'review', to: 'done' },
-  ],
-);
+const redraft = redraftLoop;
 
 let h: Harness | undefined;
 let reader: { store: Store; close(): void } | undefined;

@@ -11,19 +11,10 @@ import { foldRun } from '../../engine/runtime/fold-run.ts';
 import type { Store } from '../../engine/store/store.ts';
 import { runDetail } from '../../shared/run/run-detail.ts';
 import { DETAIL_ATTEMPTS } from '../../shared/api/step-attempts.ts';
-import { end, harness, wf, type Harness } from '../engine/harness.ts';
+import { harness, type Harness } from '../engine/harness.ts';
+import { redraftLoop } from '../engine/redraft-loop.ts';
 
-const human = (id: string) => ({ id, kind: 'human', config: { task: 'review', title: `Review ${id}` }, deadlineMs: 86_400_000 });
-/** A draft and a review in a loop: each rejection makes one more attempt of each. */
-const redraft = wf(
-  'redraft',
-  [{ id: 'draft', kind: 'transform', config: { expression: '{"pass": $activation}' } }, human('review'), end()],
-  [
-    { id: 'to_review', from: 'draft', to: 'review' },
-    { id: 'redo', from: 'review', to: 'draft', on: 'rejected', maxTraversals: 40 },
-    { id: 'accepted', from: 'review', to: 'done' },
-  ],
-);
+const redraft = redraftLoop;
 
 let h: Harness | undefined;
 let reader: { store: Store; close(): void } | undefined;
