@@ -10,19 +10,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runWeft, STACK_LINE } from './run-weft.ts';
 import { badFlagsStore } from './bad-flags-store.ts';
 
-const { dir, db, file, folder, start, refused } = badFlagsStore((args, cwd) => runWeft(args, cwd));
+const { dir, db, file, folder, jsonFlags, start, refused } = badFlagsStore((args, cwd) => runWeft(args, cwd));
 
 beforeAll(start);
 
 describe('JSON flags', () => {
-  const flags: [string, string[]][] = [
-    ['--data', ['approve', 'RUN', 'review', '--db', db, '--data']],
-    ['--data', ['send', 'arrived', '--key', 'k1', '--db', db, '--data']],
-    ['--output', ['skip', 'RUN', 'review', '--reason', 'x', '--db', db, '--output']],
-    ['--evidence', ['resolve', 'RUN', 'review', '--as', 'succeeded', '--db', db, '--evidence']],
-    ['--input', ['retry', 'RUN', 'review', '--db', db, '--input']],
-    ['--input', ['revise', 'RUN', '--db', db, '--input']],
-  ];
+  const flags = jsonFlags;
 
   it.each([...flags.slice(0, 1), ...flags.slice(4, 5)])('invalid JSON in %s names that flag, and a folder given as @file is refused', async (flag, args) => {
     const r = await refused([...args, '{"a": 1,}'], new RegExp(`${flag} is not valid JSON at line 1, column 9`));

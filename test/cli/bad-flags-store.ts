@@ -19,6 +19,8 @@ export interface BadFlagsStore {
   file: string;
   /** A folder where a flag wants a file. */
   folder: string;
+  /** Each flag that takes JSON, with an argv that ends at it (its value still to come). */
+  jsonFlags: [string, string[]][];
   /** Starts the run that `RUN` in an argv stands for (it parks on the review: exit 3). */
   start(): Promise<void>;
   /** That run's id, once started. */
@@ -67,6 +69,14 @@ export function badFlagsStore(call: CallWeft): BadFlagsStore {
     db,
     file,
     folder,
+    jsonFlags: [
+      ['--data', ['approve', 'RUN', 'review', '--db', db, '--data']],
+      ['--data', ['send', 'arrived', '--key', 'k1', '--db', db, '--data']],
+      ['--output', ['skip', 'RUN', 'review', '--reason', 'x', '--db', db, '--output']],
+      ['--evidence', ['resolve', 'RUN', 'review', '--as', 'succeeded', '--db', db, '--evidence']],
+      ['--input', ['retry', 'RUN', 'review', '--db', db, '--input']],
+      ['--input', ['revise', 'RUN', '--db', db, '--input']],
+    ],
     async start() {
       const r = await call(['run', file, '--db', db, '--json'], dir);
       expect(r.code).toBe(3);

@@ -11,7 +11,7 @@ import { weftInProcess } from './capture-io.ts';
 import { badFlagsStore } from './bad-flags-store.ts';
 import { STACK_LINE } from './run-weft.ts';
 
-const { dir, db, file, folder, start, runId, refused } = badFlagsStore(weftInProcess);
+const { dir, db, file, folder, jsonFlags, start, runId, refused } = badFlagsStore(weftInProcess);
 
 let restoreEnv: (() => void) | undefined;
 afterEach(() => {
@@ -22,14 +22,7 @@ afterEach(() => {
 beforeAll(start);
 
 describe('JSON flags', () => {
-  const flags: [string, string[]][] = [
-    ['--data', ['approve', 'RUN', 'review', '--db', db, '--data']],
-    ['--data', ['send', 'arrived', '--key', 'k1', '--db', db, '--data']],
-    ['--output', ['skip', 'RUN', 'review', '--reason', 'x', '--db', db, '--output']],
-    ['--evidence', ['resolve', 'RUN', 'review', '--as', 'succeeded', '--db', db, '--evidence']],
-    ['--input', ['retry', 'RUN', 'review', '--db', db, '--input']],
-    ['--input', ['revise', 'RUN', '--db', db, '--input']],
-  ];
+  const flags = jsonFlags;
 
   it.each(flags)('invalid JSON in %s names that flag', async (flag, args) => {
     const r = await refused([...args, '{"a": 1,}'], new RegExp(`${flag} is not valid JSON at line 1, column 9`));
