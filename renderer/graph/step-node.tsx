@@ -32,6 +32,8 @@ function StepNodeView({ data, selected }: NodeProps<StepFlowNode>) {
       data-selected={selected ? 'true' : undefined}
       data-path={mark?.kind}
       data-diff={data.diff}
+      data-breakpoint={data.breakpoint}
+      data-pinned={data.pinned}
       data-testid={`step-node-${data.stepId}`}
       title={`${data.name} (${data.stepId}) — ${data.kind}${state ? `, ${state.replace('_', ' ')}` : ''}${mark === null ? '' : `\n${mark.title}`}`}
     >

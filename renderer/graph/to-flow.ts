@@ -28,6 +28,16 @@ export interface StepNodeData extends Record<string, unknown> {
   stats?: StepStatsMark;
   /** On a run's graph: a map step's items that did not succeed, of how many. */
   items?: ItemsMark;
+  /** A debug run's (or the start form's) breakpoint before this step. */
+  breakpoint?: true;
+  /** A debug run's (or the start form's) pinned output for this step. */
+  pinned?: true;
+}
+
+/** The steps a debug run pauses before and the steps whose output it pins, marked on the nodes. */
+export interface DebugMarks {
+  breakpoints: readonly string[];
+  pins: readonly string[];
 }
 
 /** A map step's failed items, drawn as a badge: its state may say succeeded (onItemFailure "continue"). */

@@ -6,7 +6,7 @@ import '@xyflow/react/dist/style.css';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { Diagnostic } from '../api/api-types.ts';
 import { DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from './flow-defaults.ts';
-import { filePositions, toEdges, toNodes, type GraphStats, type ItemsMark, type OutcomeFlowEdge, type Positions, type StepFlowNode } from './to-flow.ts';
+import { filePositions, toEdges, toNodes, type GraphStats, type DebugMarks, type ItemsMark, type OutcomeFlowEdge, type Positions, type StepFlowNode } from './to-flow.ts';
 import { autoLayout } from './auto-layout.ts';
 import { labelledEdges, placeEdgeLabels, widenForLabels } from './edge-label-layout.ts';
 import { useTheme } from '../core/theme-store.ts';
@@ -22,9 +22,11 @@ interface Props {
   stats?: GraphStats | null;
   /** On a run's graph: map steps' failed items, by step id. */
   items?: Readonly<Record<string, ItemsMark>> | null;
+  /** A debug run's breakpoints and pins (the start form's, or a run's), drawn as marks on the nodes. */
+  debug?: DebugMarks | null;
 }
 
-function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = null, onSelect, stats = null, items = null }: Props) {
+function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = null, onSelect, stats = null, items = null, debug = null }: Props) {
   const theme = useTheme((s) => s.theme);
   const fromFile = useMemo(() => filePositions(workflow), [workflow]);
   const [computed, setComputed] = useState<{ for: Workflow; positions: Positions } | null>(null);
@@ -52,11 +54,16 @@ function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = nul
     return toNodes(workflow, diagnostics, positions, runId).map((n): StepFlowNode => {
       const mark = stats?.steps[n.id];
       const itemMark = items?.[n.id];
-      const data = mark === undefined && itemMark === undefined ? n.data : { ...n.data, ...(mark === undefined ? {} : { stats: mark }), ...(itemMark === undefined ? {} : { items: itemMark }) };
+      const breakpoint = debug?.breakpoints.includes(n.id) === true;
+      const pinned = debug?.pins.includes(n.id) === true;
+      const data =
+        mark === undefined && itemMark === undefined && !breakpoint && !pinned
+          ? n.data
+          : { ...n.data, ...(mark === undefined ? {} : { stats: mark }), ...(itemMark === undefined ? {} : { items: itemMark }), ...(breakpoint ? { breakpoint } : {}), ...(pinned ? { pinned } : {}) };
       const node = data === n.data ? n : { ...n, data };
       return n.id === selected ? { ...node, selected: true } : node;
     });
-  }, [workflow, diagnostics, positions, runId, selected, stats, items]);
+  }, [workflow, diagnostics, positions, runId, selected, stats, items, debug]);
   const edges = useMemo(
     () =>
       toEdges(workflow, runId).map((e): OutcomeFlowEdge => {

@@ -71,6 +71,8 @@ export function RunPage({ id }: { id: string }) {
   const definition = useRunDefinition(live);
   const children = detail?.children;
   const items = useMemo(() => itemMarks(children, definition), [children, definition]);
+  const runDebug = detail?.run.debug;
+  const debugMarks = useMemo(() => (runDebug === undefined ? null : { breakpoints: runDebug.breakpoints, pins: runDebug.pins }), [runDebug]);
 
   // A failed run opens at the step it is failing at: its cause is one click further.
   useEffect(() => {
@@ -118,6 +120,7 @@ export function RunPage({ id }: { id: string }) {
               diagnostics={NO_DIAGNOSTICS}
               runId={viewId}
               items={items}
+              debug={debugMarks}
               selected={selection?.stepId ?? null}
               onSelect={(stepId) => (stepId === null ? setSelection(null) : select({ stepId, attemptId: null }))}
             />

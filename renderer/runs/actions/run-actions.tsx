@@ -11,6 +11,7 @@ import { requireClients } from '../../api/clients.ts';
 import { ActionDialog } from './action-dialog.tsx';
 import { ReviseDialog } from './revise-dialog.tsx';
 import { notPermitted } from './run-facts.ts';
+import { pauseWords } from './debug-words.ts';
 import { useMenuHandlers } from '../../core/menu-handlers.ts';
 import './actions.css';
 
@@ -30,6 +31,8 @@ export function RunActions({ detail, client, onDone }: RunActionsProps) {
   const [open, setOpen] = useState<RunLevelActionName | null>(null);
   const run = detail.run;
   const done = (action: RunLevelActionName) => (result: RunActionResult) => onDone?.(result, action);
+  // A debug run paused at a breakpoint: Resume does what Continue does there; it says so.
+  const atBreakpoint = pauseWords(run.debug);
   // The desktop Run menu opens the same dialogs as the buttons, under the same engine rules.
   const fromMenu = (action: 'pause' | 'resume' | 'cancel') => (): string | void => {
     if (!run.permittedActions.some((p) => p.action === action)) return notPermitted(action, run.state, 'run');
@@ -47,7 +50,7 @@ export function RunActions({ detail, client, onDone }: RunActionsProps) {
             type="button"
             className={`button${action === 'cancel' ? ' button-danger' : ''}`}
             disabled={permitted === undefined}
-            title={permitted?.why ?? notPermitted(action, run.state, 'run')}
+            title={action === 'resume' && atBreakpoint !== null && permitted !== undefined ? `Resume ${atBreakpoint.resume}` : (permitted?.why ?? notPermitted(action, run.state, 'run'))}
             onClick={() => setOpen(action)}
             data-testid={`action-${action}`}
           >
@@ -77,7 +80,9 @@ export function RunActions({ detail, client, onDone }: RunActionsProps) {
             {open === 'pause'
               ? 'Nothing new starts until the run is resumed; attempts already running finish.'
               : open === 'resume'
-                ? 'The run continues where it paused.'
+                ? atBreakpoint !== null
+                  ? `${atBreakpoint.where} Resume ${atBreakpoint.resume}`
+                  : 'The run continues where it paused.'
                 : 'Stops the run for good.'}
           </p>
         </ActionDialog>

@@ -22,6 +22,7 @@ import { pathMark } from '../../graph/path-mark.ts';
 import { useOlderAttempts } from '../../core/run-queries.ts';
 import { messageOf } from '../../core/query-client.ts';
 import { attemptList, detailFirstPlace } from './older-attempts.ts';
+import { pausedStepNext } from '../actions/debug-words.ts';
 
 export interface RunSelection {
   stepId: string;
@@ -81,7 +82,7 @@ function StepDetailView({ detail, definition, selection, onSelect, actions }: Pr
       {/* A passed-over step's next is its note's story: said once. */}
       {mark?.kind === 'passed-over' ? null : (
         <p className="rsd-next" data-testid="step-next">
-          {step.next}
+          {pausedStepNext(detail.run.debug, step.id, 'whole') ?? step.next}
         </p>
       )}
       {items !== undefined ? <FailedItems items={items} /> : null}
