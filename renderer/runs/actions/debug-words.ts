@@ -37,6 +37,7 @@ export function pauseWords(debug: RunDebugView | undefined): PauseWords | null {
 export function pausedStepNext(debug: RunDebugView | undefined, stepId: string, form: 'whole' | 'short'): string | null {
   const words = pauseWords(debug);
   if (words === null || debug?.pausedAt?.step !== stepId) return null;
-  if (form === 'short') return `ready: ${words.where} Continue or Step, at the top of the page, starts it.`;
-  return `ready: ${words.where} Continue ${words.continue} Step ${words.step} Resume ${words.resume}`;
+  const where = words.where.charAt(0).toLowerCase() + words.where.slice(1);
+  if (form === 'short') return `ready: ${where} Continue or Step, at the top of the page, starts it.`;
+  return `ready: ${where} Continue ${words.continue} Step ${words.step} Resume ${words.resume}`;
 }

@@ -26,6 +26,7 @@ export function PinFromRun({ workflowId, stepId, onCopied }: Props) {
   const chosenRun = runId !== '' ? runId : (rows[0]?.id ?? '');
   return (
     <div className="pin-from-run" data-testid={`pin-from-run-${stepId}`}>
+      <span className="faint">Copy from a past run:</span>
       <label className="pin-pick">
         <span>Run</span>
         <select className="select" value={chosenRun} onChange={(e) => setRunId(e.target.value)} disabled={rows.length === 0} data-testid={`pin-run-${stepId}`}>

@@ -27,93 +27,94 @@ export function StartRunDebug({ workflow, draft, onChange, problems, showProblem
   return (
     <div className="start-debug-body">
       <p className="faint start-debug-lead">
-        A debug run pauses before each step with a breakpoint, so you can look at the run there and go on one step at a time. A pinned step is not called: it succeeds at
-        once with the output you give, so nothing outside is touched.
+        The run pauses before each step with a breakpoint; a pinned step is not called, it succeeds at once with the output you give.
       </p>
       <div className="start-debug-grid">
         <div className="start-debug-graph" data-testid="start-debug-graph">
           <WorkflowGraph workflow={workflow} diagnostics={NO_DIAGNOSTICS} debug={marks} onSelect={(id) => id !== null && onChange(toggleBreakpoint(draft, id))} />
           <small className="faint">Click a step to set or clear its breakpoint.</small>
         </div>
-        <table className="start-debug-steps" data-testid="start-debug-steps">
-          <caption className="faint">Steps</caption>
-          <thead>
-            <tr>
-              <th scope="col">step</th>
-              <th scope="col">breakpoint</th>
-              <th scope="col">pin output</th>
-            </tr>
-          </thead>
-          <tbody>
-            {workflow.steps.map((s) => {
-              const pinnable = s.kind !== 'end';
-              return (
-                <tr key={s.id}>
-                  <th scope="row" title={s.name}>
-                    <span className="mono">{s.id}</span>
-                  </th>
-                  <td>
-                    <input
-                      type="checkbox"
-                      checked={draft.breakpoints.includes(s.id)}
-                      onChange={() => onChange(toggleBreakpoint(draft, s.id))}
-                      aria-label={`pause before ${s.id}`}
-                      data-testid={`debug-break-${s.id}`}
-                    />
-                  </td>
-                  <td>
-                    <input
-                      type="checkbox"
-                      checked={Object.hasOwn(draft.pins, s.id)}
-                      disabled={!pinnable}
-                      title={pinnable ? `settle ${s.id} with an output you give` : 'an end step gives no output of its own: pin a step before it'}
-                      onChange={(e) => onChange(setPin(draft, s.id, e.target.checked ? { text: '', from: null } : null))}
-                      aria-label={`pin the output of ${s.id}`}
-                      data-testid={`debug-pin-${s.id}`}
-                    />
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <div className="start-debug-side">
+          <table className="start-debug-steps" data-testid="start-debug-steps">
+            <caption className="faint">Steps</caption>
+            <thead>
+              <tr>
+                <th scope="col">step</th>
+                <th scope="col">breakpoint</th>
+                <th scope="col">pin output</th>
+              </tr>
+            </thead>
+            <tbody>
+              {workflow.steps.map((s) => {
+                const pinnable = s.kind !== 'end';
+                return (
+                  <tr key={s.id}>
+                    <th scope="row" title={s.name}>
+                      <span className="mono">{s.id}</span>
+                    </th>
+                    <td>
+                      <input
+                        type="checkbox"
+                        checked={draft.breakpoints.includes(s.id)}
+                        onChange={() => onChange(toggleBreakpoint(draft, s.id))}
+                        aria-label={`pause before ${s.id}`}
+                        data-testid={`debug-break-${s.id}`}
+                      />
+                    </td>
+                    <td>
+                      <input
+                        type="checkbox"
+                        checked={Object.hasOwn(draft.pins, s.id)}
+                        disabled={!pinnable}
+                        title={pinnable ? `settle ${s.id} with an output you give` : 'an end step gives no output of its own: pin a step before it'}
+                        onChange={(e) => onChange(setPin(draft, s.id, e.target.checked ? { text: '', from: null } : null))}
+                        aria-label={`pin the output of ${s.id}`}
+                        data-testid={`debug-pin-${s.id}`}
+                      />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          {pinned.map((s) => {
+            const pin = draft.pins[s.id] ?? { text: '', from: null };
+            const problem = showProblems ? problems[s.id] : undefined;
+            const errorId = `pin-error-${s.id}`;
+            return (
+              <div key={s.id} className="start-pin" data-testid={`pin-${s.id}`}>
+                <div className="start-pin-head">
+                  <Bug size={13} aria-hidden="true" />
+                  <label htmlFor={`pin-text-${s.id}`}>
+                    Pinned output of <span className="mono">{s.id}</span>
+                  </label>
+                  {pin.from !== null ? <span className="faint">copied from {pin.from}</span> : null}
+                </div>
+                <PinFromRun workflowId={workflow.id} stepId={s.id} onCopied={(text, from) => onChange(setPin(draft, s.id, { text, from }))} />
+                <textarea
+                  id={`pin-text-${s.id}`}
+                  className="text-input mono action-textarea start-pin-text"
+                  rows={Math.min(6, Math.max(2, pin.text.split('\n').length))}
+                  value={pin.text}
+                  placeholder={'the output as JSON, e.g. {"status": 200, "body": {}}'}
+                  spellCheck={false}
+                  onChange={(e) => onChange(setPin(draft, s.id, { text: e.target.value, from: null }))}
+                  aria-invalid={problem !== undefined}
+                  aria-describedby={problem !== undefined ? errorId : undefined}
+                  data-testid={`pin-text-${s.id}`}
+                />
+                {problem !== undefined ? (
+                  <small className="form-error" id={errorId} data-testid={errorId}>
+                    {s.id}: {problem}
+                  </small>
+                ) : (
+                  <small className="faint">checked against the step&apos;s output schema when the run starts</small>
+                )}
+              </div>
+            );
+          })}
+        </div>
       </div>
-      {pinned.map((s) => {
-        const pin = draft.pins[s.id] ?? { text: '', from: null };
-        const problem = showProblems ? problems[s.id] : undefined;
-        const errorId = `pin-error-${s.id}`;
-        return (
-          <div key={s.id} className="start-pin" data-testid={`pin-${s.id}`}>
-            <div className="start-pin-head">
-              <Bug size={13} aria-hidden="true" />
-              <label htmlFor={`pin-text-${s.id}`}>
-                Pinned output of <span className="mono">{s.id}</span>
-              </label>
-              {pin.from !== null ? <span className="faint">copied from {pin.from}</span> : null}
-            </div>
-            <PinFromRun workflowId={workflow.id} stepId={s.id} onCopied={(text, from) => onChange(setPin(draft, s.id, { text, from }))} />
-            <textarea
-              id={`pin-text-${s.id}`}
-              className="text-input mono action-textarea start-pin-text"
-              rows={Math.min(10, Math.max(3, pin.text.split('\n').length))}
-              value={pin.text}
-              placeholder={'the output as JSON, e.g. {"status": 200, "body": {}}'}
-              spellCheck={false}
-              onChange={(e) => onChange(setPin(draft, s.id, { text: e.target.value, from: null }))}
-              aria-invalid={problem !== undefined}
-              aria-describedby={problem !== undefined ? errorId : undefined}
-              data-testid={`pin-text-${s.id}`}
-            />
-            {problem !== undefined ? (
-              <small className="form-error" id={errorId} data-testid={errorId}>
-                {s.id}: {problem}
-              </small>
-            ) : (
-              <small className="faint">checked against the step&apos;s output schema when the run starts</small>
-            )}
-          </div>
-        );
-      })}
     </div>
   );
 }

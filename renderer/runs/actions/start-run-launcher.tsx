@@ -79,7 +79,7 @@ export function StartRunLauncher({ workflowId, onStarted }: StartRunLauncherProp
         </span>
       ) : null}
       {menu ? (
-        <div className="menu" role="menu" data-testid="start-run-menu">
+        <div className="menu start-run-menu" role="menu" data-testid="start-run-menu">
           {listed.length === 0 ? <div className="faint start-menu-empty">No workflow in the workspace.</div> : null}
           {listed.map((w) => {
             const reason = notRunnableReason(w);
