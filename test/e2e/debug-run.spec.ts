@@ -151,7 +151,7 @@ test('a debug run started from the form: a breakpoint picked on the graph, pins 
   await expect(dialog.getByTestId('pin-text-prepare')).toHaveAttribute('aria-invalid', 'true');
   await expect(dialog.getByTestId('action-problem')).toContainText('Fix the pinned output of prepare');
   // The form is taller than the window: the picture shows its Debug section, scrolled to its end.
-  await dialog.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await dialog.getByTestId('submit-action').scrollIntoViewIfNeeded();
   await shootBothThemes(page, 'start-run-debug', {
     'debug graph': dialog.getByTestId('start-debug-graph'),
     'fetch_quote with its breakpoint': quoteNode,
