@@ -20,6 +20,7 @@ import { StepActions } from '../runs/actions/step-actions.tsx';
 import { StartRunLauncher } from '../runs/actions/start-run-launcher.tsx';
 import { countdown } from './countdown.ts';
 import { useSecond } from './second-clock.ts';
+import { stateWords } from '../core/state-words.ts';
 import { TaskAnswer } from './task-answer.tsx';
 import '../forms/forms.css';
 import '../runs/actions/actions.css';
@@ -72,7 +73,7 @@ export function TaskInbox() {
       return next;
     });
   const onAnswered = (task: TaskSummary) => (action: TaskActionName, outcome: RunOutcome) => {
-    const text = `${PAST[action]} “${task.title}” (${task.stepId}): the run is ${outcome.state.replace('_', ' ')}.`;
+    const text = `${PAST[action]} “${task.title}” (${task.stepId}): the run ${stateWords(outcome.state, 'run')}.`;
     setAnswered((a) => [{ key: `${taskKey(task)}@${Date.now()}`, text, runId: outcome.runId }, ...a].slice(0, 3));
     if (action !== 'reassign') close(task);
     void refresh();

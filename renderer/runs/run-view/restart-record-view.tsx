@@ -7,6 +7,7 @@ import { memo } from 'react';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
 import type { RunSelection } from './step-detail.tsx';
 import { pathMark } from '../../graph/path-mark.ts';
+import { TimesInText } from '../../core/when.tsx';
 
 const MARK_TEST_ID = { 'passed-over': 'record-passed-over', superseded: 'record-superseded', 'ran-before': 'record-ran-before' } as const;
 
@@ -53,7 +54,7 @@ function RestartRecordViewImpl({ detail, selected, onSelect }: Props) {
                 ) : s.evidence === null ? (
                   'No evidence yet. '
                 ) : null}
-                {s.next}
+                <TimesInText text={s.next} />
               </span>
               {s.permittedActions.length > 0 ? (
                 <span className="rr-actions">

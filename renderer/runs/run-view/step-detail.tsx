@@ -11,6 +11,7 @@ import type { Workflow } from '../../../shared/definition/workflow-schema.ts';
 import type { AttemptDetail, RunDetail, StepDetail as StepDetailData } from '../../../shared/api/run-detail.ts';
 import { analyzeHandoffs } from '../../../shared/validator/handoffs/analyze-handoffs.ts';
 import { formatDuration } from '../../core/format.ts';
+import { TimesInText, When } from '../../core/when.tsx';
 import { KindIcon } from '../../graph/kind-icon.tsx';
 import { AttemptError } from './attempt-error.tsx';
 import { itemFailures, itemFailuresText, type ItemFailures } from './item-failures.ts';
@@ -81,7 +82,7 @@ function StepDetailView({ detail, definition, selection, onSelect, actions }: Pr
       {/* A passed-over step's next is its note's story: said once. */}
       {mark?.kind === 'passed-over' ? null : (
         <p className="rsd-next" data-testid="step-next">
-          {step.next}
+          <TimesInText text={step.next} />
         </p>
       )}
       {items !== undefined ? <FailedItems items={items} /> : null}
@@ -124,7 +125,10 @@ function StepDetailView({ detail, definition, selection, onSelect, actions }: Pr
           <ul className="rsd-permitted">
             {step.permittedActions.map((p) => (
               <li key={p.action}>
-                <span className="permitted-chip">{p.action}</span> <span className="muted">{p.why}</span>
+                <span className="permitted-chip">{p.action}</span>{' '}
+                <span className="muted">
+                  <TimesInText text={p.why} />
+                </span>
               </li>
             ))}
           </ul>
@@ -156,6 +160,10 @@ function AttemptSection({ step, attempt, place, runId }: { step: StepDetailData;
             <span className="state" data-state={attempt.state}>
               {attempt.state}
             </span>
+          </dd>
+          <dt>started</dt>
+          <dd>
+            <When at={attempt.startedAtMs} testId="attempt-started" />
           </dd>
           <dt>took</dt>
           <dd>
