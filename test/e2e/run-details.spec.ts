@@ -112,7 +112,9 @@ test('a waiting review: its due time in words, Revise in the schema’s order, a
   await page.getByTestId('action-revise').click();
   const revise = page.getByTestId('dialog-revise');
   await expect(revise.getByTestId('field-topic')).toBeVisible();
-  const order = await revise.locator('[data-testid^="field-"]').evaluateAll((els: Element[]) => els.map((e) => e.getAttribute('data-testid')));
+  const fields = revise.locator('[data-testid^="field-"]');
+  const order: (string | null)[] = [];
+  for (let i = 0; i < (await fields.count()); i++) order.push(await fields.nth(i).getAttribute('data-testid'));
   expect(order.filter((id) => id === 'field-topic' || id === 'field-audience' || id === 'field-maxWords')).toEqual(['field-topic', 'field-audience', 'field-maxWords']);
   await revise.getByRole('button', { name: 'Cancel' }).click();
 
