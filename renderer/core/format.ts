@@ -69,7 +69,7 @@ export function formatWhen(at: number | string, nowMs: number, options: WhenOpti
   const day = (t: number) => new Date(t).toLocaleDateString('en-CA', zone);
   const year = (t: number) => day(t).slice(0, 4);
   const sameDay = day(ms) === day(nowMs);
-  const time = new Date(ms).toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit', ...(sameDay ? { second: '2-digit' } : {}), ...zone });
+  const time = new Date(ms).toLocaleTimeString(locale, { hour: 'numeric', minute: '2-digit', ...(sameDay ? { second: '2-digit' } : {}), ...zone });
   const date = sameDay ? '' : `${new Date(ms).toLocaleDateString(locale, { month: 'short', day: 'numeric', ...(year(ms) === year(nowMs) ? {} : { year: 'numeric' }), ...zone })}, `;
   const local = `${date}${time}`;
   const relative = relativeWords(ms, nowMs, locale);

@@ -96,7 +96,7 @@ test('a waiting review: its due time in words, Revise in the schema’s order, a
   await expect(page.getByTestId('run-view')).toBeVisible();
   await page.getByTestId('step-node-review').click();
   const next = page.getByTestId('step-next');
-  await expect(next).toContainText('due');
+  await expect(next).toContainText('timer fires');
   await expect(next).toContainText('in 2 days');
   await expect(next).not.toHaveText(ISO);
   const due = next.locator('time');
