@@ -9,7 +9,7 @@ import type { RunOutcome } from '../../shared/api/run-outcome.ts';
 import type { TaskActionName } from '../../shared/api/task-action.ts';
 import type { TaskSummary } from '../api/api-types.ts';
 import { useRoute } from '../core/route-store.ts';
-import { formatDuration } from '../core/format.ts';
+import { formatDuration, formatWhen } from '../core/format.ts';
 import { keys } from '../core/query-keys.ts';
 import { messageOf, queryClient } from '../core/query-client.ts';
 import { refetchRunDetail, useRunDetail } from '../core/run-queries.ts';
@@ -198,7 +198,7 @@ function LiveDeadline({ deadlineAtMs, openedAtMs }: { deadlineAtMs: number; open
   const now = useSecond();
   const c = countdown(deadlineAtMs, now);
   return (
-    <span className="task-deadline" data-urgency={c.urgency} title={`due ${new Date(deadlineAtMs).toLocaleString()}, ${formatDuration(deadlineAtMs - openedAtMs)} after it opened`} data-testid="task-deadline">
+    <span className="task-deadline" data-urgency={c.urgency} title={`due ${formatWhen(deadlineAtMs, now).local}, ${formatDuration(deadlineAtMs - openedAtMs)} after it opened (${new Date(deadlineAtMs).toISOString()})`} data-testid="task-deadline">
       <Clock size={12} aria-hidden="true" /> {c.text}
     </span>
   );
