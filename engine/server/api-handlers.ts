@@ -13,6 +13,8 @@ export interface HealthFacts {
   version: string;
   workspace: string;
   storePath: string;
+  /** Who acts when a command names nobody (EngineService.actor). */
+  user: string;
 }
 
 type OtherRoute = Exclude<keyof RouteHandlers, 'compare' | 'templates.list' | `workflows.${'create' | 'import' | 'save' | 'rename' | 'delete' | 'export'}`>;
@@ -20,7 +22,7 @@ type OtherRoute = Exclude<keyof RouteHandlers, 'compare' | 'templates.list' | `w
 /** `reads` answers the heavy reads off the engine's thread (served-reads.ts). */
 export function apiHandlers(s: EngineService, reads: ServedReads, facts: HealthFacts): Pick<RouteHandlers, OtherRoute> {
   return {
-    health: () => ({ version: facts.version, workspace: facts.workspace, store: facts.storePath }),
+    health: () => ({ version: facts.version, workspace: facts.workspace, store: facts.storePath, user: facts.user }),
 
     'workflows.list': async () => ({ workflows: await s.workflowList() }),
     'workflows.get': ({ params }) => s.workflowDetail(params.id),

@@ -106,7 +106,7 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
   });
 
   registerRoutes(app, {
-    ...apiHandlers(o.service, reads, { version: o.version, workspace: o.workspace, storePath: o.storePath }),
+    ...apiHandlers(o.service, reads, { version: o.version, workspace: o.workspace, storePath: o.storePath, user: o.service.defaultActor }),
     ...workflowFileHandlers(o.service),
     ...compareHandler(app, o.service, o.storePath),
   });

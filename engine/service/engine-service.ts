@@ -95,6 +95,11 @@ export class EngineService {
   readonly reader: RunReader;
   private readonly clock: Clock;
   private readonly actor: string;
+
+  /** Who acts when a command names nobody ($WEFT_USER, else $USER, else the OS user, unless the options named one). */
+  get defaultActor(): string {
+    return this.actor;
+  }
   private readonly templatesDir: string | undefined;
   private fileService: WorkflowFileService | undefined;
 

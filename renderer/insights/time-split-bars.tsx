@@ -2,10 +2,12 @@
 // of its own duration (a 4 s run and a 2-day run are both read for where their time went; the
 // duration is printed beside the bar). Plain HTML rather than a chart: every row is a button
 // that opens the run, reachable by keyboard, with its figures in its title.
-import { formatDuration, formatTime } from '../core/format.ts';
+import { formatDuration, formatWhen } from '../core/format.ts';
 import { SPLIT_PARTS, type SplitRow } from './time-split.ts';
+import { useWhenClock } from '../core/when.tsx';
 
 export function TimeSplitBars({ rows, total, onOpenRun }: { rows: readonly SplitRow[]; total: number; onOpenRun: (runId: string) => void }) {
+  const now = useWhenClock();
   return (
     <figure className="insights-chart" aria-label="time split of recent runs">
       <figcaption className="insights-caption">
@@ -26,7 +28,7 @@ export function TimeSplitBars({ rows, total, onOpenRun }: { rows: readonly Split
               className="split-row"
               data-testid={`split-run-${r.runId}`}
               onClick={() => onOpenRun(r.runId)}
-              title={`${r.runId}, ${r.state.replace('_', ' ')}, started ${formatTime(new Date(r.startedAt).toISOString())}: ${SPLIT_PARTS.map((p) => `${p} ${formatDuration(r.ms[p])}`).join(', ')}`}
+              title={`${r.runId}, ${r.state.replace('_', ' ')}, started ${formatWhen(r.startedAt, now).text}: ${SPLIT_PARTS.map((p) => `${p} ${formatDuration(r.ms[p])}`).join(', ')}`}
             >
               <span className="split-id mono">{r.runId}</span>
               <span className="state" data-state={r.state}>

@@ -18,7 +18,8 @@ import { requireClients } from '../api/clients.ts';
 import { useRoute } from '../core/route-store.ts';
 import { WorkflowGraph } from '../graph/workflow-graph.tsx';
 import type { Diagnostic } from '../api/api-types.ts';
-import { formatDuration, formatTime } from '../core/format.ts';
+import { formatDuration } from '../core/format.ts';
+import { When } from '../core/when.tsx';
 import { StepDetail, type RunSelection } from './run-view/step-detail.tsx';
 import { RestartRecordView } from './run-view/restart-record-view.tsx';
 import { ValueView } from './run-view/value-view.tsx';
@@ -28,6 +29,8 @@ import { StepActions } from './actions/step-actions.tsx';
 import { DebugActions } from './actions/debug-actions.tsx';
 import { TimeTravel } from './run-view/time-travel.tsx';
 import { itemFailures } from './run-view/item-failures.ts';
+import { RunFailing } from './run-view/run-failing.tsx';
+import { wrongStep } from './run-view/wrong-step.ts';
 import type { ItemsMark } from '../graph/to-flow.ts';
 import { Timeline, type TimelineSelection } from './timeline/timeline.tsx';
 import { useRunTimeline } from './timeline/use-run-timeline.ts';
@@ -77,9 +80,8 @@ export function RunPage({ id }: { id: string }) {
   // A failed run opens at the step it is failing at: its cause is one click further.
   useEffect(() => {
     if (selection !== null || detail === undefined) return;
-    // The step that went wrong (failed, unknown, waiting on a person) before the step the run
-    // fails at, which is often an end step the failure led to.
-    const failing = detail.steps.find((s) => s.state === 'failed' || s.state === 'unknown' || s.escalated)?.id ?? detail.run.failing?.stepId;
+    // The step that went wrong (wrong-step.ts), which the header names too.
+    const failing = wrongStep(detail)?.stepId;
     if (failing !== undefined) {
       setSelection({ stepId: failing, attemptId: null });
       setTab('step');
@@ -265,14 +267,10 @@ function RunHead({ detail }: { detail: RunDetail }) {
         {run.workflowId} v{run.version}
       </button>
       <span className="faint">
-        started {formatTime(new Date(run.createdAtMs).toISOString())}
+        started <When at={run.createdAtMs} />
         {ended ? ` · took ${formatDuration(run.updatedAtMs - run.createdAtMs)}` : ''}
       </span>
-      {run.failing !== null ? (
-        <span className="run-failing" data-testid="run-failing">
-          failing at <span className="mono">{run.failing.stepId}</span>: {run.failing.reason}
-        </span>
-      ) : null}
+      {run.failing !== null ? <RunFailing detail={detail} /> : null}
       <span className="toolbar-spacer" />
       <DebugActions detail={detail} onDone={() => void refetchRunDetail(run.id)} />
       <RunActions detail={detail} onDone={() => void refetchRunDetail(run.id)} />

@@ -11,7 +11,8 @@ import { useWatchRuns } from '../core/watched-runs.ts';
 import { messageOf } from '../core/query-client.ts';
 import { useRoute } from '../core/route-store.ts';
 import { isFinishedRunState, RUN_STATES } from '../../shared/definition/names.ts';
-import { formatDuration, formatTime } from '../core/format.ts';
+import { formatDuration } from '../core/format.ts';
+import { When } from '../core/when.tsx';
 import { rowKeys } from '../core/row-keys.ts';
 import { useNow } from '../core/use-now.ts';
 
@@ -119,9 +120,11 @@ export function RunsPage({ workflow }: { workflow?: string | undefined }) {
                 <td>
                   {r.workflowId} <span className="faint">v{r.version}</span>
                 </td>
-                <td className="muted">{formatTime(r.createdAt)}</td>
+                <td className="muted">
+                  <When at={r.createdAt} />
+                </td>
                 <td className="num">{formatDuration(r.endedAtMs === null && isOpen(r.state) ? Math.max(0, now - r.startedAtMs) : r.durationMs)}</td>
-                <td>{r.failure === null ? null : <span className="mono" title={r.failure.reason}>{r.failure.step ?? '—'}{r.failure.outcome ? <span className="faint"> ({r.failure.outcome.replace('_', ' ')})</span> : null}</span>}</td>
+                <td data-testid={`run-failure-${r.id}`}>{r.failure === null ? null : <span className="mono" title={r.failure.reason}>{r.failure.step ?? '—'}{r.failure.outcome ? <span className="faint"> ({r.failure.outcome.replace('_', ' ')})</span> : null}</span>}</td>
               </tr>
             ))}
           </tbody>

@@ -1,5 +1,6 @@
 // A task answered where it is listed: the form (and the options of a classify task) with Approve,
-// or a reason and Reject, or a name and Reassign. Who answers is remembered in this browser. The
+// or a reason and Reject, or a name and Reassign. Who answers is the server's user unless the
+// person types another name, which is remembered in this browser (runs/actions/who.ts). The
 // engine's refusal (the task was answered elsewhere, the run was cancelled) is shown as it says it.
 import { useMemo, useState } from 'react';
 import { Check, UserRoundPen, X } from 'lucide-react';
@@ -10,7 +11,7 @@ import { errorMessage, type RunActionsClient } from '../api/run-actions-client.t
 import { requireClients } from '../api/clients.ts';
 import type { SchemaFormResult } from '../forms/schema-form.tsx';
 import { ApproveFields, approveProblem } from '../runs/actions/task-dialogs.tsx';
-import { defaultActor, rememberActor } from '../runs/actions/who.ts';
+import { useActor } from '../runs/actions/who.ts';
 
 export interface TaskAnswerProps {
   task: TaskSummary;
@@ -25,7 +26,7 @@ export function TaskAnswer({ task, client, onAnswered }: TaskAnswerProps) {
   const [mode, setMode] = useState<Mode>('approve');
   const [answer, setAnswer] = useState<SchemaFormResult>({ value: undefined, errors: [] });
   const [choice, setChoice] = useState('');
-  const [by, setBy] = useState(() => defaultActor());
+  const [by, setBy] = useActor();
   const [reason, setReason] = useState('');
   const [to, setTo] = useState('');
   const [tried, setTried] = useState(false);
@@ -51,7 +52,6 @@ export function TaskAnswer({ task, client, onAnswered }: TaskAnswerProps) {
     setBusy(true);
     setError(null);
     try {
-      rememberActor(by);
       const who = by.trim();
       const outcome =
         mode === 'approve'

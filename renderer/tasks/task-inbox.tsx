@@ -9,7 +9,7 @@ import type { RunOutcome } from '../../shared/api/run-outcome.ts';
 import type { TaskActionName } from '../../shared/api/task-action.ts';
 import type { TaskSummary } from '../api/api-types.ts';
 import { useRoute } from '../core/route-store.ts';
-import { formatDuration } from '../core/format.ts';
+import { formatDuration, formatWhen } from '../core/format.ts';
 import { keys } from '../core/query-keys.ts';
 import { messageOf, queryClient } from '../core/query-client.ts';
 import { refetchRunDetail, useRunDetail } from '../core/run-queries.ts';
@@ -20,6 +20,7 @@ import { StepActions } from '../runs/actions/step-actions.tsx';
 import { StartRunLauncher } from '../runs/actions/start-run-launcher.tsx';
 import { countdown } from './countdown.ts';
 import { useSecond } from './second-clock.ts';
+import { stateWords } from '../core/state-words.ts';
 import { TaskAnswer } from './task-answer.tsx';
 import '../forms/forms.css';
 import '../runs/actions/actions.css';
@@ -72,7 +73,7 @@ export function TaskInbox() {
       return next;
     });
   const onAnswered = (task: TaskSummary) => (action: TaskActionName, outcome: RunOutcome) => {
-    const text = `${PAST[action]} “${task.title}” (${task.stepId}): the run is ${outcome.state.replace('_', ' ')}.`;
+    const text = `${PAST[action]} “${task.title}” (${task.stepId}): the run ${stateWords(outcome.state, 'run')}.`;
     setAnswered((a) => [{ key: `${taskKey(task)}@${Date.now()}`, text, runId: outcome.runId }, ...a].slice(0, 3));
     if (action !== 'reassign') close(task);
     void refresh();
@@ -197,7 +198,7 @@ function LiveDeadline({ deadlineAtMs, openedAtMs }: { deadlineAtMs: number; open
   const now = useSecond();
   const c = countdown(deadlineAtMs, now);
   return (
-    <span className="task-deadline" data-urgency={c.urgency} title={`due ${new Date(deadlineAtMs).toLocaleString()}, ${formatDuration(deadlineAtMs - openedAtMs)} after it opened`} data-testid="task-deadline">
+    <span className="task-deadline" data-urgency={c.urgency} title={`due ${formatWhen(deadlineAtMs, now).local}, ${formatDuration(deadlineAtMs - openedAtMs)} after it opened (${new Date(deadlineAtMs).toISOString()})`} data-testid="task-deadline">
       <Clock size={12} aria-hidden="true" /> {c.text}
     </span>
   );

@@ -1,4 +1,4 @@
-// `GET /api/health`: which engine answers, for which workspace and store.
+// `GET /api/health`: which engine answers, for which workspace and store, and for whom.
 import { z } from 'zod';
 
 /**
@@ -12,5 +12,10 @@ export const HealthInfo = z.strictObject({
   workspace: z.string().min(1),
   /** The store file, absolute. */
   store: z.string().min(1),
+  /**
+   * Who acts when a command names nobody: $WEFT_USER, else $USER, else the OS user of the server
+   * (the `by` the CLI records). The app offers it as the default `by`. Absent from older servers.
+   */
+  user: z.string().min(1).optional(),
 });
 export type HealthInfo = z.infer<typeof HealthInfo>;

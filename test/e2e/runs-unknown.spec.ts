@@ -180,7 +180,15 @@ test('a write that times out ends unknown, verify runs instead of a retry, and t
     await expect(page.getByTestId('step-detail')).toHaveAttribute('data-step', 'write');
     await page.getByTestId('action-resolve').click();
     const resolve = page.getByTestId('dialog-resolve');
-    await expect(resolve.getByTestId('resolve-succeeded')).toBeChecked();
+    // Nothing is chosen for the person (issue 21): sending waits for their answer, and says so.
+    await expect(resolve.getByTestId('resolve-succeeded')).not.toBeChecked();
+    await expect(resolve.getByTestId('resolve-failed')).not.toBeChecked();
+    await expect(resolve.getByTestId('submit-action')).toBeDisabled();
+    await expect(resolve.getByTestId('action-choose')).toHaveText('Choose what the step really did: succeeded or failed.');
+    await shootBothThemes(page, 'dialog-resolve-choose', { dialog: resolve, 'the choice': resolve.getByRole('radiogroup'), 'why it cannot be sent': resolve.getByTestId('action-choose') });
+    await resolve.getByTestId('resolve-succeeded').check();
+    await expect(resolve.getByTestId('submit-action')).toBeEnabled();
+    await expect(resolve.getByTestId('action-choose')).toHaveCount(0);
     await resolve.getByTestId('resolve-evidence-tab-json').click();
     await resolve.locator('[data-testid="resolve-evidence-json"] .cm-content').fill('{"status": 200, "body": {"id": "A17", "revision": 4}}');
     await resolve.getByTestId('action-reason').fill('records console shows A17 archived at revision 4');

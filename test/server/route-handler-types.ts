@@ -12,7 +12,7 @@ import type { WorkflowReport } from '../../shared/api/workflow-stats.ts';
 
 declare const service: EngineService;
 declare const reads: ServedReads;
-const facts = { version: '0', workspace: '/w', storePath: '/w/weft.db' };
+const facts = { version: '0', workspace: '/w', storePath: '/w/weft.db', user: 'ana' };
 
 // Complete: every route of the table has its handler.
 export const complete: Omit<RouteHandlers, 'compare'> = { ...apiHandlers(service, reads, facts), ...workflowFileHandlers(service) };

@@ -5,7 +5,7 @@ import { FormModal } from '../../core/form-modal.tsx';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { AlertTriangle, X } from 'lucide-react';
 import { errorMessage } from '../../api/run-actions-client.ts';
-import { defaultActor, rememberActor } from './who.ts';
+import { useActor } from './who.ts';
 import './actions.css';
 
 /** Who acts and why, as the command records them. */
@@ -29,6 +29,11 @@ export interface ActionDialogProps {
   confirm?: string | null;
   /** Why the action cannot be sent yet (an input that does not parse); null when it can. */
   blocked?: string | null;
+  /**
+   * A choice the person must make before anything can be sent (no default is safe, as for an
+   * unknown outcome): the submit button stays disabled and this says why, beside it. Null: none.
+   */
+  choose?: string | null;
   /** Sends the action; a throw shows its message (the engine's refusal) and keeps the dialog open. */
   onSubmit(who: WhoAndWhy): Promise<void>;
   onClose(): void;
@@ -36,8 +41,8 @@ export interface ActionDialogProps {
 }
 
 export function ActionDialog(props: ActionDialogProps) {
-  const { name, title, subject, submitLabel, danger = false, reason: reasonRule, confirm = null, blocked = null, onSubmit, onClose, children } = props;
-  const [by, setBy] = useState(() => defaultActor());
+  const { name, title, subject, submitLabel, danger = false, reason: reasonRule, confirm = null, blocked = null, choose = null, onSubmit, onClose, children } = props;
+  const [by, setBy] = useActor();
   const [reason, setReason] = useState('');
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -49,7 +54,7 @@ export function ActionDialog(props: ActionDialogProps) {
   }, []);
 
   const reasonMissing = reasonRule === 'required' && reason.trim() === '';
-  const problem = by.trim() === '' ? 'Say who acts.' : reasonMissing ? 'Give a reason: it is kept in the run’s log.' : blocked;
+  const problem = choose ?? (by.trim() === '' ? 'Say who acts.' : reasonMissing ? 'Give a reason: it is kept in the run’s log.' : blocked);
   const send = async () => {
     setTried(true);
     if (problem !== null) return;
@@ -57,7 +62,6 @@ export function ActionDialog(props: ActionDialogProps) {
     setBusy(true);
     setError(null);
     try {
-      rememberActor(by);
       await onSubmit({ by: by.trim(), ...(reasonRule !== 'none' && reason.trim() !== '' ? { reason: reason.trim() } : {}) });
       onClose();
     } catch (e) {
@@ -104,7 +108,12 @@ export function ActionDialog(props: ActionDialogProps) {
             ) : null}
           </div>
         </fieldset>
-        {tried && problem !== null ? (
+        {choose !== null ? (
+          <div className="action-choose" id={`${name}-choose`} data-testid="action-choose">
+            {choose}
+          </div>
+        ) : null}
+        {tried && problem !== null && problem !== choose ? (
           <div className="form-error" role="alert" data-testid="action-problem">
             {problem}
           </div>
@@ -130,7 +139,14 @@ export function ActionDialog(props: ActionDialogProps) {
               Yes, {submitLabel.toLowerCase()}
             </button>
           ) : (
-            <button type="submit" className={`button button-primary${danger ? ' button-danger-solid' : ''}`} disabled={busy} data-testid="submit-action">
+            <button
+              type="submit"
+              className={`button button-primary${danger ? ' button-danger-solid' : ''}`}
+              disabled={busy || choose !== null}
+              title={choose ?? undefined}
+              aria-describedby={choose !== null ? `${name}-choose` : undefined}
+              data-testid="submit-action"
+            >
               {busy ? 'Sending…' : submitLabel}
               {confirm !== null ? '…' : ''}
             </button>

@@ -7,12 +7,14 @@ import type { RevisePlan } from '../../../shared/api/input-commands.ts';
 import type { JsonValue } from '../../../shared/api/json-value.ts';
 import type { RunActionResult } from '../../../shared/api/run-action.ts';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
+import { sameValue } from '../../../shared/definition/workflow-diff.ts';
 import { errorMessage, type RunActionsClient } from '../../api/run-actions-client.ts';
 import { SchemaForm, type SchemaFormResult } from '../../forms/schema-form.tsx';
 import { ActionDialog } from './action-dialog.tsx';
 import { RevisePlanTable } from './revise-plan-table.tsx';
 import { externalReruns, listWords } from './run-facts.ts';
-import { defaultActor } from './who.ts';
+import { useOrderedDefinition } from './ordered-definition.ts';
+import { useActor } from './who.ts';
 
 export interface ReviseDialogProps {
   detail: RunDetail;
@@ -23,6 +25,8 @@ export interface ReviseDialogProps {
 
 export function ReviseDialog({ detail, client, onDone, onClose }: ReviseDialogProps) {
   const runId = detail.run.id;
+  const definition = useOrderedDefinition(detail);
+  const [actor] = useActor();
   const [form, setForm] = useState<SchemaFormResult>({ value: detail.run.input, errors: [] });
   const [plan, setPlan] = useState<{ for: string; plan: RevisePlan } | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
@@ -30,13 +34,14 @@ export function ReviseDialog({ detail, client, onDone, onClose }: ReviseDialogPr
   const inputKey = JSON.stringify(form.value ?? null);
   const current = plan !== null && plan.for === inputKey ? plan.plan : null;
   const input: JsonValue = form.value ?? null;
-  const unchanged = inputKey === JSON.stringify(detail.run.input);
+  // Key order aside: the form lists the fields in the schema's order, the stored input need not.
+  const unchanged = sameValue(form.value ?? null, detail.run.input);
 
   const preview = async () => {
     setPreviewing(true);
     setPreviewError(null);
     try {
-      setPlan({ for: inputKey, plan: await client.revisePlan(runId, { action: 'revise', input, by: defaultActor() }) });
+      setPlan({ for: inputKey, plan: await client.revisePlan(runId, { action: 'revise', input, by: actor }) });
     } catch (e) {
       setPreviewError(errorMessage(e));
     } finally {
@@ -60,7 +65,7 @@ export function ReviseDialog({ detail, client, onDone, onClose }: ReviseDialogPr
     >
       <section className="action-section">
         <h3>New input (revision {detail.run.inputRevision + 1})</h3>
-        <SchemaForm schema={detail.definition?.input} initial={detail.run.input} onChange={setForm} label="run input" testId="revise-input" />
+        <SchemaForm schema={definition?.input} initial={detail.run.input} onChange={setForm} label="run input" testId="revise-input" />
       </section>
       <section className="action-section" aria-live="polite">
         <div>

@@ -4,6 +4,7 @@
 import type { RunDetail, StepDetail } from '../../../shared/api/run-detail.ts';
 import type { RevisePlanStep } from '../../../shared/api/input-commands.ts';
 import type { Step } from '../../../shared/definition/workflow-schema.ts';
+import { stateWords } from '../../core/state-words.ts';
 
 export function stepDefinition(detail: RunDetail, stepId: string): Step | undefined {
   return detail.definition?.steps.find((s) => s.id === stepId);
@@ -55,7 +56,7 @@ export function lastInput(step: StepDetail | undefined): StepDetail['attempts'][
 
 /** A disabled button's title: the engine lists only what it permits, so say what holds it. */
 export function notPermitted(action: string, state: string, what: 'run' | 'step'): string {
-  return `The engine does not permit ${action} now: the ${what} is ${state.replace('_', ' ')}.`;
+  return `The engine does not permit ${action} now: the ${what} ${stateWords(state, what)}.`;
 }
 
 /** "a, b and c". */

@@ -6,11 +6,13 @@ import { useState } from 'react';
 import type { JsonValue } from '../../../shared/api/json-value.ts';
 import type { RunActionResult } from '../../../shared/api/run-action.ts';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
+import { sameValue } from '../../../shared/definition/workflow-diff.ts';
 import type { RunActionsClient } from '../../api/run-actions-client.ts';
 import { JsonInput, type JsonRead } from '../../forms/json-input.tsx';
 import { SchemaForm, type SchemaFormResult } from '../../forms/schema-form.tsx';
 import { ActionDialog } from './action-dialog.tsx';
-import { downstream, externalAmong, isExternal, lastInput, listWords, stepDefinition, stepDetail } from './run-facts.ts';
+import { useOrderedDefinition } from './ordered-definition.ts';
+import { downstream, externalAmong, isExternal, lastInput, listWords, stepDetail } from './run-facts.ts';
 
 export interface StepDialogProps {
   detail: RunDetail;
@@ -72,6 +74,7 @@ export function RetryDialog({ detail, stepId, client, onDone, onClose }: StepDia
 export function SkipDialog({ detail, stepId, client, onDone, onClose }: StepDialogProps) {
   const step = stepDetail(detail, stepId);
   const [output, setOutput] = useState<SchemaFormResult>({ value: undefined, errors: [] });
+  const outputSchema = useOrderedDefinition(detail)?.steps.find((s) => s.id === stepId)?.output;
   return (
     <ActionDialog
       name="skip"
@@ -86,26 +89,30 @@ export function SkipDialog({ detail, stepId, client, onDone, onClose }: StepDial
       <section className="action-section">
         <h3>Output</h3>
         <p className="faint action-explain">The step settles as succeeded with this output; the steps after it read it.</p>
-        <SchemaForm schema={stepDefinition(detail, stepId)?.output} initial={step?.attempts.at(-1)?.output} onChange={setOutput} label="step output" testId="skip-output" />
+        <SchemaForm schema={outputSchema} initial={step?.attempts.at(-1)?.output} onChange={setOutput} label="step output" testId="skip-output" />
       </section>
     </ActionDialog>
   );
 }
 
 export function ResolveDialog({ detail, stepId, client, onDone, onClose }: StepDialogProps) {
-  const [as, setAs] = useState<'succeeded' | 'failed'>('succeeded');
+  // No default: what the step really did is the person's finding, never the dialog's guess.
+  const [as, setAs] = useState<'succeeded' | 'failed' | null>(null);
   const [evidence, setEvidence] = useState<SchemaFormResult>({ value: undefined, errors: [] });
-  const outputSchema = stepDefinition(detail, stepId)?.output;
+  const outputSchema = useOrderedDefinition(detail)?.steps.find((s) => s.id === stepId)?.output;
   return (
     <ActionDialog
       name="resolve"
       title="Resolve the unknown outcome"
       subject={<Subject detail={detail} stepId={stepId} />}
-      submitLabel={`Resolve as ${as}`}
+      submitLabel={as === null ? 'Resolve' : `Resolve as ${as}`}
       reason="optional"
+      choose={as === null ? 'Choose what the step really did: succeeded or failed.' : null}
       blocked={formProblem(evidence, 'evidence', false)}
-      confirm={isExternal(detail, stepId) ? `The engine takes your word for what ${stepId} did in the other system: ${as === 'succeeded' ? 'it will not send the request again' : 'the run handles it as a failure (a retry sends the request again)'}.` : null}
-      onSubmit={async (who) => onDone(await client.runAction(detail.run.id, { action: 'resolve', step: stepId, as, ...(evidence.value === undefined ? {} : { evidence: evidence.value }), ...who }))}
+      confirm={as !== null && isExternal(detail, stepId) ? `The engine takes your word for what ${stepId} did in the other system: ${as === 'succeeded' ? 'it will not send the request again' : 'the run handles it as a failure (a retry sends the request again)'}.` : null}
+      onSubmit={async (who) => {
+        if (as !== null) onDone(await client.runAction(detail.run.id, { action: 'resolve', step: stepId, as, ...(evidence.value === undefined ? {} : { evidence: evidence.value }), ...who }));
+      }}
       onClose={onClose}
     >
       <section className="action-section">
@@ -118,10 +125,12 @@ export function ResolveDialog({ detail, stepId, client, onDone, onClose }: StepD
           ))}
         </div>
       </section>
-      <section className="action-section">
-        <h3>Evidence {as === 'succeeded' ? '(taken as the step’s output)' : '(optional)'}</h3>
-        <SchemaForm key={as} schema={as === 'succeeded' ? outputSchema : undefined} onChange={setEvidence} label="evidence" testId="resolve-evidence" />
-      </section>
+      {as !== null ? (
+        <section className="action-section">
+          <h3>Evidence {as === 'succeeded' ? '(taken as the step’s output)' : '(optional)'}</h3>
+          <SchemaForm key={as} schema={as === 'succeeded' ? outputSchema : undefined} onChange={setEvidence} label="evidence" testId="resolve-evidence" />
+        </section>
+      ) : null}
     </ActionDialog>
   );
 }
@@ -155,7 +164,9 @@ export function KeepDialog({ detail, stepId, client, onDone, onClose }: StepDial
 export function ForkDialog({ detail, stepId, client, onDone, onClose }: StepDialogProps) {
   const [input, setInput] = useState<SchemaFormResult>({ value: detail.run.input, errors: [] });
   const reruns = externalAmong(detail, downstream(detail, stepId));
-  const changed = JSON.stringify(input.value ?? null) !== JSON.stringify(detail.run.input);
+  // Key order aside: the form lists the fields in the schema's order, the stored input need not.
+  const changed = !sameValue(input.value ?? null, detail.run.input);
+  const definition = useOrderedDefinition(detail);
   const value: JsonValue | undefined = changed ? input.value : undefined;
   return (
     <ActionDialog
@@ -174,7 +185,7 @@ export function ForkDialog({ detail, stepId, client, onDone, onClose }: StepDial
       </p>
       <section className="action-section">
         <h3>Run input {changed ? '(edited)' : '(the run’s own)'}</h3>
-        <SchemaForm schema={detail.definition?.input} initial={detail.run.input} onChange={setInput} label="run input" testId="fork-input" />
+        <SchemaForm schema={definition?.input} initial={detail.run.input} onChange={setInput} label="run input" testId="fork-input" />
       </section>
     </ActionDialog>
   );

@@ -1,7 +1,7 @@
 // Choosing run B to compare with run A: the other runs, those of A's workflow first (newest
 // first within each group, as the list comes), each with its version, state and start.
 import type { RunSummary } from '../../../shared/api/run-summary.ts';
-import { formatTime } from '../../core/format.ts';
+import { When } from '../../core/when.tsx';
 
 interface Props {
   /** Run A's id. */
@@ -29,7 +29,9 @@ export function ComparePicker({ runA, runs, onPick }: Props) {
               <span className="state" data-state={r.state}>
                 {r.state.replace('_', ' ')}
               </span>
-              <span className="faint">{formatTime(r.createdAt)}</span>
+              <span className="faint">
+                <When at={r.createdAt} />
+              </span>
             </button>
           </li>
         ))}

@@ -8,6 +8,7 @@ import type { RunDetail } from '../../../shared/api/run-detail.ts';
 import type { RunSelection } from './step-detail.tsx';
 import { pathMark } from '../../graph/path-mark.ts';
 import { pausedStepNext } from '../actions/debug-words.ts';
+import { TimesInText } from '../../core/when.tsx';
 
 const MARK_TEST_ID = { 'passed-over': 'record-passed-over', superseded: 'record-superseded', 'ran-before': 'record-ran-before' } as const;
 
@@ -54,7 +55,7 @@ function RestartRecordViewImpl({ detail, selected, onSelect }: Props) {
                 ) : s.evidence === null ? (
                   'No evidence yet. '
                 ) : null}
-                {pausedStepNext(detail.run.debug, s.id, 'short') ?? s.next}
+                <TimesInText text={pausedStepNext(detail.run.debug, s.id, 'short') ?? s.next} />
               </span>
               {s.permittedActions.length > 0 ? (
                 <span className="rr-actions">

@@ -11,6 +11,7 @@ import type { Workflow } from '../../../shared/definition/workflow-schema.ts';
 import type { AttemptDetail, RunDetail, StepDetail as StepDetailData } from '../../../shared/api/run-detail.ts';
 import { analyzeHandoffs } from '../../../shared/validator/handoffs/analyze-handoffs.ts';
 import { formatDuration } from '../../core/format.ts';
+import { TimesInText, When } from '../../core/when.tsx';
 import { KindIcon } from '../../graph/kind-icon.tsx';
 import { AttemptError } from './attempt-error.tsx';
 import { itemFailures, itemFailuresText, type ItemFailures } from './item-failures.ts';
@@ -82,7 +83,7 @@ function StepDetailView({ detail, definition, selection, onSelect, actions }: Pr
       {/* A passed-over step's next is its note's story: said once. */}
       {mark?.kind === 'passed-over' ? null : (
         <p className="rsd-next" data-testid="step-next">
-          {pausedStepNext(detail.run.debug, step.id, 'whole') ?? step.next}
+          <TimesInText text={pausedStepNext(detail.run.debug, step.id, 'whole') ?? step.next} />
         </p>
       )}
       {items !== undefined ? <FailedItems items={items} /> : null}
@@ -125,7 +126,10 @@ function StepDetailView({ detail, definition, selection, onSelect, actions }: Pr
           <ul className="rsd-permitted">
             {step.permittedActions.map((p) => (
               <li key={p.action}>
-                <span className="permitted-chip">{p.action}</span> <span className="muted">{p.why}</span>
+                <span className="permitted-chip">{p.action}</span>{' '}
+                <span className="muted">
+                  <TimesInText text={p.why} />
+                </span>
               </li>
             ))}
           </ul>
@@ -157,6 +161,10 @@ function AttemptSection({ step, attempt, place, runId }: { step: StepDetailData;
             <span className="state" data-state={attempt.state}>
               {attempt.state}
             </span>
+          </dd>
+          <dt>started</dt>
+          <dd>
+            <When at={attempt.startedAtMs} testId="attempt-started" />
           </dd>
           <dt>took</dt>
           <dd>

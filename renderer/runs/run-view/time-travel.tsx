@@ -12,7 +12,7 @@ import { foldEvents } from '../../../shared/run/fold-events.ts';
 import { runDetail } from '../../../shared/run/run-detail.ts';
 import type { TimelineReads } from '../../api/timeline-client.ts';
 import { useRunEvents } from '../../core/run-queries.ts';
-import { formatTime } from '../../core/format.ts';
+import { When } from '../../core/when.tsx';
 
 interface Props {
   runId: string;
@@ -109,7 +109,7 @@ export function TimeTravel({ runId, definition, lastSeq, client, onView }: Props
               <span className="faint">
                 {' '}
                 · {event.type.replace(/_/g, ' ')}
-                {event.step !== null ? ` ${event.step}` : ''} · {formatTime(new Date(event.at).toISOString())}
+                {event.step !== null ? ` ${event.step}` : ''} · <When at={event.at} />
               </span>
             ) : null}
             {settles.length > 0 ? null : null}

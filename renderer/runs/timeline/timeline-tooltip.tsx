@@ -1,8 +1,8 @@
 // The hover card: what the bar or marker under the pointer is, when it started and ended (as the
 // clock read and as time since the run's start) and how long it took.
-import { formatDuration } from '../../core/format.ts';
 import { barEnd, type TimelineBar, type TimelineMarker, type TimelineModel, type TimelineRow } from './timeline-model.ts';
-import { KIND_LABEL, MARKER_LABEL, OUTCOME_LABEL } from './timeline-labels.ts';
+import { barHeadline, MARKER_LABEL } from './timeline-labels.ts';
+import { formatDuration, timesInWords } from '../../core/format.ts';
 
 export interface Hovered {
   row: TimelineRow;
@@ -36,7 +36,7 @@ export function TimelineTooltip({ hovered, model, nowMs }: { hovered: Hovered; m
           <div>
             <span className="tl-swatch tl-marker-swatch" data-kind={marker.kind} /> {MARKER_LABEL[marker.kind]}
           </div>
-          <div className="muted">{marker.label}</div>
+          <div className="muted">{timesInWords(marker.label, nowMs)}</div>
           <div className="tl-times">
             at <span data-testid="timeline-tooltip-start">{clockTime(marker.atMs)}</span> <span className="faint">({since(marker.atMs)})</span>
           </div>
@@ -44,9 +44,7 @@ export function TimelineTooltip({ hovered, model, nowMs }: { hovered: Hovered; m
       ) : bar !== null ? (
         <>
           <div>
-            <span className="tl-swatch" data-kind={bar.kind} data-outcome={bar.outcome ?? 'none'} /> <span data-testid="timeline-tooltip-kind">{KIND_LABEL[bar.kind]}</span>
-            {bar.attempt !== null ? <span className="faint"> · attempt {bar.attempt}</span> : null}
-            {bar.outcome !== null ? <span className="faint"> · {OUTCOME_LABEL[bar.outcome]}</span> : null}
+            <span className="tl-swatch" data-kind={bar.kind} data-outcome={bar.outcome ?? 'none'} /> <span data-testid="timeline-tooltip-kind">{barHeadline(bar)}</span>
           </div>
           <div className="tl-times">
             start <span data-testid="timeline-tooltip-start">{clockTime(bar.startMs)}</span> <span className="faint">({since(bar.startMs)})</span>
@@ -59,7 +57,7 @@ export function TimelineTooltip({ hovered, model, nowMs }: { hovered: Hovered; m
             duration <span data-testid="timeline-tooltip-duration">{formatDuration(barEnd(bar, nowMs) - bar.startMs)}</span>
             {bar.endMs === null ? <span className="faint"> so far</span> : null}
           </div>
-          {bar.why !== null ? <div className="muted">why: {bar.why}</div> : null}
+          {bar.why !== null ? <div className="muted">why: {timesInWords(bar.why, nowMs)}</div> : null}
         </>
       ) : null}
     </div>

@@ -100,9 +100,9 @@ describe('dispatchMenuAction', () => {
     const { p, calls } = ports();
     dispatchMenuAction('run.pause', { textField: false }, p);
     expect(calls).toEqual(['note:Open a run to pause it.']);
-    register('run.pause', () => 'The engine does not permit pause now: the run is succeeded.');
+    register('run.pause', () => 'The engine does not permit pause now: the run has succeeded.');
     dispatchMenuAction('run.pause', { textField: false }, p);
-    expect(calls.at(-1)).toBe('note:The engine does not permit pause now: the run is succeeded.');
+    expect(calls.at(-1)).toBe('note:The engine does not permit pause now: the run has succeeded.');
     register('file.save', () => undefined);
     dispatchMenuAction('file.save', { textField: false }, p);
     expect(calls).toHaveLength(2);

@@ -69,7 +69,7 @@ describe('Timeline in chromium', () => {
     await bar('fetch', 1, 'failed').hover();
     const tip = page.getByTestId('timeline-tooltip');
     await tip.waitFor();
-    expect(await page.getByTestId('timeline-tooltip-kind').textContent()).toBe('running');
+    expect(await page.getByTestId('timeline-tooltip-kind').textContent()).toBe('attempt 1 ran and failed');
     expect(await page.getByTestId('timeline-tooltip-start').textContent()).toBe('09:00:01.100');
     expect(await page.getByTestId('timeline-tooltip-end').textContent()).toBe('09:00:01.600');
     expect(await page.getByTestId('timeline-tooltip-duration').textContent()).toBe('500ms');
