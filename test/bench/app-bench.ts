@@ -30,6 +30,21 @@ interface Figure {
 interface Loaded {
   usable: Seen;
   profile: LoadProfile;
+  /** CPU time of the page's renderer (main thread, whole process) from before the navigation to usable. */
+  cpu: { threadMs: number; processMs: number };
+}
+
+/** Chromium's own counters of the page's renderer (CDP Performance.getMetrics), in ms. */
+async function cpuNow(page: Page): Promise<{ threadMs: number; processMs: number }> {
+  const session = await page.context().newCDPSession(page);
+  try {
+    await session.send('Performance.enable');
+    const { metrics } = await session.send('Performance.getMetrics');
+    const of = (name: string): number => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
+    return { threadMs: of('ThreadTime'), processMs: of('ProcessTime') };
+  } finally {
+    await session.detach();
+  }
 }
 
 /**
@@ -48,9 +63,11 @@ async function returningTab(browser: Browser, served: Served, rows: number): Pro
 /** A fresh document at `url` (from about:blank, so never a same-document hash change), until usable. */
 async function load(page: Page, url: string): Promise<Loaded> {
   await page.goto('about:blank');
+  const before = await cpuNow(page);
   await page.goto(url, { waitUntil: 'commit' });
   const usable = await waitSeen(page, 'usable', BOUND_MS);
-  return { usable, profile: await loadProfile(page) };
+  const after = await cpuNow(page);
+  return { usable, profile: await loadProfile(page), cpu: { threadMs: after.threadMs - before.threadMs, processMs: after.processMs - before.processMs } };
 }
 
 const ms = (n: number): string => n.toFixed(0);
@@ -114,9 +131,36 @@ function printProfile(title: string, loads: readonly Loaded[], print: (line: str
     add(`shown: ${name}`, loads.map((l) => l.profile.seen[name]?.painted));
   }
   add('usable (painted)', loads.map((l) => l.usable.painted));
+  add('renderer main thread CPU to usable (+ probe polls)', loads.map((l) => l.cpu.threadMs));
+  add('renderer process CPU to usable (all its threads)', loads.map((l) => l.cpu.processMs));
   add('long tasks before usable: count', loads.map((l) => l.profile.longTasks.filter((t) => t.startMs < l.usable.painted).length));
   add('long tasks before usable: total ms', loads.map((l) => l.profile.longTasks.filter((t) => t.startMs < l.usable.painted).reduce((s, t) => s + t.durationMs, 0)));
   add('longest task before usable ms', loads.map((l) => Math.max(0, ...l.profile.longTasks.filter((t) => t.startMs < l.usable.painted).map((t) => t.durationMs))));
+  for (const row of formatTable(rows)) print(row);
+}
+
+/** Medians, over the small run's retries, of the requests made between the click and the new attempt shown. */
+function printRetry(rounds: readonly RetryRound['requests'][], shown: readonly number[], print: (line: string) => void): void {
+  if (rounds.length === 0) return;
+  const rows: string[][] = [[`Retry (${SMALL_STEPS}-step run): where the time goes, from the click`, 'median ms', 'min ms', 'rounds']];
+  const byRoute = new Map<string, { start: number[]; end: number[] }>();
+  for (const round of rounds) {
+    const seen = new Map<string, number>();
+    for (const r of round) {
+      const n = (seen.get(r.route) ?? 0) + 1;
+      seen.set(r.route, n);
+      const key = n === 1 ? r.route : `${r.route} (#${n})`;
+      const e = byRoute.get(key) ?? { start: [], end: [] };
+      e.start.push(r.startMs);
+      e.end.push(r.endMs);
+      byRoute.set(key, e);
+    }
+  }
+  for (const [route, e] of [...byRoute].sort((a, b) => median([...a[1].start]) - median([...b[1].start]))) {
+    rows.push([`  ${route.endsWith('/actions') ? 'POST' : 'GET'} ${route} asked`, ms(median([...e.start])), ms(Math.min(...e.start)), String(e.start.length)]);
+    rows.push([`  ${route.endsWith('/actions') ? 'POST' : 'GET'} ${route} answered`, ms(median([...e.end])), ms(Math.min(...e.end)), String(e.end.length)]);
+  }
+  rows.push(['the graph shows the new attempt (painted)', ms(median([...shown])), ms(Math.min(...shown)), String(shown.length)]);
   for (const row of formatTable(rows)) print(row);
 }
 
@@ -142,6 +186,8 @@ interface RetryRound {
   graphMs: number | null;
   detailMs: number;
   dialogMs: number;
+  /** The API requests after the click, from it: when each was asked and answered. */
+  requests: { route: string; startMs: number; endMs: number }[];
 }
 
 /** On a fresh run page at its failing step: Retry, then the dialog's Retry; the new attempt timed from that click. */
@@ -159,8 +205,10 @@ async function retryOnce(page: Page, served: Served, runId: string): Promise<Ret
   const sent = await lastClick(page);
   const detail = await waitSeen(page, 'retry-detail', BOUND_MS);
   const graph = before.graphAttempts === null ? null : await waitSeen(page, 'retry-graph', BOUND_MS);
+  const shownAt = Math.max(detail.painted, graph?.painted ?? 0);
+  const requests = (await loadProfile(page)).api.filter((a) => a.startMs >= sent && a.startMs <= shownAt).map((a) => ({ route: a.route, startMs: a.startMs - sent, endMs: a.endMs - sent }));
   await failedAgain(served, runId, attempts);
-  return { graphMs: graph === null ? null : graph.painted - sent, detailMs: detail.painted - sent, dialogMs: dialogShown - opened };
+  return { graphMs: graph === null ? null : graph.painted - sent, detailMs: detail.painted - sent, dialogMs: dialogShown - opened, requests };
 }
 
 async function measureList(browser: Browser, print: (line: string) => void): Promise<{ figure: Figure; loads: Loaded[] }> {
@@ -197,6 +245,8 @@ interface BigFigures {
   retryBig: Figure;
   retryBigGraph: Figure;
   dialog: Figure;
+  /** The small run's rounds' requests, for where the retry's time goes. */
+  retryRequests: RetryRound['requests'][];
   runLoads: Loaded[];
   editorLoads: Loaded[];
   failures: string[];
@@ -211,6 +261,7 @@ async function measureBig(browser: Browser, made: AppRuns, print: (line: string)
     retryBig: { label: `Retry -> the step detail shows it (${size(made.steps)}-step run)`, samples: [], targetMs: null },
     retryBigGraph: { label: `  same click -> the graph shows it (${size(made.steps)} steps)`, samples: [], targetMs: null },
     dialog: { label: 'click on Retry -> its dialog shown (both runs)', samples: [], targetMs: null },
+    retryRequests: [],
     runLoads: [],
     editorLoads: [],
     failures: [],
@@ -254,6 +305,7 @@ async function measureBig(browser: Browser, made: AppRuns, print: (line: string)
           const r = await retryOnce(page, served, made.smallFailedRun);
           if (r.graphMs === null) throw new Error(`${FAILING_STEP} is not on the graph at the run page's opening zoom`);
           f.retrySmall.samples.push(r.graphMs);
+          f.retryRequests.push(r.requests);
           f.retrySmallDetail.samples.push(r.detailMs);
           f.dialog.samples.push(r.dialogMs);
         }
@@ -298,6 +350,8 @@ export const benchmark: Benchmark = {
       print('list, run page, editor: from the navigation\'s start (page.goto; the document\'s time origin) to the painted frame in which the');
       print('page is usable. Retry: from the click on the dialog\'s Retry (it sends the action) to the painted frame showing the new attempt.');
       if (big.retryBigGraph.samples.length === 0 && big.retryBig.samples.length > 0) print(`(${FAILING_STEP} of the ${size(made.steps)}-step run is out of view at the run page's opening zoom: its node is not in the DOM.)`);
+      print('');
+      printRetry(big.retryRequests, big.retrySmall.samples, print);
       print('');
       printProfile('workflows list: where the time goes', list.loads, print);
       print('');
