@@ -224,18 +224,25 @@ function toTimelineSelection(selection: RunSelection | null): TimelineSelection 
   return m === null ? { stepId: selection.stepId } : { stepId: selection.stepId, activation: Number(m[2]), attempt: Number(m[3]) };
 }
 
-/** The run's own definition snapshot (the version it runs), with the file's layout when the file is that version. */
+/**
+ * The run's own definition snapshot (the version it runs), with the file's layout when the file is
+ * that version. A snapshot without a layout waits for the file while it is being read: drawn at
+ * once, it would be laid out in the worker and drawn (and analysed) a second time when the file's
+ * layout came, seconds of work at 1,000 steps (docs/bench-app.md).
+ */
 function useRunDefinition(detail: RunDetail | undefined): Workflow | null {
   const workflowId = detail?.run.workflowId;
   const fileDetail = useWorkflowDetail(workflowId);
   const snapshot = detail?.definition;
   const file = fileDetail.data?.definition ?? null;
   const version = detail?.run.version;
+  const fileReading = workflowId !== undefined && fileDetail.isPending;
   return useMemo(() => {
     const sameVersion = file !== null && file.version === version;
     if (snapshot === undefined) return sameVersion ? file : null;
+    if (snapshot.layout === undefined && fileReading) return null;
     return sameVersion && file.layout !== undefined ? { ...snapshot, layout: file.layout } : snapshot;
-  }, [snapshot, file, version]);
+  }, [snapshot, file, version, fileReading]);
 }
 
 function RunHead({ detail }: { detail: RunDetail }) {
