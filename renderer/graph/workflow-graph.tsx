@@ -3,6 +3,7 @@
 import { memo, useEffect, useMemo, useState } from 'react';
 import { Background, BackgroundVariant, Controls, MiniMap, ReactFlow, type NodeMouseHandler } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
+import { SemanticZoomStyle } from './semantic-zoom-style.tsx';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { Diagnostic } from '../api/api-types.ts';
 import { DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from './flow-defaults.ts';
@@ -94,6 +95,7 @@ function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = nul
         proOptions={PRO_OPTIONS}
         aria-label={`graph of ${workflow.name}`}
       >
+        <SemanticZoomStyle />
         <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="var(--canvas-dots)" />
         {/* A small graph fits the pane whole: a minimap would only cover part of it. */}
         {workflow.steps.length > MINIMAP_FROM_STEPS && <MiniMap pannable zoomable className="minimap" nodeStrokeWidth={3} nodeColor="var(--minimap-node)" />}
