@@ -25,7 +25,7 @@ import type { Step, Workflow } from '../../shared/definition/workflow-schema.ts'
 import { STEP_KINDS, type EdgeOutcome, type StepKind } from '../../shared/definition/names.ts';
 import { edgeOutcomesFor } from '../../shared/definition/kind-outcomes.ts';
 import type { Diagnostic } from '../api/api-types.ts';
-import { DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from '../graph/flow-defaults.ts';
+import { CANVAS_MIN_ZOOM, DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from '../graph/flow-defaults.ts';
 import { NODE_HEIGHT, NODE_WIDTH, nodeData, STEP_HANDLES, type OutcomeFlowEdge, type StepFlowNode } from '../graph/to-flow.ts';
 import { useTheme } from '../core/theme-store.ts';
 import { positionsOf, useEditor, type EditorView, type Selection } from './editor-store.ts';
@@ -285,7 +285,7 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
         }}
         fitView
         fitViewOptions={FIT_VIEW_OPTIONS}
-        minZoom={0.05}
+        minZoom={CANVAS_MIN_ZOOM}
         maxZoom={2}
         snapToGrid={snap}
         snapGrid={SNAP}

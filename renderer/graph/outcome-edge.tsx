@@ -43,7 +43,8 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
         data-diff={data?.diff}
         data-taken={taken === undefined ? undefined : String(taken)}
         data-share={stats === undefined ? undefined : stats.share.toFixed(2)}
-        {...(markerEnd === undefined ? {} : { markerEnd })}
+        {...(markerEnd === undefined || far ? {} : { markerEnd })}
+        {...(far ? { interactionWidth: 0 } : {})}
       />
       {why !== undefined ? (
         // A wide invisible path along the edge, so hovering it says why it was taken or not.

@@ -6,7 +6,7 @@ import '@xyflow/react/dist/style.css';
 import { SemanticZoomStyle } from './semantic-zoom-style.tsx';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { Diagnostic } from '../api/api-types.ts';
-import { DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from './flow-defaults.ts';
+import { CANVAS_MIN_ZOOM, DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from './flow-defaults.ts';
 import { filePositions, toEdges, toNodes, type GraphStats, type ItemsMark, type OutcomeFlowEdge, type Positions, type StepFlowNode } from './to-flow.ts';
 import { autoLayout } from './auto-layout.ts';
 import { labelledEdges, placeEdgeLabels, widenForLabels } from './edge-label-layout.ts';
@@ -84,7 +84,7 @@ function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = nul
         colorMode={theme}
         fitView
         fitViewOptions={{ padding: 0.12, maxZoom: 1.1, minZoom: 0.4 }}
-        minZoom={0.05}
+        minZoom={CANVAS_MIN_ZOOM}
         maxZoom={2}
         nodesDraggable={false}
         nodesConnectable={false}

@@ -126,7 +126,7 @@ for (const where of ['editor', 'run page', 'insights'] as const) {
     for (const id of EXAMPLES) {
       await open(page, where, id);
       // Insights scroll inside the app's content: its graph is under the charts.
-      if (where === 'insights') await page.getByTestId('insights-graph').evaluate((e) => e.scrollIntoView({ block: 'center' }));
+      if (where === 'insights') await page.evaluate(`document.querySelector('[data-testid="insights-graph"]').scrollIntoView({ block: 'center' })`);
       for (const p of await smallTitles(page)) problems.push(`${id}: title ${p}`);
       for (const p of await labelProblems(page)) problems.push(`${id}: label ${p}`);
       await page.screenshot({ path: `test-results/screenshots/graph-${where.replace(' ', '-')}-${id}.png` });
