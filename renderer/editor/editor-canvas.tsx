@@ -18,11 +18,14 @@ import {
   type OnConnectEnd,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
+import { SemanticZoomStyle } from '../graph/semantic-zoom-style.tsx';
+import { useLabelPlaces } from '../graph/label-places.ts';
+import type { LabelPlace } from '../graph/edge-label-layout.ts';
 import type { Step, Workflow } from '../../shared/definition/workflow-schema.ts';
 import { STEP_KINDS, type EdgeOutcome, type StepKind } from '../../shared/definition/names.ts';
 import { edgeOutcomesFor } from '../../shared/definition/kind-outcomes.ts';
 import type { Diagnostic } from '../api/api-types.ts';
-import { DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from '../graph/flow-defaults.ts';
+import { CANVAS_MIN_ZOOM, DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from '../graph/flow-defaults.ts';
 import { NODE_HEIGHT, NODE_WIDTH, nodeData, STEP_HANDLES, type OutcomeFlowEdge, type StepFlowNode } from '../graph/to-flow.ts';
 import { useTheme } from '../core/theme-store.ts';
 import { positionsOf, useEditor, type EditorView, type Selection } from './editor-store.ts';
@@ -89,16 +92,27 @@ function useNodes(doc: Workflow, positions: Layout, selection: Selection, proble
   }, [doc.steps, positions, selection.steps, problemsByStep]);
 }
 
-function useEdges(doc: Workflow, selection: Selection, problemsByEdge: Props['problemsByEdge']): OutcomeFlowEdge[] {
-  const cache = useRef(new Map<string, { edge: Workflow['edges'][number]; selected: boolean; problems: number; flow: OutcomeFlowEdge }>());
+interface EdgeCacheEntry {
+  edge: Workflow['edges'][number];
+  selected: boolean;
+  problems: number;
+  at: LabelPlace | undefined;
+  flow: OutcomeFlowEdge;
+}
+
+const samePlace = (a: LabelPlace | undefined, b: LabelPlace | undefined): boolean => a === b || (a !== undefined && b !== undefined && a.t === b.t && a.dy === b.dy);
+
+function useEdges(doc: Workflow, selection: Selection, problemsByEdge: Props['problemsByEdge'], labelAt: Readonly<Record<string, LabelPlace>>): OutcomeFlowEdge[] {
+  const cache = useRef(new Map<string, EdgeCacheEntry>());
   return useMemo(() => {
     const selected = new Set(selection.edges);
-    const next = new Map<string, { edge: Workflow['edges'][number]; selected: boolean; problems: number; flow: OutcomeFlowEdge }>();
+    const next = new Map<string, EdgeCacheEntry>();
     const edges = doc.edges.map((edge) => {
       const isSelected = selected.has(edge.id);
       const problems = problemsByEdge[edge.id]?.length ?? 0;
+      const at = labelAt[edge.id];
       const old = cache.current.get(edge.id);
-      if (old !== undefined && old.edge === edge && old.selected === isSelected && old.problems === problems) {
+      if (old !== undefined && old.edge === edge && old.selected === isSelected && old.problems === problems && samePlace(old.at, at)) {
         next.set(edge.id, old);
         return old.flow;
       }
@@ -108,14 +122,14 @@ function useEdges(doc: Workflow, selection: Selection, problemsByEdge: Props['pr
         source: edge.from,
         target: edge.to,
         selected: isSelected,
-        data: { outcomes: outcomesOf(edge), when: edge.when ?? null, isDefault: edge.default === true, maxTraversals: edge.maxTraversals ?? null, runId: null, problems },
+        data: { outcomes: outcomesOf(edge), when: edge.when ?? null, isDefault: edge.default === true, maxTraversals: edge.maxTraversals ?? null, runId: null, problems, ...(at === undefined ? {} : { labelAt: at }) },
       };
-      next.set(edge.id, { edge, selected: isSelected, problems, flow });
+      next.set(edge.id, { edge, selected: isSelected, problems, at, flow });
       return flow;
     });
     cache.current = next;
     return edges;
-  }, [doc.edges, selection.edges, problemsByEdge]);
+  }, [doc.edges, selection.edges, problemsByEdge, labelAt]);
 }
 
 type Pending =
@@ -135,7 +149,8 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
 
   const positions = useMemo(() => (doc === null ? {} : positionsOf(doc, basePositions, openedLayout)), [doc, basePositions, openedLayout]);
   const nodes = useNodes(doc ?? EMPTY_DOC, positions, selection, problemsByStep);
-  const edges = useEdges(doc ?? EMPTY_DOC, selection, problemsByEdge);
+  const labelAt = useLabelPlaces(doc ?? EMPTY_DOC, positions);
+  const edges = useEdges(doc ?? EMPTY_DOC, selection, problemsByEdge, labelAt);
 
   useEffect(() => {
     const view: EditorView = {
@@ -270,7 +285,7 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
         }}
         fitView
         fitViewOptions={FIT_VIEW_OPTIONS}
-        minZoom={0.05}
+        minZoom={CANVAS_MIN_ZOOM}
         maxZoom={2}
         snapToGrid={snap}
         snapGrid={SNAP}
@@ -283,6 +298,7 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
         proOptions={PRO_OPTIONS}
         aria-label={`editor canvas of ${doc.name}`}
       >
+        <SemanticZoomStyle />
         <Background variant={snap ? BackgroundVariant.Lines : BackgroundVariant.Dots} gap={snap ? 16 : 18} size={1.2} color="var(--canvas-dots)" />
         <MiniMap pannable zoomable className="minimap" nodeStrokeWidth={3} nodeColor="var(--minimap-node)" />
         <Controls showInteractive={false} />

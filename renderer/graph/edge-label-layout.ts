@@ -71,7 +71,7 @@ export function labelWidth(parts: readonly string[], condition?: string): number
 }
 
 /** The labelled edges of a workflow with their widths; with `shares`, every edge shows its share ("100%"). */
-export function labelledEdges(workflow: Workflow, shares = false): LabelledEdge[] {
+export function labelledEdges(workflow: Pick<Workflow, 'edges'>, shares = false): LabelledEdge[] {
   return workflow.edges.flatMap((e) => {
     const parts = edgeLabelParts(e);
     const width = labelWidth(shares ? ['100%', ...parts] : parts, e.when);

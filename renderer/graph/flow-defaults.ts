@@ -13,3 +13,9 @@ export const EDGE_TYPES = { outcome: OutcomeEdge };
  */
 export const DEFAULT_EDGE_OPTIONS = { markerEnd: { type: MarkerType.ArrowClosed, width: 26, height: 26, markerUnits: 'userSpaceOnUse' } };
 export const PRO_OPTIONS = { hideAttribution: true };
+/**
+ * How far out a canvas may zoom: far enough to show a whole workflow of thousands of steps (the
+ * bench's 1,000-step chain is about 200,000 px wide, its 5,000-step one about 1,000,000 px);
+ * nodes there are drawn as their boxes alone (semantic-zoom.ts).
+ */
+export const CANVAS_MIN_ZOOM = 0.0005;

@@ -1,10 +1,12 @@
 // An edge on the canvas, labelled with the outcome(s) it follows and its condition. Failure
-// outcomes are drawn dashed in their colour; loop edges show their bound.
+// outcomes are drawn dashed in their colour; loop edges show their bound. Zoomed far out, the
+// edge is its path alone.
 import { memo } from 'react';
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, Position, type EdgeProps } from '@xyflow/react';
 import { bezierPoint } from './edge-label-layout.ts';
 import type { OutcomeFlowEdge } from './to-flow.ts';
 import { useRunMarks } from '../core/run-marks-store.ts';
+import { useZoomLevel } from './semantic-zoom-style.tsx';
 
 function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
   const { id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, markerEnd, selected } = props;
@@ -23,6 +25,8 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
   const plain = outcomes.length === 1 && main === 'succeeded' && !data?.when && !data?.isDefault && data?.maxTraversals === null && problems === 0;
   // On the insights page: a band as wide as the share of runs that took the edge.
   const stats = data?.stats;
+  // Far out (semantic zoom), no label: it could not be read, and a large graph draws thousands.
+  const far = useZoomLevel() === 'far';
   return (
     <>
       {stats !== undefined && stats.share > 0 ? (
@@ -39,7 +43,8 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
         data-diff={data?.diff}
         data-taken={taken === undefined ? undefined : String(taken)}
         data-share={stats === undefined ? undefined : stats.share.toFixed(2)}
-        {...(markerEnd === undefined ? {} : { markerEnd })}
+        {...(markerEnd === undefined || far ? {} : { markerEnd })}
+        {...(far ? { interactionWidth: 0 } : {})}
       />
       {why !== undefined ? (
         // A wide invisible path along the edge, so hovering it says why it was taken or not.
@@ -47,7 +52,7 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
           <title>{`${taken === true ? 'taken' : 'not taken'}: ${why}`}</title>
         </path>
       ) : null}
-      {plain && stats === undefined ? null : (
+      {far || (plain && stats === undefined) ? null : (
         <EdgeLabelRenderer>
           <div
             className="edge-label nodrag nopan"

@@ -3,9 +3,10 @@
 import { memo, useEffect, useMemo, useState } from 'react';
 import { Background, BackgroundVariant, Controls, MiniMap, ReactFlow, type NodeMouseHandler } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
+import { SemanticZoomStyle } from './semantic-zoom-style.tsx';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { Diagnostic } from '../api/api-types.ts';
-import { DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from './flow-defaults.ts';
+import { CANVAS_MIN_ZOOM, DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from './flow-defaults.ts';
 import { filePositions, toEdges, toNodes, type GraphStats, type DebugMarks, type ItemsMark, type OutcomeFlowEdge, type Positions, type StepFlowNode } from './to-flow.ts';
 import { autoLayout } from './auto-layout.ts';
 import { labelledEdges, placeEdgeLabels, widenForLabels } from './edge-label-layout.ts';
@@ -90,7 +91,7 @@ function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = nul
         colorMode={theme}
         fitView
         fitViewOptions={{ padding: 0.12, maxZoom: 1.1, minZoom: 0.4 }}
-        minZoom={0.05}
+        minZoom={CANVAS_MIN_ZOOM}
         maxZoom={2}
         nodesDraggable={false}
         nodesConnectable={false}
@@ -101,6 +102,7 @@ function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = nul
         proOptions={PRO_OPTIONS}
         aria-label={`graph of ${workflow.name}`}
       >
+        <SemanticZoomStyle />
         <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="var(--canvas-dots)" />
         {/* A small graph fits the pane whole: a minimap would only cover part of it. */}
         {workflow.steps.length > MINIMAP_FROM_STEPS && <MiniMap pannable zoomable className="minimap" nodeStrokeWidth={3} nodeColor="var(--minimap-node)" />}

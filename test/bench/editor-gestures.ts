@@ -6,6 +6,9 @@ import type { Page } from '@playwright/test';
 import {
   armKeystroke,
   emptyPanePoint,
+  frames2,
+  viewState,
+  type ViewState,
   hasValidationProbe,
   innerNode,
   keystrokeResult,
@@ -55,6 +58,28 @@ export async function dragNode(page: Page): Promise<GestureResult & { id: string
   const node = await innerNode(page, { x: DRAG_RADIUS.x, y: 2 * DRAG_RADIUS.y });
   if (node === null) throw new Error('editor bench: no visible node has room around it for the drag (is the canvas too small?)');
   return { ...(await sweep(page, node, DRAG_RADIUS)), id: node.id };
+}
+
+/**
+ * Zooms out with the mouse wheel over the canvas's centre, one notch (a factor of about 1.5) at
+ * a time, until every node of the workflow is drawn (React Flow draws only the nodes in view):
+ * the zoom that shows the whole workflow. Stops at the canvas's minimum zoom if it comes first.
+ */
+export async function zoomToWhole(page: Page, steps: number): Promise<ViewState> {
+  const box = await page.getByTestId('editor-canvas').boundingBox();
+  if (box === null) throw new Error('editor bench: no editor canvas to zoom');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  let state = await viewState(page);
+  while (state.rendered < steps) {
+    await page.mouse.wheel(0, 300);
+    await frames2(page);
+    const next = await viewState(page);
+    if (next.zoom === state.zoom) return next;
+    state = next;
+  }
+  // One more frame round so the nodes just mounted are painted before the gestures start.
+  await frames2(page);
+  return viewState(page);
 }
 
 export type KeystrokeSetup = { ok: true; field: string } | { ok: false; why: string };

@@ -165,7 +165,14 @@ const PROBE = String.raw`
     }
   }
 
-  window.__bench = { open, emptyPane, innerNode, startFrames, stopFrames, validationSettled, armKeystroke, keystrokeResult, hasValidation: () => probe() !== undefined };
+  // The canvas's zoom and how many node elements it has: all of them once the whole workflow is in view.
+  function view() {
+    const c = canvas();
+    const viewport = c.querySelector('.react-flow__viewport');
+    return { zoom: viewport ? new DOMMatrix(viewport.style.transform).a : 1, rendered: c.querySelectorAll('.react-flow__node').length };
+  }
+
+  window.__bench = { open, emptyPane, innerNode, view, raf, startFrames, stopFrames, validationSettled, armKeystroke, keystrokeResult, hasValidation: () => probe() !== undefined };
 })();
 `;
 
@@ -177,6 +184,21 @@ export async function installProbe(page: Page): Promise<void> {
 /** Navigates the open app to the editor of `id` and resolves at the first full paint. */
 export function openEditor(page: Page, id: string, timeoutMs: number): Promise<OpenResult> {
   return page.evaluate(`window.__bench.open(${JSON.stringify(id)}, ${timeoutMs})`) as Promise<OpenResult>;
+}
+
+export interface ViewState {
+  zoom: number;
+  /** Node elements in the canvas (React Flow draws only those in view above 150 steps). */
+  rendered: number;
+}
+
+export function viewState(page: Page): Promise<ViewState> {
+  return page.evaluate('window.__bench.view()') as Promise<ViewState>;
+}
+
+/** Resolves after the page's next two frames. */
+export async function frames2(page: Page): Promise<void> {
+  await page.evaluate('window.__bench.raf().then(() => window.__bench.raf())');
 }
 
 export function emptyPanePoint(page: Page): Promise<Point | null> {
