@@ -73,7 +73,11 @@ export function labelExtension(label: string, testId: string | undefined): Exten
   return EditorView.contentAttributes.of({ 'aria-label': label, ...(testId === undefined ? {} : { 'data-testid': `${testId}-input` }) });
 }
 
-export const editableExtension = (readOnly: boolean): Extension => [EditorState.readOnly.of(readOnly), EditorView.editable.of(!readOnly)];
+/**
+ * The content says tabindex 0, editable or not: a read-only field stays reachable to scroll and
+ * copy, and axe counts a scroller as keyboard-reachable by a tabindex (contenteditable is not enough).
+ */
+export const editableExtension = (readOnly: boolean): Extension => [EditorState.readOnly.of(readOnly), EditorView.editable.of(!readOnly), EditorView.contentAttributes.of({ tabindex: '0' })];
 
 export const placeholderExtension = (text: string | undefined): Extension => (text === undefined ? [] : placeholder(text));
 

@@ -15,7 +15,7 @@ export function EditorSidePanel({ detail, onCompare }: { detail: WorkflowDetail;
   const tab = useSidePanel((s) => s.tab);
   const setTab = useSidePanel((s) => s.show);
   return (
-    <aside className="panel editor-panel" aria-label="inspector">
+    <aside className="panel editor-panel" aria-label="editor panel">
       <div className="panel-tabs" role="tablist" aria-label="side panel">
         <button type="button" role="tab" aria-selected={tab === 'inspect'} onClick={() => setTab('inspect')} data-testid="tab-inspect">
           Inspector

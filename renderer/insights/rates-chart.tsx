@@ -31,6 +31,8 @@ export function RatesChart({ rates }: { rates: RatesOverTime }) {
             formatter={(value, name) => (name === 'runs' ? [String(value), 'runs'] : [percent(value), name])}
             contentStyle={{ background: c.surface, border: `1px solid ${c.border}`, borderRadius: 6, fontSize: 12, color: c.text }}
             labelStyle={{ color: c.text, fontWeight: 600 }}
+            // The series' own colours are lines, too light for text (the legend pairs them with names).
+            itemStyle={{ color: c.text }}
             cursor={{ fill: c.grid, opacity: 0.4 }}
           />
           <Legend wrapperStyle={{ fontSize: 12, color: c.text }} iconType="plainline" />

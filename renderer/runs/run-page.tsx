@@ -260,7 +260,7 @@ function RunHead({ detail }: { detail: RunDetail }) {
           {run.parent.index !== undefined ? ` [${run.parent.index}]` : ''}
         </button>
       ) : null}
-      <span className="run-id mono">{run.id}</span>
+      <h1 className="run-id mono">{run.id}</h1>
       {run.debug !== undefined ? (
         <span className="debug-badge" data-testid="run-debug" title={`breakpoints: ${run.debug.breakpoints.join(', ') || 'none'}; pinned: ${run.debug.pins.join(', ') || 'none'}`}>
           debug

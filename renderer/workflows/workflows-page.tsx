@@ -71,7 +71,9 @@ export function WorkflowsPage() {
               <th className="num">Version</th>
               <th className="num">Steps</th>
               <th>Checks</th>
-              <th aria-label="insights" />
+              <th>
+                <span className="visually-hidden">insights</span>
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -117,7 +117,7 @@ export function Inspector({ extra }: { extra?: ReactNode }) {
   } else body = <WorkflowInspector doc={doc} />;
 
   return (
-    <aside className="inspector" ref={root} aria-label="Inspector" data-testid="inspector" data-element={several ? 'several' : element.type}>
+    <section className="inspector" ref={root} aria-label="Inspector" data-testid="inspector" data-element={several ? 'several' : element.type}>
       <header className="ins-head">
         {several ? <div className="ins-title">Selection</div> : <Title element={element} />}
         {several ? null : <Tabs tab={tab} panelId={panelId} baseId={baseId} />}
@@ -126,7 +126,7 @@ export function Inspector({ extra }: { extra?: ReactNode }) {
         <ElementSite.Provider value={several ? null : siteOf(doc, element)}>{body}</ElementSite.Provider>
         {extra}
       </div>
-    </aside>
+    </section>
   );
 }
 

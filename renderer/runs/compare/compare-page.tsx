@@ -17,6 +17,9 @@ export function ComparePage({ a, b }: { a: string; b: string }) {
   if (comparison === undefined) return <div className="loading">Comparing {a} with {b}…</div>;
   return (
     <div className="page compare-page">
+      <h1 className="visually-hidden">
+        Compare {a} with {b}
+      </h1>
       <CompareView comparison={comparison} />
     </div>
   );

@@ -22,7 +22,8 @@ function ValueViewImpl({ value, runId, valuePath, label, testId }: Props) {
   const text = useMemo(() => (isElidedValue(value) ? null : JSON.stringify(value, null, 2) ?? 'undefined'), [value]);
   if (text === null || text.length > PRINT_LIMIT) return <JsonView value={value} runId={runId} valuePath={valuePath} label={label} testId={testId} />;
   return (
-    <pre className="rsd-json mono" aria-label={label} data-testid={testId}>
+    // Focusable: a long value scrolls, and a keyboard must reach it to scroll it.
+    <pre className="rsd-json mono" tabIndex={0} aria-label={label} data-testid={testId}>
       {text}
     </pre>
   );
