@@ -40,6 +40,9 @@ const NO_PROBLEMS: readonly Diagnostic[] = [];
 /** Past this many steps, failure edges are drawn solid: a dashed path tens of thousands of pixels long is slow to paint. */
 export const LARGE_GRAPH = 200;
 
+/** Smaller than React Flow's 200 × 150: the overview, without covering the canvas. */
+const MINIMAP_SIZE = { width: 150, height: 100 };
+
 export const KIND_DRAG_TYPE = 'application/weft-step-kind';
 
 interface Props {
@@ -138,6 +141,7 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
   const openedLayout = useEditor((s) => s.openedLayout);
   const selection = useEditor((s) => s.selection);
   const snap = useEditorPrefs((s) => s.snapToGrid);
+  const showMinimap = useEditorPrefs((s) => s.showMinimap);
   const flow = useReactFlow();
   const wrapper = useRef<HTMLDivElement>(null);
   const [pending, setPending] = useState<Pending | null>(null);
@@ -279,7 +283,7 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
         aria-label={`editor canvas of ${doc.name}`}
       >
         <Background variant={snap ? BackgroundVariant.Lines : BackgroundVariant.Dots} gap={snap ? 16 : 18} size={1.2} color="var(--canvas-dots)" />
-        <MiniMap pannable zoomable className="minimap" nodeStrokeWidth={3} nodeColor="var(--minimap-node)" />
+        {showMinimap ? <MiniMap pannable zoomable className="minimap" style={MINIMAP_SIZE} nodeStrokeWidth={3} nodeColor="var(--minimap-node)" /> : null}
         <Controls showInteractive={false} />
       </ReactFlow>
       {pending?.kind === 'outcome' ? (

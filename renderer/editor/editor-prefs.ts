@@ -1,28 +1,32 @@
 // The editor's view preferences, kept across sessions in localStorage: snap to grid and which
-// panels are open. Not part of the document, so not undoable.
+// panels beside the canvas are open (the palette, the inspector, the minimap). Not part of the
+// document, so not undoable. The Problems dock is not here: it follows whether there are
+// problems (problems-dock-store.ts).
 import { create } from 'zustand';
 
-interface EditorPrefs {
-  snapToGrid: boolean;
-  showProblems: boolean;
-  showPalette: boolean;
-  toggle(key: 'snapToGrid' | 'showProblems' | 'showPalette'): void;
+export type EditorPref = 'snapToGrid' | 'showPalette' | 'showInspector' | 'showMinimap';
+
+type PrefValues = Record<EditorPref, boolean>;
+
+interface EditorPrefs extends PrefValues {
+  toggle(key: EditorPref): void;
 }
 
 const KEY = 'weft.editor.prefs';
+const DEFAULTS: PrefValues = { snapToGrid: false, showPalette: true, showInspector: true, showMinimap: true };
+const pick = (from: (k: EditorPref) => boolean): PrefValues => ({ snapToGrid: from('snapToGrid'), showPalette: from('showPalette'), showInspector: from('showInspector'), showMinimap: from('showMinimap') });
 
-function load(): Pick<EditorPrefs, 'snapToGrid' | 'showProblems' | 'showPalette'> {
-  const fallback = { snapToGrid: false, showProblems: true, showPalette: true };
+function load(): PrefValues {
   try {
     const raw: unknown = JSON.parse(globalThis.localStorage?.getItem(KEY) ?? 'null');
-    if (typeof raw !== 'object' || raw === null) return fallback;
-    const read = (k: keyof typeof fallback): boolean => {
+    if (typeof raw !== 'object' || raw === null) return DEFAULTS;
+    const read = (k: EditorPref): boolean => {
       const v: unknown = Reflect.get(raw, k);
-      return typeof v === 'boolean' ? v : fallback[k];
+      return typeof v === 'boolean' ? v : DEFAULTS[k];
     };
-    return { snapToGrid: read('snapToGrid'), showProblems: read('showProblems'), showPalette: read('showPalette') };
+    return pick(read);
   } catch {
-    return fallback;
+    return DEFAULTS;
   }
 }
 
@@ -30,9 +34,9 @@ export const useEditorPrefs = create<EditorPrefs>((set, get) => ({
   ...load(),
   toggle(key) {
     set({ [key]: !get()[key] });
-    const { snapToGrid, showProblems, showPalette } = get();
+    const state = get();
     try {
-      globalThis.localStorage?.setItem(KEY, JSON.stringify({ snapToGrid, showProblems, showPalette }));
+      globalThis.localStorage?.setItem(KEY, JSON.stringify(pick((k) => state[k])));
     } catch {
       // A full or blocked storage only loses the preference.
     }
