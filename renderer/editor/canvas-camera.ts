@@ -8,8 +8,12 @@ import { NODE_HEIGHT, NODE_WIDTH } from '../graph/to-flow.ts';
 import { positionsOf, useEditor, type EditorView } from './editor-store.ts';
 import type { Point } from './doc-ops.ts';
 
-/** How the canvas fits a workflow into view: at open, with F, the fit buttons and after auto-layout. */
-export const FIT_VIEW_OPTIONS = { padding: 0.08, maxZoom: 1.1, minZoom: 0.4 };
+/**
+ * How the canvas fits a workflow into view: at open, with F, the fit buttons and after auto-layout.
+ * No floor above the canvas's own: a fit that stops at a zoom shows a clipped workflow, and at
+ * small zoom the nodes draw their titles larger themselves (the graph's semantic zoom).
+ */
+export const FIT_VIEW_OPTIONS = { padding: 0.08, maxZoom: 1.1 };
 /** Screen pixels kept between a revealed or dropped step and the pane's edge. */
 const EDGE_ROOM = 24;
 const MOVE_MS = 250;

@@ -13,12 +13,23 @@ interface EditorPrefs extends PrefValues {
 }
 
 const KEY = 'weft.editor.prefs';
+
+/** The page's localStorage, read through globalThis: the command registry loads this file in Node tests too. */
+interface KeyValueStore {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+const isStore = (s: unknown): s is KeyValueStore => typeof s === 'object' && s !== null && typeof Reflect.get(s, 'getItem') === 'function' && typeof Reflect.get(s, 'setItem') === 'function';
+function storage(): KeyValueStore | undefined {
+  const s: unknown = Reflect.get(globalThis, 'localStorage');
+  return isStore(s) ? s : undefined;
+}
 const DEFAULTS: PrefValues = { snapToGrid: false, showPalette: true, showInspector: true, showMinimap: true };
 const pick = (from: (k: EditorPref) => boolean): PrefValues => ({ snapToGrid: from('snapToGrid'), showPalette: from('showPalette'), showInspector: from('showInspector'), showMinimap: from('showMinimap') });
 
 function load(): PrefValues {
   try {
-    const raw: unknown = JSON.parse(globalThis.localStorage?.getItem(KEY) ?? 'null');
+    const raw: unknown = JSON.parse(storage()?.getItem(KEY) ?? 'null');
     if (typeof raw !== 'object' || raw === null) return DEFAULTS;
     const read = (k: EditorPref): boolean => {
       const v: unknown = Reflect.get(raw, k);
@@ -36,7 +47,7 @@ export const useEditorPrefs = create<EditorPrefs>((set, get) => ({
     set({ [key]: !get()[key] });
     const state = get();
     try {
-      globalThis.localStorage?.setItem(KEY, JSON.stringify(pick((k) => state[k])));
+      storage()?.setItem(KEY, JSON.stringify(pick((k) => state[k])));
     } catch {
       // A full or blocked storage only loses the preference.
     }

@@ -2,12 +2,14 @@
 // timeline's legend is open: chosen by the user, kept across sessions in localStorage.
 import { create } from 'zustand';
 
-/** The timeline's height before the user sets one (px, the timeline's frame with the scrubber). */
-export const DEFAULT_TIMELINE_HEIGHT = 250;
+/** The timeline's height before the user sets one: a share of the page, between two bounds (px). */
+export function defaultTimelineHeight(pageHeight: number): number {
+  return Math.round(Math.min(260, Math.max(170, pageHeight * 0.32)));
+}
 
 interface TimelinePrefs {
-  /** The timeline's height in px, as the user left it. */
-  height: number;
+  /** The timeline's height in px, as the user left it; null until the user sets one. */
+  height: number | null;
   legendOpen: boolean;
   setHeight(px: number): void;
   toggleLegend(): void;
@@ -16,7 +18,7 @@ interface TimelinePrefs {
 const KEY = 'weft.timeline.prefs';
 
 function load(): Pick<TimelinePrefs, 'height' | 'legendOpen'> {
-  const fallback = { height: DEFAULT_TIMELINE_HEIGHT, legendOpen: true };
+  const fallback = { height: null, legendOpen: true };
   try {
     const raw: unknown = JSON.parse(globalThis.localStorage?.getItem(KEY) ?? 'null');
     if (typeof raw !== 'object' || raw === null) return fallback;

@@ -3,7 +3,7 @@
 // timeline), whose place is remembered (timeline-prefs.ts). The timeline keeps room for its
 // toolbar and a row or two; the graph keeps room to be seen.
 import { useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
-import { useTimelinePrefs } from './timeline-prefs.ts';
+import { defaultTimelineHeight, useTimelinePrefs } from './timeline-prefs.ts';
 
 const MIN_HEIGHT = 96;
 /** What the split leaves above the timeline: the run's head and a graph still worth a look. */
@@ -17,21 +17,22 @@ const clamp = (v: number, low: number, high: number): number => Math.max(low, Ma
 export function TimelineFrame({ children }: { children: ReactNode }) {
   const stored = useTimelinePrefs((s) => s.height);
   const frame = useRef<HTMLDivElement>(null);
-  const [max, setMax] = useState(stored);
+  const [room, setRoom] = useState<number | null>(null);
   const [dragging, setDragging] = useState<{ startY: number; startHeight: number; height: number } | null>(null);
 
   // The largest timeline the page allows: its parent's height less the graph's room.
   useLayoutEffect(() => {
     const parent = frame.current?.parentElement;
     if (parent === null || parent === undefined) return;
-    const measure = () => setMax(Math.max(MIN_HEIGHT, parent.clientHeight - GRAPH_ROOM));
+    const measure = () => setRoom(parent.clientHeight);
     measure();
     const observer = new ResizeObserver(measure);
     observer.observe(parent);
     return () => observer.disconnect();
   }, []);
 
-  const height = clamp(dragging?.height ?? stored, MIN_HEIGHT, max);
+  const max = room === null ? Number.POSITIVE_INFINITY : Math.max(MIN_HEIGHT, room - GRAPH_ROOM);
+  const height = clamp(dragging?.height ?? stored ?? defaultTimelineHeight(room ?? 0), MIN_HEIGHT, max);
   const setHeight = (px: number) => useTimelinePrefs.getState().setHeight(clamp(px, MIN_HEIGHT, max));
 
   const onKeyDown = (event: KeyboardEvent) => {
@@ -68,7 +69,7 @@ export function TimelineFrame({ children }: { children: ReactNode }) {
         aria-controls="run-timeline-frame"
         aria-valuenow={Math.round(height)}
         aria-valuemin={MIN_HEIGHT}
-        aria-valuemax={Math.round(max)}
+        aria-valuemax={Number.isFinite(max) ? Math.round(max) : undefined}
         aria-valuetext={`timeline ${Math.round(height)} pixels tall`}
         tabIndex={0}
         title="Drag, or use the arrow keys, to share the height between the graph and the timeline"
