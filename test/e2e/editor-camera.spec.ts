@@ -165,18 +165,23 @@ test('a new workflow opens at a zoom where dropped steps stay in view', async ()
   await expect(node('start')).toBeVisible();
   const opened = await settledTransform();
   const canvas = page.getByTestId('editor-canvas');
-  const box = await canvas.boundingBox();
-  if (box === null) throw new Error('no canvas');
-  // Dropped near each corner of the canvas, where a step would stick out of the pane.
-  const drops: [string, number, number][] = [
-    ['http', 24, 24],
-    ['human', box.width - 24, 24],
-    ['wait', 24, box.height - 24],
-    ['agent', box.width - 24, box.height - 24],
+  // Dropped near each corner of the canvas, where a step would stick out of the pane. A dropped
+  // step no edge leads to is a problem: the Problems dock opens after the first drop, and the
+  // canvas is then shorter, so each drop is aimed at the canvas as it is.
+  const drops: [string, 'left' | 'right', 'top' | 'bottom'][] = [
+    ['http', 'left', 'top'],
+    ['human', 'right', 'top'],
+    ['wait', 'left', 'bottom'],
+    ['agent', 'right', 'bottom'],
   ];
-  for (const [kind, x, y] of drops) {
+  for (const [kind, across, down] of drops) {
+    const box = await canvas.boundingBox();
+    if (box === null) throw new Error('no canvas');
+    const x = across === 'left' ? 24 : box.width - 24;
+    const y = down === 'top' ? 24 : box.height - 24;
     await page.getByTestId(`palette-${kind}`).dragTo(canvas, { targetPosition: { x, y } });
     await expect(node(kind)).toBeVisible();
+    await expect(page.getByTestId('problems-dock')).toHaveAttribute('data-open', 'true');
     expect(await settledTransform(), `the camera after dropping ${kind}`).toBe(opened);
     expect(await stepsOutOfView(), `after dropping ${kind}`).toEqual([]);
   }

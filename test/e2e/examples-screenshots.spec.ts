@@ -55,11 +55,10 @@ test.afterAll(async () => {
 });
 
 for (const size of SIZES) {
-  test(`every example in the editor and on a run page, both themes, at ${size.width}×${size.height}`, async () => {
-    await page.setViewportSize(size);
-    await page.goto(served.address);
-    for (const id of EXAMPLES) {
-      await page.getByTestId('nav-workflows').click();
+  for (const id of EXAMPLES) {
+    test(`${id} in the editor and on a run page, both themes, at ${size.width}×${size.height}`, async () => {
+      await page.setViewportSize(size);
+      await page.goto(served.address);
       await page.getByTestId(`workflow-row-${id}`).click();
       await expect(page.getByTestId('editor-canvas')).toBeVisible();
       await expect(page.locator('.react-flow__node')).toHaveCount(stepIds(id).length);
@@ -73,6 +72,6 @@ for (const size of SIZES) {
       await expect(page.locator('.tl-row').first()).toBeVisible();
       await page.mouse.move(1, 1);
       await shootBothThemes(page, `example-${id}-run-${size.width}x${size.height}`, { ...appChrome(page), 'run state': page.getByTestId('run-state'), timeline: page.getByTestId('run-timeline'), ...steps(id) });
-    }
-  });
+    });
+  }
 }
