@@ -32,6 +32,8 @@ export type CommandId =
   | 'toggleSnap'
   | 'toggleProblems'
   | 'togglePalette'
+  | 'toggleInspector'
+  | 'toggleMinimap'
   | 'cheatSheet'
   | 'showShortcuts'
   | 'showInspector'

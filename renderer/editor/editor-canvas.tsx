@@ -3,7 +3,7 @@
 // step, position, selection and problems did not change, so memoized nodes skip rendering and a
 // 1,000-step graph stays fluid while one node is dragged. While mounted, the canvas lends the
 // editor's commands its camera (fit, zoom, reveal) through the store.
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { memo, useCallback, useMemo, useRef, useState, type DragEvent } from 'react';
 import {
   Background,
   BackgroundVariant,
@@ -28,7 +28,8 @@ import type { Diagnostic } from '../api/api-types.ts';
 import { CANVAS_MIN_ZOOM, DEFAULT_EDGE_OPTIONS, EDGE_TYPES, NODE_TYPES, PRO_OPTIONS } from '../graph/flow-defaults.ts';
 import { NODE_HEIGHT, NODE_WIDTH, nodeData, STEP_HANDLES, type OutcomeFlowEdge, type StepFlowNode } from '../graph/to-flow.ts';
 import { useTheme } from '../core/theme-store.ts';
-import { positionsOf, useEditor, type EditorView, type Selection } from './editor-store.ts';
+import { positionsOf, useEditor, type Selection } from './editor-store.ts';
+import { FIT_VIEW_OPTIONS, useCanvasCamera, useDropPoint } from './canvas-camera.ts';
 import { connect, outcomesOf, withPositions, type Layout, type Point } from './doc-ops.ts';
 import { runCommand } from './editor-commands.ts';
 import { insertStepCommand } from './step-commands.ts';
@@ -42,14 +43,18 @@ const NO_PROBLEMS: readonly Diagnostic[] = [];
 /** Past this many steps, failure edges are drawn solid: a dashed path tens of thousands of pixels long is slow to paint. */
 export const LARGE_GRAPH = 200;
 
+/** Smaller than React Flow's 200 × 150: the overview, without covering the canvas. */
+const MINIMAP_SIZE = { width: 150, height: 100 };
+
 export const KIND_DRAG_TYPE = 'application/weft-step-kind';
-/** How the canvas fits a workflow into view: at open, and with F. */
-export const FIT_VIEW_OPTIONS = { padding: 0.08, maxZoom: 1.1, minZoom: 0.4 };
 
 interface Props {
   problemsByStep: Readonly<Record<string, readonly Diagnostic[]>>;
   problemsByEdge: Readonly<Record<string, readonly Diagnostic[]>>;
 }
+
+/** Each step's size as React Flow measured it in the page. */
+type Measured = Map<string, { width: number; height: number }>;
 
 interface NodeCacheEntry {
   step: Step;
@@ -59,8 +64,13 @@ interface NodeCacheEntry {
   node: StepFlowNode;
 }
 
-/** Builds nodes, reusing the previous object of each node whose inputs are unchanged. */
-function useNodes(doc: Workflow, positions: Layout, selection: Selection, problemsByStep: Props['problemsByStep']): StepFlowNode[] {
+/**
+ * Builds nodes, reusing the previous object of each node whose inputs are unchanged. A node built
+ * anew carries the size measured before (`measured`): React Flow counts a node without one as not
+ * yet drawn and holds every fit back until it is, which left F and the fit buttons doing nothing
+ * after the first edit, and then fitted at a later edit, unasked.
+ */
+function useNodes(doc: Workflow, positions: Layout, selection: Selection, problemsByStep: Props['problemsByStep'], measured: Measured): StepFlowNode[] {
   const cache = useRef(new Map<string, NodeCacheEntry>());
   return useMemo(() => {
     const selected = new Set(selection.steps);
@@ -74,6 +84,7 @@ function useNodes(doc: Workflow, positions: Layout, selection: Selection, proble
         next.set(step.id, old);
         return old.node;
       }
+      const size = measured.get(step.id);
       const node: StepFlowNode = {
         id: step.id,
         type: 'step',
@@ -81,6 +92,7 @@ function useNodes(doc: Workflow, positions: Layout, selection: Selection, proble
         width: NODE_WIDTH,
         height: NODE_HEIGHT,
         handles: STEP_HANDLES,
+        ...(size === undefined ? {} : { measured: size }),
         selected: isSelected,
         data: nodeData(step, problems, null),
       };
@@ -89,7 +101,7 @@ function useNodes(doc: Workflow, positions: Layout, selection: Selection, proble
     });
     cache.current = next;
     return nodes;
-  }, [doc.steps, positions, selection.steps, problemsByStep]);
+  }, [doc.steps, positions, selection.steps, problemsByStep, measured]);
 }
 
 interface EdgeCacheEntry {
@@ -143,34 +155,19 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
   const openedLayout = useEditor((s) => s.openedLayout);
   const selection = useEditor((s) => s.selection);
   const snap = useEditorPrefs((s) => s.snapToGrid);
+  const showMinimap = useEditorPrefs((s) => s.showMinimap);
   const flow = useReactFlow();
   const wrapper = useRef<HTMLDivElement>(null);
   const [pending, setPending] = useState<Pending | null>(null);
 
   const positions = useMemo(() => (doc === null ? {} : positionsOf(doc, basePositions, openedLayout)), [doc, basePositions, openedLayout]);
-  const nodes = useNodes(doc ?? EMPTY_DOC, positions, selection, problemsByStep);
+  const measured = useRef<Measured>(new Map()).current;
+  const nodes = useNodes(doc ?? EMPTY_DOC, positions, selection, problemsByStep, measured);
   const labelAt = useLabelPlaces(doc ?? EMPTY_DOC, positions);
   const edges = useEdges(doc ?? EMPTY_DOC, selection, problemsByEdge, labelAt);
 
-  useEffect(() => {
-    const view: EditorView = {
-      centre() {
-        const pane = wrapper.current?.getBoundingClientRect();
-        const x = pane === undefined ? window.innerWidth / 2 : pane.left + pane.width / 2;
-        const y = pane === undefined ? window.innerHeight / 2 : pane.top + pane.height / 2;
-        return { screen: { x, y }, flow: flow.screenToFlowPosition({ x, y }) };
-      },
-      fitAll: () => void flow.fitView({ ...FIT_VIEW_OPTIONS, duration: 250 }),
-      // React Flow queues a fit until its next node update, so a step added just now is in it.
-      fitSteps: (ids, options) => void flow.fitView({ nodes: ids.map((id) => ({ id })), duration: 250, ...options }),
-      zoomIn: () => void flow.zoomIn({ duration: 150 }),
-      zoomOut: () => void flow.zoomOut({ duration: 150 }),
-    };
-    useEditor.getState().setView(view);
-    return () => {
-      if (useEditor.getState().view === view) useEditor.getState().setView(null);
-    };
-  }, [flow]);
+  useCanvasCamera(wrapper);
+  const dropPoint = useDropPoint(wrapper);
 
   const onNodesChange = useCallback((changes: NodeChange<StepFlowNode>[]) => {
     const moves: Layout = {};
@@ -179,7 +176,9 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
     const state = useEditor.getState();
     const steps = new Set(state.selection.steps);
     for (const change of changes) {
-      if (change.type === 'position' && change.position !== undefined) {
+      if (change.type === 'dimensions' && change.dimensions !== undefined) {
+        measured.set(change.id, change.dimensions);
+      } else if (change.type === 'position' && change.position !== undefined) {
         moves[change.id] = change.position;
         moved = true;
       } else if (change.type === 'select') {
@@ -196,7 +195,7 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
       }
     }
     if (selectionChanged) state.select({ steps: [...steps], edges: useEditor.getState().selection.edges });
-  }, []);
+  }, [measured]);
 
   const onEdgesChange = useCallback((changes: EdgeChange<OutcomeFlowEdge>[]) => {
     const state = useEditor.getState();
@@ -226,9 +225,9 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
     if (state.isValid || state.fromNode === null) return;
     const point = 'changedTouches' in event ? event.changedTouches[0] : event;
     if (point === undefined) return;
-    const flowAt = flow.screenToFlowPosition({ x: point.clientX, y: point.clientY });
+    const flowAt = dropPoint({ x: point.clientX, y: point.clientY });
     setPending({ kind: 'palette', from: state.fromNode.id, at: { x: point.clientX, y: point.clientY }, flowAt });
-  }, [flow]);
+  }, [dropPoint]);
 
   const finishConnect = (outcomes: EdgeOutcome[]) => {
     if (pending?.kind !== 'outcome') return;
@@ -258,7 +257,7 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
     const kind = STEP_KINDS.find((k) => k === event.dataTransfer.getData(KIND_DRAG_TYPE));
     if (kind === undefined) return;
     event.preventDefault();
-    placeStep(kind, flow.screenToFlowPosition({ x: event.clientX, y: event.clientY }), null);
+    placeStep(kind, dropPoint({ x: event.clientX, y: event.clientY }), null);
   };
 
   if (doc === null) return null;
@@ -300,7 +299,7 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
       >
         <SemanticZoomStyle />
         <Background variant={snap ? BackgroundVariant.Lines : BackgroundVariant.Dots} gap={snap ? 16 : 18} size={1.2} color="var(--canvas-dots)" />
-        <MiniMap pannable zoomable className="minimap" nodeStrokeWidth={3} nodeColor="var(--minimap-node)" />
+        {showMinimap ? <MiniMap pannable zoomable className="minimap" style={MINIMAP_SIZE} nodeStrokeWidth={3} nodeColor="var(--minimap-node)" /> : null}
         <Controls showInteractive={false} />
       </ReactFlow>
       {pending?.kind === 'outcome' ? (

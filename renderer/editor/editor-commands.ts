@@ -5,7 +5,8 @@
 // host, so the registry itself loads and runs in Node tests.
 import { copyElements, pasteClip, removeElements, withPositions, type Layout } from './doc-ops.ts';
 import { NO_SELECTION, positionsOf, redo, undo, useEditor, type EditorState, type Selection } from './editor-store.ts';
-import { useSidePanel } from './side-panel-store.ts';
+import { useSidePanel, type SidePanelTab } from './side-panel-store.ts';
+import { useEditorPrefs } from './editor-prefs.ts';
 import { focusFieldCommand, insertStepCommand, revealCommand } from './step-commands.ts';
 import type { CommandGroup, CommandId, EditorCommand, KeyBinding, NamedCommand } from './command-types.ts';
 
@@ -37,6 +38,12 @@ function copy(editor: EditorState, cut: boolean): void {
   if (!cut) return;
   editor.edit((d) => removeElements(d, steps, []));
   editor.select(NO_SELECTION);
+}
+
+/** Shows a tab of the side panel, opening the panel when it is folded away. */
+function showSidePanel(tab: SidePanelTab): void {
+  useSidePanel.getState().show(tab);
+  if (!useEditorPrefs.getState().showInspector) useEditorPrefs.getState().toggle('showInspector');
 }
 
 /** The window's centre, where the palette opens when the canvas is not shown. */
@@ -118,6 +125,8 @@ export const COMMANDS: readonly NamedCommand[] = [
   { id: 'toggleSnap', label: 'Snap to grid on/off', group: 'Canvas', keys: [{ key: 'g' }], perform: (e) => e.host?.togglePref('snapToGrid') },
   { id: 'toggleProblems', label: 'Problems panel', group: 'View', keys: [{ key: 'p' }], menu: 'view.panel.problems', perform: (e) => e.host?.togglePref('showProblems') },
   { id: 'togglePalette', label: 'Step palette', group: 'View', keys: [{ key: 'b' }], perform: (e) => e.host?.togglePref('showPalette') },
+  { id: 'toggleInspector', label: 'Inspector panel', group: 'View', keys: [{ key: 'i' }], perform: (e) => e.host?.togglePref('showInspector') },
+  { id: 'toggleMinimap', label: 'Minimap', group: 'View', keys: [{ key: 'm' }], perform: (e) => e.host?.togglePref('showMinimap') },
   {
     id: 'cheatSheet',
     label: 'Keyboard shortcuts',
@@ -126,8 +135,8 @@ export const COMMANDS: readonly NamedCommand[] = [
     perform: (e) => e.show(e.overlay?.kind === 'cheatSheet' ? null : { kind: 'cheatSheet' }),
   },
   { id: 'showShortcuts', label: 'Show keyboard shortcuts', group: 'View', keys: [], menu: 'help.shortcuts', perform: (e) => e.show({ kind: 'cheatSheet' }) },
-  { id: 'showInspector', label: 'Inspector', group: 'View', keys: [], menu: 'view.panel.inspector', perform: () => useSidePanel.getState().show('inspect') },
-  { id: 'showHistory', label: 'Version history', group: 'View', keys: [], menu: 'view.panel.history', perform: () => useSidePanel.getState().show('history') },
+  { id: 'showInspector', label: 'Inspector', group: 'View', keys: [], menu: 'view.panel.inspector', perform: () => showSidePanel('inspect') },
+  { id: 'showHistory', label: 'Version history', group: 'View', keys: [], menu: 'view.panel.history', perform: () => showSidePanel('history') },
   {
     id: 'showHandoffs',
     label: 'Data handoffs',
@@ -135,7 +144,7 @@ export const COMMANDS: readonly NamedCommand[] = [
     keys: [],
     menu: 'view.panel.handoffs',
     perform(e) {
-      useSidePanel.getState().show('inspect');
+      showSidePanel('inspect');
       if (e.selection.steps.length + e.selection.edges.length !== 1) return 'Select one step or edge: its data handoffs show under the inspector.';
       e.host?.revealHandoffs();
     },

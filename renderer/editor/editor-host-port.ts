@@ -2,6 +2,7 @@
 // the installed host and the commands call it, so neither file imports the other for it.
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { Clip, Layout } from './doc-ops.ts';
+import type { EditorPref } from './editor-prefs.ts';
 
 /**
  * What the commands need of the page beyond the store: the server, the clipboard, the layout
@@ -13,7 +14,8 @@ export interface EditorHost {
   layout(doc: Workflow): Promise<Layout>;
   readClip(): Clip | null;
   writeClip(clip: Clip): void;
-  togglePref(pref: 'snapToGrid' | 'showProblems' | 'showPalette'): void;
+  /** Flips a view preference, or opens or folds the Problems dock. */
+  togglePref(pref: EditorPref | 'showProblems'): void;
   /** Scrolls the handoffs panel into view once it is on screen. */
   revealHandoffs(): void;
   renameFile(): Promise<void>;

@@ -4,6 +4,7 @@ import { autoLayout } from '../graph/auto-layout.ts';
 import type { EditorHost } from './editor-host-port.ts';
 import { readClip, writeClip } from './clipboard.ts';
 import { useEditorPrefs } from './editor-prefs.ts';
+import { useProblemsDock } from './problems-dock-store.ts';
 import { saveDocument } from './save-document.ts';
 import { deleteFile, exportFile, importFile, renameFile } from './file-actions.ts';
 
@@ -12,7 +13,7 @@ export const BROWSER_HOST: EditorHost = {
   layout: autoLayout,
   readClip,
   writeClip,
-  togglePref: (pref) => useEditorPrefs.getState().toggle(pref),
+  togglePref: (pref) => (pref === 'showProblems' ? useProblemsDock.getState().toggle() : useEditorPrefs.getState().toggle(pref)),
   // The panel renders with the tab; bring it into view once it is there.
   revealHandoffs: () => void requestAnimationFrame(() => document.querySelector('[data-testid="handoffs"]')?.scrollIntoView({ block: 'nearest' })),
   renameFile,

@@ -1,28 +1,43 @@
 // The editor's view preferences, kept across sessions in localStorage: snap to grid and which
-// panels are open. Not part of the document, so not undoable.
+// panels beside the canvas are open (the palette, the inspector, the minimap). Not part of the
+// document, so not undoable. The Problems dock is not here: it follows whether there are
+// problems (problems-dock-store.ts).
 import { create } from 'zustand';
 
-interface EditorPrefs {
-  snapToGrid: boolean;
-  showProblems: boolean;
-  showPalette: boolean;
-  toggle(key: 'snapToGrid' | 'showProblems' | 'showPalette'): void;
+export type EditorPref = 'snapToGrid' | 'showPalette' | 'showInspector' | 'showMinimap';
+
+type PrefValues = Record<EditorPref, boolean>;
+
+interface EditorPrefs extends PrefValues {
+  toggle(key: EditorPref): void;
 }
 
 const KEY = 'weft.editor.prefs';
 
-function load(): Pick<EditorPrefs, 'snapToGrid' | 'showProblems' | 'showPalette'> {
-  const fallback = { snapToGrid: false, showProblems: true, showPalette: true };
+/** The page's localStorage, read through globalThis: the command registry loads this file in Node tests too. */
+interface KeyValueStore {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+const isStore = (s: unknown): s is KeyValueStore => typeof s === 'object' && s !== null && typeof Reflect.get(s, 'getItem') === 'function' && typeof Reflect.get(s, 'setItem') === 'function';
+function storage(): KeyValueStore | undefined {
+  const s: unknown = Reflect.get(globalThis, 'localStorage');
+  return isStore(s) ? s : undefined;
+}
+const DEFAULTS: PrefValues = { snapToGrid: false, showPalette: true, showInspector: true, showMinimap: true };
+const pick = (from: (k: EditorPref) => boolean): PrefValues => ({ snapToGrid: from('snapToGrid'), showPalette: from('showPalette'), showInspector: from('showInspector'), showMinimap: from('showMinimap') });
+
+function load(): PrefValues {
   try {
-    const raw: unknown = JSON.parse(globalThis.localStorage?.getItem(KEY) ?? 'null');
-    if (typeof raw !== 'object' || raw === null) return fallback;
-    const read = (k: keyof typeof fallback): boolean => {
+    const raw: unknown = JSON.parse(storage()?.getItem(KEY) ?? 'null');
+    if (typeof raw !== 'object' || raw === null) return DEFAULTS;
+    const read = (k: EditorPref): boolean => {
       const v: unknown = Reflect.get(raw, k);
-      return typeof v === 'boolean' ? v : fallback[k];
+      return typeof v === 'boolean' ? v : DEFAULTS[k];
     };
-    return { snapToGrid: read('snapToGrid'), showProblems: read('showProblems'), showPalette: read('showPalette') };
+    return pick(read);
   } catch {
-    return fallback;
+    return DEFAULTS;
   }
 }
 
@@ -30,9 +45,9 @@ export const useEditorPrefs = create<EditorPrefs>((set, get) => ({
   ...load(),
   toggle(key) {
     set({ [key]: !get()[key] });
-    const { snapToGrid, showProblems, showPalette } = get();
+    const state = get();
     try {
-      globalThis.localStorage?.setItem(KEY, JSON.stringify({ snapToGrid, showProblems, showPalette }));
+      storage()?.setItem(KEY, JSON.stringify(pick((k) => state[k])));
     } catch {
       // A full or blocked storage only loses the preference.
     }

@@ -10,12 +10,14 @@ import { Inspector } from './inspector/inspector.tsx';
 import { HandoffsPanel, type HandoffSelection } from './handoffs-panel.tsx';
 import { HistoryPanel } from './history-panel.tsx';
 import { useSidePanel } from './side-panel-store.ts';
+import { FoldButton } from './panel-fold.tsx';
+import { PanelRightClose } from 'lucide-react';
 
 export function EditorSidePanel({ detail, onCompare }: { detail: WorkflowDetail; onCompare(a: number | 'saved', b: number | 'saved' | 'editor'): void }) {
   const tab = useSidePanel((s) => s.tab);
   const setTab = useSidePanel((s) => s.show);
   return (
-    <aside className="panel editor-panel" aria-label="editor panel">
+    <aside className="panel editor-panel" id="editor-side-panel" aria-label="editor panel">
       <div className="panel-tabs" role="tablist" aria-label="side panel">
         <button type="button" role="tab" aria-selected={tab === 'inspect'} onClick={() => setTab('inspect')} data-testid="tab-inspect">
           Inspector
@@ -23,6 +25,10 @@ export function EditorSidePanel({ detail, onCompare }: { detail: WorkflowDetail;
         <button type="button" role="tab" aria-selected={tab === 'history'} onClick={() => setTab('history')} data-testid="tab-history">
           History
         </button>
+        <span className="toolbar-spacer" />
+        <FoldButton command="toggleInspector" label="Hide inspector" expanded controls="editor-side-panel" testId="inspector-hide">
+          <PanelRightClose size={15} aria-hidden="true" />
+        </FoldButton>
       </div>
       {tab === 'inspect' ? <Inspector extra={<Handoffs />} /> : <HistoryPanel detail={detail} onCompare={onCompare} />}
     </aside>

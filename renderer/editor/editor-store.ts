@@ -32,6 +32,8 @@ export interface EditorView {
   fitAll(): void;
   /** Fits these steps into view; a step added just now is fitted once the canvas has it. */
   fitSteps(ids: string[], options: { padding: number; maxZoom: number }): void;
+  /** Brings these steps into view when they are not: a pan at the same zoom, zoomed out only if they do not fit. */
+  reveal(ids: string[]): void;
   zoomIn(): void;
   zoomOut(): void;
 }

@@ -1,7 +1,7 @@
 // The editor's toolbar: the workflow's name and state, and buttons that run the editor's
 // commands (enabled as the command is, titled with its label and key).
 import type { ReactNode } from 'react';
-import { Grid3x3, Keyboard, LayoutGrid, Maximize, Redo2, Save, Undo2 } from 'lucide-react';
+import { Grid3x3, Keyboard, LayoutGrid, MapIcon, Maximize, Redo2, Save, Undo2 } from 'lucide-react';
 import type { WorkflowDetail } from '../api/api-types.ts';
 import { StartRunLauncher } from '../runs/actions/start-run-launcher.tsx';
 import { isDirty, useEditor } from './editor-store.ts';
@@ -43,6 +43,7 @@ export function EditorToolbar({ summary }: { summary: WorkflowDetail['summary'] 
   const dirty = useEditor(isDirty);
   const message = useEditor((s) => s.saving.message);
   const snap = useEditorPrefs((s) => s.snapToGrid);
+  const minimap = useEditorPrefs((s) => s.showMinimap);
   return (
     <div className="editor-toolbar" role="toolbar" aria-label="editor">
       <div className="editor-title">
@@ -76,6 +77,9 @@ export function EditorToolbar({ summary }: { summary: WorkflowDetail['summary'] 
         </CommandButton>
         <CommandButton command="toggleSnap" label="snap to grid" testId="snap" pressed={snap}>
           <Grid3x3 size={15} aria-hidden="true" />
+        </CommandButton>
+        <CommandButton command="toggleMinimap" label="minimap" testId="minimap-toggle" pressed={minimap}>
+          <MapIcon size={15} aria-hidden="true" />
         </CommandButton>
         <CommandButton command="cheatSheet" label="keyboard shortcuts">
           <Keyboard size={15} aria-hidden="true" />

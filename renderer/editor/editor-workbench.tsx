@@ -1,5 +1,6 @@
 // The editor's frame around one open document: toolbar, palette, canvas, inspector, Problems and
-// the overlays. Layout only: what the keys, buttons and menus do is in the command registry
+// the overlays. The palette and the inspector fold away to a rail, remembered (editor-prefs.ts),
+// and the Problems dock folds to a bar when there are none, to give the canvas the room. Layout only: what the keys, buttons and menus do is in the command registry
 // (editor-commands.ts), which this frame wires to the page while it is shown.
 import type { StepKind } from '../../shared/definition/names.ts';
 import type { WorkflowDetail } from '../api/api-types.ts';
@@ -13,6 +14,8 @@ import { CheatSheet } from './cheat-sheet.tsx';
 import { useEditorPrefs } from './editor-prefs.ts';
 import { EditorSidePanel } from './editor-side-panel.tsx';
 import { EditorToolbar } from './editor-toolbar.tsx';
+import { PanelRail } from './panel-fold.tsx';
+import { PanelLeftOpen, PanelRightOpen } from 'lucide-react';
 import { ProblemsDock, useLiveValidation, useProblemMaps } from './problems-dock.tsx';
 import { useDrafts } from './use-drafts.ts';
 import { useLeaveGuard } from './use-leave-guard.ts';
@@ -30,7 +33,7 @@ export function EditorWorkbench({ detail }: { detail: WorkflowDetail }) {
   const dirty = useEditor((s) => s.doc !== null && s.doc !== s.saved);
   const overlay = useEditor((s) => s.overlay);
   const showPalette = useEditorPrefs((s) => s.showPalette);
-  const showProblems = useEditorPrefs((s) => s.showProblems);
+  const showInspector = useEditorPrefs((s) => s.showInspector);
   useEditorCommands();
   useLiveValidation();
   useLeaveGuard();
@@ -61,13 +64,21 @@ export function EditorWorkbench({ detail }: { detail: WorkflowDetail }) {
       {compare.compare !== null ? (
         <DiffView a={compare.compare.a} b={compare.compare.b} positions={positionsOfDoc(doc)} onClose={compare.close} />
       ) : (
-        <div className="editor-body" data-palette={showPalette ? 'open' : 'closed'}>
-          {showPalette ? <PaletteSidebar onAdd={addKind} /> : null}
+        <div className="editor-body" data-palette={showPalette ? 'open' : 'closed'} data-inspector={showInspector ? 'open' : 'closed'}>
+          {showPalette ? (
+            <PaletteSidebar onAdd={addKind} />
+          ) : (
+            <PanelRail side="left" command="togglePalette" label="Show step palette" name="Steps" testId="palette-show" icon={<PanelLeftOpen size={15} aria-hidden="true" />} />
+          )}
           <div className="editor-center">
             <EditorCanvas problemsByStep={problemsByStep} problemsByEdge={problemsByEdge} />
-            {showProblems ? <ProblemsDock /> : null}
+            <ProblemsDock />
           </div>
-          <EditorSidePanel detail={detail} onCompare={compare.open} />
+          {showInspector ? (
+            <EditorSidePanel detail={detail} onCompare={compare.open} />
+          ) : (
+            <PanelRail side="right" command="toggleInspector" label="Show inspector" name="Inspector" testId="inspector-show" icon={<PanelRightOpen size={15} aria-hidden="true" />} />
+          )}
         </div>
       )}
       {overlay?.kind === 'palette' ? <PalettePopover at={overlay.at} title="Add a step" onPick={addKind} onCancel={closeOverlay} /> : null}

@@ -1,12 +1,13 @@
 // The palette of step kinds: a searchable list beside the canvas to drag from (or press Enter
 // on), and the same list as a popover where the keyboard command or a dropped edge opens it.
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { Search } from 'lucide-react';
+import { PanelLeftClose, Search } from 'lucide-react';
 import { STEP_KINDS, type StepKind } from '../../shared/definition/names.ts';
 import { KindIcon } from '../graph/kind-icon.tsx';
 import { KIND_SPECS } from '../../shared/definition/step-kinds.ts';
 import { KIND_VIEWS } from '../kinds/kind-views.ts';
 import { KIND_DRAG_TYPE } from './kind-drag-type.ts';
+import { FoldButton } from './panel-fold.tsx';
 
 export function matchKinds(query: string): StepKind[] {
   const q = query.trim().toLowerCase();
@@ -97,8 +98,13 @@ function KindList({ onPick, onCancel, autoFocus = false, draggable = false, test
 /** The palette beside the canvas. Clicking or Enter adds the kind at the view's centre. */
 export const PaletteSidebar = memo(function PaletteSidebar({ onAdd }: { onAdd(kind: StepKind): void }) {
   return (
-    <aside className="palette" aria-label="step palette">
-      <div className="palette-head">Steps</div>
+    <aside className="palette" id="editor-palette" aria-label="step palette">
+      <div className="palette-head">
+        Steps
+        <FoldButton command="togglePalette" label="Hide step palette" expanded controls="editor-palette" testId="palette-hide">
+          <PanelLeftClose size={15} aria-hidden="true" />
+        </FoldButton>
+      </div>
       <KindList onPick={onAdd} draggable testId="palette" />
       <p className="palette-tip">Drag onto the canvas, or press <kbd>N</kbd></p>
     </aside>

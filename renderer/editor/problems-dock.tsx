@@ -1,9 +1,11 @@
-// The Problems panel under the canvas (live validation), and the per-step and per-edge problem
+// The Problems dock under the canvas (live validation; folded to a bar while there are no
+// problems, problems-dock-store.ts), and the per-step and per-edge problem
 // maps the canvas draws as badges.
 import { useEffect } from 'react';
 import type { Diagnostic } from '../api/api-types.ts';
 import { useValidation, watchValidation } from './validation/validation-store.ts';
 import { ProblemsPanel } from './validation/problems-panel.tsx';
+import { useProblemsDock } from './problems-dock-store.ts';
 
 export function useProblemMaps(): { problemsByStep: Readonly<Record<string, readonly Diagnostic[]>>; problemsByEdge: Readonly<Record<string, readonly Diagnostic[]>> } {
   const problemsByStep = useValidation((s) => s.byStep);
@@ -16,10 +18,14 @@ export function useLiveValidation(): void {
   useEffect(() => watchValidation(), []);
 }
 
+/** The Problems panel under the canvas: open while there are problems, a one-line bar when none. */
 export function ProblemsDock() {
+  const count = useValidation((s) => s.diagnostics.length);
+  const open = useProblemsDock((s) => s.open);
+  useEffect(() => useProblemsDock.getState().follow(count), [count]);
   return (
-    <div className="problems-dock">
-      <ProblemsPanel />
+    <div className="problems-dock" data-open={open ? 'true' : 'false'} data-testid="problems-dock">
+      <ProblemsPanel fold={{ open, toggle: () => useProblemsDock.getState().toggle() }} />
     </div>
   );
 }

@@ -48,7 +48,7 @@ export const insertStepCommand: EditorCommand<InsertStep> = {
     });
     if (id === '') return;
     editor.select({ steps: [id], edges: [] });
-    // Placed where the user did not point: bring it into view.
+    // Placed where the user did not point: bring it into view, if it is not (the camera stays put when it is).
     if (at === undefined) revealCommand.perform(editor, { stepId: id });
   },
 };
@@ -57,12 +57,12 @@ export type RevealTarget = { stepId: string; edgeId?: undefined } | { edgeId: st
 
 export const revealCommand: EditorCommand<RevealTarget> = {
   id: 'reveal',
-  label: 'Centre the canvas on a step or edge',
+  label: 'Bring a step or edge into view',
   group: 'Canvas',
   keys: [],
   perform(editor, target) {
     const ids = target.stepId !== undefined ? [target.stepId] : edgeEnds(editor.doc, target.edgeId);
-    if (ids.length > 0) editor.view?.fitSteps(ids, { padding: 0.4, maxZoom: 1.2 });
+    if (ids.length > 0) editor.view?.reveal(ids);
   },
 };
 

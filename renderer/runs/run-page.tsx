@@ -34,6 +34,7 @@ import { wrongStep } from './run-view/wrong-step.ts';
 import type { ItemsMark } from '../graph/to-flow.ts';
 import { Timeline, type TimelineSelection } from './timeline/timeline.tsx';
 import { useRunTimeline } from './timeline/use-run-timeline.ts';
+import { TimelineFrame } from './timeline/timeline-split.tsx';
 import { useNow } from '../core/use-now.ts';
 import './run-view/run-view.css';
 
@@ -94,9 +95,9 @@ export function RunPage({ id }: { id: string }) {
     return (
       <div className="run-view" data-testid="run-view-loading">
         <div className="loading">Loading run {id}…</div>
-        <div className="run-bottom">
+        <TimelineFrame>
           <TimelinePane runId={id} lastSeq={null} live selection={null} onSelect={() => {}} cursorMs={null} />
-        </div>
+        </TimelineFrame>
       </div>
     );
   }
@@ -178,13 +179,13 @@ export function RunPage({ id }: { id: string }) {
   );
 }
 
-/** The timeline of the run and the time-travel scrubber under it. */
+/** The timeline of the run and the time-travel scrubber under it, in the frame the user sizes. */
 function RunBottom(props: { runId: string; definition: Workflow | null; lastSeq: number; live: boolean; selection: RunSelection | null; onSelect(s: RunSelection | null): void; onView(view: { detail: RunDetail; seq: number } | null): void; cursorMs: number | null }) {
   return (
-    <div className="run-bottom">
+    <TimelineFrame>
       <TimelinePane {...props} />
       {props.definition !== null ? <TimeTravel runId={props.runId} definition={props.definition} lastSeq={props.lastSeq} client={requireClients().timeline} onView={props.onView} /> : null}
-    </div>
+    </TimelineFrame>
   );
 }
 

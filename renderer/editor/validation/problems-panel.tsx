@@ -2,7 +2,7 @@
 // severity and text. Arrow keys move between rows, Enter (or a click) selects the problem's step
 // or edge, reveals it on the canvas and focuses the field at fault.
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { AlertTriangle, CheckCircle2, LoaderCircle, Search, XCircle } from 'lucide-react';
+import { AlertTriangle, CheckCircle2, ChevronDown, ChevronUp, LoaderCircle, Search, XCircle } from 'lucide-react';
 import { activateProblem } from './activate-problem.ts';
 import { countSeverities, filterProblems, SHOW_ALL, type ProblemFilter } from './problem-filter.ts';
 import { ProblemRow } from './problem-row.tsx';
@@ -21,7 +21,13 @@ const NEXT_KEYS: Record<string, (index: number, count: number) => number> = {
   PageUp: (i) => Math.max(i - 10, 0),
 };
 
-export function ProblemsPanel() {
+/** Where the panel can fold to its head: open or not, and the head's button that flips it. */
+export interface ProblemsFold {
+  open: boolean;
+  toggle(): void;
+}
+
+export function ProblemsPanel({ fold }: { fold?: ProblemsFold }) {
   const diagnostics = useValidation((s) => s.diagnostics);
   const checkedDoc = useValidation((s) => s.checkedDoc);
   const pending = useValidation((s) => s.pending);
@@ -67,7 +73,16 @@ export function ProblemsPanel() {
   return (
     <section className="problems-panel" data-testid="problems-panel" aria-label="Problems" aria-busy={pending}>
       <header className="problems-head">
-        <h3 className="problems-title">Problems</h3>
+        <h3 className="problems-title">
+          {fold === undefined ? (
+            'Problems'
+          ) : (
+            <button type="button" className="problems-fold" aria-expanded={fold.open} aria-controls="problems-body" onClick={fold.toggle} title={fold.open ? 'Fold the Problems panel (P)' : 'Open the Problems panel (P)'} data-testid="problems-fold">
+              {fold.open ? <ChevronDown size={14} aria-hidden="true" /> : <ChevronUp size={14} aria-hidden="true" />}
+              Problems
+            </button>
+          )}
+        </h3>
         <button
           type="button"
           className="problems-toggle"
@@ -96,6 +111,12 @@ export function ProblemsPanel() {
           <span className="problems-count">{counts.warnings}</span>
           <span className="visually-hidden">{counts.warnings === 1 ? 'warning' : 'warnings'}</span>
         </button>
+        {fold !== undefined && !fold.open && diagnostics.length === 0 && !pending ? (
+          <span className="problems-none" data-testid="problems-none">
+            <CheckCircle2 size={13} aria-hidden="true" className="problems-empty-ok" />
+            No problems
+          </span>
+        ) : null}
         <span className="problems-pending" data-testid="problems-pending" role="status" hidden={!pending}>
           <LoaderCircle size={13} aria-hidden="true" className="problems-spinner" />
           Checking…
@@ -113,8 +134,8 @@ export function ProblemsPanel() {
           />
         </label>
       </header>
-      {shown.length === 0 ? (
-        <div className="problems-empty" data-testid="problems-empty">
+      {fold !== undefined && !fold.open ? null : shown.length === 0 ? (
+        <div className="problems-empty" id="problems-body" data-testid="problems-empty">
           {diagnostics.length === 0 ? (
             <>
               <CheckCircle2 size={16} aria-hidden="true" className="problems-empty-ok" />
@@ -125,7 +146,7 @@ export function ProblemsPanel() {
           )}
         </div>
       ) : (
-        <ul className="problems-list" role="listbox" aria-label="Problems" ref={listRef} onKeyDown={onKeyDown}>
+        <ul className="problems-list" id="problems-body" role="listbox" aria-label="Problems" ref={listRef} onKeyDown={onKeyDown}>
           {shown.map((item, index) => (
             <ProblemRow
               key={index}

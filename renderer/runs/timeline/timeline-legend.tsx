@@ -1,13 +1,16 @@
-// What each colour and pattern of the timeline means.
+// What each colour and pattern of the timeline means, and the toolbar's button that folds it
+// away (remembered, timeline-prefs.ts) to give the rows its lines.
+import { Info } from 'lucide-react';
 import { SPAN_KINDS } from '../../../shared/api/timeline.ts';
 import { MARKER_KINDS, type AttemptOutcome } from './timeline-model.ts';
 import { KIND_LABEL, MARKER_LABEL, OUTCOME_LABEL } from './timeline-labels.ts';
+import { useTimelinePrefs } from './timeline-prefs.ts';
 
 const OUTCOMES: readonly AttemptOutcome[] = ['succeeded', 'failed', 'unknown', 'open'];
 
 export function TimelineLegend() {
   return (
-    <ul className="tl-legend" data-testid="timeline-legend" aria-label="legend">
+    <ul className="tl-legend" id="timeline-legend" data-testid="timeline-legend" aria-label="legend">
         {OUTCOMES.map((o) => (
           <li key={o}>
             <span className="tl-swatch" data-kind="running" data-outcome={o} /> attempt {OUTCOME_LABEL[o]}
@@ -24,5 +27,22 @@ export function TimelineLegend() {
           </li>
         ))}
     </ul>
+  );
+}
+
+export function LegendToggle() {
+  const open = useTimelinePrefs((s) => s.legendOpen);
+  return (
+    <button
+      type="button"
+      className="button tl-legend-toggle"
+      aria-expanded={open}
+      aria-controls="timeline-legend"
+      title={open ? 'Fold the legend away' : 'Show what each colour and mark means'}
+      onClick={() => useTimelinePrefs.getState().toggleLegend()}
+      data-testid="timeline-legend-toggle"
+    >
+      <Info size={13} aria-hidden="true" /> Legend
+    </button>
   );
 }

@@ -10,7 +10,8 @@ import { barAt, markerAt, msOf, rowKeyOf, ticksFor, xOf, type TimelineBar, type 
 import { useTimeWindow } from './use-time-window.ts';
 import { ROW_HEIGHT, rowDomId, TimelineRowView } from './timeline-row.tsx';
 import { TimelineTooltip, type Hovered } from './timeline-tooltip.tsx';
-import { TimelineLegend } from './timeline-legend.tsx';
+import { LegendToggle, TimelineLegend } from './timeline-legend.tsx';
+import { useTimelinePrefs } from './timeline-prefs.ts';
 import './timeline.css';
 
 export interface TimelineSelection {
@@ -41,6 +42,7 @@ export function Timeline({ model, selected, onSelect, nowMs, live, cursorMs = nu
   const scroller = useRef<HTMLDivElement>(null);
   const [trackWidth, setTrackWidth] = useState(600);
   const time = useTimeWindow(model, nowMs, live);
+  const legendOpen = useTimelinePrefs((s) => s.legendOpen);
   const { window: w } = time;
   const [hovered, setHovered] = useState<Hovered | null>(null);
   const [focus, setFocus] = useState({ row: 0, bar: -1 });
@@ -211,6 +213,7 @@ export function Timeline({ model, selected, onSelect, nowMs, live, cursorMs = nu
           {rows.length - 1} activation{rows.length === 2 ? '' : 's'}
           {live ? (time.following ? ' · following' : ' · live') : ''}
         </span>
+        <LegendToggle />
       </div>
       <div className="tl-axis" style={{ marginLeft: LABEL_WIDTH }} aria-hidden="true">
         {ticks.map((t) => (
@@ -271,7 +274,7 @@ export function Timeline({ model, selected, onSelect, nowMs, live, cursorMs = nu
         </div>
         {hovered !== null ? <TimelineTooltip hovered={hovered} model={model} nowMs={nowMs} /> : null}
       </div>
-      <TimelineLegend />
+      {legendOpen ? <TimelineLegend /> : null}
     </div>
   );
 }

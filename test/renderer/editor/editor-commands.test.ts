@@ -48,6 +48,7 @@ function fakeView() {
     centre: vi.fn(() => ({ screen: { x: 640, y: 360 }, flow: { x: 1000, y: 2000 } })),
     fitAll: vi.fn(),
     fitSteps: vi.fn(),
+    reveal: vi.fn(),
     zoomIn: vi.fn(),
     zoomOut: vi.fn(),
   } satisfies EditorView;
@@ -186,7 +187,7 @@ describe('commands with an argument', () => {
     expect(added).toBe('end');
     expect(state.doc?.edges).toContainEqual(expect.objectContaining({ from: 'charge', to: 'end' }));
     expect(layoutOf()['end']).toEqual({ x: 100 + NODE_WIDTH + 80, y: 40 });
-    expect(view.fitSteps).toHaveBeenCalledWith(['end'], { padding: 0.4, maxZoom: 1.2 });
+    expect(view.reveal).toHaveBeenCalledWith(['end']);
     undo();
     expect(useEditor.getState().doc).toBe(doc);
   });
@@ -204,6 +205,7 @@ describe('commands with an argument', () => {
     expect(useEditor.getState().doc?.edges).toContainEqual(expect.objectContaining({ from: 'charge', to: 'end' }));
     runCommand(insertStepCommand, { kind: 'end', at: { x: 900, y: 300 }, after: null });
     expect(useEditor.getState().doc?.edges).toHaveLength(2);
+    expect(view.reveal).not.toHaveBeenCalled();
     expect(view.fitSteps).not.toHaveBeenCalled();
   });
 
@@ -218,7 +220,8 @@ describe('commands with an argument', () => {
     runCommand(revealCommand, { stepId: 'done' });
     runCommand(revealCommand, { edgeId: 'charge_done' });
     runCommand(revealCommand, { edgeId: 'gone' });
-    expect(view.fitSteps.mock.calls.map((c) => c[0])).toEqual([['done'], ['charge', 'done']]);
+    expect(view.reveal.mock.calls.map((c) => c[0])).toEqual([['done'], ['charge', 'done']]);
+    expect(view.fitSteps).not.toHaveBeenCalled();
   });
 
   it('focuses a field: selects its element, opens its section and leaves the field to focus', () => {
