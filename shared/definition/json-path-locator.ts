@@ -30,9 +30,9 @@ export function parseJsonPath(path: string): (string | number)[] | null {
 }
 
 /**
- * The span of the value at `path` in `text`, or of the deepest value on the way that exists (a
- * missing key is shown at the object that lacks it); undefined when the path cannot be read or
- * the text is not JSON.
+ * The span of the value at `path` in `text`; for a path that goes past what the text holds (a
+ * missing key), the opening bracket of the deepest value on the way. Undefined when the path
+ * cannot be read or the text is empty.
  *
  * @example
  * locateJsonPath('{"steps":[{"id":"a","kind":"htp"}]}', '$.steps[0].kind'); // { offset: 28, end: 33, line: 1, column: 29 }
@@ -44,11 +44,11 @@ export function locateJsonPath(text: string, path: string): TextSpan | undefined
   if (i >= text.length) return undefined;
   for (const segment of segments) {
     const inner = childStart(text, i, segment);
-    if (inner === undefined) break;
+    // A key the value lacks: its container's first character, not the whole (maybe the whole file).
+    if (inner === undefined) return { offset: i, end: i + 1, ...lineColumn(text, i) };
     i = inner;
   }
-  const end = skipValue(text, i);
-  return { offset: i, end, ...lineColumn(text, i) };
+  return { offset: i, end: skipValue(text, i), ...lineColumn(text, i) };
 }
 
 function skipWs(text: string, i: number): number {

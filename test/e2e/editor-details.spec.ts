@@ -4,13 +4,21 @@
 // error; Back with unsaved changes asks in the app's dialog; import asks in the user's words and
 // lists every shape error; the new-workflow templates are scannable. Screenshots in both themes.
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { appChrome, exampleWorkspace, shootBothThemes, startServe, type Served, type Workspace } from './weft-serve.ts';
+
+const BROKEN = ['{', '  "format": "weft/v1",', '  "id": "broken",', '  "steps": [', '    { "id": "a", "kind": "end" },', '  ],', '  "edges": []', '}', ''].join('\n');
+const MISSHAPEN = JSON.stringify({ format: 'weft/v1', id: 'misshapen', version: 1, steps: [{ id: 'a', kind: 'end' }, { id: 'b', kind: 'teleport' }], edges: [] }, null, 2);
 
 let ws: Workspace;
 let served: Served;
 
 test.beforeAll(async () => {
   ws = exampleWorkspace();
+  // A file with a JSON syntax error (a trailing comma), and one that is JSON but not a workflow's shape.
+  writeFileSync(join(ws.dir, 'broken.weft.json'), BROKEN);
+  writeFileSync(join(ws.dir, 'misshapen.weft.json'), MISSHAPEN);
   served = await startServe(ws);
 });
 
@@ -58,4 +66,28 @@ test("the diff of unsaved changes shows each field's old and new value, and pick
   await page.getByTestId('diff-close').click();
   await expect(node(page, 'approve')).toHaveAttribute('data-selected', 'true');
   await expect(page.getByTestId('field-id')).toHaveValue('approve');
+});
+
+test('a workspace file that does not parse opens on its error, located and highlighted', async ({ page }) => {
+  await page.goto(served.address);
+  const row = page.getByTestId('workflow-row-broken.weft.json');
+  await expect(row).toContainText('1 error');
+  await row.click();
+  await expect(page.getByTestId('file-source')).toBeVisible();
+  const finding = page.getByTestId('source-finding');
+  await expect(finding).toHaveCount(1);
+  await expect(finding.getByTestId('source-where')).toHaveText('line 6, column 3');
+  await expect(finding).toContainText('trailing comma');
+  await expect(finding.getByTestId('source-focus-line')).toContainText('6');
+  await expect(finding.getByTestId('source-mark')).toHaveText(']');
+  await expect(finding.getByTestId('source-excerpt')).toContainText('"kind": "end" },');
+  await shootBothThemes(page, 'file-source-syntax', { ...appChrome(page), finding, 'the error': finding.getByTestId('source-mark') });
+
+  await page.goBack();
+  const shape = page.getByTestId('workflow-row-misshapen.weft.json');
+  await shape.click();
+  const kind = page.locator('[data-testid="source-finding"]').filter({ hasText: 'teleport' });
+  await expect(kind.getByTestId('source-where')).toHaveText('line 12, column 15');
+  await expect(kind.getByTestId('source-mark')).toHaveText('"teleport"');
+  await shootBothThemes(page, 'file-source-shape', { ...appChrome(page), finding: kind.first() });
 });
