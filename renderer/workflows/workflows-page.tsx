@@ -21,7 +21,7 @@ export function WorkflowsPage() {
   const doImport = async () => {
     setImportError(null);
     try {
-      await importAndOpen((message) => window.confirm(message));
+      await importAndOpen();
     } catch (error) {
       setImportError(error instanceof Error ? error.message : String(error));
     }
