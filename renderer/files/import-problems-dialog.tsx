@@ -14,7 +14,8 @@ export function ImportProblemsDialog() {
     <FormModal label={`${refused.fileName} was not imported`} testId="import-problems" className="import-problems" onClose={close} onSubmit={close}>
       <div className="modal-head">
         <h2>{refused.fileName} was not imported</h2>
-        <button type="button" className="icon-button" onClick={close} aria-label="close">
+        {/* The focus at the top, so the dialog opens on its first problem, not scrolled to its end. */}
+        <button type="button" className="icon-button" onClick={close} aria-label="close" autoFocus>
           <X size={15} aria-hidden="true" />
         </button>
       </div>
@@ -27,7 +28,7 @@ export function ImportProblemsDialog() {
         ))}
       </div>
       <div className="modal-actions">
-        <button type="submit" className="button button-primary" autoFocus>
+        <button type="submit" className="button button-primary">
           Close
         </button>
       </div>
