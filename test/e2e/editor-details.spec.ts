@@ -174,7 +174,7 @@ test("import over an existing workflow asks in the app's words; a file that is n
   await expect(findings.filter({ hasText: '$.steps[0].kind' }).getByTestId('source-mark')).toHaveText('"teleport"');
   await expect(findings.filter({ hasText: '$.steps[1].retry' }).getByTestId('source-mark')).toHaveText('"often"');
   await shootBothThemes(page, 'import-problems', { summary: problems.getByTestId('import-problems-summary'), 'first problem': findings.first() });
-  await problems.getByRole('button', { name: 'Close' }).click();
+  await problems.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(problems).toHaveCount(0);
   await expect(page.getByTestId('workflow-row-three-problems')).toHaveCount(0);
   expect(native).toBe(0);
