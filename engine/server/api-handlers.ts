@@ -26,6 +26,7 @@ export function apiHandlers(s: EngineService, reads: ServedReads, facts: HealthF
 
     'workflows.list': async () => ({ workflows: await s.workflowList() }),
     'workflows.get': ({ params }) => s.workflowDetail(params.id),
+    'workflows.source': ({ query }) => s.workflowSource(query.file),
     'workflows.version': ({ params }) => s.storedVersionDetail(params.id, params.version),
     validate: ({ body }) => s.validate(body),
 

@@ -7,7 +7,7 @@
 //
 // Over 400 lines: one method per command of the boundary, each short; the work is in the modules
 // it imports, and front ends need the one class to reach all of them.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ForkCommand, ReviseCommand, type ReviseOutcome, type RevisePlan, type RevisePlanStep } from '../../shared/api/input-commands.ts';
@@ -36,7 +36,9 @@ import { eventPageOf, runDetailOf, runSummaryPage, statsOf, stepAttemptsOf, time
 import type { StepAttemptsPage, StepAttemptsQuery } from '../../shared/api/step-attempts.ts';
 import type { RunSummaryPage } from '../../shared/api/run-summary.ts';
 import type { TaskSummary } from '../../shared/api/task-summary.ts';
-import type { ValidateResult, WorkflowDetail, WorkflowSummary, WorkflowVersionDetail } from '../../shared/api/workflow-views.ts';
+import type { ValidateResult, WorkflowDetail, WorkflowSource, WorkflowSummary, WorkflowVersionDetail } from '../../shared/api/workflow-views.ts';
+import { locateFinding } from '../../shared/definition/json-path-locator.ts';
+import { MAX_DEFINITION_BYTES } from '../definition/load-definition-file.ts';
 import { ValidateRequest } from '../../shared/api/validate-request.ts';
 import { RunReader } from './run-reader.ts';
 import { checkRunInput } from './run-input-check.ts';
@@ -152,6 +154,21 @@ export class EngineService {
       versions: this.store.definitions.history(id),
       ...(hash === undefined ? {} : { fileHash: hash }),
     };
+  }
+
+  /** A workspace file's text with its findings placed in it: how the app shows why a file does not parse. */
+  async workflowSource(file: string): Promise<WorkflowSource> {
+    const found = (await this.files.list()).find((f) => f.file === file);
+    if (found === undefined) throw new ServiceError('not-found', `no workflow file "${file.slice(0, 200)}" in the workspace ${this.files.root}; GET /api/workflows lists its files`, 'file');
+    let text: string | null = null;
+    try {
+      const full = this.files.resolveInside(found.file);
+      if (statSync(full).size <= MAX_DEFINITION_BYTES) text = readFileSync(full, 'utf8');
+    } catch {
+      text = null;
+    }
+    const findings = found.diagnostics.map((diagnostic) => ({ diagnostic, at: (text === null ? undefined : locateFinding(text, diagnostic)) ?? null }));
+    return { file: found.file, text, findings };
   }
 
   /** A version the store holds, run or saved (the run snapshot is immutable). */

@@ -10,7 +10,7 @@ export class WorkflowTemplates {
   constructor(private readonly dir: string | undefined) {}
 
   list(): TemplateSummary[] {
-    return this.load().map(({ workflow: w }) => ({ id: w.id, name: w.name, description: w.description ?? null, stepCount: w.steps.length }));
+    return this.load().map(({ workflow: w }) => ({ id: w.id, name: w.name, description: w.description ?? null, stepCount: w.steps.length, kinds: [...new Set(w.steps.map((s) => s.kind))] }));
   }
 
   /** The template's workflow. */

@@ -39,6 +39,11 @@ export class ApiClient {
     return callRoute(this.client, 'workflows.get', { params: { id } });
   }
 
+  /** A workspace file's text with its findings placed in it (a file that does not parse included). */
+  workflowSource(file: string): Promise<RouteAnswerOf<'workflows.source'>> {
+    return callRoute(this.client, 'workflows.source', { query: { file } });
+  }
+
   workflowVersion(id: string, version: number): Promise<RouteAnswerOf<'workflows.version'>> {
     return callRoute(this.client, 'workflows.version', { params: { id, version } });
   }

@@ -11,6 +11,7 @@ export type RunsFilter = Pick<RunFilter, 'workflow' | 'state' | 'q'>;
 export const keys = {
   workflows: () => ['workflows'] as const,
   workflow: (id: string) => ['workflow', id] as const,
+  workflowSource: (file: string) => ['workflow-source', file] as const,
   workflowVersion: (id: string, version: number) => ['workflow', id, 'version', version] as const,
   runs: (filter: RunsFilter) => ['runs', filter] as const,
   /** Prefix of every runs list, whatever its filters. */

@@ -3,6 +3,8 @@
 export type Route =
   | { page: 'workflows' }
   | { page: 'workflow'; id: string }
+  /** A workspace file by its path (one that is not a readable workflow has no id): its text and findings. */
+  | { page: 'file'; file: string }
   | { page: 'runs'; workflow?: string }
   | { page: 'run'; id: string }
   | { page: 'tasks' }
@@ -17,6 +19,7 @@ export function parseRoute(hash: string): Route {
     .map(safeDecode);
   const [page, id] = parts;
   if (page === 'workflow' && id !== undefined) return { page: 'workflow', id };
+  if (page === 'file' && id !== undefined) return { page: 'file', file: id };
   if (page === 'runs') return id === undefined ? { page: 'runs' } : { page: 'runs', workflow: id };
   if (page === 'run' && id !== undefined) return { page: 'run', id };
   if (page === 'tasks') return { page: 'tasks' };
@@ -39,6 +42,8 @@ export function formatRoute(route: Route): string {
       return '#/workflows';
     case 'workflow':
       return `#/workflow/${encodeURIComponent(route.id)}`;
+    case 'file':
+      return `#/file/${encodeURIComponent(route.file)}`;
     case 'runs':
       return route.workflow === undefined ? '#/runs' : `#/runs/${encodeURIComponent(route.workflow)}`;
     case 'run':

@@ -3,7 +3,7 @@
 // insights and the start-run dialog all read `workflowDetailQuery`.
 import { useQuery } from '@tanstack/react-query';
 import type { WorkflowDetail, WorkflowSummary } from '../api/api-types.ts';
-import type { WorkflowVersionDetail } from '../../shared/api/workflow-views.ts';
+import type { WorkflowSource, WorkflowVersionDetail } from '../../shared/api/workflow-views.ts';
 import { requireClients } from '../api/clients.ts';
 import { keys } from './query-keys.ts';
 import { queryClient } from './query-client.ts';
@@ -22,6 +22,11 @@ export const workflowVersionQuery = (id: string, version: number) => ({
   queryKey: keys.workflowVersion(id, version),
   queryFn: (): Promise<WorkflowVersionDetail> => requireClients().api.workflowVersion(id, version),
 });
+
+/** A file's text and its findings placed in it: the view of a file that does not parse. */
+export function useWorkflowSource(file: string) {
+  return useQuery({ queryKey: keys.workflowSource(file), queryFn: (): Promise<WorkflowSource> => requireClients().api.workflowSource(file) });
+}
 
 export function useWorkflowList() {
   return useQuery(workflowListQuery());
@@ -43,7 +48,11 @@ export function fetchWorkflowVersion(id: string, version: number): Promise<Workf
 
 /** The list and every workflow's detail are read again (a file was saved, created, imported, deleted). */
 export async function refreshWorkflows(): Promise<void> {
-  await Promise.all([queryClient.invalidateQueries({ queryKey: keys.workflows() }), queryClient.invalidateQueries({ queryKey: ['workflow'] })]);
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: keys.workflows() }),
+    queryClient.invalidateQueries({ queryKey: ['workflow'] }),
+    queryClient.invalidateQueries({ queryKey: ['workflow-source'] }),
+  ]);
 }
 
 /** The list, read afresh. */

@@ -81,7 +81,7 @@ export function DesktopShell({ api }: { api: DesktopApi }) {
   useMenuHandlers(
     {
       'file.new': () => setCreating(true),
-      'file.import': () => void importAndOpen((message) => window.confirm(message)).catch((error: unknown) => setNote(`Could not import: ${messageOf(error)}`)),
+      'file.import': () => void importAndOpen().catch((error: unknown) => setNote(`Could not import: ${messageOf(error)}`)),
       'help.shortcuts': () => setShortcuts(true),
     },
     { fallback: true },

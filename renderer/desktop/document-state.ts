@@ -24,6 +24,8 @@ export function documentStateFor(route: Route, editor: EditorFacts): DocumentSta
       const state: DocumentState = { title: clip(baseName(editor.file)), dirty: editor.dirty };
       return editor.file.length <= MAX_FILE ? { ...state, file: editor.file } : state;
     }
+    case 'file':
+      return { title: clip(baseName(route.file)), dirty: false };
     case 'run':
       return { title: clip(`Run ${route.id}`), dirty: false };
     case 'workflows':

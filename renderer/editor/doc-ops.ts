@@ -114,9 +114,41 @@ function renameReferences(doc: Workflow, from: string, to: string): Workflow {
     }
     return next;
   });
-  const edges = doc.edges.map((e) => (e.from === from || e.to === from ? { ...e, from: e.from === from ? to : e.from, to: e.to === from ? to : e.to } : e));
+  const edges = renameEdges(doc.edges, from, to);
   const layout = doc.layout === undefined ? undefined : Object.fromEntries(Object.entries(doc.layout).map(([k, v]) => [k === from ? to : k, v]));
   return { ...doc, steps, edges, ...(layout === undefined ? {} : { layout }) };
+}
+
+/**
+ * The edges of a renamed step, pointing at its new id. An edge whose id is the one drawing gives
+ * it (`from_to`, or `from_to_N` when that was taken) gets the id drawn from the new names; an id
+ * the author chose is kept. A new id that another edge holds gets a fresh one, so ids stay unique.
+ */
+function renameEdges(edges: readonly Edge[], from: string, to: string): Edge[] {
+  const touched = (e: Edge): boolean => e.from === from || e.to === from;
+  const taken = new Set(edges.filter((e) => !touched(e)).map((e) => e.id));
+  const renamed = edges.map((e): Edge | null => (touched(e) ? null : e));
+  // Ids the author chose first: they are kept, so they claim their names before a derived one picks.
+  const order = [...edges.keys()].sort((a, b) => Number(derivedSuffix(edges[a]) !== null) - Number(derivedSuffix(edges[b]) !== null));
+  for (const i of order) {
+    const e = edges[i];
+    if (e === undefined || !touched(e)) continue;
+    const next = { ...e, from: e.from === from ? to : e.from, to: e.to === from ? to : e.to };
+    const suffix = derivedSuffix(e);
+    const wanted = suffix === null ? e.id : `${next.from}_${next.to}${suffix}`;
+    const id = suffix === null || !taken.has(wanted) ? wanted : freshId(`${next.from}_${next.to}`, taken);
+    taken.add(id);
+    renamed[i] = { ...next, id };
+  }
+  return renamed.filter((e): e is Edge => e !== null);
+}
+
+/** `''` or `'_N'` when the edge's id is the one `connect` draws for its ends; null when the author chose it. */
+function derivedSuffix(edge: Edge | undefined): string | null {
+  if (edge === undefined) return null;
+  const stem = `${edge.from}_${edge.to}`;
+  if (edge.id === stem) return '';
+  return edge.id.startsWith(stem) && /^_\d+$/.test(edge.id.slice(stem.length)) ? edge.id.slice(stem.length) : null;
 }
 
 /** What copy puts on the clipboard: the chosen steps, the edges between them, their positions. */

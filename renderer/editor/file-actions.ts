@@ -24,7 +24,7 @@ export async function exportFile(): Promise<void> {
 }
 
 export async function importFile(): Promise<void> {
-  const result = await importAndOpen((message) => window.confirm(message));
+  const result = await importAndOpen();
   if (result !== null) noteSave('ok', `Imported ${result.summary.file}`);
 }
 

@@ -1,13 +1,17 @@
 // Export and import of `.weft.json` files. Export downloads the file's exact bytes (as the
-// server holds them); import sends a file's text, asking before it replaces a workflow with the
-// same id. Both give the caller one line to show when they fail. In the desktop app both use the
+// server holds them); import checks a file's text first (a file that is not a workflow is shown
+// with every problem, in the app's dialog, and not sent), then sends it, asking in the app's own
+// dialog before it replaces a workflow with the same id. Other failures give the caller one line. In the desktop app both use the
 // native open and save dialogs instead of the browser's file input and download.
 import { ApiError } from '../api/api-client.ts';
 import type { WorkflowFileResult } from '../../shared/api/workflow-files.ts';
 import { requireClients } from '../api/clients.ts';
 import { useRoute } from '../core/route-store.ts';
-import { refreshWorkflows } from '../core/workflow-queries.ts';
+import { freshWorkflowList, refreshWorkflows } from '../core/workflow-queries.ts';
 import { findDesktopApi } from '../core/desktop-bridge.ts';
+import { askConfirm } from '../core/confirm-store.ts';
+import { importFindings } from './import-check.ts';
+import { showImportProblems } from './import-problems.ts';
 
 /** A chosen file's name and text. */
 export interface ChosenFile {
@@ -32,17 +36,45 @@ export async function exportWorkflow(id: string): Promise<boolean> {
   return true;
 }
 
-/** Imports a chosen file; null when the user declined to replace an existing workflow. */
-export async function importWorkflowFile(file: File | ChosenFile, confirmReplace: (message: string) => boolean): Promise<WorkflowFileResult | null> {
+/**
+ * Imports a chosen file; null when it was not (it is not a workflow: its problems are shown; or
+ * the user chose not to replace the workflow with its id).
+ */
+export async function importWorkflowFile(file: File | ChosenFile): Promise<WorkflowFileResult | null> {
   const text = file instanceof File ? await file.text() : file.text;
+  const findings = importFindings(text);
+  if (findings !== null) {
+    showImportProblems({ fileName: file.name, text, findings });
+    return null;
+  }
   const files = requireClients().files;
   try {
     return await files.import(text);
   } catch (error) {
     if (!(error instanceof ApiError) || error.code !== 'refused') throw error;
-    if (!confirmReplace(`${error.message}\n\nReplace it with ${file.name}?`)) return null;
+    if (!(await askReplace(text, file.name))) return null;
     return files.import(text, true);
   }
+}
+
+/** "A workflow named X already exists. Replace it?", in the app's dialog. */
+async function askReplace(text: string, fileName: string): Promise<boolean> {
+  const id = idOf(text);
+  const existing = (await freshWorkflowList().catch(() => [])).find((w) => w.id === id || w.file === `${id}.weft.json`);
+  const name = existing?.name ?? id;
+  return askConfirm({
+    title: 'Replace the workflow?',
+    body: `A workflow named "${name}" already exists${existing === undefined ? '' : ` (${existing.file})`}. Replace it with ${fileName}?\nIts file is overwritten; the versions that ran stay in the store.`,
+    confirm: 'Replace',
+    cancel: 'Cancel',
+    danger: true,
+  });
+}
+
+/** The id a file's text declares (it has passed the shape check). */
+function idOf(text: string): string {
+  const value: unknown = JSON.parse(text);
+  return typeof value === 'object' && value !== null && 'id' in value && typeof value.id === 'string' ? value.id : '';
 }
 
 /** Asks for a `.weft.json` file to import: the native dialog on desktop, the browser's chooser otherwise. */
@@ -74,11 +106,11 @@ export function chooseFile(): Promise<File | null> {
   });
 }
 
-/** Asks for a file, imports it and opens it in the editor; null when the user cancelled or declined. */
-export async function importAndOpen(confirmReplace: (message: string) => boolean): Promise<WorkflowFileResult | null> {
+/** Asks for a file, imports it and opens it in the editor; null when the user cancelled or declined, or it was not a workflow. */
+export async function importAndOpen(): Promise<WorkflowFileResult | null> {
   const file = await chooseWorkflowFile();
   if (file === null) return null;
-  const result = await importWorkflowFile(file, confirmReplace);
+  const result = await importWorkflowFile(file);
   if (result === null) return null;
   await refreshWorkflows();
   useRoute.getState().go({ page: 'workflow', id: result.definition.id });

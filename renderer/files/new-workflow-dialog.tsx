@@ -1,5 +1,7 @@
 // "New workflow": an id (the file's name), a display name, and what to start from: empty, or
-// one of the examples. The id is checked as it is typed; the server refuses one that exists.
+// one of the examples, each a card to scan: its name, a one-line summary (the whole description on
+// hover), its step count and the kinds it uses. The id is checked as it is typed; the server
+// refuses one that exists.
 import { FormModal } from '../core/form-modal.tsx';
 import { useEffect, useRef, useState } from 'react';
 import { X } from 'lucide-react';
@@ -8,6 +10,8 @@ import type { TemplateSummary } from '../../shared/api/workflow-files.ts';
 import { requireClients } from '../api/clients.ts';
 import { useRoute } from '../core/route-store.ts';
 import { refreshWorkflows } from '../core/workflow-queries.ts';
+import { firstSentence } from './template-summary.ts';
+import './new-workflow-dialog.css';
 
 export function NewWorkflowDialog({ onClose }: { onClose(): void }) {
   const [id, setId] = useState('');
@@ -61,21 +65,34 @@ export function NewWorkflowDialog({ onClose }: { onClose(): void }) {
         </label>
         <fieldset className="form-row template-choices">
           <legend>Start from</legend>
-          <label className="template-choice">
+          <label className="template-choice template-card">
             <input type="radio" name="from" value="empty" checked={from === 'empty'} onChange={() => setFrom('empty')} />
-            <span>
-              <strong>Empty</strong>
-              <small className="faint">a start step and an end</small>
+            <span className="template-text">
+              <span className="template-name">Empty</span>
+              <span className="template-summary">A start step and an end, to draw your own.</span>
+              <span className="template-facts">
+                <span className="template-fact">2 steps</span>
+              </span>
             </span>
           </label>
           {templates.map((t) => (
-            <label key={t.id} className="template-choice">
+            <label key={t.id} className="template-choice template-card" title={t.description ?? undefined} data-testid={`template-card-${t.id}`}>
               <input type="radio" name="from" value={t.id} checked={from === t.id} onChange={() => setFrom(t.id)} data-testid={`template-${t.id}`} />
-              <span>
-                <strong>{t.name}</strong>
-                <small className="faint">
-                  {t.stepCount} steps{t.description ? ` · ${t.description}` : ''}
-                </small>
+              <span className="template-text">
+                <span className="template-name">{t.name}</span>
+                {t.description !== null ? (
+                  <span className="template-summary" data-testid="template-summary">
+                    {firstSentence(t.description)}
+                  </span>
+                ) : null}
+                <span className="template-facts" data-testid="template-facts">
+                  <span className="template-fact">{t.stepCount} steps</span>
+                  {(t.kinds ?? []).map((kind) => (
+                    <span key={kind} className="template-kind" data-testid="template-kind">
+                      {kind}
+                    </span>
+                  ))}
+                </span>
               </span>
             </label>
           ))}

@@ -13,8 +13,11 @@ import { useSession } from '../core/session-store.ts';
 import { WorkflowsPage } from '../workflows/workflows-page.tsx';
 import { RunsPage } from '../runs/runs-page.tsx';
 import { TasksPage } from '../tasks/tasks-page.tsx';
+import { FileSourcePage } from '../workflows/file-source-page.tsx';
 import type { DesktopApi } from '../../shared/desktop/preload-contract.ts';
 import { DesktopShell } from '../desktop/desktop-shell.tsx';
+import { ConfirmDialog } from './confirm-dialog.tsx';
+import { ImportProblemsDialog } from '../files/import-problems-dialog.tsx';
 
 // The graph views carry React Flow; the lists do not need it to show.
 const EditorPage = lazy(() => import('../editor/editor-page.tsx').then((m) => ({ default: m.EditorPage })));
@@ -40,6 +43,8 @@ export function App({ desktop = null }: { desktop?: DesktopApi | null }) {
       </div>
       <StatusBar />
       {desktop !== null ? <DesktopShell api={desktop} /> : null}
+      <ConfirmDialog />
+      <ImportProblemsDialog />
     </div>
     </QueryClientProvider>
   );
@@ -52,6 +57,7 @@ function Page() {
     <Suspense fallback={<div className="loading">Loading…</div>}>
       {route.page === 'workflows' ? <WorkflowsPage /> : null}
       {route.page === 'workflow' ? <EditorPage key={route.id} id={route.id} /> : null}
+      {route.page === 'file' ? <FileSourcePage key={route.file} file={route.file} /> : null}
       {route.page === 'runs' ? <RunsPage workflow={route.workflow} /> : null}
       {route.page === 'run' ? <RunPage key={route.id} id={route.id} /> : null}
       {route.page === 'tasks' ? <TasksPage /> : null}

@@ -23,6 +23,14 @@ export function Header() {
             <span className="sep">/</span>
             <span className="current">{route.id}</span>
           </>
+        ) : route.page === 'file' ? (
+          <>
+            <button type="button" className="link" onClick={() => go({ page: 'workflows' })}>
+              Workflows
+            </button>
+            <span className="sep">/</span>
+            <span className="current mono">{route.file}</span>
+          </>
         ) : route.page === 'insights' ? (
           <>
             <button type="button" className="link" onClick={() => go({ page: 'workflows' })}>

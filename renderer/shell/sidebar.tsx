@@ -24,7 +24,7 @@ export function Sidebar() {
         <span className="brand-name">Weft Studio</span>
       </div>
       <div className="nav">
-        <NavItem to={{ page: 'workflows' }} match={['workflows', 'workflow']} icon={<Workflow size={16} aria-hidden="true" />} label="Workflows" count={workflows} />
+        <NavItem to={{ page: 'workflows' }} match={['workflows', 'workflow', 'file']} icon={<Workflow size={16} aria-hidden="true" />} label="Workflows" count={workflows} />
         <NavItem to={{ page: 'runs' }} match={['runs', 'run']} icon={<ListChecks size={16} aria-hidden="true" />} label="Runs" count={runs} />
         <NavItem to={{ page: 'tasks' }} match={['tasks']} icon={<Inbox size={16} aria-hidden="true" />} label="Tasks" count={tasks} />
       </div>

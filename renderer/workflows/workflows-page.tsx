@@ -1,4 +1,5 @@
-// The workspace's workflows: one row each, with its problems counted. Enter or click opens it.
+// The workspace's workflows: one row each, with its problems counted. Enter or click opens it: a
+// workflow in the editor, a file that is not a readable workflow in the view of its text and errors.
 import { useEffect, useState } from 'react';
 import { ChartLine, FileJson, FilePlus2, Upload } from 'lucide-react';
 import { NewWorkflowDialog } from '../files/new-workflow-dialog.tsx';
@@ -20,7 +21,7 @@ export function WorkflowsPage() {
   const doImport = async () => {
     setImportError(null);
     try {
-      await importAndOpen((message) => window.confirm(message));
+      await importAndOpen();
     } catch (error) {
       setImportError(error instanceof Error ? error.message : String(error));
     }
@@ -78,10 +79,10 @@ export function WorkflowsPage() {
           </thead>
           <tbody>
             {list.data.map((w) => (
-              <tr key={`${w.file}`} tabIndex={0} data-testid={`workflow-row-${w.id ?? w.file}`} {...rowKeys(() => w.id !== null && go({ page: 'workflow', id: w.id }))}>
+              <tr key={`${w.file}`} tabIndex={0} data-testid={`workflow-row-${w.id ?? w.file}`} {...rowKeys(() => go(w.id !== null ? { page: 'workflow', id: w.id } : { page: 'file', file: w.file }))}>
                 <td>
                   <div className="cell-title">{w.name ?? w.file}</div>
-                  <div className="cell-sub mono">{w.id ?? 'not a readable workflow'}</div>
+                  <div className="cell-sub mono">{w.id ?? 'not a readable workflow: open it to see where'}</div>
                 </td>
                 <td className="muted">
                   <span style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }}>

@@ -4,7 +4,7 @@
 // (test/server/route-answers.test.ts), and clients build their calls from it (call-route.ts).
 // A route id is the name a handler and a client call use. docs/api.md lists the same routes.
 import { z } from 'zod';
-import { ValidateRequest, ValidateResult, WorkflowDetail, WorkflowList, WorkflowVersionDetail } from './workflow-views.ts';
+import { ValidateRequest, ValidateResult, WorkflowDetail, WorkflowList, WorkflowSource, WorkflowSourceQuery, WorkflowVersionDetail } from './workflow-views.ts';
 import { CreateWorkflowRequest, DeleteWorkflowResult, ImportWorkflowRequest, RenameWorkflowRequest, SaveWorkflowRequest, TemplateList, WorkflowFileResult } from './workflow-files.ts';
 import { CompareQuery, RunComparison } from './run-comparison.ts';
 import { EventPageQuery, RunEventsPage } from './event-page.ts';
@@ -85,6 +85,7 @@ export const ROUTES = {
   'workflows.rename': { method: 'POST', path: '/api/workflows/:id/rename', params: workflow, query: NONE, body: RenameWorkflowRequest, answer: WorkflowFileResult, statuses: [200] },
   'workflows.delete': { method: 'DELETE', path: '/api/workflows/:id', params: workflow, query: NONE, body: NO_BODY, answer: DeleteWorkflowResult, statuses: [200] },
   'workflows.export': { method: 'GET', path: '/api/workflows/:id/file', params: workflow, query: NONE, body: NO_BODY, answer: JsonValue, statuses: [200], kind: 'download' },
+  'workflows.source': { method: 'GET', path: '/api/workflow-source', params: NONE, query: query(WorkflowSourceQuery), body: NO_BODY, answer: WorkflowSource, statuses: [200] },
   'templates.list': { method: 'GET', path: '/api/templates', params: NONE, query: NONE, body: NO_BODY, answer: TemplateList, statuses: [200] },
   validate: { method: 'POST', path: '/api/validate', params: NONE, query: NONE, body: ValidateRequest, answer: ValidateResult, statuses: [200] },
 

@@ -68,6 +68,8 @@ export const TemplateSummary = z.strictObject({
   name: z.string(),
   description: z.string().nullable(),
   stepCount: z.number().int().nonnegative(),
+  /** The step kinds it uses, each once, in the order its steps first use them (the new-workflow dialog lists them). */
+  kinds: z.array(z.string()).optional(),
 });
 export type TemplateSummary = z.infer<typeof TemplateSummary>;
 

@@ -1,7 +1,8 @@
 // The workspace's workflows as the API serves them: the list (`GET /api/workflows`), one file
 // with its diagnostics and stored versions (`GET /api/workflows/:id`), one stored version, run or
-// saved (`GET /api/workflows/:id/versions/:version`), and `POST /api/validate`. Writing files is
-// in workflow-files.ts.
+// saved (`GET /api/workflows/:id/versions/:version`), one file's text with its findings placed in
+// it (`GET /api/workflow-source?file=`), and `POST /api/validate`. Writing files is in
+// workflow-files.ts.
 import { z } from 'zod';
 import { Workflow } from '../definition/workflow-schema.ts';
 import { DiagnosticSchema } from './diagnostic-schema.ts';
@@ -62,6 +63,34 @@ export type WorkflowDetail = z.infer<typeof WorkflowDetail>;
 /** The answer of `GET /api/workflows/:id/versions/:version`. */
 export const WorkflowVersionDetail = StoredVersion.extend({ id: z.string(), definition: Workflow });
 export type WorkflowVersionDetail = z.infer<typeof WorkflowVersionDetail>;
+
+/** `?file=` of `GET /api/workflow-source`: a workflow file as the list names it, relative to the workspace. */
+export const WorkflowSourceQuery = z.strictObject({ file: z.string().min(1).max(1000) });
+export type WorkflowSourceQuery = z.infer<typeof WorkflowSourceQuery>;
+
+/** A span of a file's text: offsets (0-based, `end` one past the last character) and the 1-based line and column of its start. */
+export const TextSpan = z.strictObject({
+  offset: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+  line: z.number().int().positive(),
+  column: z.number().int().positive(),
+});
+
+/** A finding of a file, and where in the text it is: a syntax error's character, a shape error's value; null when it has no place. */
+export const SourceFinding = z.strictObject({ diagnostic: DiagnosticSchema, at: TextSpan.nullable() });
+export type SourceFinding = z.infer<typeof SourceFinding>;
+
+/**
+ * The answer of `GET /api/workflow-source?file=`: the text of a workspace file (readable or not,
+ * so the app can show why one does not parse) with each finding placed in it. `text` is null for
+ * a file that cannot be read or is over the definition size limit.
+ *
+ * @example
+ * const src = WorkflowSource.parse(answer);
+ * for (const f of src.findings) if (f.at) console.log(`${src.file}:${f.at.line}:${f.at.column} ${f.diagnostic.message}`);
+ */
+export const WorkflowSource = z.strictObject({ file: z.string(), text: z.string().nullable(), findings: z.array(SourceFinding) });
+export type WorkflowSource = z.infer<typeof WorkflowSource>;
 
 export { ValidateRequest };
 

@@ -340,15 +340,10 @@ test('unsaved changes: leaving asks first, and a draft survives a reload and is 
   await page.locator('.react-flow__pane').click({ position: { x: 30, y: 30 } });
   await expect(page.getByTestId('unsaved')).toBeVisible();
 
-  // Going to another page asks; declining stays in the editor with the change.
-  const asked: string[] = [];
-  page.once('dialog', (dialog) => {
-    asked.push(dialog.message());
-    void dialog.dismiss();
-  });
+  // Going to another page asks in the app's dialog; staying keeps the editor with the change.
   await page.getByTestId('nav-runs').click();
-  await expect.poll(() => asked.length).toBe(1);
-  expect(asked[0]).toContain('unsaved changes');
+  await expect(page.getByTestId('confirm-body')).toContainText('unsaved changes');
+  await page.getByTestId('confirm-cancel').click();
   await expect(page.getByTestId('editor')).toBeVisible();
 
   await expect.poll(() => page.evaluate(`Object.keys(localStorage).some((k) => k.startsWith('weft.draft:') && k.endsWith(':record-update'))`)).toBe(true);

@@ -56,6 +56,7 @@ describe('every route of the table answers what its entry says', () => {
     expect((await exercise('health', {})).answer.version).toBe('0.0.0-test');
     expect((await exercise('workflows.list', {})).answer.workflows.map((w) => w.id).sort()).toEqual(['payment', 'review']);
     expect((await exercise('validate', { body: { definition: review } })).answer.valid).toBe(true);
+    expect((await exercise('workflows.source', { query: { file: 'review.weft.json' } })).answer).toMatchObject({ file: 'review.weft.json', findings: [] });
     expect((await exercise('templates.list', {})).answer.templates.length).toBeGreaterThan(0);
 
     const first = await exercise('runs.start', { body: { workflow: 'review', input: { topic: 'a' }, key: 'k1' } });

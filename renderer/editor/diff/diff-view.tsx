@@ -1,7 +1,8 @@
 // The visual diff of two versions of a workflow: drawn side by side, or overlaid in one graph,
 // with colours for added, removed, changed and moved steps and edges, and a list of the changes
-// that centres each on the canvas. The diff itself is shared/definition/workflow-diff.ts, the
-// same one `weft diff` prints.
+// that centres each on the canvas, shows each changed field's old and new value, and selects the
+// step or edge in the editor (selected on its graph when the diff closes). The diff itself is
+// shared/definition/workflow-diff.ts, the same one `weft diff` prints.
 import { memo, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Background, BackgroundVariant, ReactFlow, ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import { Columns2, Layers, X } from 'lucide-react';
@@ -12,8 +13,10 @@ import { NODE_HEIGHT, NODE_WIDTH, nodeData, STEP_HANDLES, spreadToFit, type Outc
 import { useTheme } from '../../core/theme-store.ts';
 import { outcomesOf, type Layout } from '../doc-ops.ts';
 import { changeItems, markOverlay, markSide, type ChangeItem, type MarkedGraph } from './diff-model.ts';
+import { DiffFields } from './diff-fields.tsx';
+import { useEditor } from '../editor-store.ts';
+import { useSidePanel } from '../side-panel-store.ts';
 import './diff.css';
-
 
 export interface DiffSide {
   label: string;
@@ -34,11 +37,20 @@ export function DiffView({ a, b, positions, onClose, pickers }: Props) {
   const [mode, setMode] = useState<'side' | 'overlay'>('side');
   const [focus, setFocus] = useState<{ item: ChangeItem; seq: number } | null>(null);
   const diff = useMemo(() => diffWorkflows(a.workflow, b.workflow), [a.workflow, b.workflow]);
-  const items = useMemo(() => changeItems(diff), [diff]);
+  const items = useMemo(() => changeItems(diff, a.workflow, b.workflow), [diff, a.workflow, b.workflow]);
   const graphs = useMemo(
     () => ({ a: markSide(a.workflow, diff, 'a'), b: markSide(b.workflow, diff, 'b'), overlay: markOverlay(a.workflow, b.workflow, diff) }),
     [a.workflow, b.workflow, diff],
   );
+  const pick = (item: ChangeItem): void => {
+    setFocus({ item, seq: (focus?.seq ?? 0) + 1 });
+    selectInEditor(item);
+  };
+  // Once an entry was picked, closing the diff shows it in the inspector, selected on the graph.
+  const close = (): void => {
+    if (focus !== null) useSidePanel.getState().show('inspect');
+    onClose();
+  };
   return (
     <div className="diff-view" role="region" aria-label="version diff" data-testid="diff-view">
       <div className="diff-head">
@@ -58,7 +70,7 @@ export function DiffView({ a, b, positions, onClose, pickers }: Props) {
             <Layers size={14} aria-hidden="true" /> Overlay
           </button>
         </div>
-        <button type="button" className="icon-button" onClick={onClose} aria-label="close the diff" data-testid="diff-close">
+        <button type="button" className="icon-button" onClick={close} aria-label="close the diff" data-testid="diff-close">
           <X size={15} aria-hidden="true" />
         </button>
       </div>
@@ -66,20 +78,14 @@ export function DiffView({ a, b, positions, onClose, pickers }: Props) {
         <ol className="diff-list" aria-label="changes" data-testid="diff-list">
           {items.length === 0 ? <li className="faint diff-empty">The two versions are the same.</li> : null}
           {items.map((item) => (
-            <li key={item.key}>
-              <button
-                type="button"
-                className="diff-item"
-                data-mark={item.mark}
-                data-testid="diff-item"
-                aria-current={focus?.item.key === item.key ? 'true' : undefined}
-                onClick={() => setFocus({ item, seq: (focus?.seq ?? 0) + 1 })}
-              >
+            <li key={item.key} className="diff-entry" data-current={focus?.item.key === item.key ? 'true' : undefined}>
+              <button type="button" className="diff-item" data-mark={item.mark} data-testid="diff-item" aria-current={focus?.item.key === item.key ? 'true' : undefined} onClick={() => pick(item)}>
                 <span className="diff-mark" aria-hidden="true">
                   {item.mark === 'added' ? '+' : item.mark === 'removed' ? '−' : item.mark === 'moved' ? '↔' : '~'}
                 </span>
                 {item.text}
               </button>
+              <DiffFields fields={item.fields} onClick={() => pick(item)} />
             </li>
           ))}
         </ol>
@@ -183,6 +189,16 @@ function DiffFlow({ graph, positions, layout, fallbackLayout, focus }: CanvasPro
       <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="var(--canvas-dots)" />
     </ReactFlow>
   );
+}
+
+/** Selects the entry's step or edge in the editor's document (a workflow-level entry clears the selection); nothing when the editor has no such element, e.g. a removed step. */
+function selectInEditor(item: ChangeItem): void {
+  const { doc, select } = useEditor.getState();
+  const target = item.target;
+  if (doc === null) return;
+  if (target.kind === 'workflow') select({ steps: [], edges: [] });
+  else if (target.kind === 'step' && doc.steps.some((s) => s.id === target.id)) select({ steps: [target.id], edges: [] });
+  else if (target.kind === 'edge' && doc.edges.some((e) => e.id === target.id)) select({ steps: [], edges: [target.id] });
 }
 
 function edgeEnds(graph: MarkedGraph, id: string): string[] {

@@ -59,7 +59,7 @@ describe('the diff view model', () => {
   });
 
   it('lists every change once, with a target the canvas can centre', () => {
-    const items = changeItems(diff);
+    const items = changeItems(diff, a, b);
     expect(items.map((i) => i.text)).toEqual([
       'step notify (human) added',
       'step old (transform) removed',
@@ -72,6 +72,25 @@ describe('the diff view model', () => {
       'layout: 1 step moved',
     ]);
     expect(new Set(items.map((i) => i.key)).size).toBe(items.length);
-    expect(changeItems(diffWorkflows(a, a))).toEqual([]);
+    expect(changeItems(diffWorkflows(a, a), a, a)).toEqual([]);
+  });
+
+  it("shows each changed field's old and new value, for steps, edges and the workflow", () => {
+    const c: Workflow = {
+      ...a,
+      name: 'Demo 2',
+      steps: [{ id: 'fetch', kind: 'http', name: 'Fetch', retry: { maxAttempts: 3 }, config: { method: 'POST', url: 'https://a.test/' } }, ...a.steps.slice(1)],
+      edges: [{ id: 'fetch_old', from: 'fetch', to: 'old', on: 'any' }, { id: 'last', from: 'old', to: 'done' }],
+    };
+    const items = changeItems(diffWorkflows(a, c), a, c);
+    const byKey = Object.fromEntries(items.map((i) => [i.key, i.fields]));
+    expect(byKey['s~fetch']).toEqual([
+      { path: 'config.method', a: 'GET', b: 'POST' },
+      { path: 'name', b: 'Fetch' },
+      { path: 'retry', b: { maxAttempts: 3 } },
+    ]);
+    expect(byKey['e~fetch_old']).toEqual([{ path: 'on', b: 'any' }]);
+    expect(byKey['e=last']).toEqual([]);
+    expect(byKey['w~name']).toEqual([{ path: 'name', a: 'Demo', b: 'Demo 2' }]);
   });
 });

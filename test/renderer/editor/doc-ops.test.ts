@@ -80,6 +80,42 @@ describe('document edits', () => {
     expect(next.layout?.['give_back']).toEqual({ x: 0, y: 100 });
   });
 
+  it('renaming a step renames the edge ids drawn from its old name, and only those, without a clash', () => {
+    const doc: Workflow = {
+      ...base(),
+      steps: [
+        { id: 'router', kind: 'end' },
+        { id: 'human', kind: 'end' },
+        { id: 'other', kind: 'end' },
+      ],
+      edges: [
+        { id: 'router_human', from: 'router', to: 'human' },
+        { id: 'router_human_2', from: 'router', to: 'human', on: 'failed' },
+        { id: 'escalate', from: 'router', to: 'human', on: 'timed_out' },
+        { id: 'router_approver', from: 'router', to: 'other', on: 'unknown' },
+        { id: 'human_human', from: 'human', to: 'human', on: 'failed' },
+        { id: 'router_other', from: 'router', to: 'other', on: 'any' },
+      ],
+      layout: {},
+    };
+    const human = doc.steps[1];
+    if (human === undefined) throw new Error('fixture');
+    const next = replaceStep(doc, 'human', { ...human, id: 'approver' });
+    expect(next.edges.map((e) => [e.id, e.from, e.to])).toEqual([
+      ['router_approver_2', 'router', 'approver'],
+      ['router_approver_3', 'router', 'approver'],
+      ['escalate', 'router', 'approver'],
+      ['router_approver', 'router', 'other'],
+      ['approver_approver', 'approver', 'approver'],
+      ['router_other', 'router', 'other'],
+    ]);
+    expect(next.edges[5]).toBe(doc.edges[5]);
+    expect(new Set(next.edges.map((e) => e.id)).size).toBe(next.edges.length);
+    // Without a clash the suffix is kept: the second edge between the two stays the second.
+    const plain = replaceStep({ ...doc, edges: doc.edges.filter((e) => e.id !== 'router_approver') }, 'human', { ...human, id: 'approver' });
+    expect(plain.edges.slice(0, 2).map((e) => e.id)).toEqual(['router_approver', 'router_approver_2']);
+  });
+
   it('positions: moves win, then what the canvas shows, then the file', () => {
     const doc = base();
     const shown = { charge: { x: 5, y: 5 }, refund: { x: 5, y: 205 }, both: { x: 605, y: 105 }, done: { x: 1205, y: 105 } };

@@ -3,6 +3,7 @@ import type { Workflow } from '../../../shared/definition/workflow-schema.ts';
 import { isDirty, positionsOf, redo, undo, useEditor } from '../../../renderer/editor/editor-store.ts';
 import { addStep, withPositions } from '../../../renderer/editor/doc-ops.ts';
 import { COMMANDS, commandForKey } from '../../../renderer/editor/editor-commands.ts';
+import { commitFor } from '../../../renderer/editor/inspector/use-commit.ts';
 
 const doc: Workflow = {
   format: 'weft/v1',
@@ -61,6 +62,28 @@ describe('editor history', () => {
     expect(useEditor.temporal.getState().pastStates).toHaveLength(1);
     undo();
     expect(useEditor.getState().doc).toBe(doc);
+  });
+
+  it('renaming a step in the inspector renames its derived edge ids in one undo step, and the selection follows', () => {
+    const wired: Workflow = {
+      ...doc,
+      steps: [{ id: 'router', kind: 'end' }, { id: 'human', kind: 'end' }],
+      edges: [
+        { id: 'router_human', from: 'router', to: 'human' },
+        { id: 'needs_review', from: 'router', to: 'human', on: 'failed' },
+      ],
+      layout: {},
+    };
+    useEditor.getState().open(wired, source, {});
+    useEditor.getState().select({ steps: ['human'], edges: [] });
+    expect(commitFor({ type: 'step', id: 'human' })('id', 'approver')).toBeNull();
+    const edges = () => useEditor.getState().doc?.edges.map((e) => `${e.id}:${e.from}->${e.to}`);
+    expect(edges()).toEqual(['router_approver:router->approver', 'needs_review:router->approver']);
+    expect(useEditor.getState().selection.steps).toEqual(['approver']);
+    undo();
+    expect(edges()).toEqual(['router_human:router->human', 'needs_review:router->human']);
+    expect(useEditor.getState().doc?.steps.map((s) => s.id)).toEqual(['router', 'human']);
+    expect(isDirty(useEditor.getState())).toBe(false);
   });
 
   it('selection is not an undo step', () => {
