@@ -32,6 +32,7 @@ import { insertStepCommand } from './step-commands.ts';
 import { OutcomePicker } from './outcome-picker.tsx';
 import { PalettePopover } from './palette.tsx';
 import { useEditorPrefs } from './editor-prefs.ts';
+import { EDGES_AFTER_NODES, onCanvasFocusIn, onCanvasTab, useFocusKept } from './canvas-keyboard.ts';
 
 const SNAP: [number, number] = [16, 16];
 const MULTI_KEYS = ['Shift', 'Meta', 'Control'];
@@ -42,6 +43,8 @@ export const LARGE_GRAPH = 200;
 export const KIND_DRAG_TYPE = 'application/weft-step-kind';
 /** How the canvas fits a workflow into view: at open, and with F. */
 export const FIT_VIEW_OPTIONS = { padding: 0.08, maxZoom: 1.1, minZoom: 0.4 };
+/** The edges are walked after the steps by Tab (canvas-keyboard.ts). */
+const EDGE_OPTIONS = { ...DEFAULT_EDGE_OPTIONS, ...EDGES_AFTER_NODES };
 
 interface Props {
   problemsByStep: Readonly<Record<string, readonly Diagnostic[]>>;
@@ -132,6 +135,7 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
   const flow = useReactFlow();
   const wrapper = useRef<HTMLDivElement>(null);
   const [pending, setPending] = useState<Pending | null>(null);
+  useFocusKept(wrapper);
 
   const positions = useMemo(() => (doc === null ? {} : positionsOf(doc, basePositions, openedLayout)), [doc, basePositions, openedLayout]);
   const nodes = useNodes(doc ?? EMPTY_DOC, positions, selection, problemsByStep);
@@ -248,13 +252,13 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
 
   if (doc === null) return null;
   return (
-    <div className="graph editor-canvas" data-testid="editor-canvas" data-large={doc.steps.length > LARGE_GRAPH ? 'true' : undefined} ref={wrapper} onDragOver={onDragOver} onDrop={onDrop}>
+    <div className="graph editor-canvas" data-testid="editor-canvas" data-large={doc.steps.length > LARGE_GRAPH ? 'true' : undefined} ref={wrapper} onDragOver={onDragOver} onDrop={onDrop} onKeyDown={onCanvasTab} onFocus={onCanvasFocusIn}>
       <ReactFlow
         nodes={nodes}
         edges={edges}
         nodeTypes={NODE_TYPES}
         edgeTypes={EDGE_TYPES}
-        defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
+        defaultEdgeOptions={EDGE_OPTIONS}
         colorMode={theme}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
@@ -282,6 +286,8 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
         onlyRenderVisibleElements={doc.steps.length > 150}
         proOptions={PRO_OPTIONS}
         aria-label={`editor canvas of ${doc.name}`}
+        // Where the focus goes when the step or edge that had it is deleted (canvas-keyboard.ts).
+        tabIndex={-1}
       >
         <Background variant={snap ? BackgroundVariant.Lines : BackgroundVariant.Dots} gap={snap ? 16 : 18} size={1.2} color="var(--canvas-dots)" />
         <MiniMap pannable zoomable className="minimap" nodeStrokeWidth={3} nodeColor="var(--minimap-node)" />
