@@ -5,6 +5,7 @@
 // handlers walk them after the last step, and back. Works on the DOM React Flow renders, so it
 // also holds for a large graph that draws only the visible elements.
 import { useEffect, type FocusEvent, type KeyboardEvent, type RefObject } from 'react';
+import { useStoreApi } from '@xyflow/react';
 
 /** Edge options that take the edges out of the page's Tab order (the canvas's handlers walk them). */
 export const EDGES_AFTER_NODES = { domAttributes: { tabIndex: -1 } } as const;
@@ -131,4 +132,31 @@ export function useFocusKept(wrapper: RefObject<HTMLElement | null>): void {
       root.removeEventListener('focusout', onOut);
     };
   }, [wrapper]);
+}
+
+/**
+ * Keeps a focused edge's ring as wide on screen at any zoom: the edge is drawn inside React Flow's
+ * scaled viewport, so graph.css divides the ring's width by `--flow-zoom`, set here on the
+ * focused edge only (a variable on the whole canvas would restyle every element at each zoom).
+ */
+export function useEdgeRingZoom(wrapper: RefObject<HTMLElement | null>): void {
+  const store = useStoreApi();
+  useEffect(() => {
+    const root = wrapper.current;
+    if (root === null) return;
+    const apply = () => {
+      const edge = document.activeElement;
+      if (edge instanceof SVGElement && edge.classList.contains('react-flow__edge') && root.contains(edge)) {
+        edge.style.setProperty('--flow-zoom', String(store.getState().transform[2]));
+      }
+    };
+    const stop = store.subscribe((now, before) => {
+      if (now.transform[2] !== before.transform[2]) apply();
+    });
+    root.addEventListener('focusin', apply);
+    return () => {
+      stop();
+      root.removeEventListener('focusin', apply);
+    };
+  }, [wrapper, store]);
 }

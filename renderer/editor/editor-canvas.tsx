@@ -32,7 +32,7 @@ import { insertStepCommand } from './step-commands.ts';
 import { OutcomePicker } from './outcome-picker.tsx';
 import { PalettePopover } from './palette.tsx';
 import { useEditorPrefs } from './editor-prefs.ts';
-import { EDGES_AFTER_NODES, onCanvasFocusIn, onCanvasTab, useFocusKept } from './canvas-keyboard.ts';
+import { EDGES_AFTER_NODES, onCanvasFocusIn, onCanvasTab, useEdgeRingZoom, useFocusKept } from './canvas-keyboard.ts';
 
 const SNAP: [number, number] = [16, 16];
 const MULTI_KEYS = ['Shift', 'Meta', 'Control'];
@@ -136,6 +136,7 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
   const wrapper = useRef<HTMLDivElement>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   useFocusKept(wrapper);
+  useEdgeRingZoom(wrapper);
 
   const positions = useMemo(() => (doc === null ? {} : positionsOf(doc, basePositions, openedLayout)), [doc, basePositions, openedLayout]);
   const nodes = useNodes(doc ?? EMPTY_DOC, positions, selection, problemsByStep);

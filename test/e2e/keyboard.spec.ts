@@ -2,8 +2,8 @@
 // examples/ (issue 21, point 9): Tab reaches the steps before the edges, undo, redo and delete
 // keep the focus in the canvas, a focused edge shows a ring, and a whole day's work (add a step,
 // connect it choosing the outcome, configure it, save, run, answer the task) needs no mouse.
-import { expect, test, type Page } from '@playwright/test';
-import { exampleWorkspace, startServe, type Served, type Workspace } from './weft-serve.ts';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { exampleWorkspace, setTheme, startServe, type Served, type Workspace } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
@@ -118,4 +118,85 @@ test('undo, redo and delete keep the focus in the canvas: on the same element, e
   await page.getByTestId('rf__wrapper').focus();
   await page.keyboard.press('Tab');
   expect(await focused()).toBe('rf__node-create_order');
+});
+
+type Rgb = [number, number, number];
+
+/** WCAG's contrast ratio of two sRGB colours. */
+function contrast(a: Rgb, b: Rgb): number {
+  const lum = ([r, g, bl]: Rgb): number => {
+    const lin = (c: number): number => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(bl);
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** The RGB pixels of PNG screenshots, decoded by the browser in a blank page of its own. */
+async function pixelsOf(browser: Browser, shots: Buffer[]): Promise<Rgb[][]> {
+  const blank = await browser.newPage();
+  try {
+    const decoded = await blank.evaluate(async (pngs) => {
+      const out: number[][] = [];
+      for (const b64 of pngs) {
+        const img = new Image();
+        img.src = `data:image/png;base64,${b64}`;
+        await img.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = img.width;
+        canvas.height = img.height;
+        const context = canvas.getContext('2d');
+        if (context === null) throw new Error('no 2d context');
+        context.drawImage(img, 0, 0);
+        out.push([...context.getImageData(0, 0, img.width, img.height).data]);
+      }
+      return out;
+    }, shots.map((s) => s.toString('base64')));
+    return decoded.map((data) => {
+      const px: Rgb[] = [];
+      for (let i = 0; i < data.length; i += 4) px.push([data[i] ?? 0, data[i + 1] ?? 0, data[i + 2] ?? 0]);
+      return px;
+    });
+  } finally {
+    await blank.close();
+  }
+}
+
+test('a focused edge shows a focus ring at 3:1 or more against the canvas, at least 2 px wide along it, in both themes', async ({ browser }) => {
+  await openEditor('order-payment');
+  // The longest edge: its ring is measured along its length.
+  const longest = await page.locator('.react-flow__edge').evaluateAll((edges) => {
+    const length = (e: Element): number => (e.querySelector('.react-flow__edge-path') as SVGPathElement | null)?.getTotalLength() ?? 0;
+    return edges.reduce((best, e) => (length(e) > length(best) ? e : best)).getAttribute('data-testid') ?? '';
+  });
+  const edge = page.getByTestId(longest);
+  const line = edge.locator('.react-flow__edge-path');
+  for (const theme of ['light', 'dark'] as const) {
+    await setTheme(page, theme);
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+    const box = await line.boundingBox();
+    if (box === null) throw new Error('the edge is not drawn');
+    const clip = { x: Math.floor(box.x - 8), y: Math.floor(box.y - 8), width: Math.ceil(box.width + 16), height: Math.ceil(box.height + 16) };
+    await page.getByTestId('rf__wrapper').focus();
+    const before = await page.screenshot({ clip, animations: 'disabled' });
+    await edge.focus();
+    expect(await edge.evaluate((e) => e.matches(':focus-visible'))).toBe(true);
+    const after = await page.screenshot({ clip, animations: 'disabled', path: `test-results/screenshots/edge-focus-${theme}.png` });
+    const [was, now] = await pixelsOf(browser, [before, after]);
+    if (was === undefined || now === undefined) throw new Error('no pixels');
+    // The canvas's colour: the commonest pixel of the picture without the ring.
+    const counts = new Map<string, number>();
+    for (const p of was) counts.set(p.join(','), (counts.get(p.join(',')) ?? 0) + 1);
+    const canvas = ([...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '0,0,0').split(',').map(Number) as Rgb;
+    // The ring: what focus changed, in a colour at 3:1 or more against the canvas.
+    const ring = now.filter((p, i) => p.join(',') !== was[i]?.join(',') && contrast(p, canvas) >= 3).length;
+    // Along the edge's length on screen, at least a 2 px wide band.
+    const length = await line.evaluate((path) => {
+      const zoom = new DOMMatrix(getComputedStyle(path.closest('.react-flow__viewport') ?? path).transform).a;
+      return path instanceof SVGPathElement ? path.getTotalLength() * zoom : 0;
+    });
+    expect(length).toBeGreaterThan(20);
+    expect(ring, `${theme}: ring pixels for an edge ${Math.round(length)} px long`).toBeGreaterThanOrEqual(2 * length);
+  }
+  await setTheme(page, 'light');
 });
