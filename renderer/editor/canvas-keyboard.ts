@@ -67,7 +67,7 @@ export function onCanvasFocusIn(event: FocusEvent<HTMLElement>): void {
 }
 
 /** A step or edge of the canvas, by React Flow's data-id. */
-interface CanvasElement {
+export interface CanvasElement {
   kind: 'node' | 'edge';
   id: string;
 }
@@ -81,6 +81,14 @@ const elementOf = (el: Element): CanvasElement | null => {
 
 const find = (root: Element, { kind, id }: CanvasElement): HTMLElement | SVGElement | null =>
   [...root.querySelectorAll<HTMLElement | SVGElement>(`.react-flow__${kind}[tabindex]`)].find((e) => e.getAttribute('data-id') === id) ?? null;
+
+/** A step or edge to focus once React Flow has drawn it (a step just added from the palette). */
+let toFocus: CanvasElement | null = null;
+
+/** Focuses this step or edge as soon as the canvas draws it. */
+export function focusWhenDrawn(what: CanvasElement): void {
+  toFocus = what;
+}
 
 /**
  * Keeps the focus in the canvas when the step or edge that had it leaves the page (deleted, or
@@ -109,6 +117,12 @@ export function useFocusKept(wrapper: RefObject<HTMLElement | null>): void {
     };
     // React Flow renders from its own store after the document changed: watch its DOM, not time.
     const observer = new MutationObserver(() => {
+      const wanted = toFocus === null ? null : find(root, toFocus);
+      if (wanted !== null) {
+        toFocus = null;
+        wanted.focus();
+        return;
+      }
       const pane = root.querySelector<HTMLElement>('.react-flow');
       const active = document.activeElement;
       if ((active === null || active === document.body) && had !== null && !had.element.isConnected) {

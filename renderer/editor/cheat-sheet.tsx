@@ -3,13 +3,17 @@
 import { useEffect, useRef } from 'react';
 import { X } from 'lucide-react';
 import { shortcutGroups } from './editor-commands.ts';
+import { trapTab, useDialogFocus } from '../core/use-dialog-focus.ts';
 
 export function CheatSheet({ onClose }: { onClose(): void }) {
   const close = useRef<HTMLButtonElement>(null);
+  const root = useRef<HTMLDivElement>(null);
   useEffect(() => close.current?.focus(), []);
+  useDialogFocus(root);
   return (
     <div className="modal-backdrop" onClick={onClose}>
       <div
+        ref={root}
         className="modal cheat-sheet"
         role="dialog"
         aria-modal="true"
@@ -20,7 +24,7 @@ export function CheatSheet({ onClose }: { onClose(): void }) {
           if (e.key === 'Escape' || e.key === '?') {
             e.preventDefault();
             onClose();
-          }
+          } else trapTab(e);
         }}
       >
         <div className="modal-head">

@@ -30,6 +30,7 @@ import { connect, outcomesOf, withPositions, type Layout, type Point } from './d
 import { runCommand } from './editor-commands.ts';
 import { insertStepCommand } from './step-commands.ts';
 import { OutcomePicker } from './outcome-picker.tsx';
+import { ConnectPicker } from './connect-picker.tsx';
 import { PalettePopover } from './palette.tsx';
 import { useEditorPrefs } from './editor-prefs.ts';
 import { EDGES_AFTER_NODES, onCanvasFocusIn, onCanvasTab, useEdgeRingZoom, useFocusKept } from './canvas-keyboard.ts';
@@ -131,6 +132,7 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
   const basePositions = useEditor((s) => s.basePositions);
   const openedLayout = useEditor((s) => s.openedLayout);
   const selection = useEditor((s) => s.selection);
+  const connectFrom = useEditor((s) => (s.overlay?.kind === 'connect' ? s.overlay.from : null));
   const snap = useEditorPrefs((s) => s.snapToGrid);
   const flow = useReactFlow();
   const wrapper = useRef<HTMLDivElement>(null);
@@ -220,6 +222,12 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
     setPending({ kind: 'palette', from: state.fromNode.id, at: { x: point.clientX, y: point.clientY }, flowAt });
   }, [flow]);
 
+  /** Where a popover about a step opens: at the step's top left on screen. */
+  const screenAtStep = (id: string): Point => {
+    const node = flow.getInternalNode(id);
+    return node === undefined ? { x: 200, y: 200 } : flow.flowToScreenPosition({ x: node.internals.positionAbsolute.x, y: node.internals.positionAbsolute.y });
+  };
+
   const finishConnect = (outcomes: EdgeOutcome[]) => {
     if (pending?.kind !== 'outcome') return;
     const { from, to } = pending;
@@ -296,6 +304,18 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
       </ReactFlow>
       {pending?.kind === 'outcome' ? (
         <OutcomePicker at={pending.at} from={pending.from} to={pending.to} options={pending.options} onPick={finishConnect} onCancel={() => setPending(null)} />
+      ) : null}
+      {connectFrom !== null ? (
+        <ConnectPicker
+          at={screenAtStep(connectFrom)}
+          from={connectFrom}
+          steps={doc.steps}
+          onPick={(to) => {
+            useEditor.getState().show(null);
+            onConnect({ source: connectFrom, target: to, sourceHandle: null, targetHandle: null });
+          }}
+          onCancel={() => useEditor.getState().show(null)}
+        />
       ) : null}
       {pending?.kind === 'palette' ? (
         <PalettePopover at={pending.at} title={`Add a step after ${pending.from ?? ''}`} onPick={(kind) => placeStep(kind, pending.flowAt, pending.from)} onCancel={() => setPending(null)} />

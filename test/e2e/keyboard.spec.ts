@@ -200,3 +200,128 @@ test('a focused edge shows a focus ring at 3:1 or more against the canvas, at le
   }
   await setTheme(page, 'light');
 });
+
+/** Presses Tab (or Shift+Tab) until the element with this test id has the focus. */
+async function tabTo(testId: string, back = false): Promise<void> {
+  for (let i = 0; i < 150; i++) {
+    if ((await focused()) === testId) return;
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  }
+  throw new Error(`Tab never reached ${testId}; the focus is on ${await focused()}`);
+}
+
+/** Presses Tab until the focus is inside the element the selector names. */
+async function tabInto(selector: string): Promise<void> {
+  const inside = (): Promise<boolean> => page.evaluate((sel) => document.activeElement?.closest(sel) != null, selector);
+  for (let i = 0; i < 150; i++) {
+    if (await inside()) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${selector}; the focus is on ${await focused()}`);
+}
+
+test('a whole day by keyboard alone: new workflow, add a step, connect it choosing the outcome, configure, save, run, answer the task', async () => {
+  // No click and no mouse: page.keyboard only, from the workflows list.
+  await page.goto(served.address);
+  await expect(page.getByTestId('workflow-list')).toBeVisible();
+
+  await tabTo('new-workflow');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('new-workflow-dialog')).toBeVisible();
+  expect(await focused()).toBe('new-workflow-id');
+  await page.keyboard.type('by-keys');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('step-node-start')).toBeVisible();
+
+  // Add a human step after `start` from the palette.
+  await tabTo('rf__node-start');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rf__node-start')).toHaveClass(/selected/);
+  await page.keyboard.press('n');
+  await expect(page.getByTestId('palette-popover')).toBeVisible();
+  await page.keyboard.type('human');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('step-node-human')).toBeVisible();
+  await expect.poll(focused).toBe('rf__node-human');
+  await expect(page.getByTestId('rf__edge-start_human')).toHaveCount(1);
+
+  // The empty workflow's start → done edge goes: Tab past the steps reaches the edges.
+  await tabTo('rf__edge-start_done');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Delete');
+  await expect(page.getByTestId('rf__edge-start_done')).toHaveCount(0);
+  await expect.poll(focused).toBe('rf__wrapper');
+
+  // Connect human → done on two outcomes: C, the target, then the outcomes (Space marks one, Enter
+  // takes). A human step needs a deadline and an edge for "expired": the validator says so.
+  await tabTo('rf__node-human');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rf__node-human')).toHaveClass(/selected/);
+  await page.keyboard.press('c');
+  await expect(page.getByTestId('connect-picker')).toBeVisible();
+  await page.keyboard.type('done');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('outcome-picker')).toBeVisible();
+  expect(await focused()).toBe('outcome-succeeded');
+  await page.keyboard.press('ArrowDown');
+  expect(await focused()).toBe('outcome-rejected');
+  await page.keyboard.press('ArrowDown');
+  expect(await focused()).toBe('outcome-expired');
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId('outcome-expired')).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  expect(await focused()).toBe('outcome-succeeded');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('outcome-picker')).toHaveCount(0);
+  const edge = page.locator('.react-flow__edge[data-id^="human_done"]');
+  await expect(edge).toHaveCount(1);
+  const edgeId = (await edge.getAttribute('data-id')) ?? '';
+  await expect(page.getByTestId(`edge-label-${edgeId}`)).toContainText('expired');
+  await expect(page.getByTestId(`edge-label-${edgeId}`)).toContainText('succeeded');
+  // The picker gave the focus back to the step it was opened on.
+  await expect.poll(focused).toBe('rf__node-human');
+
+  // Configure the step: I goes to the inspector, Tab to its title.
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rf__node-human')).toHaveClass(/selected/);
+  await page.keyboard.press('i');
+  await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[data-field="id"]') != null)).toBe(true);
+  await tabInto('[data-field="config.title"]');
+  await page.keyboard.press(`${MOD}+a`);
+  await page.keyboard.type('Approve the keyboard order');
+  await tabTo('section-reliability');
+  if ((await page.getByTestId('section-reliability').getAttribute('aria-expanded')) !== 'true') await page.keyboard.press('Enter');
+  await tabInto('[data-field="deadlineMs"]');
+  await page.keyboard.type('3d');
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('rf__node-human').locator('.problem-badge')).toHaveCount(0);
+
+  // Save, from wherever the focus is.
+  await page.keyboard.press(`${MOD}+s`);
+  await expect(page.getByTestId('editor')).toHaveAttribute('data-dirty', 'false');
+
+  // Run it: the start form takes the focus, Tab reaches Start.
+  await tabTo('action-start-run', true);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('dialog-start-run')).toBeVisible();
+  await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[data-testid="dialog-start-run"]') != null)).toBe(true);
+  await tabTo('submit-action');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('run-view')).toBeVisible();
+
+  // Answer the task from the tasks page.
+  await tabTo('nav-tasks');
+  await page.keyboard.press('Enter');
+  const card = page.locator('[data-testid^="task-"][data-testid$="-human"]');
+  await expect(card).toHaveCount(1);
+  if ((await card.getByTestId('task-toggle').getAttribute('aria-expanded')) !== 'true') {
+    await tabTo('task-toggle');
+    await page.keyboard.press('Enter');
+  }
+  await expect(card.getByTestId('task-answer')).toBeVisible();
+  await expect(card).toContainText('Approve the keyboard order');
+  await tabTo('action-approve');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('task-answered')).toBeVisible();
+});
