@@ -52,6 +52,15 @@ export function CheatSheet({ onClose }: { onClose(): void }) {
             </section>
           ))}
           <section>
+            <h3>Keyboard on the canvas</h3>
+            <dl>
+              <div className="cheat-row"><dt>Steps, then edges</dt><dd><kbd>Tab</kbd> <kbd>Shift+Tab</kbd></dd></div>
+              <div className="cheat-row"><dt>Select the focused step or edge</dt><dd><kbd>Enter</kbd></dd></div>
+              <div className="cheat-row"><dt>Move the selected step</dt><dd><kbd>↑</kbd> <kbd>↓</kbd> <kbd>←</kbd> <kbd>→</kbd></dd></div>
+              <div className="cheat-row"><dt>Follow several outcomes (outcome picker)</dt><dd><kbd>Space</kbd>, then <kbd>Enter</kbd></dd></div>
+            </dl>
+          </section>
+          <section>
             <h3>Mouse</h3>
             <dl>
               <div className="cheat-row"><dt>Box select</dt><dd><kbd>Shift</kbd>+drag</dd></div>

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The editor by keyboard, in Debian's chromium against the real `weft serve` on a copy of
 // examples/ (issue 21, point 9): Tab reaches the steps before the edges, undo, redo and delete
 // keep the focus in the canvas, a focused edge shows a ring, and a whole day's work (add a step,
