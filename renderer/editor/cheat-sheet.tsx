@@ -3,13 +3,17 @@
 import { useEffect, useRef } from 'react';
 import { X } from 'lucide-react';
 import { shortcutGroups } from './editor-commands.ts';
+import { trapTab, useDialogFocus } from '../core/use-dialog-focus.ts';
 
 export function CheatSheet({ onClose }: { onClose(): void }) {
   const close = useRef<HTMLButtonElement>(null);
+  const root = useRef<HTMLDivElement>(null);
   useEffect(() => close.current?.focus(), []);
+  useDialogFocus(root);
   return (
     <div className="modal-backdrop" onClick={onClose}>
       <div
+        ref={root}
         className="modal cheat-sheet"
         role="dialog"
         aria-modal="true"
@@ -20,7 +24,7 @@ export function CheatSheet({ onClose }: { onClose(): void }) {
           if (e.key === 'Escape' || e.key === '?') {
             e.preventDefault();
             onClose();
-          }
+          } else trapTab(e);
         }}
       >
         <div className="modal-head">
@@ -47,6 +51,15 @@ export function CheatSheet({ onClose }: { onClose(): void }) {
               </dl>
             </section>
           ))}
+          <section>
+            <h3>Keyboard on the canvas</h3>
+            <dl>
+              <div className="cheat-row"><dt>Steps, then edges</dt><dd><kbd>Tab</kbd> <kbd>Shift+Tab</kbd></dd></div>
+              <div className="cheat-row"><dt>Select the focused step or edge</dt><dd><kbd>Enter</kbd></dd></div>
+              <div className="cheat-row"><dt>Move the selected step</dt><dd><kbd>↑</kbd> <kbd>↓</kbd> <kbd>←</kbd> <kbd>→</kbd></dd></div>
+              <div className="cheat-row"><dt>Follow several outcomes (outcome picker)</dt><dd><kbd>Space</kbd>, then <kbd>Enter</kbd></dd></div>
+            </dl>
+          </section>
           <section>
             <h3>Mouse</h3>
             <dl>

@@ -24,6 +24,8 @@ export type CommandId =
   | 'selectAll'
   | 'clearSelection'
   | 'addStep'
+  | 'connectTo'
+  | 'focusInspector'
   | 'autoLayout'
   | 'fitView'
   | 'zoomSelection'

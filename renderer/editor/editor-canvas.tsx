@@ -34,8 +34,10 @@ import { connect, outcomesOf, withPositions, type Layout, type Point } from './d
 import { runCommand } from './editor-commands.ts';
 import { insertStepCommand } from './step-commands.ts';
 import { OutcomePicker } from './outcome-picker.tsx';
+import { ConnectPicker } from './connect-picker.tsx';
 import { PalettePopover } from './palette.tsx';
 import { useEditorPrefs } from './editor-prefs.ts';
+import { EDGES_AFTER_NODES, onCanvasFocusIn, onCanvasTab, useEdgeRingZoom, useFocusKept } from './canvas-keyboard.ts';
 
 const SNAP: [number, number] = [16, 16];
 const MULTI_KEYS = ['Shift', 'Meta', 'Control'];
@@ -47,6 +49,8 @@ export const LARGE_GRAPH = 200;
 const MINIMAP_SIZE = { width: 150, height: 100 };
 
 export const KIND_DRAG_TYPE = 'application/weft-step-kind';
+/** The edges are walked after the steps by Tab (canvas-keyboard.ts). */
+const EDGE_OPTIONS = { ...DEFAULT_EDGE_OPTIONS, ...EDGES_AFTER_NODES };
 
 interface Props {
   problemsByStep: Readonly<Record<string, readonly Diagnostic[]>>;
@@ -154,11 +158,14 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
   const basePositions = useEditor((s) => s.basePositions);
   const openedLayout = useEditor((s) => s.openedLayout);
   const selection = useEditor((s) => s.selection);
+  const connectFrom = useEditor((s) => (s.overlay?.kind === 'connect' ? s.overlay.from : null));
   const snap = useEditorPrefs((s) => s.snapToGrid);
   const showMinimap = useEditorPrefs((s) => s.showMinimap);
   const flow = useReactFlow();
   const wrapper = useRef<HTMLDivElement>(null);
   const [pending, setPending] = useState<Pending | null>(null);
+  useFocusKept(wrapper);
+  useEdgeRingZoom(wrapper);
 
   const positions = useMemo(() => (doc === null ? {} : positionsOf(doc, basePositions, openedLayout)), [doc, basePositions, openedLayout]);
   const measured = useRef<Measured>(new Map()).current;
@@ -229,6 +236,12 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
     setPending({ kind: 'palette', from: state.fromNode.id, at: { x: point.clientX, y: point.clientY }, flowAt });
   }, [dropPoint]);
 
+  /** Where a popover about a step opens: at the step's top left on screen. */
+  const screenAtStep = (id: string): Point => {
+    const node = flow.getInternalNode(id);
+    return node === undefined ? { x: 200, y: 200 } : flow.flowToScreenPosition({ x: node.internals.positionAbsolute.x, y: node.internals.positionAbsolute.y });
+  };
+
   const finishConnect = (outcomes: EdgeOutcome[]) => {
     if (pending?.kind !== 'outcome') return;
     const { from, to } = pending;
@@ -262,13 +275,13 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
 
   if (doc === null) return null;
   return (
-    <div className="graph editor-canvas" data-testid="editor-canvas" data-large={doc.steps.length > LARGE_GRAPH ? 'true' : undefined} ref={wrapper} onDragOver={onDragOver} onDrop={onDrop}>
+    <div className="graph editor-canvas" data-testid="editor-canvas" data-large={doc.steps.length > LARGE_GRAPH ? 'true' : undefined} ref={wrapper} onDragOver={onDragOver} onDrop={onDrop} onKeyDown={onCanvasTab} onFocus={onCanvasFocusIn}>
       <ReactFlow
         nodes={nodes}
         edges={edges}
         nodeTypes={NODE_TYPES}
         edgeTypes={EDGE_TYPES}
-        defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
+        defaultEdgeOptions={EDGE_OPTIONS}
         colorMode={theme}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
@@ -296,6 +309,8 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
         onlyRenderVisibleElements={doc.steps.length > 150}
         proOptions={PRO_OPTIONS}
         aria-label={`editor canvas of ${doc.name}`}
+        // Where the focus goes when the step or edge that had it is deleted (canvas-keyboard.ts).
+        tabIndex={-1}
       >
         <SemanticZoomStyle />
         <Background variant={snap ? BackgroundVariant.Lines : BackgroundVariant.Dots} gap={snap ? 16 : 18} size={1.2} color="var(--canvas-dots)" />
@@ -304,6 +319,18 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
       </ReactFlow>
       {pending?.kind === 'outcome' ? (
         <OutcomePicker at={pending.at} from={pending.from} to={pending.to} options={pending.options} onPick={finishConnect} onCancel={() => setPending(null)} />
+      ) : null}
+      {connectFrom !== null ? (
+        <ConnectPicker
+          at={screenAtStep(connectFrom)}
+          from={connectFrom}
+          steps={doc.steps}
+          onPick={(to) => {
+            useEditor.getState().show(null);
+            onConnect({ source: connectFrom, target: to, sourceHandle: null, targetHandle: null });
+          }}
+          onCancel={() => useEditor.getState().show(null)}
+        />
       ) : null}
       {pending?.kind === 'palette' ? (
         <PalettePopover at={pending.at} title={`Add a step after ${pending.from ?? ''}`} onPick={(kind) => placeStep(kind, pending.flowAt, pending.from)} onCancel={() => setPending(null)} />

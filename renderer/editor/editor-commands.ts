@@ -8,6 +8,7 @@ import { NO_SELECTION, positionsOf, redo, undo, useEditor, type EditorState, typ
 import { useSidePanel, type SidePanelTab } from './side-panel-store.ts';
 import { useEditorPrefs } from './editor-prefs.ts';
 import { focusFieldCommand, insertStepCommand, revealCommand } from './step-commands.ts';
+import { useInspectorUi } from './inspector/inspector-ui-store.ts';
 import type { CommandGroup, CommandId, EditorCommand, KeyBinding, NamedCommand } from './command-types.ts';
 
 export type { CommandId, EditorCommand, KeyBinding, NamedCommand } from './command-types.ts';
@@ -93,9 +94,21 @@ export const COMMANDS: readonly NamedCommand[] = [
     group: 'Edit',
     keys: [{ key: 'Escape' }],
     // Closes the cheat sheet or the palette first, when one is open.
-    perform: (e) => (e.overlay?.kind === 'cheatSheet' || e.overlay?.kind === 'palette' ? e.show(null) : e.select(NO_SELECTION)),
+    perform: (e) => (e.overlay !== null && e.overlay.kind !== 'newWorkflow' ? e.show(null) : e.select(NO_SELECTION)),
   },
   { id: 'addStep', label: 'Add a step (palette)', group: 'Canvas', keys: [{ key: 'n' }], perform: (e) => e.show({ kind: 'palette', at: e.view?.centre().screen ?? windowCentre() }) },
+  {
+    // The keyboard's way to draw an edge: pick the target step, then the outcome (outcome-picker.tsx).
+    id: 'connectTo',
+    label: 'Connect the selected step to…',
+    group: 'Canvas',
+    keys: [{ key: 'c' }],
+    enabled: (e) => e.selection.steps.length === 1,
+    perform(e) {
+      const from = e.selection.steps[0];
+      if (from !== undefined) e.show({ kind: 'connect', from });
+    },
+  },
   {
     id: 'autoLayout',
     label: 'Auto-layout',
@@ -125,7 +138,7 @@ export const COMMANDS: readonly NamedCommand[] = [
   { id: 'toggleSnap', label: 'Snap to grid on/off', group: 'Canvas', keys: [{ key: 'g' }], perform: (e) => e.host?.togglePref('snapToGrid') },
   { id: 'toggleProblems', label: 'Problems panel', group: 'View', keys: [{ key: 'p' }], menu: 'view.panel.problems', perform: (e) => e.host?.togglePref('showProblems') },
   { id: 'togglePalette', label: 'Step palette', group: 'View', keys: [{ key: 'b' }], perform: (e) => e.host?.togglePref('showPalette') },
-  { id: 'toggleInspector', label: 'Inspector panel', group: 'View', keys: [{ key: 'i' }], perform: (e) => e.host?.togglePref('showInspector') },
+  { id: 'toggleInspector', label: 'Inspector panel', group: 'View', keys: [{ key: 'i', shift: true }], perform: (e) => e.host?.togglePref('showInspector') },
   { id: 'toggleMinimap', label: 'Minimap', group: 'View', keys: [{ key: 'm' }], perform: (e) => e.host?.togglePref('showMinimap') },
   {
     id: 'cheatSheet',
@@ -135,6 +148,18 @@ export const COMMANDS: readonly NamedCommand[] = [
     perform: (e) => e.show(e.overlay?.kind === 'cheatSheet' ? null : { kind: 'cheatSheet' }),
   },
   { id: 'showShortcuts', label: 'Show keyboard shortcuts', group: 'View', keys: [], menu: 'help.shortcuts', perform: (e) => e.show({ kind: 'cheatSheet' }) },
+  {
+    // From the canvas to the selection's first field (the workflow's, with nothing selected).
+    id: 'focusInspector',
+    label: 'Go to the inspector',
+    group: 'View',
+    keys: [{ key: 'i' }],
+    perform() {
+      showSidePanel('inspect');
+      useInspectorUi.getState().setTab('form');
+      useInspectorUi.getState().focusLater(['id', 'name']);
+    },
+  },
   { id: 'showInspector', label: 'Inspector', group: 'View', keys: [], menu: 'view.panel.inspector', perform: () => showSidePanel('inspect') },
   { id: 'showHistory', label: 'Version history', group: 'View', keys: [], menu: 'view.panel.history', perform: () => showSidePanel('history') },
   {

@@ -39,7 +39,7 @@ export interface EditorView {
 }
 
 /** What shows over the canvas: at most one at a time. */
-export type EditorOverlay = { kind: 'cheatSheet' } | { kind: 'palette'; at: Point } | { kind: 'newWorkflow' } | null;
+export type EditorOverlay = { kind: 'cheatSheet' } | { kind: 'palette'; at: Point } | { kind: 'newWorkflow' } | { kind: 'connect'; from: string } | null;
 
 export interface SaveMessage {
   kind: 'ok' | 'info' | 'error';

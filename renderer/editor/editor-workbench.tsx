@@ -11,6 +11,7 @@ import { runCommand } from './editor-commands.ts';
 import { insertStepCommand } from './step-commands.ts';
 import { useEditorCommands } from './use-editor-commands.ts';
 import { CheatSheet } from './cheat-sheet.tsx';
+import { focusWhenDrawn } from './canvas-keyboard.ts';
 import { useEditorPrefs } from './editor-prefs.ts';
 import { EditorSidePanel } from './editor-side-panel.tsx';
 import { EditorToolbar } from './editor-toolbar.tsx';
@@ -24,8 +25,12 @@ import { DiffView } from './diff/diff-view.tsx';
 import { NewWorkflowDialog } from '../files/new-workflow-dialog.tsx';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 
-/** The palette's pick: a step of the kind after the selected step, or at the view's centre. */
-const addKind = (kind: StepKind): void => void runCommand(insertStepCommand, { kind });
+/** The palette's pick: a step of the kind after the selected step, or at the view's centre; the new step takes the focus. */
+const addKind = (kind: StepKind): void => {
+  runCommand(insertStepCommand, { kind });
+  const added = useEditor.getState().selection.steps[0];
+  if (added !== undefined) focusWhenDrawn({ kind: 'node', id: added });
+};
 const closeOverlay = (): void => useEditor.getState().show(null);
 
 export function EditorWorkbench({ detail }: { detail: WorkflowDetail }) {

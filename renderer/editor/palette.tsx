@@ -8,6 +8,7 @@ import { KIND_SPECS } from '../../shared/definition/step-kinds.ts';
 import { KIND_VIEWS } from '../kinds/kind-views.ts';
 import { KIND_DRAG_TYPE } from './kind-drag-type.ts';
 import { FoldButton } from './panel-fold.tsx';
+import { trapTab, useDialogFocus } from '../core/use-dialog-focus.ts';
 
 export function matchKinds(query: string): StepKind[] {
   const q = query.trim().toLowerCase();
@@ -115,8 +116,11 @@ export const PaletteSidebar = memo(function PaletteSidebar({ onAdd }: { onAdd(ki
 export function PalettePopover({ at, title, onPick, onCancel }: { at: { x: number; y: number }; title: string; onPick(kind: StepKind): void; onCancel(): void }) {
   const left = Math.min(at.x, window.innerWidth - 300);
   const top = Math.min(at.y, window.innerHeight - 420);
+  // The focus goes back where it was when the popover closes, and Tab stays inside it.
+  const root = useRef<HTMLDivElement>(null);
+  useDialogFocus(root);
   return (
-    <div className="popover palette-popover" role="dialog" aria-label={title} style={{ left, top }} data-testid="palette-popover">
+    <div ref={root} className="popover palette-popover" role="dialog" aria-label={title} style={{ left, top }} data-testid="palette-popover" onKeyDown={trapTab}>
       <div className="popover-title">{title}</div>
       <KindList onPick={onPick} onCancel={onCancel} autoFocus testId="palette-popover-list" />
     </div>

@@ -102,9 +102,9 @@ test('the palette, the inspector and the minimap fold away, by buttons and keys,
   await expect(page.locator('.react-flow__minimap')).toBeVisible();
   await page.getByRole('button', { name: 'Show inspector' }).click();
   await expect(page.getByRole('complementary', { name: 'editor panel', exact: true })).toBeVisible();
-  await page.keyboard.press('i');
+  await page.keyboard.press('Shift+I');
   await expect(page.getByRole('complementary', { name: 'editor panel', exact: true })).toHaveCount(0);
-  await page.keyboard.press('i');
+  await page.keyboard.press('Shift+I');
   await expect(page.getByRole('complementary', { name: 'editor panel', exact: true })).toBeVisible();
   expect(await canvasBox()).toEqual(before);
 });

@@ -234,6 +234,31 @@ describe('commands with an argument', () => {
   });
 });
 
+describe("the keyboard's way to connect and to reach the inspector", () => {
+  it('C opens the connect picker for the one selected step; with none or several selected it does nothing', () => {
+    expect(press({ key: 'c' })).toBe(true);
+    expect(useEditor.getState().overlay).toBeNull();
+    useEditor.getState().select({ steps: ['charge', 'done'], edges: [] });
+    press({ key: 'c' });
+    expect(useEditor.getState().overlay).toBeNull();
+    useEditor.getState().select({ steps: ['charge'], edges: [] });
+    press({ key: 'c' });
+    expect(useEditor.getState().overlay).toEqual({ kind: 'connect', from: 'charge' });
+    // Escape closes the picker and keeps the selection, as for the palette.
+    press({ key: 'Escape' });
+    expect(useEditor.getState().overlay).toBeNull();
+    expect(useEditor.getState().selection.steps).toEqual(['charge']);
+  });
+
+  it("I shows the inspector's form and leaves its first field to focus", () => {
+    useInspectorUi.getState().setTab('json');
+    press({ key: 'i' });
+    expect(useInspectorUi.getState().tab).toBe('form');
+    expect(useInspectorUi.getState().pending).toEqual({ fields: ['id', 'name'] });
+    useInspectorUi.getState().focused();
+  });
+});
+
 describe('undo groups, kept in the store', () => {
   const move = (x: number) => useEditor.getState().edit((d) => withPositions(d, {}, { done: { x, y: 0 } }));
 
