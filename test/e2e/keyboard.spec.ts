@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 // The editor by keyboard, in Debian's chromium against the real `weft serve` on a copy of
 // examples/ (issue 21, point 9): Tab reaches the steps before the edges, undo, redo and delete
 // keep the focus in the canvas, a focused edge shows a ring, and a whole day's work (add a step,
@@ -26,24 +25,25 @@ const MOD = process.platform === 'darwin' ? 'Meta' : 'Control';
 
 /** What has the focus: its test id (React Flow's rf__node-ID / rf__edge-ID), else its tag. */
 const focused = (): Promise<string> =>
-  page.evaluate(() => {
+  // In-page code is written as strings: the project's type check has no DOM (tsconfig.json).
+  page.evaluate<string>(`(() => {
     const el = document.activeElement;
     if (el === null) return 'none';
     return el.getAttribute('data-testid') ?? el.tagName.toLowerCase();
-  });
+  })()`);
 
 /** Opens a workflow in the editor through the address, as a link or a reload would. */
 async function openEditor(id: string): Promise<void> {
   await page.goto(served.address);
   await expect(page.getByTestId('workflow-list')).toBeVisible();
-  await page.evaluate((hash) => (window.location.hash = hash), `#/workflow/${id}`);
+  await page.evaluate(`window.location.hash = ${JSON.stringify(`#/workflow/${id}`)}`);
   await expect(page.getByTestId('editor-canvas')).toBeVisible();
   await expect(page.locator('.react-flow__node').first()).toBeVisible();
 }
 
 /** Presses Tab from the top of the page until the focus is on the canvas's steps or edges; returns the stops of the canvas in order. */
 async function tabThroughCanvas(): Promise<string[]> {
-  await page.evaluate(() => (document.activeElement instanceof HTMLElement ? document.activeElement.blur() : undefined));
+  await page.evaluate(`document.activeElement instanceof HTMLElement ? document.activeElement.blur() : undefined`);
   const inCanvas = (id: string): boolean => id.startsWith('rf__node-') || id.startsWith('rf__edge-');
   // The page's frame, toolbar and palette come first: a bound, not a count the test asserts.
   for (let i = 0; i < 80 && !inCanvas(await focused()); i++) await page.keyboard.press('Tab');
@@ -57,8 +57,10 @@ async function tabThroughCanvas(): Promise<string[]> {
 
 test('Tab reaches every step of the canvas before any edge, and Shift+Tab walks back the same way', async () => {
   await openEditor('order-payment');
-  const nodes = await page.locator('.react-flow__node').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid') ?? ''));
-  const edges = await page.locator('.react-flow__edge').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid') ?? ''));
+  const testIds = (selector: string): Promise<string[]> =>
+    page.evaluate<string[]>(`[...document.querySelectorAll(${JSON.stringify(selector)})].map((e) => e.getAttribute('data-testid') ?? '')`);
+  const nodes = await testIds('.react-flow__node');
+  const edges = await testIds('.react-flow__edge');
   expect(nodes).toHaveLength(10);
   expect(edges).toHaveLength(9);
 
@@ -137,11 +139,11 @@ function contrast(a: Rgb, b: Rgb): number {
 async function pixelsOf(browser: Browser, shots: Buffer[]): Promise<Rgb[][]> {
   const blank = await browser.newPage();
   try {
-    const decoded = await blank.evaluate(async (pngs) => {
-      const out: number[][] = [];
+    const decoded = await blank.evaluate<number[][]>(`(async (pngs) => {
+      const out = [];
       for (const b64 of pngs) {
         const img = new Image();
-        img.src = `data:image/png;base64,${b64}`;
+        img.src = 'data:image/png;base64,' + b64;
         await img.decode();
         const canvas = document.createElement('canvas');
         canvas.width = img.width;
@@ -152,7 +154,7 @@ async function pixelsOf(browser: Browser, shots: Buffer[]): Promise<Rgb[][]> {
         out.push([...context.getImageData(0, 0, img.width, img.height).data]);
       }
       return out;
-    }, shots.map((s) => s.toString('base64')));
+    })(${JSON.stringify(shots.map((s) => s.toString('base64')))})`);
     return decoded.map((data) => {
       const px: Rgb[] = [];
       for (let i = 0; i < data.length; i += 4) px.push([data[i] ?? 0, data[i + 1] ?? 0, data[i + 2] ?? 0]);
@@ -166,10 +168,11 @@ async function pixelsOf(browser: Browser, shots: Buffer[]): Promise<Rgb[][]> {
 test('a focused edge shows a focus ring at 3:1 or more against the canvas, at least 2 px wide along it, in both themes', async ({ browser }) => {
   await openEditor('order-payment');
   // The longest edge: its ring is measured along its length.
-  const longest = await page.locator('.react-flow__edge').evaluateAll((edges) => {
-    const length = (e: Element): number => (e.querySelector('.react-flow__edge-path') as SVGPathElement | null)?.getTotalLength() ?? 0;
+  const longest = await page.evaluate<string>(`(() => {
+    const length = (e) => e.querySelector('.react-flow__edge-path')?.getTotalLength() ?? 0;
+    const edges = [...document.querySelectorAll('.react-flow__edge')];
     return edges.reduce((best, e) => (length(e) > length(best) ? e : best)).getAttribute('data-testid') ?? '';
-  });
+  })()`);
   const edge = page.getByTestId(longest);
   const line = edge.locator('.react-flow__edge-path');
   for (const theme of ['light', 'dark'] as const) {
@@ -181,7 +184,7 @@ test('a focused edge shows a focus ring at 3:1 or more against the canvas, at le
     await page.getByTestId('rf__wrapper').focus();
     const before = await page.screenshot({ clip, animations: 'disabled' });
     await edge.focus();
-    expect(await edge.evaluate((e) => e.matches(':focus-visible'))).toBe(true);
+    expect(await page.evaluate<boolean>(`document.activeElement?.matches(':focus-visible') === true && document.activeElement.getAttribute('data-testid') === ${JSON.stringify(longest)}`)).toBe(true);
     const after = await page.screenshot({ clip, animations: 'disabled', path: `test-results/screenshots/edge-focus-${theme}.png` });
     const [was, now] = await pixelsOf(browser, [before, after]);
     if (was === undefined || now === undefined) throw new Error('no pixels');
@@ -192,10 +195,12 @@ test('a focused edge shows a focus ring at 3:1 or more against the canvas, at le
     // The ring: what focus changed, in a colour at 3:1 or more against the canvas.
     const ring = now.filter((p, i) => p.join(',') !== was[i]?.join(',') && contrast(p, canvas) >= 3).length;
     // Along the edge's length on screen, at least a 2 px wide band.
-    const length = await line.evaluate((path) => {
+    const length = await page.evaluate<number>(`(() => {
+      const path = document.querySelector(${JSON.stringify(`[data-testid="${longest}"] .react-flow__edge-path`)});
+      if (!(path instanceof SVGPathElement)) return 0;
       const zoom = new DOMMatrix(getComputedStyle(path.closest('.react-flow__viewport') ?? path).transform).a;
-      return path instanceof SVGPathElement ? path.getTotalLength() * zoom : 0;
-    });
+      return path.getTotalLength() * zoom;
+    })()`);
     expect(length).toBeGreaterThan(20);
     expect(ring, `${theme}: ring pixels for an edge ${Math.round(length)} px long`).toBeGreaterThanOrEqual(2 * length);
   }
@@ -213,7 +218,7 @@ async function tabTo(testId: string, back = false): Promise<void> {
 
 /** Presses Tab until the focus is inside the element the selector names. */
 async function tabInto(selector: string): Promise<void> {
-  const inside = (): Promise<boolean> => page.evaluate((sel) => document.activeElement?.closest(sel) != null, selector);
+  const inside = (): Promise<boolean> => page.evaluate<boolean>(`document.activeElement?.closest(${JSON.stringify(selector)}) != null`);
   for (let i = 0; i < 150; i++) {
     if (await inside()) return;
     await page.keyboard.press('Tab');
@@ -287,7 +292,7 @@ test('a whole day by keyboard alone: new workflow, add a step, connect it choosi
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('rf__node-human')).toHaveClass(/selected/);
   await page.keyboard.press('i');
-  await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[data-field="id"]') != null)).toBe(true);
+  await expect.poll(() => page.evaluate<boolean>(`document.activeElement?.closest('[data-field="id"]') != null`)).toBe(true);
   await tabInto('[data-field="config.title"]');
   await page.keyboard.press(`${MOD}+a`);
   await page.keyboard.type('Approve the keyboard order');
@@ -306,7 +311,7 @@ test('a whole day by keyboard alone: new workflow, add a step, connect it choosi
   await tabTo('action-start-run', true);
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('dialog-start-run')).toBeVisible();
-  await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[data-testid="dialog-start-run"]') != null)).toBe(true);
+  await expect.poll(() => page.evaluate<boolean>(`document.activeElement?.closest('[data-testid="dialog-start-run"]') != null`)).toBe(true);
   await tabTo('submit-action');
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('run-view')).toBeVisible();
