@@ -12,6 +12,7 @@ import { autoLayout } from '../graph/auto-layout.ts';
 import { useEditor } from './editor-store.ts';
 import { EditorWorkbench } from './editor-workbench.tsx';
 import './editor.css';
+import './panel-fold.css';
 
 export function EditorPage({ id }: { id: string }) {
   const detail = useWorkflowDetail(id);

@@ -1,4 +1,4 @@
-// The problems of a file that was not imported, shown by the app's dialog (import-problems-dialog.tsx,
+// The problems of a file that was not imported, shown by the app's dialog (renderer/workflows/import-problems-dialog.tsx,
 // rendered once by the app) whichever page imported it: the workflows list, the editor's File
 // menu or the desktop menu.
 import { create } from 'zustand';

@@ -17,7 +17,7 @@ import { FileSourcePage } from '../workflows/file-source-page.tsx';
 import type { DesktopApi } from '../../shared/desktop/preload-contract.ts';
 import { DesktopShell } from '../desktop/desktop-shell.tsx';
 import { ConfirmDialog } from './confirm-dialog.tsx';
-import { ImportProblemsDialog } from '../files/import-problems-dialog.tsx';
+import { ImportProblemsDialog } from '../workflows/import-problems-dialog.tsx';
 
 // The graph views carry React Flow; the lists do not need it to show.
 const EditorPage = lazy(() => import('../editor/editor-page.tsx').then((m) => ({ default: m.EditorPage })));

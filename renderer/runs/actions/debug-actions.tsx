@@ -11,6 +11,8 @@ import { errorMessage, type RunActionsClient } from '../../api/run-actions-clien
 import { requireClients } from '../../api/clients.ts';
 import { defaultActor } from './who.ts';
 import { pauseWords } from './debug-words.ts';
+import './actions.css';
+import './debug.css';
 
 export function DebugActions({ detail, client, onDone }: { detail: RunDetail; client?: RunActionsClient; onDone?(result: RunActionResult): void }) {
   const actions = useMemo(() => client ?? requireClients().actions, [client]);

@@ -15,6 +15,7 @@ import { debugCommand, EMPTY_DEBUG, type DebugDraft } from './debug-draft.ts';
 import { StartRunDebug } from './start-run-debug.tsx';
 import '../../forms/forms.css';
 import './actions.css';
+import './debug.css';
 
 export interface StartRunDialogProps {
   workflowId: string;

@@ -14,6 +14,8 @@ import { fetchWorkflowDetail, useWorkflowList } from '../../core/workflow-querie
 import { StartRunDialog } from './start-run-dialog.tsx';
 import { useMenuHandlers } from '../../core/menu-handlers.ts';
 import { notRunnableReason } from './not-runnable.ts';
+import './actions.css';
+import './debug.css';
 
 export interface StartRunLauncherProps {
   /** Start this workflow; without one, the button opens a menu of the workspace's workflows. */

@@ -4,6 +4,8 @@
 // toolbar and a row or two; the graph keeps room to be seen.
 import { useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { defaultTimelineHeight, useTimelinePrefs } from './timeline-prefs.ts';
+import './timeline.css';
+import './timeline-split.css';
 
 const MIN_HEIGHT = 96;
 /** What the split leaves above the timeline: the run's head and a graph still worth a look. */

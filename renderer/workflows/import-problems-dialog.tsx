@@ -2,8 +2,8 @@
 // text around it) and how to fix it. Nothing was written; the user fixes the file and imports again.
 import { X } from 'lucide-react';
 import { FormModal } from '../core/form-modal.tsx';
-import { SourceFindingView } from '../workflows/source-finding.tsx';
-import { useImportProblems } from './import-problems.ts';
+import { SourceFindingView } from './source-finding.tsx';
+import { useImportProblems } from '../files/import-problems.ts';
 
 export function ImportProblemsDialog() {
   const refused = useImportProblems((s) => s.refused);
