@@ -18,13 +18,16 @@ export function EditorSidePanel({ detail, onCompare }: { detail: WorkflowDetail;
   const setTab = useSidePanel((s) => s.show);
   return (
     <aside className="panel editor-panel" id="editor-side-panel" aria-label="editor panel">
-      <div className="panel-tabs" role="tablist" aria-label="side panel">
-        <button type="button" role="tab" aria-selected={tab === 'inspect'} onClick={() => setTab('inspect')} data-testid="tab-inspect">
-          Inspector
-        </button>
-        <button type="button" role="tab" aria-selected={tab === 'history'} onClick={() => setTab('history')} data-testid="tab-history">
-          History
-        </button>
+      {/* The fold button sits beside the tablist, not in it: a tablist holds only tabs (axe's aria-required-children). */}
+      <div className="panel-tabs">
+        <div className="panel-tabs-list" role="tablist" aria-label="side panel">
+          <button type="button" role="tab" aria-selected={tab === 'inspect'} onClick={() => setTab('inspect')} data-testid="tab-inspect">
+            Inspector
+          </button>
+          <button type="button" role="tab" aria-selected={tab === 'history'} onClick={() => setTab('history')} data-testid="tab-history">
+            History
+          </button>
+        </div>
         <span className="toolbar-spacer" />
         <FoldButton command="toggleInspector" label="Hide inspector" expanded controls="editor-side-panel" testId="inspector-hide">
           <PanelRightClose size={15} aria-hidden="true" />
