@@ -90,7 +90,7 @@ function WorkflowGraphView({ workflow, diagnostics, runId = null, selected = nul
         defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
         colorMode={theme}
         fitView
-        fitViewOptions={{ padding: 0.12, maxZoom: 1.1, minZoom: 0.4 }}
+        fitViewOptions={{ padding: 0.12, maxZoom: 1.1 }}
         minZoom={CANVAS_MIN_ZOOM}
         maxZoom={2}
         nodesDraggable={false}
