@@ -35,6 +35,13 @@ const focused = (): Promise<string> =>
 /** Opens a workflow in the editor through the address, as a link or a reload would. */
 async function openEditor(id: string): Promise<void> {
   await page.goto(served.address);
+  // An editor left with unsaved changes by the test before asks first (the app's own dialog): leave.
+  const leave = page.getByTestId('confirm-ok');
+  await expect(page.getByTestId('workflow-list').or(leave)).toBeVisible();
+  if (await leave.isVisible()) {
+    await leave.focus();
+    await page.keyboard.press('Enter');
+  }
   await expect(page.getByTestId('workflow-list')).toBeVisible();
   await page.evaluate(`window.location.hash = ${JSON.stringify(`#/workflow/${id}`)}`);
   await expect(page.getByTestId('editor-canvas')).toBeVisible();

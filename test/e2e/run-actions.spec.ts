@@ -315,6 +315,8 @@ import { createRoot } from 'react-dom/client';
 import { ApiClient } from './renderer/api/api-client.ts';
 import { setCurrentToken } from './renderer/api/current-token.ts';
 import { StepActions } from './renderer/runs/actions/step-actions.tsx';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { queryClient } from './renderer/core/query-client.ts';
 import './renderer/theme/controls.css';
 
 const q = new URLSearchParams(location.search);
@@ -335,7 +337,8 @@ function App() {
     </div>
   );
 }
-createRoot(document.getElementById('root')).render(<App />);
+// The app's query client, as the app provides it: the dialogs read the workflow file's field order through it.
+createRoot(document.getElementById('root')).render(<QueryClientProvider client={queryClient}><App /></QueryClientProvider>);
 `;
 
 async function openHarness(page: Page, runId: string, stepId: string): Promise<void> {
