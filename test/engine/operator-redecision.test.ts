@@ -31,6 +31,13 @@ function paymentApi(): { server: Promise<TestServer>; writes: () => number; char
 }
 
 /**
+ * The write's timeout: it must outlast connecting on a loaded machine (a timeout while still
+ * connecting is a failed attempt, nothing sent, and the run ends at write_failed), and then ends
+ * the hanging request as unknown. 300 ms was too short under load (a loaded `npm test`, 2026-12-02).
+ */
+const WRITE_TIMEOUT_MS = 2000;
+
+/**
  * write (external) → stamp (a transform that gives its activation) → charge (external) → confirm
  * (a person) → done; `w` is taken on unknown and on succeeded.
  */
@@ -40,7 +47,7 @@ const workflow = (base: string, chargeBody: string) => ({
   version: 1,
   name: 'a charge after an uncertain write',
   steps: [
-    { id: 'write', kind: 'http', effect: 'external', timeoutMs: 300, output: { type: 'object' }, config: { method: 'PUT', url: `${base}/write`, body: '{"status": "archived"}', expectStatus: [200] } },
+    { id: 'write', kind: 'http', effect: 'external', timeoutMs: WRITE_TIMEOUT_MS, output: { type: 'object' }, config: { method: 'PUT', url: `${base}/write`, body: '{"status": "archived"}', expectStatus: [200] } },
     { id: 'stamp', kind: 'transform', config: { expression: '{"pass": $activation}' } },
     { id: 'charge', kind: 'http', effect: 'external', config: { method: 'POST', url: `${base}/charge`, body: chargeBody, expectStatus: [201] } },
     { id: 'confirm', kind: 'human', deadlineMs: 86_400_000, config: { task: 'approve', title: 'Confirm the charge' } },
