@@ -2,7 +2,7 @@
 // the parsed value or the problem handed up on each edit. For inputs, outputs and evidence that
 // have no schema the form could draw.
 import { useState } from 'react';
-import { CodeField } from '../code/code-field.tsx';
+import { LazyCodeField as CodeField } from '../code/lazy-code-field.tsx';
 import { findJsonProblem, type JsonValue } from '../../shared/api/json-value.ts';
 
 /** What a JSON text holds: a value, nothing (empty text), or the reason it is not JSON. */

@@ -4,7 +4,7 @@ import { useId } from 'react';
 import { Plus, X } from 'lucide-react';
 import type { Draft } from './form-draft.ts';
 import type { FieldSpec, ScalarField } from './form-spec.ts';
-import { CodeField } from '../code/code-field.tsx';
+import { LazyCodeField as CodeField } from '../code/lazy-code-field.tsx';
 
 export interface FieldViewProps {
   field: FieldSpec;

@@ -7,7 +7,7 @@ import type { JsonValue } from '../../shared/api/json-value.ts';
 import { draftOf, fitsForm, readForm, type Draft, type FieldError, type FormDraft } from './form-draft.ts';
 import { formSpec, type FormSpec } from './form-spec.ts';
 import { readJson, showJson } from './json-input.tsx';
-import { CodeField } from '../code/code-field.tsx';
+import { LazyCodeField as CodeField } from '../code/lazy-code-field.tsx';
 import { FieldView } from './schema-field.tsx';
 import './forms.css';
 

@@ -15,7 +15,6 @@ import { RunsPage } from '../runs/runs-page.tsx';
 import { TasksPage } from '../tasks/tasks-page.tsx';
 import { FileSourcePage } from '../workflows/file-source-page.tsx';
 import type { DesktopApi } from '../../shared/desktop/preload-contract.ts';
-import { DesktopShell } from '../desktop/desktop-shell.tsx';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { ImportProblemsDialog } from '../workflows/import-problems-dialog.tsx';
 
@@ -23,6 +22,8 @@ import { ImportProblemsDialog } from '../workflows/import-problems-dialog.tsx';
 const EditorPage = lazy(() => import('../editor/editor-page.tsx').then((m) => ({ default: m.EditorPage })));
 const RunPage = lazy(() => import('../runs/run-page.tsx').then((m) => ({ default: m.RunPage })));
 const ComparePage = lazy(() => import('../runs/compare/compare-page.tsx').then((m) => ({ default: m.ComparePage })));
+// The desktop shell's menus and dialogs: only the desktop app loads them.
+const DesktopShell = lazy(() => import('../desktop/desktop-shell.tsx').then((m) => ({ default: m.DesktopShell })));
 const InsightsPage = lazy(() => import('../insights/insights-page.tsx').then((m) => ({ default: m.InsightsPage })));
 
 /** `desktop`: the shell's API when the app runs in the desktop app; absent in a browser. */
@@ -42,7 +43,11 @@ export function App({ desktop = null }: { desktop?: DesktopApi | null }) {
         </main>
       </div>
       <StatusBar />
-      {desktop !== null ? <DesktopShell api={desktop} /> : null}
+      {desktop !== null ? (
+        <Suspense fallback={null}>
+          <DesktopShell api={desktop} />
+        </Suspense>
+      ) : null}
       <ConfirmDialog />
       <ImportProblemsDialog />
     </div>

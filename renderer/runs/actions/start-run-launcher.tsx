@@ -4,14 +4,14 @@
 // before any form is filled, with the reason on hover and, for screen readers, as its description
 // (aria-disabled rather than disabled, so the button keeps its tooltip and its place in the Tab
 // order).
-import { useId, useState } from 'react';
+import { Suspense, useId, useState } from 'react';
 import { ChevronDown, Play } from 'lucide-react';
 import type { Workflow } from '../../../shared/definition/workflow-schema.ts';
 import type { WorkflowSummary } from '../../../shared/api/workflow-views.ts';
 import { errorMessage } from '../../api/run-actions-client.ts';
 import { useRoute } from '../../core/route-store.ts';
 import { fetchWorkflowDetail, useWorkflowList } from '../../core/workflow-queries.ts';
-import { StartRunDialog } from './start-run-dialog.tsx';
+import { StartRunDialog, preloadStartRunDialog, usePreloadStartRunDialog } from './lazy-start-run-dialog.ts';
 import { useMenuHandlers } from '../../core/menu-handlers.ts';
 import { notRunnableReason } from './not-runnable.ts';
 import './actions.css';
@@ -30,6 +30,7 @@ export function StartRunLauncher({ workflowId, onStarted }: StartRunLauncherProp
   const [chosen, setChosen] = useState<Workflow | null>(null);
   const [error, setError] = useState<string | null>(null);
   const reasonId = useId();
+  usePreloadStartRunDialog();
   const listed = (workflows ?? []).filter((w): w is WorkflowSummary & { id: string } => w.id !== null);
   // For one workflow: why it cannot start, known from the workspace's list before any click.
   const blocked = workflowId === undefined ? null : notRunnableReason(listed.find((w) => w.id === workflowId));
@@ -37,6 +38,7 @@ export function StartRunLauncher({ workflowId, onStarted }: StartRunLauncherProp
   const choose = async (id: string) => {
     setMenu(false);
     setError(null);
+    preloadStartRunDialog();
     try {
       const detail = await fetchWorkflowDetail(id);
       const reason = notRunnableReason(detail.summary);
@@ -114,7 +116,11 @@ export function StartRunLauncher({ workflowId, onStarted }: StartRunLauncherProp
           {error}
         </div>
       ) : null}
-      {chosen !== null ? <StartRunDialog workflowId={chosen.id} name={chosen.name} inputSchema={chosen.input} workflow={chosen} onStarted={started} onClose={() => setChosen(null)} /> : null}
+      {chosen !== null ? (
+        <Suspense fallback={null}>
+          <StartRunDialog workflowId={chosen.id} name={chosen.name} inputSchema={chosen.input} workflow={chosen} onStarted={started} onClose={() => setChosen(null)} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }
