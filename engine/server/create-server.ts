@@ -8,6 +8,7 @@
 // data; a refused static path (a dotfile, a folder, "..") is 404 like a missing one.
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { cacheHashedAssets } from './asset-cache.ts';
 import fastifyWebsocket from '@fastify/websocket';
 import { existsSync } from 'node:fs';
 import { ROUTES } from '../../shared/api/routes.ts';
@@ -113,6 +114,7 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
 
   if (o.appDir !== undefined && existsSync(o.appDir)) {
     serveAppIndex(app, o.appDir);
+    cacheHashedAssets(app);
     await app.register(fastifyStatic, {
       root: o.appDir,
       prefix: '/',
