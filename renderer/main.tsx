@@ -14,6 +14,7 @@ import { followSystemTheme } from './core/theme-store.ts';
 import { followHashChanges } from './core/route-store.ts';
 import { findDesktopApi } from './core/desktop-bridge.ts';
 import { startDesktopSession } from './desktop/desktop-session.ts';
+import { prefetchFollowingRoutes } from './core/route-prefetch.ts';
 
 followSystemTheme();
 const desktop = findDesktopApi(window);
@@ -24,6 +25,7 @@ if (desktop === null) {
     stop();
     stop = startSession(token);
   });
+  prefetchFollowingRoutes();
 }
 followHashChanges();
 
@@ -41,5 +43,8 @@ if (desktop === null) {
   render();
 } else {
   // Pages fetch as they mount: render once the shell has said where the engine is.
-  void startDesktopSession(desktop, { storage: window.sessionStorage, origin: window.location.origin }).then(render);
+  void startDesktopSession(desktop, { storage: window.sessionStorage, origin: window.location.origin }).then(() => {
+    prefetchFollowingRoutes();
+    render();
+  });
 }
