@@ -2,6 +2,7 @@
 // workflow file that is open (the File menu and the desktop File menu reach them as commands).
 import { WORKFLOW_ID_PATTERN } from '../../shared/definition/names.ts';
 import { requireClients } from '../api/clients.ts';
+import { askConfirm, askText } from '../core/confirm-store.ts';
 import { useRoute } from '../core/route-store.ts';
 import { refreshWorkflows } from '../core/workflow-queries.ts';
 import { exportWorkflow, importAndOpen } from '../files/file-transfer.ts';
@@ -10,10 +11,22 @@ import { noteSave, saveDocument } from './save-document.ts';
 
 const openId = (): string => useEditor.getState().source?.workflowId ?? '';
 
+/** What is wrong with a new workflow id, in the words the dialog shows as it is typed. */
+export function workflowIdProblem(to: string): string | null {
+  if (to === '') return 'Give the new id.';
+  return WORKFLOW_ID_PATTERN.test(to) ? null : `"${to}" is not a workflow id: use lower-case letters, digits and -, starting with a letter or digit.`;
+}
+
 export async function renameFile(): Promise<void> {
-  const to = window.prompt('New id of this workflow (also its file name):', useEditor.getState().doc?.id ?? '');
+  const from = useEditor.getState().doc?.id ?? '';
+  const to = await askText({
+    title: 'Rename the workflow',
+    body: `The id of ${from} is also its file name: the file becomes NEW-ID.weft.json, saved with the changes you made.`,
+    input: { label: 'New id', initial: from, problem: workflowIdProblem },
+    confirm: 'Rename',
+    cancel: 'Cancel',
+  });
   if (to === null || to === openId()) return;
-  if (!WORKFLOW_ID_PATTERN.test(to)) throw new Error(`"${to}" is not a workflow id: use lower-case letters, digits and -, starting with a letter or digit`);
   useEditor.getState().edit((d) => ({ ...d, id: to }));
   await saveDocument();
 }
@@ -29,7 +42,15 @@ export async function importFile(): Promise<void> {
 }
 
 export async function deleteFile(): Promise<void> {
-  if (!window.confirm(`Delete ${useEditor.getState().source?.file ?? openId()}? The file is removed; versions that ran stay in the store.`)) return;
+  const file = useEditor.getState().source?.file ?? openId();
+  const sure = await askConfirm({
+    title: `Delete ${file}?`,
+    body: 'The file is removed from the workspace. Versions that ran stay in the store, with their runs.',
+    confirm: 'Delete',
+    cancel: 'Keep it',
+    danger: true,
+  });
+  if (!sure) return;
   await requireClients().files.remove(openId());
   await refreshWorkflows();
   useRoute.getState().go({ page: 'workflows' });

@@ -4,7 +4,7 @@
 // error; Back with unsaved changes asks in the app's dialog; import asks in the user's words and
 // lists every shape error; the new-workflow templates are scannable. Screenshots in both themes.
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appChrome, exampleWorkspace, shootBothThemes, startServe, type Served, type Workspace } from './weft-serve.ts';
@@ -194,4 +194,50 @@ test('the new-workflow templates read at a glance: name, one line, step count an
   await expect(summary).toHaveCSS('font-size', '13px');
   const dialog = page.getByTestId('new-workflow-dialog');
   await shootBothThemes(page, 'new-workflow-templates', { dialog, card, summary });
+});
+
+test("the File menu's Rename and Delete ask in the app's dialog: a bad id is refused as typed, a rename moves the file, Delete asks and Keep keeps it", async ({ page }) => {
+  // A workflow of its own, so the other tests' examples stay as they are.
+  const scratch = JSON.parse(readFileSync(join(ws.dir, 'record-update.weft.json'), 'utf8')) as { id: string };
+  writeFileSync(join(ws.dir, 'scratch.weft.json'), JSON.stringify({ ...scratch, id: 'scratch' }, null, 2));
+  // A native prompt or confirm would fail the test: the app asks in its own dialog.
+  page.on('dialog', (d) => {
+    throw new Error(`a native ${d.type()} dialog opened: ${d.message()}`);
+  });
+  await openEditor(page, 'scratch');
+  const dialog = page.getByTestId('confirm-dialog');
+
+  await page.getByTestId('file-menu').click();
+  await page.getByTestId('menu-rename').click();
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('confirm-input')).toBeFocused();
+  await expect(dialog.getByTestId('confirm-input')).toHaveValue('scratch');
+  await dialog.getByTestId('confirm-input').fill('Scratch Two');
+  await expect(dialog.getByTestId('confirm-problem')).toContainText('"Scratch Two" is not a workflow id');
+  await expect(dialog.getByTestId('confirm-input')).toHaveAttribute('aria-invalid', 'true');
+  await dialog.getByTestId('confirm-ok').click();
+  await expect(dialog, 'a bad id is not sent').toBeVisible();
+  await shootBothThemes(page, 'editor-rename-dialog', { ...appChrome(page), dialog });
+  await dialog.getByTestId('confirm-input').fill('scratch-two');
+  await expect(dialog.getByTestId('confirm-problem')).toHaveCount(0);
+  await dialog.getByTestId('confirm-input').press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(/#\/workflow\/scratch-two$/);
+  await expect.poll(() => existsSync(join(ws.dir, 'scratch-two.weft.json'))).toBe(true);
+  expect(existsSync(join(ws.dir, 'scratch.weft.json'))).toBe(false);
+
+  await page.getByTestId('file-menu').click();
+  await page.getByTestId('menu-delete').click();
+  await expect(dialog).toContainText('Delete scratch-two.weft.json?');
+  await expect(dialog.getByTestId('confirm-cancel')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  expect(existsSync(join(ws.dir, 'scratch-two.weft.json')), 'Keep it keeps the file').toBe(true);
+
+  await page.getByTestId('file-menu').click();
+  await page.getByTestId('menu-delete').click();
+  await dialog.getByTestId('confirm-ok').click();
+  await expect(page.getByTestId('workflow-list')).toBeVisible();
+  await expect.poll(() => existsSync(join(ws.dir, 'scratch-two.weft.json'))).toBe(false);
+  await expect(page.getByTestId('workflow-row-scratch-two')).toHaveCount(0);
 });
