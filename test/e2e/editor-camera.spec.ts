@@ -4,23 +4,17 @@
 // opens at a zoom where the steps a user drops stay in view. The camera is read from the canvas
 // (.react-flow__viewport's transform) and the steps' boxes against the pane's box.
 import { expect, test, type Page } from '@playwright/test';
-import { exampleWorkspace, startServe, type Served, type Workspace } from './weft-serve.ts';
+import { closeServedPage, openServedPage, type Served, type Workspace } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
 let page: Page;
 
 test.beforeAll(async ({ browser }) => {
-  ws = exampleWorkspace();
-  served = await startServe(ws);
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  ({ ws, served, page } = await openServedPage(browser, { width: 1440, height: 900 }));
 });
 
-test.afterAll(async () => {
-  await page?.close();
-  await served?.stop();
-  ws?.remove();
-});
+test.afterAll(() => closeServedPage({ ws, served, page }));
 
 /** The canvas's transform (pan and zoom), once it is the same on three animation frames in a row. */
 function settledTransform(): Promise<string> {

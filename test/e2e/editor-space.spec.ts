@@ -4,23 +4,17 @@
 // there are no problems and opens when some appear or when the user opens it; the minimap is
 // small and can be hidden.
 import { expect, test, type Page } from '@playwright/test';
-import { appChrome, exampleWorkspace, shootBothThemes, startServe, type Served, type Workspace } from './weft-serve.ts';
+import { appChrome, closeServedPage, openServedPage, shootBothThemes, type Served, type Workspace } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
 let page: Page;
 
 test.beforeAll(async ({ browser }) => {
-  ws = exampleWorkspace();
-  served = await startServe(ws);
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  ({ ws, served, page } = await openServedPage(browser, { width: 1440, height: 900 }));
 });
 
-test.afterAll(async () => {
-  await page?.close();
-  await served?.stop();
-  ws?.remove();
-});
+test.afterAll(() => closeServedPage({ ws, served, page }));
 
 async function openEditor(id: string): Promise<void> {
   await page.goto(served.address);

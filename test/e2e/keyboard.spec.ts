@@ -3,23 +3,17 @@
 // keep the focus in the canvas, a focused edge shows a ring, and a whole day's work (add a step,
 // connect it choosing the outcome, configure it, save, run, answer the task) needs no mouse.
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { exampleWorkspace, setTheme, startServe, type Served, type Workspace } from './weft-serve.ts';
+import { closeServedPage, openServedPage, setTheme, type Served, type Workspace } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
 let page: Page;
 
 test.beforeAll(async ({ browser }) => {
-  ws = exampleWorkspace();
-  served = await startServe(ws);
-  page = await browser.newPage();
+  ({ ws, served, page } = await openServedPage(browser));
 });
 
-test.afterAll(async () => {
-  await page?.close();
-  await served?.stop();
-  ws?.remove();
-});
+test.afterAll(() => closeServedPage({ ws, served, page }));
 
 const MOD = process.platform === 'darwin' ? 'Meta' : 'Control';
 

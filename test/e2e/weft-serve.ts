@@ -1,7 +1,7 @@
 // Starts the real `weft serve` in a child process on a copy of examples/ (with its own store and
 // config folder, the workspace trusted) and reads the address it prints. stop() sends SIGINT, as
 // Ctrl-C does, and waits for the process to exit.
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Browser, type Locator, type Page } from '@playwright/test';
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
@@ -178,4 +178,26 @@ export async function shootBothThemes(page: Page, name: string, shown: Record<st
     await page.screenshot({ path: `test-results/screenshots/${name}-${theme}.png`, animations: 'disabled' });
   }
   await useTheme(page, 'light');
+}
+
+/** A spec file's one served copy of examples/ and its one page (made in beforeAll, reused by its tests). */
+export interface ServedPage {
+  ws: Workspace;
+  served: Served;
+  page: Page;
+}
+
+/** Serves a fresh copy of examples/ and opens one page of `browser` (at `viewport`, else Playwright's default). */
+export async function openServedPage(browser: Browser, viewport?: { width: number; height: number }): Promise<ServedPage> {
+  const ws = exampleWorkspace();
+  const served = await startServe(ws);
+  const page = await browser.newPage(viewport === undefined ? {} : { viewport });
+  return { ws, served, page };
+}
+
+/** Closes what openServedPage opened; safe when beforeAll failed half-way (anything may be missing). */
+export async function closeServedPage(opened: Partial<ServedPage>): Promise<void> {
+  await opened.page?.close();
+  await opened.served?.stop();
+  opened.ws?.remove();
 }
