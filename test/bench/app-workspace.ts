@@ -5,12 +5,11 @@
 // module, an approval a person), and a last check before the end that fails when the run's input
 // says so. The failed run opens on that check: the step detail shows, and Retry is permitted
 // (each retry is one more failing attempt of it, so one run serves every round).
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Edge, Step, Workflow } from '../../shared/definition/workflow-schema.ts';
-import { REPO_ROOT, type Workspace } from '../e2e/weft-serve.ts';
+import type { Workspace } from '../e2e/weft-serve.ts';
+import { benchWorkspace } from './bench-workspace.ts';
 import { generateWorkflow } from './generate-workflow.ts';
 
 export const BIG_STEPS = 1_000;
@@ -79,14 +78,9 @@ function smallWorkflow(): Workflow {
 
 /** The workspace with the 1,000-step workflow and its failed run, made by `weft run`. */
 export function appWorkspace(): AppRuns {
-  const root = mkdtempSync(join(tmpdir(), 'weft-bench-app-'));
-  const dir = join(root, 'workspace');
-  mkdirSync(dir);
-  const env = { ...process.env, WEFT_CONFIG_DIR: join(root, 'config'), WEFT_DB: join(root, 'weft.db'), WEFT_USER: 'bench' };
-  const weft = (args: string[]): string => execFileSync(process.execPath, [join(REPO_ROOT, 'bin/weft.js'), ...args], { cwd: dir, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  const ws: Workspace = { dir, db: join(root, 'weft.db'), env, remove: () => rmSync(root, { recursive: true, force: true }) };
+  const { root, ws, weft } = benchWorkspace('app');
+  const dir = ws.dir;
   try {
-    weft(['trust', dir]);
     const workflow = runnableWorkflow(BIG_STEPS);
     const file = `${workflow.id}.weft.json`;
     writeFileSync(join(dir, file), `${JSON.stringify(workflow, null, 2)}\n`);

@@ -2,11 +2,10 @@
 // `weft run` (so every log folds as the engine folds it): loops of two quick transform steps, sized
 // to about 10,000 and 100,000 events (9 events a pass), and a run whose one step outputs 5 MB of
 // JSON.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT, type Workspace } from '../e2e/weft-serve.ts';
+import type { Workspace } from '../e2e/weft-serve.ts';
+import { benchWorkspace } from './bench-workspace.ts';
 
 /** Events a loop pass writes: a and b activated, started, succeeded; three settles (one an exhausted check). */
 const EVENTS_PER_PASS = 9;
@@ -63,14 +62,9 @@ export function bigPayload(bytes: number): unknown {
 
 /** The workspace with its runs made; prints a line per run as it is made (the 100,000 takes a while). */
 export function runWorkspace(sizes: readonly number[], payloadBytes: number, print: (line: string) => void): { ws: Workspace; runs: BenchRun[]; bigOutput: BenchRun } {
-  const root = mkdtempSync(join(tmpdir(), 'weft-bench-runs-'));
-  const dir = join(root, 'workspace');
-  mkdirSync(dir);
-  const env = { ...process.env, WEFT_CONFIG_DIR: join(root, 'config'), WEFT_DB: join(root, 'weft.db'), WEFT_USER: 'bench' };
-  const weft = (args: string[]): string => execFileSync(process.execPath, [join(REPO_ROOT, 'bin/weft.js'), ...args], { cwd: dir, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  const ws: Workspace = { dir, db: join(root, 'weft.db'), env, remove: () => rmSync(root, { recursive: true, force: true }) };
+  const { root, ws, weft } = benchWorkspace('runs');
+  const dir = ws.dir;
   try {
-    weft(['trust', dir]);
     const run = (file: string, input?: string): string => {
       const out = JSON.parse(weft(['run', file, '--json', ...(input === undefined ? [] : ['--input', `@${input}`])])) as { runId: string; state: string };
       if (out.state !== 'succeeded') throw new Error(`runs bench: ${file} ended ${out.state}, not succeeded`);
