@@ -3,7 +3,7 @@
 // step, position, selection and problems did not change, so memoized nodes skip rendering and a
 // 1,000-step graph stays fluid while one node is dragged. While mounted, the canvas lends the
 // editor's commands its camera (fit, zoom, reveal) through the store.
-import { memo, useCallback, useMemo, useRef, useState, type DragEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import {
   Background,
   BackgroundVariant,
@@ -11,6 +11,7 @@ import {
   MiniMap,
   ReactFlow,
   useReactFlow,
+  useStoreApi,
   type Connection,
   type EdgeChange,
   type FinalConnectionState,
@@ -19,6 +20,7 @@ import {
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { SemanticZoomStyle, useZoomLevel } from '../graph/semantic-zoom-style.tsx';
+import { zoomLevel } from '../graph/semantic-zoom.ts';
 import { useLabelPlaces } from '../graph/label-places.ts';
 import type { LabelPlace } from '../graph/edge-label-layout.ts';
 import type { Step, Workflow } from '../../shared/definition/workflow-schema.ts';
@@ -39,6 +41,7 @@ import { PalettePopover } from './palette.tsx';
 import { useEditorPrefs } from './editor-prefs.ts';
 import { EDGES_AFTER_NODES, onCanvasFocusIn, onCanvasTab, useEdgeRingZoom, useFocusKept } from './canvas-keyboard.ts';
 import { FarCanvas } from './far-canvas.tsx';
+import { FarMinimap } from './far-minimap.tsx';
 
 const SNAP: [number, number] = [16, 16];
 const MULTI_KEYS = ['Shift', 'Meta', 'Control'];
@@ -172,6 +175,29 @@ function useEdges(doc: Workflow, selection: Selection, problemsByEdge: Props['pr
   }, [doc.edges, selection.edges, problemsByEdge, labelAt]);
 }
 
+/**
+ * Hides a large workflow's nodes from React Flow the moment its zoom enters the far level, and
+ * shows them the moment it leaves it, inside the store update that changed the zoom. Through the
+ * `nodes` prop alone the change came a render late: React Flow first mounted every node in view
+ * at the far zoom (all 5,000 after a fit) and then unmounted them.
+ */
+function useFarSwitch(large: boolean, nodes: StepFlowNode[]): void {
+  const store = useStoreApi<StepFlowNode>();
+  const latest = useRef(nodes);
+  useEffect(() => {
+    latest.current = nodes;
+  }, [nodes]);
+  useEffect(() => {
+    if (!large) return;
+    return store.subscribe((s) => {
+      const far = zoomLevel(s.transform[2]) === 'far';
+      const first = s.nodes[0];
+      if (first === undefined || (first.hidden === true) === far) return;
+      s.setNodes(far ? latest.current.map(hiddenNode) : latest.current);
+    });
+  }, [store, large]);
+}
+
 type Pending =
   | { kind: 'outcome'; from: string; to: string; at: Point; options: EdgeOutcome[] }
   | { kind: 'palette'; from: string | null; at: Point; flowAt: Point };
@@ -197,8 +223,10 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
   const labelAt = useLabelPlaces(doc ?? EMPTY_DOC, positions);
   const edges = useEdges(doc ?? EMPTY_DOC, selection, problemsByEdge, labelAt);
   const level = useZoomLevel();
-  const far = level === 'far' && (doc?.steps.length ?? 0) > FAR_CANVAS_FROM;
+  const large = (doc?.steps.length ?? 0) > FAR_CANVAS_FROM;
+  const far = level === 'far' && large;
   const flowNodes = useMemo(() => (far ? nodes.map(hiddenNode) : nodes), [far, nodes]);
+  useFarSwitch(large, nodes);
 
   useCanvasCamera(wrapper);
   const dropPoint = useDropPoint(wrapper);
@@ -346,7 +374,11 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
         ) : (
           <Background variant={snap ? BackgroundVariant.Lines : BackgroundVariant.Dots} gap={snap ? 16 : 18} size={1.2} color="var(--canvas-dots)" />
         )}
-        {showMinimap ? <MiniMap pannable zoomable className="minimap" style={MINIMAP_SIZE} nodeStrokeWidth={3} nodeColor="var(--minimap-node)" /> : null}
+        {!showMinimap ? null : far ? (
+          <FarMinimap doc={doc} positions={positions} size={MINIMAP_SIZE} />
+        ) : (
+          <MiniMap pannable zoomable className="minimap" style={MINIMAP_SIZE} nodeStrokeWidth={3} nodeColor="var(--minimap-node)" />
+        )}
         <Controls showInteractive={false} fitViewOptions={FIT_VIEW_OPTIONS} />
       </ReactFlow>
       {pending?.kind === 'outcome' ? (

@@ -14,7 +14,7 @@ import { useTheme } from '../core/theme-store.ts';
 import { positionsOf, useEditor } from './editor-store.ts';
 import { useEditorPrefs } from './editor-prefs.ts';
 import { withPositions, type Layout, type Point } from './doc-ops.ts';
-import { drawFar, screenBoxes, stepAt, type Family, type FarColours, type FarMove, type FarScene, type FarViewport, type ScreenBox } from './far-draw.ts';
+import { drawFar, farGeometry, screenBoxes, stepAt, type Family, type FarColours, type FarMove, type FarScene, type FarViewport, type ScreenBox } from './far-draw.ts';
 
 /** A press that moves less than this (screen pixels) before it is released is a click. */
 const DRAG_FROM_PX = 3;
@@ -100,15 +100,16 @@ export function FarCanvas({ doc, positions, problemsByStep, problemsByEdge }: Pr
     const edgeProblems = new Set(Object.entries(problemsByEdge).filter(([, list]) => list.length > 0).map(([id]) => id));
     return { steps: doc.steps, edges: doc.edges, positions, selectedSteps: new Set(selection.steps), selectedEdges: new Set(selection.edges), problems, edgeProblems };
   }, [doc.steps, doc.edges, positions, selection, problemsByStep, problemsByEdge]);
+  const geometry = useMemo(() => farGeometry(scene), [scene]);
   // What the frame callback and the pointer handlers read: the latest props, without re-subscribing.
-  const live = useRef({ scene, colours: null as FarColours | null, drag: null as Drag | null, drawn: 0, frame: 0 });
+  const live = useRef({ scene, geometry, colours: null as FarColours | null, drag: null as Drag | null, drawn: 0, frame: 0 });
 
   const paint = useMemo(() => {
     const draw = () => {
       live.current.frame = 0;
       const el = canvas.current;
       const ctx = el?.getContext('2d');
-      const { scene: now, colours, drag } = live.current;
+      const { geometry: now, colours, drag } = live.current;
       if (el === null || el === undefined || ctx === null || ctx === undefined || colours === null) return;
       const vp = viewportOf(store.getState());
       const dpr = window.devicePixelRatio || 1;
@@ -128,10 +129,11 @@ export function FarCanvas({ doc, positions, problemsByStep, problemsByEdge }: Pr
 
   useEffect(() => {
     live.current.scene = scene;
+    live.current.geometry = geometry;
     // The drop is in the document now: draw from it, not from the drag.
     if (live.current.drag?.done === true) live.current.drag = null;
     paint();
-  }, [scene, paint]);
+  }, [scene, geometry, paint]);
 
   useEffect(() => {
     if (dom === null) return;

@@ -77,8 +77,6 @@ export function screenBoxes(scene: FarScene, vp: FarViewport, move: FarMove | nu
   });
 }
 
-const inView = (b: ScreenBox, vp: FarViewport): boolean => b.x + b.width >= 0 && b.y + b.height >= 0 && b.x <= vp.width && b.y <= vp.height;
-
 /** The step under a point of the canvas (CSS pixels), the nearest one when several are within reach, or null. */
 export function stepAt(scene: FarScene, vp: FarViewport, at: Point): string | null {
   let best: string | null = null;
@@ -95,82 +93,133 @@ export function stepAt(scene: FarScene, vp: FarViewport, at: Point): string | nu
   return best;
 }
 
+/** The scene as flat arrays, built once per change of the scene: a frame then allocates nothing per step. */
+export interface FarGeometry {
+  ids: readonly string[];
+  families: readonly Family[];
+  x: Float64Array;
+  y: Float64Array;
+  /** 0 none, 1 warning, 2 error. */
+  problem: Uint8Array;
+  selected: Uint8Array;
+  edgeFrom: Int32Array;
+  edgeTo: Int32Array;
+  /** 0 plain, 1 with problems, 2 selected. */
+  edgeMark: Uint8Array;
+}
+
+export function farGeometry(scene: FarScene): FarGeometry {
+  const n = scene.steps.length;
+  const index = new Map<string, number>();
+  const x = new Float64Array(n);
+  const y = new Float64Array(n);
+  const problem = new Uint8Array(n);
+  const selected = new Uint8Array(n);
+  const families: Family[] = [];
+  scene.steps.forEach((step, i) => {
+    index.set(step.id, i);
+    const p = positionOf(scene, step.id, null, i);
+    x[i] = p.x;
+    y[i] = p.y;
+    const mark = scene.problems[step.id];
+    problem[i] = mark === 'error' ? 2 : mark === 'warning' ? 1 : 0;
+    selected[i] = scene.selectedSteps.has(step.id) ? 1 : 0;
+    families.push(nodeFamily(step.kind));
+  });
+  const edges = scene.edges.filter((e) => index.has(e.from) && index.has(e.to));
+  const edgeFrom = new Int32Array(edges.length);
+  const edgeTo = new Int32Array(edges.length);
+  const edgeMark = new Uint8Array(edges.length);
+  edges.forEach((e, k) => {
+    edgeFrom[k] = index.get(e.from) ?? 0;
+    edgeTo[k] = index.get(e.to) ?? 0;
+    edgeMark[k] = scene.selectedEdges.has(e.id) ? 2 : scene.edgeProblems.has(e.id) ? 1 : 0;
+  });
+  return { ids: scene.steps.map((s) => s.id), families, x, y, problem, selected, edgeFrom, edgeTo, edgeMark };
+}
+
 /** Draws the scene; returns how many steps were in view (drawn). */
-export function drawFar(ctx: CanvasRenderingContext2D, scene: FarScene, vp: FarViewport, colours: FarColours, move: FarMove | null): number {
+export function drawFar(ctx: CanvasRenderingContext2D, geo: FarGeometry, vp: FarViewport, colours: FarColours, move: FarMove | null): number {
   const dpr = ctx.canvas.width / Math.max(1, vp.width);
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, vp.width, vp.height);
-  const boxes = screenBoxes(scene, vp, move);
-  const byId = new Map(boxes.map((b) => [b.id, b]));
+  const n = geo.ids.length;
+  const width = Math.max(MIN_BOX_PX, NODE_WIDTH * vp.zoom);
+  const height = Math.max(MIN_BOX_PX, NODE_HEIGHT * vp.zoom);
+  // Each box's top left on screen, centred where React Flow would draw the step.
+  const bx = new Float64Array(n);
+  const by = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const moved = move !== null && move.ids.has(geo.ids[i] ?? '');
+    const fx = (geo.x[i] ?? 0) + (moved ? move.by.x : 0);
+    const fy = (geo.y[i] ?? 0) + (moved ? move.by.y : 0);
+    bx[i] = (fx + NODE_WIDTH / 2) * vp.zoom + vp.x - width / 2;
+    by[i] = (fy + NODE_HEIGHT / 2) * vp.zoom + vp.y - height / 2;
+  }
 
   // Edges first, under the boxes: from the source's right middle to the target's left middle.
-  const plain = new Path2D();
-  const marked = { selected: new Path2D(), problem: new Path2D() };
-  let anyMarked = { selected: false, problem: false };
-  for (const edge of scene.edges) {
-    const from = byId.get(edge.from);
-    const to = byId.get(edge.to);
-    if (from === undefined || to === undefined) continue;
-    const x1 = from.x + from.width;
-    const y1 = from.y + from.height / 2;
-    const x2 = to.x;
-    const y2 = to.y + to.height / 2;
+  const paths = [new Path2D(), new Path2D(), new Path2D()];
+  const used = [false, false, false];
+  for (let k = 0; k < geo.edgeFrom.length; k++) {
+    const a = geo.edgeFrom[k] ?? 0;
+    const b = geo.edgeTo[k] ?? 0;
+    const x1 = (bx[a] ?? 0) + width;
+    const y1 = (by[a] ?? 0) + height / 2;
+    const x2 = bx[b] ?? 0;
+    const y2 = (by[b] ?? 0) + height / 2;
     if ((x1 < 0 && x2 < 0) || (x1 > vp.width && x2 > vp.width) || (y1 < 0 && y2 < 0) || (y1 > vp.height && y2 > vp.height)) continue;
-    const path = scene.selectedEdges.has(edge.id) ? marked.selected : scene.edgeProblems.has(edge.id) ? marked.problem : plain;
-    if (path === marked.selected) anyMarked = { ...anyMarked, selected: true };
-    if (path === marked.problem) anyMarked = { ...anyMarked, problem: true };
-    path.moveTo(x1, y1);
-    path.lineTo(x2, y2);
+    const mark = geo.edgeMark[k] ?? 0;
+    used[mark] = true;
+    paths[mark]?.moveTo(x1, y1);
+    paths[mark]?.lineTo(x2, y2);
   }
-  ctx.lineWidth = 1;
-  ctx.strokeStyle = colours.edge;
-  ctx.stroke(plain);
-  ctx.lineWidth = 2;
-  if (anyMarked.problem) {
-    ctx.strokeStyle = colours.error;
-    ctx.stroke(marked.problem);
-  }
-  if (anyMarked.selected) {
-    ctx.strokeStyle = colours.accent;
-    ctx.stroke(marked.selected);
-  }
+  const edgeStyle = [colours.edge, colours.error, colours.accent];
+  paths.forEach((path, mark) => {
+    if (!used[mark]) return;
+    ctx.lineWidth = mark === 0 ? 1 : 2;
+    ctx.strokeStyle = edgeStyle[mark] ?? colours.edge;
+    ctx.stroke(path);
+  });
 
   // Boxes, one path per kind colour.
-  const detailed = (boxes[0]?.width ?? 0) >= DETAILED_FROM_PX;
+  const detailed = width >= DETAILED_FROM_PX;
   const byFamily = new Map<Family, Path2D>();
   const stripes = new Map<Family, Path2D>();
   const all = new Path2D();
-  const rings = { error: new Path2D(), warning: new Path2D(), selected: new Path2D() };
+  const rings = [new Path2D(), new Path2D(), new Path2D()];
+  const selectedRing = new Path2D();
+  const stripe = Math.max(1.5, 5 * vp.zoom);
   let drawn = 0;
-  scene.steps.forEach((step, i) => {
-    const b = boxes[i];
-    if (b === undefined || !inView(b, vp)) return;
+  for (let i = 0; i < n; i++) {
+    const x = bx[i] ?? 0;
+    const y = by[i] ?? 0;
+    if (x + width < 0 || y + height < 0 || x > vp.width || y > vp.height) continue;
     drawn += 1;
-    const family = nodeFamily(step.kind);
+    const family = geo.families[i] ?? 'work';
     let path = byFamily.get(family);
     if (path === undefined) {
       path = new Path2D();
       byFamily.set(family, path);
     }
+    path.rect(x, y, width, height);
     if (detailed) {
-      all.rect(b.x, b.y, b.width, b.height);
-      let stripe = stripes.get(family);
-      if (stripe === undefined) {
-        stripe = new Path2D();
-        stripes.set(family, stripe);
+      all.rect(x, y, width, height);
+      let s = stripes.get(family);
+      if (s === undefined) {
+        s = new Path2D();
+        stripes.set(family, s);
       }
-      stripe.rect(b.x, b.y, Math.max(1.5, 5 * vp.zoom), b.height);
+      s.rect(x, y, stripe, height);
     }
-    path.rect(b.x, b.y, b.width, b.height);
-    const problem = scene.problems[step.id];
-    if (problem !== undefined) rings[problem].rect(b.x - 1, b.y - 1, b.width + 2, b.height + 2);
-    if (scene.selectedSteps.has(step.id)) {
+    const problem = geo.problem[i] ?? 0;
+    if (problem > 0) rings[problem]?.rect(x - 1, y - 1, width + 2, height + 2);
+    if (geo.selected[i] === 1) {
       // A selected step is ringed at least 10 px wide, so it is found at any zoom.
-      const w = Math.max(10, b.width + 4);
-      const h = Math.max(10, b.height + 4);
-      rings.selected.rect(b.x + b.width / 2 - w / 2, b.y + b.height / 2 - h / 2, w, h);
+      const w = Math.max(10, width + 4);
+      const h = Math.max(10, height + 4);
+      selectedRing.rect(x + width / 2 - w / 2, y + height / 2 - h / 2, w, h);
     }
-  });
+  }
   if (detailed) {
     ctx.fillStyle = colours.box;
     ctx.fill(all);
@@ -192,10 +241,10 @@ export function drawFar(ctx: CanvasRenderingContext2D, scene: FarScene, vp: FarV
   }
   ctx.lineWidth = 2;
   ctx.strokeStyle = colours.warning;
-  ctx.stroke(rings.warning);
+  ctx.stroke(rings[1] ?? new Path2D());
   ctx.strokeStyle = colours.error;
-  ctx.stroke(rings.error);
+  ctx.stroke(rings[2] ?? new Path2D());
   ctx.strokeStyle = colours.accent;
-  ctx.stroke(rings.selected);
+  ctx.stroke(selectedRing);
   return drawn;
 }

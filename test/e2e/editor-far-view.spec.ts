@@ -97,6 +97,28 @@ test('at the whole view the canvas draws every step, and no step is an element',
   }
   await expect(page.getByTestId('far-canvas')).toHaveCount(0);
   await expect(page.locator('.react-flow__node').first()).toBeVisible();
+  await expect(page.getByTestId('far-minimap')).toHaveCount(0);
+  await expect(page.locator('.react-flow__minimap')).toBeVisible();
+});
+
+test('F fits the whole of a large workflow, not only the steps drawn so far', async ({ page }) => {
+  await openWhole(page);
+  const pane = await page.getByTestId('editor-canvas').locator('.react-flow').boundingBox();
+  if (pane === null) throw new Error('no React Flow pane');
+  await page.mouse.move(pane.x + pane.width / 2, pane.y + pane.height / 2);
+  for (let i = 0; i < 40 && (await page.getByTestId('far-canvas').count()) > 0; i++) {
+    await page.mouse.wheel(0, -300);
+    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+  }
+  await expect(page.locator('.react-flow__node').first()).toBeVisible();
+  await page.keyboard.press('f');
+  await expect(page.getByTestId('far-canvas')).toBeVisible();
+  // Every step's box inside the pane.
+  await expect
+    .poll(async () => (await boxes(page)).filter((b) => b.x < pane.x || b.y < pane.y || b.x + b.width > pane.x + pane.width || b.y + b.height > pane.y + pane.height).length)
+    .toBe(0);
+  // The minimap is drawn there too (React Flow's leaves hidden steps out): the far level's own.
+  await expect(page.getByTestId('far-minimap')).toBeVisible();
 });
 
 test('a click on a step at the whole view selects it and the inspector shows it', async ({ page }) => {
@@ -108,6 +130,13 @@ test('a click on a step at the whole view selects it and the inspector shows it'
   // The selection is drawn: a ring in the accent colour around the step.
   const ring = { x: centre(step).x, y: centre(step).y - Math.max(5, step.height / 2 + 2) };
   await expect.poll(async () => (await pixelAt(page, ring))[3]).toBe(255);
+  // The keyboard works on it: Delete takes it away, undo brings it back.
+  await page.keyboard.press('Delete');
+  await expect.poll(() => page.evaluate('window.__weftFarView.drawn()')).toBe(299);
+  await page.keyboard.press(`${MOD}+z`);
+  await expect.poll(() => page.evaluate('window.__weftFarView.drawn()')).toBe(300);
+  await page.mouse.click(centre(step).x, centre(step).y);
+  await expect(page.getByTestId('field-id')).toHaveValue(step.id);
   // A click on the empty pane clears it, as on React Flow's pane.
   await page.mouse.click(centre(step).x, step.y - 40);
   await expect(page.getByTestId('step-inspector')).toHaveCount(0);
