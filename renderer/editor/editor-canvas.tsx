@@ -41,7 +41,7 @@ import { PalettePopover } from './palette.tsx';
 import { useEditorPrefs } from './editor-prefs.ts';
 import { EDGES_AFTER_NODES, onCanvasFocusIn, onCanvasTab, useEdgeRingZoom, useFocusKept } from './canvas-keyboard.ts';
 import { FarCanvas } from './far-canvas.tsx';
-import { FarMinimap } from './far-minimap.tsx';
+import { CanvasMinimap } from './canvas-minimap.tsx';
 
 const SNAP: [number, number] = [16, 16];
 const MULTI_KEYS = ['Shift', 'Meta', 'Control'];
@@ -374,8 +374,8 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
         ) : (
           <Background variant={snap ? BackgroundVariant.Lines : BackgroundVariant.Dots} gap={snap ? 16 : 18} size={1.2} color="var(--canvas-dots)" />
         )}
-        {!showMinimap ? null : far ? (
-          <FarMinimap doc={doc} positions={positions} size={MINIMAP_SIZE} />
+        {!showMinimap ? null : large ? (
+          <CanvasMinimap doc={doc} positions={positions} size={MINIMAP_SIZE} />
         ) : (
           <MiniMap pannable zoomable className="minimap" style={MINIMAP_SIZE} nodeStrokeWidth={3} nodeColor="var(--minimap-node)" />
         )}

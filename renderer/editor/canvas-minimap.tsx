@@ -1,7 +1,9 @@
-// The minimap at the far level of a large workflow: React Flow's MiniMap leaves hidden nodes out,
-// and there every step is hidden from React Flow (far-canvas.tsx), so this one draws the steps'
-// boxes and the view's frame on a small canvas in its place (same place, size and colours). A
-// press or a drag on it centres the view on that point, at the same zoom.
+// The minimap of a large workflow (more than 150 steps), at every zoom: the steps' boxes drawn
+// once per change into a bitmap, and the view's frame over it on each move of the view, on one
+// small canvas in React Flow's MiniMap's place (same place, size and colours). React Flow's
+// MiniMap leaves hidden nodes out, and at the far level every step is hidden from React Flow
+// (far-canvas.tsx); and it keeps one store subscription per step, thousands of selectors run on
+// every frame of a pan. A press or a drag on it centres the view on that point, at the same zoom.
 import { useEffect, useMemo, useRef, type PointerEvent } from 'react';
 import { Panel, useReactFlow, useStoreApi, type ReactFlowState } from '@xyflow/react';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
@@ -25,7 +27,7 @@ interface Frame {
 
 const OUTER_PAD = 5;
 
-export function FarMinimap({ doc, positions, size }: Props) {
+export function CanvasMinimap({ doc, positions, size }: Props) {
   const store = useStoreApi();
   const flow = useReactFlow();
   const theme = useTheme((s) => s.theme);
@@ -129,12 +131,12 @@ export function FarMinimap({ doc, positions, size }: Props) {
   };
 
   return (
-    <Panel position="bottom-right" className="react-flow__minimap minimap far-minimap" style={size}>
+    <Panel position="bottom-right" className="react-flow__minimap minimap canvas-minimap" style={size}>
       <canvas
         ref={canvas}
         role="img"
         aria-label="minimap: press or drag to move the view"
-        data-testid="far-minimap"
+        data-testid="canvas-minimap"
         style={{ width: size.width, height: size.height, display: 'block', cursor: 'pointer' }}
         onPointerDown={(e) => {
           e.currentTarget.setPointerCapture(e.pointerId);
