@@ -11,9 +11,11 @@ import type { Point } from './doc-ops.ts';
 /**
  * How the canvas fits a workflow into view: at open, with F, the fit buttons and after auto-layout.
  * No floor above the canvas's own: a fit that stops at a zoom shows a clipped workflow, and at
- * small zoom the nodes draw their titles larger themselves (the graph's semantic zoom).
+ * small zoom the nodes draw their titles larger themselves (the graph's semantic zoom). Hidden
+ * nodes count: at the far level a large workflow's nodes are hidden from React Flow and drawn on
+ * the far canvas (far-canvas.tsx).
  */
-export const FIT_VIEW_OPTIONS = { padding: 0.08, maxZoom: 1.1 };
+export const FIT_VIEW_OPTIONS = { padding: 0.08, maxZoom: 1.1, includeHiddenNodes: true };
 /** Screen pixels kept between a revealed or dropped step and the pane's edge. */
 const EDGE_ROOM = 24;
 const MOVE_MS = 250;
@@ -47,7 +49,7 @@ export function useCanvasCamera(wrapper: RefObject<HTMLDivElement | null>): void
       },
       // React Flow queues a fit until its next node update, so a step added just now is in it.
       fitAll: () => void flow.fitView({ ...FIT_VIEW_OPTIONS, duration: MOVE_MS }),
-      fitSteps: (ids, options) => void flow.fitView({ nodes: ids.map((id) => ({ id })), duration: MOVE_MS, ...options }),
+      fitSteps: (ids, options) => void flow.fitView({ nodes: ids.map((id) => ({ id })), duration: MOVE_MS, includeHiddenNodes: true, ...options }),
       reveal(ids) {
         const box = pane();
         const boxes = ids.map(boxOf).filter((b) => b !== undefined);
@@ -64,7 +66,7 @@ export function useCanvasCamera(wrapper: RefObject<HTMLDivElement | null>): void
         if (right - left + 2 * room <= seen.width && bottom - top + 2 * room <= seen.height) {
           void flow.setCenter((left + right) / 2, (top + bottom) / 2, { zoom: viewport.zoom, duration: MOVE_MS });
         } else {
-          void flow.fitView({ nodes: ids.map((id) => ({ id })), padding: 0.1, maxZoom: viewport.zoom, duration: MOVE_MS });
+          void flow.fitView({ nodes: ids.map((id) => ({ id })), padding: 0.1, maxZoom: viewport.zoom, duration: MOVE_MS, includeHiddenNodes: true });
         }
       },
       zoomIn: () => void flow.zoomIn({ duration: 150 }),

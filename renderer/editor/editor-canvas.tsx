@@ -3,7 +3,7 @@
 // step, position, selection and problems did not change, so memoized nodes skip rendering and a
 // 1,000-step graph stays fluid while one node is dragged. While mounted, the canvas lends the
 // editor's commands its camera (fit, zoom, reveal) through the store.
-import { memo, useCallback, useMemo, useRef, useState, type DragEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import {
   Background,
   BackgroundVariant,
@@ -11,6 +11,7 @@ import {
   MiniMap,
   ReactFlow,
   useReactFlow,
+  useStoreApi,
   type Connection,
   type EdgeChange,
   type FinalConnectionState,
@@ -18,7 +19,8 @@ import {
   type OnConnectEnd,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { SemanticZoomStyle } from '../graph/semantic-zoom-style.tsx';
+import { SemanticZoomStyle, useZoomLevel } from '../graph/semantic-zoom-style.tsx';
+import { zoomLevel } from '../graph/semantic-zoom.ts';
 import { useLabelPlaces } from '../graph/label-places.ts';
 import type { LabelPlace } from '../graph/edge-label-layout.ts';
 import type { Step, Workflow } from '../../shared/definition/workflow-schema.ts';
@@ -38,12 +40,33 @@ import { ConnectPicker } from './connect-picker.tsx';
 import { PalettePopover } from './palette.tsx';
 import { useEditorPrefs } from './editor-prefs.ts';
 import { EDGES_AFTER_NODES, onCanvasFocusIn, onCanvasTab, useEdgeRingZoom, useFocusKept } from './canvas-keyboard.ts';
+import { FarCanvas } from './far-canvas.tsx';
+import { CanvasMinimap } from './canvas-minimap.tsx';
 
 const SNAP: [number, number] = [16, 16];
 const MULTI_KEYS = ['Shift', 'Meta', 'Control'];
 const NO_PROBLEMS: readonly Diagnostic[] = [];
 /** Past this many steps, failure edges are drawn solid: a dashed path tens of thousands of pixels long is slow to paint. */
 export const LARGE_GRAPH = 200;
+/** Past this many steps React Flow draws only the elements in view. */
+const VISIBLE_ONLY_FROM = 150;
+/**
+ * Past this many steps the far level (zoom below 0.2) is drawn on one canvas (far-canvas.tsx), with
+ * React Flow's steps hidden and no edges given to it. The same count as VISIBLE_ONLY_FROM: React
+ * Flow leaves hidden nodes out of what it renders only when it renders the visible ones alone.
+ */
+export const FAR_CANVAS_FROM = VISIBLE_ONLY_FROM;
+const NO_EDGES: OutcomeFlowEdge[] = [];
+const hiddenCopies = new WeakMap<StepFlowNode, StepFlowNode>();
+/** The node, hidden from React Flow; one copy per node object, so an unchanged node stays the same object. */
+function hiddenNode(node: StepFlowNode): StepFlowNode {
+  let copy = hiddenCopies.get(node);
+  if (copy === undefined) {
+    copy = { ...node, hidden: true };
+    hiddenCopies.set(node, copy);
+  }
+  return copy;
+}
 
 /** Smaller than React Flow's 200 × 150: the overview, without covering the canvas. */
 const MINIMAP_SIZE = { width: 150, height: 100 };
@@ -68,11 +91,16 @@ interface NodeCacheEntry {
   node: StepFlowNode;
 }
 
+/** A node's box never changes size (semantic-zoom.ts): its size before React Flow has measured it. */
+const NODE_SIZE = { width: NODE_WIDTH, height: NODE_HEIGHT };
+
 /**
- * Builds nodes, reusing the previous object of each node whose inputs are unchanged. A node built
- * anew carries the size measured before (`measured`): React Flow counts a node without one as not
- * yet drawn and holds every fit back until it is, which left F and the fit buttons doing nothing
- * after the first edit, and then fitted at a later edit, unasked.
+ * Builds nodes, reusing the previous object of each node whose inputs are unchanged. Every node
+ * carries a size: the one measured before (`measured`), or NODE_SIZE for a node React Flow never
+ * drew. React Flow counts a node without one as not yet drawn and holds every fit back until it
+ * is, which left F and the fit buttons doing nothing after the first edit; and a large workflow,
+ * of which React Flow draws only the nodes in view, was fitted to the few nodes drawn at open,
+ * not the whole workflow.
  */
 function useNodes(doc: Workflow, positions: Layout, selection: Selection, problemsByStep: Props['problemsByStep'], measured: Measured): StepFlowNode[] {
   const cache = useRef(new Map<string, NodeCacheEntry>());
@@ -88,7 +116,6 @@ function useNodes(doc: Workflow, positions: Layout, selection: Selection, proble
         next.set(step.id, old);
         return old.node;
       }
-      const size = measured.get(step.id);
       const node: StepFlowNode = {
         id: step.id,
         type: 'step',
@@ -96,7 +123,7 @@ function useNodes(doc: Workflow, positions: Layout, selection: Selection, proble
         width: NODE_WIDTH,
         height: NODE_HEIGHT,
         handles: STEP_HANDLES,
-        ...(size === undefined ? {} : { measured: size }),
+        measured: measured.get(step.id) ?? NODE_SIZE,
         selected: isSelected,
         data: nodeData(step, problems, null),
       };
@@ -148,6 +175,29 @@ function useEdges(doc: Workflow, selection: Selection, problemsByEdge: Props['pr
   }, [doc.edges, selection.edges, problemsByEdge, labelAt]);
 }
 
+/**
+ * Hides a large workflow's nodes from React Flow the moment its zoom enters the far level, and
+ * shows them the moment it leaves it, inside the store update that changed the zoom. Through the
+ * `nodes` prop alone the change came a render late: React Flow first mounted every node in view
+ * at the far zoom (all 5,000 after a fit) and then unmounted them.
+ */
+function useFarSwitch(large: boolean, nodes: StepFlowNode[]): void {
+  const store = useStoreApi<StepFlowNode>();
+  const latest = useRef(nodes);
+  useEffect(() => {
+    latest.current = nodes;
+  }, [nodes]);
+  useEffect(() => {
+    if (!large) return;
+    return store.subscribe((s) => {
+      const far = zoomLevel(s.transform[2]) === 'far';
+      const first = s.nodes[0];
+      if (first === undefined || (first.hidden === true) === far) return;
+      s.setNodes(far ? latest.current.map(hiddenNode) : latest.current);
+    });
+  }, [store, large]);
+}
+
 type Pending =
   | { kind: 'outcome'; from: string; to: string; at: Point; options: EdgeOutcome[] }
   | { kind: 'palette'; from: string | null; at: Point; flowAt: Point };
@@ -172,6 +222,11 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
   const nodes = useNodes(doc ?? EMPTY_DOC, positions, selection, problemsByStep, measured);
   const labelAt = useLabelPlaces(doc ?? EMPTY_DOC, positions);
   const edges = useEdges(doc ?? EMPTY_DOC, selection, problemsByEdge, labelAt);
+  const level = useZoomLevel();
+  const large = (doc?.steps.length ?? 0) > FAR_CANVAS_FROM;
+  const far = level === 'far' && large;
+  const flowNodes = useMemo(() => (far ? nodes.map(hiddenNode) : nodes), [far, nodes]);
+  useFarSwitch(large, nodes);
 
   useCanvasCamera(wrapper);
   const dropPoint = useDropPoint(wrapper);
@@ -277,8 +332,8 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
   return (
     <div className="graph editor-canvas" data-testid="editor-canvas" data-large={doc.steps.length > LARGE_GRAPH ? 'true' : undefined} ref={wrapper} onDragOver={onDragOver} onDrop={onDrop} onKeyDown={onCanvasTab} onFocus={onCanvasFocusIn}>
       <ReactFlow
-        nodes={nodes}
-        edges={edges}
+        nodes={flowNodes}
+        edges={far ? NO_EDGES : edges}
         nodeTypes={NODE_TYPES}
         edgeTypes={EDGE_TYPES}
         defaultEdgeOptions={EDGE_OPTIONS}
@@ -306,16 +361,25 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
         selectionKeyCode="Shift"
         selectNodesOnDrag={false}
         elevateEdgesOnSelect
-        onlyRenderVisibleElements={doc.steps.length > 150}
+        onlyRenderVisibleElements={doc.steps.length > VISIBLE_ONLY_FROM}
         proOptions={PRO_OPTIONS}
         aria-label={`editor canvas of ${doc.name}`}
         // Where the focus goes when the step or edge that had it is deleted (canvas-keyboard.ts).
         tabIndex={-1}
       >
         <SemanticZoomStyle />
-        <Background variant={snap ? BackgroundVariant.Lines : BackgroundVariant.Dots} gap={snap ? 16 : 18} size={1.2} color="var(--canvas-dots)" />
-        {showMinimap ? <MiniMap pannable zoomable className="minimap" style={MINIMAP_SIZE} nodeStrokeWidth={3} nodeColor="var(--minimap-node)" /> : null}
-        <Controls showInteractive={false} />
+        {far ? (
+          // A grid of dots a tenth of a pixel apart is a flat tint, and costs a repaint per frame.
+          <FarCanvas doc={doc} positions={positions} problemsByStep={problemsByStep} problemsByEdge={problemsByEdge} />
+        ) : (
+          <Background variant={snap ? BackgroundVariant.Lines : BackgroundVariant.Dots} gap={snap ? 16 : 18} size={1.2} color="var(--canvas-dots)" />
+        )}
+        {!showMinimap ? null : large ? (
+          <CanvasMinimap doc={doc} positions={positions} size={MINIMAP_SIZE} />
+        ) : (
+          <MiniMap pannable zoomable className="minimap" style={MINIMAP_SIZE} nodeStrokeWidth={3} nodeColor="var(--minimap-node)" />
+        )}
+        <Controls showInteractive={false} fitViewOptions={FIT_VIEW_OPTIONS} />
       </ReactFlow>
       {pending?.kind === 'outcome' ? (
         <OutcomePicker at={pending.at} from={pending.from} to={pending.to} options={pending.options} onPick={finishConnect} onCancel={() => setPending(null)} />

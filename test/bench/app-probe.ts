@@ -71,7 +71,9 @@ const probe = (config: ProbeConfig): string => String.raw`
     const c = q(root);
     if (!c) return false;
     const nodes = c.querySelectorAll('.react-flow__node');
-    if (nodes.length === 0) return false;
+    // At the far level a large workflow's steps are drawn on one canvas (renderer/editor/far-canvas.tsx).
+    const far = c.querySelector('[data-testid="far-canvas"]') !== null && (window.__weftFarView?.drawn() ?? 0) > 0;
+    if (nodes.length === 0 && !far) return false;
     for (const n of nodes) if (n.style.visibility === 'hidden') return false;
     const v = c.querySelector('.react-flow__viewport');
     return v !== null && v.style.transform !== '' && v.style.transform !== INITIAL;

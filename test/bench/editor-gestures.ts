@@ -61,23 +61,19 @@ export async function dragNode(page: Page): Promise<GestureResult & { id: string
 }
 
 /**
- * Zooms out with the mouse wheel over the canvas's centre, one notch (a factor of about 1.5) at
- * a time, until every node of the workflow is drawn (React Flow draws only the nodes in view):
- * the zoom that shows the whole workflow. Stops at the canvas's minimum zoom if it comes first.
+ * The whole view: the zoom the editor's own Fit (the toolbar's "fit view", F) gives for the whole
+ * workflow. Clicks the button and waits until the camera's animated move has ended (the zoom is the
+ * same over several frames), then one more frame round so what it draws is painted.
  */
-export async function zoomToWhole(page: Page, steps: number): Promise<ViewState> {
-  const box = await page.getByTestId('editor-canvas').boundingBox();
-  if (box === null) throw new Error('editor bench: no editor canvas to zoom');
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+export async function fitWhole(page: Page): Promise<ViewState> {
+  await page.getByRole('toolbar', { name: 'editor' }).getByRole('button', { name: 'fit view' }).click();
   let state = await viewState(page);
-  while (state.rendered < steps) {
-    await page.mouse.wheel(0, 300);
+  for (let still = 0; still < 5; ) {
     await frames2(page);
     const next = await viewState(page);
-    if (next.zoom === state.zoom) return next;
+    still = next.zoom === state.zoom ? still + 1 : 0;
     state = next;
   }
-  // One more frame round so the nodes just mounted are painted before the gestures start.
   await frames2(page);
   return viewState(page);
 }

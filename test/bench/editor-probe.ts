@@ -68,10 +68,13 @@ const PROBE = String.raw`
     return { frames, elapsedMs, fps: frames / (elapsedMs / 1000), longestMs, dropped, nodeMounts: meter.mounts };
   };
   const canvas = () => document.querySelector('[data-testid="editor-canvas"]');
+  // The far level's canvas (renderer/editor/far-canvas.tsx) and its hook: no node elements there.
+  const farView = () => (document.querySelector('[data-testid="far-canvas"]') && window.__weftFarView) || null;
   const INITIAL = 'translate(0px, 0px) scale(1)';
 
-  // First full paint: nodes in the DOM, none still hidden for measuring, the viewport fitted
-  // (React Flow starts at the identity transform), then two frames so the paint has happened.
+  // First full paint: nodes in the DOM, none still hidden for measuring (or, at the far level of a
+  // large workflow, its canvas drawn), the viewport fitted (React Flow starts at the identity
+  // transform), then two frames so the paint has happened.
   async function open(id, timeoutMs) {
     const t0 = performance.now();
     location.hash = '#/workflow/' + encodeURIComponent(id);
@@ -86,13 +89,14 @@ const PROBE = String.raw`
       const c = canvas();
       if (!c) continue;
       const nodes = c.querySelectorAll('.react-flow__node');
-      if (nodes.length === 0) continue;
+      const far = farView();
+      if (nodes.length === 0 && !(far && far.drawn() > 0)) continue;
       if ([...nodes].some((n) => n.style.visibility === 'hidden')) continue;
       const viewport = c.querySelector('.react-flow__viewport');
       if (!viewport || viewport.style.transform === '' || viewport.style.transform === INITIAL) continue;
       await raf();
       await raf();
-      return { ms: performance.now() - t0, rendered: c.querySelectorAll('.react-flow__node').length };
+      return { ms: performance.now() - t0, rendered: view().rendered };
     }
   }
 
@@ -103,7 +107,8 @@ const PROBE = String.raw`
       for (let fx = 0.5; fx < 0.95; fx += 0.03) {
         for (const [x, y] of [[r.left + r.width * fx, r.top + r.height * fy], [r.left + r.width * (1 - fx), r.top + r.height * (1 - fy)]]) {
           const el = document.elementFromPoint(x, y);
-          if (el && el.classList.contains('react-flow__pane')) return { x, y };
+          const far = farView();
+          if (el && el.classList.contains('react-flow__pane') && (!far || far.nodeAt(x, y) === null)) return { x, y };
         }
       }
     }
@@ -117,6 +122,18 @@ const PROBE = String.raw`
     const r = canvas().getBoundingClientRect();
     const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
     const fits = (x, y) => x - reachX > r.left + EDGE && x + reachX < r.right - EDGE && y > r.top + EDGE && y + reachDown < r.bottom - EDGE;
+    const far = farView();
+    if (far) {
+      const boxes = far.boxes()
+        .map((b) => ({ id: b.id, x: b.x + b.width / 2, y: b.y + b.height / 2 }))
+        .filter(({ x, y }) => fits(x, y))
+        .sort((a, b) => Math.hypot(a.x - cx, a.y - cy) - Math.hypot(b.x - cx, b.y - cy));
+      for (const b of boxes) {
+        const el = document.elementFromPoint(b.x, b.y);
+        if (el && el.classList.contains('react-flow__pane') && far.nodeAt(b.x, b.y) === b.id) return b;
+      }
+      return null;
+    }
     const nodes = [...canvas().querySelectorAll('.react-flow__node')]
       .map((n) => { const b = n.getBoundingClientRect(); return { n, x: b.left + b.width / 2, y: b.top + b.height / 2 }; })
       .filter(({ x, y }) => fits(x, y))
@@ -165,11 +182,13 @@ const PROBE = String.raw`
     }
   }
 
-  // The canvas's zoom and how many node elements it has: all of them once the whole workflow is in view.
+  // The canvas's zoom and how many nodes it draws: node elements, or the boxes of the far canvas.
   function view() {
     const c = canvas();
     const viewport = c.querySelector('.react-flow__viewport');
-    return { zoom: viewport ? new DOMMatrix(viewport.style.transform).a : 1, rendered: c.querySelectorAll('.react-flow__node').length };
+    const elements = c.querySelectorAll('.react-flow__node').length;
+    const far = farView();
+    return { zoom: viewport ? new DOMMatrix(viewport.style.transform).a : 1, rendered: far ? far.drawn() : elements, elements, far: far !== null };
   }
 
   window.__bench = { open, emptyPane, innerNode, view, raf, startFrames, stopFrames, validationSettled, armKeystroke, keystrokeResult, hasValidation: () => probe() !== undefined };
@@ -188,8 +207,12 @@ export function openEditor(page: Page, id: string, timeoutMs: number): Promise<O
 
 export interface ViewState {
   zoom: number;
-  /** Node elements in the canvas (React Flow draws only those in view above 150 steps). */
+  /** Nodes drawn: node elements (React Flow draws only those in view above 150 steps), or the far canvas's boxes. */
   rendered: number;
+  /** Node elements in the canvas. */
+  elements: number;
+  /** The far level's canvas draws the nodes (docs/editor.md, "Zoom levels"). */
+  far: boolean;
 }
 
 export function viewState(page: Page): Promise<ViewState> {
