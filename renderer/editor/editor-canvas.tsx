@@ -11,7 +11,9 @@ import {
   MiniMap,
   ReactFlow,
   useReactFlow,
+  useStore,
   useStoreApi,
+  type ReactFlowState,
   type Connection,
   type EdgeChange,
   type FinalConnectionState,
@@ -198,6 +200,40 @@ function useFarSwitch(large: boolean, nodes: StepFlowNode[]): void {
   }, [store, large]);
 }
 
+/** React Flow's view before anything moved it: identity, as no fit of a large workflow leaves it. */
+const isInitialView = (s: ReactFlowState): boolean => s.transform[0] === 0 && s.transform[1] === 0 && s.transform[2] === 1;
+
+/**
+ * Whether the opening fit will show the workflow at the far level, judged once, before the pane
+ * has a size: the window bounds the pane, so a fit into the window's size that is already far is
+ * far in the pane too. (A workflow just under the line is judged not far; the switch then hides
+ * its steps after the fit, as it would at any zoom.)
+ */
+function useOpensFar(doc: Workflow | null, positions: Layout): boolean {
+  const judged = useRef<boolean | null>(null);
+  if (judged.current === null && doc !== null) judged.current = opensFarFor(doc, positions);
+  return judged.current ?? false;
+}
+
+function opensFarFor(doc: Workflow, positions: Layout): boolean {
+  if (doc.steps.length === 0) return false;
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const step of doc.steps) {
+    const at = positions[step.id];
+    if (at === undefined) return false;
+    minX = Math.min(minX, at.x);
+    minY = Math.min(minY, at.y);
+    maxX = Math.max(maxX, at.x + NODE_WIDTH);
+    maxY = Math.max(maxY, at.y + NODE_HEIGHT);
+  }
+  const room = 1 - 2 * FIT_VIEW_OPTIONS.padding;
+  const zoom = Math.min((window.innerWidth * room) / (maxX - minX), (window.innerHeight * room) / (maxY - minY), FIT_VIEW_OPTIONS.maxZoom);
+  return zoomLevel(zoom) === 'far';
+}
+
 type Pending =
   | { kind: 'outcome'; from: string; to: string; at: Point; options: EdgeOutcome[] }
   | { kind: 'palette'; from: string | null; at: Point; flowAt: Point };
@@ -224,7 +260,12 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
   const edges = useEdges(doc ?? EMPTY_DOC, selection, problemsByEdge, labelAt);
   const level = useZoomLevel();
   const large = (doc?.steps.length ?? 0) > FAR_CANVAS_FROM;
-  const far = level === 'far' && large;
+  // Until the opening fit has set the view, React Flow's zoom is its initial 1: a large workflow
+  // that the fit will show at the far level is far from the first render, so its steps are never
+  // taken in shown and then hidden again.
+  const unfitted = useStore(isInitialView);
+  const opensFar = useOpensFar(large ? (doc ?? EMPTY_DOC) : null, positions);
+  const far = large && (unfitted ? opensFar : level === 'far');
   const flowNodes = useMemo(() => (far ? nodes.map(hiddenNode) : nodes), [far, nodes]);
   useFarSwitch(large, nodes);
 

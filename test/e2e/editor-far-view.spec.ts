@@ -74,6 +74,24 @@ async function openWhole(page: Page): Promise<void> {
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
+test('a large workflow that opens at the whole view never mounts its steps as elements on the way', async ({ page }) => {
+  // Counted from the document's start: every step element React Flow adds, before or after the opening fit.
+  await page.addInitScript(`
+    window.__stepMounts = 0;
+    new MutationObserver((records) => {
+      for (const r of records) for (const n of r.addedNodes) {
+        if (n instanceof Element) window.__stepMounts += (n.matches('.react-flow__node') ? 1 : 0) + n.querySelectorAll('.react-flow__node').length;
+      }
+    }).observe(document, { childList: true, subtree: true });
+  `);
+  await page.goto(served.address);
+  await expect(page.getByTestId('workflow-list')).toBeVisible();
+  await page.goto(`${served.url}/#/workflow/${ID}`);
+  await expect(page.getByTestId('far-canvas')).toBeVisible();
+  await expect.poll(() => page.evaluate('window.__weftFarView?.drawn() ?? 0')).toBe(300);
+  expect(await page.evaluate('window.__stepMounts'), 'step elements mounted while opening').toBe(0);
+});
+
 test('at the whole view the canvas draws every step, and no step is an element', async ({ page }) => {
   await openWhole(page);
   await expect(page.locator('.react-flow__node')).toHaveCount(0);
