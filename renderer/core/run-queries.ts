@@ -3,6 +3,11 @@
 // paged in once; after that the stream appends to it (core/stream-sync.ts) and a gap (a dropped
 // frame, a resync, a detail that knows a later seq) is read from where the log ends: it is never
 // refetched from the start while it is cached.
+//
+// A run page's first view needs three reads: the detail, the first events page and the workflow
+// file (its layout). They are asked together: the workflow's id comes from the log's first event
+// (run_created), which the first events page carries long before the much larger detail has been
+// read, and the rest of the log is paged in only once the detail is in (docs/bench-app.md).
 import { useEffect, useMemo } from 'react';
 import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type { RunDetail } from '../api/api-types.ts';
@@ -12,6 +17,7 @@ import type { RunEventsPage, TimelineReads } from '../api/timeline-client.ts';
 import { requireClients } from '../api/clients.ts';
 import { keys } from './query-keys.ts';
 import { queryClient, messageOf } from './query-client.ts';
+import { workflowDetailQuery } from './workflow-queries.ts';
 
 export const runDetailQuery = (id: string) => ({
   queryKey: keys.runDetail(id),
@@ -48,6 +54,53 @@ export function refetchRunDetail(id: string): Promise<void> {
 
 export type EventsData = InfiniteData<RunEventsPage, number>;
 
+/** The run's event log as one infinite query: the timeline, time travel and the prefetch share it. */
+export const runEventsQuery = (runId: string, reads: TimelineReads) => ({
+  queryKey: keys.runEvents(runId),
+  queryFn: ({ pageParam }: { pageParam: number }) => reads.events(runId, pageParam),
+  initialPageParam: 0,
+  getNextPageParam: (page: RunEventsPage) => page.next ?? undefined,
+  gcTime: 30_000,
+});
+
+/** The workflow and version a run runs, as its log's first event (run_created) names them; null before that page is read. */
+export function runOriginOf(data: EventsData | undefined): { workflowId: string; version: number } | null {
+  const first = data?.pages[0]?.events[0];
+  return first?.type === 'run_created' ? { workflowId: first.data.workflowId, version: first.data.version } : null;
+}
+
+const selectWorkflowId = (data: EventsData): string | null => runOriginOf(data)?.workflowId ?? null;
+
+/**
+ * The run's workflow id from its first events page: known before its detail is read, so the
+ * workflow file can be asked for alongside the detail instead of after it.
+ */
+export function useRunWorkflowId(runId: string, reads: TimelineReads = requireClients().timeline): string | undefined {
+  // Selected: the page re-renders when the id is learnt, not at each page or event read after it.
+  return useInfiniteQuery({ ...runEventsQuery(runId, reads), select: selectWorkflowId }).data ?? undefined;
+}
+
+/**
+ * A run page is being opened (the app starts at its address): its workflow file, its detail and
+ * its log's first page are asked now, while the page's code is still loading, and the page's
+ * queries find them read or in flight. The workflow's id comes from the log's first event, read
+ * alone first (a few hundred bytes, answered before the 1.6 MB detail of a 1,000-step run), so the
+ * file and the detail are read in parallel.
+ */
+export function prefetchRunPage(runId: string, cache: QueryClient = queryClient): void {
+  const reads = requireClients().timeline;
+  void reads.events(runId, 0, 1).then(
+    (page) => {
+      const origin = runOriginOf({ pages: [page], pageParams: [0] });
+      if (origin !== null) void cache.prefetchQuery(workflowDetailQuery(origin.workflowId));
+    },
+    // The page's own reads report what is wrong (no such run, a refused token).
+    () => {},
+  );
+  void cache.prefetchQuery(runDetailQuery(runId));
+  void cache.prefetchInfiniteQuery(runEventsQuery(runId, reads));
+}
+
 /** The seq of the last event the cached log holds (0 when it holds none). */
 export function lastSeqOf(data: EventsData): number {
   for (let i = data.pages.length - 1; i >= 0; i--) {
@@ -81,25 +134,21 @@ export interface RunEventsState {
 
 /**
  * The run's event log, paged in to its end and kept current by the stream. `reads` is the client
- * (tests pass their own); `knownSeq` the last seq the run's detail reports, if known.
+ * (tests pass their own); `knownSeq` the last seq the run's detail reports, if known. With
+ * `pageOn` false only the first page is read: the run page holds the pages after it until its
+ * detail is in, which its first view needs more (their reading would share the main thread).
  *
  * @example
  * const { events, paging } = useRunEvents(runId, clients.timeline, detail?.run.lastSeq ?? null);
  */
-export function useRunEvents(runId: string, reads: TimelineReads, knownSeq: number | null): RunEventsState {
-  const query = useInfiniteQuery({
-    queryKey: keys.runEvents(runId),
-    queryFn: ({ pageParam }: { pageParam: number }) => reads.events(runId, pageParam),
-    initialPageParam: 0,
-    getNextPageParam: (page: RunEventsPage) => page.next ?? undefined,
-    gcTime: 30_000,
-  });
+export function useRunEvents(runId: string, reads: TimelineReads, knownSeq: number | null, pageOn = true): RunEventsState {
+  const query = useInfiniteQuery(runEventsQuery(runId, reads));
   const cache = useQueryClient();
   const { hasNextPage, isFetching, fetchNextPage, data } = query;
   // Page on to the end: one page at a time, whoever else reads the same log.
   useEffect(() => {
-    if (hasNextPage && !isFetching) void fetchNextPage({ cancelRefetch: false });
-  }, [hasNextPage, isFetching, fetchNextPage]);
+    if (pageOn && hasNextPage && !isFetching) void fetchNextPage({ cancelRefetch: false });
+  }, [pageOn, hasNextPage, isFetching, fetchNextPage]);
   useEffect(() => {
     if (knownSeq !== null) extendRunEvents(runId, knownSeq, cache);
   }, [runId, knownSeq, data, cache]);

@@ -17,7 +17,9 @@ import { useSession, type TokenSource } from './session-store.ts';
 import { queryClient } from './query-client.ts';
 import { keys } from './query-keys.ts';
 import { StreamSync } from './stream-sync.ts';
-import { onWatchedRunsChange, watchedRuns } from './watched-runs.ts';
+import { onWatchedRunsChange, watchedRuns, watchRuns } from './watched-runs.ts';
+import { prefetchRunPage } from './run-queries.ts';
+import { useRoute } from './route-store.ts';
 
 const REFUSED: Record<TokenSource, string> = {
   address: 'The engine refused this page’s token (it changes at every start). Open the address that `weft serve` printed.',
@@ -54,6 +56,24 @@ export function startSession(token: string | null, source: TokenSource = 'addres
   const api = session.api;
   // What another token's clients read may not be this engine's: read again what is shown.
   void queryClient.resetQueries();
+  // A run page opened by its address reads its run now, while the page's code is still loading,
+  // and the run is watched from the stream's first subscription: confirmed while those reads are
+  // in flight, that subscription's refresh joins them instead of reading the run a second time.
+  // The page watches the run itself once it shows; this watch ends when the app goes elsewhere.
+  let unwatchOpening = (): void => {};
+  const opening = useRoute.getState().route;
+  if (opening.page === 'run') {
+    prefetchRunPage(opening.id);
+    const unwatch = watchRuns([opening.id]);
+    const unsubscribe = useRoute.subscribe((s) => {
+      if (s.route !== opening) unwatchOpening();
+    });
+    unwatchOpening = () => {
+      unwatch();
+      unsubscribe();
+      unwatchOpening = () => {};
+    };
+  }
   // A session that was replaced (the desktop shell handed over a new token) may still have
   // answers in flight: they speak of the old token and must not touch the new session's state.
   let live = true;
@@ -115,6 +135,7 @@ export function startSession(token: string | null, source: TokenSource = 'addres
   stream.start();
   return () => {
     live = false;
+    unwatchOpening();
     unwatch();
     sync.stop();
     stream.stop();

@@ -9,7 +9,7 @@ import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { isFinishedRunState } from '../../shared/definition/names.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
 import { useRunMarks } from '../core/run-marks-store.ts';
-import { refetchRunDetail, useRunDetail } from '../core/run-queries.ts';
+import { refetchRunDetail, useRunDetail, useRunWorkflowId } from '../core/run-queries.ts';
 import { useWorkflowDetail } from '../core/workflow-queries.ts';
 import { rowsOf, useRunsList } from '../core/runs-list-query.ts';
 import { useWatchRuns } from '../core/watched-runs.ts';
@@ -72,22 +72,23 @@ export function RunPage({ id }: { id: string }) {
   useEffect(() => {
     document.title = `Run ${id} · Weft Studio`;
   }, [id]);
-  const definition = useRunDefinition(live);
+  const definition = useRunDefinition(id, live);
   const children = detail?.children;
   const items = useMemo(() => itemMarks(children, definition), [children, definition]);
   const runDebug = detail?.run.debug;
   const debugMarks = useMemo(() => (runDebug === undefined ? null : { breakpoints: runDebug.breakpoints, pins: runDebug.pins }), [runDebug]);
 
-  // A failed run opens at the step it is failing at: its cause is one click further.
-  useEffect(() => {
-    if (selection !== null || detail === undefined) return;
+  // A failed run opens at the step it is failing at: its cause is one click further. Set while
+  // rendering (React renders again at once, before anything is drawn): an effect would first draw
+  // and lay out the restart record's tab, a row per step, only to replace it (docs/bench-app.md).
+  if (selection === null && detail !== undefined) {
     // The step that went wrong (wrong-step.ts), which the header names too.
     const failing = wrongStep(detail)?.stepId;
     if (failing !== undefined) {
       setSelection({ stepId: failing, attemptId: null });
       setTab('step');
     }
-  }, [detail, selection]);
+  }
 
   if (detail === undefined) {
     if (error !== undefined) return <div className="error-box">Could not open run {id}: {error}</div>;
@@ -96,7 +97,7 @@ export function RunPage({ id }: { id: string }) {
       <div className="run-view" data-testid="run-view-loading">
         <div className="loading">Loading run {id}…</div>
         <TimelineFrame>
-          <TimelinePane runId={id} lastSeq={null} live selection={null} onSelect={() => {}} cursorMs={null} />
+          <TimelinePane runId={id} lastSeq={null} pageOn={false} live selection={null} onSelect={() => {}} cursorMs={null} />
         </TimelineFrame>
       </div>
     );
@@ -189,8 +190,9 @@ function RunBottom(props: { runId: string; definition: Workflow | null; lastSeq:
   );
 }
 
-function TimelinePane({ runId, lastSeq, live, selection, onSelect, cursorMs }: { runId: string; lastSeq: number | null; live: boolean; selection: RunSelection | null; onSelect(s: RunSelection | null): void; cursorMs: number | null }) {
-  const timeline = useRunTimeline(runId, requireClients().timeline, lastSeq);
+/** `pageOn` false: only the log's first page, while the run's detail is being read (core/run-queries.ts). */
+function TimelinePane({ runId, lastSeq, pageOn = true, live, selection, onSelect, cursorMs }: { runId: string; lastSeq: number | null; pageOn?: boolean; live: boolean; selection: RunSelection | null; onSelect(s: RunSelection | null): void; cursorMs: number | null }) {
+  const timeline = useRunTimeline(runId, requireClients().timeline, lastSeq, pageOn);
   const now = useNow(live ? 1000 : 60_000);
   const selected = useMemo(() => toTimelineSelection(selection), [selection]);
   if (timeline.error !== null) return <div className="error-box">The timeline could not be read: {timeline.error}</div>;
@@ -229,10 +231,12 @@ function toTimelineSelection(selection: RunSelection | null): TimelineSelection 
  * The run's own definition snapshot (the version it runs), with the file's layout when the file is
  * that version. A snapshot without a layout waits for the file while it is being read: drawn at
  * once, it would be laid out in the worker and drawn (and analysed) a second time when the file's
- * layout came, seconds of work at 1,000 steps (docs/bench-app.md).
+ * layout came, seconds of work at 1,000 steps (docs/bench-app.md). The file is asked for as soon
+ * as the log's first page names the workflow, alongside the detail rather than after it.
  */
-function useRunDefinition(detail: RunDetail | undefined): Workflow | null {
-  const workflowId = detail?.run.workflowId;
+function useRunDefinition(runId: string, detail: RunDetail | undefined): Workflow | null {
+  const earlyWorkflowId = useRunWorkflowId(runId);
+  const workflowId = detail?.run.workflowId ?? earlyWorkflowId;
   const fileDetail = useWorkflowDetail(workflowId);
   const snapshot = detail?.definition;
   const file = fileDetail.data?.definition ?? null;

@@ -146,6 +146,32 @@ describe('each example: the handoff list of one step equals what the validator r
   });
 });
 
+describe('focus on one step (what a run\'s step detail asks for)', () => {
+  it.each(['agent-escalation', 'order-payment', 'parallel-research', 'record-update', 'research-review', 'trip-saga'])('%s: each step\'s focused list equals its list in the whole analysis, and nothing else is analysed', (name) => {
+    const w = load(`examples/${name}.weft.json`);
+    const whole = analyzeHandoffs(w);
+    for (const step of w.steps) {
+      const focused = analyzeHandoffs(w, undefined, { reader: step.id });
+      expect(focused.steps[step.id]).toEqual(whole.steps[step.id]);
+      expect(Object.entries(focused.steps).filter(([id, reads]) => id !== step.id && reads.length > 0)).toEqual([]);
+      expect(focused.workflowOutput).toEqual([]);
+      // Along the edges, only what flows into the step or out of it by its own conditions.
+      for (const [edgeId, flows] of Object.entries(focused.edges)) {
+        const edge = w.edges.find((e) => e.id === edgeId);
+        if (flows.length > 0) expect(edge?.to === step.id || edge?.from === step.id).toBe(true);
+        expect(flows.every((f) => (whole.edges[edgeId] ?? []).some((g) => JSON.stringify(g) === JSON.stringify(f)))).toBe(true);
+      }
+    }
+  });
+
+  it('a focus on a step the workflow does not have analyses nothing', () => {
+    const focused = analyzeHandoffs(load('examples/research-review.weft.json'), undefined, { reader: 'no_such_step' });
+    expect(Object.values(focused.steps).flat()).toEqual([]);
+    expect(Object.values(focused.edges).flat()).toEqual([]);
+    expect(focused.workflowOutput).toEqual([]);
+  });
+});
+
 describe('edges: the fields that flow along them', () => {
   it('an edge into a step carries what the step reads of the from-step and of the steps before it', () => {
     const w = load('examples/trip-saga.weft.json');

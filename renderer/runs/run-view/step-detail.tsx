@@ -9,14 +9,13 @@ import { memo, useMemo, useState, type ReactNode } from 'react';
 import { ArrowUpRight, CircleAlert, KeyRound, Layers, ShieldCheck } from 'lucide-react';
 import type { Workflow } from '../../../shared/definition/workflow-schema.ts';
 import type { AttemptDetail, RunDetail, StepDetail as StepDetailData } from '../../../shared/api/run-detail.ts';
-import { analyzeHandoffs } from '../../../shared/validator/handoffs/analyze-handoffs.ts';
 import { formatDuration } from '../../core/format.ts';
 import { TimesInText, When } from '../../core/when.tsx';
 import { KindIcon } from '../../graph/kind-icon.tsx';
 import { AttemptError } from './attempt-error.tsx';
 import { itemFailures, itemFailuresText, type ItemFailures } from './item-failures.ts';
 import { useRoute } from '../../core/route-store.ts';
-import { provenanceOf, type ProvenanceEntry } from './provenance.ts';
+import { handoffsOf, provenanceOf, type ProvenanceEntry } from './provenance.ts';
 import { ValueView } from './value-view.tsx';
 import { PathNote } from './path-note.tsx';
 import { pathMark } from '../../graph/path-mark.ts';
@@ -42,7 +41,7 @@ interface Props {
 
 function StepDetailView({ detail, definition, selection, onSelect, actions }: Props) {
   const step = detail.steps.find((s) => s.id === selection.stepId);
-  const handoffs = useMemo(() => analyzeHandoffs(definition), [definition]);
+  const handoffs = useMemo(() => handoffsOf(definition, selection.stepId), [definition, selection.stepId]);
   const provenance = useMemo(() => provenanceOf(definition, handoffs, detail, selection.stepId), [definition, handoffs, detail, selection.stepId]);
   const kind = definition.steps.find((s) => s.id === selection.stepId)?.kind;
   const items = useMemo(() => (kind === 'map' ? itemFailures(detail.children)[selection.stepId] : undefined), [kind, detail.children, selection.stepId]);

@@ -37,12 +37,15 @@ const EVENTS_PER_REBUILD = 16 * MAX_EVENT_PAGE;
 const REBUILD_SPACING = 4;
 
 /**
+ * The run's timeline model, built from its log as it is paged in; with `pageOn` false only from
+ * the log's first page (core/run-queries.ts, useRunEvents).
+ *
  * @example
  * const lastSeq = useRunDetail(id).data?.run.lastSeq ?? null;
  * const { model, live } = useRunTimeline(id, requireClients().timeline, lastSeq);
  */
-export function useRunTimeline(runId: string, reads: TimelineReads, lastSeq: number | null): RunTimelineState {
-  const log = useRunEvents(runId, reads, lastSeq);
+export function useRunTimeline(runId: string, reads: TimelineReads, lastSeq: number | null, pageOn = true): RunTimelineState {
+  const log = useRunEvents(runId, reads, lastSeq, pageOn);
   const [built, setBuilt] = useState<{ runId: string; model: TimelineModel; eventsRead: number } | null>(null);
   const builder = useRef<ModelBuilder | null>(null);
   useEffect(() => {

@@ -12,7 +12,7 @@ import { runScenario } from '../../../engine/scenario/run-scenario.ts';
 import { openDatabase } from '../../../engine/store/open-database.ts';
 import { Store } from '../../../engine/store/store.ts';
 import { parseWorkflow } from '../../engine/harness.ts';
-import { provenanceOf } from '../../../renderer/runs/run-view/provenance.ts';
+import { handoffsOf, provenanceOf } from '../../../renderer/runs/run-view/provenance.ts';
 
 const examples = join(import.meta.dirname, '..', '..', '..', 'examples');
 const tmp = mkdtempSync(join(tmpdir(), 'weft-provenance-'));
@@ -45,6 +45,11 @@ describe('provenance of a step input', () => {
     // Reads of the step's outgoing conditions are not its input's provenance.
     expect(entries.every((e) => e.where !== 'step')).toBe(true);
     expect(provenanceOf(workflow, analyzeHandoffs(workflow), detail, 'no_such_step')).toEqual([]);
+    // The step detail analyses only the step it shows, once per definition and step: the same entries.
+    for (const step of workflow.steps) {
+      expect(provenanceOf(workflow, handoffsOf(workflow, step.id), detail, step.id)).toEqual(provenanceOf(workflow, analyzeHandoffs(workflow), detail, step.id));
+      expect(handoffsOf(workflow, step.id)).toBe(handoffsOf(workflow, step.id));
+    }
   });
 
   it('names the run input as the source of the first step’s fields, in its input and its prompt', async () => {
