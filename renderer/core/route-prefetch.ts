@@ -1,7 +1,9 @@
 // The data of the page being opened, asked for at once: a page whose code is a chunk of its own
 // (the editor) would otherwise ask only once that chunk has arrived and run, one round trip
 // after the other. The page's own query then finds the answer in the cache or on its way
-// (the cache never counts data stale by age: core/query-client.ts).
+// (the cache never counts data stale by age: core/query-client.ts). A run page opened by its
+// address is read ahead by the session itself (start-session.ts, prefetchRunPage), which also
+// watches that run from the stream's first subscription.
 import { queryClient } from './query-client.ts';
 import { useRoute, type Route } from './route-store.ts';
 import { workflowDetailQuery } from './workflow-queries.ts';
