@@ -10,6 +10,7 @@ import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { useTheme } from '../core/theme-store.ts';
 import { NODE_HEIGHT, NODE_WIDTH } from '../graph/to-flow.ts';
 import type { Layout } from './doc-ops.ts';
+import { layoutBounds } from './layout-bounds.ts';
 
 interface Props {
   doc: Workflow;
@@ -32,21 +33,7 @@ export function CanvasMinimap({ doc, positions, size }: Props) {
   const flow = useReactFlow();
   const theme = useTheme((s) => s.theme);
   const canvas = useRef<HTMLCanvasElement>(null);
-  const bounds = useMemo(() => {
-    let left = Infinity;
-    let top = Infinity;
-    let right = -Infinity;
-    let bottom = -Infinity;
-    for (const step of doc.steps) {
-      const p = positions[step.id];
-      if (p === undefined) continue;
-      left = Math.min(left, p.x);
-      top = Math.min(top, p.y);
-      right = Math.max(right, p.x + NODE_WIDTH);
-      bottom = Math.max(bottom, p.y + NODE_HEIGHT);
-    }
-    return left === Infinity ? { left: 0, top: 0, right: 1, bottom: 1 } : { left, top, right, bottom };
-  }, [doc.steps, positions]);
+  const bounds = useMemo(() => layoutBounds(doc, positions).bounds ?? { left: 0, top: 0, right: 1, bottom: 1 }, [doc, positions]);
   const live = useRef({ frame: null as Frame | null, raf: 0 });
 
   useEffect(() => {

@@ -43,6 +43,7 @@ import { PalettePopover } from './palette.tsx';
 import { useEditorPrefs } from './editor-prefs.ts';
 import { EDGES_AFTER_NODES, onCanvasFocusIn, onCanvasTab, useEdgeRingZoom, useFocusKept } from './canvas-keyboard.ts';
 import { FarCanvas } from './far-canvas.tsx';
+import { layoutBounds } from './layout-bounds.ts';
 import { CanvasMinimap } from './canvas-minimap.tsx';
 
 const SNAP: [number, number] = [16, 16];
@@ -216,21 +217,10 @@ function useOpensFar(doc: Workflow | null, positions: Layout): boolean {
 }
 
 function opensFarFor(doc: Workflow, positions: Layout): boolean {
-  if (doc.steps.length === 0) return false;
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (const step of doc.steps) {
-    const at = positions[step.id];
-    if (at === undefined) return false;
-    minX = Math.min(minX, at.x);
-    minY = Math.min(minY, at.y);
-    maxX = Math.max(maxX, at.x + NODE_WIDTH);
-    maxY = Math.max(maxY, at.y + NODE_HEIGHT);
-  }
+  const { bounds, missing } = layoutBounds(doc, positions);
+  if (bounds === null || missing > 0) return false;
   const room = 1 - 2 * FIT_VIEW_OPTIONS.padding;
-  const zoom = Math.min((window.innerWidth * room) / (maxX - minX), (window.innerHeight * room) / (maxY - minY), FIT_VIEW_OPTIONS.maxZoom);
+  const zoom = Math.min((window.innerWidth * room) / (bounds.right - bounds.left), (window.innerHeight * room) / (bounds.bottom - bounds.top), FIT_VIEW_OPTIONS.maxZoom);
   return zoomLevel(zoom) === 'far';
 }
 
