@@ -3,7 +3,7 @@
 // step, position, selection and problems did not change, so memoized nodes skip rendering and a
 // 1,000-step graph stays fluid while one node is dragged. While mounted, the canvas lends the
 // editor's commands its camera (fit, zoom, reveal) through the store.
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { memo, useCallback, useMemo, useRef, useState, type DragEvent } from 'react';
 import {
   Background,
   BackgroundVariant,
@@ -11,9 +11,6 @@ import {
   MiniMap,
   ReactFlow,
   useReactFlow,
-  useStore,
-  useStoreApi,
-  type ReactFlowState,
   type Connection,
   type EdgeChange,
   type FinalConnectionState,
@@ -21,8 +18,7 @@ import {
   type OnConnectEnd,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { SemanticZoomStyle, useZoomLevel } from '../graph/semantic-zoom-style.tsx';
-import { zoomLevel } from '../graph/semantic-zoom.ts';
+import { SemanticZoomStyle } from '../graph/semantic-zoom-style.tsx';
 import { useLabelPlaces } from '../graph/label-places.ts';
 import type { LabelPlace } from '../graph/edge-label-layout.ts';
 import type { Step, Workflow } from '../../shared/definition/workflow-schema.ts';
@@ -43,7 +39,7 @@ import { PalettePopover } from './palette.tsx';
 import { useEditorPrefs } from './editor-prefs.ts';
 import { EDGES_AFTER_NODES, onCanvasFocusIn, onCanvasTab, useEdgeRingZoom, useFocusKept } from './canvas-keyboard.ts';
 import { FarCanvas } from './far-canvas.tsx';
-import { layoutBounds } from './layout-bounds.ts';
+import { useFarLevel, VISIBLE_ONLY_FROM } from './far-level.ts';
 import { CanvasMinimap } from './canvas-minimap.tsx';
 
 const SNAP: [number, number] = [16, 16];
@@ -51,25 +47,7 @@ const MULTI_KEYS = ['Shift', 'Meta', 'Control'];
 const NO_PROBLEMS: readonly Diagnostic[] = [];
 /** Past this many steps, failure edges are drawn solid: a dashed path tens of thousands of pixels long is slow to paint. */
 export const LARGE_GRAPH = 200;
-/** Past this many steps React Flow draws only the elements in view. */
-const VISIBLE_ONLY_FROM = 150;
-/**
- * Past this many steps the far level (zoom below 0.2) is drawn on one canvas (far-canvas.tsx), with
- * React Flow's steps hidden and no edges given to it. The same count as VISIBLE_ONLY_FROM: React
- * Flow leaves hidden nodes out of what it renders only when it renders the visible ones alone.
- */
-export const FAR_CANVAS_FROM = VISIBLE_ONLY_FROM;
 const NO_EDGES: OutcomeFlowEdge[] = [];
-const hiddenCopies = new WeakMap<StepFlowNode, StepFlowNode>();
-/** The node, hidden from React Flow; one copy per node object, so an unchanged node stays the same object. */
-function hiddenNode(node: StepFlowNode): StepFlowNode {
-  let copy = hiddenCopies.get(node);
-  if (copy === undefined) {
-    copy = { ...node, hidden: true };
-    hiddenCopies.set(node, copy);
-  }
-  return copy;
-}
 
 /** Smaller than React Flow's 200 × 150: the overview, without covering the canvas. */
 const MINIMAP_SIZE = { width: 150, height: 100 };
@@ -178,51 +156,6 @@ function useEdges(doc: Workflow, selection: Selection, problemsByEdge: Props['pr
   }, [doc.edges, selection.edges, problemsByEdge, labelAt]);
 }
 
-/**
- * Hides a large workflow's nodes from React Flow the moment its zoom enters the far level, and
- * shows them the moment it leaves it, inside the store update that changed the zoom. Through the
- * `nodes` prop alone the change came a render late: React Flow first mounted every node in view
- * at the far zoom (all 5,000 after a fit) and then unmounted them.
- */
-function useFarSwitch(large: boolean, nodes: StepFlowNode[]): void {
-  const store = useStoreApi<StepFlowNode>();
-  const latest = useRef(nodes);
-  useEffect(() => {
-    latest.current = nodes;
-  }, [nodes]);
-  useEffect(() => {
-    if (!large) return;
-    return store.subscribe((s) => {
-      const far = zoomLevel(s.transform[2]) === 'far';
-      const first = s.nodes[0];
-      if (first === undefined || (first.hidden === true) === far) return;
-      s.setNodes(far ? latest.current.map(hiddenNode) : latest.current);
-    });
-  }, [store, large]);
-}
-
-/** React Flow's view before anything moved it: identity, as no fit of a large workflow leaves it. */
-const isInitialView = (s: ReactFlowState): boolean => s.transform[0] === 0 && s.transform[1] === 0 && s.transform[2] === 1;
-
-/**
- * Whether the opening fit will show the workflow at the far level, judged once, before the pane
- * has a size: the window bounds the pane, so a fit into the window's size that is already far is
- * far in the pane too. (A workflow just under the line is judged not far; the switch then hides
- * its steps after the fit, as it would at any zoom.)
- */
-function useOpensFar(doc: Workflow | null, positions: Layout): boolean {
-  const judged = useRef<boolean | null>(null);
-  if (judged.current === null && doc !== null) judged.current = opensFarFor(doc, positions);
-  return judged.current ?? false;
-}
-
-function opensFarFor(doc: Workflow, positions: Layout): boolean {
-  const { bounds, missing } = layoutBounds(doc, positions);
-  if (bounds === null || missing > 0) return false;
-  const room = 1 - 2 * FIT_VIEW_OPTIONS.padding;
-  const zoom = Math.min((window.innerWidth * room) / (bounds.right - bounds.left), (window.innerHeight * room) / (bounds.bottom - bounds.top), FIT_VIEW_OPTIONS.maxZoom);
-  return zoomLevel(zoom) === 'far';
-}
 
 type Pending =
   | { kind: 'outcome'; from: string; to: string; at: Point; options: EdgeOutcome[] }
@@ -248,16 +181,7 @@ function EditorCanvasView({ problemsByStep, problemsByEdge }: Props) {
   const nodes = useNodes(doc ?? EMPTY_DOC, positions, selection, problemsByStep, measured);
   const labelAt = useLabelPlaces(doc ?? EMPTY_DOC, positions);
   const edges = useEdges(doc ?? EMPTY_DOC, selection, problemsByEdge, labelAt);
-  const level = useZoomLevel();
-  const large = (doc?.steps.length ?? 0) > FAR_CANVAS_FROM;
-  // Until the opening fit has set the view, React Flow's zoom is its initial 1: a large workflow
-  // that the fit will show at the far level is far from the first render, so its steps are never
-  // taken in shown and then hidden again.
-  const unfitted = useStore(isInitialView);
-  const opensFar = useOpensFar(large ? (doc ?? EMPTY_DOC) : null, positions);
-  const far = large && (unfitted ? opensFar : level === 'far');
-  const flowNodes = useMemo(() => (far ? nodes.map(hiddenNode) : nodes), [far, nodes]);
-  useFarSwitch(large, nodes);
+  const { large, far, nodes: flowNodes } = useFarLevel(doc, positions, nodes);
 
   useCanvasCamera(wrapper);
   const dropPoint = useDropPoint(wrapper);
