@@ -280,9 +280,11 @@ test('exports a file and imports it back byte for byte', async ({ page }) => {
   const exported = readFileSync(exportedPath, 'utf8');
   expect(exported).toBe(onDisk);
 
-  page.once('dialog', (dialog) => void dialog.accept());
   await page.getByTestId('file-menu').click();
   await page.getByTestId('menu-delete').click();
+  // Delete asks in the app's own dialog (renderer/editor/file-actions.ts).
+  await expect(page.getByTestId('confirm-dialog')).toContainText('Delete research-review.weft.json?');
+  await page.getByTestId('confirm-ok').click();
   await expect(page.getByTestId('workflow-list')).toBeVisible();
   await expect(page.getByTestId('workflow-row-research-review')).toHaveCount(0);
 
