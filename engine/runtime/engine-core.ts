@@ -5,6 +5,7 @@
 // (attempt-plan, evidence-reuse, failure-policy, settle-decision, compensation-plan, run-slots,
 // recovery-plan), applied by the attempt runner and the step router; step kinds that wait on
 // something other than an executor are run by handlers (step-handler.ts) the engine registers.
+import { StoreError } from '../store/store-error.ts';
 import { STEP_KINDS, type StepKind, type RunState } from '../../shared/definition/names.ts';
 import { isHandled, type HandlerKind } from '../../shared/definition/step-kinds.ts';
 import { widenEvent, type EventData, type EventType, type RunEvent, type SettleOutcome } from '../../shared/events/run-event.ts';
@@ -111,6 +112,8 @@ export class EngineCore implements RunPort {
   load(runId: string, log?: readonly RunEvent[]): LiveRun {
     const existing = this.runs.get(runId);
     if (existing) return existing;
+    // A replay is a record of a virtual run (weft replay): no engine continues or acts on it.
+    if (this.o.store.isReplayRun(runId)) throw new StoreError('refused', `run ${runId} is a replay (weft replay): it is a record of a virtual run, and nothing can act on it; act on the run it replays`);
     const model = foldStoredRun(this.o.store, runId, log);
     this.o.store.knownLastSeq(runId, model.lastSeq);
     const live = this.live(model);

@@ -9,6 +9,7 @@ import { definitionContent } from './definition-content.ts';
 import { snapshotWorkflow } from './definition-snapshot.ts';
 import { latestVersion, readDefinitionVersion, recordSavedVersion, runVersionHash, versionHistory, type StoredDefinitionVersion, type VersionRecord } from './saved-versions.ts';
 import { StoreError } from './store-error.ts';
+import { REPLAY_VERSION_BASE } from './replay-version.ts';
 import type { UnitOfWork } from './unit-of-work.ts';
 
 export class Definitions {
@@ -50,7 +51,7 @@ export class Definitions {
 
   /** Workflow ids with a run snapshot, and the latest such version of each. Store.workflowVersions. */
   workflowVersions(): Map<string, number> {
-    const rows = this.work.stmt('SELECT workflow_id AS id, MAX(version) AS version FROM definitions GROUP BY workflow_id ORDER BY workflow_id').all() as { id: string; version: number }[];
+    const rows = this.work.stmt(`SELECT workflow_id AS id, MAX(version) AS version FROM definitions WHERE version < ${REPLAY_VERSION_BASE} GROUP BY workflow_id ORDER BY workflow_id`).all() as { id: string; version: number }[];
     return new Map(rows.map((r) => [r.id, r.version]));
   }
 

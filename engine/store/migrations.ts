@@ -212,6 +212,16 @@ export const MIGRATIONS: readonly Migration[] = [
       new Store(db).backfillRunSnapshots(SNAPSHOT_POLICY.minEvents);
     },
   },
+  {
+    version: 13,
+    name: 'the kind of a run: a real run, or a replay of one against another definition (replay-runs.ts)',
+    // A replay (weft replay, issue 22) is stored as a run of kind 'replay', written whole when its
+    // virtual run ends: the runs list, stats, version history and the engine's recovery read only
+    // kind 'run'. Every run stored before is a real one.
+    sql: `
+      ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'run';
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

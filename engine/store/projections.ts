@@ -104,7 +104,7 @@ export class Projections implements BatchPart {
   }
 
   listRuns(limit: number): RunRow[] {
-    return (this.work.stmt(`SELECT ${RUN_COLUMNS} FROM runs ORDER BY created_at DESC, id DESC LIMIT ?`).raw().all(limit) as RunColumns[]).map(toRunRow);
+    return (this.work.stmt(`SELECT ${RUN_COLUMNS} FROM runs WHERE kind = 'run' ORDER BY created_at DESC, id DESC LIMIT ?`).raw().all(limit) as RunColumns[]).map(toRunRow);
   }
 
   runPage(filter: RunListFilter): { rows: RunListRow[]; next: string | null } {
@@ -121,19 +121,19 @@ export class Projections implements BatchPart {
   }
 
   runningRunIds(workflowId: string): string[] {
-    return ids(this.work.stmt("SELECT id FROM runs WHERE workflow_id = ? AND state = 'running'").all(workflowId));
+    return ids(this.work.stmt("SELECT id FROM runs WHERE workflow_id = ? AND state = 'running' AND kind = 'run'").all(workflowId));
   }
 
   runIdsOfWorkflow(workflowId: string, version?: number): string[] {
     return ids(
       version === undefined
-        ? this.work.stmt('SELECT id FROM runs WHERE workflow_id = ? ORDER BY created_at, id').all(workflowId)
-        : this.work.stmt('SELECT id FROM runs WHERE workflow_id = ? AND version = ? ORDER BY created_at, id').all(workflowId, version),
+        ? this.work.stmt("SELECT id FROM runs WHERE workflow_id = ? AND kind = 'run' ORDER BY created_at, id").all(workflowId)
+        : this.work.stmt("SELECT id FROM runs WHERE workflow_id = ? AND version = ? AND kind = 'run' ORDER BY created_at, id").all(workflowId, version),
     );
   }
 
   unfinishedRunIds(): string[] {
-    return ids(this.work.stmt(`SELECT id FROM runs WHERE state NOT IN (${FINISHED_RUN_STATES.map((s) => `'${s}'`).join(', ')}) ORDER BY created_at, id`).all());
+    return ids(this.work.stmt(`SELECT id FROM runs WHERE state NOT IN (${FINISHED_RUN_STATES.map((s) => `'${s}'`).join(', ')}) AND kind = 'run' ORDER BY created_at, id`).all());
   }
 
   stepProjections(runId: string): StepProjection[] {

@@ -7,7 +7,8 @@ import type { RunState } from '../../shared/definition/names.ts';
 import type { Db } from './db.ts';
 import { StoreError } from './store-error.ts';
 import { MAX_RUN_PAGE } from '../../shared/api/run-summary.ts';
-import type { RunRow } from './store-types.ts';
+import type { RunKind, RunRow } from './store-types.ts';
+import { REPLAY_VERSION_BASE } from './replay-version.ts';
 
 export interface RunListFilter {
   workflow?: string;
@@ -17,6 +18,8 @@ export interface RunListFilter {
   limit?: number;
   /** Text the workflow id or the run id contains, taken literally (no LIKE wildcards). */
   q?: string;
+  /** Real runs (the default) or replays (weft replay; replay-runs.ts): the list never mixes them. */
+  kind?: RunKind;
 }
 
 /** A row of the runs projection, as the store keeps it (without the idempotency key). */
@@ -26,8 +29,8 @@ export type RunListRow = Omit<RunRow, 'key'>;
 export function listRunPage(db: Db, filter: RunListFilter): { rows: RunListRow[]; next: string | null } {
   const limit = filter.limit ?? 50;
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_RUN_PAGE) throw new StoreError('bad-input', `limit must be a whole number from 1 to ${MAX_RUN_PAGE}, not ${limit}`);
-  const where: string[] = [];
-  const args: (string | number)[] = [];
+  const where: string[] = ['kind = ?'];
+  const args: (string | number)[] = [filter.kind ?? 'run'];
   if (filter.workflow !== undefined) {
     where.push('workflow_id = ?');
     args.push(filter.workflow);
@@ -49,7 +52,7 @@ export function listRunPage(db: Db, filter: RunListFilter): { rows: RunListRow[]
     where.push('(created_at, id) < (?, ?)');
     args.push(Number(match[1]), match[2] ?? '');
   }
-  const sql = `SELECT id, workflow_id, version, state, input_revision, created_at, updated_at FROM runs ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, id DESC LIMIT ?`;
+  const sql = `SELECT id, workflow_id, version, state, input_revision, created_at, updated_at FROM runs WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ?`;
   const raw = db.prepare(sql).raw().all(...args, limit + 1) as [string, string, number, RunState, number, number, number][];
   const rows = raw.slice(0, limit).map(([id, workflowId, version, state, inputRevision, createdAt, updatedAt]) => ({ id, workflowId, version, state, inputRevision, createdAt, updatedAt }));
   const last = rows[rows.length - 1];
@@ -58,7 +61,7 @@ export function listRunPage(db: Db, filter: RunListFilter): { rows: RunListRow[]
 
 /** The versions of a workflow stored here (each ran, or was snapshotted to run), oldest first. */
 export function definitionVersions(db: Db, workflowId: string): { version: number; definitionHash: string; savedAtMs: number }[] {
-  const rows = db.prepare('SELECT version, hash, created_at FROM definitions WHERE workflow_id = ? ORDER BY version').raw().all(workflowId) as [number, string, number][];
+  const rows = db.prepare(`SELECT version, hash, created_at FROM definitions WHERE workflow_id = ? AND version < ${REPLAY_VERSION_BASE} ORDER BY version`).raw().all(workflowId) as [number, string, number][];
   return rows.map(([version, definitionHash, savedAtMs]) => ({ version, definitionHash, savedAtMs }));
 }
 

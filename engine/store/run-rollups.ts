@@ -103,8 +103,8 @@ export class RunRollups {
   runsOf(workflowId: string, version?: number): RolledUpRun[] {
     const select = 'SELECT r.id, m.metrics FROM runs r LEFT JOIN run_metrics m ON m.run_id = r.id';
     const rows = version === undefined
-      ? this.stmt(`${select} WHERE r.workflow_id = ? ORDER BY r.created_at, r.id`).raw().all(workflowId)
-      : this.stmt(`${select} WHERE r.workflow_id = ? AND r.version = ? ORDER BY r.created_at, r.id`).raw().all(workflowId, version);
+      ? this.stmt(`${select} WHERE r.workflow_id = ? AND r.kind = 'run' ORDER BY r.created_at, r.id`).raw().all(workflowId)
+      : this.stmt(`${select} WHERE r.workflow_id = ? AND r.version = ? AND r.kind = 'run' ORDER BY r.created_at, r.id`).raw().all(workflowId, version);
     return rows as RolledUpRun[];
   }
 }

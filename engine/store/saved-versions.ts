@@ -6,6 +6,7 @@ import { definitionHash } from './definition-content.ts';
 import type { Db } from './db.ts';
 import { StoreError } from './store-error.ts';
 import { snapshotWorkflow } from './definition-snapshot.ts';
+import { REPLAY_VERSION_BASE } from './replay-version.ts';
 
 /** One version of a workflow's history. */
 export interface VersionRecord {
@@ -57,7 +58,7 @@ export function runVersionHash(db: Db, workflowId: string, version: number): str
 
 /** The highest version number the store knows of the workflow, run or saved (0 for none). */
 export function latestVersion(db: Db, workflowId: string): number {
-  const row = db.prepare('SELECT MAX(v) AS v FROM (SELECT MAX(version) AS v FROM definitions WHERE workflow_id = ? UNION ALL SELECT MAX(version) FROM saved_versions WHERE workflow_id = ?)').get(workflowId, workflowId) as {
+  const row = db.prepare(`SELECT MAX(v) AS v FROM (SELECT MAX(version) AS v FROM definitions WHERE workflow_id = ? AND version < ${REPLAY_VERSION_BASE} UNION ALL SELECT MAX(version) FROM saved_versions WHERE workflow_id = ?)`).get(workflowId, workflowId) as {
     v: number | null;
   };
   return row.v ?? 0;
@@ -67,9 +68,9 @@ export function latestVersion(db: Db, workflowId: string): number {
 export function versionHistory(db: Db, workflowId: string): VersionRecord[] {
   const rows = db
     .prepare(
-      `SELECT version, hash, at, source, (SELECT COUNT(*) FROM runs WHERE runs.workflow_id = ? AND runs.version = v.version) AS runs
+      `SELECT version, hash, at, source, (SELECT COUNT(*) FROM runs WHERE runs.workflow_id = ? AND runs.version = v.version AND runs.kind = 'run') AS runs
        FROM (
-         SELECT version, hash, created_at AS at, 'run' AS source FROM definitions WHERE workflow_id = ?
+         SELECT version, hash, created_at AS at, 'run' AS source FROM definitions WHERE workflow_id = ? AND version < ${REPLAY_VERSION_BASE}
          UNION ALL
          SELECT version, hash, saved_at, 'saved' FROM saved_versions s WHERE workflow_id = ?
            AND NOT EXISTS (SELECT 1 FROM definitions d WHERE d.workflow_id = s.workflow_id AND d.version = s.version)

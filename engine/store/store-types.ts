@@ -36,6 +36,9 @@ export interface NewEvent<T extends EventType = EventType> {
   reason?: string | null;
 }
 
+/** A real run, or a replay of one against another definition (weft replay), stored apart (migration 13). */
+export type RunKind = 'run' | 'replay';
+
 export interface RunRow {
   id: string;
   /** The idempotency key a run was created with (weft run --key), if any. */

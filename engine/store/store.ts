@@ -24,10 +24,12 @@ import type { RunModel } from '../../shared/run/run-model.ts';
 import { foldEvents } from '../../shared/run/fold-events.ts';
 import type { CursorPage, ExternalEvent, NewEvent, RunEventPage, RunRow, StepProjection, StoreStats } from './store-types.ts';
 import { UnitOfWork } from './unit-of-work.ts';
+import { isReplayRun, saveReplayRun, type ReplayRunRecord } from './replay-runs.ts';
 import type { WorkflowRollups } from './workflow-rollups.ts';
 
 export type { CommitListener, CommittedEvent } from './commit-listeners.ts';
-export type { CursorPage, ExternalEvent, NewEvent, RunEventPage, RunRow, StepProjection, StoreStats } from './store-types.ts';
+export type { CursorPage, ExternalEvent, NewEvent, RunEventPage, RunKind, RunRow, StepProjection, StoreStats } from './store-types.ts';
+export type { ReplayRunRecord } from './replay-runs.ts';
 export { snapshotWorkflow } from './definition-snapshot.ts';
 export type { SnapshotPolicy } from './run-snapshots.ts';
 
@@ -305,6 +307,19 @@ export class Store {
   private definitionOfRun(runId: string): Workflow | undefined {
     const row = this.getRun(runId);
     return row === undefined ? undefined : this.loadDefinition(row.workflowId, row.version)?.workflow;
+  }
+
+  // ---- replays (replay-runs.ts) ----
+
+  /** Stores a replay's virtual run whole (definition, events, row of kind 'replay') in one transaction, apart from the unit of work. */
+  saveReplayRun(record: ReplayRunRecord, now: number): void {
+    this.flush();
+    saveReplayRun(this.work.db, record, now);
+  }
+
+  /** Whether the run is a replay: no engine loads one, no list or stat counts one. */
+  isReplayRun(runId: string): boolean {
+    return isReplayRun(this.work.db, runId);
   }
 
   // ---- runs ----

@@ -276,7 +276,7 @@ export class WorkflowRollups {
 
   /** How many runs of the workflow (of one version if given) the store has. */
   runCount(workflowId: string, version?: number): number {
-    const [row] = this.ofRuns('SELECT count(*) AS n FROM runs r WHERE r.workflow_id = ? $V', version, workflowId) as { n: number }[];
+    const [row] = this.ofRuns("SELECT count(*) AS n FROM runs r WHERE r.workflow_id = ? AND r.kind = 'run' $V", version, workflowId) as { n: number }[];
     return row?.n ?? 0;
   }
 
@@ -294,13 +294,13 @@ export class WorkflowRollups {
     const unfinished = RUN_STATES.filter((s) => !isFinishedRunState(s)).map((s) => `'${s}'`).join(', ');
     // By the state index: there are few runs still going, however many have finished.
     const going = this.ofRuns(
-      `SELECT r.id AS id FROM runs r INDEXED BY runs_by_state WHERE r.state IN (${unfinished}) AND r.workflow_id = ? $V AND NOT EXISTS (SELECT 1 FROM run_metrics m WHERE m.run_id = r.id) ORDER BY r.created_at, r.id`,
+      `SELECT r.id AS id FROM runs r INDEXED BY runs_by_state WHERE r.state IN (${unfinished}) AND r.workflow_id = ? AND r.kind = 'run' $V AND NOT EXISTS (SELECT 1 FROM run_metrics m WHERE m.run_id = r.id) ORDER BY r.created_at, r.id`,
       version,
       workflowId,
     ) as { id: string }[];
     if (going.length + rolledUp === this.runCount(workflowId, version)) return going.map((r) => r.id);
     const all = this.ofRuns(
-      'SELECT r.id AS id FROM runs r WHERE r.workflow_id = ? $V AND NOT EXISTS (SELECT 1 FROM run_metrics m WHERE m.run_id = r.id) ORDER BY r.created_at, r.id',
+      "SELECT r.id AS id FROM runs r WHERE r.workflow_id = ? AND r.kind = 'run' $V AND NOT EXISTS (SELECT 1 FROM run_metrics m WHERE m.run_id = r.id) ORDER BY r.created_at, r.id",
       version,
       workflowId,
     ) as { id: string }[];
@@ -309,7 +309,7 @@ export class WorkflowRollups {
 
   /** The newest `limit` runs (oldest first) with their rollups' JSON (null without one). */
   newestRuns(workflowId: string, version: number | undefined, limit: number): [string, string | null][] {
-    const select = 'SELECT r.id AS id, m.metrics AS metrics FROM runs r LEFT JOIN run_metrics m ON m.run_id = r.id WHERE r.workflow_id = ?';
+    const select = 'SELECT r.id AS id, m.metrics AS metrics FROM runs r LEFT JOIN run_metrics m ON m.run_id = r.id WHERE r.workflow_id = ? AND r.kind = \'run\'';
     const order = 'ORDER BY r.created_at DESC, r.id DESC LIMIT ?';
     const rows = (version === undefined ? this.stmt(`${select} ${order}`).all(workflowId, limit) : this.stmt(`${select} AND r.version = ? ${order}`).all(workflowId, version, limit)) as { id: string; metrics: string | null }[];
     return rows.reverse().map((r) => [r.id, r.metrics]);

@@ -30,6 +30,17 @@ export type SettleOutcome = z.infer<typeof SettleOutcome>;
 export const RunDebugSettings = z.object({ breakpoints: z.array(z.string()), pins: z.record(z.string(), z.unknown()) });
 export type RunDebugSettings = z.infer<typeof RunDebugSettings>;
 
+/**
+ * What a replay ran (weft replay, docs/evolution.md): the source run's input on another
+ * definition, named by version (`workflow@version`) or by file, with that definition's own hash
+ * (the stored snapshot of a draft carries a replay-only version number; this hash is the draft's).
+ */
+export const ReplayOf = z.object({
+  runId: z.string(),
+  against: z.object({ workflowId: z.string(), version: z.number().int().optional(), file: z.string().optional(), definitionHash: z.string() }),
+});
+export type ReplayOf = z.infer<typeof ReplayOf>;
+
 const EdgeDecision = z.object({ id: z.string(), taken: z.boolean(), why: z.string() });
 export type EdgeDecision = z.infer<typeof EdgeDecision>;
 
@@ -47,6 +58,8 @@ export const EVENT_DATA = {
     forkOf: z.object({ runId: z.string(), fromStep: z.string() }).optional(),
     /** Set on a debug run: its breakpoints and pinned outputs, fixed when it is created. */
     debug: RunDebugSettings.optional(),
+    /** Set on a replay (weft replay): the run it replays and the definition it ran on instead. */
+    replayOf: ReplayOf.optional(),
   }),
   run_input_revised: z.object({ inputRevision: z.number().int(), input: z.unknown() }),
   run_state_changed: z.object({ state: z.enum(RUN_STATES) }),
