@@ -15,6 +15,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'runs', load: async () => (await import('./commands/runs-command.ts')).runsCommand },
   { name: 'inspect', load: async () => (await import('./commands/inspect-command.ts')).inspectCommand },
   { name: 'compare', load: async () => (await import('./commands/compare-command.ts')).compareCommand },
+  { name: 'replay', load: async () => (await import('./commands/replay-command.ts')).replayCommand },
   { name: 'events', load: async () => (await import('./commands/events-command.ts')).eventsCommand },
   { name: 'resume', load: async () => (await import('./commands/resume-command.ts')).resumeCommand },
   { name: 'revise', load: async () => (await import('./commands/revise-command.ts')).reviseCommand },

@@ -65,16 +65,16 @@ export class RecordedExecutor implements Executor {
 
   private play(recorded: RecordedAttempt, ctx: AttemptContext): Promise<AttemptResult> {
     return new Promise((resolve) => {
-      let cancel: (() => void) | undefined;
+      const timer: { cancel?: () => void } = {};
       const aborted = (): void => {
-        cancel?.();
+        timer.cancel?.();
         resolve(ctx.step.effect === 'external'
           ? { outcome: 'unknown', reason: 'aborted while the effect may have happened' }
           : { outcome: 'failed', code: 'aborted', message: 'aborted', retryable: true });
       };
       if (ctx.signal.aborted) return aborted();
       ctx.signal.addEventListener('abort', aborted, { once: true });
-      cancel = this.o.clock.setTimer(recorded.durationMs, () => {
+      timer.cancel = this.o.clock.setTimer(recorded.durationMs, () => {
         ctx.signal.removeEventListener('abort', aborted);
         resolve(recorded.result);
       });

@@ -112,9 +112,9 @@ async function runVirtually(source: readonly RunEvent[], workflow: Workflow, o: 
   const stop = (n: NeedsRecordingInfo): void => {
     needs ??= n;
   };
-  let engine: Engine | undefined;
+  // Called only once the engine below is made (by its executor and its commits).
   const attemptHash = (runId: string, stepId: string, activation: number, attempt: number): string | undefined =>
-    engine?.model(runId)?.steps.get(stepId)?.attempts.find((a) => a.activation === activation && a.number === attempt)?.inputHash;
+    live.model(runId)?.steps.get(stepId)?.attempts.find((a) => a.activation === activation && a.number === attempt)?.inputHash;
   const recorded = new RecordedExecutor({
     clock,
     attempts: recordings.attempts,
@@ -126,8 +126,7 @@ async function runVirtually(source: readonly RunEvent[], workflow: Workflow, o: 
   for (const kind of OUTSIDE_KINDS) executors[kind] = recorded;
   // Its own seed from the caller's randomness: replays made in the same millisecond get other ids.
   const random = seededRandom(Math.floor(o.random() * 2 ** 32));
-  engine = new Engine({ store: mem, clock, random, executors });
-  const live = engine;
+  const live = new Engine({ store: mem, clock, random, executors });
   try {
     const hash = mem.saveDefinition(workflow, clock.now());
     const runId = live.startRun({ workflow, definitionHash: hash, input: created.data.input, workspaceDir: created.data.workspaceDir });

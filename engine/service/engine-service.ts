@@ -22,7 +22,7 @@ import type { RunEvent } from '../../shared/events/run-event.ts';
 import { hasErrors } from '../../shared/validator/diagnostic.ts';
 import { validateDefinitionText } from '../../shared/validator/validate-workflow.ts';
 import type { Engine } from '../runtime/engine.ts';
-import { systemClock, type Clock } from '../time/clock.ts';
+import { systemClock, systemRandom, type Clock } from '../time/clock.ts';
 import { indexDefinition } from '../../shared/run/definition-index.ts';
 import { forkPlan } from '../runtime/fork-plan.ts';
 import { planRevision } from '../runtime/revision-plan.ts';
@@ -53,6 +53,11 @@ import { fileHash } from './file-hash.ts';
 import { pauseAt } from './test-pause.ts';
 import { checkDebug } from './debug-settings.ts';
 import { definitionToRun } from './definition-to-run.ts';
+import { ReplayBatchRequest, ReplayRequest, type ReplayBatchResult, type ReplayFilter, type ReplayResult } from '../../shared/api/replay-result.ts';
+import { replayRun, type ReplayAgainst } from '../evolution/replay-run.ts';
+import { replayRuns } from '../evolution/replay-batch.ts';
+import { replayAgainst, scriptFrom } from '../evolution/replay-against.ts';
+import type { Script } from '../scenario/scripted-executor.ts';
 import { DEFAULT_REASON, defaultActor } from './who-acts.ts';
 import type { RunDebugSettings } from '../../shared/events/run-event.ts';
 
@@ -325,6 +330,32 @@ export class EngineService {
     const live = this.engine.load(runId);
     if (live.model.state === 'paused') await this.act(runId, { action: 'resume', by: who.by ?? this.actor, reason: who.reason ?? DEFAULT_REASON });
     return [runId];
+  }
+
+  // ---- replays (weft replay; engine/evolution/replay-run.ts) ----
+
+  /** Replays a run on another definition in virtual time, answered only from its recordings, and stores it as a run of kind 'replay'. */
+  replay(idOrPrefix: string, against: ReplayAgainst, script?: Script): Promise<ReplayResult> {
+    this.engine.flush();
+    return replayRun(this.store, idOrPrefix, against, { clock: this.clock, random: systemRandom, ...(script === undefined ? {} : { script }) });
+  }
+
+  /** Replays every run `filter` selects (newest first) on the same definition: a row per run and the counts. */
+  replayMany(filter: ReplayFilter, against: ReplayAgainst, script?: Script): Promise<ReplayBatchResult> {
+    this.engine.flush();
+    return replayRuns(this.store, filter, against, { clock: this.clock, random: systemRandom, ...(script === undefined ? {} : { script }) });
+  }
+
+  /** `POST /api/runs/:id/replay`: the request's definition (a version, a workspace file, a draft) resolved, then replay. */
+  async replayRequest(idOrPrefix: string, request: CommandInput<typeof ReplayRequest>): Promise<ReplayResult> {
+    const command = parseCommand(ReplayRequest, request, 'the request');
+    return this.replay(idOrPrefix, await replayAgainst(this.store, this.files, command.against), scriptFrom(command.script));
+  }
+
+  /** `POST /api/replays`: as replayRequest, for the runs of a filter. */
+  async replayBatchRequest(request: CommandInput<typeof ReplayBatchRequest>): Promise<ReplayBatchResult> {
+    const command = parseCommand(ReplayBatchRequest, request, 'the request');
+    return this.replayMany(command.filter, await replayAgainst(this.store, this.files, command.against), scriptFrom(command.script));
   }
 
   // ---- reading ----

@@ -18,7 +18,8 @@ import { workflowReport, type WorkflowReport } from '../metrics/stats.ts';
 import { systemClock, type Clock } from '../time/clock.ts';
 import { foldForReader } from './snapshot-fold.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
-import type { Store } from '../store/store.ts';
+import type { RunKind, Store } from '../store/store.ts';
+import { MAX_RUN_PAGE } from '../../shared/api/run-summary.ts';
 import { followRunEvents } from './follow-run-events.ts';
 import { ServiceError, serviceErrorOf } from './service-error.ts';
 export type { RestartRecord } from '../../shared/run/restart-record.ts';
@@ -82,8 +83,8 @@ export class RunReader {
   }
 
   /** The newest runs, newest first. */
-  recentRuns(limit: number): RunRowView[] {
-    const rows = this.store.listRuns(limit);
+  recentRuns(limit: number, kind: RunKind = 'run'): RunRowView[] {
+    const rows = kind === 'run' ? this.store.listRuns(limit) : this.store.runPage({ kind, limit: Math.min(limit, MAX_RUN_PAGE) }).rows;
     const debug = this.store.debugRunIds(rows.map((r) => r.id));
     return rows.map((r) => ({ id: r.id, workflowId: r.workflowId, version: r.version, state: r.state, inputRevision: r.inputRevision, createdAt: new Date(r.createdAt).toISOString(), ...(debug.has(r.id) ? { debug: true as const } : {}) }));
   }

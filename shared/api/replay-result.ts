@@ -84,3 +84,19 @@ export const ReplayFilter = z.strictObject({
   limit: z.number().int().min(1).max(500).optional(),
 });
 export type ReplayFilter = z.infer<typeof ReplayFilter>;
+
+/** The definition to replay on, as a request names it: a stored version, a workspace file, or a definition (the editor's unsaved draft). */
+export const ReplayAgainstRequest = z.union([
+  z.strictObject({ workflowId: z.string().min(1), version: z.number().int().positive() }),
+  z.strictObject({ file: z.string().min(1) }),
+  z.strictObject({ definition: z.unknown().refine((v) => v !== undefined, 'a workflow definition (the draft\'s content)') }),
+]);
+export type ReplayAgainstRequest = z.infer<typeof ReplayAgainstRequest>;
+
+/** `POST /api/runs/:id/replay`: replay the run on `against`; `script` answers calls with no recording. */
+export const ReplayRequest = z.strictObject({ against: ReplayAgainstRequest, script: ReplayScript.optional() });
+export type ReplayRequest = z.infer<typeof ReplayRequest>;
+
+/** `POST /api/replays`: replay the runs `filter` selects on `against`. */
+export const ReplayBatchRequest = z.strictObject({ filter: ReplayFilter, against: ReplayAgainstRequest, script: ReplayScript.optional() });
+export type ReplayBatchRequest = z.infer<typeof ReplayBatchRequest>;

@@ -59,6 +59,8 @@ export const RunListQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(MAX_RUN_PAGE).optional(),
   /** Text the workflow id or the run id contains (taken literally; the app's runs filter). */
   q: z.string().min(1).max(MAX_RUN_SEARCH).optional(),
+  /** `replay`: list the replays (weft replay) instead of the runs; they are never mixed. */
+  kind: z.enum(['run', 'replay']).optional(),
 });
 export type RunListQuery = z.infer<typeof RunListQuery>;
 
