@@ -19,7 +19,10 @@ export interface RecordedAttempt {
 /** One recorded decision of a human step's task. */
 export interface RecordedDecision {
   inputHash: string;
+  /** From the task's opening to the decision. */
   afterMs: number;
+  /** From the run's creation to the decision. */
+  atMs: number;
   decision: 'approved' | 'rejected';
   by: string;
   data?: unknown;
@@ -83,6 +86,7 @@ export function recordingsOf(events: readonly RunEvent[]): Recordings {
           add(decisions, e.step, {
             inputHash: o.inputHash,
             afterMs: Math.max(0, e.at - o.at),
+            atMs: Math.max(0, e.at - createdAt),
             decision: d.decision,
             by: d.by,
             ...(d.data === undefined ? {} : { data: d.data }),

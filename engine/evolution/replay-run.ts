@@ -2,7 +2,8 @@
 // on another definition by the real engine, on an in-memory store, in virtual time, with no
 // executor but the RecordedExecutor: every call of a step that does work is answered from the
 // source run's recorded attempt with the same input hash, a person's decision is the one the
-// source recorded for the same input, at the same offset from the task's opening, and the events
+// source recorded for the same input, at the source's moment of it (or, when the replay reaches
+// the task later, as long after its opening as in the source), and the events
 // the source was delivered arrive at their offsets. Operator actions of the source are not
 // replayed. A call with no recording stops the replay there (or takes the `--script` answer).
 // The virtual run is then stored apart, as a run of kind 'replay' (engine/store/replay-runs.ts),
@@ -45,7 +46,7 @@ export interface ReplayAgainst {
 export interface ReplayOptions {
   /** Answers for calls with no recording, by step id (the schema of a scenario's `steps`). */
   script?: Script;
-  /** The real clock: the virtual run starts at its now, and the replay is stored then. */
+  /** The real clock: the replay is stored at its now (the virtual run starts at the source's start). */
   clock: Clock;
   random: Random;
 }
@@ -105,7 +106,9 @@ async function runVirtually(source: readonly RunEvent[], workflow: Workflow, o: 
   const created = source[0];
   if (created?.type !== 'run_created') throw new Error('a run log starts with run_created');
   const recordings = recordingsOf(source);
-  const clock = new VirtualClock(o.clock.now());
+  // Virtual time starts when the source run started: what a step records of the time (a person's
+  // decision's `at`) comes out the same when it happens at the same offset.
+  const clock = new VirtualClock(created.at);
   const db = openDatabase(':memory:');
   const mem = new Store(db);
   let needs: NeedsRecordingInfo | undefined;
@@ -145,7 +148,11 @@ async function runVirtually(source: readonly RunEvent[], workflow: Workflow, o: 
         return;
       }
       decided.set(key, n + 1);
-      clock.setTimer(d.afterMs, () => {
+      // At the source's moment of the decision when the replay reached the task by then (so a
+      // decision's recorded time comes out the same), else as long after the task opened.
+      const atSource = created.at + d.atMs;
+      const at = e.at <= atSource ? atSource : e.at + d.afterMs;
+      clock.setTimer(at - clock.now(), () => {
         live.decideTask(runId, stepId, {
           decision: d.decision,
           by: d.by,

@@ -37,6 +37,7 @@ export function apiHandlers(s: EngineService, reads: ServedReads, facts: HealthF
         ...(q.after === undefined ? {} : { after: q.after }),
         ...(q.limit === undefined ? {} : { limit: q.limit }),
         ...(q.q === undefined ? {} : { q: q.q }),
+        ...(q.kind === undefined ? {} : { kind: q.kind }),
       }),
     'runs.start': async ({ body }, answer) => {
       const started = await s.startRun(body);
@@ -53,6 +54,17 @@ export function apiHandlers(s: EngineService, reads: ServedReads, facts: HealthF
       const result = await s.act(params.id, body);
       // The service took the body, so its action is the one it names: a fork created a run.
       if (actionNamed(body.value) === 'fork') answer.status(201);
+      return result;
+    },
+    // A replay is stored as a run of kind replay: 201, a run was created (two for a batch of two).
+    'runs.replay': async ({ params, body }, answer) => {
+      const result = await s.replayRequest(params.id, body);
+      answer.status(201);
+      return result;
+    },
+    replays: async ({ body }, answer) => {
+      const result = await s.replayBatchRequest(body);
+      answer.status(201);
       return result;
     },
 

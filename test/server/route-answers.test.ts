@@ -86,6 +86,12 @@ describe('every route of the table answers what its entry says', () => {
     expect(fork.answer.runId).not.toBe(runId);
 
     expect((await exercise('tasks.answer', { params: { runId, stepId: 'check' }, body: { action: 'approve', by: 'ana' } })).answer.runId).toBe(runId);
+    // The run just approved, replayed on its own version: the decision is the recorded one.
+    const replayed = await exercise('runs.replay', { params: { id: runId }, body: { against: { workflowId: 'review', version: 1 } } });
+    expect(replayed).toMatchObject({ status: 201, answer: { sourceRunId: runId, verdict: 'same', replayState: 'succeeded' } });
+    const batch = await exercise('replays', { body: { filter: { workflow: 'review', state: 'succeeded' }, against: { file: 'review.weft.json' } } });
+    expect(batch.answer.rows.map((r) => [r.sourceRunId, r.verdict])).toEqual([[runId, 'same']]);
+    expect((await exercise('runs.list', { query: { kind: 'replay' } })).answer.runs).toHaveLength(2);
     expect((await exercise('commands', { body: { command: 'act', run: second, action: { action: 'cancel', reason: 'not needed' } } })).answer).toMatchObject({ runId: second, state: 'cancelled' });
 
     const paying = (await exercise('runs.start', { body: { workflow: 'payment', input: { orderId: 'A17' } } })).answer.runId;
