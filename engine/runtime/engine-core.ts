@@ -112,7 +112,6 @@ export class EngineCore implements RunPort {
   load(runId: string, log?: readonly RunEvent[]): LiveRun {
     const existing = this.runs.get(runId);
     if (existing) return existing;
-    // A replay is a record of a virtual run (weft replay): no engine continues or acts on it.
     if (this.o.store.isReplayRun(runId)) throw new StoreError('refused', `run ${runId} is a replay (weft replay): it is a record of a virtual run, and nothing can act on it; act on the run it replays`);
     const model = foldStoredRun(this.o.store, runId, log);
     this.o.store.knownLastSeq(runId, model.lastSeq);

@@ -168,11 +168,11 @@ describe('stats from rollups agree with the full scan', () => {
     const dbPath = join(dir, 'weft.db');
     const random = seededRandom(SEED + 1);
     for (let n = 1; n <= 12; n++) await runScenario(workflow, randomScenario(random, n), { dbPath });
-    // As a store of schema 9 would be: no rollups table, and no rollups (nor migration 11's, nor 12's snapshots).
+    // As a store of schema 9 would be: no kind of run (migration 13), no rollups table, and no rollups (nor migration 11's, nor 12's snapshots).
     const old = openDatabase(dbPath);
     const before = (old.prepare('SELECT count(*) AS n FROM run_metrics').get() as { n: number }).n;
     expect(before).toBeGreaterThan(0);
-    old.exec('DROP TABLE run_metrics; DROP INDEX runs_newest; DROP INDEX runs_by_workflow_newest; PRAGMA user_version = 9');
+    old.exec('DROP TABLE run_metrics; DROP INDEX runs_newest; DROP INDEX runs_by_workflow_newest; ALTER TABLE runs DROP COLUMN kind; PRAGMA user_version = 9');
     old.exec('DROP TABLE stat_runs; DROP TABLE stat_steps; DROP TABLE stat_edges; DROP TABLE stat_starts; DROP TABLE stat_samples; DROP TABLE run_snapshots');
     old.close();
     const conn = openDatabase(dbPath, { mode: 'write' });
@@ -215,7 +215,7 @@ describe('stats from rollups agree with the full scan', () => {
     const old = openDatabase(dbPath);
     const rollups = (old.prepare('SELECT count(*) AS n FROM run_metrics').get() as { n: number }).n;
     expect(rollups).toBeGreaterThan(10);
-    old.exec('DROP TABLE stat_runs; DROP TABLE stat_steps; DROP TABLE stat_edges; DROP TABLE stat_starts; DROP TABLE stat_samples; DROP TABLE run_snapshots; PRAGMA user_version = 10');
+    old.exec('DROP TABLE stat_runs; DROP TABLE stat_steps; DROP TABLE stat_edges; DROP TABLE stat_starts; DROP TABLE stat_samples; DROP TABLE run_snapshots; ALTER TABLE runs DROP COLUMN kind; PRAGMA user_version = 10');
     old.close();
     const conn = openDatabase(dbPath, { mode: 'write' });
     const upgraded = new Store(conn);
