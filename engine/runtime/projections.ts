@@ -48,6 +48,7 @@ export function repairMissingRuns(store: Store): string[] {
 export function projectFromLog(store: Store, runId: string): RunModel {
   const m = foldStoredRun(store, runId);
   store.setRunProjection(runRow(m));
-  if (!isTerminal(m.state)) for (const s of stepRows(m)) store.setStepProjection(runId, s);
+  // A replay (weft replay) keeps no step rows: nothing waits on it, whatever state it stopped in.
+  if (!isTerminal(m.state) && !store.isReplayRun(runId)) for (const s of stepRows(m)) store.setStepProjection(runId, s);
   return m;
 }

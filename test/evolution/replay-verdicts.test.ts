@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReplayResult } from '../../shared/api/replay-result.ts';
 import { replayRun } from '../../engine/evolution/replay-run.ts';
+import { rebuildProjections } from '../../engine/runtime/projections.ts';
 import { systemClock, systemRandom } from '../../engine/time/clock.ts';
 import { harness, parseWorkflow, type Harness } from '../engine/harness.ts';
 import { countingServer, recordUpdate, type CountingServer } from './replay-fixture.ts';
@@ -135,5 +136,10 @@ describe('replays are stored apart', () => {
     expect(() => engine.load(incomplete.replayRunId)).toThrow(/is a replay/);
     expect(h.store.readEvents(incomplete.replayRunId)).toHaveLength(events);
     expect(h.store.runPage({}).rows).toHaveLength(2);
+    // Projections rebuilt from the log give a replay its row back, and no step rows.
+    rebuildProjections(h.store);
+    expect(h.store.stepProjections(incomplete.replayRunId)).toEqual([]);
+    expect(h.store.unfinishedRunIds()).toEqual([]);
+    expect(h.store.runPage({ kind: 'replay' }).rows.map((r) => r.id)).toContain(incomplete.replayRunId);
   });
 });
