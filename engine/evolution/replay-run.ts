@@ -28,7 +28,7 @@ import { StoreError } from '../store/store-error.ts';
 import type { Clock, Random } from '../time/clock.ts';
 import { RecordedExecutor } from './replay-executor.ts';
 import { recordingsOf, type RecordedDecision } from './replay-recordings.ts';
-import { replayVerdict } from './replay-verdict.ts';
+import { differsBeyondClock, replayVerdict } from './replay-verdict.ts';
 
 /** The kinds whose work runs outside the engine: the RecordedExecutor answers them all. */
 const OUTSIDE_KINDS: readonly StepKind[] = kindsWhere((k) => k.outside);
@@ -86,7 +86,7 @@ export async function replayRun(store: Store, sourceIdOrPrefix: string, against:
     replayRunId: virtual.runId,
     sourceRunId: sourceId,
     against: info,
-    verdict: replayVerdict(source.state, replay.state, comparison, virtual.needs !== undefined),
+    verdict: replayVerdict(source.state, replay.state, differsBeyondClock(comparison, workflow), virtual.needs !== undefined),
     ...(virtual.needs === undefined ? {} : { needsRecording: virtual.needs }),
     sourceState: source.state,
     replayState: replay.state,

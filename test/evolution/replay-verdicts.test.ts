@@ -10,7 +10,7 @@ import { ReplayResult } from '../../shared/api/replay-result.ts';
 import { replayRun } from '../../engine/evolution/replay-run.ts';
 import { rebuildProjections } from '../../engine/runtime/projections.ts';
 import { systemClock, systemRandom } from '../../engine/time/clock.ts';
-import { harness, parseWorkflow, type Harness } from '../engine/harness.ts';
+import { harness, parseWorkflow, until, type Harness } from '../engine/harness.ts';
 import { countingServer, recordUpdate, type CountingServer } from './replay-fixture.ts';
 
 let server: CountingServer;
@@ -141,5 +141,36 @@ describe('replays are stored apart', () => {
     expect(h.store.stepProjections(incomplete.replayRunId)).toEqual([]);
     expect(h.store.unfinishedRunIds()).toEqual([]);
     expect(h.store.runPage({ kind: 'replay' }).rows.map((r) => r.id)).toContain(incomplete.replayRunId);
+  });
+});
+
+describe('events and waits', () => {
+  it('a replay gets the events the source was delivered, and passes its waits in virtual time', async () => {
+    const flow = {
+      format: 'weft/v1', id: 'paid-flow', version: 1, name: 'Paid flow',
+      steps: [
+        { id: 'paid', kind: 'event', config: { name: 'payment.received', correlationKey: 'input.orderId' }, deadlineMs: 86_400_000 },
+        { id: 'cool', kind: 'wait', config: { durationMs: 50 } },
+        { id: 'book', kind: 'http', input: 'steps.paid.output', config: { method: 'POST', url: `${server.base}/save`, body: 'steps.paid.output' } },
+        { id: 'done', kind: 'end' },
+      ],
+      edges: [{ id: 'a', from: 'paid', to: 'cool' }, { id: 'b', from: 'cool', to: 'book' }, { id: 'c', from: 'book', to: 'done' }],
+    };
+    const { runId } = h.start(flow, { orderId: 'A17' });
+    await h.engine.sendEvent({ id: 'ev-1', name: 'payment.received', key: 'A17', data: { amount: 12 }, receivedAt: Date.now() });
+    await until(() => {
+      h.engine.flush();
+      return h.store.getRun(runId)?.state === 'succeeded';
+    }, 'the paid run ends after its wait');
+    const before = server.count;
+    const r = await replayRun(h.store, runId, { workflow: parseWorkflow(flow), version: 1 }, { clock: systemClock, random: systemRandom });
+    expect(server.count).toBe(before);
+    // The wait fired at the same offset in virtual time; only the real engine's milliseconds
+    // between steps differ, and the verdict does not count the clock's own fields.
+    expect(r.comparison.steps.filter((s) => s.differs.length > 0).map((s) => [s.id, s.fields.output.map((f) => f.path)])).toEqual(
+      r.comparison.firstDifference === null ? [] : [['cool', ['$.firedAt']]],
+    );
+    expect(r.verdict).toBe('same');
+    expect(r.comparison.steps.find((s) => s.id === 'paid')?.b?.output).toEqual(r.comparison.steps.find((s) => s.id === 'paid')?.a?.output);
   });
 });
