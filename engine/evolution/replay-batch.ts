@@ -5,32 +5,25 @@
 // still failing differently.
 import type { ReplayBatchResult, ReplayFilter, ReplayResult, ReplayRow, ReplayVerdict } from '../../shared/api/replay-result.ts';
 import type { RunComparison } from '../../shared/api/run-comparison.ts';
-import type { RunModel } from '../../shared/run/run-model.ts';
-import { foldRun } from '../runtime/fold-run.ts';
+import { runMetrics } from '../metrics/run-metrics.ts';
 import type { Store } from '../store/store.ts';
 import { replayRun, type ReplayAgainst, type ReplayOptions } from './replay-run.ts';
 import { definitionHash } from '../store/definition-content.ts';
 
-/** Step outcomes that mean the step did not do its work. */
-const FAILED_OUTCOMES: ReadonlySet<string> = new Set(['failed', 'timed_out', 'unknown', 'rejected', 'expired']);
-
-/** The step a run failed at: the one that doomed it, else the first step whose latest settlement failed; null for none. */
-export function failingStepOf(run: RunModel): string | null {
-  if (run.failing !== null) return run.failing.stepId;
-  if (run.state === 'succeeded') return null;
-  for (const s of run.steps.values()) if ((s.outcome !== null && FAILED_OUTCOMES.has(s.outcome)) || s.state === 'failed' || s.state === 'unknown') return s.id;
-  return null;
+/** The step a failed run (or one that needs attention) failed at, as the runs list names it (run-metrics.ts); null for none. */
+export function failingStepOf(store: Store, runId: string, now: number): string | null {
+  return runMetrics(store.readRunLog(runId), now).failure?.step ?? null;
 }
 
 /** The runs a filter selects, newest first: real runs only. */
-export function selectRuns(store: Store, filter: ReplayFilter): string[] {
+export function selectRuns(store: Store, filter: ReplayFilter, now: number): string[] {
   const limit = filter.limit ?? 50;
   const out: string[] = [];
   let after: string | undefined;
   for (;;) {
     const page = store.runPage({ workflow: filter.workflow, ...(filter.state === undefined ? {} : { state: filter.state }), ...(after === undefined ? {} : { after }), limit: 500 });
     for (const row of page.rows) {
-      if (filter.failingStep !== undefined && failingStepOf(foldRun(store, row.id)) !== filter.failingStep) continue;
+      if (filter.failingStep !== undefined && failingStepOf(store, row.id, now) !== filter.failingStep) continue;
       out.push(row.id);
       if (out.length >= limit) return out;
     }
@@ -46,7 +39,7 @@ export function selectRuns(store: Store, filter: ReplayFilter): string[] {
  */
 export async function replayRuns(store: Store, filter: ReplayFilter, against: ReplayAgainst, o: ReplayOptions): Promise<ReplayBatchResult> {
   const rows: ReplayRow[] = [];
-  for (const id of selectRuns(store, filter)) rows.push(rowOf(await replayRun(store, id, against, o), store));
+  for (const id of selectRuns(store, filter, o.clock.now())) rows.push(rowOf(await replayRun(store, id, against, o), store, o.clock.now()));
   const counts: Record<ReplayVerdict, number> = { same: 0, fixed: 0, changed: 0, regressed: 0, incomplete: 0 };
   for (const r of rows) counts[r.verdict]++;
   return {
@@ -62,17 +55,15 @@ export async function replayRuns(store: Store, filter: ReplayFilter, against: Re
   };
 }
 
-function rowOf(r: ReplayResult, store: Store): ReplayRow {
-  const source = foldRun(store, r.sourceRunId);
-  const replay = foldRun(store, r.replayRunId);
-  const failingStep = failingStepOf(source);
+function rowOf(r: ReplayResult, store: Store, now: number): ReplayRow {
+  const failingStep = failingStepOf(store, r.sourceRunId, now);
   return {
     sourceRunId: r.sourceRunId,
     replayRunId: r.replayRunId,
     sourceState: r.sourceState,
     replayState: r.replayState,
     verdict: r.verdict,
-    group: groupOf(r.verdict, r.sourceState, r.replayState, failingStep, failingStepOf(replay)),
+    group: groupOf(r.verdict, r.sourceState, r.replayState, failingStep, failingStepOf(store, r.replayRunId, now)),
     failingStep,
     note: noteOf(r, r.comparison),
   };

@@ -82,6 +82,8 @@ describe('weft replay', () => {
     const batch = ReplayBatchResult.parse(JSON.parse(json.stdout));
     expect(batch.rows.map((x) => x.sourceRunId)).toEqual([runs['worse']]);
     expect(batch.counts).toEqual({ same: 0, fixed: 1, changed: 0, regressed: 0, incomplete: 0 });
+    const atStep = ReplayBatchResult.parse(JSON.parse((await weft('replay', '--runs', 'workflow=record-update,step=rejected', '--against', 'fixed.weft.json', '--json')).stdout));
+    expect(atStep.rows.map((x) => [x.sourceRunId, x.failingStep, x.verdict])).toEqual([[runs['worse'], 'rejected', 'fixed'], [runs['bad'], 'rejected', 'fixed']]);
     const byVerdict = Object.fromEntries((ReplayBatchResult.parse(JSON.parse((await weft('replay', '--runs', 'workflow=record-update', '--against', 'mixed.weft.json', '--json')).stdout))).rows.map((x) => [x.sourceRunId, x.verdict]));
     expect(byVerdict).toEqual({ [runs['ok'] ?? '']: 'same', [runs['small'] ?? '']: 'changed', [runs['bad'] ?? '']: 'incomplete', [runs['worse'] ?? '']: 'fixed' });
   });
@@ -93,8 +95,14 @@ describe('weft replay', () => {
     expect(replays.runs.length).toBeGreaterThan(0);
     const first = replays.runs[0]?.id ?? '';
     const inspect = await weft('inspect', first, '--json');
-    expect(inspect.code).not.toBe(2);
-    expect((await weft('compare', runs['ok'] ?? '', first)).code).not.toBe(2);
+    expect(inspect.stderr).toBe('');
+    expect((JSON.parse(inspect.stdout) as { run: { id: string } }).run.id).toBe(first);
+    const events = await weft('events', first, '--json');
+    expect(events.code).toBe(0);
+    expect(events.stdout).toContain('"replayOf"');
+    const compared = await weft('compare', runs['ok'] ?? '', first);
+    expect(compared.stderr).toBe('');
+    expect(compared.stdout).toContain(`B ${first}: record-update`);
     // A replay is no source of a replay.
     const again = await weft('replay', first, '--against', 'record-update@1');
     expect(again.code).toBe(2);

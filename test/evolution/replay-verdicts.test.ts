@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReplayResult } from '../../shared/api/replay-result.ts';
 import { replayRun } from '../../engine/evolution/replay-run.ts';
+import { replayRuns } from '../../engine/evolution/replay-batch.ts';
 import { rebuildProjections } from '../../engine/runtime/projections.ts';
 import { systemClock, systemRandom } from '../../engine/time/clock.ts';
 import { harness, parseWorkflow, until, type Harness } from '../engine/harness.ts';
@@ -111,6 +112,21 @@ describe('replay verdicts', () => {
   });
 });
 
+describe('a batch', () => {
+  it('groups runs still failing at the same step apart from the same ones', async () => {
+    const before = server.count;
+    const workflow = parseWorkflow(recordUpdate(server.base));
+    const b = await replayRuns(h.store, { workflow: 'record-update' }, { workflow, version: 1 }, { clock: systemClock, random: systemRandom });
+    expect(server.count).toBe(before);
+    expect(b.rows.map((r) => [r.sourceRunId, r.verdict, r.group, r.failingStep])).toEqual([
+      [runs['bad'], 'same', 'still failing at the same step', 'rejected'],
+      [runs['ok'], 'same', 'same', null],
+    ]);
+    expect(b.summary).toBe('1 still failing at the same step, 1 same');
+    expect(b.counts).toEqual({ same: 2, fixed: 0, changed: 0, regressed: 0, incomplete: 0 });
+  });
+});
+
 describe('replays are stored apart', () => {
   it('no list, stat or history counts a replay; an engine restarted on the store never picks one up', async () => {
     const incomplete = await replay('bad', { ok: 'output.n < 100', version: 5 });
@@ -120,6 +136,7 @@ describe('replays are stored apart', () => {
     expect(new Set(h.store.listRuns().map((r) => r.id))).toEqual(real);
     expect(h.store.runIdsOfWorkflow('record-update')).toHaveLength(2);
     expect(h.store.unfinishedRunIds()).toEqual([]);
+    expect(h.store.runningRunIds('record-update')).toEqual([]); // the parallel-run limits' count
     expect(h.engine.workflowStats('record-update').runs).toHaveLength(2);
     expect(h.store.definitions.history('record-update').map((v) => [v.version, v.runCount])).toEqual([[1, 2]]);
     expect(h.store.definitions.latestVersion('record-update')).toBe(1);
