@@ -311,9 +311,12 @@ export class Store {
 
   // ---- replays (replay-runs.ts) ----
 
-  /** Stores a replay's virtual run whole (definition, events, row of kind 'replay') in one transaction, apart from the unit of work. */
+  /**
+   * Stores a replay's virtual run whole (definition, events, row of kind 'replay') in its own
+   * transaction, apart from the unit of work: the engine's pending batch (other runs) is not
+   * committed with it.
+   */
   saveReplayRun(record: ReplayRunRecord, now: number): void {
-    this.flush();
     saveReplayRun(this.work.db, record, now);
   }
 
