@@ -310,12 +310,7 @@ export class Store {
   }
 
   // ---- replays (replay-runs.ts) ----
-
-  /**
-   * Stores a replay's virtual run whole (definition, events, row of kind 'replay') in its own
-   * transaction, apart from the unit of work: the engine's pending batch (other runs) is not
-   * committed with it.
-   */
+  /** Stores a replay whole (definition, events, row of kind 'replay') in its own transaction, not the engine's pending batch. */
   saveReplayRun(record: ReplayRunRecord, now: number): void {
     saveReplayRun(this.work.db, record, now);
   }
