@@ -30,7 +30,7 @@ export async function replayAgainst(store: Store, files: WorkspaceFiles, against
     const first = diagnostics.find((d) => d.severity === 'error');
     throw new ServiceError('bad-input', `the definition is not a valid workflow; nothing was replayed${first ? ` (${first.code}: ${first.message})` : ''}`, 'against.definition');
   }
-  return { workflow, file: '(draft)' };
+  return { workflow, file: against.name ?? '(draft)' };
 }
 
 /** A request's script as the executor reads it. */

@@ -89,7 +89,11 @@ export type ReplayFilter = z.infer<typeof ReplayFilter>;
 export const ReplayAgainstRequest = z.union([
   z.strictObject({ workflowId: z.string().min(1), version: z.number().int().positive() }),
   z.strictObject({ file: z.string().min(1) }),
-  z.strictObject({ definition: z.unknown().refine((v) => v !== undefined, 'a workflow definition (the draft\'s content)') }),
+  z.strictObject({
+    definition: z.unknown().refine((v) => v !== undefined, 'a workflow definition (the draft\'s content)'),
+    /** How the result names it (`against.file`): the file a terminal read it from; default "(draft)". */
+    name: z.string().min(1).max(500).optional(),
+  }),
 ]);
 export type ReplayAgainstRequest = z.infer<typeof ReplayAgainstRequest>;
 

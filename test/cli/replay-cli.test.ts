@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReplayBatchResult, ReplayResult } from '../../shared/api/replay-result.ts';
 import { countingServer, recordUpdate, type CountingServer } from '../evolution/replay-fixture.ts';
 import { runWeft } from './run-weft.ts';
+import { startServe } from './serve-child.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'weft-cli-replay-'));
 const db = join(dir, 'weft.db');
@@ -122,6 +123,24 @@ describe('weft replay', () => {
       const r = await weft('replay', ...args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(message);
+    }
+  });
+
+  it('while a weft serve owns the store, the replay is done there (the file sent as content)', async () => {
+    const owner = await startServe(['--workspace', dir, '--db', db, '--port', '0'], dir, { ...env, WEFT_DB: undefined, WEFT_LEASE_WAIT_MS: '0' });
+    try {
+      const r = await weft('replay', runs['bad'] ?? '', '--against', 'fixed.weft.json', '--json');
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(1);
+      const result = ReplayResult.parse(JSON.parse(r.stdout));
+      expect(result).toMatchObject({ verdict: 'fixed', against: { file: 'fixed.weft.json' } });
+      // The server stored it: it lists it among its replays.
+      const listed = await owner.api('GET', '/api/runs?kind=replay&limit=500');
+      expect((listed.body as { runs: { id: string }[] }).runs.map((x) => x.id)).toContain(result.replayRunId);
+      const batch = await weft('replay', '--runs', 'workflow=record-update,state=failed', '--against', 'record-update@1', '--script', 'save.script.json', '--json');
+      expect(ReplayBatchResult.parse(JSON.parse(batch.stdout)).counts.same).toBe(2);
+    } finally {
+      await owner.stop();
     }
   });
 

@@ -32,6 +32,7 @@ arrive when they came. Operator actions of RUN are not replayed. A call with no 
 step, a changed input, more calls than recorded) stops the replay: the verdict is "incomplete"
 and names the step. The replay is stored as a run of kind replay: \`weft inspect\`, \`weft events\`
 and \`weft compare\` open it; \`weft runs --kind replay\` lists it; no other list or stat counts it.
+While a \`weft serve\` owns the store, that server replays (this command sends it the definition).
 
 Prints the comparison of RUN (A) with its replay (B), as \`weft compare\` does, then the verdict:
   same        the same end state, and no step differs
@@ -72,9 +73,14 @@ that is not a definition, a definition of another workflow, or a replay given as
     const db = storePath(values.db, io.cwd);
     return withUserErrors('replay', io, async () => {
       const [{ scriptFrom }, { ReplayScript }] = await Promise.all([import('../../evolution/replay-against.ts'), import('../../../shared/api/replay-result.ts')]);
-      const script = values.script === undefined ? undefined : scriptFrom(readScript(values.script, io.cwd, ReplayScript.safeParse));
+      const scripted = values.script === undefined ? undefined : readScript(values.script, io.cwd, ReplayScript.safeParse);
+      const script = scriptFrom(scripted);
       const source = diffSource(against, '--against', (p) => resolve(io.cwd, p));
       const file = source.kind === 'file' ? await loadFileSide(source) : undefined;
+      // A `weft serve` that owns the store replays there (one store owner): the CLI sends content only.
+      const sent = source.kind === 'stored' ? { workflowId: source.workflowId, version: source.version } : { definition: file, name: source.arg };
+      const forwarded = await forward(db, { ...(filter === undefined ? { run: positionals[0] ?? '' } : { filter }), against: sent, ...(scripted === undefined ? {} : { script: scripted }) });
+      if (forwarded !== undefined) return 'rows' in forwarded ? printBatch(io, forwarded, json) : printOne(io, forwarded, json);
       return withServiceAt(db, 'replay', io, async (service) => {
         const workflow: Workflow = file ?? (source.kind === 'stored' ? loadStoredSide(source, service.reader, db) : failNoSide());
         const side = source.kind === 'file' ? { workflow, file: source.arg } : { workflow, version: source.version };
@@ -84,6 +90,20 @@ that is not a definition, a definition of another workflow, or a replay given as
     });
   },
 };
+
+type Forward = { run: string } | { filter: ReplayFilter };
+
+/** The replay done by the `weft serve` that owns the store, if one does; undefined to do it here. */
+async function forward(db: string, request: Forward & { against: unknown; script?: unknown }): Promise<ReplayResult | ReplayBatchResult | undefined> {
+  const [{ storeOwner }, api] = await Promise.all([import('../store-owner.ts'), import('../../../shared/api/replay-result.ts')]);
+  const owner = await storeOwner(db);
+  if (owner === undefined) return undefined;
+  const body = { against: request.against, ...(request.script === undefined ? {} : { script: request.script }) };
+  const sent = 'run' in request
+    ? await owner.post(`/api/runs/${encodeURIComponent(request.run)}/replay`, body, api.ReplayResult)
+    : await owner.post('/api/replays', { ...body, filter: request.filter }, api.ReplayBatchResult);
+  return sent.answered ? sent.value : undefined;
+}
 
 function failNoSide(): never {
   throw new Error('weft replay: the --against side was not loaded');
