@@ -21,6 +21,7 @@ import type { RunModel } from '../../shared/run/run-model.ts';
 import type { Store } from '../store/store.ts';
 import { followRunEvents } from './follow-run-events.ts';
 import { ServiceError, serviceErrorOf } from './service-error.ts';
+import type { RunScenario } from './run-scenario-read.ts';
 export type { RestartRecord } from '../../shared/run/restart-record.ts';
 
 /** A run as `weft runs` lists it. */
@@ -120,6 +121,13 @@ export class RunReader {
    */
   runValue(idOrPrefix: string, q: RunValueQuery): RunValue {
     return runValueOf(this.store, { resolveRunId: (id) => this.resolveRunId(id), fold: (runId) => this.fold(runId) }, idOrPrefix, q);
+  }
+
+  /** The scenario that replays the run in virtual time (`weft test --from-run`, `GET /api/runs/:id/scenario`; run-scenario-read.ts). */
+  async runScenario(idOrPrefix: string): Promise<RunScenario> {
+    // The scenario schema (and its JSONata check) loads with the command that asks for it.
+    const { scenarioOfRun } = await import('./run-scenario-read.ts');
+    return scenarioOfRun(this.store, this.resolveRunId(idOrPrefix), (runId) => this.fold(runId));
   }
 
   /** A page of a run's log: the events after `after`, at most `limit` (all without a limit). */
