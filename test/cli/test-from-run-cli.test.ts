@@ -208,11 +208,25 @@ describe('weft test --from-run', () => {
     expect(scenario?.operator).toEqual([{ atMs: expect.any(Number), action: 'retry', step: 'write', by: 'ops-kim', reason: 'the records API is fixed' }]);
     expect(scenario?.steps?.write?.map((o) => Object.keys(o)[0])).toEqual(['fail', 'fail', 'fail', 'succeed']);
     expect(scenario?.expect).toMatchObject({ state: 'succeeded', steps: { write: { state: 'succeeded', attempts: 4 }, write_failed: { passedOver: true }, done: { state: 'succeeded' } } });
-    writeFileSync(join(dir, 'retried.scenarios.json'), printed.stdout);
-    const r = await s.weft(['test', 'record-update.weft.json', 'retried.scenarios.json']);
+    writeFileSync(join(dir, 'record-update.scenarios.json'), printed.stdout);
+    const r = await s.weft(['test', 'record-update.weft.json']);
     expectExit(r, 0);
     expect(r.stdout).toContain('1/1 scenarios passed');
     expect(received).toBe(before);
+
+    // -o on a scenarios file of the same workflow adds the scenario to it, once.
+    const again = await s.weft(['test', '--from-run', runId, '-o', 'record-update.scenarios.json']);
+    expectExit(again, 2);
+    expect(again.stderr).toContain(`record-update.scenarios.json already holds the scenario "from run ${runId}`);
+    mode = 'fail';
+    const second = await s.run(1);
+    const added = await s.weft(['test', '--from-run', second.runId, '-o', 'record-update.scenarios.json']);
+    expectExit(added, 0);
+    expect(added.stdout).toContain('(2 scenarios)');
+    expect(readScenarios('record-update.scenarios.json').scenarios.map((x) => x.expect.state)).toEqual(['succeeded', 'failed']);
+    const both = await s.weft(['test', 'record-update.weft.json']);
+    expectExit(both, 0);
+    expect(both.stdout).toContain('2/2 scenarios passed');
   });
 
   it('refuses an unknown run, a run still going, and a file it must not overwrite, with exit 2 and a clear message', async () => {
