@@ -4,7 +4,7 @@
 // decisions, delivered events and operator actions come at their offsets; and `expect` is how the
 // run ended, step by step. Run against the same workflow it passes; against a changed one it
 // shows what the change does to the run.
-import { isFinishedRunState } from '../../shared/definition/names.ts';
+import { isFinishedRunState, type RunState } from '../../shared/definition/names.ts';
 import { runsOutside } from '../../shared/definition/step-kinds.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
@@ -29,7 +29,7 @@ export interface RunScenario {
   runId: string;
   workflowId: string;
   version: number;
-  state: string;
+  state: RunState;
   /** The folder the run ran in (its workflow's workspace): where its workflow file is looked for. */
   workspaceDir: string;
   scenario: Scenario;

@@ -45,7 +45,7 @@ async function setUp() {
     const checked = checkDebug(workflow, debug);
     return service.startChecked(checkStart(workflow, hh.dir, { base }), checked === undefined ? {} : { debug: checked }).runId;
   };
-  const waiting = (runId: string) => until(() => hh.events(runId).some((e) => e.type === 'task_opened'));
+  const waiting = (runId: string) => until(() => hh.events(runId).some((e) => e.type === 'task_opened'), `a task open in run ${runId}`);
   return { hh, service, reader, start, waiting };
 }
 
@@ -64,7 +64,7 @@ describe('runs that cannot become a test', () => {
     expect(e.code).toBe('refused');
     expect(e.message).toBe(`run ${runId} is waiting: a test is made from a run that has ended (succeeded, failed or cancelled), since a scenario runs until nothing is left to do; let it finish, or cancel it (weft cancel ${runId}), then make the test`);
     await service.decide(runId, 'approve', { action: 'approve', by: 'ann' });
-    await until(() => h?.events(runId).some((e) => e.type === 'run_state_changed' && e.data.state === 'succeeded') === true);
+    await until(() => h?.events(runId).some((e) => e.type === 'run_state_changed' && e.data.state === 'succeeded') === true, 'run runId succeeded');
     const calls = server?.received.length;
     const { scenario } = await reader.runScenario(runId);
     expect(scenario.decisions).toEqual([{ step: 'approve', atMs: expect.any(Number), decision: 'approve', by: 'ann' }]);
@@ -81,11 +81,11 @@ describe('runs that cannot become a test', () => {
     const runId = start();
     await waiting(runId);
     await service.decide(runId, 'approve', { action: 'reject', by: 'ann', reason: 'no' });
-    await until(() => h?.events(runId).some((e) => e.type === 'run_state_changed' && e.data.state === 'failed') === true);
+    await until(() => h?.events(runId).some((e) => e.type === 'run_state_changed' && e.data.state === 'failed') === true, 'run runId failed');
     const fork = service.fork(runId, { action: 'fork', from: 'approve', by: 'ann' }).runId;
     await waiting(fork);
     await service.act(fork, { action: 'cancel', by: 'ann', reason: 'done looking' });
-    await until(() => h?.events(fork).some((e) => e.type === 'run_state_changed' && e.data.state === 'cancelled') === true);
+    await until(() => h?.events(fork).some((e) => e.type === 'run_state_changed' && e.data.state === 'cancelled') === true, 'run fork cancelled');
     const e = await refusal(reader.runScenario(fork));
     expect(e.message).toBe(`run ${fork} is a fork of run ${runId} from step "approve": what it kept came from that run, and a scenario starts from nothing; make the test from run ${runId} (a scenario forks with an operator "fork" action, see docs/scenarios.md)`);
   });
@@ -95,7 +95,7 @@ describe('runs that cannot become a test', () => {
     const pinned = start({ pins: { fetch: { status: 200, headers: {}, body: { value: 7 } } } });
     await waiting(pinned);
     await service.decide(pinned, 'approve', { action: 'approve', by: 'ann' });
-    await until(() => h?.events(pinned).some((e) => e.type === 'run_state_changed' && e.data.state === 'succeeded') === true);
+    await until(() => h?.events(pinned).some((e) => e.type === 'run_state_changed' && e.data.state === 'succeeded') === true, 'run pinned succeeded');
     expect(server?.received.length).toBe(0); // the pin answered; nothing was called
     const { scenario } = await reader.runScenario(pinned);
     expect(scenario.steps?.fetch).toEqual([{ succeed: { status: 200, headers: {}, body: { value: 7 } } }]);
@@ -104,7 +104,7 @@ describe('runs that cannot become a test', () => {
     const computed = start({ pins: { summarize: { value: 1 } } });
     await waiting(computed);
     await service.act(computed, { action: 'cancel', by: 'ann', reason: 'seen enough' });
-    await until(() => h?.events(computed).some((e) => e.type === 'run_state_changed' && e.data.state === 'cancelled') === true);
+    await until(() => h?.events(computed).some((e) => e.type === 'run_state_changed' && e.data.state === 'cancelled') === true, 'run computed cancelled');
     const e = await refusal(reader.runScenario(computed));
     expect(e.message).toBe(`run ${computed} is a debug run that pinned step "summarize" (transform), which the engine computes itself; a scenario answers only the steps that call out, so it cannot give "summarize" that output; make the test from a run without that pin`);
   });
