@@ -22,6 +22,7 @@ import { EventTexts } from './event-texts.ts';
 import { registerRoutes } from './register-routes.ts';
 import { ServedReads } from '../service/served-reads.ts';
 import { workflowFileHandlers } from './workflow-file-routes.ts';
+import { scenarioHandlers } from './scenario-routes.ts';
 import { serveAppIndex } from './app-index.ts';
 import { contentSecurityPolicyFor } from './security.ts';
 import { guardFailure, routerErrorHandler, sendError, setSecurityHeaders } from './request-guards.ts';
@@ -110,6 +111,7 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
     ...apiHandlers(o.service, reads, { version: o.version, workspace: o.workspace, storePath: o.storePath, user: o.service.defaultActor }),
     ...workflowFileHandlers(o.service),
     ...compareHandler(app, o.service, o.storePath),
+    ...scenarioHandlers(o.service),
   });
 
   if (o.appDir !== undefined && existsSync(o.appDir)) {

@@ -22,6 +22,7 @@ import type { RunKind, Store } from '../store/store.ts';
 import { MAX_RUN_PAGE } from '../../shared/api/run-summary.ts';
 import { followRunEvents } from './follow-run-events.ts';
 import { ServiceError, serviceErrorOf } from './service-error.ts';
+import type { RunScenario } from './run-scenario-read.ts';
 export type { RestartRecord } from '../../shared/run/restart-record.ts';
 
 /** A run as `weft runs` lists it. */
@@ -121,6 +122,13 @@ export class RunReader {
    */
   runValue(idOrPrefix: string, q: RunValueQuery): RunValue {
     return runValueOf(this.store, { resolveRunId: (id) => this.resolveRunId(id), fold: (runId) => this.fold(runId) }, idOrPrefix, q);
+  }
+
+  /** The scenario that replays the run in virtual time (`weft test --from-run`, `GET /api/runs/:id/scenario`; run-scenario-read.ts). */
+  async runScenario(idOrPrefix: string): Promise<RunScenario> {
+    // The scenario schema (and its JSONata check) loads with the command that asks for it.
+    const { scenarioOfRun } = await import('./run-scenario-read.ts');
+    return scenarioOfRun(this.store, this.resolveRunId(idOrPrefix), (runId) => this.fold(runId));
   }
 
   /** A page of a run's log: the events after `after`, at most `limit` (all without a limit). */

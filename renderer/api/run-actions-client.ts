@@ -9,6 +9,7 @@ import { callRoute, type RouteClient } from '../../shared/api/call-route.ts';
 import { RevisePlan, type ReviseCommand } from '../../shared/api/input-commands.ts';
 import type { RunAction, RunActionResult } from '../../shared/api/run-action.ts';
 import type { RunOutcome } from '../../shared/api/run-outcome.ts';
+import type { RunScenarioView, SavedRunScenario } from '../../shared/api/run-scenario.ts';
 import { ROUTES, type Routes } from '../../shared/api/routes.ts';
 import type { TaskAction } from '../../shared/api/task-action.ts';
 import { ApiError, routeClient, type FetchLike } from './http.ts';
@@ -59,6 +60,16 @@ export class RunActionsClient {
   /** A person's answer to the task of `stepId`. */
   taskAction(runId: string, stepId: string, action: TaskAction): Promise<RunOutcome> {
     return callRoute(this.client, 'tasks.answer', { params: { runId, stepId }, body: check(ROUTES['tasks.answer'].body, action) });
+  }
+
+  /** The scenario made from a run that has ended (docs/evolution.md): a scenarios file holding it. */
+  runScenario(runId: string): Promise<RunScenarioView> {
+    return callRoute(this.client, 'runs.scenario', { params: { id: runId } });
+  }
+
+  /** Saves the run's scenario beside its workflow (NAME.scenarios/from-run-RUN.json); refused when saved before. */
+  saveRunScenario(runId: string): Promise<SavedRunScenario> {
+    return callRoute(this.client, 'runs.saveScenario', { params: { id: runId } });
   }
 }
 

@@ -25,6 +25,7 @@ import { RestartRecordView } from './run-view/restart-record-view.tsx';
 import { ValueView } from './run-view/value-view.tsx';
 import { ComparePicker } from './compare/compare-view.tsx';
 import { RunActions } from './actions/run-actions.tsx';
+import { SaveAsTest } from './actions/save-as-test.tsx';
 import { StepActions } from './actions/step-actions.tsx';
 import { DebugActions } from './actions/debug-actions.tsx';
 import { TimeTravel } from './run-view/time-travel.tsx';
@@ -286,6 +287,7 @@ function RunHead({ detail }: { detail: RunDetail }) {
       <span className="toolbar-spacer" />
       <DebugActions detail={detail} onDone={() => void refetchRunDetail(run.id)} />
       <RunActions detail={detail} onDone={() => void refetchRunDetail(run.id)} />
+      <SaveAsTest detail={detail} />
       <div className="menu-anchor">
         <button type="button" className="button" onClick={() => setComparing((c) => !c)} aria-expanded={comparing} data-testid="compare-button">
           <GitCompare size={14} aria-hidden="true" /> Compare…

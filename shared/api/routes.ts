@@ -17,6 +17,7 @@ import { RunDetail } from './run-detail.ts';
 import { RunOutcome } from './run-outcome.ts';
 import { RunListQuery, RunSummaryPage } from './run-summary.ts';
 import { RunValue, RunValueQuery } from './run-value.ts';
+import { RunScenarioView, SavedRunScenario } from './run-scenario.ts';
 import { StepAttemptsPage, StepAttemptsQuery } from './step-attempts.ts';
 import { SendEventCommand, SendEventResult } from './send-event-command.ts';
 import { StartRunCommand } from './start-run-command.ts';
@@ -100,6 +101,8 @@ export const ROUTES = {
   'runs.act': { method: 'POST', path: '/api/runs/:id/actions', params: run, query: NONE, body: RunAction, answer: RunActionResult, statuses: [200, 201] },
   'runs.replay': { method: 'POST', path: '/api/runs/:id/replay', params: run, query: NONE, body: ReplayRequest, answer: ReplayResult, statuses: [201] },
   replays: { method: 'POST', path: '/api/replays', params: NONE, query: NONE, body: ReplayBatchRequest, answer: ReplayBatchResult, statuses: [201] },
+  'runs.scenario': { method: 'GET', path: '/api/runs/:id/scenario', params: run, query: NONE, body: NO_BODY, answer: RunScenarioView, statuses: [200] },
+  'runs.saveScenario': { method: 'POST', path: '/api/runs/:id/scenario', params: run, query: NONE, body: NO_BODY, answer: SavedRunScenario, statuses: [201] },
   compare: { method: 'GET', path: '/api/compare', params: NONE, query: query(CompareQuery), body: NO_BODY, answer: RunComparison, statuses: [200] },
 
   'tasks.list': { method: 'GET', path: '/api/tasks', params: NONE, query: NONE, body: NO_BODY, answer: TaskList, statuses: [200] },

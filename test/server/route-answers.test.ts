@@ -86,6 +86,9 @@ describe('every route of the table answers what its entry says', () => {
     expect(fork.answer.runId).not.toBe(runId);
 
     expect((await exercise('tasks.answer', { params: { runId, stepId: 'check' }, body: { action: 'approve', by: 'ana' } })).answer.runId).toBe(runId);
+    await waitUntil(async () => (await exercise('runs.get', { params: { id: runId } })).answer.run.state === 'succeeded', 'the approved run ends');
+    expect((await exercise('runs.scenario', { params: { id: runId } })).answer).toMatchObject({ runId, workflowId: 'review', state: 'succeeded' });
+    expect((await exercise('runs.saveScenario', { params: { id: runId } })).answer.file).toBe(`review.scenarios/from-run-${runId}.json`);
     // The run just approved, replayed on its own version: the decision is the recorded one.
     const replayed = await exercise('runs.replay', { params: { id: runId }, body: { against: { workflowId: 'review', version: 1 } } });
     expect(replayed).toMatchObject({ status: 201, answer: { sourceRunId: runId, verdict: 'same', replayState: 'succeeded' } });

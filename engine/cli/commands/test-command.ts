@@ -24,7 +24,7 @@ interface Target {
 export const testCommand: Command = {
   name: 'test',
   summary: "run workflows' scenarios in virtual time and report coverage",
-  usage: 'weft test FILE [SCENARIO_FILE...] [--json [--events]]',
+  usage: 'weft test FILE [SCENARIO_FILE...] [--json [--events]] | weft test --from-run RUN [-o FILE] [--db PATH]',
   help: `Runs the scenarios of each workflow. FILE is a NAME.weft.json; the scenario files after it
 are its scenarios, and without any, NAME.scenarios.json and every *.json in a NAME.scenarios/
 folder beside it are. A scenario file or NAME.scenarios/ folder on its own tests the workflow
@@ -38,10 +38,37 @@ scenario exercised; a failed assertion shows its expected and actual values.
   --events   with --json: each scenario also gives "events", the event log of every run it
              started, in the order written
 
-Exit status: 0 every scenario passed, 1 one failed, 2 usage error or an unreadable or invalid file.`,
+A run becomes a test: --from-run RUN (an id or a unique prefix) makes one scenario from a run
+that has ended: its input, every recorded answer of the steps that call out as scripted
+outcomes, people's decisions, events and operator actions at their offsets, and how it ended as
+expectations (docs/evolution.md). It prints the scenario file's JSON, or with -o FILE writes it
+(an existing FILE must be a scenarios file of the same workflow: the scenario is added to it).
+
+  --from-run RUN  the run (a run still going, a fork, or a debug run that pinned a step the
+                  engine computes is refused)
+  -o, --output FILE  write the scenario file there instead of printing it
+  --db PATH       the store (default $WEFT_DB, else .weft/weft.db in this folder)
+
+Exit status: 0 every scenario passed (--from-run: the scenario was printed or written), 1 one
+failed, 2 usage error, an unreadable or invalid file, or (--from-run) an unknown run or a run
+that cannot become a test.`,
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' }, events: { type: 'boolean' } });
-    if (positionals.length === 0) throw new UsageError('give workflow files, scenario files or folders');
+    const { values, positionals } = parseCommandArgs(args, {
+      json: { type: 'boolean' },
+      events: { type: 'boolean' },
+      'from-run': { type: 'string' },
+      output: { type: 'string', short: 'o' },
+      db: { type: 'string' },
+    });
+    const fromRun = values['from-run'];
+    if (fromRun !== undefined) {
+      if (positionals.length > 0) throw new UsageError(`--from-run makes a scenario from a run; give no files with it (got ${positionals.join(' ')}), and -o FILE to write it`);
+      if (values.json === true || values.events === true) throw new UsageError('--from-run prints the scenario file as JSON already; give it without --json or --events');
+      const { testFromRun } = await import('../test-from-run.ts');
+      return testFromRun(io, fromRun, values.output, values.db);
+    }
+    if (values.output !== undefined || values.db !== undefined) throw new UsageError('-o and --db go with --from-run RUN: weft test --from-run RUN [-o FILE] [--db PATH]');
+    if (positionals.length === 0) throw new UsageError('give workflow files, scenario files or folders, or --from-run RUN');
     if (values.events === true && values.json !== true) throw new UsageError('--events needs --json: the event logs are part of the JSON report');
     const { targets, missing } = targetsOf(positionals.map((p) => resolve(io.cwd, p)), io);
     let code = missing ? EXIT_USAGE : EXIT_OK;
