@@ -16,6 +16,7 @@ import type { EngineService } from '../service/engine-service.ts';
 import { serviceErrorOf } from '../service/service-error.ts';
 import type { Store } from '../store/store.ts';
 import { apiHandlers } from './api-handlers.ts';
+import { bulkHandlers } from './bulk-routes.ts';
 import { compareHandler } from './compare-route.ts';
 import { serveEventStream, type StreamClient } from './event-stream.ts';
 import { EventTexts } from './event-texts.ts';
@@ -110,6 +111,7 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
     ...apiHandlers(o.service, reads, { version: o.version, workspace: o.workspace, storePath: o.storePath, user: o.service.defaultActor }),
     ...workflowFileHandlers(o.service),
     ...compareHandler(app, o.service, o.storePath),
+    ...bulkHandlers(o.service),
   });
 
   if (o.appDir !== undefined && existsSync(o.appDir)) {

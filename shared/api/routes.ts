@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ValidateRequest, ValidateResult, WorkflowDetail, WorkflowList, WorkflowSource, WorkflowSourceQuery, WorkflowVersionDetail } from './workflow-views.ts';
 import { CreateWorkflowRequest, DeleteWorkflowResult, ImportWorkflowRequest, RenameWorkflowRequest, SaveWorkflowRequest, TemplateList, WorkflowFileResult } from './workflow-files.ts';
+import { BulkRequest, BulkResult } from './bulk-action.ts';
 import { CompareQuery, RunComparison } from './run-comparison.ts';
 import { EventPageQuery, RunEventsPage } from './event-page.ts';
 import { ForwardedCommand, FORWARDED_ANSWERS } from './forwarded-command.ts';
@@ -97,6 +98,8 @@ export const ROUTES = {
   'runs.timeline': { method: 'GET', path: '/api/runs/:id/timeline', params: run, query: NONE, body: NO_BODY, answer: Timeline, statuses: [200] },
   'runs.events': { method: 'GET', path: '/api/runs/:id/events', params: run, query: query(EventPageQuery), body: NO_BODY, answer: RunEventsPage, statuses: [200] },
   'runs.act': { method: 'POST', path: '/api/runs/:id/actions', params: run, query: NONE, body: RunAction, answer: RunActionResult, statuses: [200, 201] },
+  'bulk.preview': { method: 'POST', path: '/api/bulk/preview', params: NONE, query: NONE, body: BulkRequest, answer: BulkResult, statuses: [200] },
+  'bulk.apply': { method: 'POST', path: '/api/bulk/apply', params: NONE, query: NONE, body: BulkRequest, answer: BulkResult, statuses: [200] },
   compare: { method: 'GET', path: '/api/compare', params: NONE, query: query(CompareQuery), body: NO_BODY, answer: RunComparison, statuses: [200] },
 
   'tasks.list': { method: 'GET', path: '/api/tasks', params: NONE, query: NONE, body: NO_BODY, answer: TaskList, statuses: [200] },
