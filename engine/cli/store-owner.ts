@@ -23,6 +23,8 @@ export interface StoreOwner {
    * as the ServiceError the server raised, so it prints as it does when the command runs here.
    */
   perform<S extends z.ZodType>(command: ForwardedCommand, answer: S): Promise<{ answered: true; value: z.infer<S> } | { answered: false }>;
+  /** As perform, for another POST route of the server (the bulk routes: `weft bulk`). */
+  post<S extends z.ZodType>(path: `/api/${string}`, body: unknown, answer: S): Promise<{ answered: true; value: z.infer<S> } | { answered: false }>;
 }
 
 /**
@@ -51,27 +53,25 @@ export async function storeOwner(dbPath: string): Promise<StoreOwner | undefined
   if (typeof store !== 'string' || !sameFile(store, dbPath)) return undefined;
   const { url, token } = endpoint;
   const where = `the weft serve that owns ${dbPath} (${url})`;
-  return {
-    url,
-    async perform(command, answer) {
-      let reply;
-      try {
-        reply = await loopbackRequest(url, token, 'POST', '/api/commands', command);
-      } catch (error) {
-        if (error instanceof NotReached) return { answered: false };
-        throw new ServiceError('internal', `${where} stopped before it answered (${error instanceof Error ? error.message : String(error)}); the command may have been carried out: look with weft runs or weft inspect before you run it again`);
-      }
-      if (reply.status >= 200 && reply.status < 300) {
-        const parsed = answer.safeParse(reply.body);
-        if (parsed.success) return { answered: true, value: parsed.data };
-        throw new ServiceError('internal', `${where} answered something this weft does not understand (is it another version of weft?); the command was carried out: look with weft runs or weft inspect`);
-      }
-      const refusal = ApiErrorBody.safeParse(reply.body);
-      if (refusal.success && isServiceCode(refusal.data.error.code)) throw new ServiceError(refusal.data.error.code, refusal.data.error.message, refusal.data.error.path);
-      const why = refusal.success ? refusal.data.error.message : `HTTP ${reply.status}`;
-      throw new ServiceError('internal', `${where} refused the command: ${why}`);
-    },
+  const post: StoreOwner['post'] = async (path, body, answer) => {
+    let reply;
+    try {
+      reply = await loopbackRequest(url, token, 'POST', path, body);
+    } catch (error) {
+      if (error instanceof NotReached) return { answered: false };
+      throw new ServiceError('internal', `${where} stopped before it answered (${error instanceof Error ? error.message : String(error)}); the command may have been carried out: look with weft runs or weft inspect before you run it again`);
+    }
+    if (reply.status >= 200 && reply.status < 300) {
+      const parsed = answer.safeParse(reply.body);
+      if (parsed.success) return { answered: true, value: parsed.data };
+      throw new ServiceError('internal', `${where} answered something this weft does not understand (is it another version of weft?); the command was carried out: look with weft runs or weft inspect`);
+    }
+    const refusal = ApiErrorBody.safeParse(reply.body);
+    if (refusal.success && isServiceCode(refusal.data.error.code)) throw new ServiceError(refusal.data.error.code, refusal.data.error.message, refusal.data.error.path);
+    const why = refusal.success ? refusal.data.error.message : `HTTP ${reply.status}`;
+    throw new ServiceError('internal', `${where} refused the command: ${why}`);
   };
+  return { url, post, perform: (command, answer) => post('/api/commands', command, answer) };
 }
 
 /** Whether two paths name the same file (the same device and inode), whatever links lead there. */

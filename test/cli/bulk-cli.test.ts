@@ -12,6 +12,7 @@ import { BulkResult } from '../../shared/api/bulk-action.ts';
 import { storeDigest } from '../store-digest.ts';
 import { weftInProcess } from './capture-io.ts';
 import { runWeft } from './run-weft.ts';
+import { startServe } from './serve-child.ts';
 
 /** How the server answers each record id: 500, a dropped request (its outcome unknown), or 200. */
 const answers = new Map<string, 'fail' | 'drop' | 'ok'>();
@@ -139,6 +140,31 @@ describe('weft bulk retry', () => {
     expect(only.code).toBe(0);
     expect(only.result?.rows.map((r) => [r.runId, r.status, r.state])).toEqual([[c, 'done', 'failed']]);
     expect([calls('a'), calls('c')]).toEqual([1, 2]);
+  });
+});
+
+describe('weft bulk while a weft serve owns the store', () => {
+  it('is carried out by the server, run by run, with the same lines, refusals and exit code (real CLI and server)', async () => {
+    const a = await start('a', 'fail');
+    const b = await start('b', 'ok');
+    const c = await start('c', 'fail');
+    answers.set('a', 'ok');
+    answers.set('c', 'ok');
+    // A lease wait of 0: were the command to open the store itself, it would fail at once, not wait.
+    const server = await startServe(['--workspace', dir, '--db', db, '--port', '0'], dir, { WEFT_DB: undefined, WEFT_LEASE_WAIT_MS: undefined });
+    try {
+      const r = await runWeft(['bulk', 'retry', '--workflow', 'bulk-call', '--db', db], dir, { env: { WEFT_LEASE_WAIT_MS: '0' } });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(1);
+      const lines = r.stdout.trim().split('\n');
+      expect(lines[0]).toBe(`[1/3] ${c}  bulk-call v1  done     retry step "call" -> succeeded`);
+      expect(lines[1]).toMatch(new RegExp(`^\\[2/3\\] ${b} {2}bulk-call v1 {2}refused {2}cannot retry run ${b}: it is succeeded`));
+      expect(lines[2]).toBe(`[3/3] ${a}  bulk-call v1  done     retry step "call" -> succeeded`);
+      expect(lines[3]).toBe('3 runs: 2 done, 1 refused');
+      expect([calls('a'), calls('b'), calls('c')]).toEqual([2, 1, 2]);
+    } finally {
+      await server.stop();
+    }
   });
 });
 

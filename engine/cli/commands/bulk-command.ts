@@ -3,7 +3,9 @@
 // per run what would happen; otherwise each run is acted on in turn, one line printed per run as
 // it goes, and a refused run never stops the others. Exit 0 when every selected run was (or would
 // be) acted on, 1 when some were refused, 2 on a usage error or a store that cannot be used.
-import { BULK_ACTIONS, type BulkRequest, type BulkResult, type BulkRow } from '../../../shared/api/bulk-action.ts';
+import { BULK_ACTIONS, BulkResult as BulkResultSchema, bulkCounts, type BulkRequest, type BulkResult, type BulkRow } from '../../../shared/api/bulk-action.ts';
+import { ServiceError } from '../../service/service-error.ts';
+import type { StoreOwner } from '../store-owner.ts';
 import { Unparsed } from '../../../shared/api/unparsed.ts';
 import type { CliIo } from '../cli-io.ts';
 import { withUserErrors } from '../cli-errors.ts';
@@ -129,7 +131,9 @@ Exit status: 0 every selected run was (or would be) acted on, 1 some were refuse
     };
     // The service parses it (shared/api/bulk-action.ts): a bad filter value is named by its field.
     const unparsed = new Unparsed<typeof BulkRequest>(request);
-    return values['dry-run'] === true ? preview(io, values.db, unparsed, values.json === true) : apply(io, values.db, unparsed, values.json === true);
+    if (values['dry-run'] === true) return preview(io, values.db, unparsed, values.json === true);
+    const { filter: _filter, runs: _runs, ...settings } = { filter: undefined, runs: undefined, ...request };
+    return apply(io, values.db, unparsed, settings, values.json === true);
   },
 };
 
@@ -146,14 +150,39 @@ async function preview(io: CliIo, db: string | undefined, request: Unparsed<type
   });
 }
 
-async function apply(io: CliIo, db: string | undefined, request: Unparsed<typeof BulkRequest>, json: boolean): Promise<number> {
+async function apply(io: CliIo, db: string | undefined, request: Unparsed<typeof BulkRequest>, settings: Record<string, unknown>, json: boolean): Promise<number> {
   const path = storePath(db, io.cwd);
+  const print = (row: BulkRow, i: number, n: number): void => {
+    if (!json) io.stdout.write(line(row, i, n));
+  };
   return withUserErrors('bulk', io, async () => {
-    const { bulkApply } = await import('../../service/bulk-run.ts');
-    const result = await withServiceAt(path, 'bulk', io, (service) => bulkApply(service, request, (row, i, n) => {
-      if (!json) io.stdout.write(line(row, i, n));
-    }));
+    const [{ bulkApply }, { storeOwner }] = await Promise.all([import('../../service/bulk-run.ts'), import('../store-owner.ts')]);
+    // A `weft serve` that owns the store acts for the terminal, run by run, as the app has it do.
+    const owner = await storeOwner(path);
+    const served = owner === undefined ? undefined : await applyThrough(owner, request, settings, print);
+    const result = served ?? (await withServiceAt(path, 'bulk', io, (service) => bulkApply(service, request, print)));
     io.stdout.write(json ? `${JSON.stringify(result)}\n` : summary(result));
     return exitOf(result);
   });
+}
+
+/**
+ * The bulk action by the server that owns the store: its preview names the runs, then each is
+ * applied by a request of its own, printed as it comes. Undefined when the server was gone before
+ * it took the preview (the command then runs here).
+ */
+async function applyThrough(owner: StoreOwner, request: Unparsed<typeof BulkRequest>, settings: Record<string, unknown>, print: (row: BulkRow, i: number, n: number) => void): Promise<BulkResult | undefined> {
+  const previewed = await owner.post('/api/bulk/preview', request.value, BulkResultSchema);
+  if (!previewed.answered) return undefined;
+  const ids = previewed.value.rows.map((r) => r.runId);
+  const rows: BulkRow[] = [];
+  for (const runId of ids) {
+    const one = await owner.post('/api/bulk/apply', { ...settings, runs: [runId] }, BulkResultSchema);
+    if (!one.answered) throw new ServiceError('internal', `the weft serve that owns the store (${owner.url}) stopped after ${rows.length} of ${ids.length} runs; the rest were not acted on: look with weft runs`);
+    for (const row of one.value.rows) {
+      rows.push(row);
+      print(row, rows.length - 1, ids.length);
+    }
+  }
+  return { action: previewed.value.action, dryRun: false, rows, counts: bulkCounts(rows) };
 }
