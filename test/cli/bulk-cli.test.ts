@@ -133,6 +133,12 @@ describe('weft bulk retry', () => {
     ]);
     expect(dry.result?.counts).toEqual({ selected: 3, would: 2, done: 0, refused: 1 });
     expect([calls('a'), calls('b'), calls('c')]).toEqual([1, 1, 1]);
+    // Each filter field narrows the selection; an empty one acts on nothing and exits 0.
+    expect((await bulk(['retry', '--filter', 'workflow=bulk-call,version=2', '--dry-run'])).result?.counts.selected).toBe(0);
+    expect((await bulk(['retry', '--workflow', 'bulk-call', '--created-before', '2000-01-01', '--dry-run'])).result?.counts.selected).toBe(0);
+    expect((await bulk(['retry', '--workflow', 'bulk-call', '--failing-step', 'done', '--dry-run'])).code).toBe(0);
+    expect((await bulk(['retry', '--workflow', 'bulk-call', '--state', 'failed', '--dry-run'])).result?.rows.map((r) => r.runId)).toEqual([c, a]);
+    expect((await bulk(['retry', b, '--dry-run'])).result?.rows.map((r) => r.status)).toEqual(['refused']);
 
     // Only the failed ones, by state: all are acted on, exit 0.
     answers.set('a', 'ok');

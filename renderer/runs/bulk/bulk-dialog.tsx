@@ -116,6 +116,11 @@ export function BulkDialog({ action, runIds, onClose, onApplied }: Props) {
           <span>{error}</span>
         </div>
       ) : null}
+      {!ready ? (
+        <p className="faint" data-testid="bulk-choose">
+          Choose what the step really did to see what each run would do.
+        </p>
+      ) : null}
       {ready && shown === null && error === null ? <div className="loading">Working out what each run would do…</div> : null}
       {shown !== null ? <BulkSummary result={shown} /> : null}
       {shown !== null ? <BulkRows rows={shown.rows} /> : null}
