@@ -33,6 +33,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'skip', load: async () => (await import('./commands/operator-commands.ts')).skipCommand },
   { name: 'resolve', load: async () => (await import('./commands/operator-commands.ts')).resolveCommand },
   { name: 'keep', load: async () => (await import('./commands/operator-commands.ts')).keepCommand },
+  { name: 'bulk', load: async () => (await import('./commands/bulk-command.ts')).bulkCommand },
   { name: 'trust', load: async () => (await import('./commands/trust-command.ts')).trustCommand },
   { name: 'test', load: async () => (await import('./commands/test-command.ts')).testCommand },
   { name: 'stats', load: async () => (await import('./commands/stats-command.ts')).statsCommand },

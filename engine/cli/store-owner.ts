@@ -23,8 +23,8 @@ export interface StoreOwner {
    * as the ServiceError the server raised, so it prints as it does when the command runs here.
    */
   perform<S extends z.ZodType>(command: ForwardedCommand, answer: S): Promise<{ answered: true; value: z.infer<S> } | { answered: false }>;
-  /** As perform, for a route of the API that takes a POST body of content only (weft replay's). */
-  post<S extends z.ZodType>(path: string, body: unknown, answer: S): Promise<{ answered: true; value: z.infer<S> } | { answered: false }>;
+  /** As perform, for another POST route of the server (the bulk routes: `weft bulk`). */
+  post<S extends z.ZodType>(path: `/api/${string}`, body: unknown, answer: S): Promise<{ answered: true; value: z.infer<S> } | { answered: false }>;
 }
 
 /**
@@ -53,7 +53,7 @@ export async function storeOwner(dbPath: string): Promise<StoreOwner | undefined
   if (typeof store !== 'string' || !sameFile(store, dbPath)) return undefined;
   const { url, token } = endpoint;
   const where = `the weft serve that owns ${dbPath} (${url})`;
-  const post = async <S extends z.ZodType>(path: string, body: unknown, answer: S): Promise<{ answered: true; value: z.infer<S> } | { answered: false }> => {
+  const post: StoreOwner['post'] = async (path, body, answer) => {
     let reply;
     try {
       reply = await loopbackRequest(url, token, 'POST', path, body);
@@ -71,7 +71,7 @@ export async function storeOwner(dbPath: string): Promise<StoreOwner | undefined
     const why = refusal.success ? refusal.data.error.message : `HTTP ${reply.status}`;
     throw new ServiceError('internal', `${where} refused the command: ${why}`);
   };
-  return { url, perform: (command, answer) => post('/api/commands', command, answer), post };
+  return { url, post, perform: (command, answer) => post('/api/commands', command, answer) };
 }
 
 /** Whether two paths name the same file (the same device and inode), whatever links lead there. */

@@ -16,6 +16,7 @@ import type { EngineService } from '../service/engine-service.ts';
 import { serviceErrorOf } from '../service/service-error.ts';
 import type { Store } from '../store/store.ts';
 import { apiHandlers } from './api-handlers.ts';
+import { bulkHandlers } from './bulk-routes.ts';
 import { compareHandler } from './compare-route.ts';
 import { serveEventStream, type StreamClient } from './event-stream.ts';
 import { EventTexts } from './event-texts.ts';
@@ -112,6 +113,7 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
     ...workflowFileHandlers(o.service),
     ...compareHandler(app, o.service, o.storePath),
     ...scenarioHandlers(o.service),
+    ...bulkHandlers(o.service),
   });
 
   if (o.appDir !== undefined && existsSync(o.appDir)) {

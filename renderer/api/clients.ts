@@ -3,6 +3,7 @@
 // an address with a new token opened in this tab) reaches every client at once. Tests build the
 // clients themselves with `new XClient(token, base)`.
 import { ApiClient } from './api-client.ts';
+import { BulkClient } from './bulk-client.ts';
 import { CompareClient } from './compare-client.ts';
 import { PayloadClient } from './payload-client.ts';
 import { RunActionsClient } from './run-actions-client.ts';
@@ -25,6 +26,8 @@ export interface Clients {
   payload: PayloadClient;
   /** Start a run, operator actions, task answers. */
   actions: RunActionsClient;
+  /** One action on many runs: preview, then apply run by run. */
+  bulk: BulkClient;
 }
 
 let built: Clients | null = null;
@@ -43,6 +46,7 @@ export function clients(): Clients | null {
       stats: new StatsClient(token),
       payload: new PayloadClient(token),
       actions: new RunActionsClient(token),
+      bulk: new BulkClient(token),
     };
   }
   return built;

@@ -2,7 +2,9 @@
 // failed. Paged from the server (a page at a time, more as the list is scrolled to its end or
 // "Load more" is pressed) and filtered there, by workflow or run id text and by state. The
 // unfinished runs shown are watched, so their rows change live as their events arrive; runs
-// started since the list was read appear within RUNS_POLL_MS (the list is read again).
+// started since the list was read appear within RUNS_POLL_MS (the list is read again). "Select"
+// shows a checkbox per row and the bulk bar (bulk/): one action on the runs ticked, or on every
+// run the filter matches, with a preview, progress and a result naming the refused runs.
 import { StartRunLauncher } from './actions/start-run-launcher.tsx';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { rowsOf, useRunsList } from '../core/runs-list-query.ts';
@@ -15,6 +17,11 @@ import { formatDuration } from '../core/format.ts';
 import { When } from '../core/when.tsx';
 import { rowKeys } from '../core/row-keys.ts';
 import { useNow } from '../core/use-now.ts';
+import { queryClient } from '../core/query-client.ts';
+import { keys } from '../core/query-keys.ts';
+import { MAX_BULK_RUNS } from '../../shared/api/bulk-action.ts';
+import { BulkBar } from './bulk/bulk-bar.tsx';
+import { useBulkSelection } from './bulk/bulk-selection.ts';
 
 export function RunsPage({ workflow }: { workflow?: string | undefined }) {
   const go = useRoute((s) => s.go);
@@ -35,6 +42,23 @@ export function RunsPage({ workflow }: { workflow?: string | undefined }) {
   const filtered = state !== '' || needle !== '';
   useWatchRuns(useMemo(() => rows.filter((r) => isOpen(r.state)).map((r) => r.id), [rows]));
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+  const selection = useBulkSelection();
+  const { selecting } = selection;
+  // Every run the filter matches: the pages not read yet are read first.
+  const loadAll = async (): Promise<string[]> => {
+    let data = list.data;
+    let next = hasNextPage;
+    while (next && rowsOf(data).length < MAX_BULK_RUNS) {
+      const page = await fetchNextPage({ cancelRefetch: false });
+      data = page.data;
+      next = page.hasNextPage;
+    }
+    return rowsOf(data)
+      .map((r) => r.id)
+      .slice(0, MAX_BULK_RUNS);
+  };
+  const shownIds = rows.map((r) => r.id);
+  const allShown = shownIds.length > 0 && shownIds.every((id) => selection.has(id));
   const more = () => void fetchNextPage({ cancelRefetch: false });
   // The next page as the list's end scrolls into view.
   const end = useRef<HTMLDivElement | null>(null);
@@ -73,11 +97,15 @@ export function RunsPage({ workflow }: { workflow?: string | undefined }) {
             </option>
           ))}
         </select>
+        <button type="button" className="button" aria-pressed={selecting} onClick={() => selection.setSelecting(!selecting)} data-testid="runs-select">
+          {selecting ? 'Done selecting' : 'Select'}
+        </button>
         <span className="muted" style={{ marginLeft: 'auto' }} data-testid="run-count">
           {rows.length}
           {hasNextPage ? '+' : ''} {filtered ? 'matching' : rows.length === 1 ? 'run' : 'runs'}
         </span>
       </div>
+      {selecting ? <BulkBar selection={selection} shown={rows.length} more={hasNextPage} loadAll={loadAll} onApplied={() => void queryClient.invalidateQueries({ queryKey: keys.allRuns() })} /> : null}
       {error !== null ? <div className="error-box">Could not list the runs: {error}</div> : null}
       {!loaded ? <div className="loading">Loading runs…</div> : null}
       {loaded && error === null && rows.length === 0 && filtered ? <div className="empty">No run matches.</div> : null}
@@ -93,6 +121,11 @@ export function RunsPage({ workflow }: { workflow?: string | undefined }) {
         <table className="table" data-testid="run-list">
           <thead>
             <tr>
+              {selecting ? (
+                <th className="bulk-check">
+                  <input type="checkbox" aria-label="select every run shown" checked={allShown} onChange={() => (allShown ? selection.clear() : selection.add(shownIds))} data-testid="select-shown" />
+                </th>
+              ) : null}
               <th>State</th>
               <th>Run</th>
               <th>Workflow</th>
@@ -103,7 +136,12 @@ export function RunsPage({ workflow }: { workflow?: string | undefined }) {
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={r.id} tabIndex={0} data-testid={`run-row-${r.id}`} {...rowKeys(() => go({ page: 'run', id: r.id }))}>
+              <tr key={r.id} tabIndex={0} data-testid={`run-row-${r.id}`} aria-selected={selecting ? selection.has(r.id) : undefined} {...rowKeys(() => go({ page: 'run', id: r.id }))}>
+                {selecting ? (
+                  <td className="bulk-check" onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
+                    <input type="checkbox" aria-label={`select run ${r.id}`} checked={selection.has(r.id)} onChange={() => selection.toggle(r.id)} data-testid={`select-${r.id}`} />
+                  </td>
+                ) : null}
                 <td>
                   <span className="state" data-state={r.state}>
                     {r.state.replace('_', ' ')}

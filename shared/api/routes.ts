@@ -7,6 +7,7 @@ import { ReplayBatchRequest, ReplayBatchResult, ReplayRequest, ReplayResult } fr
 import { z } from 'zod';
 import { ValidateRequest, ValidateResult, WorkflowDetail, WorkflowList, WorkflowSource, WorkflowSourceQuery, WorkflowVersionDetail } from './workflow-views.ts';
 import { CreateWorkflowRequest, DeleteWorkflowResult, ImportWorkflowRequest, RenameWorkflowRequest, SaveWorkflowRequest, TemplateList, WorkflowFileResult } from './workflow-files.ts';
+import { BulkRequest, BulkResult } from './bulk-action.ts';
 import { CompareQuery, RunComparison } from './run-comparison.ts';
 import { EventPageQuery, RunEventsPage } from './event-page.ts';
 import { ForwardedCommand, FORWARDED_ANSWERS } from './forwarded-command.ts';
@@ -103,6 +104,8 @@ export const ROUTES = {
   replays: { method: 'POST', path: '/api/replays', params: NONE, query: NONE, body: ReplayBatchRequest, answer: ReplayBatchResult, statuses: [201] },
   'runs.scenario': { method: 'GET', path: '/api/runs/:id/scenario', params: run, query: NONE, body: NO_BODY, answer: RunScenarioView, statuses: [200] },
   'runs.saveScenario': { method: 'POST', path: '/api/runs/:id/scenario', params: run, query: NONE, body: NO_BODY, answer: SavedRunScenario, statuses: [201] },
+  'bulk.preview': { method: 'POST', path: '/api/bulk/preview', params: NONE, query: NONE, body: BulkRequest, answer: BulkResult, statuses: [200] },
+  'bulk.apply': { method: 'POST', path: '/api/bulk/apply', params: NONE, query: NONE, body: BulkRequest, answer: BulkResult, statuses: [200] },
   compare: { method: 'GET', path: '/api/compare', params: NONE, query: query(CompareQuery), body: NO_BODY, answer: RunComparison, statuses: [200] },
 
   'tasks.list': { method: 'GET', path: '/api/tasks', params: NONE, query: NONE, body: NO_BODY, answer: TaskList, statuses: [200] },

@@ -96,6 +96,9 @@ describe('every route of the table answers what its entry says', () => {
     expect(batch.answer.rows.map((r) => [r.sourceRunId, r.verdict])).toEqual([[runId, 'same']]);
     expect((await exercise('runs.list', { query: { kind: 'replay' } })).answer.runs).toHaveLength(2);
     expect((await exercise('commands', { body: { command: 'act', run: second, action: { action: 'cancel', reason: 'not needed' } } })).answer).toMatchObject({ runId: second, state: 'cancelled' });
+    const bulkPreview = await exercise('bulk.preview', { body: { action: 'cancel', filter: { workflow: 'review', state: 'cancelled' } } });
+    expect(bulkPreview.answer).toMatchObject({ dryRun: true, counts: { selected: 1, refused: 1 } });
+    expect((await exercise('bulk.apply', { body: { action: 'cancel', runs: [second], reason: 'not needed' } })).answer.rows[0]).toMatchObject({ runId: second, status: 'refused', state: 'cancelled' });
 
     const paying = (await exercise('runs.start', { body: { workflow: 'payment', input: { orderId: 'A17' } } })).answer.runId;
     const sent = await exercise('events.send', { body: { name: 'payment.received', key: 'A17', data: { amount: 12 } } });
