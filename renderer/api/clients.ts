@@ -6,6 +6,7 @@ import { ApiClient } from './api-client.ts';
 import { BulkClient } from './bulk-client.ts';
 import { CompareClient } from './compare-client.ts';
 import { PayloadClient } from './payload-client.ts';
+import { ReplayClient } from './replay-client.ts';
 import { RunActionsClient } from './run-actions-client.ts';
 import { StatsClient } from './stats-client.ts';
 import { TimelineClient } from './timeline-client.ts';
@@ -24,6 +25,8 @@ export interface Clients {
   stats: StatsClient;
   /** Large values of a run, by path. */
   payload: PayloadClient;
+  /** A run, or a workflow's recent runs, replayed on another definition. */
+  replay: ReplayClient;
   /** Start a run, operator actions, task answers. */
   actions: RunActionsClient;
   /** One action on many runs: preview, then apply run by run. */
@@ -46,6 +49,7 @@ export function clients(): Clients | null {
       stats: new StatsClient(token),
       payload: new PayloadClient(token),
       actions: new RunActionsClient(token),
+      replay: new ReplayClient(token),
       bulk: new BulkClient(token),
     };
   }

@@ -9,6 +9,7 @@ import { run, titleOf, type CommandId } from './editor-commands.ts';
 import { useCommandEnabled } from './use-editor-commands.ts';
 import { useEditorPrefs } from './editor-prefs.ts';
 import { FileMenu } from './file-menu.tsx';
+import { TestDraftButton } from './test-draft-dialog.tsx';
 
 interface ButtonProps {
   command: CommandId;
@@ -90,6 +91,7 @@ export function EditorToolbar({ summary }: { summary: WorkflowDetail['summary'] 
         {summary.file}
       </span>
       <FileMenu />
+      {summary.id !== null ? <TestDraftButton workflowId={summary.id} /> : null}
       {summary.id !== null ? <StartRunLauncher workflowId={summary.id} /> : null}
       <CommandButton command="save" label="Save" testId="save" className="button button-primary">
         <Save size={14} aria-hidden="true" /> Save

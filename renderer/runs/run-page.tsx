@@ -26,6 +26,8 @@ import { ValueView } from './run-view/value-view.tsx';
 import { ComparePicker } from './compare/compare-view.tsx';
 import { RunActions } from './actions/run-actions.tsx';
 import { SaveAsTest } from './actions/save-as-test.tsx';
+import { ReplayOn } from './replay/replay-dialog.tsx';
+import { ReplayOfLink } from './replay/replay-of-link.tsx';
 import { StepActions } from './actions/step-actions.tsx';
 import { DebugActions } from './actions/debug-actions.tsx';
 import { TimeTravel } from './run-view/time-travel.tsx';
@@ -285,9 +287,16 @@ function RunHead({ detail }: { detail: RunDetail }) {
       </span>
       {run.failing !== null ? <RunFailing detail={detail} /> : null}
       <span className="toolbar-spacer" />
-      <DebugActions detail={detail} onDone={() => void refetchRunDetail(run.id)} />
-      <RunActions detail={detail} onDone={() => void refetchRunDetail(run.id)} />
-      <SaveAsTest detail={detail} />
+      {run.replayOf !== undefined ? (
+        <ReplayOfLink replayOf={run.replayOf} runId={run.id} />
+      ) : (
+        <>
+          <DebugActions detail={detail} onDone={() => void refetchRunDetail(run.id)} />
+          <RunActions detail={detail} onDone={() => void refetchRunDetail(run.id)} />
+          <SaveAsTest detail={detail} />
+          <ReplayOn detail={detail} />
+        </>
+      )}
       <div className="menu-anchor">
         <button type="button" className="button" onClick={() => setComparing((c) => !c)} aria-expanded={comparing} data-testid="compare-button">
           <GitCompare size={14} aria-hidden="true" /> Compare…

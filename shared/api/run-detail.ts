@@ -88,6 +88,11 @@ export const RunDetailHeader = RunHeader.extend({
   queued: z.boolean(),
   parent: ParentLink.nullable(),
   forkOf: z.strictObject({ runId: z.string(), fromStep: z.string() }).nullable(),
+  /** Only on a replay (weft replay, docs/evolution.md): the run it replays and the definition it ran on. */
+  replayOf: z.strictObject({
+    runId: z.string(),
+    against: z.strictObject({ workflowId: z.string(), version: z.number().int().optional(), file: z.string().optional(), definitionHash: z.string() }),
+  }).optional(),
   /** A failure nothing handles has doomed the run: only compensations start. */
   failing: z.strictObject({ stepId: z.string(), reason: z.string() }).nullable(),
   compensation: z.strictObject({ pending: z.array(z.string()), done: z.array(z.string()) }).nullable(),

@@ -49,6 +49,7 @@ const refused = (message: string): Refusal => ({ code: 'refused', message });
  * runActionRefusal(model, 'resume'); // { code: 'refused', message: 'cannot resume run r1: it is running (…)' }
  */
 export function runActionRefusal(run: RunModel, action: RunLevelActionName | RunGated): Refusal | undefined {
+  if (run.replayOf !== undefined) return replayRefusal(run, action);
   if (action === 'revise') {
     const busy = [...run.steps.values()].filter((s) => s.state === 'running');
     if (busy.length > 0) return refused(`run ${run.runId} has attempts in progress (${busy.map((s) => s.id).join(', ')}); revise it when they have finished`);
@@ -67,6 +68,7 @@ export function runActionRefusal(run: RunModel, action: RunLevelActionName | Run
  * debugActionRefusal(model, 'step'); // { code: 'refused', message: 'cannot step run r1: it is not a debug run …' }
  */
 export function debugActionRefusal(run: RunModel, action: DebugActionName): Refusal | undefined {
+  if (run.replayOf !== undefined) return replayRefusal(run, action);
   if (run.debug === null) return refused(`cannot ${action} run ${run.runId}: it is not a debug run (start one with weft run FILE --break STEP); nothing was changed`);
   if (run.state !== 'paused' || run.debug.pausedAt === null) {
     return refused(`cannot ${action} run ${run.runId}: it is ${run.state}, not paused at a breakpoint (${action} works on a debug run paused at a breakpoint${run.state === 'paused' ? '; weft resume continues a paused run' : ''}); nothing was changed`);
@@ -79,6 +81,7 @@ export function debugActionRefusal(run: RunModel, action: DebugActionName): Refu
  * in the order the engine has always made them, so the first reason given is the same.
  */
 export function stepActionRefusal(run: RunModel, stepId: string, action: StepActionName): Refusal | undefined {
+  if (run.replayOf !== undefined) return replayRefusal(run, action);
   switch (action) {
     case 'retry':
     case 'skip':
@@ -154,4 +157,9 @@ function joinWithoutBranches(run: RunModel, stepId: string, action: 'retry' | 's
   const why = joinRefusal(run, index, step, s);
   if (why === undefined) return undefined;
   return refused(`cannot ${action} join "${stepId}": ${why}; retry, resolve or skip the missing branch instead, and the join goes on when it arrives; nothing was changed`);
+}
+
+/** A replay is a record of what another definition would have done: it takes no action (docs/evolution.md). */
+function replayRefusal(run: RunModel, action: string): Refusal {
+  return refused(`cannot ${action} run ${run.runId}: it is a replay of run ${run.replayOf?.runId ?? '?'} (a record of what another definition would do, in virtual time); act on the run itself; nothing was changed`);
 }

@@ -46,6 +46,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       run.input = d.input;
       run.createdAt = e.at;
       run.forkOf = d.forkOf;
+      run.replayOf = d.replayOf;
       run.priority = d.priority ?? 0;
       run.key = d.key;
       run.parent = d.parent;

@@ -4,7 +4,7 @@
 // Node-free: the app folds any prefix of a log with the same code to show a run as it was.
 import type { StepState, RunState } from '../definition/names.ts';
 import type { Workflow } from '../definition/workflow-schema.ts';
-import type { Covers, SettleOutcome } from '../events/run-event.ts';
+import type { Covers, ReplayOf, SettleOutcome } from '../events/run-event.ts';
 import type { AttemptErrorCode } from '../events/attempt-error-codes.ts';
 
 /** What an executor reported about an attempt besides its result (provider, model, usage, latency, HTTP status). */
@@ -204,6 +204,8 @@ export interface RunModel {
   key: string | undefined;
   lastSeq: number;
   forkOf: { runId: string; fromStep: string } | undefined;
+  /** Set on a replay (weft replay): the run it replays and the definition it ran on. A replay takes no actions. */
+  replayOf: ReplayOf | undefined;
   /** Every child run this run started, in order (a step's `children` has its current attempt's only). */
   childRuns: ChildRun[];
   /** Set on a debug run (run_created's `debug`). */
@@ -268,6 +270,7 @@ export function newRunModel(runId: string, workflow: Workflow): RunModel {
     key: undefined,
     lastSeq: 0,
     forkOf: undefined,
+    replayOf: undefined,
     childRuns: [],
     debug: null,
   };
