@@ -29,15 +29,16 @@ export interface MigrateOptions extends MigrationRequest {
 }
 
 /** The target of a migration: a version stored here (run or saved), or a definition given (a file). */
-export type MigrationTarget = { kind: 'version'; version: number } | { kind: 'definition'; workflow: Workflow };
+export type MigrationTarget = { kind: 'version'; version: number; workflowId?: string } | { kind: 'definition'; workflow: Workflow };
 
 /** The definition of `target` for `workflowId`; a StoreError ('bad-input') naming what is missing. */
 export function targetDefinition(store: Store, workflowId: string, target: MigrationTarget): Workflow {
   if (target.kind === 'definition') return target.workflow;
-  const stored = store.definitions.version(workflowId, target.version);
+  const id = target.workflowId ?? workflowId;
+  const stored = store.definitions.version(id, target.version);
   if (stored === undefined) {
-    const known = store.definitions.history(workflowId).map((v) => v.version);
-    throw new StoreError('bad-input', `workflow "${workflowId}" has no version ${target.version} in this store${known.length > 0 ? ` (versions: ${known.join(', ')})` : ''}: save it from the editor, run it once, or give the file with --to FILE`);
+    const known = store.definitions.history(id).map((v) => v.version);
+    throw new StoreError('bad-input', `workflow "${id}" has no version ${target.version} in this store${known.length > 0 ? ` (versions: ${known.join(', ')})` : ''}: save it from the editor, run it once, or give the file with --to FILE`);
   }
   return stored.workflow;
 }

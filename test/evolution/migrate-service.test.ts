@@ -40,7 +40,7 @@ async function fixture(dir = mkdtempSync(join(tmpdir(), 'weft-migrate-'))): Prom
 
 async function reopen(f: Fixture): Promise<Fixture> {
   await f.session.close();
-  const session = await openEngineSession(f.dbPath, 'migrate test', 'open', f.env);
+  const session = await openEngineSession(f.dbPath, 'migrate test', 'write', f.env);
   open = { ...f, session, service: new EngineService(session.store, session.engine, f.dir, f.env, { actor: 'tester' }) };
   return open;
 }
