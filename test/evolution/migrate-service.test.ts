@@ -80,7 +80,7 @@ describe('weft migrate (service)', () => {
     f.service.resume();
     const model = foldRun(f.session.store, runId);
     expect(model.workflow.version).toBe(3);
-    expect(restartRecord(model).run.version).toBe(3);
+    expect(restartRecord(model).run).toMatchObject({ version: 3, migrations: [{ fromVersion: 2, toVersion: 3, by: 'tester', reason: 'migrated from version 2 to 3 by tester: adds the notify step' }] });
     expect(model.migrations.map((m) => [m.fromVersion, m.toVersion])).toEqual([[2, 3]]);
 
     await f.service.decide(runId, 'review', { action: 'approve', by: 'ed' });
