@@ -197,4 +197,39 @@ describe('weft migrate (service)', () => {
     expect(await f.service.settled(b)).toBe('succeeded');
     expect(foldRun(store, b).steps.has('notify')).toBe(false);
   });
+  it('refuses a changed join that, judged against the branches this run has, can no longer go on', async () => {
+    const f = await fixture();
+    const joins = (version: number, ignoreCancelled: boolean): Json => ({
+      format: 'weft/v1', id: 'joins', version, name: 'Joins',
+      steps: [
+        { id: 'start', kind: 'transform', config: { expression: '{ "go": true }' } },
+        { id: 'b', kind: 'transform', config: { expression: '1' } },
+        { id: 'c', kind: 'transform', config: { expression: '2' } },
+        { id: 'h', kind: 'human', config: { task: 'approve', title: 'ok?' }, deadlineMs: 86_400_000 },
+        { id: 'j', kind: 'join', config: { mode: 'atLeast', count: 2, ...(ignoreCancelled ? { onCancelledBranch: 'ignore' } : {}) } },
+        { id: 'done', kind: 'end' },
+      ],
+      edges: [
+        { id: 'sb', from: 'start', to: 'b', when: 'output.go' },
+        { id: 'sc', from: 'start', to: 'c', when: '$not(output.go)' },
+        { id: 'sh', from: 'start', to: 'h' },
+        { id: 'bj', from: 'b', to: 'j' },
+        { id: 'cj', from: 'c', to: 'j' },
+        { id: 'hj', from: 'h', to: 'j' },
+        { id: 'jd', from: 'j', to: 'done' },
+      ],
+    });
+    writeFileSync(join(f.dir, 'joins.weft.json'), JSON.stringify(joins(1, true)));
+    const { runId } = await f.service.startRun({ workflow: 'joins', input: {} });
+    expect(await f.service.settled(runId)).toBe('waiting');
+    expect(foldRun(f.session.store, runId).steps.get('c')?.state).toBe('skipped');
+    const refused = await f.service.migrate([runId], target(joins(2, false)), {});
+    expect(refused.runs[0]?.plan.refusals.map((r) => [r.code, r.step])).toEqual([['join_cannot_be_met', 'j']]);
+    expect(refused.runs[0]?.plan.refusals[0]?.message).toMatch(/"c" did not arrive/);
+    // Still fitting: a changed count the run's branches can still meet is noted, and the run moves.
+    const fits = { ...joins(2, true), steps: (joins(2, true).steps as Json[]).map((s) => (s.id === 'j' ? { ...s, config: { mode: 'atLeast', count: 1, onCancelledBranch: 'ignore' } } : s)) };
+    const moved = await f.service.migrate([runId], target(fits), {});
+    expect(moved.runs[0]?.plan.notes.join('\n')).toMatch(/join "j" changed/);
+    expect(moved.runs[0]?.applied).toBe(true);
+  });
 });
