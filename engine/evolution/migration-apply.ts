@@ -74,7 +74,7 @@ export async function migrateRuns(deps: MigrationDeps, runIds: readonly string[]
         const decisions: Record<string, 'skip' | 'run'> = {};
         for (const d of now.decisions) if (d.choice !== null) decisions[d.step] = d.choice;
         return {
-          data: { fromVersion: model.workflow.version, toVersion: to.version, definitionHash: hash, mapping: now.mapping, decisions, by: o.by, definition: to },
+          data: { fromVersion: model.workflow.version, toVersion: to.version, definitionHash: hash, mapping: now.mapping, decisions, by: o.by, definition: to, fromDefinition: model.workflow },
           reason: `migrated from version ${model.workflow.version} to ${to.version} by ${o.by}${o.reason === undefined ? '' : `: ${o.reason}`}`,
         };
       });

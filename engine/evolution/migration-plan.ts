@@ -161,7 +161,7 @@ export function planMigration(m: RunModel, to: Workflow, hash: string, request: 
   }
 
   // The run as it would be: the fold's own migration, on a shallow copy.
-  const data: EventData<'run_migrated'> = { fromVersion: from.version, toVersion: to.version, definitionHash: hash, mapping, decisions: wanted, by: 'plan', definition: to };
+  const data: EventData<'run_migrated'> = { fromVersion: from.version, toVersion: to.version, definitionHash: hash, mapping, decisions: wanted, by: 'plan', definition: to, fromDefinition: from };
   const after: RunModel = { ...m };
   applyMigration(after, { runId: m.runId, seq: m.lastSeq + 1, at: m.updatedAt, type: 'run_migrated', step: null, activation: null, attempt: null, data, reason: null });
   const index = indexDefinition(to);

@@ -174,8 +174,8 @@ export const EVENT_DATA = {
    * each step of the old version that the new one keeps to its id there (renamed or not; a step
    * left out was dropped); `decisions` says, for each new step upstream of completed work, whether
    * it was skipped or runs now. The event carries the definition it switches to (the snapshot
-   * `definitionHash` names), so any fold of the log (the engine's, the app's time travel) needs
-   * nothing but the log and the run's first snapshot.
+   * `definitionHash` names) and the one it leaves, so any fold of the log (the engine's, the app's
+   * time travel, which holds only the run's latest version) needs nothing but the log.
    */
   run_migrated: z.object({
     fromVersion: z.number().int(),
@@ -185,6 +185,8 @@ export const EVENT_DATA = {
     decisions: z.record(z.string(), z.enum(['skip', 'run'])),
     by: z.string(),
     definition: Workflow,
+    /** The definition the run leaves (version `fromVersion`). */
+    fromDefinition: Workflow,
   }),
 } as const;
 

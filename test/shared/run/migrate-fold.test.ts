@@ -3,7 +3,7 @@
 // its seq, and the app's timeline shows a `migrated` marker on the run's row at its moment.
 import { describe, expect, it } from 'vitest';
 import { Workflow } from '../../../shared/definition/workflow-schema.ts';
-import { foldEvents } from '../../../shared/run/fold-events.ts';
+import { foldEvents, startDefinition } from '../../../shared/run/fold-events.ts';
 import { restartRecord } from '../../../shared/run/restart-record.ts';
 import { timeline } from '../../../shared/run/timeline.ts';
 import { buildTimelineModel, RUN_ROW } from '../../../renderer/runs/timeline/timeline-model.ts';
@@ -26,7 +26,7 @@ function log(): LogWriter {
   w.quickStep('a', 1, 1, 1);
   w.add('step_settled', 4, { outcome: 'succeeded', edges: [{ id: 'e1', taken: true, why: 'a succeeded' }] }, { step: 'a', activation: 1 });
   w.add('step_activated', 5, {}, { step: 'ask', activation: 1 });
-  w.add('run_migrated', 50, { fromVersion: 1, toVersion: 2, definitionHash: 'h2', mapping: { a: 'a', ask: 'ask', done: 'done' }, decisions: {}, by: 'ann', definition: v2 }, { reason: 'migrated from version 1 to 2 by ann' });
+  w.add('run_migrated', 50, { fromVersion: 1, toVersion: 2, definitionHash: 'h2', mapping: { a: 'a', ask: 'ask', done: 'done' }, decisions: {}, by: 'ann', definition: v2, fromDefinition: v1 }, { reason: 'migrated from version 1 to 2 by ann' });
   return w;
 }
 
@@ -45,6 +45,9 @@ describe('run_migrated', () => {
     expect([...after.edges.keys()]).toEqual(['e1']);
     expect(restartRecord(after).run).toMatchObject({ version: 2, migrations: [{ seq: 8, fromVersion: 1, toVersion: 2, by: 'ann' }] });
     expect(restartRecord(before).run.migrations).toBeUndefined();
+    // Time travel holds only the latest version (v2): the log itself gives the one it starts on.
+    expect(foldEvents(startDefinition(v2, events), events.slice(0, 5)).workflow.version).toBe(1);
+    expect(startDefinition(v1, events.slice(0, 5))).toBe(v1);
   });
 
   it('throws, naming the event, for a log that migrates from a version the run is not on', () => {
