@@ -27,7 +27,7 @@ import { indexDefinition } from '../../shared/run/definition-index.ts';
 import { forkPlan } from '../runtime/fork-plan.ts';
 import { planRevision } from '../runtime/revision-plan.ts';
 import { migrateRuns, type MigrateOptions, type MigrationTarget } from '../evolution/migration-apply.ts';
-import type { MigrationReport } from '../../shared/api/migration.ts';
+import { MigrateCommand, type MigrationReport } from '../../shared/api/migration.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
 import type { Timeline } from '../../shared/api/timeline.ts';
 import type { RunValue, RunValueQuery } from '../../shared/api/run-value.ts';
@@ -304,6 +304,23 @@ export class EngineService {
       if (e instanceof Error && e.message.startsWith('--map')) throw new ServiceError('bad-input', e.message);
       throw e;
     }
+  }
+
+  /**
+   * A migration asked for over the API (`POST /api/runs/:id/migrate`, `POST /api/workflows/:id/migrate`):
+   * the body is a MigrateCommand, parsed here; the target is a version stored here. For a
+   * workflow, every unfinished run of `fromVersion` (default: of any version but the target).
+   */
+  async migrateRequest(runs: readonly string[] | { workflowId: string }, command: CommandInput<typeof MigrateCommand>): Promise<MigrationReport> {
+    const c = parseCommand(MigrateCommand, command, 'the migration');
+    const which = 'workflowId' in runs ? { workflowId: runs.workflowId, ...(c.fromVersion === undefined ? {} : { version: c.fromVersion }) } : runs;
+    return this.migrate(which, { kind: 'version', version: c.toVersion }, {
+      ...(c.map === undefined ? {} : { map: c.map }),
+      ...(c.decide === undefined ? {} : { decide: c.decide }),
+      ...(c.dryRun === undefined ? {} : { dryRun: c.dryRun }),
+      ...(c.by === undefined ? {} : { by: c.by }),
+      ...(c.reason === undefined ? {} : { reason: c.reason }),
+    });
   }
 
   private unfinishedRunsOf(workflowId: string, version: number | undefined, target: MigrationTarget): string[] {

@@ -23,6 +23,7 @@ import { StreamServerMessage, StreamSubscribe } from './stream-messages.ts';
 import { TaskAction } from './task-action.ts';
 import { TaskList } from './task-summary.ts';
 import { Timeline } from './timeline.ts';
+import { MigrateCommand, MigrationReport } from './migration.ts';
 import { WorkflowReport } from './workflow-stats.ts';
 import { RunParams, RunStepParams, StatsParams, StatsQuery, TaskParams, VersionParams, WorkflowParams } from './route-params.ts';
 import type { Unparsed } from './unparsed.ts';
@@ -97,6 +98,8 @@ export const ROUTES = {
   'runs.timeline': { method: 'GET', path: '/api/runs/:id/timeline', params: run, query: NONE, body: NO_BODY, answer: Timeline, statuses: [200] },
   'runs.events': { method: 'GET', path: '/api/runs/:id/events', params: run, query: query(EventPageQuery), body: NO_BODY, answer: RunEventsPage, statuses: [200] },
   'runs.act': { method: 'POST', path: '/api/runs/:id/actions', params: run, query: NONE, body: RunAction, answer: RunActionResult, statuses: [200, 201] },
+  'runs.migrate': { method: 'POST', path: '/api/runs/:id/migrate', params: run, query: NONE, body: MigrateCommand, answer: MigrationReport, statuses: [200] },
+  'workflows.migrate': { method: 'POST', path: '/api/workflows/:id/migrate', params: workflow, query: NONE, body: MigrateCommand, answer: MigrationReport, statuses: [200] },
   compare: { method: 'GET', path: '/api/compare', params: NONE, query: query(CompareQuery), body: NO_BODY, answer: RunComparison, statuses: [200] },
 
   'tasks.list': { method: 'GET', path: '/api/tasks', params: NONE, query: NONE, body: NO_BODY, answer: TaskList, statuses: [200] },
