@@ -97,7 +97,7 @@ export function MigrateRuns({ workflowId, latest }: Props) {
                     </li>
                   ))}
                 </ul>
-                <button type="button" className="button primary" disabled={busy || safe === 0} onClick={() => void migrate(from)} data-testid={`migrate-apply-${from}`}>
+                <button type="button" className="button button-primary" disabled={busy || safe === 0} onClick={() => void migrate(from)} data-testid={`migrate-apply-${from}`}>
                   Migrate {safe} safe run{safe === 1 ? '' : 's'}
                 </button>
                 {safe < plans.length ? <p className="muted">{plans.length - safe} stay on v{from}: each says why above (`weft migrate` with --decide or --map can move the ones that need a decision).</p> : null}
