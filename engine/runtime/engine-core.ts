@@ -23,7 +23,6 @@ import type { EventExtra, RunPort } from './run-port.ts';
 import { RunProjector } from './run-projection.ts';
 import { workflowsToDequeue } from './run-slots.ts';
 import { applyEvent } from '../../shared/run/apply-event.ts';
-import { indexDefinition } from '../../shared/run/definition-index.ts';
 import { type Evidence, type RunModel, type StepRuntime } from '../../shared/run/run-model.ts';
 import { isRunSettled } from './run-settled.ts';
 import { isQuiet, isTerminal } from '../../shared/run/run-status.ts';
@@ -106,28 +105,6 @@ export class EngineCore implements RunPort {
 
   revise(runId: string, input: unknown): number {
     return this.lifecycle.revise(runId, input);
-  }
-
-  /**
-   * Moves a run to another version of its workflow (weft migrate): inside the run's next tick,
-   * `decide` plans against the run as it is then and answers the run_migrated data (or throws a
-   * refusal, and nothing is written); the one event is appended, the run's definition index is
-   * switched, and every step is judged again under the new definition. Resolves once that tick's
-   * commit is written.
-   */
-  migrate(runId: string, decide: (model: RunModel) => { data: EventData<'run_migrated'>; reason: string }): Promise<void> {
-    const live = this.load(runId);
-    return this.enqueue(live, async () => {
-      const { data, reason } = decide(live.model);
-      this.emit(live, 'run_migrated', data, { reason });
-      live.index = indexDefinition(live.model.workflow);
-      live.runInfo = undefined;
-      live.ready = live.ready.filter((id) => live.model.steps.has(id));
-      for (const s of live.model.steps.values()) {
-        live.dirty.add(s.id);
-        if (s.state === 'ready' && !live.ready.includes(s.id)) live.ready.push(s.id);
-      }
-    });
   }
 
   /** Loads (or returns) a run from the log; recovers attempts that a stopped engine left running. */
