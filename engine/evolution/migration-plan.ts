@@ -100,6 +100,9 @@ export function planMigration(m: RunModel, to: Workflow, hash: string, request: 
   const empty = { ...base, mapping: {}, dropped: [], added: [], decisions: [] as MigrationDecision[], notes };
   if (to.id !== from.id) return { ...empty, verdict: 'refused', refusals: [{ code: 'other_workflow', message: `run ${m.runId} runs workflow "${from.id}"; version ${to.version} given is of "${to.id}"` }] };
   if (isTerminal(m.state)) return { ...empty, verdict: 'refused', refusals: [{ code: 'finished', message: `run ${m.runId} has finished (${m.state}); only a run that goes on can move` }] };
+  if (m.failing !== null || m.compensation !== null) {
+    return { ...empty, verdict: 'refused', refusals: [{ code: 'failing', ...(m.failing === null ? {} : { step: m.failing.stepId }), message: `run ${m.runId} is ${m.compensation === null ? 'failing' : 'compensating'}${m.failing === null ? '' : ` (step "${m.failing.stepId}")`}: it cannot move until that is over; retry, skip or resolve the step first` }] };
+  }
   if (to.version === from.version) return { ...empty, verdict: 'refused', refusals: [{ code: 'same_version', message: `run ${m.runId} is on version ${from.version} already` }] };
 
   const mapping = stepMapping(from, to, request.map);

@@ -9,6 +9,7 @@ export const MIGRATION_VERDICTS = ['safe', 'needs_decision', 'refused'] as const
 export const MigrationRefusal = z.strictObject({
   code: z.enum([
     'finished',
+    'failing',
     'other_workflow',
     'same_version',
     'no_counterpart',
