@@ -1,8 +1,8 @@
 // Migrating running instances from a workflow's History, in chromium on the real `weft serve`:
 // two research-review v2 runs wait on a person; v3 (a `notify` step after the review) is saved;
 // History says "2 runs on v2 are still running", Migrate… shows each run's plan (safe), and
-// applying it moves both. Approved, each finishes on v3 with notify run, and the run page's
-// timeline marks where its version changed.
+// applying it moves both. Approved, each finishes on v3 with notify run, the run page's
+// timeline marks where its version changed, and time travel shows v2 before it and v3 at it.
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -76,4 +76,17 @@ test('migrates the waiting runs of research-review v2 to v3 from History, and th
   await expect(marker).toHaveAttribute('aria-label', /^migrated from v2 to v3 by /);
   await expect(page.getByTestId('timeline-legend')).toContainText('version changed (migrated)');
   await shootBothThemes(page, 'migrate-runs-run-page', { 'notify node': page.getByTestId('step-node-notify'), marker });
+
+  // Time travel: just before the migration the run is on v2; at it, on v3.
+  const log = (await api('GET', `/api/runs/${runs[0]}/events?after=0&limit=1000`)) as { events: { seq: number; type: string }[] };
+  const at = log.events.find((e) => e.type === 'run_migrated')?.seq ?? 0;
+  expect(at).toBeGreaterThan(1);
+  const header = page.getByRole('button', { name: /^research-review v\d+$/ });
+  await page.getByTestId('tt-slider').fill(String(at - 1));
+  await expect(page.getByTestId('tt-where')).toContainText(`as of event ${at - 1} of`);
+  await expect(header).toHaveText('research-review v2');
+  await page.getByTestId('tt-slider').fill(String(at));
+  await expect(page.getByTestId('tt-where')).toContainText('run migrated');
+  await expect(header).toHaveText('research-review v3');
+  await shootBothThemes(page, 'migrate-runs-time-travel', { where: page.getByTestId('tt-where') });
 });
