@@ -19,6 +19,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'events', load: async () => (await import('./commands/events-command.ts')).eventsCommand },
   { name: 'resume', load: async () => (await import('./commands/resume-command.ts')).resumeCommand },
   { name: 'revise', load: async () => (await import('./commands/revise-command.ts')).reviseCommand },
+  { name: 'migrate', load: async () => (await import('./commands/migrate-command.ts')).migrateCommand },
   { name: 'fork', load: async () => (await import('./commands/fork-command.ts')).forkCommand },
   { name: 'approve', load: async () => (await import('./commands/task-commands.ts')).approveCommand },
   { name: 'reject', load: async () => (await import('./commands/task-commands.ts')).rejectCommand },

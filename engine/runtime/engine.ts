@@ -5,6 +5,7 @@
 // action is refused by the rules of shared/run/action-rules.ts before anything is written.
 import type { RunState } from '../../shared/definition/names.ts';
 import type { ExternalEvent } from '../store/store.ts';
+import { migrateLive, type MigrationDecider } from './migrate-live.ts';
 import type { RunMetrics } from '../metrics/run-metrics.ts';
 import { runMetricsOf, workflowReport, type WorkflowReport } from '../metrics/stats.ts';
 import { ChildRunHandler } from './child-run-handler.ts';
@@ -46,6 +47,11 @@ export class Engine {
   /** Adds an input revision: the run passes over its graph again, reusing evidence whose coverage still matches. */
   revise(runId: string, input: unknown): number {
     return this.core.revise(runId, input);
+  }
+
+  /** Moves a run to another version of its workflow, in one event of its next tick (migrate-live.ts). */
+  migrate(runId: string, decide: MigrationDecider): Promise<void> {
+    return migrateLive(this.core, runId, decide);
   }
 
   /** Loads (or returns) a run from the log; recovers attempts that a stopped engine left running. */

@@ -13,6 +13,9 @@ export type { Readiness };
 
 const ACTIVE = new Set(['ready', 'running', 'retry_wait', 'waiting']);
 
+/** `from` is a new step a migration after `since` decided to run (run_migrated's decisions). */
+const ranByMigration = (run: RunModel, from: string, since: number): boolean => run.migrations.some((m) => m.seq > since && m.ran.includes(from));
+
 export function readiness(run: RunModel, index: DefinitionIndex, s: StepRuntime): Readiness {
   if (ACTIVE.has(s.state)) return { kind: 'wait' };
   const step = index.steps.get(s.id) as Step;
@@ -31,6 +34,8 @@ export function readiness(run: RunModel, index: DefinitionIndex, s: StepRuntime)
 
   if (step.kind !== 'join') {
     if (!decided || !anyFresh) return { kind: 'wait' };
+    // A step a migration ran (`--decide STEP=run`) comes before work done before the migration: that work is not run again.
+    if (taken.length > 0 && s.lastSettled !== null && taken.every((e) => ranByMigration(run, e.edge.from, s.openedSeq))) return { kind: 'wait' };
     if (taken.length > 0) return { kind: 'activate', reason: `edge ${taken.map((e) => `"${e.edge.id}"`).join(', ')} taken` };
     if (s.state === 'blocked' || s.state === 'skipped') return { kind: 'skip', reason: 'no incoming edge was taken' };
     if (forward.some((e) => run.edges.get(e.edge.id)?.taken === true)) return { kind: 'wait' };

@@ -68,6 +68,10 @@ export function apiHandlers(s: EngineService, reads: ServedReads, facts: HealthF
       return result;
     },
 
+    // A migration's plan (dryRun) or its application, for one run or every unfinished run of a workflow (engine/evolution).
+    'runs.migrate': ({ params, body }) => s.migrateRequest([params.id], body),
+    'workflows.migrate': ({ params, body }) => s.migrateRequest({ workflowId: params.id }, body),
+
     'tasks.list': () => ({ tasks: s.tasks() }),
     'tasks.answer': ({ params, body }) => s.decide(params.runId, params.stepId, body),
     'events.send': async ({ body }) => {

@@ -26,6 +26,8 @@ import { systemClock, systemRandom, type Clock } from '../time/clock.ts';
 import { indexDefinition } from '../../shared/run/definition-index.ts';
 import { forkPlan } from '../runtime/fork-plan.ts';
 import { planRevision } from '../runtime/revision-plan.ts';
+import { migrateRuns, type MigrateOptions, type MigrationTarget } from '../evolution/migration-apply.ts';
+import { MigrateCommand, type MigrationReport } from '../../shared/api/migration.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
 import type { Timeline } from '../../shared/api/timeline.ts';
 import type { RunValue, RunValueQuery } from '../../shared/api/run-value.ts';
@@ -291,6 +293,45 @@ export class EngineService {
       importUnknowns: plan.unknowns,
     });
     return { runId, state: this.runState(runId) };
+  }
+
+  /**
+   * Moves runs (ids or unique prefixes) to another version of their workflow (weft migrate):
+   * each is planned, and unless `dryRun` the safe ones are applied, one run_migrated event each
+   * (engine/evolution/migration-apply.ts). `byVersion` instead names every unfinished run of
+   * WORKFLOW at VERSION. A bad `map` is refused (bad-input) before anything moves.
+   */
+  async migrate(runs: readonly string[] | { workflowId: string; version?: number }, target: MigrationTarget, o: Omit<MigrateOptions, 'by'> & { by?: string }): Promise<MigrationReport> {
+    const ids = 'workflowId' in runs ? this.unfinishedRunsOf(runs.workflowId, runs.version, target) : runs.map((r) => this.resolveRun(r));
+    try {
+      return await migrateRuns({ store: this.store, engine: this.engine, fold: (id) => this.reader.fold(id), now: () => this.clock.now() }, ids, target, { ...o, by: o.by ?? this.actor });
+    } catch (e) {
+      if (e instanceof Error && e.message.startsWith('--map')) throw new ServiceError('bad-input', e.message);
+      throw e;
+    }
+  }
+
+  /**
+   * A migration asked for over the API (`POST /api/runs/:id/migrate`, `POST /api/workflows/:id/migrate`):
+   * the body is a MigrateCommand, parsed here; the target is a version stored here. For a
+   * workflow, every unfinished run of `fromVersion` (default: of any version but the target).
+   */
+  async migrateRequest(runs: readonly string[] | { workflowId: string }, command: CommandInput<typeof MigrateCommand>): Promise<MigrationReport> {
+    const c = parseCommand(MigrateCommand, command, 'the migration');
+    const which = 'workflowId' in runs ? { workflowId: runs.workflowId, ...(c.fromVersion === undefined ? {} : { version: c.fromVersion }) } : runs;
+    return this.migrate(which, { kind: 'version', version: c.toVersion }, {
+      ...(c.map === undefined ? {} : { map: c.map }),
+      ...(c.decide === undefined ? {} : { decide: c.decide }),
+      ...(c.dryRun === undefined ? {} : { dryRun: c.dryRun }),
+      ...(c.by === undefined ? {} : { by: c.by }),
+      ...(c.reason === undefined ? {} : { reason: c.reason }),
+    });
+  }
+
+  private unfinishedRunsOf(workflowId: string, version: number | undefined, target: MigrationTarget): string[] {
+    const to = target.kind === 'version' ? target.version : target.workflow.version;
+    const unfinished = new Set(this.store.unfinishedRunIds());
+    return this.store.runIdsOfWorkflow(workflowId, version).filter((id) => unfinished.has(id) && (version !== undefined || this.store.getRun(id)?.version !== to));
   }
 
   /**

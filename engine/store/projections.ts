@@ -27,7 +27,7 @@ export class Projections implements BatchPart {
     private readonly log: EventLog,
   ) {
     this.upsertRun = work.stmt(
-      'INSERT INTO runs (id, workflow_id, version, state, input_revision, created_at, updated_at, idempotency_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET state = excluded.state, input_revision = excluded.input_revision, updated_at = excluded.updated_at',
+      'INSERT INTO runs (id, workflow_id, version, state, input_revision, created_at, updated_at, idempotency_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version, state = excluded.state, input_revision = excluded.input_revision, updated_at = excluded.updated_at',
     );
     this.upsertStep = work.stmt(
       'INSERT INTO step_states (run_id, step_id, activation, state, attempts, evidence_id) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, step_id) DO UPDATE SET activation = excluded.activation, state = excluded.state, attempts = excluded.attempts, evidence_id = excluded.evidence_id',

@@ -10,6 +10,7 @@ import { RevisePlan, type ReviseCommand } from '../../shared/api/input-commands.
 import type { RunAction, RunActionResult } from '../../shared/api/run-action.ts';
 import type { RunOutcome } from '../../shared/api/run-outcome.ts';
 import type { RunScenarioView, SavedRunScenario } from '../../shared/api/run-scenario.ts';
+import type { MigrationReport } from '../../shared/api/migration.ts';
 import { ROUTES, type Routes } from '../../shared/api/routes.ts';
 import type { TaskAction } from '../../shared/api/task-action.ts';
 import { ApiError, routeClient, type FetchLike } from './http.ts';
@@ -42,6 +43,11 @@ export class RunActionsClient {
    */
   startRun(command: z.input<Routes['runs.start']['body']>): Promise<RunOutcome> {
     return callRoute(this.client, 'runs.start', { body: check(ROUTES['runs.start'].body, command) });
+  }
+
+  /** The migration plan of the unfinished runs of a workflow (`dryRun`), or its application to the safe ones. */
+  migrateWorkflow(workflowId: string, command: z.input<Routes['workflows.migrate']['body']>): Promise<MigrationReport> {
+    return callRoute(this.client, 'workflows.migrate', { params: { id: workflowId }, body: check(ROUTES['workflows.migrate'].body, command) });
   }
 
   /** One operator action; for `fork` the answer names the new run, for `revise` it carries the plan. */

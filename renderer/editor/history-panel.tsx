@@ -5,6 +5,7 @@ import { GitCompare, Play } from 'lucide-react';
 import type { WorkflowDetail } from '../api/api-types.ts';
 import { useRoute } from '../core/route-store.ts';
 import { isDirty, useEditor } from './editor-store.ts';
+import { MigrateRuns } from './migrate-runs.tsx';
 
 interface Props {
   detail: WorkflowDetail;
@@ -31,6 +32,7 @@ export function HistoryPanel({ detail, onCompare }: Props) {
           </p>
         )}
       </section>
+      {docId !== undefined && versions[0] !== undefined ? <MigrateRuns workflowId={docId} latest={versions[0].version} /> : null}
       <section className="panel-section">
         <h3>Versions</h3>
         {versions.length === 0 ? (

@@ -64,7 +64,18 @@ export const RunDebugView = z.strictObject({
 });
 export type RunDebugView = z.infer<typeof RunDebugView>;
 
-/** The run's identity and state; `debug` only on a debug run. */
+/** One `weft migrate` of the run: at which event and when its version changed, from what to what, by whom. */
+export const RunMigrationView = z.strictObject({
+  seq: z.number().int().positive(),
+  at: z.iso.datetime(),
+  fromVersion: z.number().int().positive(),
+  toVersion: z.number().int().positive(),
+  by: z.string(),
+  reason: z.string().nullable(),
+});
+export type RunMigrationView = z.infer<typeof RunMigrationView>;
+
+/** The run's identity and state; `debug` only on a debug run; `migrations` only on a migrated run (its version is the latest one's). */
 export const RunHeader = z.strictObject({
   id: z.string(),
   workflowId: z.string(),
@@ -72,6 +83,7 @@ export const RunHeader = z.strictObject({
   state: z.enum(RUN_STATES),
   inputRevision: z.number().int().positive(),
   debug: RunDebugView.optional(),
+  migrations: z.array(RunMigrationView).optional(),
 });
 
 /**

@@ -26,6 +26,7 @@ import { StreamServerMessage, StreamSubscribe } from './stream-messages.ts';
 import { TaskAction } from './task-action.ts';
 import { TaskList } from './task-summary.ts';
 import { Timeline } from './timeline.ts';
+import { MigrateCommand, MigrationReport } from './migration.ts';
 import { WorkflowReport } from './workflow-stats.ts';
 import { RunParams, RunStepParams, StatsParams, StatsQuery, TaskParams, VersionParams, WorkflowParams } from './route-params.ts';
 import type { Unparsed } from './unparsed.ts';
@@ -106,6 +107,8 @@ export const ROUTES = {
   'runs.saveScenario': { method: 'POST', path: '/api/runs/:id/scenario', params: run, query: NONE, body: NO_BODY, answer: SavedRunScenario, statuses: [201] },
   'bulk.preview': { method: 'POST', path: '/api/bulk/preview', params: NONE, query: NONE, body: BulkRequest, answer: BulkResult, statuses: [200] },
   'bulk.apply': { method: 'POST', path: '/api/bulk/apply', params: NONE, query: NONE, body: BulkRequest, answer: BulkResult, statuses: [200] },
+  'runs.migrate': { method: 'POST', path: '/api/runs/:id/migrate', params: run, query: NONE, body: MigrateCommand, answer: MigrationReport, statuses: [200] },
+  'workflows.migrate': { method: 'POST', path: '/api/workflows/:id/migrate', params: workflow, query: NONE, body: MigrateCommand, answer: MigrationReport, statuses: [200] },
   compare: { method: 'GET', path: '/api/compare', params: NONE, query: query(CompareQuery), body: NO_BODY, answer: RunComparison, statuses: [200] },
 
   'tasks.list': { method: 'GET', path: '/api/tasks', params: NONE, query: NONE, body: NO_BODY, answer: TaskList, statuses: [200] },

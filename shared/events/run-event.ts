@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { EFFECTS, HUMAN_TASKS, ON_EXPIRE, OPERATOR_ACTIONS, RUN_STATES } from '../definition/names.ts';
 import type { AttemptErrorCode } from './attempt-error-codes.ts';
 import { AttemptMeta } from './attempt-meta.ts';
+import { Workflow } from '../definition/workflow-schema.ts';
 
 const Covers = z.object({
   inputHash: z.string(),
@@ -181,6 +182,25 @@ export const EVENT_DATA = {
   breakpoint_hit: z.object({ stepping: z.boolean() }),
   /** `weft continue` or `weft step` on a run paused at a breakpoint; `step` pauses again before the next start. */
   debug_resumed: z.object({ mode: z.enum(['continue', 'step']), by: z.string() }),
+  /**
+   * `weft migrate`: from here on the run runs on another version of its workflow. `mapping` maps
+   * each step of the old version that the new one keeps to its id there (renamed or not; a step
+   * left out was dropped); `decisions` says, for each new step upstream of completed work, whether
+   * it was skipped or runs now. The event carries the definition it switches to (the snapshot
+   * `definitionHash` names) and the one it leaves, so any fold of the log (the engine's, the app's
+   * time travel, which holds only the run's latest version) needs nothing but the log.
+   */
+  run_migrated: z.object({
+    fromVersion: z.number().int(),
+    toVersion: z.number().int(),
+    definitionHash: z.string(),
+    mapping: z.record(z.string(), z.string()),
+    decisions: z.record(z.string(), z.enum(['skip', 'run'])),
+    by: z.string(),
+    definition: Workflow,
+    /** The definition the run leaves (version `fromVersion`). */
+    fromDefinition: Workflow,
+  }),
 } as const;
 
 export type EventType = keyof typeof EVENT_DATA;
@@ -264,6 +284,7 @@ const WIDEN: { [K in EventType]: (e: RunEvent<K>) => RunEvent } = {
   step_passed_over: same,
   breakpoint_hit: same,
   debug_resumed: same,
+  run_migrated: same,
 };
 
 /**

@@ -6,6 +6,7 @@
 // to a run reads top to bottom in one place.
 import type { RunEvent } from '../events/run-event.ts';
 import { indexDefinition } from './definition-index.ts';
+import { applyMigration } from './migrate-model.ts';
 import { activationKey, operatorEvidenceId, type AttemptRecord, type Evidence, type RunDebug, type RunModel, type StepRuntime } from './run-model.ts';
 
 const stepOf = (run: RunModel, e: RunEvent): StepRuntime => {
@@ -416,6 +417,9 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       debug.stepping = false;
       return;
     }
+    case 'run_migrated':
+      applyMigration(run, e);
+      return;
     case 'debug_resumed':
       debugOf(run, e).stepping = e.data.mode === 'step';
       return;

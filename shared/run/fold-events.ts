@@ -6,6 +6,18 @@ import { applyEvent } from './apply-event.ts';
 import { newRunModel, type RunModel } from './run-model.ts';
 
 /**
+ * The definition a run's log starts on, given `latest`, the one it runs on now (what a run's
+ * detail carries): the definition the log's first run_migrated left, if it was migrated, else
+ * `latest`. Time travel folds a prefix of the log with it.
+ *
+ * @example foldEvents(startDefinition(detail.definition, log), log.slice(0, n))
+ */
+export function startDefinition(latest: Workflow, events: readonly RunEvent[]): Workflow {
+  const first = events.find((e) => e.type === 'run_migrated');
+  return first?.type === 'run_migrated' ? first.data.fromDefinition : latest;
+}
+
+/**
  * The model of a run after `events`, which start at its run_created event (seq 1) and have no gap.
  * `workflow` is the run's definition snapshot (the version run_created names).
  *

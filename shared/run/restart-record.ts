@@ -65,6 +65,9 @@ export function restartRecord(run: RunModel, cut: AttemptsCut = {}): RestartReco
       version: run.workflow.version,
       state: run.state,
       inputRevision: run.inputRevision,
+      ...(run.migrations.length === 0
+        ? {}
+        : { migrations: run.migrations.map((m) => ({ seq: m.seq, at: isoAt(m.at), fromVersion: m.fromVersion, toVersion: m.toVersion, by: m.by, reason: m.reason })) }),
       ...(debug === null
         ? {}
         : {

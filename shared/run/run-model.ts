@@ -210,40 +210,57 @@ export interface RunModel {
   childRuns: ChildRun[];
   /** Set on a debug run (run_created's `debug`). */
   debug: RunDebug | null;
+  /** Each `weft migrate` of the run (run_migrated), oldest first: where its version changed. */
+  migrations: RunMigration[];
+}
+
+/** One migration of a run to another version of its workflow (run_migrated). */
+export interface RunMigration {
+  seq: number;
+  at: number;
+  fromVersion: number;
+  toVersion: number;
+  by: string;
+  reason: string | null;
+  /** New steps upstream of completed work that run now (`--decide STEP=run`): their edges into work done before the migration do not run that work again. */
+  ran: string[];
+}
+
+/** The runtime of a step that has not been activated yet. */
+export function newStepRuntime(id: string): StepRuntime {
+  return {
+    id,
+    activation: 0,
+    state: 'blocked',
+    attempts: [],
+    openedSeq: 0,
+    passFrom: 0,
+    retryDueAt: null,
+    dueSince: null,
+    timerDueAt: null,
+    evidence: null,
+    outcome: null,
+    settledReason: null,
+    output: undefined,
+    escalated: false,
+    task: null,
+    awaiting: null,
+    held: null,
+    actedRevision: 0,
+    lastSettled: null,
+    superseded: null,
+    reopened: null,
+    passedOver: null,
+    inputOverride: null,
+    compensates: null,
+    settledSeq: 0,
+    children: new Map(),
+  };
 }
 
 export function newRunModel(runId: string, workflow: Workflow): RunModel {
   const steps = new Map<string, StepRuntime>();
-  for (const s of workflow.steps) {
-    steps.set(s.id, {
-      id: s.id,
-      activation: 0,
-      state: 'blocked',
-      attempts: [],
-      openedSeq: 0,
-      passFrom: 0,
-      retryDueAt: null,
-      dueSince: null,
-      timerDueAt: null,
-      evidence: null,
-      outcome: null,
-      settledReason: null,
-      output: undefined,
-      escalated: false,
-      task: null,
-      awaiting: null,
-      held: null,
-      actedRevision: 0,
-      lastSettled: null,
-      superseded: null,
-      reopened: null,
-      passedOver: null,
-      inputOverride: null,
-      compensates: null,
-      settledSeq: 0,
-      children: new Map(),
-    });
-  }
+  for (const s of workflow.steps) steps.set(s.id, newStepRuntime(s.id));
   return {
     runId,
     workflow,
@@ -273,6 +290,7 @@ export function newRunModel(runId: string, workflow: Workflow): RunModel {
     replayOf: undefined,
     childRuns: [],
     debug: null,
+    migrations: [],
   };
 }
 

@@ -76,6 +76,8 @@ describe('every route of the table answers what its entry says', () => {
     expect((await exercise('runs.events', { params: { id: runId }, query: { after: 0, limit: 3 } })).answer.events).toHaveLength(3);
     expect((await exercise('runs.attempts', { params: { id: runId, stepId: 'draft' }, query: { limit: 5 } })).answer).toMatchObject({ stepId: 'draft', total: 1, from: 0, before: null });
     expect((await exercise('compare', { query: { a: runId, b: second } })).answer.runs[0].id).toBe(runId);
+    expect((await exercise('runs.migrate', { params: { id: runId }, body: { toVersion: 1, dryRun: true } })).answer.runs.map((r) => r.plan.verdict)).toEqual(['refused']);
+    expect((await exercise('workflows.migrate', { params: { id: 'review' }, body: { toVersion: 1, fromVersion: 1, dryRun: true } })).answer.runs).toHaveLength(2);
 
     expect((await exercise('runs.act', { params: { id: runId }, body: { action: 'pause', by: 'ana', reason: 'a look first' } })).answer.state).toBe('paused');
     expect((await exercise('runs.act', { params: { id: runId }, body: { action: 'resume' } })).status).toBe(200);

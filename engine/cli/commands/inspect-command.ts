@@ -38,6 +38,7 @@ export function formatRecord(r: RestartRecord): string {
     `Run ${r.run.id}: ${r.run.workflowId} v${r.run.version}, ${r.run.state}${debug === undefined ? '' : ' (debug run)'}`,
     `Input revision: ${r.run.inputRevision}`,
   ];
+  for (const m of r.run.migrations ?? []) lines.push(`Migrated: v${m.fromVersion} → v${m.toVersion} at event ${m.seq} (${m.at}) by ${m.by}`);
   if (debug !== undefined) {
     const paused = debug.pausedAt === null ? '' : `; paused at "${debug.pausedAt.step}" (activation ${debug.pausedAt.activation})`;
     lines.push(`Debug: breakpoints ${debug.breakpoints.join(', ') || 'none'}; pinned ${debug.pins.join(', ') || 'none'}${paused}${debug.stepping ? '; pauses before the next start (weft step)' : ''}`);

@@ -8,7 +8,7 @@ import { History, SkipBack, SkipForward, StepBack, StepForward } from 'lucide-re
 import type { Workflow } from '../../../shared/definition/workflow-schema.ts';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
 import type { RunEventRecord } from '../../../shared/api/run-event-record.ts';
-import { foldEvents } from '../../../shared/run/fold-events.ts';
+import { foldEvents, startDefinition } from '../../../shared/run/fold-events.ts';
 import { runDetail } from '../../../shared/run/run-detail.ts';
 import type { TimelineReads } from '../../api/timeline-client.ts';
 import { useRunEvents } from '../../core/run-queries.ts';
@@ -53,7 +53,8 @@ export function TimeTravel({ runId, definition, lastSeq, client, onView }: Props
         if (all.length === 0) throw new Error('the run’s log is still being read: try again in a moment');
         const n = Math.max(1, Math.min(target, all.length));
         setSeq(n);
-        onView({ detail: runDetail(foldEvents(definition, all.slice(0, n))), seq: n });
+        // A migrated run's log starts on the version its first migration left.
+        onView({ detail: runDetail(foldEvents(startDefinition(definition, all), all.slice(0, n))), seq: n });
       } catch (e) {
         setError(e instanceof Error ? e.message : String(e));
       }

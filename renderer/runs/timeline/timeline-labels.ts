@@ -30,6 +30,7 @@ export const MARKER_LABEL: Readonly<Record<MarkerKind, string>> = {
   escalation: 'escalated',
   reopened: 'path re-decided',
   passed_over: 'passed over',
+  migrated: 'version changed (migrated)',
 };
 
 /** What a span is doing, said of an attempt: now (open) and after (ended). */

@@ -33,7 +33,7 @@ export interface TimelineRow {
   bars: TimelineBar[];
 }
 
-export const MARKER_KINDS = ['event', 'operator', 'revision', 'restart', 'escalation', 'reopened', 'passed_over'] as const;
+export const MARKER_KINDS = ['event', 'operator', 'revision', 'restart', 'escalation', 'reopened', 'passed_over', 'migrated'] as const;
 export type MarkerKind = (typeof MARKER_KINDS)[number];
 
 export interface TimelineMarker {
@@ -161,6 +161,8 @@ function markerOf(e: RunEvent): { kind: MarkerKind; label: string } | null {
     case 'path_reopened':
       // The engine's reason names the superseded steps; without it, the steps decided again.
       return { kind: 'reopened', label: e.reason ?? `${e.data.cause}: decided again: ${e.data.steps.map((s) => s.stepId).join(', ') || 'the edges after it'}` };
+    case 'run_migrated':
+      return { kind: 'migrated', label: `migrated from v${e.data.fromVersion} to v${e.data.toVersion} by ${e.data.by}${e.reason === null ? '' : ` (${e.reason})`}` };
     case 'step_passed_over':
       return { kind: 'passed_over', label: `${e.step ?? 'step'} passed over${why}` };
     default:
