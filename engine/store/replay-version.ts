@@ -4,5 +4,4 @@
 // run is immutable, so a draft cannot take its own number; a number this high is never a user's,
 // and a workflow's history, latest version and version lists leave these rows out.
 
-/** The first replay-only version number; lower numbers are the workflow's own versions. */
-export const REPLAY_VERSION_BASE = 1_000_000_000;
+export { REPLAY_VERSION_BASE } from '../../shared/run/version-label.ts';

@@ -70,9 +70,10 @@ function TestDraftDialog({ workflowId, onClose }: { workflowId: string; onClose(
       <p className="muted action-explain">
         Each run&rsquo;s input runs on this draft in virtual time; every call to the outside is answered from the run&rsquo;s own recordings, so nothing is sent anywhere. The replays are kept apart from real runs.
       </p>
-      <label className="field-inline">
+      <label className="replay-which">
         Replay the latest 50{' '}
         <select
+          className="select"
           value={which}
           onChange={(e) => {
             const next = e.target.value as Which;

@@ -40,6 +40,7 @@ import { useRunTimeline } from './timeline/use-run-timeline.ts';
 import { TimelineFrame } from './timeline/timeline-split.tsx';
 import { useNow } from '../core/use-now.ts';
 import './run-view/run-view.css';
+import { versionLabel } from '../../shared/run/version-label.ts';
 
 const NO_DIAGNOSTICS: Diagnostic[] = [];
 type Tab = 'step' | 'record' | 'run';
@@ -279,7 +280,7 @@ function RunHead({ detail }: { detail: RunDetail }) {
         {run.state.replace('_', ' ')}
       </span>
       <button type="button" className="link-button" onClick={() => go({ page: 'workflow', id: run.workflowId })}>
-        {run.workflowId} v{run.version}
+        {run.workflowId} {versionLabel(run.version)}
       </button>
       <span className="faint">
         started <When at={run.createdAtMs} />

@@ -9,6 +9,7 @@ import { diffSummaryLines } from '../../../shared/definition/workflow-diff.ts';
 import { CompareStepsTable } from './compare-steps-table.tsx';
 import { FieldDiffTable } from './field-diff-table.tsx';
 import './compare.css';
+import { versionLabel } from '../../../shared/run/version-label.ts';
 
 // The picker of run B sits with the view, so the runs route imports both from here.
 export { ComparePicker } from './compare-picker.tsx';
@@ -53,7 +54,7 @@ export function CompareView({ comparison }: { comparison: RunComparison }) {
       {c.versionDiff !== null ? (
         <div className="compare-version-diff" data-testid="compare-version-diff">
           <div className="compare-section-title">
-            {a.workflowId} v{a.version} → {b.workflowId} v{b.version}
+            {a.workflowId} {versionLabel(a.version)} → {b.workflowId} {versionLabel(b.version)}
           </div>
           <ul className="mono">
             {versionLines.map((line, i) => (
@@ -94,7 +95,7 @@ function RunCard({ side, run }: { side: 'A' | 'B'; run: ComparedRun }) {
         {run.id}
       </span>
       <span className="muted compare-run-version" title={`${run.workflowId} version ${run.version}`}>
-        {run.workflowId} v{run.version}
+        {run.workflowId} {versionLabel(run.version)}
       </span>
       <span className="state" data-state={run.state}>
         {run.state.replace('_', ' ')}

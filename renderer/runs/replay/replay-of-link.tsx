@@ -3,13 +3,14 @@
 // action buttons are.
 import { CornerLeftUp, GitCompare } from 'lucide-react';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
+import { versionLabel } from '../../../shared/run/version-label.ts';
 import { useRoute } from '../../core/route-store.ts';
 
 /** A replay's head: what it replays and on what, with the way back to the run and the two side by side. */
 export function ReplayOfLink({ replayOf, runId }: { replayOf: NonNullable<RunDetail['run']['replayOf']>; runId: string }) {
   const go = useRoute((s) => s.go);
   const v = replayOf.against.version;
-  const on = v !== undefined && v < 1_000_000_000 ? `v${v}` : (replayOf.against.file ?? 'a draft');
+  const on = v !== undefined && versionLabel(v) !== 'draft' ? versionLabel(v) : (replayOf.against.file ?? 'a draft');
   return (
     <>
       <span className="debug-badge" data-testid="run-replay-of" title="A replay runs in virtual time from the recorded calls of the run it replays; it takes no actions">

@@ -3,6 +3,7 @@
 // comparison itself (the compare page's view, so it reads as `weft compare` does).
 import { ExternalLink, GitCompareArrows } from 'lucide-react';
 import type { ReplayResult } from '../../../shared/api/replay-result.ts';
+import { versionLabel } from '../../../shared/run/version-label.ts';
 import { useRoute } from '../../core/route-store.ts';
 import { CompareView } from '../compare/compare-view.tsx';
 import { VERDICT_LABEL, verdictSentence } from './replay-words.ts';
@@ -23,10 +24,11 @@ export function ReplayResultView({ result, onLeave }: { result: ReplayResult; on
     onLeave?.();
     go(route);
   };
-  const against = result.against.version !== undefined && result.against.version < 1_000_000_000 ? `v${result.against.version}` : (result.against.file ?? 'the draft');
+  const v = result.against.version;
+  const against = v !== undefined && versionLabel(v) !== 'draft' ? versionLabel(v) : result.against.file === undefined || result.against.file === '(draft)' ? 'the draft' : `the file ${result.against.file}`;
   return (
     <div className="replay-result" data-testid="replay-result" data-verdict={result.verdict}>
-      <div className="replay-summary" role="status">
+      <div className="replay-summary" role="status" data-testid="replay-summary">
         <VerdictBadge verdict={result.verdict} />
         <div>
           <div className="replay-summary-title">
