@@ -2,8 +2,10 @@
 // run, judged from the run's log, or why that run is refused. Judging writes nothing (a preview is
 // only judging); applying judges the run again as it is then and performs the single operator
 // action(s) through EngineService.act, the path `weft retry|resolve|cancel` take, so every check
-// and refusal of the engine holds for each run. Another action (replay, migrate) is one more entry
-// of BULK_ACTION_KINDS with its own `judge`, and its name added to shared/api/bulk-action.ts.
+// and refusal of the engine holds for each run. Replay and migrate judge with the store's
+// definitions (the version asked for, the migration plan) and apply through the service's replay
+// and migrate, as `weft replay` and `weft migrate` do. Another action is one more entry of
+// BULK_ACTION_KINDS with its own `judge`, and its name added to shared/api/bulk-action.ts.
 import type { BulkActionName, BulkRequest } from '../../shared/api/bulk-action.ts';
 import type { RunAction } from '../../shared/api/run-action.ts';
 import type { RunState } from '../../shared/definition/names.ts';
@@ -12,12 +14,34 @@ import { runActionRefusal, stepActionRefusal } from '../../shared/run/action-rul
 import { indexDefinition } from '../../shared/run/definition-index.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
 import { checkAgainstSchema } from '../runtime/output-contract.ts';
+import type { ReplayVerdict } from '../../shared/api/replay-result.ts';
+import { isFinishedRunState } from '../../shared/definition/names.ts';
+import type { Workflow } from '../../shared/definition/workflow-schema.ts';
+import { targetDefinition } from '../evolution/migration-apply.ts';
+import { planMigration } from '../evolution/migration-plan.ts';
+import { sha256 } from '../store/canonical-json.ts';
+import { definitionContent } from '../store/definition-content.ts';
+import type { Store } from '../store/store.ts';
 import type { EngineService } from './engine-service.ts';
+import { ServiceError } from './service-error.ts';
 
-/** What an action will do to a run: said in words, and done by `apply`, which answers the run's state once settled. */
+/** What applying did: the run's state once settled, and for a replay its verdict and replay run. */
+export interface BulkApplied {
+  state: RunState;
+  replay?: { replayRunId: string; verdict: ReplayVerdict };
+  /** Said instead of the plan's `what`, when the outcome says more (a replay's verdict). */
+  what?: string;
+}
+
+/** What an action will do to a run: said in words, and done by `apply`. */
 export interface BulkPlan {
   what: string;
-  apply(service: EngineService): Promise<RunState>;
+  apply(service: EngineService): Promise<BulkApplied>;
+}
+
+/** What a judge may read besides the run: the store's definitions. */
+export interface BulkContext {
+  store: Store;
 }
 
 /** A run's verdict: a plan, or why the action is refused for it (nothing is written either way). */
@@ -26,7 +50,7 @@ export type BulkVerdict = { ok: true; plan: BulkPlan } | { ok: false; reason: st
 /** One bulk action: judges a run, as it is now, for a request of its own kind. */
 export interface BulkActionKind<R extends BulkRequest> {
   name: R['action'];
-  judge(run: RunModel, request: R): BulkVerdict | Promise<BulkVerdict>;
+  judge(run: RunModel, request: R, ctx: BulkContext): BulkVerdict | Promise<BulkVerdict>;
 }
 
 type RequestOf<K extends BulkActionName> = Extract<BulkRequest, { action: K }>;
@@ -41,13 +65,13 @@ function operatorPlan(runId: string, what: string, actions: readonly RunAction[]
       what,
       async apply(service) {
         for (const a of actions) await service.act(runId, a);
-        return service.settled(runId);
+        return { state: await service.settled(runId) };
       },
     },
   };
 }
 
-const who = (r: BulkRequest): { by?: string; reason?: string } => ({ ...(r.by === undefined ? {} : { by: r.by }), ...(r.reason === undefined ? {} : { reason: r.reason }) });
+const who = (r: { by?: string | undefined; reason?: string | undefined }): { by?: string; reason?: string } => ({ ...(r.by === undefined ? {} : { by: r.by }), ...(r.reason === undefined ? {} : { reason: r.reason }) });
 
 const quoted = (ids: readonly string[]): string => ids.map((id) => `"${id}"`).join(', ');
 
@@ -106,17 +130,84 @@ const cancel: BulkActionKind<RequestOf<'cancel'>> = {
   },
 };
 
+/** Version `version` of the run's workflow as the store keeps it, or why there is none. */
+function versionOf(store: Store, run: RunModel, version: number): { ok: true; workflow: Workflow } | { ok: false; reason: string } {
+  try {
+    return { ok: true, workflow: targetDefinition(store, run.workflow.id, { kind: 'version', version }) };
+  } catch (e) {
+    return { ok: false, reason: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** Replay: the run on another version, in virtual time from its recordings (stored apart; the run is not touched). */
+const replay: BulkActionKind<RequestOf<'replay'>> = {
+  name: 'replay',
+  judge(run, r, ctx) {
+    if (run.replayOf !== undefined) return refused(`run ${run.runId} is itself a replay (of run ${run.replayOf.runId}); replay the run it replays`);
+    const target = versionOf(ctx.store, run, r.version);
+    if (!target.ok) return refused(target.reason);
+    return {
+      ok: true,
+      plan: {
+        what: `replay on ${run.workflow.id} v${r.version}`,
+        async apply(service) {
+          const result = await service.replay(run.runId, { workflow: target.workflow, version: r.version });
+          return { state: result.sourceState, replay: { replayRunId: result.replayRunId, verdict: result.verdict }, what: `replayed on v${r.version}: ${result.verdict}${result.needsRecording === undefined ? '' : ` (needs a recording at ${result.needsRecording.stepId})`}` };
+        },
+      },
+    };
+  },
+};
+
+/** Migrate: an unfinished run to another version, when its plan is safe (the checks of weft migrate). */
+const migrate: BulkActionKind<RequestOf<'migrate'>> = {
+  name: 'migrate',
+  judge(run, r, ctx) {
+    if (isFinishedRunState(run.state)) return refused(`run ${run.runId} has ended (${run.state}): only a run still going can move to another version; nothing was changed`);
+    const target = versionOf(ctx.store, run, r.toVersion);
+    if (!target.ok) return refused(target.reason);
+    const request = { ...(r.map === undefined ? {} : { map: r.map }), ...(r.decide === undefined ? {} : { decide: r.decide }) };
+    let plan;
+    try {
+      plan = planMigration(run, target.workflow, sha256(definitionContent(target.workflow)), request);
+    } catch (e) {
+      return refused(e instanceof Error ? e.message : String(e));
+    }
+    if (plan.verdict === 'refused') return refused(`refused: ${plan.refusals.map((x) => x.message).join('; ')}`);
+    if (plan.verdict !== 'safe') return refused(`needs a decision: ${plan.decisions.filter((d) => d.choice === null).map((d) => d.message).join('; ')}; decide with weft migrate --decide STEP=skip|run`);
+    return {
+      ok: true,
+      plan: {
+        what: `migrate v${run.workflow.version} → v${r.toVersion}`,
+        async apply(service) {
+          const report = await service.migrate([run.runId], { kind: 'version', version: r.toVersion }, { ...request, ...who(r) });
+          const line = report.runs[0];
+          if (line === undefined || !line.applied) {
+            const why = line?.error ?? (line?.plan.refusals.map((x) => x.message).join('; ') || 'its plan is no longer safe');
+            throw new ServiceError('refused', `run ${run.runId} was not migrated: ${why}; nothing was changed`);
+          }
+          return { state: service.runState(run.runId) };
+        },
+      },
+    };
+  },
+};
+
 /** Every bulk action, by name. */
-export const BULK_ACTION_KINDS: { readonly [K in BulkActionName]: BulkActionKind<RequestOf<K>> } = { retry, resolve, cancel };
+export const BULK_ACTION_KINDS: { readonly [K in BulkActionName]: BulkActionKind<RequestOf<K>> } = { retry, resolve, cancel, replay, migrate };
 
 /** The verdict of the request's action on one run. */
-export function judgeRun(run: RunModel, request: BulkRequest): BulkVerdict | Promise<BulkVerdict> {
+export function judgeRun(run: RunModel, request: BulkRequest, ctx: BulkContext): BulkVerdict | Promise<BulkVerdict> {
   switch (request.action) {
     case 'retry':
-      return BULK_ACTION_KINDS.retry.judge(run, request);
+      return BULK_ACTION_KINDS.retry.judge(run, request, ctx);
     case 'resolve':
-      return BULK_ACTION_KINDS.resolve.judge(run, request);
+      return BULK_ACTION_KINDS.resolve.judge(run, request, ctx);
     case 'cancel':
-      return BULK_ACTION_KINDS.cancel.judge(run, request);
+      return BULK_ACTION_KINDS.cancel.judge(run, request, ctx);
+    case 'replay':
+      return BULK_ACTION_KINDS.replay.judge(run, request, ctx);
+    case 'migrate':
+      return BULK_ACTION_KINDS.migrate.judge(run, request, ctx);
   }
 }

@@ -59,7 +59,7 @@ export async function bulkPreview(reader: RunReader, input: CommandInput<typeof 
   const rows: BulkRow[] = [];
   for (const runId of selected(reader, request, now)) {
     const run = reader.fold(runId);
-    const verdict = await judgeRun(run, request);
+    const verdict = await judgeRun(run, request, { store: reader.store });
     rows.push({ ...rowOf(run, request), status: verdict.ok ? 'would' : 'refused', ...(verdict.ok ? { what: verdict.plan.what } : { reason: verdict.reason }), state: run.state });
   }
   return { action: request.action, dryRun: true, rows, counts: bulkCounts(rows) };
@@ -78,13 +78,13 @@ export async function bulkApply(service: EngineService, input: CommandInput<type
   for (const runId of ids) {
     service.committedNow();
     const run = service.reader.fold(runId);
-    const verdict = await judgeRun(run, request);
+    const verdict = await judgeRun(run, request, { store: service.reader.store });
     let row: BulkRow;
     if (!verdict.ok) row = { ...rowOf(run, request), status: 'refused', reason: verdict.reason, state: run.state };
     else {
       try {
-        const state = await verdict.plan.apply(service);
-        row = { ...rowOf(run, request), status: 'done', what: verdict.plan.what, state };
+        const applied = await verdict.plan.apply(service);
+        row = { ...rowOf(run, request), status: 'done', what: applied.what ?? verdict.plan.what, state: applied.state, ...(applied.replay === undefined ? {} : { replay: applied.replay }) };
       } catch (error) {
         const refusal = serviceErrorOf(error);
         if (refusal === undefined) throw error;

@@ -1,15 +1,16 @@
 // One action on many runs at once (`weft bulk`, `POST /api/bulk/preview|apply`, the runs list's
 // selection): which runs (a filter like the runs list's, or the ids a person ticked), what to do
-// to each (retry, resolve, cancel; replay and migrate plug in later under their own names), and
+// to each (retry, resolve, cancel, replay on another version, migrate to another version), and
 // the answer, one row per run: what it would do, what it did, or why it was refused.
 import { z } from 'zod';
 import { RUN_STATES } from '../definition/names.ts';
 import { RunId, StepId, WorkflowId } from './api-ids.ts';
 import { JsonValue } from './json-value.ts';
+import { REPLAY_VERDICTS } from './replay-result.ts';
 import { WhoAndWhy } from './who-and-why.ts';
 
 /** The actions `weft bulk` and the bulk routes take today, in the order the docs list them. */
-export const BULK_ACTIONS = ['retry', 'resolve', 'cancel'] as const;
+export const BULK_ACTIONS = ['retry', 'resolve', 'cancel', 'replay', 'migrate'] as const;
 export type BulkActionName = (typeof BULK_ACTIONS)[number];
 
 /** Most runs one bulk request selects (a filter's `limit` at most, or the ids given). */
@@ -66,6 +67,19 @@ export const BulkResolve = z.strictObject({
 /** Cancel each run (`weft cancel`). */
 export const BulkCancel = z.strictObject({ action: z.literal('cancel'), ...Selection, ...WhoAndWhy });
 
+/** Replay each run on version `version` of its workflow (`weft replay RUN --against WORKFLOW@VERSION`): a replay is stored apart and changes nothing of the run. */
+export const BulkReplay = z.strictObject({ action: z.literal('replay'), version: z.coerce.number().int().positive(), ...Selection });
+
+/** Move each unfinished run to version `toVersion` of its workflow (`weft migrate RUN --to VERSION`): only runs whose plan is safe move. */
+export const BulkMigrate = z.strictObject({
+  action: z.literal('migrate'),
+  toVersion: z.coerce.number().int().positive(),
+  map: z.record(StepId, StepId).optional(),
+  decide: z.record(StepId, z.enum(['skip', 'run'])).optional(),
+  ...Selection,
+  ...WhoAndWhy,
+});
+
 /**
  * A bulk request: the action and its settings, with exactly one of `filter` and `runs`.
  *
@@ -73,7 +87,7 @@ export const BulkCancel = z.strictObject({ action: z.literal('cancel'), ...Selec
  * BulkRequest.parse({ action: 'retry', filter: { workflow: 'record-update', state: 'failed' }, reason: 'the API is back' });
  */
 export const BulkRequest = z
-  .discriminatedUnion('action', [BulkRetry, BulkResolve, BulkCancel], {
+  .discriminatedUnion('action', [BulkRetry, BulkResolve, BulkCancel, BulkReplay, BulkMigrate], {
     error: (iss) => (iss.code === 'invalid_union' ? `unknown bulk action; give "action" as one of ${BULK_ACTIONS.join(', ')}` : undefined),
   })
   .refine((r) => (r.filter === undefined) !== (r.runs === undefined), { message: 'give either "filter" (which runs) or "runs" (their ids), not both or neither', path: ['filter'] });
@@ -93,6 +107,8 @@ export const BulkRow = z.strictObject({
   what: z.string().optional(),
   reason: z.string().optional(),
   state: z.enum(RUN_STATES).optional(),
+  /** A replay's verdict and the replay run (action `replay`, status `done`). */
+  replay: z.strictObject({ replayRunId: z.string(), verdict: z.enum(REPLAY_VERDICTS) }).optional(),
 });
 export type BulkRow = z.infer<typeof BulkRow>;
 

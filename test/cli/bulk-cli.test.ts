@@ -224,3 +224,74 @@ describe('weft bulk resolve and cancel', () => {
     expect(storeDigest(db)).toBe(before);
   });
 });
+
+describe('weft bulk replay and migrate', () => {
+  /** Version 2 of a workflow, stored by a run of it: `extra` adds steps and edges to version 1. */
+  async function storeVersion2(id: 'bulk-call' | 'bulk-wait', extra: { steps: object[]; edges: object[]; drop?: string }): Promise<string> {
+    const v1 = workflow(base, id);
+    const v2 = { ...v1, version: 2, steps: [...v1.steps, ...extra.steps], edges: [...v1.edges.filter((e) => e.id !== extra.drop), ...extra.edges] };
+    const v2File = join(dir, `${id}-v2.weft.json`);
+    writeFileSync(v2File, JSON.stringify(v2));
+    return start(`${id}-v2`, 'ok', v2File);
+  }
+
+  it('replays each run on version 2 from its recordings (no request), naming the verdicts, and refuses a replay in the middle', async () => {
+    const a = await start('a', 'fail');
+    const b = await start('b', 'ok');
+    // Version 2 handles a failed call: a fallback step, then done.
+    await storeVersion2('bulk-call', {
+      steps: [{ id: 'fallback', kind: 'transform', config: { expression: '{"queued": true}' } }],
+      edges: [{ id: 'f', from: 'call', to: 'fallback', on: 'failed' }, { id: 'g', from: 'fallback', to: 'done' }],
+    });
+    const sent = received.length;
+    const earlier = await weftInProcess(['replay', b, '--against', 'bulk-call@2', '--db', db, '--json'], dir);
+    expect(earlier.code, earlier.stderr).toBe(0);
+    const replayId = (JSON.parse(earlier.stdout) as { replayRunId: string }).replayRunId;
+
+    const r = await bulk(['replay', a, replayId, b, '--on', '2']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.result?.rows.map((x) => [x.runId, x.status, x.replay?.verdict])).toEqual([
+      [a, 'done', 'fixed'],
+      [replayId, 'refused', undefined],
+      [b, 'done', 'same'],
+    ]);
+    expect(r.result?.rows[1]?.reason).toMatch(/is itself a replay/);
+    expect(r.result?.rows[0]?.what).toBe('replayed on v2: fixed');
+    // A replay calls nothing and changes no run.
+    expect(received.length).toBe(sent);
+    expect(await stateOf(a)).toBe('failed');
+    // A version the store does not keep is refused per run, with what to do.
+    const missing = await bulk(['replay', a, '--on', '7']);
+    expect(missing.result?.rows[0]?.reason).toMatch(/has no version 7/);
+  });
+
+  it('moves the unfinished runs to version 2, refuses the finished one between them, and the moved runs finish on it', async () => {
+    const a = await start('a', 'drop', waitFile);
+    const b = await start('b', 'ok', waitFile);
+    const c = await start('c', 'drop', waitFile);
+    expect(await stateOf(a)).toBe('needs_attention');
+    // Version 2 records a note after the call.
+    await storeVersion2('bulk-wait', {
+      steps: [{ id: 'note', kind: 'transform', config: { expression: '{"noted": true}' } }],
+      edges: [{ id: 'n1', from: 'call', to: 'note' }, { id: 'n2', from: 'note', to: 'done' }],
+      drop: 'e',
+    });
+    const dry = await bulk(['migrate', c, b, a, '--to', '2', '--dry-run']);
+    expect(dry.result?.rows.map((x) => [x.runId, x.status])).toEqual([[c, 'would'], [b, 'refused'], [a, 'would']]);
+    const r = await bulk(['migrate', c, b, a, '--to', '2', '--reason', 'note every call']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.result?.rows.map((x) => [x.runId, x.status, x.version])).toEqual([
+      [c, 'done', 1],
+      [b, 'refused', 1],
+      [a, 'done', 1],
+    ]);
+    expect(r.result?.rows[1]?.reason).toMatch(/has ended \(succeeded\)/);
+    const resolved = await bulk(['resolve', a, c, '--as', 'succeeded', '--evidence', '{"id":"x","saved":true}']);
+    expect(resolved.result?.rows.map((x) => [x.status, x.state])).toEqual([['done', 'succeeded'], ['done', 'succeeded']]);
+    const inspected = JSON.parse((await weftInProcess(['inspect', a, '--db', db, '--json'], dir)).stdout) as { run: { version: number }; steps: { id: string; state: string }[] };
+    expect(inspected.run.version).toBe(2);
+    expect(inspected.steps.find((s) => s.id === 'note')?.state).toBe('succeeded');
+    // Nothing was sent again: one call per run.
+    expect([calls('a'), calls('b'), calls('c')]).toEqual([1, 1, 1]);
+  });
+});

@@ -32,6 +32,8 @@ const OPTIONS = {
   step: { type: 'string' },
   as: { type: 'string' },
   evidence: { type: 'string' },
+  on: { type: 'string' },
+  to: { type: 'string' },
   filter: { type: 'string' },
   workflow: { type: 'string' },
   version: { type: 'string' },
@@ -82,8 +84,8 @@ const exitOf = (r: BulkResult): number => (r.counts.refused > 0 ? EXIT_FAILED : 
 
 export const bulkCommand: Command = {
   name: 'bulk',
-  summary: 'retry, resolve or cancel many runs at once, selected by a filter',
-  usage: 'weft bulk retry|resolve|cancel (--workflow ID --state STATE … | --filter K=V,… | RUN…) [--step STEP] [--as succeeded|failed] [--evidence JSON|@file] [--dry-run] [--json] [--reason TEXT] [--by NAME] [--db PATH]',
+  summary: 'retry, resolve, cancel, replay or migrate many runs at once, selected by a filter',
+  usage: 'weft bulk retry|resolve|cancel|replay|migrate (--workflow ID --state STATE … | --filter K=V,… | RUN…) [--step STEP] [--as succeeded|failed] [--evidence JSON|@file] [--on VERSION] [--to VERSION] [--dry-run] [--json] [--reason TEXT] [--by NAME] [--db PATH]',
   help: `Acts on every run a filter selects (newest first), or on the RUNs named, one after another.
 A run the action does not fit is refused with the reason, and the others go on.
 
@@ -92,6 +94,11 @@ Actions:
   resolve    each run's one unknown step (or --step STEP) --as succeeded|failed
              [--evidence JSON|@file], as weft resolve does
   cancel     each run, as weft cancel does
+  replay     each run --on VERSION of its workflow, in virtual time from its recorded
+             calls, as weft replay RUN --against WORKFLOW@VERSION does (the run is not
+             changed; the row says the verdict and the replay run)
+  migrate    each unfinished run --to VERSION, when its plan is safe, as weft migrate
+             RUN --to VERSION does (renames and decisions: weft migrate --map/--decide)
 
 Selection (every one given must hold; also as --filter 'workflow=ID,state=failed,…'):
   --workflow ID          runs of this workflow
@@ -118,7 +125,12 @@ Exit status: 0 every selected run was (or would be) acted on, 1 some were refuse
     if ((filter === undefined) === (runs.length === 0)) throw new UsageError(filter === undefined ? 'say which runs: give filter flags (--workflow, --state, …), --filter, or run ids' : 'give either filter flags or run ids, not both');
     if (values.as !== undefined && action !== 'resolve') throw new UsageError('--as is for resolve only');
     if (values.evidence !== undefined && action !== 'resolve') throw new UsageError('--evidence is for resolve only');
-    if (values.step !== undefined && action === 'cancel') throw new UsageError('--step is for retry and resolve');
+    if (values.step !== undefined && action !== 'retry' && action !== 'resolve') throw new UsageError('--step is for retry and resolve');
+    if (values.on !== undefined && action !== 'replay') throw new UsageError('--on is for replay only');
+    if (values.to !== undefined && action !== 'migrate') throw new UsageError('--to is for migrate only');
+    if (action === 'replay' && values.on === undefined) throw new UsageError('give the version to replay on: --on VERSION');
+    if (action === 'migrate' && values.to === undefined) throw new UsageError('give the version to move to: --to VERSION');
+    if (action === 'replay' && (values.by !== undefined || values.reason !== undefined)) throw new UsageError('--by and --reason are not for replay: a replay changes no run');
     if (action === 'resolve' && values.as !== 'succeeded' && values.as !== 'failed') throw new UsageError('--as succeeded or --as failed is required');
     const request = {
       action,
@@ -126,7 +138,9 @@ Exit status: 0 every selected run was (or would be) acted on, 1 some were refuse
       ...(values.step === undefined ? {} : { step: values.step }),
       ...(values.as === undefined ? {} : { as: values.as }),
       ...(values.evidence === undefined ? {} : { evidence: readRunInput(values.evidence, io.cwd, '--evidence') }),
-      by: actor(values.by),
+      ...(values.on === undefined ? {} : { version: values.on }),
+      ...(values.to === undefined ? {} : { toVersion: values.to }),
+      ...(action === 'replay' ? {} : { by: actor(values.by) }),
       ...(values.reason === undefined ? {} : { reason: values.reason }),
     };
     // The service parses it (shared/api/bulk-action.ts): a bad filter value is named by its field.

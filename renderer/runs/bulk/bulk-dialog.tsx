@@ -15,8 +15,14 @@ import { useActor } from '../actions/who.ts';
 import '../actions/actions.css';
 import './bulk.css';
 
-const TITLES: Readonly<Record<BulkActionName, string>> = { retry: 'Retry runs', resolve: 'Resolve runs', cancel: 'Cancel runs' };
-const VERBS: Readonly<Record<BulkActionName, string>> = { retry: 'Retry', resolve: 'Resolve', cancel: 'Cancel' };
+const TITLES: Readonly<Record<BulkActionName, string>> = { retry: 'Retry runs', resolve: 'Resolve runs', cancel: 'Cancel runs', replay: 'Replay runs on another version', migrate: 'Migrate runs to another version' };
+const VERBS: Readonly<Record<BulkActionName, string>> = { retry: 'Retry', resolve: 'Resolve', cancel: 'Cancel', replay: 'Replay', migrate: 'Migrate' };
+
+/** The version typed, or null while it is not a positive whole number. */
+function versionOf(text: string): number | null {
+  const n = Number(text.trim());
+  return text.trim() !== '' && Number.isInteger(n) && n > 0 ? n : null;
+}
 
 interface Props {
   action: BulkActionName;
@@ -28,8 +34,8 @@ interface Props {
 
 type Who = { by?: string; reason?: string };
 
-/** The request for these runs, or null while resolve's answer (succeeded or failed) is not chosen. */
-function requestOf(action: BulkActionName, runs: string[], who: Who, as: 'succeeded' | 'failed' | null): z.input<typeof BulkRequest> | null {
+/** The request for these runs, or null while resolve's answer (succeeded or failed), or the version of replay and migrate, is not given. */
+function requestOf(action: BulkActionName, runs: string[], who: Who, as: 'succeeded' | 'failed' | null, version: number | null): z.input<typeof BulkRequest> | null {
   switch (action) {
     case 'retry':
       return { action, runs, ...who };
@@ -37,6 +43,10 @@ function requestOf(action: BulkActionName, runs: string[], who: Who, as: 'succee
       return { action, runs, ...who };
     case 'resolve':
       return as === null ? null : { action, runs, as, ...who };
+    case 'replay':
+      return version === null ? null : { action, runs, version };
+    case 'migrate':
+      return version === null ? null : { action, runs, toVersion: version, ...who };
   }
 }
 
@@ -46,14 +56,17 @@ export function BulkDialog({ action, runIds, onClose, onApplied }: Props) {
   const [by, setBy] = useActor();
   const [reason, setReason] = useState('');
   const [as, setAs] = useState<'succeeded' | 'failed' | null>(null);
+  const [versionText, setVersionText] = useState('');
+  const version = versionOf(versionText);
+  const needsVersion = action === 'replay' || action === 'migrate';
   const [preview, setPreview] = useState<BulkResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [phase, setPhase] = useState<Phase>({ name: 'preview' });
-  const ready = action !== 'resolve' || as !== null;
+  const ready = action === 'resolve' ? as !== null : needsVersion ? version !== null : true;
   const who = (): Who => ({ by: by.trim(), ...(reason.trim() === '' ? {} : { reason: reason.trim() }) });
 
   useEffect(() => {
-    const request = requestOf(action, [...runIds], {}, as);
+    const request = requestOf(action, [...runIds], {}, as, version);
     if (request === null) return;
     let live = true;
     setPreview(null);
@@ -65,14 +78,14 @@ export function BulkDialog({ action, runIds, onClose, onApplied }: Props) {
     return () => {
       live = false;
     };
-  }, [action, runIds, as]);
+  }, [action, runIds, as, version]);
 
   const apply = async () => {
     if (by.trim() === '' || !ready || phase.name !== 'preview') return;
     const rows: BulkRow[] = [];
     setPhase({ name: 'applying', done: 0 });
     for (const runId of runIds) {
-      const request = requestOf(action, [runId], who(), as);
+      const request = requestOf(action, [runId], who(), as, version);
       if (request === null) return;
       try {
         rows.push(...(await requireClients().bulk.apply(request)).rows);
@@ -110,6 +123,17 @@ export function BulkDialog({ action, runIds, onClose, onApplied }: Props) {
           ))}
         </fieldset>
       ) : null}
+      {needsVersion ? (
+        <label className="form-row bulk-version">
+          <span>{action === 'replay' ? 'Replay each run on version' : 'Move each run to version'}</span>
+          <input className="text-input" inputMode="numeric" value={versionText} onChange={(e) => setVersionText(e.target.value)} disabled={phase.name !== 'preview'} placeholder="e.g. 3" data-testid="bulk-version" />
+          <small className="faint">
+            {action === 'replay'
+              ? 'of its workflow, as the store keeps it: each run’s input runs on it in virtual time from its recorded calls; nothing is sent anywhere and the runs are not changed.'
+              : 'of its workflow: a run moves only when every check passes (weft migrate); the others are refused with why.'}
+          </small>
+        </label>
+      ) : null}
       {error !== null ? (
         <div className="action-error" role="alert" data-testid="bulk-error">
           <AlertTriangle size={14} aria-hidden="true" />
@@ -118,7 +142,7 @@ export function BulkDialog({ action, runIds, onClose, onApplied }: Props) {
       ) : null}
       {!ready ? (
         <p className="faint" data-testid="bulk-choose">
-          Choose what the step really did to see what each run would do.
+          {needsVersion ? 'Give the version to see what each run would do.' : 'Choose what the step really did to see what each run would do.'}
         </p>
       ) : null}
       {ready && shown === null && error === null ? <div className="loading">Working out what each run would do…</div> : null}
@@ -129,7 +153,7 @@ export function BulkDialog({ action, runIds, onClose, onApplied }: Props) {
           <progress max={runIds.length} value={phase.done} /> {phase.done} of {runIds.length}
         </div>
       ) : null}
-      {phase.name === 'preview' ? (
+      {phase.name === 'preview' && action !== 'replay' ? (
         <fieldset className="action-body">
           <div className="action-who">
             <label className="form-row">
@@ -184,7 +208,12 @@ function BulkRows({ rows }: { rows: readonly BulkRow[] }) {
           <span className="faint">
             {r.workflowId} v{r.version}
           </span>
-          <span className="bulk-what">{r.status === 'refused' ? r.reason : `${r.what ?? ''}${r.status === 'done' && r.state !== undefined ? ` → ${r.state.replace('_', ' ')}` : ''}`}</span>
+          <span className="bulk-what">{r.status === 'refused' ? r.reason : `${r.what ?? ''}${r.status === 'done' && r.state !== undefined && r.replay === undefined ? ` → ${r.state.replace('_', ' ')}` : ''}`}</span>
+          {r.replay !== undefined ? (
+            <a href={formatRoute({ page: 'compare', a: r.runId, b: r.replay.replayRunId })} data-testid={`bulk-compare-${r.runId}`} data-verdict={r.replay.verdict}>
+              compare
+            </a>
+          ) : null}
         </li>
       ))}
     </ul>
