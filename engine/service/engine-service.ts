@@ -59,6 +59,7 @@ import { ReplayBatchRequest, ReplayRequest, type ReplayBatchResult, type ReplayF
 import { replayRun, type ReplayAgainst } from '../evolution/replay-run.ts';
 import { replayRuns } from '../evolution/replay-batch.ts';
 import { replayAgainst, scriptFrom } from '../evolution/replay-against.ts';
+import { ReplayScript } from '../../shared/scenario/replay-script.ts';
 import type { Script } from '../scenario/scripted-executor.ts';
 import { DEFAULT_REASON, defaultActor } from './who-acts.ts';
 import type { RunDebugSettings } from '../../shared/events/run-event.ts';
@@ -390,13 +391,13 @@ export class EngineService {
   /** `POST /api/runs/:id/replay`: the request's definition (a version, a workspace file, a draft) resolved, then replay. */
   async replayRequest(idOrPrefix: string, request: CommandInput<typeof ReplayRequest>): Promise<ReplayResult> {
     const command = parseCommand(ReplayRequest, request, 'the request');
-    return this.replay(idOrPrefix, await replayAgainst(this.store, this.files, command.against), scriptFrom(command.script));
+    return this.replay(idOrPrefix, await replayAgainst(this.store, this.files, command.against), scriptFrom(fullScript(command.script)));
   }
 
   /** `POST /api/replays`: as replayRequest, for the runs of a filter. */
   async replayBatchRequest(request: CommandInput<typeof ReplayBatchRequest>): Promise<ReplayBatchResult> {
     const command = parseCommand(ReplayBatchRequest, request, 'the request');
-    return this.replayMany(command.filter, await replayAgainst(this.store, this.files, command.against), scriptFrom(command.script));
+    return this.replayMany(command.filter, await replayAgainst(this.store, this.files, command.against), scriptFrom(fullScript(command.script)));
   }
 
   // ---- reading ----
@@ -561,4 +562,9 @@ export class EngineService {
   private resolveRun(idOrPrefix: string): string {
     return this.engine.model(idOrPrefix) !== undefined ? idOrPrefix : this.store.resolveRunId(idOrPrefix);
   }
+}
+
+/** A request's script parsed with the full schema (its JSONata conditions checked), or undefined. */
+function fullScript(script: unknown): ReplayScript | undefined {
+  return script === undefined ? undefined : parseCommand(ReplayScript, script, 'the script');
 }

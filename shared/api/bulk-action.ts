@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { RUN_STATES } from '../definition/names.ts';
 import { RunId, StepId, WorkflowId } from './api-ids.ts';
 import { JsonValue } from './json-value.ts';
-import { REPLAY_VERDICTS } from './replay-result.ts';
+import { REPLAY_VERDICTS } from './replay-verdicts.ts';
 import { WhoAndWhy } from './who-and-why.ts';
 
 /** The actions `weft bulk` and the bulk routes take today, in the order the docs list them. */

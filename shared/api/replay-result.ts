@@ -5,11 +5,11 @@
 // the counts. Objects are not strict: fields may be added.
 import { z } from 'zod';
 import { RUN_STATES } from '../definition/names.ts';
-import { CaseOutcome, PlainOutcome } from '../scenario/scripted-outcome-schema.ts';
+import type { ReplayScript as FullScript } from '../scenario/replay-script.ts';
 import { RunComparison } from './run-comparison.ts';
+import { REPLAY_VERDICTS } from './replay-verdicts.ts';
 
-export const REPLAY_VERDICTS = ['same', 'fixed', 'changed', 'regressed', 'incomplete'] as const;
-export type ReplayVerdict = (typeof REPLAY_VERDICTS)[number];
+export { REPLAY_VERDICTS, type ReplayVerdict } from './replay-verdicts.ts';
 
 /** The definition a replay ran on: a stored version, or a file (or a draft sent by the editor), with its own hash. */
 export const ReplayAgainstInfo = z.object({
@@ -70,9 +70,13 @@ export const ReplayBatchResult = z.object({
 });
 export type ReplayBatchResult = z.infer<typeof ReplayBatchResult>;
 
-/** A `--script` file or the `script` of a request: scripted outcomes by step id, the schema of a scenario's `steps`. */
-export const ReplayScript = z.record(z.string(), z.array(z.union([PlainOutcome, CaseOutcome])).min(1));
-export type ReplayScript = z.infer<typeof ReplayScript>;
+/**
+ * The `script` of a request: scripted outcomes by step id. Checked here for its shape only (the
+ * app's bundle leaves JSONata out); the engine parses it with shared/scenario/replay-script.ts,
+ * conditions included, before it replays.
+ */
+export const ReplayScript = z.record(z.string(), z.array(z.custom<FullScript[string][number]>((v) => typeof v === 'object' && v !== null, 'a scripted outcome: an object')).min(1));
+export type ReplayScript = FullScript;
 
 /** Which runs a batch replays: the filters of `weft runs`, with the failing step and a limit. */
 export const ReplayFilter = z.strictObject({

@@ -3,7 +3,14 @@
 // it in the workspace beside the run's workflow, as NAME.scenarios/from-run-RUN.json.
 import { z } from 'zod';
 import { RUN_STATES } from '../definition/names.ts';
-import { ScenarioFile } from '../scenario/scenario-schema.ts';
+import type { ScenarioFile } from '../scenario/scenario-schema.ts';
+
+/**
+ * A scenarios file, as the route carries it: checked here for its shape only, so the app's
+ * bundle does not carry the scenario schema and JSONata; the engine makes it with
+ * shared/scenario/scenario-schema.ts, and `weft test` parses it with that schema.
+ */
+const ScenarioFileValue = z.custom<ScenarioFile>((v) => typeof v === 'object' && v !== null && Array.isArray((v as { scenarios?: unknown }).scenarios), 'a scenarios file: an object with a "scenarios" array');
 
 /** The scenario made from a run, as a scenarios file with that one scenario. */
 export const RunScenarioView = z.strictObject({
@@ -11,7 +18,7 @@ export const RunScenarioView = z.strictObject({
   workflowId: z.string(),
   version: z.number().int(),
   state: z.enum(RUN_STATES),
-  file: ScenarioFile.describe('a scenarios file (docs/scenarios.md) holding the one scenario'),
+  file: ScenarioFileValue.describe('a scenarios file (docs/scenarios.md) holding the one scenario'),
 });
 export type RunScenarioView = z.infer<typeof RunScenarioView>;
 

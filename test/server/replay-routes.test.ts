@@ -62,6 +62,9 @@ describe('POST /api/runs/:id/replay', () => {
     expect(await code(`/api/runs/${approved}/replay`, { against: { definition: { ...draft, steps: [] } } })).toEqual([400, 'bad-input']);
     expect(await code(`/api/runs/${approved}/replay`, { against: { definition: { ...draft, id: 'another' } } })).toEqual([400, 'bad-input']);
     expect(await code(`/api/runs/${approved}/replay`, { against: {} })).toEqual([400, 'bad-input']);
+    // A script's conditions are JSONata, checked by the engine before it replays (the route checks the shape only).
+    expect(await code(`/api/runs/${approved}/replay`, { against: { file: 'review.weft.json' }, script: { check: [{ cases: [{ when: 'input.(', then: { succeed: 1 } }] }] } })).toEqual([400, 'bad-input']);
+    expect(await code(`/api/runs/${approved}/replay`, { against: { file: 'review.weft.json' }, script: { check: ['yes'] } })).toEqual([400, 'bad-input']);
     const replay = ReplayResult.parse((await server.post(`/api/runs/${approved}/replay`, { against: { file: 'review.weft.json' } })).body);
     expect(await code(`/api/runs/${replay.replayRunId}/replay`, { against: { file: 'review.weft.json' } })).toEqual([409, 'refused']);
   });

@@ -46,6 +46,8 @@ describe('GET and POST /api/runs/:id/scenario', () => {
     const view = await server.get(`/api/runs/${runId}/scenario`);
     expect(view.status).toBe(200);
     const parsed = RunScenarioView.parse(view.body);
+    // The route checks the file's shape only; the scenario schema itself (what `weft test` reads) holds too.
+    expect(ScenarioFile.safeParse(parsed.file).success).toBe(true);
     expect(parsed).toMatchObject({ runId, workflowId: 'review', version: 1, state: 'succeeded' });
     expect(parsed.file.scenarios[0]?.decisions).toEqual([{ step: 'check', atMs: expect.any(Number), decision: 'approve', data: { ok: true }, by: 'ana' }]);
 

@@ -72,7 +72,7 @@ that is not a definition, a definition of another workflow, or a replay given as
     const json = values.json === true;
     const db = storePath(values.db, io.cwd);
     return withUserErrors('replay', io, async () => {
-      const [{ scriptFrom }, { ReplayScript }] = await Promise.all([import('../../evolution/replay-against.ts'), import('../../../shared/api/replay-result.ts')]);
+      const [{ scriptFrom }, { ReplayScript }] = await Promise.all([import('../../evolution/replay-against.ts'), import('../../../shared/scenario/replay-script.ts')]);
       const scripted = values.script === undefined ? undefined : readScript(values.script, io.cwd, ReplayScript.safeParse);
       const script = scriptFrom(scripted);
       const source = diffSource(against, '--against', (p) => resolve(io.cwd, p));
