@@ -9,6 +9,7 @@ import type { JsonValue } from '../../shared/api/json-value.ts';
 import type { AttemptContext, AttemptResult, Executor } from '../executors/executor.ts';
 import { ScriptedExecutor, type Script } from '../scenario/scripted-executor.ts';
 import type { Clock } from '../time/clock.ts';
+import { timedAnswer } from '../scenario/timed-answer.ts';
 import type { RecordedAttempt } from './replay-recordings.ts';
 
 /** Why a call had no recording, as the replay's result names it. */
@@ -64,21 +65,7 @@ export class RecordedExecutor implements Executor {
   }
 
   private play(recorded: RecordedAttempt, ctx: AttemptContext): Promise<AttemptResult> {
-    return new Promise((resolve) => {
-      const timer: { cancel?: () => void } = {};
-      const aborted = (): void => {
-        timer.cancel?.();
-        resolve(ctx.step.effect === 'external'
-          ? { outcome: 'unknown', reason: 'aborted while the effect may have happened' }
-          : { outcome: 'failed', code: 'aborted', message: 'aborted', retryable: true });
-      };
-      if (ctx.signal.aborted) return aborted();
-      ctx.signal.addEventListener('abort', aborted, { once: true });
-      timer.cancel = this.o.clock.setTimer(recorded.durationMs, () => {
-        ctx.signal.removeEventListener('abort', aborted);
-        resolve(recorded.result);
-      });
-    });
+    return timedAnswer(ctx, this.o.clock, recorded.durationMs, () => recorded.result);
   }
 }
 

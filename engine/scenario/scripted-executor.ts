@@ -10,6 +10,7 @@ import type { AttemptContext, AttemptResult, Executor } from '../executors/execu
 import type { Clock } from '../time/clock.ts';
 import { evaluate } from '../runtime/expressions.ts';
 import { configForAttempt } from '../runtime/retry-policy.ts';
+import { timedAnswer } from './timed-answer.ts';
 
 export type ScriptedOutcome = PlainOutcome | CaseOutcome;
 export type Script = ReadonlyMap<string, readonly ScriptedOutcome[]>;
@@ -73,24 +74,11 @@ export class ScriptedExecutor implements Executor {
   }
 
   private play(outcome: PlainOutcome, ctx: AttemptContext): Promise<AttemptResult> {
-    return new Promise((resolve) => {
-      const timer: { cancel?: () => void } = {};
-      const aborted = (): void => {
-        timer.cancel?.();
-        resolve(ctx.step.effect === 'external'
-          ? { outcome: 'unknown', reason: 'aborted while the effect may have happened' }
-          : { outcome: 'failed', code: 'aborted', message: 'aborted', retryable: true });
-      };
-      if (ctx.signal.aborted) return aborted();
-      ctx.signal.addEventListener('abort', aborted, { once: true });
-      if ('hang' in outcome) return;
-      const finish = (): void => {
-        ctx.signal.removeEventListener('abort', aborted);
-        if ('succeed' in outcome) resolve({ outcome: 'succeeded', output: outcome.succeed });
-        else if ('fail' in outcome) resolve({ outcome: 'failed', code: attemptErrorCode(outcome.fail), message: outcome.message ?? `scripted failure ${outcome.fail}`, retryable: outcome.retryable ?? true });
-        else resolve({ outcome: 'unknown', reason: outcome.unknown });
-      };
-      timer.cancel = this.clock.setTimer(outcome.takeMs ?? 0, finish);
+    if ('hang' in outcome) return timedAnswer(ctx, this.clock, 0, null);
+    return timedAnswer(ctx, this.clock, outcome.takeMs ?? 0, () => {
+      if ('succeed' in outcome) return { outcome: 'succeeded', output: outcome.succeed };
+      if ('fail' in outcome) return { outcome: 'failed', code: attemptErrorCode(outcome.fail), message: outcome.message ?? `scripted failure ${outcome.fail}`, retryable: outcome.retryable ?? true };
+      return { outcome: 'unknown', reason: outcome.unknown };
     });
   }
 }
