@@ -38,6 +38,10 @@ export function apiHandlers(s: EngineService, reads: ServedReads, facts: HealthF
         ...(q.limit === undefined ? {} : { limit: q.limit }),
         ...(q.q === undefined ? {} : { q: q.q }),
         ...(q.kind === undefined ? {} : { kind: q.kind }),
+        ...(q.version === undefined ? {} : { version: q.version }),
+        ...(q.failingStep === undefined ? {} : { failingStep: q.failingStep }),
+        ...(q.createdAfter === undefined ? {} : { createdAfterMs: Date.parse(q.createdAfter) }),
+        ...(q.createdBefore === undefined ? {} : { createdBeforeMs: Date.parse(q.createdBefore) }),
       }),
     'runs.start': async ({ body }, answer) => {
       const started = await s.startRun(body);

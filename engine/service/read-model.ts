@@ -30,28 +30,28 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 export function runSummaryPage(store: Store, filter: RunListFilter, now: number): RunSummaryPage {
   const { rows, next } = store.runPage(filter);
   const debug = store.debugRunIds(rows.map((r) => r.id));
-  return {
-    runs: rows.map((r): RunSummary => {
-      const ended = isFinishedRunState(r.state);
-      const failure = r.state === 'failed' || r.state === 'needs_attention' ? failureOf(store, r.id, now) : null;
-      return {
-        id: r.id,
-        workflowId: r.workflowId,
-        version: r.version,
-        state: r.state,
-        inputRevision: r.inputRevision,
-        createdAt: iso(r.createdAt),
-        ...(debug.has(r.id) ? { debug: true as const } : {}),
-        startedAtMs: r.createdAt,
-        updatedAtMs: r.updatedAt,
-        endedAtMs: ended ? r.updatedAt : null,
-        durationMs: Math.max(0, (ended ? r.updatedAt : now) - r.createdAt),
-        failure: failure === null ? null : { step: failure.step, outcome: failure.outcome, reason: failure.reason },
-        parentRunId: null,
-      };
-    }),
-    next,
-  };
+  // The failing step is read from each run's log, so it narrows the page after the store's query:
+  // a page may hold fewer rows than its limit, and `next` still goes on from the store's page.
+  const summaries = rows.map((r): RunSummary => {
+    const ended = isFinishedRunState(r.state);
+    const failure = r.state === 'failed' || r.state === 'needs_attention' ? failureOf(store, r.id, now) : null;
+    return {
+      id: r.id,
+      workflowId: r.workflowId,
+      version: r.version,
+      state: r.state,
+      inputRevision: r.inputRevision,
+      createdAt: iso(r.createdAt),
+      ...(debug.has(r.id) ? { debug: true as const } : {}),
+      startedAtMs: r.createdAt,
+      updatedAtMs: r.updatedAt,
+      endedAtMs: ended ? r.updatedAt : null,
+      durationMs: Math.max(0, (ended ? r.updatedAt : now) - r.createdAt),
+      failure: failure === null ? null : { step: failure.step, outcome: failure.outcome, reason: failure.reason },
+      parentRunId: null,
+    };
+  });
+  return { runs: filter.failingStep === undefined ? summaries : summaries.filter((r) => r.failure?.step === filter.failingStep), next };
 }
 
 /** Where a run went wrong: from its rollup once it is finished, else from a fold of its log. */

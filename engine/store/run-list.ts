@@ -18,6 +18,14 @@ export interface RunListFilter {
   limit?: number;
   /** Text the workflow id or the run id contains, taken literally (no LIKE wildcards). */
   q?: string;
+  /** Runs of this version of their workflow. */
+  version?: number;
+  /** Only failed or stuck runs (needs_attention): the service keeps those that went wrong at this step (read-model.ts). */
+  failingStep?: string;
+  /** Runs created at or after this time (ms since the epoch). */
+  createdAfterMs?: number;
+  /** Runs created before this time (ms since the epoch). */
+  createdBeforeMs?: number;
   /** Real runs (the default) or replays (weft replay; replay-runs.ts): the list never mixes them. */
   kind?: RunKind;
 }
@@ -38,6 +46,19 @@ export function listRunPage(db: Db, filter: RunListFilter): { rows: RunListRow[]
   if (filter.state !== undefined) {
     where.push('state = ?');
     args.push(filter.state);
+  }
+  if (filter.version !== undefined) {
+    where.push('version = ?');
+    args.push(filter.version);
+  }
+  if (filter.failingStep !== undefined && filter.state === undefined) where.push("state IN ('failed', 'needs_attention')");
+  if (filter.createdAfterMs !== undefined) {
+    where.push('created_at >= ?');
+    args.push(filter.createdAfterMs);
+  }
+  if (filter.createdBeforeMs !== undefined) {
+    where.push('created_at < ?');
+    args.push(filter.createdBeforeMs);
   }
   if (filter.q !== undefined) {
     const like = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -16,6 +16,13 @@ export interface RunFilter {
   state?: string;
   /** Text the workflow id or run id contains. */
   q?: string;
+  /** Runs of this version of their workflow. */
+  version?: number;
+  /** Failed or stuck runs that went wrong at this step. */
+  failingStep?: string;
+  /** Created at or after / before these times (ISO dates or date-times). */
+  createdAfter?: string;
+  createdBefore?: string;
   after?: string;
   limit?: number;
 }
@@ -56,6 +63,10 @@ export class ApiClient {
       q: filter.q || undefined,
       after: filter.after || undefined,
       limit: filter.limit || undefined,
+      version: filter.version || undefined,
+      failingStep: filter.failingStep || undefined,
+      createdAfter: filter.createdAfter || undefined,
+      createdBefore: filter.createdBefore || undefined,
     };
     return callRoute(this.client, 'runs.list', { query });
   }

@@ -6,7 +6,7 @@
 import type { RunFilter } from '../api/api-client.ts';
 
 /** The runs list's server-side filters (paging is the query's own). */
-export type RunsFilter = Pick<RunFilter, 'workflow' | 'state' | 'q'>;
+export type RunsFilter = Pick<RunFilter, 'workflow' | 'state' | 'q' | 'version' | 'failingStep' | 'createdAfter' | 'createdBefore'>;
 
 export const keys = {
   workflows: () => ['workflows'] as const,

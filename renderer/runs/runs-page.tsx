@@ -22,10 +22,13 @@ import { keys } from '../core/query-keys.ts';
 import { MAX_BULK_RUNS } from '../../shared/api/bulk-action.ts';
 import { BulkBar } from './bulk/bulk-bar.tsx';
 import { useBulkSelection } from './bulk/bulk-selection.ts';
+import { MoreFiltersFields, NO_MORE, moreFilter, type MoreFilters } from './runs-more-filters.tsx';
 
 export function RunsPage({ workflow }: { workflow?: string | undefined }) {
   const go = useRoute((s) => s.go);
   const [state, setState] = useState('');
+  const [narrow, setNarrow] = useState<MoreFilters>(NO_MORE);
+  const narrowSettled = useDebounced(narrow, TYPING_MS);
   const [text, setText] = useState(workflow ?? '');
   const needle = useDebounced(text.trim(), TYPING_MS);
   const now = useNow(1000);
@@ -34,12 +37,12 @@ export function RunsPage({ workflow }: { workflow?: string | undefined }) {
   }, []);
   useEffect(() => setText(workflow ?? ''), [workflow]);
 
-  const filter = useMemo((): RunsFilter => ({ ...(state === '' ? {} : { state }), ...(needle === '' ? {} : { q: needle }) }), [state, needle]);
+  const filter = useMemo((): RunsFilter => ({ ...(state === '' ? {} : { state }), ...(needle === '' ? {} : { q: needle }), ...moreFilter(narrowSettled) }), [state, needle, narrowSettled]);
   const list = useRunsList(filter, { poll: true });
   const rows = useMemo(() => rowsOf(list.data), [list.data]);
   const loaded = list.data !== undefined || list.error !== null;
   const error = list.error === null ? null : messageOf(list.error);
-  const filtered = state !== '' || needle !== '';
+  const filtered = state !== '' || needle !== '' || Object.keys(moreFilter(narrowSettled)).length > 0;
   useWatchRuns(useMemo(() => rows.filter((r) => isOpen(r.state)).map((r) => r.id), [rows]));
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
   const selection = useBulkSelection();
@@ -97,6 +100,7 @@ export function RunsPage({ workflow }: { workflow?: string | undefined }) {
             </option>
           ))}
         </select>
+        <MoreFiltersFields value={narrow} onChange={setNarrow} />
         <button type="button" className="button" aria-pressed={selecting} onClick={() => selection.setSelecting(!selecting)} data-testid="runs-select">
           {selecting ? 'Done selecting' : 'Select'}
         </button>

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { RUN_STATES } from '../definition/names.ts';
 import { RunId, StepId, WorkflowId } from './api-ids.ts';
+import { Instant } from './instant.ts';
 import { JsonValue } from './json-value.ts';
 import { REPLAY_VERDICTS } from './replay-verdicts.ts';
 import { WhoAndWhy } from './who-and-why.ts';
@@ -18,12 +19,6 @@ export const MAX_BULK_RUNS = 1000;
 
 /** How many runs a filter selects when it gives no `limit`. */
 export const DEFAULT_BULK_LIMIT = 100;
-
-/** A time a filter compares run creation with: an ISO date-time (with Z or an offset) or a date. */
-const Instant = z
-  .string()
-  .max(40, 'a time is at most 40 characters')
-  .refine((t) => /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(t) && !Number.isNaN(Date.parse(t)), 'give a time as an ISO date or date-time, such as 2026-12-02 or 2026-12-02T14:00:00Z');
 
 /**
  * Which runs: every field narrows the selection (all must hold). Newest first, at most `limit`.

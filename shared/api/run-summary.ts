@@ -2,7 +2,8 @@
 // runs list shows: start, end and duration in epoch ms, and where a run failed.
 import { z } from 'zod';
 import { RUN_STATES } from '../definition/names.ts';
-import { RunId, WorkflowId } from './api-ids.ts';
+import { RunId, StepId, WorkflowId } from './api-ids.ts';
+import { Instant } from './instant.ts';
 import { SettleOutcome } from './event-parts.ts';
 
 /** One row of `weft runs --json` today. */
@@ -59,6 +60,14 @@ export const RunListQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(MAX_RUN_PAGE).optional(),
   /** Text the workflow id or the run id contains (taken literally; the app's runs filter). */
   q: z.string().min(1).max(MAX_RUN_SEARCH).optional(),
+  /** Runs of this version of their workflow. */
+  version: z.coerce.number().int().positive().optional(),
+  /** Failed or stuck runs that went wrong at this step (the list's "Failed at"). */
+  failingStep: StepId.optional(),
+  /** Runs created at or after this time (an ISO date or date-time). */
+  createdAfter: Instant.optional(),
+  /** Runs created before this time. */
+  createdBefore: Instant.optional(),
   /** `replay`: list the replays (weft replay) instead of the runs; they are never mixed. */
   kind: z.enum(['run', 'replay']).optional(),
 });

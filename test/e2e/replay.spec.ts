@@ -122,8 +122,17 @@ test('the runs list replays the selected runs on a version: the verdict per run,
   const before = received;
   await page.goto(served.address);
   await page.getByTestId('nav-runs').click();
+  // The failed runs that went wrong at reconcile, on version 1: the list's filters, done by the server.
+  await page.getByTestId('runs-filter-step').fill('reconcile');
+  await page.getByTestId('runs-filter-version').fill('1');
+  await expect(page.getByTestId('run-count')).toHaveText('1 matching');
+  await page.getByTestId('runs-filter-version').fill('2');
+  await expect(page.getByTestId('run-count')).toHaveText('0 matching');
+  await page.getByTestId('runs-filter-version').fill('1');
+  await expect(page.getByTestId('run-count')).toHaveText('1 matching');
   await page.getByTestId('runs-select').click();
-  await page.getByTestId(`select-${runId}`).check();
+  await page.getByTestId('bulk-select-all').click();
+  await expect(page.getByTestId(`select-${runId}`)).toBeChecked();
   await page.getByTestId('bulk-replay').click();
   const dialog = page.getByTestId('bulk-dialog');
   await expect(dialog.getByTestId('bulk-choose')).toContainText('Give the version');
