@@ -15,7 +15,7 @@ import type { RunReader } from './run-reader.ts';
 import { judgeRun } from './bulk-actions.ts';
 import { serviceErrorOf } from './service-error.ts';
 
-/** The ids of the runs a filter selects, newest first, at most its limit. */
+/** The ids of the runs a filter selects, newest first, at most its limit (the runs list's query, GET /api/runs, with the same filters). */
 export function selectRuns(reader: RunReader, filter: BulkFilter, now: number): string[] {
   const limit = filter.limit ?? DEFAULT_BULK_LIMIT;
   const after = filter.createdAfter === undefined ? undefined : Date.parse(filter.createdAfter);
@@ -23,7 +23,16 @@ export function selectRuns(reader: RunReader, filter: BulkFilter, now: number): 
   const ids: string[] = [];
   let cursor: string | undefined;
   for (;;) {
-    const page = runSummaryPage(reader.store, { ...(filter.workflow === undefined ? {} : { workflow: filter.workflow }), ...(filter.state === undefined ? {} : { state: filter.state }), ...(cursor === undefined ? {} : { after: cursor }), limit: MAX_RUN_PAGE }, now);
+    const page = runSummaryPage(reader.store, {
+      ...(filter.workflow === undefined ? {} : { workflow: filter.workflow }),
+      ...(filter.state === undefined ? {} : { state: filter.state }),
+      ...(filter.version === undefined ? {} : { version: filter.version }),
+      ...(filter.failingStep === undefined ? {} : { failingStep: filter.failingStep }),
+      ...(after === undefined ? {} : { createdAfterMs: after }),
+      ...(before === undefined ? {} : { createdBeforeMs: before }),
+      ...(cursor === undefined ? {} : { after: cursor }),
+      limit: MAX_RUN_PAGE,
+    }, now);
     for (const r of page.runs) {
       // Newest first: once a run is older than the range, so is every one after it.
       if (after !== undefined && r.startedAtMs < after) return ids;
