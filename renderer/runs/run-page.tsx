@@ -4,14 +4,13 @@
 // its events are two queries (core/run-queries.ts): the timeline draws from the first events page
 // without waiting for the detail, and the stream keeps both current while the page watches the run.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
-import { GitCompare, CornerLeftUp } from 'lucide-react';
+import { CornerLeftUp } from 'lucide-react';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { isFinishedRunState } from '../../shared/definition/names.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
 import { useRunMarks } from '../core/run-marks-store.ts';
 import { refetchRunDetail, useRunDetail, useRunWorkflowId } from '../core/run-queries.ts';
 import { useWorkflowDetail } from '../core/workflow-queries.ts';
-import { rowsOf, useRunsList } from '../core/runs-list-query.ts';
 import { useWatchRuns } from '../core/watched-runs.ts';
 import { messageOf } from '../core/query-client.ts';
 import { requireClients } from '../api/clients.ts';
@@ -23,10 +22,8 @@ import { When } from '../core/when.tsx';
 import { StepDetail, type RunSelection } from './run-view/step-detail.tsx';
 import { RestartRecordView } from './run-view/restart-record-view.tsx';
 import { ValueView } from './run-view/value-view.tsx';
-import { ComparePicker } from './compare/compare-view.tsx';
 import { RunActions } from './actions/run-actions.tsx';
-import { SaveAsTest } from './actions/save-as-test.tsx';
-import { ReplayOn } from './replay/replay-dialog.tsx';
+import { RunCompareMenu } from './run-compare-menu.tsx';
 import { ReplayOfLink } from './replay/replay-of-link.tsx';
 import { StepActions } from './actions/step-actions.tsx';
 import { DebugActions } from './actions/debug-actions.tsx';
@@ -257,9 +254,6 @@ function useRunDefinition(runId: string, detail: RunDetail | undefined): Workflo
 function RunHead({ detail }: { detail: RunDetail }) {
   const go = useRoute((s) => s.go);
   const run = detail.run;
-  const [comparing, setComparing] = useState(false);
-  const sameWorkflow = useRunsList(useMemo(() => ({ workflow: run.workflowId }), [run.workflowId]), { enabled: comparing, limit: 200 });
-  const runs = useMemo(() => rowsOf(sameWorkflow.data).filter((r) => r.id !== run.id), [sameWorkflow.data, run.id]);
   const ended = isFinishedRunState(run.state);
   return (
     <div className="run-head">
@@ -294,20 +288,9 @@ function RunHead({ detail }: { detail: RunDetail }) {
         <>
           <DebugActions detail={detail} onDone={() => void refetchRunDetail(run.id)} />
           <RunActions detail={detail} onDone={() => void refetchRunDetail(run.id)} />
-          <SaveAsTest detail={detail} />
-          <ReplayOn detail={detail} />
         </>
       )}
-      <div className="menu-anchor">
-        <button type="button" className="button" onClick={() => setComparing((c) => !c)} aria-expanded={comparing} data-testid="compare-button">
-          <GitCompare size={14} aria-hidden="true" /> Compare…
-        </button>
-        {comparing ? (
-          <div className="menu compare-menu">
-            <ComparePicker runA={run.id} runs={runs} onPick={(b) => go({ page: 'compare', a: run.id, b })} />
-          </div>
-        ) : null}
-      </div>
+      <RunCompareMenu detail={detail} />
     </div>
   );
 }

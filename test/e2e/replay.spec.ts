@@ -72,7 +72,10 @@ test('a failed record-update run replayed on the fixed file: fixed, with the com
   await page.goto(served.address);
   await page.goto(`${served.url}/#/run/${runId}`);
   await expect(page.getByTestId('run-state')).toHaveText('failed');
+  await page.getByTestId('compare-button').click();
   await page.getByTestId('replay-on').click();
+  // Picking the item closes the menu; the dialog stays.
+  await expect(page.getByTestId('replay-on')).toBeHidden();
   const dialog = page.getByTestId('dialog-replay');
   await expect(dialog.getByTestId('replay-against-file')).toBeChecked();
   await expect(dialog.getByTestId('replay-choices')).toContainText('(v2)');

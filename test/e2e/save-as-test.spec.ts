@@ -68,6 +68,8 @@ test('a failed run saved as a test: the file beside the workflow parses and pass
   await page.getByTestId('nav-runs').click();
   await page.getByTestId(`run-row-${runId}`).click();
   await expect(page.getByTestId('run-view')).toBeVisible();
+  // Save as test is an item of the run's Compare menu.
+  await page.getByTestId('compare-button').click();
   const button = page.getByTestId('save-as-test');
   await expect(button).toBeEnabled();
   await button.click();
@@ -97,6 +99,7 @@ test('a failed run saved as a test: the file beside the workflow parses and pass
   // Saved once: a second save says so in the engine's words, and the file stays.
   const text = readFileSync(path, 'utf8');
   await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+  await page.getByTestId('compare-button').click();
   await button.click();
   await expect(page.getByTestId('save-test-error')).toContainText(`${where} exists already`);
   expect(readFileSync(path, 'utf8')).toBe(text);
@@ -108,6 +111,7 @@ test('a run still waiting for a person cannot be saved as a test yet, and the bu
   await page.goto(served.address);
   await page.getByTestId('nav-runs').click();
   await page.getByTestId(`run-row-${runId}`).click();
+  await page.getByTestId('compare-button').click();
   const button = page.getByTestId('save-as-test');
   await expect(button).toBeDisabled();
   await expect(button).toHaveAttribute('title', /a test is made from a run that has ended/);

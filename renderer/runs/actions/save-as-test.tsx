@@ -4,6 +4,7 @@
 // a run that has ended and is not a fork, as the engine's rules say; a refusal (saved before, no
 // workflow file) is shown in the engine's words, and the JSON can still be copied.
 import { useMemo, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { AlertTriangle, Check, Copy, FlaskConical, X } from 'lucide-react';
 import { isFinishedRunState } from '../../../shared/definition/names.ts';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
@@ -17,6 +18,8 @@ export interface SaveAsTestProps {
   detail: RunDetail;
   /** Defaults to a client with the session's token. */
   client?: RunActionsClient;
+  /** The run page's Test menu: the trigger is a menu item drawn there (the dialog stays here, so closing the menu keeps it). */
+  menu?: { element: HTMLElement; onPick(): void };
 }
 
 /** Why the run cannot become a test yet, or null when it can. */
@@ -27,7 +30,7 @@ function notSavable(detail: RunDetail): string | null {
   return null;
 }
 
-export function SaveAsTest({ detail, client }: SaveAsTestProps) {
+export function SaveAsTest({ detail, client, menu }: SaveAsTestProps) {
   const actions = useMemo(() => client ?? requireClients().actions, [client]);
   const [open, setOpen] = useState(false);
   const [saved, setSaved] = useState<SavedRunScenario | null>(null);
@@ -69,9 +72,18 @@ export function SaveAsTest({ detail, client }: SaveAsTestProps) {
 
   return (
     <>
-      <button type="button" className="button" disabled={why !== null} title={why ?? 'Save this run as a scenario test beside its workflow'} onClick={() => void save()} data-testid="save-as-test">
-        <FlaskConical size={13} aria-hidden="true" /> Save as test
-      </button>
+      {menu === undefined ? (
+        <button type="button" className="button" disabled={why !== null} title={why ?? 'Save this run as a scenario test beside its workflow'} onClick={() => void save()} data-testid="save-as-test">
+          <FlaskConical size={13} aria-hidden="true" /> Save as test
+        </button>
+      ) : (
+        createPortal(
+          <button type="button" role="menuitem" disabled={why !== null} title={why ?? 'Save this run as a scenario test beside its workflow'} onClick={() => { menu.onPick(); void save(); }} data-testid="save-as-test">
+            <FlaskConical size={14} aria-hidden="true" /> Save as test
+          </button>,
+          menu.element,
+        )
+      )}
       {open ? (
         <FormModal label="Save as test" testId="dialog-save-as-test" className="action-dialog save-test-dialog" onClose={() => setOpen(false)} onSubmit={() => setOpen(false)}>
           <div className="modal-head">

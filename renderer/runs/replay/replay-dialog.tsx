@@ -4,6 +4,7 @@
 // or a version the store holds. The answer shows the verdict (would it have saved the run, what
 // else changes) above the comparison of the two runs.
 import { useMemo, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { AlertTriangle, History, X } from 'lucide-react';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
 import type { ReplayAgainstRequest, ReplayResult } from '../../../shared/api/replay-result.ts';
@@ -17,14 +18,25 @@ import './replay.css';
 /** A choice of definition: `file` the workspace file as saved now, or a stored version. */
 type Choice = 'file' | number;
 
-export function ReplayOn({ detail }: { detail: RunDetail }) {
+/** `menu`: the run page's Test menu, where the trigger is drawn as a menu item (the dialog stays here). */
+export function ReplayOn({ detail, menu }: { detail: RunDetail; menu?: { element: HTMLElement; onPick(): void } }) {
   const [open, setOpen] = useState(false);
   const run = detail.run;
+  const title = "Replay this run's input on another version of its workflow, with its recorded calls: nothing outside is called";
   return (
     <>
-      <button type="button" className="button" onClick={() => setOpen(true)} title="Replay this run's input on another version of its workflow, with its recorded calls: nothing outside is called" data-testid="replay-on">
-        <History size={13} aria-hidden="true" /> Replay on…
-      </button>
+      {menu === undefined ? (
+        <button type="button" className="button" onClick={() => setOpen(true)} title={title} data-testid="replay-on">
+          <History size={13} aria-hidden="true" /> Replay on…
+        </button>
+      ) : (
+        createPortal(
+          <button type="button" role="menuitem" onClick={() => { menu.onPick(); setOpen(true); }} title={title} data-testid="replay-on">
+            <History size={14} aria-hidden="true" /> Replay on another version…
+          </button>,
+          menu.element,
+        )
+      )}
       {open ? <ReplayDialog runId={run.id} workflowId={run.workflowId} version={run.version} state={run.state} onClose={() => setOpen(false)} /> : null}
     </>
   );
