@@ -4,12 +4,13 @@
 // table of verdicts answers "would this fix have saved them, and what else does it change"; each
 // row opens the run and its replay side by side.
 import { useCallback, useEffect, useState } from 'react';
-import { AlertTriangle, FlaskConical, GitCompareArrows, X } from 'lucide-react';
+import { AlertTriangle, FlaskConical, GitCompareArrows } from 'lucide-react';
 import type { ReplayBatchResult } from '../../shared/api/replay-result.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { errorMessage } from '../api/run-actions-client.ts';
 import { requireClients } from '../api/clients.ts';
 import { FormModal } from '../core/form-modal.tsx';
+import { ModalHead } from '../core/modal-head.tsx';
 import { useRoute } from '../core/route-store.ts';
 import { VerdictBadge } from '../runs/replay/replay-result-view.tsx';
 import { useEditor } from './editor-store.ts';
@@ -58,15 +59,15 @@ function TestDraftDialog({ workflowId, onClose }: { workflowId: string; onClose(
 
   return (
     <FormModal label="Test this draft against recent failures" testId="dialog-test-draft" className="action-dialog replay-dialog" onClose={onClose} onSubmit={() => again(which)}>
-      <div className="modal-head">
-        <div>
-          <h2>Test this draft against recent failures</h2>
-          <div className="action-subject">{workflowId} · the editor&rsquo;s document, saved or not</div>
-        </div>
-        <button type="button" className="icon-button" onClick={onClose} aria-label="close">
-          <X size={15} aria-hidden="true" />
-        </button>
-      </div>
+      <ModalHead
+        title="Test this draft against recent failures"
+        subject={
+          <>
+            {workflowId} · the editor&rsquo;s document, saved or not
+          </>
+        }
+        onClose={onClose}
+      />
       <p className="muted action-explain">
         Each run&rsquo;s input runs on this draft in virtual time; every call to the outside is answered from the run&rsquo;s own recordings, so nothing is sent anywhere. The replays are kept apart from real runs.
       </p>

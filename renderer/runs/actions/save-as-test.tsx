@@ -5,13 +5,14 @@
 // workflow file) is shown in the engine's words, and the JSON can still be copied.
 import { useMemo, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { AlertTriangle, Check, Copy, FlaskConical, X } from 'lucide-react';
+import { AlertTriangle, Check, Copy, FlaskConical } from 'lucide-react';
 import { isFinishedRunState } from '../../../shared/definition/names.ts';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
 import type { SavedRunScenario } from '../../../shared/api/run-scenario.ts';
 import { errorMessage, type RunActionsClient } from '../../api/run-actions-client.ts';
 import { requireClients } from '../../api/clients.ts';
 import { FormModal } from '../../core/form-modal.tsx';
+import { ModalHead } from '../../core/modal-head.tsx';
 import './actions.css';
 
 export interface SaveAsTestProps {
@@ -86,17 +87,15 @@ export function SaveAsTest({ detail, client, menu }: SaveAsTestProps) {
       )}
       {open ? (
         <FormModal label="Save as test" testId="dialog-save-as-test" className="action-dialog save-test-dialog" onClose={() => setOpen(false)} onSubmit={() => setOpen(false)}>
-          <div className="modal-head">
-            <div>
-              <h2>Save as test</h2>
-              <div className="action-subject">
+          <ModalHead
+            title="Save as test"
+            subject={
+              <>
                 <span className="mono">{run.id}</span> · {run.workflowId} v{run.version} · {run.state.replace('_', ' ')}
-              </div>
-            </div>
-            <button type="button" className="icon-button" onClick={() => setOpen(false)} aria-label="close">
-              <X size={15} aria-hidden="true" />
-            </button>
-          </div>
+              </>
+            }
+            onClose={() => setOpen(false)}
+          />
           {busy ? <p className="muted">Saving…</p> : null}
           {saved !== null ? (
             <div className="save-test-where" data-testid="save-test-saved">

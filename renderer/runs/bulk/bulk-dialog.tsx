@@ -3,13 +3,14 @@
 // turn, one request per run, so the dialog shows "n of N" and a stopped page leaves every run
 // either acted on or not), and the result, naming each refused run (a link to it) and why.
 import { useEffect, useState } from 'react';
-import { AlertTriangle, X } from 'lucide-react';
+import { AlertTriangle } from 'lucide-react';
 import type { z } from 'zod';
 import type { BulkActionName, BulkRequest, BulkResult, BulkRow } from '../../../shared/api/bulk-action.ts';
 import { bulkCounts } from '../../../shared/api/bulk-action.ts';
 import { requireClients } from '../../api/clients.ts';
 import { errorMessage } from '../../api/run-actions-client.ts';
 import { FormModal } from '../../core/form-modal.tsx';
+import { ModalHead } from '../../core/modal-head.tsx';
 import { formatRoute } from '../../core/route.ts';
 import { useActor } from '../actions/who.ts';
 import '../actions/actions.css';
@@ -102,17 +103,15 @@ export function BulkDialog({ action, runIds, onClose, onApplied }: Props) {
   const shown = phase.name === 'result' ? phase.result : preview;
   return (
     <FormModal label={TITLES[action]} testId="bulk-dialog" className="action-dialog bulk-dialog" onClose={onClose} onSubmit={() => void apply()}>
-      <div className="modal-head">
-        <div>
-          <h2>{TITLES[action]}</h2>
-          <div className="action-subject">
+      <ModalHead
+        title={TITLES[action]}
+        subject={
+          <>
             {runIds.length} selected run{runIds.length === 1 ? '' : 's'}
-          </div>
-        </div>
-        <button type="button" className="icon-button" onClick={onClose} aria-label="close">
-          <X size={15} aria-hidden="true" />
-        </button>
-      </div>
+          </>
+        }
+        onClose={onClose}
+      />
       {action === 'resolve' ? (
         <fieldset className="bulk-as" disabled={phase.name !== 'preview'}>
           <legend>What did the unknown step really do?</legend>

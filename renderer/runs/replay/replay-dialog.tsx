@@ -5,12 +5,13 @@
 // else changes) above the comparison of the two runs.
 import { useMemo, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { AlertTriangle, History, X } from 'lucide-react';
+import { AlertTriangle, History } from 'lucide-react';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
 import type { ReplayAgainstRequest, ReplayResult } from '../../../shared/api/replay-result.ts';
 import { errorMessage } from '../../api/run-actions-client.ts';
 import { requireClients } from '../../api/clients.ts';
 import { FormModal } from '../../core/form-modal.tsx';
+import { ModalHead } from '../../core/modal-head.tsx';
 import { useWorkflowDetail } from '../../core/workflow-queries.ts';
 import { ReplayResultView } from './replay-result-view.tsx';
 import './replay.css';
@@ -78,17 +79,15 @@ function ReplayDialog({ runId, workflowId, version, state, onClose }: DialogProp
 
   return (
     <FormModal label="Replay on another version" testId="dialog-replay" className="action-dialog replay-dialog" onClose={onClose} onSubmit={() => void replay()}>
-      <div className="modal-head">
-        <div>
-          <h2>Replay on…</h2>
-          <div className="action-subject">
+      <ModalHead
+        title="Replay on…"
+        subject={
+          <>
             <span className="mono">{runId}</span> · {workflowId} v{version} · {state.replace('_', ' ')}
-          </div>
-        </div>
-        <button type="button" className="icon-button" onClick={onClose} aria-label="close">
-          <X size={15} aria-hidden="true" />
-        </button>
-      </div>
+          </>
+        }
+        onClose={onClose}
+      />
       <p className="muted action-explain">
         The run&rsquo;s input runs on the definition you pick, in virtual time. Every call to the outside is answered from this run&rsquo;s recorded attempts with the same input; nothing is sent anywhere. A step with no recording stops the replay.
       </p>
