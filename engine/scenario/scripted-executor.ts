@@ -5,6 +5,7 @@
 // scenario plays its script from the start. Everything else (routing, retries, timeouts,
 // evidence) is the real engine.
 import { attemptErrorCode } from '../../shared/events/attempt-error-codes.ts';
+import type { AttemptMeta } from '../../shared/events/attempt-meta.ts';
 import type { CaseOutcome, PlainOutcome } from '../../shared/scenario/scripted-outcome-schema.ts';
 import type { AttemptContext, AttemptResult, Executor } from '../executors/executor.ts';
 import type { Clock } from '../time/clock.ts';
@@ -76,9 +77,18 @@ export class ScriptedExecutor implements Executor {
   private play(outcome: PlainOutcome, ctx: AttemptContext): Promise<AttemptResult> {
     if ('hang' in outcome) return timedAnswer(ctx, this.clock, 0, null);
     return timedAnswer(ctx, this.clock, outcome.takeMs ?? 0, () => {
-      if ('succeed' in outcome) return { outcome: 'succeeded', output: outcome.succeed };
-      if ('fail' in outcome) return { outcome: 'failed', code: attemptErrorCode(outcome.fail), message: outcome.message ?? `scripted failure ${outcome.fail}`, retryable: outcome.retryable ?? true };
+      if ('succeed' in outcome) return { outcome: 'succeeded', output: outcome.succeed, ...billed(outcome) };
+      if ('fail' in outcome) return { outcome: 'failed', code: attemptErrorCode(outcome.fail), message: outcome.message ?? `scripted failure ${outcome.fail}`, retryable: outcome.retryable ?? true, ...billed(outcome) };
       return { outcome: 'unknown', reason: outcome.unknown };
     });
   }
+}
+
+/** The meta of a scripted call that names its usage or cost: what a provider's reply would carry. */
+function billed(outcome: { usage?: { inputTokens: number; outputTokens: number } | undefined; cost?: number | undefined }): { meta?: AttemptMeta } {
+  if (outcome.usage === undefined && outcome.cost === undefined) return {};
+  const meta: AttemptMeta = {};
+  if (outcome.usage !== undefined) meta.usage = { ...outcome.usage };
+  if (outcome.cost !== undefined) meta.cost = { amount: outcome.cost, currency: 'USD', basis: 'scripted' };
+  return { meta };
 }

@@ -3,8 +3,8 @@
 import { z } from 'zod';
 
 /**
- * Facts about an attempt worth keeping with it: provider, model, token use, latency, HTTP status
- * and a provider-requested wait before a retry.
+ * Facts about an attempt worth keeping with it: provider, model, token use, latency, HTTP status,
+ * a provider-requested wait before a retry, and its cost.
  *
  * @example
  * AttemptMeta.parse({ provider: 'openai', model: 'gpt-4o-mini', usage: { inputTokens: 12, outputTokens: 3 }, latencyMs: 840 });
@@ -18,5 +18,12 @@ export const AttemptMeta = z.object({
   status: z.number().optional(),
   /** Provider-requested wait before a retry (a 429's retry-after), in ms. */
   retryAfterMs: z.number().optional(),
+  /**
+   * What the attempt cost, fixed when it was recorded (docs/cost.md): from its token usage and the
+   * workspace's price table (`tokens`), from the step's declared cost per call (`declared`), or
+   * given by a scenario's script (`scripted`). `amount` is in the price table's currency (USD
+   * unless it says otherwise).
+   */
+  cost: z.object({ amount: z.number().nonnegative(), currency: z.string(), basis: z.enum(['tokens', 'declared', 'scripted']) }).optional(),
 });
 export type AttemptMeta = z.infer<typeof AttemptMeta>;

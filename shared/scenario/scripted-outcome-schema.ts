@@ -7,9 +7,18 @@ import { z } from 'zod';
 
 const Ms = z.number().int().nonnegative();
 
+/**
+ * What a scripted call used and cost, as a provider would report it: `usage` is priced by the
+ * scenario's (or workspace's) price table like a real reply's; `cost` fixes the amount instead.
+ */
+const Billing = {
+  usage: z.strictObject({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() }).optional(),
+  cost: z.number().nonnegative().optional().describe("what the call cost, in the price table's currency"),
+};
+
 export const PlainOutcome = z.union([
-  z.strictObject({ succeed: z.unknown(), takeMs: Ms.optional() }),
-  z.strictObject({ fail: z.string().min(1), message: z.string().optional(), retryable: z.boolean().optional(), takeMs: Ms.optional() }),
+  z.strictObject({ succeed: z.unknown(), takeMs: Ms.optional(), ...Billing }),
+  z.strictObject({ fail: z.string().min(1), message: z.string().optional(), retryable: z.boolean().optional(), takeMs: Ms.optional(), ...Billing }),
   z.strictObject({ unknown: z.string().min(1), takeMs: Ms.optional() }),
   z.strictObject({ hang: z.literal(true) }),
 ]);
