@@ -6,7 +6,7 @@ const count = (n: number): string => n.toLocaleString('en-US');
 
 /** Why some usage has no cost, said where a total is shown. */
 export function unpricedNote(n: number): string {
-  return `${n} attempt${n === 1 ? '' : 's'} had no price (add the model to weft.prices.json, docs/cost.md)`;
+  return `${n} attempt${n === 1 ? '' : 's'} had no price: add ${n === 1 ? 'its model' : 'their models'} to weft.prices.json (docs/cost.md)`;
 }
 
 /**
@@ -14,17 +14,17 @@ export function unpricedNote(n: number): string {
  *
  * @example
  * runCostLine(cost); // 'Cost: $0.0045 (1,200 input tokens, 510 output tokens)'
+ * // with unpriced attempts: '...; 1 attempt had no price: add its model to weft.prices.json (docs/cost.md)'
  */
 export function runCostLine(c: RunCost): string | undefined {
   if (Object.keys(c.steps).length === 0) return undefined;
-  const parts = [];
-  if (c.inputTokens > 0 || c.outputTokens > 0) parts.push(`${count(c.inputTokens)} input tokens, ${count(c.outputTokens)} output tokens`);
-  if (c.unpriced > 0) parts.push(unpricedNote(c.unpriced));
-  return `Cost: ${formatCost(c.total, c.currency)}${parts.length === 0 ? '' : ` (${parts.join('; ')})`}`;
+  const tokens = c.inputTokens > 0 || c.outputTokens > 0 ? ` (${count(c.inputTokens)} input tokens, ${count(c.outputTokens)} output tokens)` : '';
+  return `Cost: ${formatCost(c.total, c.currency)}${tokens}${c.unpriced > 0 ? `; ${unpricedNote(c.unpriced)}` : ''}`;
 }
 
 /** A step's cost, as a part of its line: `cost $0.00045 (1,000 in / 500 out tokens)`. */
 export function stepCostText(s: StepCost, currency: string): string {
-  const tokens = s.inputTokens > 0 || s.outputTokens > 0 ? ` (${count(s.inputTokens)} in / ${count(s.outputTokens)} out tokens${s.unpriced > 0 ? `, ${s.unpriced} unpriced` : ''})` : '';
-  return `cost ${formatCost(s.total, currency)}${tokens}`;
+  const tokens = s.inputTokens > 0 || s.outputTokens > 0 ? ` (${count(s.inputTokens)} in / ${count(s.outputTokens)} out tokens${s.unpriced > 0 && s.unpriced < s.attempts ? `, ${s.unpriced} unpriced` : ''})` : '';
+  // A step whose every attempt had no price shows no amount: $0.00 would read as free.
+  return `${s.unpriced === s.attempts ? 'cost not priced' : `cost ${formatCost(s.total, currency)}`}${tokens}`;
 }

@@ -90,9 +90,9 @@ describe('the cost of a run', () => {
     expect(metaCost('nano')).toBeUndefined();
 
     const text = await runWeft(['inspect', runId, '--db', db], dir, { env: env(dir) });
-    expect(text.stdout).toContain('Cost: $0.012 (3,250 input tokens, 405 output tokens; 1 attempt had no price (add the model to weft.prices.json, docs/cost.md))');
+    expect(text.stdout).toContain('Cost: $0.012 (3,250 input tokens, 405 output tokens); 1 attempt had no price: add its model to weft.prices.json (docs/cost.md)');
     expect(text.stdout).toMatch(/^draft +succeeded; .*cost \$0\.00036 \(1,200 in \/ 300 out tokens\)$/m);
-    expect(text.stdout).toMatch(/^nano +succeeded; .*cost \$0\.00 \(50 in \/ 5 out tokens, 1 unpriced\)$/m);
+    expect(text.stdout).toMatch(/^nano +succeeded; .*cost not priced \(50 in \/ 5 out tokens\)$/m);
     expect(`${run.stdout}${inspect.stdout}${text.stdout}`).not.toContain(KEY);
   });
 
