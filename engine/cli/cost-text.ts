@@ -1,12 +1,12 @@
 // A run's cost as `weft inspect` prints it (docs/cost.md "Where totals show"): the run's total
 // with its tokens, and each step's, from shared/cost/run-cost.ts.
-import { formatCost, type RunCost, type StepCost } from '../../shared/cost/run-cost.ts';
+import { formatCost, stepAmountText, unpricedText, type RunCost, type StepCost } from '../../shared/cost/run-cost.ts';
 
 const count = (n: number): string => n.toLocaleString('en-US');
 
 /** Why some usage has no cost, said where a total is shown. */
 export function unpricedNote(n: number): string {
-  return `${n} attempt${n === 1 ? '' : 's'} had no price: add ${n === 1 ? 'its model' : 'their models'} to weft.prices.json (docs/cost.md)`;
+  return `${unpricedText(n)}: add ${n === 1 ? 'its model' : 'their models'} to weft.prices.json (docs/cost.md)`;
 }
 
 /**
@@ -26,5 +26,5 @@ export function runCostLine(c: RunCost): string | undefined {
 export function stepCostText(s: StepCost, currency: string): string {
   const tokens = s.inputTokens > 0 || s.outputTokens > 0 ? ` (${count(s.inputTokens)} in / ${count(s.outputTokens)} out tokens${s.unpriced > 0 && s.unpriced < s.attempts ? `, ${s.unpriced} unpriced` : ''})` : '';
   // A step whose every attempt had no price shows no amount: $0.00 would read as free.
-  return `${s.unpriced === s.attempts ? 'cost not priced' : `cost ${formatCost(s.total, currency)}`}${tokens}`;
+  return `cost ${stepAmountText(s, currency)}${tokens}`;
 }

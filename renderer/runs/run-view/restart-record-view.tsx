@@ -9,7 +9,7 @@ import type { RunSelection } from './step-detail.tsx';
 import { pathMark } from '../../graph/path-mark.ts';
 import { pausedStepNext } from '../actions/debug-words.ts';
 import { TimesInText } from '../../core/when.tsx';
-import { stepAmountText } from './run-cost-view.tsx';
+import { stepAmountText } from '../../../shared/cost/run-cost.ts';
 
 const MARK_TEST_ID = { 'passed-over': 'record-passed-over', superseded: 'record-superseded', 'ran-before': 'record-ran-before' } as const;
 

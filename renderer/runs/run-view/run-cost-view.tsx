@@ -3,21 +3,12 @@
 // (shared/cost/run-cost.ts), the same sums `weft inspect` prints.
 import { Coins } from 'lucide-react';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
-import { formatCost, type RunCost, type StepCost } from '../../../shared/cost/run-cost.ts';
+import { formatCost, stepAmountText, unpricedText, type RunCost, type StepCost } from '../../../shared/cost/run-cost.ts';
 import type { AttemptMeta } from '../../../shared/events/attempt-meta.ts';
 import './run-cost.css';
 
 const count = (n: number): string => n.toLocaleString('en');
-const unpricedText = (n: number): string => `${count(n)} attempt${n === 1 ? '' : 's'} had no price`;
 const billed = (cost: RunCost): boolean => Object.keys(cost.steps).length > 0;
-
-/**
- * A step's amount as shown: "not priced" when none of its attempts had a price ($0.00 would read
- * as free).
- */
-export function stepAmountText(c: StepCost, currency: string): string {
-  return c.unpriced === c.attempts ? 'not priced' : formatCost(c.total, currency);
-}
 
 /**
  * The run's total beside the run panel's tabs (the run's head is full: it stays on one line); its
