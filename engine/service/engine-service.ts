@@ -46,6 +46,7 @@ import { MAX_DEFINITION_BYTES } from '../definition/load-definition-file.ts';
 import { ValidateRequest } from '../../shared/api/validate-request.ts';
 import { RunReader } from './run-reader.ts';
 import { checkRunInput } from './run-input-check.ts';
+import { requirePrices } from '../cost/require-prices.ts';
 import { ServiceError } from './service-error.ts';
 import { parseCommand, type CommandInput } from './parse-command.ts';
 import { requireTrust } from './workspace-trust.ts';
@@ -103,6 +104,7 @@ export function checkStart(workflow: Workflow, workspaceDir: string, input: unkn
 function checkParsedStart(workflow: Workflow, workspaceDir: string, input: StartRunCommand['input'], env: NodeJS.ProcessEnv): CheckedStart {
   checkRunInput(workflow, input);
   requireTrust(workflow, workspaceDir, env);
+  requirePrices(workflow, workspaceDir);
   return { workflow, input, workspaceDir, policy: loadWorkspacePolicy(workspaceDir) };
 }
 

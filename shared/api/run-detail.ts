@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { EFFECTS, RUN_STATES } from '../definition/names.ts';
 import { Workflow } from '../definition/workflow-schema.ts';
 import { AttemptMeta } from '../events/attempt-meta.ts';
+import { RunCost } from '../cost/run-cost.ts';
 import { Covers, EdgeDecision, SettleOutcome } from './event-parts.ts';
 import { JsonValue } from './json-value.ts';
 import { RunPermittedAction, StepPermittedAction } from './permitted-action.ts';
@@ -117,6 +118,8 @@ export const RunDetail = RestartRecord.extend({
   tasks: z.array(TaskSummary),
   children: z.array(ChildRunLink),
   edges: z.array(EdgeDecisionView),
+  /** What the run cost, per step and in all, over every attempt (docs/cost.md); the same as `weft inspect --json` shows. */
+  cost: RunCost,
   /** The run's definition snapshot (the version it runs), which the app draws; `GET /api/runs/:id` sends it. */
   definition: Workflow.optional(),
 });

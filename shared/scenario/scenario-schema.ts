@@ -10,6 +10,7 @@ import { CaseOutcome, PlainOutcome } from './scripted-outcome-schema.ts';
 import { AcrossRunsExpect, RunName, ScenarioRun } from './scenario-runs-schema.ts';
 import { checkScenarioReferences } from './scenario-references.ts';
 import { Policy } from '../policy/policy-schema.ts';
+import { PriceTable } from '../cost/price-table.ts';
 
 const Ms = z.number().int().nonnegative();
 
@@ -76,6 +77,7 @@ export const ScenarioExpect = z.strictObject({
         attempts: z.number().int().nonnegative().optional(),
         activations: z.array(ScenarioActivationExpect).optional().describe('each activation in order (as many as there were): how it settled and its output'),
         passedOver: z.boolean().optional().describe('whether the step, settled, is not on the path any more (a later pass or an operator re-decision took another way): its state is still how its last activation settled'),
+        cost: z.number().nonnegative().optional().describe("what the step's attempts cost in all (docs/cost.md), as `weft inspect` shows it"),
       }),
     )
     .optional(),
@@ -84,6 +86,7 @@ export const ScenarioExpect = z.strictObject({
   notTaken: z.array(z.string()).optional().describe('edge ids that must never have been taken'),
   neverRan: z.array(z.string()).optional().describe('step ids that must never have started an attempt'),
   attempts: z.array(ScenarioAttemptExpect).optional().describe('single attempts: their resolved input, retry variant, error code, evidence and start time'),
+  cost: z.number().nonnegative().optional().describe("what the run's attempts cost in all (docs/cost.md)"),
 });
 
 export type ScenarioExpect = z.infer<typeof ScenarioExpect>;
@@ -107,6 +110,7 @@ export const Scenario = z.strictObject({
   crash: z.strictObject({ afterEvent: z.enum(EVENT_TYPES as [string, ...string[]]), step: z.string().optional(), nth: z.number().int().positive().optional() }).optional(),
   runs: z.array(ScenarioRun).optional().describe('more runs of the workflow, started at virtual times (the scripted outcomes are counted per run)'),
   policy: Policy.optional().describe("the workspace policy the scenario's runs start under (instead of the file's `policy`, or weft.policy.json beside the workflow)"),
+  prices: PriceTable.optional().describe('the price table that prices scripted `usage` (docs/cost.md); default: weft.prices.json beside the workflow'),
   expect: ScenarioExpectAll,
 }).superRefine(checkScenarioReferences);
 export type Scenario = z.infer<typeof Scenario>;
