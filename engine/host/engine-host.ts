@@ -18,6 +18,7 @@ import type { Store } from '../store/store.ts';
 import { systemClock, systemRandom } from '../time/clock.ts';
 import { EngineService } from '../service/engine-service.ts';
 import { trustCheck } from '../service/workspace-trust.ts';
+import { workspacePrices } from '../cost/load-prices.ts';
 import { removeEndpointFile, writeEndpointFile } from './endpoint-file.ts';
 
 /** `create` makes the store if there is none (weft run, weft serve); `write` needs one there already. */
@@ -134,6 +135,7 @@ export async function openEngineSession(dbPath: string, owner: string, mode: Ses
       o.onFatal?.(e);
     },
     workspaceTrust: trustCheck(env),
+    prices: workspacePrices().of,
   });
   const heartbeat = setInterval(() => {
     try {

@@ -6,6 +6,9 @@ import type { StepKind } from '../../shared/definition/names.ts';
 import type { AttemptErrorCode } from '../../shared/events/attempt-error-codes.ts';
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { AttemptResult, Executor } from '../executors/executor.ts';
+import type { AttemptMeta } from '../../shared/events/attempt-meta.ts';
+import { fixCost } from '../../shared/cost/fix-cost.ts';
+import type { PriceTable } from '../../shared/cost/price-table.ts';
 import { attemptConfig, inputSource, keySource, planAttempt } from './attempt-plan.ts';
 import { runsOutside } from '../../shared/definition/step-kinds.ts';
 import { debugPlan } from './debug-plan.ts';
@@ -29,6 +32,8 @@ export interface AttemptHost {
   handler(kind: StepKind): StepHandler | undefined;
   /** True once drain() is called: attempts that run outside the engine wait for the next engine. */
   draining(): boolean;
+  /** The price table of a workspace, to fix an attempt's cost (none: only declared and scripted costs). */
+  prices(workspaceDir: string): PriceTable | undefined;
   /** Starts the executor attempt after this tick's commit; `durable` asks for that commit to be fsynced. */
   launch(l: Launch, durable: boolean): void;
 }
@@ -197,7 +202,7 @@ export class AttemptRunner {
     const r = c.result;
     const covers = { inputHash: a.inputHash, definitionVersion: m.workflow.version, inputRevision: m.inputRevision };
     const evidenceId = attemptId(c.stepId, { activation: c.activation, number: c.attempt });
-    const meta = r.meta === undefined ? {} : { meta: r.meta };
+    const meta = this.metaWithCost(live, step, r, a.pinned === true);
     const pinned = a.pinned === true ? { pinned: true as const } : {};
     let ended: { outcome: 'unknown'; reason: string } | { outcome: 'failed'; code: string; retryable: boolean } | { outcome: 'succeeded' };
     if (r.outcome === 'unknown') {
@@ -228,6 +233,19 @@ export class AttemptRunner {
     else if (ended.outcome === 'unknown') await port.settle(live, s, 'unknown', ended.reason);
     else if (ended.outcome === 'failed') await this.afterFailure(live, s, step, ended.code, ended.retryable);
     else await port.settle(live, s, 'succeeded', `attempt ${evidenceId} ${a.pinned === true ? 'settled with its pinned output' : 'succeeded'}`, evidenceId);
+  }
+
+  /** The attempt's meta, with its cost fixed (docs/cost.md): the executor's own, its tokens priced, or the step's declared cost. */
+  private metaWithCost(live: LiveRun, step: Step, r: AttemptResult, pinned: boolean): { meta?: AttemptMeta } {
+    let table: PriceTable | undefined;
+    try {
+      table = this.host.prices(live.model.workspaceDir);
+    } catch {
+      table = undefined; // a price table that cannot be read prices nothing; it never stops a run
+    }
+    const cost = fixCost(r.meta, step, table, { atMs: this.port.clock.now(), errorCode: r.outcome === 'failed' ? r.code : undefined, pinned });
+    if (cost === undefined || cost === r.meta?.cost) return r.meta === undefined ? {} : { meta: r.meta };
+    return { meta: { ...r.meta, cost } };
   }
 
   /** Why an output the executor reports as a success does not count: it breaks the output schema or the accept rule. */

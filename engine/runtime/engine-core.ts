@@ -62,6 +62,7 @@ export class EngineCore implements RunPort {
       executor: (kind) => this.o.executors[kind],
       handler: (kind) => this.handlers.get(kind),
       draining: () => this.draining,
+      prices: (dir) => this.o.prices?.(dir),
       launch: (l, durable) => {
         if (durable) this.needDurable = true;
         this.launches.push(l);

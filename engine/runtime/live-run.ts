@@ -6,6 +6,7 @@ import type { AttemptResult, Executor } from '../executors/executor.ts';
 import type { RunDebugSettings } from '../../shared/events/run-event.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock, Random } from '../time/clock.ts';
+import type { PriceTable } from '../../shared/cost/price-table.ts';
 import type { TrustCheck } from './workspace-workflows.ts';
 import { indexDefinition, type DefinitionIndex } from '../../shared/run/definition-index.ts';
 import type { Evidence, RunModel } from '../../shared/run/run-model.ts';
@@ -19,6 +20,11 @@ export interface EngineOptions {
   onFatal?: (error: unknown) => void;
   /** Refuses child workflows that would run code from an untrusted workspace (none: no check, as in scenarios). */
   workspaceTrust?: TrustCheck;
+  /**
+   * The price table of a run's workspace (docs/cost.md), read when an attempt's end is recorded to
+   * fix its cost; none: attempts record only the costs their executor or step declares.
+   */
+  prices?: (workspaceDir: string) => PriceTable | undefined;
 }
 
 /** How an attempt ended, waiting to be recorded in the run's next tick. */

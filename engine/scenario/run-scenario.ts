@@ -27,6 +27,8 @@ import { RunAction } from '../../shared/api/run-action.ts';
 import { TaskAction } from '../../shared/api/task-action.ts';
 import { ReviseCommand } from '../../shared/api/input-commands.ts';
 import { checkActivations, checkAttempts } from './check-attempts.ts';
+import { checkCost } from './check-cost.ts';
+import type { PriceTable } from '../../shared/cost/price-table.ts';
 import { checkAcrossRuns } from './check-across-runs.ts';
 import { scriptProblems, unknownRunReferences } from './scenario-problems.ts';
 import type { AssertionResult } from './assertion-result.ts';
@@ -54,6 +56,8 @@ export interface RunScenarioOptions {
   dbPath?: string;
   /** Makes each engine the scenario runs (the first, and the one that recovers after a crash); tests look inside it. */
   makeEngine?: (options: EngineOptions) => Engine;
+  /** The price table of the workflow's workspace (weft.prices.json beside it); a scenario's own `prices` wins. */
+  prices?: PriceTable;
 }
 
 export async function runScenario(workflow: Workflow, scenario: Scenario, opts: RunScenarioOptions = {}): Promise<ScenarioResult> {
@@ -74,7 +78,9 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
   for (const kind of SCRIPTED_KINDS) executors[kind] = scripted;
   const random = seededRandom(scenario.seed ?? 1);
   const makeEngine = opts.makeEngine ?? ((o: EngineOptions): Engine => new Engine(o));
-  let engine = makeEngine({ store, clock, random, executors });
+  const table = scenario.prices ?? opts.prices;
+  const prices = table === undefined ? {} : { prices: (): PriceTable => table };
+  let engine = makeEngine({ store, clock, random, executors, ...prices });
   let live: Store = store;
   // Operator actions, decisions, forks and revisions go through the service, as the CLI's do.
   let service = new EngineService(store, engine, undefined, {}, { clock, actor: 'operator' });
@@ -151,7 +157,7 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
       }
       if (store.crashed) {
         live = new LoggedStore(db, order);
-        engine = makeEngine({ store: live, clock, random, executors });
+        engine = makeEngine({ store: live, clock, random, executors, ...prices });
         service = new EngineService(live, engine, undefined, {}, { clock, actor: 'operator' });
         engine.recover();
         crashed = true;
@@ -165,7 +171,7 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
       const x = name === MAIN_RUN ? scenario.expect : scenario.expect.runs?.[name];
       if (x !== undefined) {
         const run = foldRun(live, id, events);
-        const own = [...check(x, run, metrics, events, (step) => scripted.callsIn(id, step)), ...checkAttempts(x, run, start), ...checkActivations(x, run, events)];
+        const own = [...check(x, run, metrics, events, (step) => scripted.callsIn(id, step)), ...checkAttempts(x, run, start), ...checkCost(x, run), ...checkActivations(x, run, events)];
         // Another run's assertions say which run they are about.
         assertions.push(...(name === MAIN_RUN ? own : own.map((a) => ({ ...a, what: `run "${name}": ${a.what}` }))));
       }

@@ -42,6 +42,10 @@ export const stepCommon = {
   compensation: StepId.optional().describe('id of the step that offsets this one'),
   resource: z.string().min(1).optional().describe('concurrency pool named in limits.concurrency'),
   optional: z.boolean().optional().describe('a join does not wait for this branch'),
+  cost: z
+    .strictObject({ perCall: z.number().nonnegative().describe('amount billed for each attempt that runs, in the price table\'s currency') })
+    .optional()
+    .describe('what a call of this step costs, for steps that bill outside token usage (a paid API); see docs/cost.md'),
 };
 
 /**

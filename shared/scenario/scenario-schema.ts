@@ -9,6 +9,7 @@ import { ScenarioActivationExpect, ScenarioAttemptExpect } from './scenario-atte
 import { CaseOutcome, PlainOutcome } from './scripted-outcome-schema.ts';
 import { AcrossRunsExpect, RunName, ScenarioRun } from './scenario-runs-schema.ts';
 import { checkScenarioReferences } from './scenario-references.ts';
+import { PriceTable } from '../cost/price-table.ts';
 
 const Ms = z.number().int().nonnegative();
 
@@ -75,6 +76,7 @@ export const ScenarioExpect = z.strictObject({
         attempts: z.number().int().nonnegative().optional(),
         activations: z.array(ScenarioActivationExpect).optional().describe('each activation in order (as many as there were): how it settled and its output'),
         passedOver: z.boolean().optional().describe('whether the step, settled, is not on the path any more (a later pass or an operator re-decision took another way): its state is still how its last activation settled'),
+        cost: z.number().nonnegative().optional().describe("what the step's attempts cost in all (docs/cost.md), as `weft inspect` shows it"),
       }),
     )
     .optional(),
@@ -83,6 +85,7 @@ export const ScenarioExpect = z.strictObject({
   notTaken: z.array(z.string()).optional().describe('edge ids that must never have been taken'),
   neverRan: z.array(z.string()).optional().describe('step ids that must never have started an attempt'),
   attempts: z.array(ScenarioAttemptExpect).optional().describe('single attempts: their resolved input, retry variant, error code, evidence and start time'),
+  cost: z.number().nonnegative().optional().describe("what the run's attempts cost in all (docs/cost.md)"),
 });
 
 export type ScenarioExpect = z.infer<typeof ScenarioExpect>;
@@ -105,6 +108,7 @@ export const Scenario = z.strictObject({
   revise: z.array(ScenarioRevision).optional().describe('input revisions (weft revise) at virtual times'),
   crash: z.strictObject({ afterEvent: z.enum(EVENT_TYPES as [string, ...string[]]), step: z.string().optional(), nth: z.number().int().positive().optional() }).optional(),
   runs: z.array(ScenarioRun).optional().describe('more runs of the workflow, started at virtual times (the scripted outcomes are counted per run)'),
+  prices: PriceTable.optional().describe('the price table that prices scripted `usage` (docs/cost.md); default: weft.prices.json beside the workflow'),
   expect: ScenarioExpectAll,
 }).superRefine(checkScenarioReferences);
 export type Scenario = z.infer<typeof Scenario>;

@@ -155,11 +155,12 @@ function targetsOf(paths: readonly string[], io: CliIo): { targets: Target[]; mi
 
 async function testWorkflow(t: Target, io: CliIo): Promise<{ file: string; scenarios: ScenarioResult[]; coverage: Coverage } | undefined> {
   // The schema, the validator and the engine load with this command, not with every `weft` call.
-  const [{ ScenarioFile }, { loadDefinitionFile }, { runScenario }, { coverageOf }] = await Promise.all([
+  const [{ ScenarioFile }, { loadDefinitionFile }, { runScenario }, { coverageOf }, { readPriceTable }] = await Promise.all([
     import('../../../shared/scenario/scenario-schema.ts'),
     import('../../definition/load-definition-file.ts'),
     import('../../scenario/run-scenario.ts'),
     import('../../scenario/coverage.ts'),
+    import('../../cost/load-prices.ts'),
   ]);
   const fail = (message: string): undefined => {
     io.stderr.write(`weft test: ${message}\n`);
@@ -198,8 +199,14 @@ async function testWorkflow(t: Target, io: CliIo): Promise<{ file: string; scena
     return fail((e as Error).message);
   }
   if (loaded.workflow === undefined || hasErrors(loaded.diagnostics)) return fail(`${workflowFile} is not a valid workflow (check it with weft validate)`);
+  let prices;
+  try {
+    prices = readPriceTable(dirname(workflowFile));
+  } catch (e) {
+    return fail((e as Error).message);
+  }
   const scenarios: ScenarioResult[] = [];
-  for (const f of files) for (const s of f.data.scenarios) scenarios.push(await runScenario(loaded.workflow, s));
+  for (const f of files) for (const s of f.data.scenarios) scenarios.push(await runScenario(loaded.workflow, s, prices === undefined ? {} : { prices }));
   return { file: workflowFile, scenarios, coverage: coverageOf(loaded.workflow, scenarios.flatMap((s) => s.runs.map((x) => x.metrics))) };
 }
 
