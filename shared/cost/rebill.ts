@@ -7,7 +7,7 @@ import type { RebillAction, RebillEstimate, RebillStep } from '../api/rebill-est
 import type { StepKind } from '../definition/names.ts';
 import type { AttemptMeta } from '../events/attempt-meta.ts';
 import { attemptCost, sumCost } from './attempt-cost.ts';
-import { formatMoney } from './money.ts';
+import { formatCost } from './run-cost.ts';
 
 /** A step the act will run again: for sure ('runs again'), or only if the path leads to it ('if reached'). */
 export interface RebillCandidate {
@@ -18,7 +18,7 @@ export interface RebillCandidate {
 /** What the estimate reads of a run: its steps' attempts (a RunModel's or a RunDetail's) and its definition's steps. */
 export interface RebillRun {
   steps: Iterable<{ id: string; attempts: readonly { meta?: AttemptMeta | null | undefined }[] }>;
-  workflow: { steps: readonly { id: string; kind: StepKind }[] };
+  workflow: { steps: readonly { id: string; kind: StepKind; cost?: { perCall: number } | undefined }[] };
 }
 
 /** What a replay says instead of a list: it bills nothing. */
@@ -46,7 +46,7 @@ export function rebillEstimate(action: RebillAction, run: RebillRun, candidates:
     seen.add(c.stepId);
     const last = [...(attemptsOf.get(c.stepId) ?? [])].reverse().find((a) => a.meta?.cost !== undefined);
     if (last === undefined) {
-      if (def.kind === 'agent' || declaresCost(def)) steps.push({ stepId: c.stepId, kind: def.kind, estimate: null, basis: 'unknown', when: c.when });
+      if (def.kind === 'agent' || def.cost !== undefined) steps.push({ stepId: c.stepId, kind: def.kind, estimate: null, basis: 'unknown', when: c.when });
       continue;
     }
     const estimate = attemptCost({ meta: last.meta ?? undefined });
@@ -58,14 +58,9 @@ export function rebillEstimate(action: RebillAction, run: RebillRun, candidates:
   return { action, steps, total: known(false), upTo: known(true), currency };
 }
 
-/** Whether a step declares a cost per call (the step's `cost` field, docs/cost.md). */
-function declaresCost(step: object): boolean {
-  return 'cost' in step && step.cost !== undefined && step.cost !== null;
-}
-
 /** "$0.012, last attempt", "if reached, $0.004, last attempt", "cost unknown": what one listed step says. */
 export function rebillStepText(s: RebillStep, currency: string | null): string {
-  const cost = s.estimate === null ? 'cost unknown' : `${formatMoney(s.estimate, currency)}, last attempt`;
+  const cost = s.estimate === null ? 'cost unknown' : `${formatCost(s.estimate, currency ?? 'USD')}, last attempt`;
   return s.when === 'if reached' ? `if reached, ${cost}` : cost;
 }
 
@@ -86,7 +81,7 @@ export function rebillLine(e: RebillEstimate): string {
 /** "about $0.012", "about $0.012, up to $0.016 if every step is reached", "cost unknown". */
 export function rebillTotalText(e: RebillEstimate): string {
   if (e.steps.every((s) => s.estimate === null)) return 'cost unknown';
-  const more = e.upTo > e.total ? `, up to ${formatMoney(e.upTo, e.currency)} if every step is reached` : '';
+  const more = e.upTo > e.total ? `, up to ${formatCost(e.upTo, e.currency ?? 'USD')} if every step is reached` : '';
   const unknown = e.steps.some((s) => s.estimate === null) ? ' plus what the steps of unknown cost bill' : '';
-  return `about ${formatMoney(e.total, e.currency)}${more}${unknown}`;
+  return `about ${formatCost(e.total, e.currency ?? 'USD')}${more}${unknown}`;
 }

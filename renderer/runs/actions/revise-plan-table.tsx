@@ -4,7 +4,7 @@
 import { REVISE_PLANS, type RevisePlan, type RevisePlanAction } from '../../../shared/api/input-commands.ts';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
 import { isExternal } from './run-facts.ts';
-import { formatMoney } from '../../../shared/cost/money.ts';
+import { formatCost } from '../../../shared/cost/run-cost.ts';
 
 const WORDS: Record<RevisePlanAction, string> = {
   rerun: 'runs again',
@@ -17,7 +17,7 @@ const WORDS: Record<RevisePlanAction, string> = {
 
 export function RevisePlanTable({ detail, plan }: { detail: RunDetail; plan: RevisePlan }) {
   const counts = plan.plan.reduce<Partial<Record<RevisePlanAction, number>>>((c, p) => ({ ...c, [p.action]: (c[p.action] ?? 0) + 1 }), {});
-  const billed = new Map((plan.rebill?.steps ?? []).map((b) => [b.stepId, b.estimate === null ? 'cost unknown' : formatMoney(b.estimate, plan.rebill?.currency ?? null)]));
+  const billed = new Map((plan.rebill?.steps ?? []).map((b) => [b.stepId, b.estimate === null ? 'cost unknown' : formatCost(b.estimate, plan.rebill?.currency ?? 'USD')]));
   const summary = REVISE_PLANS.flatMap((a) => (counts[a] === undefined ? [] : [`${counts[a]} ${WORDS[a]}`]));
   return (
     <div className="action-section" data-testid="revise-plan">
