@@ -3,7 +3,8 @@
 // the mock provider's usage) and whose paid step declares a cost per call fails at that step; the
 // retry confirmation and the revise dialog say which steps will be billed again and about how
 // much, from the costs the run recorded (read back from the API, never assumed here), and a
-// confirmed retry bills one more call. Every wait is for a state, never for time.
+// confirmed retry bills one more call. The insights page then shows what the runs cost, as
+// GET /api/stats (weft stats) says. Every wait is for a state, never for time.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -32,12 +33,19 @@ test.beforeAll(async () => {
     id: 'billed-brief',
     version: 1,
     name: 'Billed brief',
-    input: { type: 'object', properties: { topic: { type: 'string', minLength: 3 } }, required: ['topic'] },
+    input: { type: 'object', properties: { topic: { type: 'string', minLength: 3 }, refuse: { type: 'boolean' } }, required: ['topic'] },
     steps: [
       { id: 'draft', kind: 'agent', config: mockAgent('Draft a brief on the topic.', { text: 'a brief' }, { inputTokens: 24_000, outputTokens: 6_000 }) },
       { id: 'summarize', kind: 'agent', input: 'steps.draft.output', config: mockAgent('Summarize the brief.', { text: 'short' }, { inputTokens: 8_000, outputTokens: 1_000 }) },
-      // A paid API that bills each call, and refuses this one.
-      { id: 'publish', kind: 'command', cost: { perCall: 0.002 }, retry: { maxAttempts: 1 }, input: 'steps.summarize.output', config: { argv: ['sh', '-c', 'echo "quota exceeded" >&2; exit 3'] } },
+      // A paid API that bills each call, and refuses those of a run whose input says so.
+      {
+        id: 'publish',
+        kind: 'command',
+        cost: { perCall: 0.002 },
+        retry: { maxAttempts: 1 },
+        input: 'input',
+        config: { argv: ['sh', '-c', 'read l; case "$l" in *\'"refuse":true\'*) echo "quota exceeded" >&2; exit 3;; esac; echo \'{"published": true}\''] },
+      },
       { id: 'done', kind: 'end' },
     ],
     edges: [
@@ -79,7 +87,7 @@ async function openRun(page: Page, runId: string): Promise<void> {
 }
 
 test('the re-billing warning in the revise dialog and in the retry confirmation, from the costs the run recorded', async ({ page }) => {
-  const { runId } = await api<{ runId: string }>('/api/runs', { method: 'POST', body: JSON.stringify({ workflow: 'billed-brief', input: { topic: 'durable execution' } }) });
+  const { runId } = await api<{ runId: string }>('/api/runs', { method: 'POST', body: JSON.stringify({ workflow: 'billed-brief', input: { topic: 'durable execution', refuse: true } }) });
   await expect.poll(async () => (await api<Costed>(`/api/runs/${runId}`)).run.state).toBe('failed');
   // The engine recorded each attempt's cost: tokens priced by the table, the paid call as declared.
   const draft = await lastCost(runId, 'draft');
@@ -148,4 +156,31 @@ test('the re-billing warning in the revise dialog and in the retry confirmation,
   await revise.getByRole('button', { name: 'Back' }).click();
   await revise.getByRole('button', { name: 'Cancel' }).click();
   await expect(revise).toHaveCount(0);
+});
+
+test('the insights page shows what the runs cost: per successful run, per UTC day, the most expensive steps, as weft stats says', async ({ page }) => {
+  for (const topic of ['sagas', 'outbox pattern']) {
+    const { runId } = await api<{ runId: string }>('/api/runs', { method: 'POST', body: JSON.stringify({ workflow: 'billed-brief', input: { topic } }) });
+    await expect.poll(async () => (await api<Costed>(`/api/runs/${runId}`)).run.state).toBe('succeeded');
+  }
+  const { stats } = await api<{ stats: { cost: { total: number; perSuccessfulRun: number; perSuccess: number; currency: string; steps: { stepId: string; total: number }[]; days: { day: string; total: number }[] } } }>('/api/stats/billed-brief');
+  const money = (x: number): string => formatCost(x, stats.cost.currency);
+  expect(stats.cost.steps.map((s) => s.stepId)).toEqual(['draft', 'summarize', 'publish']);
+  await page.goto(served.address);
+  await page.goto(`${served.url}/#/insights/billed-brief`);
+  const card = page.getByTestId('insights-cost');
+  await expect(card.getByTestId('insights-cost-total')).toHaveText(money(stats.cost.total));
+  await expect(card.getByTestId('insights-cost-per-success')).toHaveText(money(stats.cost.perSuccessfulRun));
+  await expect(card.getByTestId('insights-cost-per-success-all')).toHaveText(money(stats.cost.perSuccess));
+  for (const s of stats.cost.steps) await expect(card.getByTestId(`insights-cost-step-total-${s.stepId}`)).toHaveText(money(s.total));
+  // The ranking is the report's: the most expensive step first.
+  await expect(card.locator('tbody tr').first()).toHaveAttribute('data-testid', 'insights-cost-step-draft');
+  await expect(card.locator('.recharts-bar-rectangle')).toHaveCount(stats.cost.days.length);
+  await card.scrollIntoViewIfNeeded();
+  await shootBothThemes(page, 'insights-cost', {
+    'cost card': card,
+    total: card.getByTestId('insights-cost-total'),
+    'per successful run': card.getByTestId('insights-cost-per-success'),
+    "draft's row": card.getByTestId('insights-cost-step-draft'),
+  });
 });
