@@ -78,9 +78,9 @@ export function rebillLine(e: RebillEstimate): string {
   return `billed again: ${list}; ${rebillTotalText(e)}`;
 }
 
-/** "about $0.012", "about $0.012, up to $0.016 if every step is reached", "cost unknown". */
+/** "about $0.012", "about $0.012, up to $0.016 if every step is reached", "cost unknown (…)". */
 export function rebillTotalText(e: RebillEstimate): string {
-  if (e.steps.every((s) => s.estimate === null)) return 'cost unknown';
+  if (e.steps.every((s) => s.estimate === null)) return 'cost unknown (none of their attempts recorded one)';
   const more = e.upTo > e.total ? `, up to ${formatCost(e.upTo, e.currency ?? 'USD')} if every step is reached` : '';
   const unknown = e.steps.some((s) => s.estimate === null) ? ' plus what the steps of unknown cost bill' : '';
   return `about ${formatCost(e.total, e.currency ?? 'USD')}${more}${unknown}`;

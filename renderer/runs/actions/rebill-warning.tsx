@@ -1,6 +1,6 @@
 // "These steps will be billed again": what a retry, fork or revision is about to pay for again,
 // with what each step's last attempt cost (shared/cost/rebill.ts, the words `weft retry` prints),
-// shown in the action's dialog and repeated in its confirmation. A retry's and a fork's estimate
+// shown in the action's dialog and repeated in its confirmation when it is a known amount. A retry's and a fork's estimate
 // is asked of the engine (GET /api/runs/:id/rebill); a revision's comes with its plan.
 import { useQuery } from '@tanstack/react-query';
 import { Coins } from 'lucide-react';
@@ -30,9 +30,13 @@ export function rebillSentence(e: RebillEstimate): string {
   return `These steps will be billed again: ${e.steps.map((s) => `${s.stepId} (${rebillStepText(s, e.currency)})`).join(', ')}, ${rebillTotalText(e)}.`;
 }
 
-/** A dialog's confirmation: its own (external effects), then what it bills again; null when neither. */
+/**
+ * A dialog's confirmation: its own (external effects), then what it bills again when that is a
+ * known amount (steps of unknown cost alone are a note in the dialog, not a second click); null
+ * when neither.
+ */
 export function confirmText(own: string | null, e: RebillEstimate | null | undefined): string | null {
-  const parts = [own, billsAgain(e) ? rebillSentence(e) : null].filter((x): x is string => x !== null);
+  const parts = [own, billsAgain(e) && e.upTo > 0 ? rebillSentence(e) : null].filter((x): x is string => x !== null);
   return parts.length === 0 ? null : parts.join(' ');
 }
 
