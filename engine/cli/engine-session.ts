@@ -8,6 +8,8 @@
 // over the store opened read-only. The user's mistakes (no store, an unknown run, a refused
 // action) exit 2 with their message.
 import type { RunAction } from '../../shared/api/run-action.ts';
+import type { RebillEstimate, RebillQuery } from '../../shared/api/rebill-estimate.ts';
+import { rebillLine } from '../../shared/cost/rebill.ts';
 import type { TaskAction } from '../../shared/api/task-action.ts';
 import type { ForwardedCommand } from '../../shared/api/forwarded-command.ts';
 import type { z } from 'zod';
@@ -63,14 +65,30 @@ export async function performOnStore<S extends z.ZodType>(
  * A command that acts on one run (pause, retry, keep, …): resolve RUN (an id or a unique prefix),
  * act through the service, let the engine settle, and print the run's outcome.
  */
-export function actOnRun(command: string, io: CliIo, db: string | undefined, json: boolean, run: string, action: z.input<typeof RunAction>): Promise<number> {
+export function actOnRun(command: string, io: CliIo, db: string | undefined, json: boolean, run: string, action: z.input<typeof RunAction>, rebill?: RebillQuery): Promise<number> {
   const path = storePath(db, io.cwd);
   return withUserErrors(command, io, async () => {
     const [{ checkAct }, { performAct }, { RunActionResult }] = await Promise.all([import('./check-command.ts'), import('../service/perform-command.ts'), import('../../shared/api/run-action.ts')]);
     const typed = checkAct({ command: 'act', run, action });
+    // What the act will bill again is said before it acts (docs/runs.md, "Billed again").
+    const estimate = rebill === undefined ? undefined : await rebillBefore(path, run, rebill);
+    if (estimate !== undefined && !json) io.stdout.write(`${rebillLine(estimate)}\n`);
     const { runId, state } = await performOnStore(path, command, io, typed, RunActionResult, (service) => performAct(service, typed));
-    return printRunOutcome(io, runId, state, json);
+    return printRunOutcome(io, runId, state, json, estimate === undefined ? {} : { rebill: estimate });
   });
+}
+
+/**
+ * The estimate of what acting on `run` will bill again, read from the store opened read-only; none
+ * when it cannot be made (an unknown run or step, a refused fork): the act itself then says why.
+ */
+async function rebillBefore(path: string, run: string, query: RebillQuery): Promise<RebillEstimate | undefined> {
+  try {
+    const { withRunReader } = await import('../service/read-only-store.ts');
+    return await withRunReader(path, (reader) => reader.rebill(reader.resolveRunId(run), query));
+  } catch {
+    return undefined;
+  }
 }
 
 /** A person's answer to a task (approve, reject, reassign), as actOnRun does for operator actions. */

@@ -8,6 +8,7 @@ import type { RunState } from '../../shared/definition/names.ts';
 import type { RunMetrics, StepStats, WorkflowStats } from '../../shared/api/workflow-stats.ts';
 import type { WorkflowRollups } from '../store/workflow-rollups.ts';
 import { StatsAccumulator, type Samples, type StepAcc } from './workflow-stats.ts';
+import { sumCost } from '../../shared/cost/attempt-cost.ts';
 
 /** The figures, and per edge how many runs took it at least once. */
 export interface RolledUpStats {
@@ -70,6 +71,7 @@ export function rolledUpStats(rollups: WorkflowRollups, workflowId: string, vers
     x.taken += c.taken;
     acc.edgeRuns[c.edgeId] = (acc.edgeRuns[c.edgeId] ?? 0) + c.taking;
   }
+  for (const c of rollups.costs.rows(workflowId, version)) acc.cost.addEntry({ ...c, total: sumCost([c.total]) }, c.succeeded === 1, c.currency);
   // The runs without a rollup, as workflowStats counts each run.
   for (const r of live) acc.addRun(r);
   readSamples(rollups.samples(workflowId, version), acc.durations, (id) => acc.stepOf(id));

@@ -1,4 +1,4 @@
-// What one run cost and where its time went, derived from its event log alone (the log is the
+// What one run cost (its attempts' recorded cost and tokens, cost-metrics.ts) and where its time went, derived from its event log alone (the log is the
 // truth; no projection or clock reading is needed except `asOf` for a run still going).
 //
 // Time is split by the spans of shared/run/time-spans.ts (the run's timeline is built on the same
@@ -8,6 +8,7 @@ import type { RunEvent, SettleOutcome } from '../../shared/events/run-event.ts';
 import type { RunMetrics, StepMetrics } from '../../shared/api/workflow-stats.ts';
 import type { RunFailure } from '../../shared/api/run-summary.ts';
 import { spanMs, splitTime, TIME_KIND_OF, TimeSpans } from '../../shared/run/time-spans.ts';
+import { RunCostFold } from './cost-metrics.ts';
 
 export { TIME_KINDS, type TimeKind } from '../../shared/run/time-spans.ts';
 
@@ -41,6 +42,7 @@ export function runMetrics(events: readonly RunEvent[], asOf?: number): RunMetri
   const interventions = { decisions: 0, reassignments: 0, operatorActions: 0, revisions: 0 };
   let retries = 0;
   let compensations = 0;
+  const cost = new RunCostFold();
   const step = (id: string): StepMetrics => {
     steps[id] ??= { activations: 0, attempts: 0, retries: 0, durationMs: 0, activeMs: 0, waitingMs: 0, queueMs: 0, latenciesMs: [], outcome: null };
     return steps[id];
@@ -69,6 +71,7 @@ export function runMetrics(events: readonly RunEvent[], asOf?: number): RunMetri
       case 'attempt_failed':
       case 'attempt_unknown':
         lastFailure.set(activationKey(e), e.type === 'attempt_failed' ? e.data.error.code : '');
+        cost.add(e.step ?? '', e.at, e.data.meta);
         break;
       case 'retry_scheduled':
         if (lastFailure.get(activationKey(e)) !== 'interrupted') {
@@ -136,6 +139,7 @@ export function runMetrics(events: readonly RunEvent[], asOf?: number): RunMetri
     else s.queueMs += ms;
   }
   const split = splitTime(time.spans, first.at, end);
+  const spent = cost.result();
   // A run that failed by reaching a failed end step went wrong where the last bad outcome was (the
   // deadline that expired, the check that failed); with none, the routing to that end is the place.
   const failingOutcome = failingStep === null ? null : (steps[failingStep]?.outcome ?? null);
@@ -162,5 +166,7 @@ export function runMetrics(events: readonly RunEvent[], asOf?: number): RunMetri
     edges,
     steps,
     failure,
+    ...(spent === undefined ? {} : { cost: spent }),
   };
 }
+

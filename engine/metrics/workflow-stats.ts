@@ -9,6 +9,7 @@ import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { RunState } from '../../shared/definition/names.ts';
 import { RUN_STATES } from '../../shared/definition/names.ts';
 import type { RunMetrics } from './run-metrics.ts';
+import { CostAccumulator } from './cost-metrics.ts';
 import type { EdgeStats, Percentiles, StepStats, WorkflowStats } from '../../shared/api/workflow-stats.ts';
 
 // The shapes are the shared API's (shared/api/workflow-stats.ts), where each field is described.
@@ -72,6 +73,8 @@ export class StatsAccumulator {
   withPerson = 0;
   private readonly steps = new Map<string, StepAcc>();
   private readonly edges = new Map<string, EdgeStats>();
+  /** What the runs cost (cost-metrics.ts). */
+  readonly cost = new CostAccumulator();
 
   /** `workflow` (its latest definition) lists every step and edge, so those no run reached show as zero. */
   constructor(
@@ -138,6 +141,7 @@ export class StatsAccumulator {
       if (m.outcome !== null) x.s.outcomes[m.outcome] = (x.s.outcomes[m.outcome] ?? 0) + 1;
       for (const ms of m.latenciesMs) x.latencies.push(ms);
     }
+    this.cost.addRun(r);
     for (const [id, d] of Object.entries(r.edges)) {
       const x = this.edgeOf(id);
       x.decided += d.decided;
@@ -168,6 +172,7 @@ export class StatsAccumulator {
       failures: this.failures,
       steps: Object.fromEntries([...this.steps].map(([id, x]) => [id, x.s])),
       edges: Object.fromEntries(this.edges),
+      cost: this.cost.stats(this.succeeded),
     };
   }
 }

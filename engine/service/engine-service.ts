@@ -28,6 +28,7 @@ import { systemClock, systemRandom, type Clock } from '../time/clock.ts';
 import { indexDefinition } from '../../shared/run/definition-index.ts';
 import { forkPlan } from '../runtime/fork-plan.ts';
 import { planRevision } from '../runtime/revision-plan.ts';
+import { revisionRebill } from '../runtime/rebill-plan.ts';
 import { migrateRuns, type MigrateOptions, type MigrationTarget } from '../evolution/migration-apply.ts';
 import { MigrateCommand, type MigrationReport } from '../../shared/api/migration.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
@@ -368,7 +369,7 @@ export class EngineService {
     const state = this.runState(runId);
     const planned = await planRevision(before, indexDefinition(before.workflow), r.input);
     const plan: RevisePlanStep[] = planned.steps;
-    return { runId, state, inputRevision: planned.inputRevision, plan };
+    return { runId, state, inputRevision: planned.inputRevision, plan, rebill: revisionRebill(before, plan) };
   }
 
   /**

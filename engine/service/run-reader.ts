@@ -3,6 +3,7 @@
 // store opened read-only, and the server answers the same questions from its own store.
 import type { RevisePlan, RevisePlanStep } from '../../shared/api/input-commands.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
+import type { RebillEstimate, RebillQuery } from '../../shared/api/rebill-estimate.ts';
 import type { RunValue, RunValueQuery } from '../../shared/api/run-value.ts';
 import { elideEvent } from '../../shared/run/elide-values.ts';
 import { runValueOf } from './run-value-read.ts';
@@ -169,7 +170,22 @@ export class RunReader {
     checkRunInput(model.workflow, input);
     const plan = await planRevision(model, indexDefinition(model.workflow), input);
     const steps: RevisePlanStep[] = plan.steps;
-    return { runId, state: model.state, dryRun: true, inputRevision: plan.inputRevision, plan: steps };
+    const { revisionRebill } = await import('../runtime/rebill-plan.ts');
+    return { runId, state: model.state, dryRun: true, inputRevision: plan.inputRevision, plan: steps, rebill: revisionRebill(model, steps) };
+  }
+
+  /**
+   * Which steps a retry or fork of the run from `step`, or a replay of it, will bill again, about
+   * how much (engine/runtime/rebill-plan.ts); a revision's comes with its plan (revisePlan).
+   */
+  async rebill(runId: string, query: RebillQuery): Promise<RebillEstimate> {
+    const { retryRebill, forkRebill, replayRebill } = await import('../runtime/rebill-plan.ts');
+    const model = this.fold(runId);
+    if (query.action === 'replay') return replayRebill(model);
+    const step = query.step;
+    if (step === undefined) throw new ServiceError('bad-input', `a ${query.action}'s estimate needs the step: give step=STEP`);
+    if (!model.steps.has(step)) throw new ServiceError('not-found', `run ${runId} has no step "${step}"; its steps are ${[...model.steps.keys()].join(', ')}`);
+    return query.action === 'retry' ? retryRebill(model, step) : forkRebill(model, step);
   }
 
   /**

@@ -1,7 +1,8 @@
 // Numbered, forward-only schema migrations. The database's `user_version` is the number of the
 // last one applied. Never edit a migration that has shipped: add the next one.
 import type { Db } from './db.ts';
-import { buildRunRollups } from './run-rollups.ts';
+import { buildRunRollups, RunRollups } from './run-rollups.ts';
+import { buildCostRollups, COST_ROLLUPS_SQL } from './cost-rollups.ts';
 import { RUN_SNAPSHOTS_SQL, SNAPSHOT_POLICY } from './run-snapshots.ts';
 import { Store } from './store.ts';
 import { backfillWorkflowRollups, WORKFLOW_ROLLUPS_SQL } from './workflow-rollups.ts';
@@ -221,6 +222,19 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'run';
     `,
+  },
+  {
+    version: 14,
+    name: 'what finished runs cost, per workflow, UTC day and step (cost-rollups.ts)',
+    // Issue 23: `weft stats` and the Insights page show cost over time, per successful run and per
+    // step. A finished run's rollup now carries its cost; those of runs whose attempts recorded a
+    // cost or tokens are folded again here, which fills the table.
+    sql: COST_ROLLUPS_SQL,
+    build: (db) => {
+      const store = new Store(db);
+      const rollups = new RunRollups(db, (runId) => store.readRunLog(runId));
+      buildCostRollups(db, (runId) => rollups.refresh(runId));
+    },
   },
 ];
 

@@ -12,6 +12,7 @@ import type { Statement } from 'better-sqlite3';
 import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
 import { isFinishedRunState, RUN_STATES } from '../../shared/definition/names.ts';
 import type { Db } from './db.ts';
+import { CostRollups } from './cost-rollups.ts';
 
 /**
  * A run's samples as stored: the items of a flat JSON array (a reader gets every run's at once,
@@ -149,8 +150,12 @@ export interface MinuteCounts {
 export class WorkflowRollups {
   private readonly statements = new Map<string, Statement>();
   private present: boolean | undefined;
+  /** What finished runs cost, per day and step (migration 14), kept in step with the counters here. */
+  readonly costs: CostRollups;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.costs = new CostRollups(db);
+  }
 
   private stmt(sql: string): Statement {
     let st = this.statements.get(sql);
@@ -205,6 +210,7 @@ export class WorkflowRollups {
       'ON CONFLICT DO UPDATE SET listed = listed + excluded.listed, decided = decided + excluded.decided, taken = taken + excluded.taken, taking = taking + excluded.taking',
       Object.entries(m.edges).map(([id, e]) => [wf, v, id, sign, sign * e.decided, sign * e.taken, sign * b(e.taken > 0)]),
     );
+    this.costs.apply(m, sign);
     if (sign === 1) this.stmt('INSERT INTO stat_samples (workflow_id, version, run_id, samples) VALUES (?, ?, ?, ?)').run(wf, v, m.runId, samplesText(m));
     else this.stmt('DELETE FROM stat_samples WHERE workflow_id = ? AND version = ? AND run_id = ?').run(wf, v, m.runId);
   }

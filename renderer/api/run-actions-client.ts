@@ -8,6 +8,7 @@ import { badInput } from '../../shared/api/api-error.ts';
 import { callRoute, type RouteClient } from '../../shared/api/call-route.ts';
 import { RevisePlan, type ReviseCommand } from '../../shared/api/input-commands.ts';
 import type { RunAction, RunActionResult } from '../../shared/api/run-action.ts';
+import type { RebillEstimate, RebillQuery } from '../../shared/api/rebill-estimate.ts';
 import type { RunOutcome } from '../../shared/api/run-outcome.ts';
 import type { RunScenarioView, SavedRunScenario } from '../../shared/api/run-scenario.ts';
 import type { MigrationReport } from '../../shared/api/migration.ts';
@@ -61,6 +62,11 @@ export class RunActionsClient {
     const plan = RevisePlan.safeParse(answer);
     if (!plan.success) throw new ApiError(200, 'bad-answer', 'the engine answered a dry-run revision without its plan (is the app older or newer than the engine?)');
     return plan.data;
+  }
+
+  /** Which steps a retry or fork from `step`, or a replay, would bill again (docs/runs.md, "Billed again"); nothing is written. */
+  rebill(runId: string, query: RebillQuery): Promise<RebillEstimate> {
+    return callRoute(this.client, 'runs.rebill', { params: { id: runId }, query });
   }
 
   /** A person's answer to the task of `stepId`. */

@@ -23,4 +23,6 @@ export const keys = {
   tasks: () => ['tasks'] as const,
   compare: (a: string, b: string) => ['compare', a, b] as const,
   stats: (workflowId: string, version: number | undefined) => ['stats', workflowId, version ?? null] as const,
+  /** What a retry or fork from `step` would bill again, as of the run's event `seq`. */
+  rebill: (id: string, action: string, step: string | null, seq: number) => ['rebill', id, action, step, seq] as const,
 };

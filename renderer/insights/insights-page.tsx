@@ -1,5 +1,5 @@
 // Insights of one workflow, from the report of `weft stats` (GET /api/stats/:id): headline
-// figures, rates over time, the graph with branch frequencies on its edges and step latencies on
+// figures, rates over time, what the runs cost (per day, per successful run, the priciest steps), the graph with branch frequencies on its edges and step latencies on
 // its nodes, and each recent run's time split. A version picker narrows it to one version.
 import { useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -15,6 +15,7 @@ import { fetchWorkflowDetail, fetchWorkflowVersion } from '../core/workflow-quer
 import { WorkflowGraph } from '../graph/workflow-graph.tsx';
 import { graphStats } from './graph-stats.ts';
 import { Headline } from './headline.tsx';
+import { CostCard } from './cost-card.tsx';
 import { RatesChart } from './rates-chart.tsx';
 import { ratesFromBuckets, ratesOverTime, type Bucketing, type RatesOverTime } from './rates-over-time.ts';
 import { TimeSplitBars } from './time-split-bars.tsx';
@@ -129,6 +130,9 @@ export function InsightsPage({ workflowId, onOpenRun, stats }: Props) {
           <Headline stats={report.stats} />
           <section className="insights-card" data-testid="insights-rates">
             <RatesChart rates={rates} />
+          </section>
+          <section className="insights-card" data-testid="insights-cost">
+            <CostCard cost={report.stats.cost} />
           </section>
           <section className="insights-card insights-graph-card" data-testid="insights-graph">
             <div className="insights-caption">

@@ -9,6 +9,7 @@ export interface ChartColors {
   compensation: string;
   intervention: string;
   runs: string;
+  cost: string;
   grid: string;
   axis: string;
   text: string;
@@ -33,6 +34,7 @@ function read(): ChartColors {
     compensation: v('--insights-compensation'),
     intervention: v('--insights-intervention'),
     runs: v('--insights-runs'),
+    cost: v('--insights-cost'),
     grid: v('--border'),
     axis: v('--text-faint'),
     text: v('--text'),

@@ -1,6 +1,7 @@
 // Commands that give a run a different input: revise it in place (a new input revision) or fork
 // it into a new run from a step (`weft revise RUN`, `weft fork RUN --from STEP`).
 import { z } from 'zod';
+import { RebillEstimate } from './rebill-estimate.ts';
 import { RUN_STATES, STEP_KINDS } from '../definition/names.ts';
 import { StepId } from './api-ids.ts';
 import { JsonValue } from './json-value.ts';
@@ -43,6 +44,8 @@ const revised = {
   state: z.enum(RUN_STATES),
   inputRevision: z.number().int().min(2).describe('the revision the plan is for (the run\'s next one)'),
   plan: z.array(RevisePlanStep),
+  /** Which steps the revision bills again, about how much (docs/runs.md, "Billed again"). */
+  rebill: RebillEstimate.optional(),
 };
 
 /**
@@ -53,7 +56,7 @@ const revised = {
  * RevisePlan.parse({ runId: 'r1', state: 'succeeded', dryRun: true, inputRevision: 2,
  *   plan: [{ stepId: 'send_quote', kind: 'command', action: 'ask', reason: 'its input changed after its effect happened', evidenceId: 'e1' }] });
  */
-export const RevisePlan = z.strictObject({ runId: revised.runId, state: revised.state, dryRun: z.literal(true), inputRevision: revised.inputRevision, plan: revised.plan });
+export const RevisePlan = z.strictObject({ runId: revised.runId, state: revised.state, dryRun: z.literal(true), inputRevision: revised.inputRevision, plan: revised.plan, rebill: revised.rebill });
 export type RevisePlan = z.infer<typeof RevisePlan>;
 
 /**

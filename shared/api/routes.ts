@@ -15,6 +15,7 @@ import { HealthInfo } from './health-info.ts';
 import { JsonValue } from './json-value.ts';
 import { RunAction, RunActionResult } from './run-action.ts';
 import { RunDetail } from './run-detail.ts';
+import { RebillEstimate, RebillQuery } from './rebill-estimate.ts';
 import { RunOutcome } from './run-outcome.ts';
 import { RunListQuery, RunSummaryPage } from './run-summary.ts';
 import { RunValue, RunValueQuery } from './run-value.ts';
@@ -103,6 +104,7 @@ export const ROUTES = {
   'runs.act': { method: 'POST', path: '/api/runs/:id/actions', params: run, query: NONE, body: RunAction, answer: RunActionResult, statuses: [200, 201] },
   'runs.replay': { method: 'POST', path: '/api/runs/:id/replay', params: run, query: NONE, body: ReplayRequest, answer: ReplayResult, statuses: [201] },
   replays: { method: 'POST', path: '/api/replays', params: NONE, query: NONE, body: ReplayBatchRequest, answer: ReplayBatchResult, statuses: [201] },
+  'runs.rebill': { method: 'GET', path: '/api/runs/:id/rebill', params: run, query: query(RebillQuery), body: NO_BODY, answer: RebillEstimate, statuses: [200] },
   'runs.scenario': { method: 'GET', path: '/api/runs/:id/scenario', params: run, query: NONE, body: NO_BODY, answer: RunScenarioView, statuses: [200] },
   'runs.saveScenario': { method: 'POST', path: '/api/runs/:id/scenario', params: run, query: NONE, body: NO_BODY, answer: SavedRunScenario, statuses: [201] },
   'bulk.preview': { method: 'POST', path: '/api/bulk/preview', params: NONE, query: NONE, body: BulkRequest, answer: BulkResult, statuses: [200] },

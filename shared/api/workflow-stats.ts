@@ -9,6 +9,7 @@ import { RUN_STATES } from '../definition/names.ts';
 import { SettleOutcome } from './event-parts.ts';
 import { STATS_RUNS } from './read-limits.ts';
 import { RunFailure } from './run-summary.ts';
+import { RunCostMetrics, WorkflowCostStats } from './cost-stats.ts';
 
 export { STATS_RUNS };
 
@@ -77,6 +78,8 @@ export const RunMetrics = z.strictObject({
   edges: z.record(z.string(), z.strictObject({ decided: count, taken: count })),
   steps: z.record(z.string(), StepMetrics),
   failure: RunFailure.nullable(),
+  /** What its attempts cost, per step and UTC day; only when one recorded a cost or tokens. */
+  cost: RunCostMetrics.optional(),
 });
 export type RunMetrics = z.infer<typeof RunMetrics>;
 
@@ -129,6 +132,8 @@ export const WorkflowStats = z.strictObject({
   failures: z.record(z.string(), count),
   steps: z.record(z.string(), StepStats),
   edges: z.record(z.string(), EdgeStats),
+  /** What the runs cost: totals, per successful run, per day, the most expensive steps. */
+  cost: WorkflowCostStats,
 });
 export type WorkflowStats = z.infer<typeof WorkflowStats>;
 

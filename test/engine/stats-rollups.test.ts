@@ -34,9 +34,13 @@ function randomScenario(random: () => number, n: number): Scenario {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
   const ms = (max: number): number => 1 + Math.floor(random() * max);
   const large = random() < 0.5;
-  const lookup = [...Array.from({ length: pick([0, 0, 1, 2]) }, () => ({ fail: 'http_503', takeMs: ms(200) })), { succeed: { status: 200, body: { amount: large ? 250 : 40 } }, takeMs: ms(300) }];
+  // What the calls cost (docs/metrics.md, "Cost"): fixed amounts, so the random sequence is the one it was.
+  const lookup = [
+    ...Array.from({ length: pick([0, 0, 1, 2]) }, () => ({ fail: 'http_503', takeMs: ms(200), cost: 0.0007 })),
+    { succeed: { status: 200, body: { amount: large ? 250 : 40 } }, takeMs: ms(300), usage: { inputTokens: 1000 + n, outputTokens: 120 }, cost: (n % 7) / 1000 },
+  ];
   const payFate = pick(['ok', 'ok', 'hang', 'fail']);
-  const pay = payFate === 'ok' ? [{ succeed: { status: 201 }, takeMs: ms(400) }] : payFate === 'hang' ? [{ hang: true }, { succeed: { status: 201 }, takeMs: ms(400) }] : [{ fail: 'http_500', takeMs: ms(50) }, { succeed: { status: 201 }, takeMs: ms(400) }];
+  const pay = payFate === 'ok' ? [{ succeed: { status: 201 }, takeMs: ms(400) }] : payFate === 'hang' ? [{ hang: true }, { succeed: { status: 201 }, takeMs: ms(400) }] : [{ fail: 'http_500', takeMs: ms(50), cost: 0.0013 }, { succeed: { status: 201 }, takeMs: ms(400), cost: 0.0013 }];
   const decide = large ? pick(['approve', 'reject', 'none']) : 'none';
   const operator = pick(['none', 'none', 'cancel', 'pause-resume', 'resolve', 'retry', 'cancel-late']);
   const actions: NonNullable<Scenario['operator']> = [];
@@ -67,7 +71,7 @@ function reopenedScenario(n: number): Scenario {
       seed: n,
       input: { refundId: `R${n}` },
       steps: {
-        lookup: [...Array.from({ length: 3 }, () => ({ fail: 'http_503', takeMs: 50 })), { succeed: { status: 200, body: { amount: 40 } }, takeMs: 100 }],
+        lookup: [...Array.from({ length: 3 }, () => ({ fail: 'http_503', takeMs: 50, cost: 0.0007 })), { succeed: { status: 200, body: { amount: 40 } }, takeMs: 100, cost: 0.002 }],
         reserve: [{ succeed: { status: 201 }, takeMs: 100 }],
         pay: [{ succeed: { status: 201 }, takeMs: 300 }],
       },
@@ -173,7 +177,7 @@ describe('stats from rollups agree with the full scan', () => {
     const before = (old.prepare('SELECT count(*) AS n FROM run_metrics').get() as { n: number }).n;
     expect(before).toBeGreaterThan(0);
     old.exec('DROP TABLE run_metrics; DROP INDEX runs_newest; DROP INDEX runs_by_workflow_newest; ALTER TABLE runs DROP COLUMN kind; PRAGMA user_version = 9');
-    old.exec('DROP TABLE stat_runs; DROP TABLE stat_steps; DROP TABLE stat_edges; DROP TABLE stat_starts; DROP TABLE stat_samples; DROP TABLE run_snapshots');
+    old.exec('DROP TABLE stat_runs; DROP TABLE stat_steps; DROP TABLE stat_edges; DROP TABLE stat_starts; DROP TABLE stat_samples; DROP TABLE stat_costs; DROP TABLE run_snapshots');
     old.close();
     const conn = openDatabase(dbPath, { mode: 'write' });
     const upgraded = new Store(conn);
@@ -215,7 +219,7 @@ describe('stats from rollups agree with the full scan', () => {
     const old = openDatabase(dbPath);
     const rollups = (old.prepare('SELECT count(*) AS n FROM run_metrics').get() as { n: number }).n;
     expect(rollups).toBeGreaterThan(10);
-    old.exec('DROP TABLE stat_runs; DROP TABLE stat_steps; DROP TABLE stat_edges; DROP TABLE stat_starts; DROP TABLE stat_samples; DROP TABLE run_snapshots; ALTER TABLE runs DROP COLUMN kind; PRAGMA user_version = 10');
+    old.exec('DROP TABLE stat_runs; DROP TABLE stat_steps; DROP TABLE stat_edges; DROP TABLE stat_starts; DROP TABLE stat_samples; DROP TABLE stat_costs; DROP TABLE run_snapshots; ALTER TABLE runs DROP COLUMN kind; PRAGMA user_version = 10');
     old.close();
     const conn = openDatabase(dbPath, { mode: 'write' });
     const upgraded = new Store(conn);

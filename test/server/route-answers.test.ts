@@ -83,6 +83,8 @@ describe('every route of the table answers what its entry says', () => {
     expect((await exercise('runs.act', { params: { id: runId }, body: { action: 'resume' } })).status).toBe(200);
     const plan = await exercise('runs.act', { params: { id: runId }, body: { action: 'revise', input: { topic: 'c' }, dryRun: true } });
     expect(plan).toMatchObject({ status: 200, answer: { dryRun: true } });
+    // The review's steps recorded no cost and none is an agent: nothing is listed.
+    expect((await exercise('runs.rebill', { params: { id: runId }, query: { action: 'fork', step: 'check' } })).answer).toMatchObject({ action: 'fork', steps: [], total: 0 });
     const fork = await exercise('runs.act', { params: { id: runId }, body: { action: 'fork', from: 'check' } });
     expect(fork.status).toBe(201);
     expect(fork.answer.runId).not.toBe(runId);

@@ -16,6 +16,9 @@ An external step of RUN whose outcome is unknown stays unknown in the fork.
 
   --input JSON|@file   a different run input (default: RUN's input)
 
+Before it acts it prints which steps will be billed again, each with what its last attempt in
+RUN cost ("billed again: draft ($0.012, last attempt); about $0.012"); --json adds "rebill".
+
 Exit status as for weft run, for the new run.`,
 
   async run(args, io) {
@@ -26,6 +29,6 @@ Exit status as for weft run, for the new run.`,
     const from = values.from;
     // The input is read (and refused) before the store is opened.
     const input = values.input === undefined ? {} : { input: readRunInput(values.input, io.cwd) };
-    return actOnRun('fork', io, values.db, values.json === true, run, { action: 'fork', from, ...input });
+    return actOnRun('fork', io, values.db, values.json === true, run, { action: 'fork', from, ...input }, { action: 'fork', step: from });
   },
 };

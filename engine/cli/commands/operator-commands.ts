@@ -79,12 +79,15 @@ export const retryCommand: Command = {
   help: `Starts a new activation of STEP, which is failed, unknown, rejected or cancelled (or held by a
 revision, waiting for a decision), with its own attempts; --input replaces the step's resolved
 input for it. Retrying an unknown external step, or one a revision holds, is the operator's
-decision that repeating the effect is safe.\n\n${EXIT}`,
+decision that repeating the effect is safe.
+
+Before it acts it prints which steps will be billed again, each with what its last attempt cost
+("billed again: draft ($0.012, last attempt); about $0.012"); --json adds it as "rebill".\n\n${EXIT}`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, { ...common, input: { type: 'string' } });
     const [run, step] = one(positionals, 'RUN STEP');
     const input = values.input === undefined ? {} : { input: readRunInput(values.input, io.cwd) };
-    return actOnRun('retry', io, values.db, values.json === true, run as string, { action: 'retry', step: step as string, ...input, by: actor(values.by), ...why(values.reason) });
+    return actOnRun('retry', io, values.db, values.json === true, run as string, { action: 'retry', step: step as string, ...input, by: actor(values.by), ...why(values.reason) }, { action: 'retry', step: step as string });
   },
 };
 

@@ -19,6 +19,10 @@ import { InputError } from '../input-error.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { storePath } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
+import { rebillEstimate, rebillLine } from '../../../shared/cost/rebill.ts';
+
+/** A replay answers every call from its recordings: it says so where retry and fork say what they bill again. */
+const REPLAY_BILLS_NOTHING = `${rebillLine(rebillEstimate('replay', { steps: [], workflow: { steps: [] } }, []))}\n`;
 
 export const replayCommand: Command = {
   name: 'replay',
@@ -155,6 +159,7 @@ function printOne(io: CliIo, r: ReplayResult, json: boolean): number {
   else {
     io.stdout.write(formatComparison(r.comparison));
     if (r.needsRecording !== undefined) io.stdout.write(`Needs a recording: ${r.needsRecording.why}\n`);
+    io.stdout.write(REPLAY_BILLS_NOTHING);
     io.stdout.write(`Replay ${r.replayRunId} of ${r.sourceRunId} on ${againstText(r.against)}: ${r.verdict}\n`);
   }
   return r.verdict === 'same' ? EXIT_OK : EXIT_FAILED;
@@ -167,6 +172,7 @@ function printBatch(io: CliIo, b: ReplayBatchResult, json: boolean): number {
     const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length))) ?? [];
     for (const row of rows) io.stdout.write(`${row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ').trimEnd()}\n`);
     io.stdout.write(`Replayed ${b.rows.length} run${b.rows.length === 1 ? '' : 's'} on ${againstText(b.against)}: ${b.summary}\n`);
+    io.stdout.write(REPLAY_BILLS_NOTHING);
   }
   return b.rows.every((r) => r.verdict === 'same') ? EXIT_OK : EXIT_FAILED;
 }

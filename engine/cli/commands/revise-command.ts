@@ -27,7 +27,8 @@ runs it again, weft keep keeps its evidence, weft skip settles it with a given o
 attempts stay on record.
 
 Before it acts, it prints the plan: which steps run again, which keep their evidence, which wait
-for a decision, and which are decided only when the steps before them have settled.
+for a decision, and which are decided only when the steps before them have settled, and which
+steps it bills again with what their last attempts cost (--json: "rebill").
 
   --dry-run   print the plan and change nothing
   --json      print {"runId","state","inputRevision","plan":[{"stepId","kind","action","reason"}]}

@@ -1,11 +1,13 @@
 // `weft stats WORKFLOW [--db PATH] [--version N] [--runs N] [--json]`: a workflow's figures over
-// its runs (rates, branch frequencies, step latencies) and each run's time split, all folded from
+// its runs (rates, branch frequencies, step latencies, cost per day and step) and each run's time split, all folded from
 // the event log (docs/metrics.md).
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RunMetrics } from '../../metrics/run-metrics.ts';
 import type { WorkflowReport } from '../../metrics/stats.ts';
 import type { Percentiles } from '../../metrics/workflow-stats.ts';
+import type { WorkflowCostStats } from '../../../shared/api/cost-stats.ts';
+import { formatCost } from '../../../shared/cost/run-cost.ts';
 import { InputError } from '../input-error.ts';
 import type { Command } from '../command.ts';
 import { withReadOnlyStore } from '../engine-session.ts';
@@ -15,14 +17,16 @@ import { UsageError } from '../usage-error.ts';
 
 export const statsCommand: Command = {
   name: 'stats',
-  summary: "a workflow's success, retry, compensation and intervention rates, branch frequencies and step latencies",
+  summary: "a workflow's success, retry, compensation and intervention rates, branch frequencies, step latencies and cost",
   usage: 'weft stats WORKFLOW [--db PATH] [--version N] [--runs N] [--json]',
   help: `Figures of WORKFLOW (its id, or its .weft.json file) over all its runs in the store, folded
 from the event log: success rate (of finished runs), retry, compensation and human-intervention
 rates (of all runs), run duration p50/p95, per step its runs, attempts, retries, outcomes and
 latency p50/p95 (activation to settlement), per edge how often it was taken when its source
-decided it, and where failed runs went wrong. Then the newest runs, each with its duration split
-into active, waiting, queued and attention time. docs/metrics.md defines every figure.
+decided it, and where failed runs went wrong; what the runs cost (total, tokens, per successful
+run, per UTC day, and per step, the most expensive first). Then the newest runs, each with its
+duration split into active, waiting, queued and attention time. docs/metrics.md defines every
+figure.
 
   --version N  only runs of that version (default: all versions)
   --runs N     how many of the newest runs to list (default 10; --json always has all)
@@ -101,6 +105,7 @@ function formatReport({ stats: s, runs }: WorkflowReport, listed: number): strin
   const edgeRows = [['edge', 'taken', 'of', 'frequency']];
   for (const [id, x] of Object.entries(s.edges)) edgeRows.push([id, String(x.taken), String(x.decided), pct(x.frequency)]);
   lines.push(...table(edgeRows));
+  lines.push('', ...costLines(s.cost));
   if (listed > 0 && runs.length > 0) {
     lines.push('', `newest ${Math.min(listed, runs.length)} of ${runs.length} runs:`);
     const runRows = [['run', 'state', 'duration', 'active', 'waiting', 'queued', 'attention', 'retries', 'comp.', 'people', 'went wrong at']];
@@ -109,6 +114,22 @@ function formatReport({ stats: s, runs }: WorkflowReport, listed: number): strin
   }
   return `${lines.join('\n')}\n`;
 }
+
+/** The cost part: totals, per successful run, per UTC day, the most expensive steps (docs/metrics.md, "Cost"). */
+function costLines(c: WorkflowCostStats): string[] {
+  if (c.days.length === 0) return ['cost: no attempt recorded a cost or tokens'];
+  const money = (x: number | null): string => (x === null ? '–' : formatCost(x, c.currency));
+  const lines = [
+    `cost ${money(c.total)} · ${tokens(c.inputTokens)} in, ${tokens(c.outputTokens)} out tokens · per successful run ${money(c.perSuccessfulRun)} · all spend per success ${money(c.perSuccess)}`,
+    '',
+    ...table([['day (UTC)', 'cost', 'attempts', 'tokens in', 'tokens out'], ...c.days.map((d) => [d.day, money(d.total), String(d.attempts), tokens(d.inputTokens), tokens(d.outputTokens)])]),
+    '',
+    ...table([['step', 'cost', 'share', 'attempts', 'tokens in', 'tokens out'], ...c.steps.map((x) => [x.stepId, money(x.total), c.total === 0 ? '–' : pct(x.total / c.total), String(x.attempts), tokens(x.inputTokens), tokens(x.outputTokens)])]),
+  ];
+  return lines;
+}
+
+const tokens = (n: number): string => n.toLocaleString('en-US');
 
 function runRow(r: RunMetrics): string[] {
   return [

@@ -1,7 +1,8 @@
 // Revise the run's input: edit it, preview the plan the engine would act on (a dry run: which
 // steps run again, reuse or keep their evidence, wait for a decision, stay unknown, or are decided
 // later), then apply it. An edit after the preview drops the plan: only a plan for this very input
-// is applied. A plan that runs an external step again asks for a confirmation.
+// is applied. A plan that runs an external step again, or bills steps again (rebill-warning.tsx),
+// asks for a confirmation.
 import { useState } from 'react';
 import type { RevisePlan } from '../../../shared/api/input-commands.ts';
 import type { JsonValue } from '../../../shared/api/json-value.ts';
@@ -12,6 +13,7 @@ import { errorMessage, type RunActionsClient } from '../../api/run-actions-clien
 import { SchemaForm, type SchemaFormResult } from '../../forms/schema-form.tsx';
 import { ActionDialog } from './action-dialog.tsx';
 import { RevisePlanTable } from './revise-plan-table.tsx';
+import { confirmText, RebillWarning } from './rebill-warning.tsx';
 import { externalReruns, listWords } from './run-facts.ts';
 import { useOrderedDefinition } from './ordered-definition.ts';
 import { useActor } from './who.ts';
@@ -59,7 +61,7 @@ export function ReviseDialog({ detail, client, onDone, onClose }: ReviseDialogPr
       submitLabel="Apply revision"
       reason="optional"
       blocked={blocked}
-      confirm={reruns.length > 0 ? `This revision runs ${listWords(reruns)} again: ${reruns.length === 1 ? 'a step' : 'steps'} with external effects (requests to other systems are sent again).` : null}
+      confirm={confirmText(reruns.length > 0 ? `This revision runs ${listWords(reruns)} again: ${reruns.length === 1 ? 'a step' : 'steps'} with external effects (requests to other systems are sent again).` : null, current?.rebill)}
       onSubmit={async (who) => onDone(await client.runAction(runId, { action: 'revise', input, ...who }))}
       onClose={onClose}
     >
@@ -78,6 +80,7 @@ export function ReviseDialog({ detail, client, onDone, onClose }: ReviseDialogPr
             {previewError}
           </div>
         ) : null}
+        {current !== null ? <RebillWarning estimate={current.rebill} /> : null}
         {current !== null ? <RevisePlanTable detail={detail} plan={current} /> : plan !== null ? <p className="plan-summary">The input changed since the preview: preview again.</p> : null}
       </section>
     </ActionDialog>

@@ -1,8 +1,10 @@
 // A revision plan as a table: each step in graph order with what the revision does to it and why,
-// external steps marked, and a one-line count on top.
+// external steps marked, what a step billed again last cost beside its action, and a one-line
+// count on top.
 import { REVISE_PLANS, type RevisePlan, type RevisePlanAction } from '../../../shared/api/input-commands.ts';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
 import { isExternal } from './run-facts.ts';
+import { formatCost } from '../../../shared/cost/run-cost.ts';
 
 const WORDS: Record<RevisePlanAction, string> = {
   rerun: 'runs again',
@@ -15,6 +17,7 @@ const WORDS: Record<RevisePlanAction, string> = {
 
 export function RevisePlanTable({ detail, plan }: { detail: RunDetail; plan: RevisePlan }) {
   const counts = plan.plan.reduce<Partial<Record<RevisePlanAction, number>>>((c, p) => ({ ...c, [p.action]: (c[p.action] ?? 0) + 1 }), {});
+  const billed = new Map((plan.rebill?.steps ?? []).map((b) => [b.stepId, b.estimate === null ? 'cost unknown' : formatCost(b.estimate, plan.rebill?.currency ?? 'USD')]));
   const summary = REVISE_PLANS.flatMap((a) => (counts[a] === undefined ? [] : [`${counts[a]} ${WORDS[a]}`]));
   return (
     <div className="action-section" data-testid="revise-plan">
@@ -40,6 +43,11 @@ export function RevisePlanTable({ detail, plan }: { detail: RunDetail; plan: Rev
                   <span className="plan-action" data-plan={p.action}>
                     {p.action}
                   </span>
+                  {billed.has(p.stepId) ? (
+                    <span className="plan-cost" data-testid={`plan-cost-${p.stepId}`} title="billed again: what its last attempt cost">
+                      {billed.get(p.stepId)}
+                    </span>
+                  ) : null}
                 </td>
                 <td>
                   {p.reason}

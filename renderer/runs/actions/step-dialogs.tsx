@@ -1,7 +1,8 @@
 // The dialogs of a step's operator actions: retry (optionally with an edited input, prefilled with
 // the latest attempt's resolved input), skip (with the output a person gives, checked against the
 // step's output schema by the engine), resolve an unknown outcome (succeeded or failed, with
-// evidence), keep earlier evidence after a revision, and fork a new run from the step.
+// evidence), keep earlier evidence after a revision, and fork a new run from the step. A retry and
+// a fork say which steps they will bill again, and ask for a confirmation when any will.
 import { useState } from 'react';
 import type { JsonValue } from '../../../shared/api/json-value.ts';
 import type { RunActionResult } from '../../../shared/api/run-action.ts';
@@ -11,6 +12,7 @@ import type { RunActionsClient } from '../../api/run-actions-client.ts';
 import { JsonInput, type JsonRead } from '../../forms/json-input.tsx';
 import { SchemaForm, type SchemaFormResult } from '../../forms/schema-form.tsx';
 import { ActionDialog } from './action-dialog.tsx';
+import { confirmText, RebillWarning, useRebill } from './rebill-warning.tsx';
 import { useOrderedDefinition } from './ordered-definition.ts';
 import { downstream, externalAmong, isExternal, lastInput, listWords, stepDetail } from './run-facts.ts';
 
@@ -43,6 +45,7 @@ export function RetryDialog({ detail, stepId, client, onDone, onClose }: StepDia
   const [edit, setEdit] = useState(false);
   const [input, setInput] = useState<JsonRead>(previous === undefined ? { kind: 'empty' } : { kind: 'value', value: previous });
   const external = isExternal(detail, stepId);
+  const rebill = useRebill(client, detail, 'retry', stepId);
   const blocked = !edit ? null : input.kind === 'invalid' ? `Fix the input: ${input.message}.` : input.kind === 'empty' ? 'Give the input (null is an input), or retry with the resolved one.' : null;
   return (
     <ActionDialog
@@ -52,7 +55,7 @@ export function RetryDialog({ detail, stepId, client, onDone, onClose }: StepDia
       submitLabel="Retry"
       reason="optional"
       blocked={blocked}
-      confirm={external ? `${stepId} has external effects: retrying it sends its request again. Its idempotency key lets a careful service ignore a duplicate; check that this one does.` : null}
+      confirm={confirmText(external ? `${stepId} has external effects: retrying it sends its request again. Its idempotency key lets a careful service ignore a duplicate; check that this one does.` : null, rebill)}
       onSubmit={async (who) => onDone(await client.runAction(detail.run.id, { action: 'retry', step: stepId, ...(edit && input.kind === 'value' ? { input: input.value } : {}), ...who }))}
       onClose={onClose}
     >
@@ -67,6 +70,7 @@ export function RetryDialog({ detail, stepId, client, onDone, onClose }: StepDia
           <p className="faint action-explain">The step resolves its input again, as it did before.</p>
         )}
       </section>
+      <RebillWarning estimate={rebill} />
     </ActionDialog>
   );
 }
@@ -168,6 +172,7 @@ export function ForkDialog({ detail, stepId, client, onDone, onClose }: StepDial
   const changed = !sameValue(input.value ?? null, detail.run.input);
   const definition = useOrderedDefinition(detail);
   const value: JsonValue | undefined = changed ? input.value : undefined;
+  const rebill = useRebill(client, detail, 'fork', stepId);
   return (
     <ActionDialog
       name="fork"
@@ -176,7 +181,7 @@ export function ForkDialog({ detail, stepId, client, onDone, onClose }: StepDial
       submitLabel="Fork"
       reason="optional"
       blocked={formProblem(input, 'input', false)}
-      confirm={reruns.length > 0 ? `The new run runs ${listWords(reruns)} again: ${reruns.length === 1 ? 'a step' : 'steps'} with external effects.` : null}
+      confirm={confirmText(reruns.length > 0 ? `The new run runs ${listWords(reruns)} again: ${reruns.length === 1 ? 'a step' : 'steps'} with external effects.` : null, rebill)}
       onSubmit={async (who) => onDone(await client.runAction(detail.run.id, { action: 'fork', from: stepId, ...(value === undefined ? {} : { input: value }), ...who }))}
       onClose={onClose}
     >
@@ -187,6 +192,7 @@ export function ForkDialog({ detail, stepId, client, onDone, onClose }: StepDial
         <h3>Run input {changed ? '(edited)' : '(the run’s own)'}</h3>
         <SchemaForm schema={definition?.input} initial={detail.run.input} onChange={setInput} label="run input" testId="fork-input" />
       </section>
+      <RebillWarning estimate={rebill} />
     </ActionDialog>
   );
 }

@@ -41,6 +41,7 @@ const report = (runs: RunMetrics[]): WorkflowReport => ({
     totals: { retries: 0, compensations: 0, humanInterventions: 0 },
     durationMs: null,
     failures: {},
+    cost: { total: 0, currency: 'USD', inputTokens: 0, outputTokens: 0, perSuccessfulRun: null, perSuccess: null, days: [], steps: [] },
     steps: {
       a: { runs: 2, activations: 2, attempts: 2, retries: 0, outcomes: { succeeded: 2 }, latencyMs: { p50: 10, p95: 40, max: 40, count: 2 }, activeMs: null },
       never: { runs: 0, activations: 0, attempts: 0, retries: 0, outcomes: {}, latencyMs: null, activeMs: null },

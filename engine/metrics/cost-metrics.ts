@@ -1,0 +1,95 @@
+// What work cost, folded with the other metrics (docs/metrics.md, "Cost"): per run, its attempts'
+// recorded cost and tokens per step and UTC day (RunCostFold, in runMetrics); per workflow, the
+// totals, per successful run, per day and per step (CostAccumulator, fed run by run or from the
+// per-workflow rollups' rows). Each attempt's amount is read with attemptCost and every sum is
+// made with sumCost (shared/cost/attempt-cost.ts), so these totals are those `weft inspect` and
+// budgets add up. A day is the UTC day the attempt ended, when its cost was fixed.
+import type { CostDay, CostEntry, RunCostMetrics, StepCostStats, WorkflowCostStats } from '../../shared/api/cost-stats.ts';
+import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
+import type { AttemptMeta } from '../../shared/events/attempt-meta.ts';
+import { attemptCost, attemptTokens, sumCost } from '../../shared/cost/attempt-cost.ts';
+
+/** The UTC day (YYYY-MM-DD) of epoch ms `at`. */
+export function utcDay(at: number): string {
+  return new Date(at).toISOString().slice(0, 10);
+}
+
+/** What an attempt adds: its cost and tokens, counted once. */
+type Counted = Omit<CostEntry, 'step' | 'day'>;
+
+const adds = (into: Counted, x: Counted): void => {
+  into.total = sumCost([into.total, x.total]);
+  into.inputTokens += x.inputTokens;
+  into.outputTokens += x.outputTokens;
+  into.attempts += x.attempts;
+};
+
+/** One run's attempts, by step and day, as its log is folded. */
+export class RunCostFold {
+  private readonly entries = new Map<string, CostEntry>();
+  private currency: string | undefined;
+
+  /** An attempt of `step` that ended at `at` with `meta`; one that recorded neither cost nor tokens adds nothing. */
+  add(step: string, at: number, meta: AttemptMeta | undefined): void {
+    if (meta?.cost === undefined && meta?.usage === undefined) return;
+    const day = utcDay(at);
+    const key = `${step}\u0000${day}`;
+    let e = this.entries.get(key);
+    if (e === undefined) this.entries.set(key, (e = { step, day, total: 0, inputTokens: 0, outputTokens: 0, attempts: 0 }));
+    adds(e, { total: attemptCost({ meta }), ...attemptTokens({ meta }), attempts: 1 });
+    if (meta.cost !== undefined) this.currency ??= meta.cost.currency;
+  }
+
+  /** The run's cost; undefined when no attempt recorded a cost or tokens. */
+  result(): RunCostMetrics | undefined {
+    if (this.entries.size === 0) return undefined;
+    const entries = [...this.entries.values()];
+    const sum: Counted = { total: 0, inputTokens: 0, outputTokens: 0, attempts: 0 };
+    for (const e of entries) adds(sum, e);
+    return { total: sum.total, currency: this.currency ?? 'USD', inputTokens: sum.inputTokens, outputTokens: sum.outputTokens, entries };
+  }
+}
+
+/** A workflow's cost, from runs' entries (addRun) or rollup rows (addEntry). */
+export class CostAccumulator {
+  private readonly days = new Map<string, CostDay>();
+  private readonly steps = new Map<string, StepCostStats>();
+  private readonly all: Counted = { total: 0, inputTokens: 0, outputTokens: 0, attempts: 0 };
+  private succeededTotal = 0;
+  private currency: string | undefined;
+
+  /** One step's attempts of one day, of a run that succeeded or not, in `currency`. */
+  addEntry(e: CostEntry, succeeded: boolean, currency: string | undefined): void {
+    if (e.attempts === 0) return;
+    const x: Counted = { total: e.total, inputTokens: e.inputTokens, outputTokens: e.outputTokens, attempts: e.attempts };
+    let day = this.days.get(e.day);
+    if (day === undefined) this.days.set(e.day, (day = { day: e.day, total: 0, inputTokens: 0, outputTokens: 0, attempts: 0 }));
+    adds(day, x);
+    let step = this.steps.get(e.step);
+    if (step === undefined) this.steps.set(e.step, (step = { stepId: e.step, total: 0, inputTokens: 0, outputTokens: 0, attempts: 0 }));
+    adds(step, x);
+    adds(this.all, x);
+    if (succeeded) this.succeededTotal = sumCost([this.succeededTotal, e.total]);
+    if (currency !== undefined && e.total > 0) this.currency ??= currency;
+  }
+
+  /** Every entry of a run's metrics. */
+  addRun(r: RunMetrics): void {
+    for (const e of r.cost?.entries ?? []) this.addEntry(e, r.state === 'succeeded', r.cost?.currency);
+  }
+
+  /** The figures, given how many runs succeeded (the divisor of the per-success figures). */
+  stats(succeededRuns: number): WorkflowCostStats {
+    const per = (amount: number): number | null => (succeededRuns === 0 ? null : sumCost([amount / succeededRuns]));
+    return {
+      total: this.all.total,
+      currency: this.currency ?? 'USD',
+      inputTokens: this.all.inputTokens,
+      outputTokens: this.all.outputTokens,
+      perSuccessfulRun: per(this.succeededTotal),
+      perSuccess: per(this.all.total),
+      days: [...this.days.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0)),
+      steps: [...this.steps.values()].sort((a, b) => b.total - a.total || b.inputTokens + b.outputTokens - (a.inputTokens + a.outputTokens) || (a.stepId < b.stepId ? -1 : 1)),
+    };
+  }
+}

@@ -1,0 +1,105 @@
+// Per-workflow cost rollups of finished runs (migration 14): what each step's attempts cost per
+// UTC day, split by whether the run succeeded, so GET /api/stats reads a few rows per day and
+// step instead of every run's rollup for the Insights page's cost over time, cost per successful
+// run and most expensive steps (docs/metrics.md, "Cost"). Kept with the other per-workflow
+// counters (workflow-rollups.ts): a run's cost entries (RunMetrics.cost) are added in the
+// transaction that writes its `run_metrics` row and subtracted in the one that replaces or
+// deletes it. Amounts are stored as REAL sums of amounts that are whole millionths; a reader
+// rounds each row back to millionths with sumCost (engine/metrics/cost-metrics.ts).
+import type { Statement } from 'better-sqlite3';
+import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
+import type { CostEntry } from '../../shared/api/cost-stats.ts';
+import type { Db } from './db.ts';
+
+/** Migration 14's table. */
+export const COST_ROLLUPS_SQL = `
+  CREATE TABLE stat_costs (
+    workflow_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    day TEXT NOT NULL,
+    step_id TEXT NOT NULL,
+    succeeded INTEGER NOT NULL,
+    currency TEXT NOT NULL,
+    cost REAL NOT NULL,
+    input_tokens INTEGER NOT NULL,
+    output_tokens INTEGER NOT NULL,
+    attempts INTEGER NOT NULL,
+    PRIMARY KEY (workflow_id, version, day, step_id, succeeded, currency)
+  ) WITHOUT ROWID;
+`;
+
+/** One step's cost on one day over the finished runs that succeeded (or did not). */
+export interface CostRow extends CostEntry {
+  succeeded: 0 | 1;
+  currency: string;
+}
+
+export class CostRollups {
+  private readonly statements = new Map<string, Statement>();
+  private present: boolean | undefined;
+
+  constructor(private readonly db: Db) {}
+
+  private stmt(sql: string): Statement {
+    let st = this.statements.get(sql);
+    if (st === undefined) this.statements.set(sql, (st = this.db.prepare(sql)));
+    return st;
+  }
+
+  /** Whether the store has the table (schema 14): earlier migrations' builds run without it. */
+  kept(): boolean {
+    this.present ??= this.db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'stat_costs'").pluck().get() === 1;
+    return this.present;
+  }
+
+  /** Adds (1) or subtracts (-1) a finished run's cost entries. */
+  apply(m: RunMetrics, sign: 1 | -1): void {
+    if (m.cost === undefined || !this.kept()) return;
+    const upsert = this.stmt(
+      `INSERT INTO stat_costs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET cost = cost + excluded.cost,
+       input_tokens = input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens, attempts = attempts + excluded.attempts`,
+    );
+    const succeeded = m.state === 'succeeded' ? 1 : 0;
+    for (const e of m.cost.entries) {
+      upsert.run(m.workflowId, m.version, e.day, e.step, succeeded, m.cost.currency, sign * e.total, sign * e.inputTokens, sign * e.outputTokens, sign * e.attempts);
+    }
+  }
+
+  /** The rows of a workflow (of one version if given), summed over versions; those left at zero are not read. */
+  rows(workflowId: string, version?: number): CostRow[] {
+    if (!this.kept()) return [];
+    const head = `SELECT day, step_id AS step, succeeded, currency, sum(cost) AS total, sum(input_tokens) AS inputTokens, sum(output_tokens) AS outputTokens,
+      sum(attempts) AS attempts FROM stat_costs WHERE workflow_id = ?`;
+    const tail = 'GROUP BY day, step_id, succeeded, currency HAVING sum(attempts) <> 0 ORDER BY day, step_id';
+    return (version === undefined ? this.stmt(`${head} ${tail}`).all(workflowId) : this.stmt(`${head} AND version = ? ${tail}`).all(workflowId, version)) as CostRow[];
+  }
+}
+
+/**
+ * Migration 14's build. First the runs already rolled up whose attempts recorded a cost or tokens
+ * are folded again (`refresh`), so their rollups carry their cost (runs whose attempts recorded
+ * neither have nothing to add and are not read); then the table is filled from every rollup that
+ * carries one (a store upgraded from before migration 10 has them already, folded by its build).
+ */
+export function buildCostRollups(db: Db, refresh: (runId: string) => void): void {
+  const costed = db
+    .prepare(
+      `SELECT DISTINCT e.run_id FROM events e JOIN run_metrics m ON m.run_id = e.run_id
+       WHERE e.type IN ('attempt_succeeded', 'attempt_failed', 'attempt_unknown') AND e.data LIKE '%"meta"%'
+       AND (json_extract(e.data, '$.meta.usage') IS NOT NULL OR json_extract(e.data, '$.meta.cost') IS NOT NULL)`,
+    )
+    .pluck()
+    .all() as string[];
+  for (const id of costed) refresh(id);
+  db.exec('DELETE FROM stat_costs');
+  const costs = new CostRollups(db);
+  const page = db.prepare("SELECT rowid, metrics FROM run_metrics WHERE rowid > ? AND json_extract(metrics, '$.cost') IS NOT NULL ORDER BY rowid LIMIT 1000").raw();
+  // By pages: SQLite cannot write on the connection while a read on it is open.
+  for (let after = 0; ; ) {
+    const rows = page.all(after) as [number, string][];
+    for (const [, json] of rows) costs.apply(JSON.parse(json) as RunMetrics, 1);
+    const last = rows[rows.length - 1];
+    if (last === undefined) return;
+    after = last[0];
+  }
+}
