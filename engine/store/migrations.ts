@@ -5,6 +5,7 @@ import { buildRunRollups } from './run-rollups.ts';
 import { RUN_SNAPSHOTS_SQL, SNAPSHOT_POLICY } from './run-snapshots.ts';
 import { Store } from './store.ts';
 import { backfillWorkflowRollups, WORKFLOW_ROLLUPS_SQL } from './workflow-rollups.ts';
+import { SPEND_BY_DAY_SQL } from './day-spend.ts';
 
 export interface Migration {
   version: number;
@@ -221,6 +222,13 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'run';
     `,
+  },
+  {
+    version: 14,
+    name: 'what each workflow spent per day, for daily budgets (day-spend.ts)',
+    // Kept in the commits that write attempt events with a cost; built here from the log's
+    // attempt events that recorded one (a store of before issue 23 has none: the table is empty).
+    sql: SPEND_BY_DAY_SQL,
   },
 ];
 
