@@ -53,6 +53,21 @@ export class DaySpend implements BatchPart {
     return { workflow: workflow / 1_000_000, workspace: workspace / 1_000_000 };
   }
 
+  /**
+   * Which of `runIds` wait for a daily budget now: their latest run_queued or run_dequeued is a
+   * run_queued for budget. Read from the log (an indexed probe per run), for the runs list's mark.
+   */
+  waitingForBudget(runIds: readonly string[]): Set<string> {
+    if (runIds.length === 0) return new Set();
+    const marks = runIds.map(() => '?').join(', ');
+    const rows = this.work.db.prepare(`
+      SELECT e.run_id FROM events e
+      WHERE e.run_id IN (${marks}) AND e.type = 'run_queued' AND json_extract(e.data, '$.for') = 'budget'
+        AND e.seq = (SELECT max(x.seq) FROM events x WHERE x.run_id = e.run_id AND x.type IN ('run_queued', 'run_dequeued'))
+    `).raw().all(...runIds) as [string][];
+    return new Set(rows.map(([id]) => id));
+  }
+
   take(): PendingWrites {
     return { rows: 0, write: ({ events }) => this.afterWrite(events) };
   }

@@ -1,5 +1,7 @@
 // `weft inspect RUN [--db PATH] [--json]`: the run's restart record.
 import type { RestartRecord } from '../../service/run-reader.ts';
+import type { RunDetail } from '../../../shared/api/run-detail.ts';
+import { budgetName, formatAmount } from '../../../shared/cost/run-budget.ts';
 import type { Command } from '../command.ts';
 import { withReadOnlyStore } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
@@ -31,13 +33,16 @@ next permitted action with its reason.
   },
 };
 
-/** The record as a person reads it, in the shape of the A17 example of the reference text. */
-export function formatRecord(r: RestartRecord): string {
+/** The record as a person reads it, in the shape of the A17 example of the reference text; a RunDetail adds its budget. */
+export function formatRecord(r: RestartRecord & { run: Partial<Pick<RunDetail['run'], 'budget' | 'budgetWait'>> }): string {
   const debug = r.run.debug;
   const lines = [
     `Run ${r.run.id}: ${r.run.workflowId} v${r.run.version}, ${r.run.state}${debug === undefined ? '' : ' (debug run)'}`,
     `Input revision: ${r.run.inputRevision}`,
   ];
+  const { budget, budgetWait } = r.run;
+  if (budget !== undefined) lines.push(`Budget: ${formatAmount(budget.spent, budget.currency)} spent of ${budgetName(budget)}`);
+  if (budgetWait !== undefined) lines.push(`Waiting for budget until ${new Date(budgetWait.untilMs).toISOString()}: ${budgetWait.reason.replace(/^waiting for budget: /, '')}`);
   for (const m of r.run.migrations ?? []) lines.push(`Migrated: v${m.fromVersion} → v${m.toVersion} at event ${m.seq} (${m.at}) by ${m.by}`);
   if (debug !== undefined) {
     const paused = debug.pausedAt === null ? '' : `; paused at "${debug.pausedAt.step}" (activation ${debug.pausedAt.activation})`;
