@@ -63,8 +63,8 @@ describe('stepEstimate and budgetBeforeAttempt', () => {
 
   it("takes a declared cost.perCall first, and ignores one that is not a number", () => {
     const base = step(run({}));
-    expect(stepEstimate({ ...base, cost: { perCall: 0.05 } } as Step, { attempts: [attempt(1, 0.2)] })).toEqual({ amount: 0.05, basis: 'declared' });
-    expect(stepEstimate({ ...base, cost: { perCall: 'a lot' } } as Step, { attempts: [] })).toEqual({ amount: 0, basis: 'unknown' });
+    expect(stepEstimate({ ...base, cost: { perCall: 0.05 } } as unknown as Step, { attempts: [attempt(1, 0.2)] })).toEqual({ amount: 0.05, basis: 'declared' });
+    expect(stepEstimate({ ...base, cost: { perCall: 'a lot' } } as unknown as Step, { attempts: [] })).toEqual({ amount: 0, basis: 'unknown' });
     expect(stepEstimate({ ...base, cost: null } as unknown as Step, { attempts: [] })).toEqual({ amount: 0, basis: 'unknown' });
   });
 

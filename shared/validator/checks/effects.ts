@@ -3,7 +3,7 @@ import type { EdgeOutcome } from '../../definition/names.ts';
 import { canFail } from '../../definition/step-kinds.ts';
 import type { ValidationContext } from '../validation-context.ts';
 
-const FAILURE_OUTCOMES: readonly EdgeOutcome[] = ['failed', 'rejected', 'expired', 'timed_out', 'budget_exceeded', 'any'];
+const FAILURE_OUTCOMES: readonly EdgeOutcome[] = ['failed', 'rejected', 'expired', 'timed_out', 'any'];
 
 export function checkEffects(ctx: ValidationContext): void {
   const { graph } = ctx;
