@@ -105,8 +105,9 @@ export class AttemptRunner {
 
     if (number === 1 && (await this.reuseOrCarry(live, s, step, inputHash, input))) return;
     // A step that bills does not start when its run's budget would be exceeded (docs/budgets.md):
-    // it settles budget_exceeded, which an edge may route, and its executor is never called.
-    const overBudget = billsAttempts(step.kind) ? budgetBeforeAttempt(m, step, s) : undefined;
+    // it settles budget_exceeded, which an edge may route, and its executor is never called. A
+    // compensation always runs: offsetting an effect that happened is not new work to save on.
+    const overBudget = billsAttempts(step.kind) && s.compensates === null ? budgetBeforeAttempt(m, step, s) : undefined;
     if (overBudget !== undefined) {
       await port.settle(live, s, 'budget_exceeded', overBudget);
       return;

@@ -84,6 +84,27 @@ describe('a run budget', () => {
   });
 });
 
+describe('compensation under a budget', () => {
+  it('a compensation runs even when the budget is spent: offsetting an effect is not saved on', async () => {
+    const workflow = parseWorkflow({
+      format: 'weft/v1', id: 'pay-flow', version: 1, name: 'Pay flow', limits: { budget: 0.5 },
+      steps: [
+        { ...http('charge'), effect: 'external', idempotencyKey: '"charge-1"', compensation: 'refund', onExhausted: 'escalate' },
+        http('polish'),
+        { ...http('refund'), effect: 'idempotent', onExhausted: 'escalate' },
+        { id: 'done', kind: 'end' },
+      ],
+      edges: [{ id: 'charged', from: 'charge', to: 'polish' }, { id: 'polished', from: 'polish', to: 'done' }],
+    });
+    const r = await passes(workflow, {
+      name: 'compensation runs',
+      steps: { charge: [{ succeed: { text: 'paid' }, cost: 0.5 }], polish: [{ succeed: { text: 'v2' } }], refund: [{ succeed: { text: 'refunded' }, cost: 0.1 }] },
+      expect: { state: 'failed', neverRan: ['polish'], steps: { polish: { outcome: 'budget_exceeded' }, refund: { outcome: 'succeeded' }, charge: { state: 'compensated' } } },
+    });
+    expect(r.events.filter((e) => e.type === 'attempt_started' && e.step === 'refund')).toHaveLength(1);
+  });
+});
+
 describe('budget_exceeded, routed', () => {
   it('to a person, who decides in the scenario; the stopped step is never called', async () => {
     const workflow = flow({
