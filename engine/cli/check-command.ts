@@ -13,9 +13,9 @@ import { parseCommand } from '../service/parse-command.ts';
 
 const WHAT = 'the command';
 
-/** `weft run`: the key and priority as the service's startChecked reads them, then the command. */
+/** `weft run`: the key, priority and budget as the service's startChecked reads them, then the command. */
 export function checkRun(c: z.input<typeof RunDefinitionCommand>): RunDefinitionCommand {
-  parseCommand(StartRunCommand.pick({ key: true, priority: true }), { key: c.key, priority: c.priority }, 'the request');
+  parseCommand(StartRunCommand.pick({ key: true, priority: true, budget: true }), { key: c.key, priority: c.priority, budget: c.budget }, 'the request');
   return parseCommand(RunDefinitionCommand, c, WHAT);
 }
 

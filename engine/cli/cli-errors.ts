@@ -22,6 +22,7 @@ const FLAGS: Readonly<Record<string, string>> = {
   id: '--id',
   from: '--from',
   priority: '--priority',
+  budget: '--budget',
   'debug.breakpoints': '--break',
   'debug.pins': '--pin',
 };

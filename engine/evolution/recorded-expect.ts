@@ -6,7 +6,7 @@ import type { RunModel } from '../../shared/run/run-model.ts';
 import type { ScenarioExpect } from '../../shared/scenario/scenario-schema.ts';
 import { runMetrics } from '../metrics/run-metrics.ts';
 
-const FAILURES: ReadonlySet<string> = new Set(['failed', 'unknown', 'timed_out']);
+const FAILURES: ReadonlySet<string> = new Set(['failed', 'unknown', 'timed_out', 'budget_exceeded']);
 /** Kinds whose output holds the time it was made (`at`: a decision, an event's arrival): in virtual time it differs. */
 const CLOCKED_KINDS: ReadonlySet<string> = new Set(['human', 'event']);
 

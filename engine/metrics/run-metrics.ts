@@ -17,7 +17,7 @@ export { TIME_KINDS, type TimeKind } from '../../shared/run/time-spans.ts';
 export type { RunMetrics, StepMetrics } from '../../shared/api/workflow-stats.ts';
 export type { RunFailure } from '../../shared/api/run-summary.ts';
 
-const BAD: ReadonlySet<string> = new Set(['failed', 'unknown', 'timed_out', 'rejected', 'expired']);
+const BAD: ReadonlySet<string> = new Set(['failed', 'unknown', 'timed_out', 'rejected', 'expired', 'budget_exceeded']);
 const NOT_DECIDED: ReadonlySet<string> = new Set(['skipped', 'cancelled']);
 
 const activationKey = (e: RunEvent): string => `${e.step ?? ''}/${e.activation ?? 0}`;

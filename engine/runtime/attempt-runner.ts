@@ -10,7 +10,8 @@ import type { AttemptMeta } from '../../shared/events/attempt-meta.ts';
 import { fixCost } from '../../shared/cost/fix-cost.ts';
 import type { PriceTable } from '../../shared/cost/price-table.ts';
 import { attemptConfig, inputSource, keySource, planAttempt } from './attempt-plan.ts';
-import { runsOutside } from '../../shared/definition/step-kinds.ts';
+import { billsAttempts, runsOutside } from '../../shared/definition/step-kinds.ts';
+import { budgetBeforeAttempt } from '../../shared/cost/run-budget.ts';
 import { debugPlan } from './debug-plan.ts';
 import { planReuse, reusedEvidence } from './evidence-reuse.ts';
 import { evaluate, type RunContext } from './expressions.ts';
@@ -108,6 +109,14 @@ export class AttemptRunner {
     }
 
     if (number === 1 && (await this.reuseOrCarry(live, s, step, inputHash, input))) return;
+    // A step that bills does not start when its run's budget would be exceeded (docs/budgets.md):
+    // it settles budget_exceeded, which an edge may route, and its executor is never called. A
+    // compensation always runs: offsetting an effect that happened is not new work to save on.
+    const overBudget = billsAttempts(step.kind) && s.compensates === null ? budgetBeforeAttempt(m, step, s) : undefined;
+    if (overBudget !== undefined) {
+      await port.settle(live, s, 'budget_exceeded', overBudget);
+      return;
+    }
 
     const { counted, config, variant } = attemptConfig(s, step);
     port.emit(live, 'attempt_started', {

@@ -86,6 +86,8 @@ export interface StartRunOptions {
   importUnknowns?: RunModel['unknowns'];
   /** Higher runs first when runs queue under limits.maxParallelRuns (default 0). */
   priority?: number;
+  /** The most the run may spend (the start's budget, docs/budgets.md); the smallest of it, limits.budget and the policy's perRun applies. */
+  budget?: number;
   /** Idempotency key of run creation; the caller checks the store for an earlier run with it. */
   key?: string;
   /** The subworkflow or map step this run is a child of. */

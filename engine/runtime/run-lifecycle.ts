@@ -1,5 +1,6 @@
-// Runs coming into the scheduler: created (or queued for a run slot), dequeued when a slot frees,
-// revised with a new input, and recovered from the log after a stop.
+// Runs coming into the scheduler: created (or queued for a run slot, or for a daily budget: then
+// refused or started when the next day begins), dequeued when a slot frees, revised with a new
+// input, and recovered from the log after a stop.
 import type { StepKind } from '../../shared/definition/names.ts';
 import { runActionRefusal } from '../../shared/run/action-rules.ts';
 import { StoreError } from '../store/store-error.ts';
@@ -9,12 +10,18 @@ import { repairMissingRuns } from './projections.ts';
 import { planRecovery } from './recovery-plan.ts';
 import type { RunPort } from './run-port.ts';
 import { admitRun, countRunningRuns, nextQueuedRun } from './run-slots.ts';
+import { admitWithinBudget, hasDailyBudget, type BudgetAdmission } from './budget-admission.ts';
+import type { Budgets } from '../../shared/policy/policy-schema.ts';
+import { DAY_MS } from '../store/day-spend.ts';
 import { newRunModel, type RunModel } from '../../shared/run/run-model.ts';
 import { isTerminal } from '../../shared/run/run-status.ts';
 import type { StepHandler } from './step-handler.ts';
 
 /** Runs whose logs recover() reads in one query. */
 const RECOVERY_BATCH = 500;
+
+/** The key of a run's budget timer among its step timers (no step id starts with "$"). */
+const BUDGET_TIMER = '$budget';
 
 /** What the lifecycle needs of the core beyond RunPort. */
 export interface LifecycleHost {
@@ -32,6 +39,9 @@ export class RunLifecycle {
   startRun(opts: StartRunOptions): string {
     const { port } = this;
     const now = port.clock.now();
+    // A child run belongs to its parent's work, which was admitted already.
+    const admission = opts.parent === undefined ? this.budgetAdmission(opts.policy?.rules.budgets, opts.workflow.id) : { kind: 'start' as const };
+    if (admission.kind === 'refuse') throw new StoreError('refused', `run of "${opts.workflow.id}" refused: ${admission.reason}`);
     const runId = newRunId(now, port.random);
     port.store.newRun(runId);
     const live = this.host.adopt(newRunModel(runId, opts.workflow));
@@ -47,6 +57,7 @@ export class RunLifecycle {
       ...(opts.forkOf ? { forkOf: opts.forkOf } : {}),
       ...(opts.debug === undefined ? {} : { debug: opts.debug }),
       ...(opts.policy === undefined ? {} : { policy: opts.policy }),
+      ...(opts.budget === undefined ? {} : { budget: opts.budget }),
     }, opts.forkOf ? { reason: `fork of ${opts.forkOf.runId} from step "${opts.forkOf.fromStep}"` } : {});
     for (const ev of opts.importEvidence ?? []) {
       port.emit(live, 'evidence_imported', { evidenceId: ev.id, stepId: ev.stepId, output: ev.output, covers: ev.covers, from: { runId: ev.fromRun, activation: ev.activation, attempt: ev.attempt }, ...(ev.offsetBy === undefined ? {} : { offsetBy: ev.offsetBy }) }, { step: ev.stepId });
@@ -56,12 +67,66 @@ export class RunLifecycle {
     }
     const max = opts.workflow.limits?.maxParallelRuns;
     const admit = admitRun(opts.workflow.id, max, max === undefined ? 0 : this.runningCount(opts.workflow.id, runId));
-    if (admit.kind === 'queue') {
+    if (admission.kind === 'wait') this.waitForBudget(live, admission);
+    else if (admit.kind === 'queue') {
       port.emit(live, 'run_queued', { priority: opts.priority ?? 0 }, { reason: admit.reason });
       port.emit(live, 'run_state_changed', { state: 'waiting' }, { reason: 'queued for a free run slot (limits.maxParallelRuns)' });
     } else this.host.activateEntries(live, 'entry step');
     port.markDirty(live);
     return runId;
+  }
+
+  /** Whether a run may start under the daily budgets, given what was spent today (as of the last commit). */
+  private budgetAdmission(budgets: Budgets | undefined, workflowId: string): BudgetAdmission {
+    if (!hasDailyBudget(budgets)) return { kind: 'start' };
+    const now = this.port.clock.now();
+    return admitWithinBudget(budgets, workflowId, this.port.store.spend.on(Math.floor(now / DAY_MS), workflowId), now);
+  }
+
+  /** The run waits (queued, state waiting) for the next day's budget; a timer brings it back then. */
+  private waitForBudget(live: LiveRun, wait: { reason: string; until: number }): void {
+    this.port.emit(live, 'run_queued', { priority: live.model.priority, for: 'budget', until: wait.until }, { reason: wait.reason });
+    if (live.model.state !== 'waiting') this.port.emit(live, 'run_state_changed', { state: 'waiting' }, { reason: wait.reason });
+    this.armBudget(live);
+  }
+
+  /** Sets the run's budget timer for the time it waits until (fired at once when that has passed: after a restart). */
+  private armBudget(live: LiveRun): void {
+    const wait = live.model.budgetWait;
+    if (wait === null) return;
+    live.timers.get(BUDGET_TIMER)?.();
+    live.timers.set(BUDGET_TIMER, this.port.clock.setTimer(wait.until - this.port.clock.now(), () => {
+      live.timers.delete(BUDGET_TIMER);
+      if (isTerminal(live.model.state)) return;
+      // A store failure has stopped the engine (it said so): the next engine re-arms the timer.
+      this.port.enqueue(live, () => Promise.resolve(this.budgetDayBegins(live))).catch(() => undefined);
+    }));
+  }
+
+  /**
+   * A new day began for a run waiting for budget: it starts if the day's budgets have room (or
+   * queues for a run slot under limits.maxParallelRuns), else it waits for the next day again.
+   */
+  private budgetDayBegins(live: LiveRun): void {
+    const { port } = this;
+    const m = live.model;
+    if (m.budgetWait === null || isTerminal(m.state)) return;
+    const budgets = m.policy?.rules.budgets;
+    const admission = this.budgetAdmission(budgets === undefined ? undefined : { ...budgets, whenOver: 'wait' }, m.workflow.id);
+    if (admission.kind === 'wait') {
+      this.waitForBudget(live, admission);
+      return;
+    }
+    const max = m.workflow.limits?.maxParallelRuns;
+    const admit = admitRun(m.workflow.id, max, max === undefined ? 0 : this.runningCount(m.workflow.id, m.runId));
+    if (admit.kind === 'queue') {
+      port.emit(live, 'run_queued', { priority: m.priority, for: 'slot' }, { reason: `a new day (UTC) began and its budget has room; ${admit.reason}` });
+      return;
+    }
+    port.emit(live, 'run_dequeued', {}, { reason: 'a new day (UTC) began and its budget has room' });
+    port.emit(live, 'run_state_changed', { state: 'running' }, { reason: 'dequeued' });
+    this.host.activateEntries(live, 'entry step');
+    port.markDirty(live);
   }
 
   /** Runs of a workflow that are running now: this engine's, and those the store lists. */
@@ -151,6 +216,8 @@ export class RunLifecycle {
     // Only a stop that cut attempts short is an event; re-arming timers changes nothing.
     const interrupted = plan.interrupted.length;
     if (interrupted > 0) this.port.emit(live, 'engine_resumed', { interrupted }, { reason: `${interrupted} attempt(s) were interrupted by a stop` });
+    // A run waiting for budget waits on the clock too: its day may have begun while no engine ran.
+    this.armBudget(live);
     this.port.markDirty(live);
   }
 }

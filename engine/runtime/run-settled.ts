@@ -15,6 +15,7 @@ export function isRunSettled(live: LiveRun, engine: SettledView): boolean {
   if (live.busy || engine.dirty.has(live.model.runId) || live.inbox.length > 0 || live.actions.length > 0) return false;
   if (isTerminal(live.model.state)) return true;
   if (live.model.state === 'paused') return live.running.size === 0; // nothing moves until resumed
+  if (live.model.budgetWait !== null) return true; // it waits on the clock for the next day's budget
   if (live.model.queued) {
     // Queued behind runs this engine drives: it will start when one of them ends.
     const wid = live.model.workflow.id;

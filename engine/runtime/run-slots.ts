@@ -5,7 +5,7 @@
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
 
-type RunSlotView = Pick<RunModel, 'runId' | 'state' | 'queued' | 'priority' | 'createdAt'> & { workflow: Pick<Workflow, 'id' | 'limits'> };
+type RunSlotView = Pick<RunModel, 'runId' | 'state' | 'queued' | 'priority' | 'createdAt'> & { budgetWait?: RunModel['budgetWait'] } & { workflow: Pick<Workflow, 'id' | 'limits'> };
 
 /**
  * Runs of `workflowId` running now, other than `except`: those the store lists as running,
@@ -37,7 +37,8 @@ export function admitRun(workflowId: string, max: number | undefined, running: n
 export function nextQueuedRun<R>(items: Iterable<R>, workflowId: string, view: (item: R) => RunSlotView): R | undefined {
   const queued = [...items].filter((r) => {
     const m = view(r);
-    return m.queued && m.workflow.id === workflowId && m.state === 'waiting';
+    // A run waiting for a day's budget starts when that day begins, not when a slot frees.
+    return m.queued && (m.budgetWait ?? null) === null && m.workflow.id === workflowId && m.state === 'waiting';
   });
   return queued.sort((a, b) => view(b).priority - view(a).priority || view(a).createdAt - view(b).createdAt)[0];
 }

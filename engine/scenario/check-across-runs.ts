@@ -18,6 +18,7 @@ const ATTEMPT_ENDS = new Set(['attempt_succeeded', 'attempt_failed', 'attempt_un
 export interface AcrossRuns {
   maxParallelRuns: number;
   queued: string[];
+  waitedForBudget: string[];
   runOrder: string[];
   maxInUse: Record<string, number>;
 }
@@ -28,7 +29,7 @@ export function acrossRuns(workflow: Workflow, events: readonly RunEvent[], runs
   const pending = new Set<string>();
   const holding = new Set<string>();
   const inUse = new Map<string, Set<string>>();
-  const out: AcrossRuns = { maxParallelRuns: 0, queued: [], runOrder: [], maxInUse: {} };
+  const out: AcrossRuns = { maxParallelRuns: 0, queued: [], waitedForBudget: [], runOrder: [], maxInUse: {} };
   for (const e of events) {
     let m = models.get(e.runId);
     if (m === undefined) {
@@ -38,7 +39,9 @@ export function acrossRuns(workflow: Workflow, events: readonly RunEvent[], runs
     applyEvent(m, e);
     if (e.type === 'run_created') pending.add(e.runId);
     else if (!CREATION.has(e.type)) pending.delete(e.runId);
-    if (e.type === 'run_queued') out.queued.push(runs.nameOf(e.runId));
+    if (e.type === 'run_queued' && e.data.for === 'budget') {
+      if (!out.waitedForBudget.includes(runs.nameOf(e.runId))) out.waitedForBudget.push(runs.nameOf(e.runId));
+    } else if (e.type === 'run_queued') out.queued.push(runs.nameOf(e.runId));
     const holds = m.state === 'running' && !m.queued && !pending.has(e.runId);
     if (holds && !holding.has(e.runId) && !out.runOrder.includes(runs.nameOf(e.runId))) out.runOrder.push(runs.nameOf(e.runId));
     if (holds) holding.add(e.runId);
@@ -58,7 +61,7 @@ export function acrossRuns(workflow: Workflow, events: readonly RunEvent[], runs
 }
 
 export function checkAcrossRuns(x: ScenarioExpectAll, workflow: Workflow, events: readonly RunEvent[], runs: ScenarioRuns): AssertionResult[] {
-  if (x.maxParallelRuns === undefined && x.queued === undefined && x.runOrder === undefined && x.maxInUse === undefined) return [];
+  if (x.maxParallelRuns === undefined && x.queued === undefined && x.waitedForBudget === undefined && x.runOrder === undefined && x.maxInUse === undefined) return [];
   const seen = acrossRuns(workflow, events, runs);
   const out: AssertionResult[] = [];
   const add = (what: string, expected: unknown, actual: unknown): void => {
@@ -66,6 +69,7 @@ export function checkAcrossRuns(x: ScenarioExpectAll, workflow: Workflow, events
   };
   if (x.maxParallelRuns !== undefined) add('most runs holding a run slot at once', x.maxParallelRuns, seen.maxParallelRuns);
   if (x.queued !== undefined) add('runs queued for a run slot, in order', x.queued, seen.queued);
+  if (x.waitedForBudget !== undefined) add('runs that waited for a daily budget, in order', x.waitedForBudget, seen.waitedForBudget);
   if (x.runOrder !== undefined) add('runs in the order they got a run slot', x.runOrder, seen.runOrder.filter((n) => x.runOrder?.includes(n)));
   for (const [resource, n] of Object.entries(x.maxInUse ?? {})) add(`most attempts on resource "${resource}" at once`, n, seen.maxInUse[resource] ?? 0);
   return out;

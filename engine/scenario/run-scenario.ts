@@ -93,16 +93,24 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
   const problems: AssertionResult[] = [];
   try {
     const hash = store.saveDefinition(workflow, start);
-    const runId = engine.startRun({ workflow, definitionHash: hash, input: scenario.input ?? {}, workspaceDir: '.', ...policy });
+    const runId = engine.startRun({ workflow, definitionHash: hash, input: scenario.input ?? {}, workspaceDir: '.', ...policy, ...(scenario.budget === undefined ? {} : { budget: scenario.budget }) });
     runs.add(MAIN_RUN, runId);
+    const timed: AssertionResult[] = [];
     // More runs first, so an action at the same virtual time finds its run started.
     for (const r of scenario.runs ?? []) {
       clock.setTimer(r.atMs ?? 0, () => {
-        const id = engine.startRun({ workflow, definitionHash: hash, input: r.input ?? {}, workspaceDir: '.', ...policy, ...(r.priority === undefined ? {} : { priority: r.priority }) });
+        let id: string;
+        try {
+          id = engine.startRun({ workflow, definitionHash: hash, input: r.input ?? {}, workspaceDir: '.', ...policy, ...(r.priority === undefined ? {} : { priority: r.priority }), ...(r.budget === undefined ? {} : { budget: r.budget }) });
+        } catch (e) {
+          // A start the engine refuses (a daily budget spent, whenOver "refuse") starts nothing.
+          (r.refused === true ? timed : problems).push({ what: `start of run "${r.name}"${r.refused === true ? ' refused' : ''}`, ok: r.refused === true, expected: 'refused', actual: `refused: ${(e as Error).message}` });
+          return;
+        }
+        if (r.refused === true) timed.push({ what: `start of run "${r.name}" refused`, ok: false, expected: 'refused', actual: 'started' });
         runs.add(r.name, id, r.steps === undefined ? undefined : scriptOf(r.steps, runs.script));
       });
     }
-    const timed: AssertionResult[] = [];
     // An action the scenario expects refused is an assertion; any other refusal is a problem.
     const outcomeOf = (what: string, refused: boolean, done: Promise<unknown>): void => {
       done.then(

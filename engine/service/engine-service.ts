@@ -236,7 +236,7 @@ export class EngineService {
     if (command.version !== undefined && command.version !== workflow.version) workflow = this.runnableVersion(command.workflow, command.version);
     const start = checkParsedStart(workflow, dirname(join(this.files.root, file.file)), command.input, this.env);
     const debug = checkDebug(workflow, command.debug);
-    return this.startParsed(start, { key: command.key, priority: command.priority, ...(debug === undefined ? {} : { debug }) });
+    return this.startParsed(start, { key: command.key, priority: command.priority, budget: command.budget, ...(debug === undefined ? {} : { debug }) });
   }
 
   /**
@@ -249,21 +249,21 @@ export class EngineService {
     const { workflow, folder } = await definitionToRun(this.files, command.definition);
     const start = checkParsedStart(workflow, folder, command.input, this.env);
     const debug = checkDebug(workflow, command.debug);
-    return this.startParsed(start, { key: command.key, priority: command.priority, ...(debug === undefined ? {} : { debug }) });
+    return this.startParsed(start, { key: command.key, priority: command.priority, budget: command.budget, ...(debug === undefined ? {} : { debug }) });
   }
 
   /**
    * Stores the definition snapshot and starts the run, unless `key` names a run of the workflow
    * created earlier: then that run is loaded (and so driven on) and answered instead.
    */
-  startChecked(start: CheckedStart, options: { key?: string | undefined; priority?: number | undefined; debug?: RunDebugSettings } = {}): { runId: string; state: RunState; created: boolean } {
-    const { key, priority } = parseCommand(StartRunCommand.pick({ key: true, priority: true }), { key: options.key, priority: options.priority }, 'the request');
-    return this.startParsed(start, { key, priority, ...(options.debug === undefined ? {} : { debug: options.debug }) });
+  startChecked(start: CheckedStart, options: { key?: string | undefined; priority?: number | undefined; budget?: number | undefined; debug?: RunDebugSettings } = {}): { runId: string; state: RunState; created: boolean } {
+    const { key, priority, budget } = parseCommand(StartRunCommand.pick({ key: true, priority: true, budget: true }), { key: options.key, priority: options.priority, budget: options.budget }, 'the request');
+    return this.startParsed(start, { key, priority, budget, ...(options.debug === undefined ? {} : { debug: options.debug }) });
   }
 
-  /** startChecked for a key and priority their command's schema has parsed already. */
-  private startParsed(start: CheckedStart, options: { key?: string | undefined; priority?: number | undefined; debug?: RunDebugSettings }): { runId: string; state: RunState; created: boolean } {
-    const { key, priority, debug } = options;
+  /** startChecked for a key, priority and budget their command's schema has parsed already. */
+  private startParsed(start: CheckedStart, options: { key?: string | undefined; priority?: number | undefined; budget?: number | undefined; debug?: RunDebugSettings }): { runId: string; state: RunState; created: boolean } {
+    const { key, priority, budget, debug } = options;
     const hash = this.store.saveDefinition(start.workflow, this.clock.now());
     // The key is looked up in the runs' rows, which the engine writes in batches: a run started a
     // moment ago with the same key (two requests in a row) must be in them, or it would be made twice.
@@ -280,6 +280,7 @@ export class EngineService {
       workspaceDir: start.workspaceDir,
       ...(key === undefined ? {} : { key }),
       ...(priority === undefined ? {} : { priority }),
+      ...(budget === undefined ? {} : { budget }),
       ...(debug === undefined ? {} : { debug }),
       ...(start.policy === undefined ? {} : { policy: start.policy }),
     });

@@ -30,6 +30,7 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 export function runSummaryPage(store: Store, filter: RunListFilter, now: number): RunSummaryPage {
   const { rows, next } = store.runPage(filter);
   const debug = store.debugRunIds(rows.map((r) => r.id));
+  const budget = store.spend.waitingForBudget(rows.filter((r) => r.state === 'waiting').map((r) => r.id));
   // The failing step is read from each run's log, so it narrows the page after the store's query:
   // a page may hold fewer rows than its limit, and `next` still goes on from the store's page.
   const summaries = rows.map((r): RunSummary => {
@@ -43,6 +44,7 @@ export function runSummaryPage(store: Store, filter: RunListFilter, now: number)
       inputRevision: r.inputRevision,
       createdAt: iso(r.createdAt),
       ...(debug.has(r.id) ? { debug: true as const } : {}),
+      ...(budget.has(r.id) ? { waitingFor: 'budget' as const } : {}),
       startedAtMs: r.createdAt,
       updatedAtMs: r.updatedAt,
       endedAtMs: ended ? r.updatedAt : null,

@@ -36,6 +36,8 @@ export interface RunRowView {
   createdAt: string;
   /** Only on a debug run. */
   debug?: true;
+  /** Only on a run that waits for a daily budget. */
+  waitingFor?: 'budget';
 }
 
 /** Events of one run after a sequence number; `next` is the `after` of the following page, or null at the end. */
@@ -88,7 +90,12 @@ export class RunReader {
   recentRuns(limit: number, kind: RunKind = 'run'): RunRowView[] {
     const rows = kind === 'run' ? this.store.listRuns(limit) : this.store.runPage({ kind, limit: Math.min(limit, MAX_RUN_PAGE) }).rows;
     const debug = this.store.debugRunIds(rows.map((r) => r.id));
-    return rows.map((r) => ({ id: r.id, workflowId: r.workflowId, version: r.version, state: r.state, inputRevision: r.inputRevision, createdAt: new Date(r.createdAt).toISOString(), ...(debug.has(r.id) ? { debug: true as const } : {}) }));
+    const budget = this.store.spend.waitingForBudget(rows.filter((r) => r.state === 'waiting').map((r) => r.id));
+    return rows.map((r) => ({
+      id: r.id, workflowId: r.workflowId, version: r.version, state: r.state, inputRevision: r.inputRevision, createdAt: new Date(r.createdAt).toISOString(),
+      ...(debug.has(r.id) ? { debug: true as const } : {}),
+      ...(budget.has(r.id) ? { waitingFor: 'budget' as const } : {}),
+    }));
   }
 
   /** The run's RunDetail: the restart record, permitted actions, attempt details (`weft inspect --json`). */

@@ -6,6 +6,7 @@ import { buildCostRollups, COST_ROLLUPS_SQL } from './cost-rollups.ts';
 import { RUN_SNAPSHOTS_SQL, SNAPSHOT_POLICY } from './run-snapshots.ts';
 import { Store } from './store.ts';
 import { backfillWorkflowRollups, WORKFLOW_ROLLUPS_SQL } from './workflow-rollups.ts';
+import { SPEND_BY_DAY_SQL } from './day-spend.ts';
 
 export interface Migration {
   version: number;
@@ -235,6 +236,13 @@ export const MIGRATIONS: readonly Migration[] = [
       const rollups = new RunRollups(db, (runId) => store.readRunLog(runId));
       buildCostRollups(db, (runId) => rollups.refresh(runId));
     },
+  },
+  {
+    version: 15,
+    name: 'what each workflow spent per day, for daily budgets (day-spend.ts)',
+    // Kept in the commits that write attempt events with a cost; built here from the log's
+    // attempt events that recorded one (a store of before issue 23 has none: the table is empty).
+    sql: SPEND_BY_DAY_SQL,
   },
 ];
 

@@ -1,12 +1,12 @@
 // The store: the one way into a weft store's SQLite file for the rest of the engine. A facade
 // over the store's jobs, each in its own file: the event log (event-log.ts), the run and step
 // projections (projections.ts), the definitions with their saved versions (definitions.ts), the
-// external events (external-events.ts), the rollups of finished runs (run-rollups.ts) and the
-// snapshots of big runs' folded models (run-snapshots.ts). They
-// share one unit of work (unit-of-work.ts): what a tick appends and projects is written by
-// flush() in one transaction, and subscribers hear of the events only after that commit. The
-// connection stays inside engine/store/: code elsewhere asks the Store, or the repository it owns
-// (store.definitions), and never runs SQL of its own on it (test/lint/store-connection.test.ts).
+// external events (external-events.ts), the rollups of finished runs (run-rollups.ts), the spend
+// per day (day-spend.ts) and the snapshots of big runs' folded models (run-snapshots.ts). They
+// share one unit of work (unit-of-work.ts): what a tick appends and projects is written by flush()
+// in one transaction, and subscribers hear of the events only after that commit. The connection
+// stays inside engine/store/: code elsewhere asks the Store, or a repository it owns
+// (store.definitions, store.spend), and never runs SQL on it (test/lint/store-connection.test.ts).
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { EventType, RunEvent } from '../../shared/events/run-event.ts';
 import { storeLogDamage } from './check-log.ts';
@@ -18,6 +18,7 @@ import { ExternalEvents } from './external-events.ts';
 import { Projections } from './projections.ts';
 import type { RunListFilter, RunListRow } from './run-list.ts';
 import { RunRollups, type RolledUpRun } from './run-rollups.ts';
+import { DaySpend } from './day-spend.ts';
 import { RunSnapshots, type SnapshotPolicy } from './run-snapshots.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
@@ -49,6 +50,8 @@ export class Store {
   private readonly projections: Projections;
   private readonly rollups: RunRollups;
   private readonly snapshots: RunSnapshots;
+  /** What each workflow spent per day (day-spend.ts): daily budgets read it. */
+  readonly spend: DaySpend;
 
   /** A store over an open connection; its owner (engine/host, a test) closes the connection. */
   constructor(db: Db, options: StoreOptions = {}) {
@@ -60,6 +63,7 @@ export class Store {
     this.definitions = new Definitions(this.work);
     this.rollups = new RunRollups(db, (runId) => this.readRunLog(runId));
     this.snapshots = new RunSnapshots(db, options.snapshots);
+    this.spend = new DaySpend(this.work);
     // The commit's order: events, the consumption of external events, projections, the rollups
     // of the runs the events touched (they read the log just written), then the snapshots (each
     // records the cursor of the event it covers, written by then).
@@ -67,7 +71,7 @@ export class Store {
     this.work.add(this.external);
     this.work.add(this.projections);
     this.work.add({ hasPending: false, take: () => ({ rows: 0, write: ({ events }) => this.rollups.afterWrite(events) }) });
-    this.work.add(this.snapshots);
+    for (const part of [this.spend, this.snapshots]) this.work.add(part);
   }
 
   // ---- definitions ----
@@ -387,9 +391,8 @@ export class Store {
   }
 
   /**
-   * Runs with events in the log but no row in `runs` (an older engine committed a child run's
-   * creation and its row separately, and a crash between them orphaned the child). The log's run
-   * ids are walked one index seek each, so this costs one lookup per run, not one per event.
+   * Runs with events in the log but no row in `runs` (an older engine committed a child run's creation
+   * and its row apart; a crash between them orphaned it). One index seek per run, not per event.
    */
   runsWithoutRow(): string[] {
     return this.projections.runsWithoutRow();

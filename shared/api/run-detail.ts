@@ -86,8 +86,16 @@ export const RunDetailHeader = RunHeader.extend({
   updatedAtMs: z.number(),
   key: z.string().nullable(),
   priority: z.number(),
-  /** Waiting for a run slot under limits.maxParallelRuns. */
+  /** Waiting for a run slot under limits.maxParallelRuns, or for a daily budget (`budgetWait`). */
   queued: z.boolean(),
+  /** Only while the run waits for a daily budget (docs/budgets.md): when it tries again (the next UTC day), and why it waits. */
+  budgetWait: z.strictObject({ untilMs: z.number(), reason: z.string() }).optional(),
+  /**
+   * Only on a run with a budget (docs/budgets.md): the one that applies (the smallest of the
+   * definition's, the start's and the policy's perRun, and where it came from) and what the run
+   * has spent so far, the sum of its attempts' recorded costs.
+   */
+  budget: z.strictObject({ amount: z.number(), currency: z.string(), source: z.enum(['definition', 'start', 'policy']), spent: z.number() }).optional(),
   parent: ParentLink.nullable(),
   forkOf: z.strictObject({ runId: z.string(), fromStep: z.string() }).nullable(),
   /** Only on a replay (weft replay, docs/evolution.md): the run it replays and the definition it ran on. */

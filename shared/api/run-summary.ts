@@ -16,6 +16,8 @@ export const RunsListRow = z.strictObject({
   createdAt: z.iso.datetime(),
   /** Only on a debug run (breakpoints or pinned outputs): its outputs may not be real. */
   debug: z.literal(true).optional(),
+  /** Only on a run that waits for a daily budget (docs/budgets.md): it starts when the next UTC day begins. */
+  waitingFor: z.literal('budget').optional(),
 });
 export type RunsListRow = z.infer<typeof RunsListRow>;
 

@@ -1,5 +1,5 @@
 // Starting a run (`POST /api/runs`, `weft run FILE`): which workflow, which input, and the
-// optional idempotency key and queue priority. The answer is a RunOutcome.
+// optional idempotency key, queue priority and budget. The answer is a RunOutcome.
 import { z } from 'zod';
 import { MAX_ID_LENGTH, NonBlankText, StepId, WorkflowId } from './api-ids.ts';
 import { JsonValue } from './json-value.ts';
@@ -19,6 +19,11 @@ export const StartRunCommand = z.strictObject({
   key: NonBlankText.max(MAX_ID_LENGTH, `a key is at most ${MAX_ID_LENGTH} characters`).optional(),
   /** Order among runs queued by limits.maxParallelRuns, higher first (`--priority`). */
   priority: z.number().int().optional(),
+  /**
+   * The most this run may spend (`--budget`, docs/budgets.md), in the policy's currency; the
+   * smallest of it, the definition's limits.budget and the policy's budgets.perRun applies.
+   */
+  budget: z.number().nonnegative('a budget is an amount of 0 or more').optional(),
   /**
    * Makes the run a debug run: it pauses before each step of `breakpoints` starts (`--break`), and
    * settles each step of `pins` with the output given, without calling it (`--pin`).

@@ -10,14 +10,15 @@ import { KIND_SPECS } from './step-kinds.ts';
  * timeout as `unknown`, so it offers `unknown` instead of `timed_out`.
  *
  * @example
- * edgeOutcomesFor({ id: 'charge', kind: 'http', effect: 'external', config: {...} }) // ['succeeded', 'failed', 'unknown', 'any']
+ * edgeOutcomesFor({ id: 'charge', kind: 'http', effect: 'external', config: {...} }) // ['succeeded', 'failed', 'unknown', 'budget_exceeded', 'any']
  */
 export function edgeOutcomesFor(step: Pick<Step, 'kind' | 'effect'>, hasLoopEdge = false): EdgeOutcome[] {
   const spec = KIND_SPECS[step.kind];
   const own: readonly EdgeOutcome[] = spec.outcomes;
   if (own.length === 0) return [];
   const external = step.effect === 'external' && spec.canHaveEffect;
-  const list: EdgeOutcome[] = external ? [...own.filter((o) => o !== 'timed_out' && o !== 'unknown'), 'unknown'] : [...own];
+  // An external step's timeout is its `unknown`, in the place of `timed_out`.
+  const list: EdgeOutcome[] = external ? own.flatMap((o): EdgeOutcome[] => (o === 'timed_out' ? ['unknown'] : o === 'unknown' ? [] : [o])) : [...own];
   if (list.length > 1) list.push('any');
   if (hasLoopEdge) list.push('exhausted');
   return list;

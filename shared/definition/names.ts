@@ -21,6 +21,7 @@ export type StepKind = (typeof STEP_KINDS)[number];
 /**
  * Outcomes an edge can follow. `any` matches every settled outcome. `exhausted` is no outcome of
  * its own: the edge is taken instead of a loop edge of the same step whose maxTraversals are used up.
+ * `budget_exceeded`: the step did not start, because its run's budget would be exceeded (docs/budgets.md).
  */
 export const EDGE_OUTCOMES = [
   'succeeded',
@@ -29,6 +30,7 @@ export const EDGE_OUTCOMES = [
   'timed_out',
   'rejected',
   'expired',
+  'budget_exceeded',
   'any',
   'exhausted',
 ] as const;

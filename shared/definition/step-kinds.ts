@@ -67,19 +67,19 @@ function defineKind<K extends StepKind, C extends z.ZodType, const T extends Kin
 
 export const KIND_SPECS = {
   agent: defineKind('agent', AgentConfig, {
-    route: 'executor', outside: true, family: 'work', outcomes: ['succeeded', 'failed', 'timed_out'],
+    route: 'executor', outside: true, family: 'work', outcomes: ['succeeded', 'failed', 'timed_out', 'budget_exceeded'],
     canFail: true, canHaveEffect: true, folder: 'none',
   }),
   script: defineKind('script', ScriptConfig, {
-    route: 'executor', outside: true, family: 'work', outcomes: ['succeeded', 'failed', 'timed_out'],
+    route: 'executor', outside: true, family: 'work', outcomes: ['succeeded', 'failed', 'timed_out', 'budget_exceeded'],
     canFail: true, canHaveEffect: true, folder: 'code',
   }),
   command: defineKind('command', CommandConfig, {
-    route: 'executor', outside: true, family: 'work', outcomes: ['succeeded', 'failed', 'timed_out', 'unknown'],
+    route: 'executor', outside: true, family: 'work', outcomes: ['succeeded', 'failed', 'timed_out', 'unknown', 'budget_exceeded'],
     canFail: true, canHaveEffect: true, folder: 'code',
   }),
   http: defineKind('http', HttpConfig, {
-    route: 'executor', outside: true, family: 'work', outcomes: ['succeeded', 'failed', 'timed_out'],
+    route: 'executor', outside: true, family: 'work', outcomes: ['succeeded', 'failed', 'timed_out', 'budget_exceeded'],
     canFail: true, canHaveEffect: true, folder: 'none',
   }),
   human: defineKind('human', HumanConfig, {
@@ -186,4 +186,16 @@ export function waitsOnTheWorld(kind: StepKind): boolean {
  */
 export function kindsWhere(test: (spec: KindTraits<never>) => boolean): StepKind[] {
   return STEP_KINDS.filter((k) => test(TRAITS[k]));
+}
+
+/**
+ * True for kinds whose attempts are billed (a call, a process, a request: docs/budgets.md): the
+ * kinds that can settle `budget_exceeded`, because a run's budget is checked before each attempt.
+ *
+ * @example
+ * billsAttempts('agent') // true
+ * billsAttempts('human') // false
+ */
+export function billsAttempts(kind: StepKind): boolean {
+  return (KIND_SPECS[kind].outcomes as readonly EdgeOutcome[]).includes('budget_exceeded');
 }

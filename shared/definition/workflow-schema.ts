@@ -30,6 +30,7 @@ export type Edge = z.infer<typeof Edge>;
 export const Limits = z.strictObject({
   concurrency: z.record(z.string().min(1), z.number().int().positive()).optional(),
   maxParallelRuns: z.number().int().positive().optional(),
+  budget: z.number().nonnegative().optional().describe("the most one run may spend, in the policy's currency (docs/budgets.md); the smallest of this, the start's budget and the policy's perRun applies"),
 });
 
 export const Workflow = z.strictObject({

@@ -20,7 +20,7 @@ export type Covers = z.infer<typeof Covers>;
 // codes of the union: a misspelt code in an emitted event does not compile.
 const ErrorInfo = z.object({ code: z.custom<AttemptErrorCode>((v) => typeof v === 'string', 'an error code must be a string'), message: z.string() });
 
-export const SETTLE_OUTCOMES = ['succeeded', 'failed', 'unknown', 'timed_out', 'rejected', 'expired', 'skipped', 'cancelled'] as const;
+export const SETTLE_OUTCOMES = ['succeeded', 'failed', 'unknown', 'timed_out', 'rejected', 'expired', 'budget_exceeded', 'skipped', 'cancelled'] as const;
 export const SettleOutcome = z.enum(SETTLE_OUTCOMES);
 export type SettleOutcome = z.infer<typeof SettleOutcome>;
 
@@ -67,6 +67,8 @@ export const EVENT_DATA = {
      * definition: a later change of weft.policy.json does not change a run in flight.
      */
     policy: z.object({ hash: z.string(), rules: Policy }).optional(),
+    /** The budget the start gave the run (`weft run --budget`, docs/budgets.md); the smallest of it, limits.budget and the policy's perRun applies. */
+    budget: z.number().nonnegative().optional(),
   }),
   run_input_revised: z.object({ inputRevision: z.number().int(), input: z.unknown() }),
   run_state_changed: z.object({ state: z.enum(RUN_STATES) }),
@@ -81,7 +83,11 @@ export const EVENT_DATA = {
   run_failing: z.object({ stepId: z.string() }),
   compensation_started: z.object({ order: z.array(z.string()) }),
   step_compensated: z.object({ compensatedBy: z.string() }),
-  run_queued: z.object({ priority: z.number() }),
+  /**
+   * The run waits before it starts: for a run slot (limits.maxParallelRuns, the default), or for
+   * a daily budget (`for: "budget"`, docs/budgets.md) until `until`, the next UTC day's start.
+   */
+  run_queued: z.object({ priority: z.number(), for: z.enum(['slot', 'budget']).optional(), until: z.number().optional() }),
   child_started: z.object({ childRunId: z.string(), index: z.number().int().optional() }),
   child_finished: z.object({ childRunId: z.string(), index: z.number().int().optional(), state: z.string(), output: z.unknown().optional() }),
   run_dequeued: z.object({}),

@@ -52,6 +52,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       run.key = d.key;
       run.parent = d.parent;
       run.policy = d.policy;
+      run.startBudget = d.budget;
       run.debug = d.debug === undefined ? null : { breakpoints: [...d.debug.breakpoints], pins: { ...d.debug.pins }, pausedAt: null, passed: new Set(), stepping: false };
       return;
     }
@@ -73,9 +74,11 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
     }
     case 'run_queued':
       run.queued = true;
+      run.budgetWait = e.data.for === 'budget' && e.data.until !== undefined ? { until: e.data.until, reason: e.reason ?? '' } : null;
       return;
     case 'run_dequeued':
       run.queued = false;
+      run.budgetWait = null;
       return;
     case 'operator_action': {
       const d = e.data;
@@ -345,7 +348,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       s.escalated = false; // settling answers an earlier escalation (an escalated task that is decided)
       s.settledSeq = e.seq;
       s.dueSince = null;
-      s.state = d.outcome === 'timed_out' || d.outcome === 'expired' ? 'failed' : d.outcome;
+      s.state = d.outcome === 'timed_out' || d.outcome === 'expired' || d.outcome === 'budget_exceeded' ? 'failed' : d.outcome;
       s.reopened = null;
       if (d.outcome === 'skipped') {
         // The decisions after passFrom led to this skip: a re-decision judges them again from there.

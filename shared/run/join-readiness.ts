@@ -17,7 +17,7 @@ export type Readiness =
   | { kind: 'pass_over'; reason: string }
   | { kind: 'fail'; reason: string };
 
-const FAILURE_OUTCOMES = new Set(['failed', 'unknown', 'timed_out', 'rejected', 'expired']);
+const FAILURE_OUTCOMES = new Set(['failed', 'unknown', 'timed_out', 'rejected', 'expired', 'budget_exceeded']);
 
 export function joinReadiness(run: RunModel, index: DefinitionIndex, step: Step & { kind: 'join' }, window: number): Readiness {
   const forward = (index.in.get(step.id) ?? []).filter((e) => !e.loop);

@@ -11,8 +11,15 @@ import { openTasks } from './open-tasks.ts';
 import { runPermittedActions, stepPermittedActions } from './permitted-actions.ts';
 import { attemptView, restartRecord, shownAttempts, stepRuntime, type AttemptsCut } from './restart-record.ts';
 import type { AttemptRecord, RunModel } from './run-model.ts';
+import { runBudget, runSpend } from '../cost/run-budget.ts';
 
 const isRunState = (x: string | null): x is RunState => RUN_STATES.some((s) => s === x);
+
+/** The run's budget and spend, when it has a budget (RunDetail's `budget`). */
+function budgetView(run: RunModel): Pick<RunDetail['run'], 'budget'> {
+  const b = runBudget(run);
+  return b === undefined ? {} : { budget: { ...b, spent: runSpend(run) } };
+}
 
 /**
  * The RunDetail of a run model (without the definition snapshot, which the service adds). With
@@ -59,6 +66,8 @@ export function runDetail(run: RunModel, cut: AttemptsCut = {}): RunDetail {
       key: run.key ?? null,
       priority: run.priority,
       queued: run.queued,
+      ...(run.budgetWait === null ? {} : { budgetWait: { untilMs: run.budgetWait.until, reason: run.budgetWait.reason } }),
+      ...budgetView(run),
       parent: p === undefined ? null : { runId: p.runId, stepId: p.stepId, activation: p.activation, attempt: p.attempt, ...(p.index === undefined ? {} : { index: p.index }) },
       forkOf: run.forkOf ?? null,
       ...(run.replayOf === undefined ? {} : { replayOf: run.replayOf }),

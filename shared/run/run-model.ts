@@ -197,8 +197,12 @@ export interface RunModel {
   failing: { stepId: string; reason: string } | null;
   /** Compensation in progress: the steps still to offset, in order, and those offset already. */
   compensation: { pending: string[]; done: string[] } | null;
-  /** Waiting for a slot under limits.maxParallelRuns. */
+  /** Waiting for a slot under limits.maxParallelRuns, or for a daily budget (budgetWait). */
   queued: boolean;
+  /** Set while the run waits for a daily budget (run_queued for budget): when it tries again, and why it waits. */
+  budgetWait: { until: number; reason: string } | null;
+  /** The budget its start gave the run (run_created's `budget`; docs/budgets.md). */
+  startBudget: number | undefined;
   priority: number;
   /** The subworkflow or map step this run is a child of. */
   parent: { runId: string; stepId: string; activation: number; attempt: number; index?: number | undefined } | undefined;
@@ -285,6 +289,8 @@ export function newRunModel(runId: string, workflow: Workflow): RunModel {
     failing: null,
     compensation: null,
     queued: false,
+    budgetWait: null,
+    startBudget: undefined,
     priority: 0,
     parent: undefined,
     key: undefined,

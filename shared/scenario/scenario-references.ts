@@ -19,7 +19,7 @@ interface ScenarioShape {
   decisions?: Named[] | undefined;
   operator?: Action[] | undefined;
   revise?: Named[] | undefined;
-  expect: { runs?: Record<string, unknown> | undefined; queued?: string[] | undefined; runOrder?: string[] | undefined };
+  expect: { runs?: Record<string, unknown> | undefined; queued?: string[] | undefined; waitedForBudget?: string[] | undefined; runOrder?: string[] | undefined };
 }
 
 export function checkScenarioReferences(s: ScenarioShape, ctx: z.core.$RefinementCtx): void {
@@ -51,5 +51,6 @@ export function checkScenarioReferences(s: ScenarioShape, ctx: z.core.$Refinemen
   for (const [k, r] of (s.revise ?? []).entries()) known(r.run, ['revise', k, 'run']);
   for (const name of Object.keys(s.expect.runs ?? {})) known(name, ['expect', 'runs', name]);
   for (const [k, name] of (s.expect.queued ?? []).entries()) known(name, ['expect', 'queued', k]);
+  for (const [k, name] of (s.expect.waitedForBudget ?? []).entries()) known(name, ['expect', 'waitedForBudget', k]);
   for (const [k, name] of (s.expect.runOrder ?? []).entries()) known(name, ['expect', 'runOrder', k]);
 }

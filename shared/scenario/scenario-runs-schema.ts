@@ -16,6 +16,8 @@ export const ScenarioRun = z.strictObject({
   atMs: Ms.optional().describe('virtual time after the scenario starts (default 0, after the scenario\'s own run)'),
   input: z.unknown().optional(),
   priority: z.number().int().optional().describe('higher runs leave a limits.maxParallelRuns queue first'),
+  budget: z.number().nonnegative().optional().describe("the run's start budget (as weft run --budget gives it; docs/budgets.md)"),
+  refused: z.boolean().optional().describe('the engine must refuse to start this run (a daily budget is spent and the policy says whenOver "refuse")'),
   steps: z.record(z.string(), z.array(z.union([PlainOutcome, CaseOutcome])).min(1)).optional().describe("this run's scripted outcomes for the steps it names (the others follow the scenario's)"),
 });
 export type ScenarioRun = z.infer<typeof ScenarioRun>;
@@ -24,6 +26,7 @@ export type ScenarioRun = z.infer<typeof ScenarioRun>;
 export const AcrossRunsExpect = {
   maxParallelRuns: z.number().int().nonnegative().optional().describe('the most runs that held a run slot (running, not queued) at once'),
   queued: z.array(RunName).optional().describe('the runs that waited for a run slot (limits.maxParallelRuns), in the order they were queued'),
+  waitedForBudget: z.array(RunName).optional().describe("the runs that waited for a daily budget (the policy's budgets), in the order they first waited"),
   runOrder: z.array(RunName).optional().describe('the named runs in the order they got a run slot (started, or left the queue)'),
   maxInUse: z.record(z.string(), z.number().int().nonnegative()).optional().describe('per resource: the most attempts of its steps running at once, across runs'),
 };

@@ -72,7 +72,7 @@ export const ScenarioExpect = z.strictObject({
       z.string(),
       z.strictObject({
         state: z.string().optional(),
-        outcome: z.string().optional().describe('the outcome of its latest settlement: succeeded, failed, unknown, timed_out, rejected, expired, skipped, cancelled'),
+        outcome: z.string().optional().describe('the outcome of its latest settlement: succeeded, failed, unknown, timed_out, rejected, expired, budget_exceeded, skipped, cancelled'),
         output: z.unknown().optional(),
         attempts: z.number().int().nonnegative().optional(),
         activations: z.array(ScenarioActivationExpect).optional().describe('each activation in order (as many as there were): how it settled and its output'),
@@ -108,6 +108,7 @@ export const Scenario = z.strictObject({
   operator: z.array(ScenarioOperatorAction).optional().describe("an operator's actions (weft pause, resume, cancel, retry, skip, resolve, keep) and forks at virtual times"),
   revise: z.array(ScenarioRevision).optional().describe('input revisions (weft revise) at virtual times'),
   crash: z.strictObject({ afterEvent: z.enum(EVENT_TYPES as [string, ...string[]]), step: z.string().optional(), nth: z.number().int().positive().optional() }).optional(),
+  budget: z.number().nonnegative().optional().describe("the scenario's own run's start budget (as weft run --budget gives it; docs/budgets.md)"),
   runs: z.array(ScenarioRun).optional().describe('more runs of the workflow, started at virtual times (the scripted outcomes are counted per run)'),
   policy: Policy.optional().describe("the workspace policy the scenario's runs start under (instead of the file's `policy`, or weft.policy.json beside the workflow)"),
   prices: PriceTable.optional().describe('the price table that prices scripted `usage` (docs/cost.md); default: weft.prices.json beside the workflow'),

@@ -10,6 +10,7 @@ import { checkReachability } from './checks/reachability.ts';
 import { checkExpressions } from './checks/expressions.ts';
 import { checkRouting } from './checks/routing.ts';
 import { checkExhaustedEdges } from './checks/exhausted-edges.ts';
+import { checkBudgetEdges } from './checks/budget-edges.ts';
 import { checkJoins } from './checks/joins.ts';
 import { checkIgnoredBranches } from './checks/ignored-branches.ts';
 import { checkEffects } from './checks/effects.ts';
@@ -22,6 +23,7 @@ const CHECKS = [
   checkExpressions,
   checkRouting,
   checkExhaustedEdges,
+  checkBudgetEdges,
   checkJoins,
   checkIgnoredBranches,
   checkEffects,

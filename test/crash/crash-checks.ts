@@ -60,7 +60,7 @@ export interface CrashSummary {
 }
 
 const ENGINE_STOPPED = /engine stopped/;
-const SETTLED_STATE: Record<string, string> = { timed_out: 'failed', expired: 'failed' };
+const SETTLED_STATE: Record<string, string> = { timed_out: 'failed', expired: 'failed', budget_exceeded: 'failed' };
 const ENDED: Record<string, string> = { attempt_succeeded: 'succeeded', attempt_failed: 'failed', attempt_unknown: 'unknown' };
 
 const key = (step: string | null, activation: number | null, attempt: number | null): string => `${step} ${activation} ${attempt}`;

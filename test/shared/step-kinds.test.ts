@@ -4,7 +4,7 @@
 // and code kinds of the service), so a changed trait is a deliberate change of this table.
 import { describe, expect, it } from 'vitest';
 import { STEP_KINDS, type StepKind } from '../../shared/definition/names.ts';
-import { canFail, isHandled, KIND_SPECS, kindsWhere, runsInline, runsOutside, waitsOnTheWorld } from '../../shared/definition/step-kinds.ts';
+import { billsAttempts, canFail, isHandled, KIND_SPECS, kindsWhere, runsInline, runsOutside, waitsOnTheWorld } from '../../shared/definition/step-kinds.ts';
 import { Step } from '../../shared/definition/workflow-schema.ts';
 
 type Row = [kind: StepKind, route: string, outside: boolean, canHaveEffect: boolean, folder: string, family: string];
@@ -75,12 +75,16 @@ describe('step-kind registry', () => {
     expect(canFail(step({ id: 't', kind: 'transform', config: { expression: 'input' }, accept: 'output.ok' }))).toBe(true);
   });
 
+  it('says which kinds bill their attempts: those that can settle budget_exceeded', () => {
+    expect(STEP_KINDS.filter(billsAttempts)).toEqual(['agent', 'script', 'command', 'http']);
+  });
+
   it('gives each kind the outcomes its edges may follow', () => {
     expect(Object.fromEntries(STEP_KINDS.map((k) => [k, KIND_SPECS[k].outcomes]))).toEqual({
-      agent: ['succeeded', 'failed', 'timed_out'],
-      script: ['succeeded', 'failed', 'timed_out'],
-      command: ['succeeded', 'failed', 'timed_out', 'unknown'],
-      http: ['succeeded', 'failed', 'timed_out'],
+      agent: ['succeeded', 'failed', 'timed_out', 'budget_exceeded'],
+      script: ['succeeded', 'failed', 'timed_out', 'budget_exceeded'],
+      command: ['succeeded', 'failed', 'timed_out', 'unknown', 'budget_exceeded'],
+      http: ['succeeded', 'failed', 'timed_out', 'budget_exceeded'],
       human: ['succeeded', 'rejected', 'expired'],
       wait: ['succeeded'],
       event: ['succeeded', 'expired'],

@@ -1,6 +1,8 @@
 // `weft inspect RUN [--db PATH] [--json]`: the run's restart record.
 import type { RestartRecord } from '../../service/run-reader.ts';
 import type { RunCost } from '../../../shared/cost/run-cost.ts';
+import type { RunDetail } from '../../../shared/api/run-detail.ts';
+import { budgetName, formatAmount } from '../../../shared/cost/run-budget.ts';
 import type { Command } from '../command.ts';
 import { runCostLine, stepCostText } from '../cost-text.ts';
 import { withReadOnlyStore } from '../engine-session.ts';
@@ -36,8 +38,8 @@ cost, and the next permitted action with its reason; and what the run cost in al
   },
 };
 
-/** The record as a person reads it, in the shape of the A17 example of the reference text. */
-export function formatRecord(r: RestartRecord & { cost?: RunCost }): string {
+/** The record as a person reads it, in the shape of the A17 example of the reference text; a RunDetail adds its cost and budget. */
+export function formatRecord(r: RestartRecord & { cost?: RunCost; run: Partial<Pick<RunDetail['run'], 'budget' | 'budgetWait'>> }): string {
   const debug = r.run.debug;
   const lines = [
     `Run ${r.run.id}: ${r.run.workflowId} v${r.run.version}, ${r.run.state}${debug === undefined ? '' : ' (debug run)'}`,
@@ -45,6 +47,9 @@ export function formatRecord(r: RestartRecord & { cost?: RunCost }): string {
   ];
   const costLine = r.cost === undefined ? undefined : runCostLine(r.cost);
   if (costLine !== undefined) lines.push(costLine);
+  const { budget, budgetWait } = r.run;
+  if (budget !== undefined) lines.push(`Budget: ${formatAmount(budget.spent, budget.currency)} spent of ${budgetName(budget)}`);
+  if (budgetWait !== undefined) lines.push(`Waiting for budget until ${new Date(budgetWait.untilMs).toISOString()}: ${budgetWait.reason.replace(/^waiting for budget: /, '')}`);
   for (const m of r.run.migrations ?? []) lines.push(`Migrated: v${m.fromVersion} → v${m.toVersion} at event ${m.seq} (${m.at}) by ${m.by}`);
   if (debug !== undefined) {
     const paused = debug.pausedAt === null ? '' : `; paused at "${debug.pausedAt.step}" (activation ${debug.pausedAt.activation})`;

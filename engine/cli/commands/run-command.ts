@@ -17,7 +17,7 @@ import { UsageError } from '../usage-error.ts';
 export const runCommand: Command = {
   name: 'run',
   summary: 'run a workflow until it ends or only waiting work remains',
-  usage: 'weft run FILE [--input JSON|@file] [--key KEY] [--priority N] [--break STEP]... [--pin STEP=@file.json]... [--db PATH] [--json]',
+  usage: 'weft run FILE [--input JSON|@file] [--key KEY] [--priority N] [--budget AMOUNT] [--break STEP]... [--pin STEP=@file.json]... [--db PATH] [--json]',
   help: `Validates FILE, stores a snapshot of its definition (a version that has run is
 immutable), starts a run and drives it until it ends or only waiting work remains
 (timers, people, events, or a step that needs a person).
@@ -26,6 +26,8 @@ immutable), starts a run and drives it until it ends or only waiting work remain
   --key KEY            idempotent creation: if a run of this workflow was created with KEY,
                        nothing new starts and that run is reported (and driven on)
   --priority N         order among runs queued by limits.maxParallelRuns (higher first)
+  --budget AMOUNT      the most this run may spend, in the policy's currency (docs/budgets.md);
+                       the smallest of it, limits.budget and the policy's perRun applies
   --break STEP         a debug run: pause before STEP starts (repeat for more steps); then
                        weft continue RUN, or weft step RUN to pause before the next start
   --pin STEP=@file     a debug run: settle STEP with this output (or STEP=JSON) without calling
@@ -43,11 +45,14 @@ error, 3 left waiting or needing attention.`,
       json: { type: 'boolean' },
       key: { type: 'string' },
       priority: { type: 'string' },
+      budget: { type: 'string' },
       break: { type: 'string', multiple: true },
       pin: { type: 'string', multiple: true },
     });
     const priority = values.priority === undefined ? undefined : Number(values.priority);
     if (priority !== undefined && !Number.isInteger(priority)) throw new UsageError('--priority takes a whole number');
+    const budget = values.budget === undefined ? undefined : Number(values.budget);
+    if (budget !== undefined && (values.budget?.trim() === '' || !Number.isFinite(budget) || budget < 0)) throw new UsageError(`--budget takes an amount of 0 or more, such as 0.25; got "${values.budget ?? ''}"`);
     const [file, ...extra] = positionals;
     if (file === undefined || extra.length > 0) throw new UsageError('give exactly one workflow file');
     const dbPath = storePath(values.db, io.cwd);
@@ -73,9 +78,9 @@ error, 3 left waiting or needing attention.`,
       const start = checkStart(workflow, dirname(path), input);
       const debug = checkDebug(workflow, debugAsked);
       // What a server that owns the store is sent: the file's text, never its path.
-      const typed = checkRun({ command: 'run', definition: text, input, key: values.key, priority, ...(debugAsked === undefined ? {} : { debug: debugAsked }) });
+      const typed = checkRun({ command: 'run', definition: text, input, key: values.key, priority, budget, ...(debugAsked === undefined ? {} : { debug: debugAsked }) });
       const outcome = await performOnStore(dbPath, 'run', io, typed, RunOutcome, async (service) => {
-        const { runId } = service.startChecked(start, { key: values.key, priority, ...(debug === undefined ? {} : { debug }) });
+        const { runId } = service.startChecked(start, { key: values.key, priority, budget, ...(debug === undefined ? {} : { debug }) });
         return { runId, state: await service.settled(runId) };
       }, 'create');
       return printRunOutcome(io, outcome.runId, outcome.state, values.json === true);

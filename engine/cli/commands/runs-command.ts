@@ -16,7 +16,9 @@ export const runsCommand: Command = {
                other list shows
   --db PATH    the store (default $WEFT_DB, else .weft/weft.db in this folder)
   --json       print {"runs":[{"id","workflowId","version","state","inputRevision","createdAt"}]};
-               a debug run (weft run --break/--pin) is marked "debug" (--json: "debug":true)`,
+               a debug run (weft run --break/--pin) is marked "debug" (--json: "debug":true);
+               a run that waits for a daily budget, "waiting for budget" (--json:
+               "waitingFor":"budget"; docs/budgets.md)`,
 
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, limit: { type: 'string' }, kind: { type: 'string' }, json: { type: 'boolean' } });
@@ -29,7 +31,7 @@ export const runsCommand: Command = {
       const runs = reader.recentRuns(limit, kind);
       if (values.json === true) io.stdout.write(`${JSON.stringify({ runs })}\n`);
       else if (runs.length === 0) io.stdout.write(kind === 'replay' ? 'no replays yet\n' : 'no runs yet\n');
-      else for (const r of runs) io.stdout.write(`${r.id}  ${r.workflowId} v${r.version}  ${r.state.padEnd(15)}  rev ${r.inputRevision}  ${r.createdAt}${r.debug === true ? '  debug' : ''}\n`);
+      else for (const r of runs) io.stdout.write(`${r.id}  ${r.workflowId} v${r.version}  ${r.state.padEnd(15)}  rev ${r.inputRevision}  ${r.createdAt}${r.debug === true ? '  debug' : ''}${r.waitingFor === 'budget' ? '  waiting for budget' : ''}\n`);
       return EXIT_OK;
     });
   },

@@ -161,8 +161,9 @@ describe('document edits', () => {
 
 describe('outcomes per kind', () => {
   it('offers what each kind can produce, unknown for external calls, none from an end', () => {
-    expect(edgeOutcomesFor({ kind: 'http' })).toEqual(['succeeded', 'failed', 'timed_out', 'any']);
-    expect(edgeOutcomesFor({ kind: 'http', effect: 'external' })).toEqual(['succeeded', 'failed', 'unknown', 'any']);
+    expect(edgeOutcomesFor({ kind: 'http' })).toEqual(['succeeded', 'failed', 'timed_out', 'budget_exceeded', 'any']);
+    expect(edgeOutcomesFor({ kind: 'http', effect: 'external' })).toEqual(['succeeded', 'failed', 'unknown', 'budget_exceeded', 'any']);
+    expect(edgeOutcomesFor({ kind: 'command', effect: 'external' })).toEqual(['succeeded', 'failed', 'unknown', 'budget_exceeded', 'any']);
     expect(edgeOutcomesFor({ kind: 'human' })).toEqual(['succeeded', 'rejected', 'expired', 'any']);
     expect(edgeOutcomesFor({ kind: 'router' })).toEqual(['succeeded']);
     expect(edgeOutcomesFor({ kind: 'end' })).toEqual([]);

@@ -1,0 +1,96 @@
+// What each workflow spent per day (UTC, engine clock), for the daily budgets of a workspace
+// policy (docs/budgets.md): `spend_by_day` (migration 14) holds one row per day and workflow, in
+// millionths of the currency's unit (as sumCost adds), kept in the commit that writes the
+// attempt events carrying a cost, so the sum can never disagree with the log. Admission reads the
+// day's few rows instead of the attempt events of every run of the day.
+import type { RunEvent } from '../../shared/events/run-event.ts';
+import type { BatchPart, PendingWrites, UnitOfWork } from './unit-of-work.ts';
+
+/** Milliseconds in a day: a day is `Math.floor(at / DAY_MS)` (UTC). */
+export const DAY_MS = 86_400_000;
+
+const ATTEMPT_ENDS = ['attempt_succeeded', 'attempt_failed', 'attempt_unknown'] as const;
+
+/** Migration 14's table. */
+export const SPEND_BY_DAY_SQL = `
+  CREATE TABLE spend_by_day (
+    day INTEGER NOT NULL,
+    workflow_id TEXT NOT NULL,
+    micros INTEGER NOT NULL,
+    PRIMARY KEY (day, workflow_id)
+  ) WITHOUT ROWID;
+  INSERT INTO spend_by_day (day, workflow_id, micros)
+    SELECT e.at / ${DAY_MS}, r.workflow_id, SUM(CAST(ROUND(json_extract(e.data, '$.meta.cost.amount') * 1000000) AS INTEGER))
+    FROM events e JOIN runs r ON r.id = e.run_id
+    WHERE e.type IN (${ATTEMPT_ENDS.map((t) => `'${t}'`).join(', ')}) AND r.kind = 'run' AND json_extract(e.data, '$.meta.cost.amount') IS NOT NULL
+    GROUP BY 1, 2;
+`;
+
+/** What was spent on one day: by the workflow asked about, and by the whole workspace (the store). */
+export interface DaySpent {
+  workflow: number;
+  workspace: number;
+}
+
+export class DaySpend implements BatchPart {
+  readonly hasPending = false;
+
+  constructor(private readonly work: UnitOfWork) {}
+
+  /**
+   * What was spent on `day` (a UTC day number, Math.floor(ms / DAY_MS)), as of the last commit.
+   *
+   * @example store.spend.on(Math.floor(clock.now() / DAY_MS), 'order-flow') // { workflow: 1.2, workspace: 4.75 }
+   */
+  on(day: number, workflowId: string): DaySpent {
+    const rows = this.work.stmt('SELECT workflow_id, micros FROM spend_by_day WHERE day = ?').raw().all(day) as [string, number][];
+    let workflow = 0;
+    let workspace = 0;
+    for (const [id, micros] of rows) {
+      workspace += micros;
+      if (id === workflowId) workflow += micros;
+    }
+    return { workflow: workflow / 1_000_000, workspace: workspace / 1_000_000 };
+  }
+
+  /**
+   * Which of `runIds` wait for a daily budget now: their latest run_queued or run_dequeued is a
+   * run_queued for budget. Read from the log (an indexed probe per run), for the runs list's mark.
+   */
+  waitingForBudget(runIds: readonly string[]): Set<string> {
+    if (runIds.length === 0) return new Set();
+    const marks = runIds.map(() => '?').join(', ');
+    const rows = this.work.db.prepare(`
+      SELECT e.run_id FROM events e
+      WHERE e.run_id IN (${marks}) AND e.type = 'run_queued' AND json_extract(e.data, '$.for') = 'budget'
+        AND e.seq = (SELECT max(x.seq) FROM events x WHERE x.run_id = e.run_id AND x.type IN ('run_queued', 'run_dequeued'))
+    `).raw().all(...runIds) as [string][];
+    return new Set(rows.map(([id]) => id));
+  }
+
+  take(): PendingWrites {
+    return { rows: 0, write: ({ events }) => this.afterWrite(events) };
+  }
+
+  /** Adds the costs of the batch's attempt events to their day and workflow (inside the commit). */
+  private afterWrite(events: readonly RunEvent[]): void {
+    const added = new Map<string, { day: number; runId: string; micros: number }>();
+    for (const e of events) {
+      if (e.type !== 'attempt_succeeded' && e.type !== 'attempt_failed' && e.type !== 'attempt_unknown') continue;
+      const amount = e.data.meta?.cost?.amount;
+      if (amount === undefined || amount === 0) continue;
+      const day = Math.floor(e.at / DAY_MS);
+      const key = `${day} ${e.runId}`;
+      const x = added.get(key) ?? { day, runId: e.runId, micros: 0 };
+      x.micros += Math.round(amount * 1_000_000);
+      added.set(key, x);
+    }
+    if (added.size === 0) return;
+    const workflowOf = this.work.stmt("SELECT workflow_id FROM runs WHERE id = ? AND kind = 'run'").raw();
+    const add = this.work.stmt('INSERT INTO spend_by_day (day, workflow_id, micros) VALUES (?, ?, ?) ON CONFLICT (day, workflow_id) DO UPDATE SET micros = micros + excluded.micros');
+    for (const x of added.values()) {
+      const row = workflowOf.get(x.runId) as [string] | undefined;
+      if (row !== undefined) add.run(x.day, row[0], x.micros);
+    }
+  }
+}
