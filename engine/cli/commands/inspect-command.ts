@@ -1,5 +1,6 @@
 // `weft inspect RUN [--db PATH] [--json]`: the run's restart record.
 import type { RestartRecord } from '../../service/run-reader.ts';
+import type { RunDetail } from '../../../shared/api/run-detail.ts';
 import type { Command } from '../command.ts';
 import { withReadOnlyStore } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
@@ -11,13 +12,15 @@ export const inspectCommand: Command = {
   summary: "show a run's restart record: each step's state, evidence and next action",
   usage: 'weft inspect RUN [--db PATH] [--json]',
   help: `Shows, for each step of RUN (an id or a unique prefix): its state, its evidence and what
-that evidence covers (input hash, definition version, input revision), its attempts, and the
-next permitted action with its reason.
+that evidence covers (input hash, definition version, input revision), its attempts, the
+candidate each attempt of an agent step with candidates ran on and why (docs/routing.md), and
+the next permitted action with its reason.
 
   --json   print the run's RunDetail (docs/api.md): the restart record
            {"run":{...},"steps":[{"id","state","activation","attempts":[...],"evidence","next"}]}
            plus, per step, its permittedActions [{action, why}] and each attempt's input,
-           output, evidence, meta and epoch-ms times; and the run's tasks, children and edges`,
+           output, evidence, meta, route and epoch-ms times; and the run's tasks, children
+           and edges`,
 
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, json: { type: 'boolean' } });
@@ -32,7 +35,7 @@ next permitted action with its reason.
 };
 
 /** The record as a person reads it, in the shape of the A17 example of the reference text. */
-export function formatRecord(r: RestartRecord): string {
+export function formatRecord(r: RestartRecord | RunDetail): string {
   const debug = r.run.debug;
   const lines = [
     `Run ${r.run.id}: ${r.run.workflowId} v${r.run.version}, ${r.run.state}${debug === undefined ? '' : ' (debug run)'}`,
@@ -52,6 +55,11 @@ export function formatRecord(r: RestartRecord): string {
     // A settled step that is not on the path any more, or whose settlement is being decided again, says so beside its state.
     const state = s.passedOver !== undefined ? `${s.state}, passed over` : s.superseded !== undefined ? `${s.state}, superseded` : s.state;
     lines.push(`${s.id.padEnd(width)}  ${state}${detail.length > 0 ? `; ${detail.join('; ')}` : ''}`);
+    // An agent step with candidates: the executor each attempt ran on, and why (docs/routing.md).
+    for (const a of s.attempts) {
+      if (!('route' in a) || a.route === undefined) continue;
+      lines.push(`${''.padEnd(width)}  attempt ${a.id} ran on ${a.route.chosen ?? 'no candidate'}: ${a.route.reason}`);
+    }
     lines.push(`${''.padEnd(width)}  next: ${s.next}`);
   }
   return `${lines.join('\n')}\n`;
