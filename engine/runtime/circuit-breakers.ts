@@ -8,7 +8,7 @@
 import type { AgentCandidate } from '../../shared/definition/agent-route.ts';
 import { CIRCUIT_FAILURE_CODES } from '../../shared/definition/agent-route.ts';
 import type { CircuitState } from '../../shared/events/attempt-route.ts';
-import type { CircuitView } from '../../shared/api/provider-circuits.ts';
+import type { CircuitView, ProviderCircuits } from '../../shared/api/provider-circuits.ts';
 import { ANTHROPIC_BASE_URL } from '../executors/agent/anthropic-provider.ts';
 import { OPENAI_BASE_URL } from '../executors/agent/openai-provider.ts';
 
@@ -59,19 +59,21 @@ const REPLY_CODES = new Set(['invalid_output', 'acceptance_not_met', 'low_confid
 export class CircuitBreakers {
   private readonly circuits = new Map<string, Circuit>();
 
-  /** The state of a candidate's circuit at `now` by `rule` (closed when the rule has none). */
+  /**
+   * The state of a candidate's circuit at `now` by `rule` (closed when the rule has none). A
+   * circuit is kept from the first time a candidate of its provider is considered, with the rule
+   * it was judged by, so the app lists every provider in use.
+   */
   stateOf(c: Pick<AgentCandidate, 'provider' | 'model' | 'baseUrl'>, rule: CircuitRule | undefined, now: number): { state: CircuitState; failures: number; until: number | null } {
-    const circuit = this.circuits.get(circuitKey(c));
-    if (circuit !== undefined && rule !== undefined) circuit.rule = rule;
+    const circuit = this.circuitOf(c);
+    if (rule !== undefined) circuit.rule = rule;
     return judge(circuit, rule, now);
   }
 
   /** Records how an attempt on a candidate ended. */
   record(c: Pick<AgentCandidate, 'provider' | 'model' | 'baseUrl'>, effect: 'failure' | 'reply' | 'none', now: number): void {
     if (effect === 'none') return;
-    const key = circuitKey(c);
-    const circuit = this.circuits.get(key) ?? { provider: c.provider, baseUrl: serverOf(c), failures: 0, lastFailureAt: null, rule: null, opened: 0 };
-    this.circuits.set(key, circuit);
+    const circuit = this.circuitOf(c);
     if (effect === 'reply') {
       circuit.failures = 0;
       return;
@@ -82,8 +84,21 @@ export class CircuitBreakers {
     if (before !== 'open' && judge(circuit, circuit.rule ?? undefined, now).state === 'open') circuit.opened += 1;
   }
 
-  /** Every circuit this engine has seen, as the app's Providers panel shows them. */
-  views(now: number): CircuitView[] {
+  private circuitOf(c: Pick<AgentCandidate, 'provider' | 'model' | 'baseUrl'>): Circuit {
+    const key = circuitKey(c);
+    const found = this.circuits.get(key);
+    if (found !== undefined) return found;
+    const made: Circuit = { provider: c.provider, baseUrl: serverOf(c), failures: 0, lastFailureAt: null, rule: null, opened: 0 };
+    this.circuits.set(key, made);
+    return made;
+  }
+
+  /** Every circuit this engine has seen, at `now`, as GET /api/providers/circuits answers. */
+  snapshot(now: number): ProviderCircuits {
+    return { atMs: now, circuits: this.views(now) };
+  }
+
+  private views(now: number): CircuitView[] {
     return [...this.circuits].map(([key, c]) => {
       const { state, until } = judge(c, c.rule ?? undefined, now);
       return {
