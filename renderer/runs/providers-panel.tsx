@@ -14,13 +14,15 @@ const STATE_WORD: Record<CircuitView['state'], string> = { closed: 'closed', ope
 export function ProvidersPanel() {
   const circuits = useProviderCircuits().data?.circuits ?? [];
   if (circuits.length === 0) return null;
-  const open = circuits.filter((c) => c.state !== 'closed').length;
+  const open = circuits.filter((c) => c.state === 'open').length;
+  const trial = circuits.filter((c) => c.state === 'half_open').length;
+  const summary = open + trial === 0 ? 'every circuit closed' : [open > 0 ? `${open} open` : '', trial > 0 ? `${trial} half-open` : ''].filter((x) => x !== '').join(' · ');
   return (
     <section className="providers-panel" aria-label="provider circuits" data-testid="providers-panel">
       <div className="providers-head">
         <Zap size={13} aria-hidden="true" />
         <h2>Providers</h2>
-        <span className="faint">{open === 0 ? 'every circuit closed' : `${open} of ${circuits.length} passed over or on trial`}</span>
+        <span className="faint">{summary}</span>
       </div>
       <ul className="providers-list">
         {circuits.map((c) => (
@@ -34,7 +36,8 @@ export function ProvidersPanel() {
                 {STATE_WORD[c.state]}
               </span>
             </div>
-            <div className="provider-facts faint">{factsOf(c)}</div>
+            <div className="provider-facts">{factsOf(c)}</div>
+            <div className="provider-facts faint">{c.rule === null ? 'no step gives it a circuit rule' : `opens after ${plural(c.rule.failures, 'failure')} · cool-down ${formatDuration(c.rule.coolDownMs)}`}</div>
             {c.state === 'open' && c.reopensAtMs !== null ? (
               <div className="provider-facts faint" data-testid="provider-reopens">
                 trial call from <When at={c.reopensAtMs} />
@@ -58,8 +61,8 @@ function whereOf(c: CircuitView): string {
 }
 
 function factsOf(c: CircuitView): string {
-  const failures = c.failures === 0 ? 'no failure since its last reply' : `${c.failures} failure${c.failures === 1 ? '' : 's'} in a row`;
-  const rule = c.rule === null ? 'no circuit rule' : `opens after ${c.rule.failures}, cools down ${formatDuration(c.rule.coolDownMs)}`;
-  const opened = c.opened === 0 ? '' : ` · opened ${c.opened}×`;
-  return `${failures} · ${rule}${opened}`;
+  const failures = c.failures === 0 ? 'no failures since its last reply' : `${plural(c.failures, 'failure')} in a row`;
+  return c.opened === 0 ? failures : `${failures} · opened ${c.opened}×`;
 }
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;

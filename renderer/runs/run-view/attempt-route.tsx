@@ -5,6 +5,7 @@
 // fallback after the chosen one), and the reason in words above.
 import { CircleCheck, CircleSlash, Route, Tag, Zap } from 'lucide-react';
 import type { AttemptRoute, ConsideredCandidate, PassedOver } from '../../../shared/events/attempt-route.ts';
+import { TimesInText } from '../../core/when.tsx';
 import './attempt-route.css';
 
 /** What a reason code says, in two words, on its chip. */
@@ -80,7 +81,11 @@ function CandidateRow({ candidate: c, rank, chosen, wanted }: { candidate: Consi
             ) : null}
           </div>
         ) : null}
-        {!chosen && c.why !== undefined && c.passedOver !== 'later' ? <div className="rsd-route-why muted">{c.why}</div> : null}
+        {!chosen && c.why !== undefined && c.passedOver !== 'later' ? (
+          <div className="rsd-route-why muted">
+            <TimesInText text={c.why} />
+          </div>
+        ) : null}
       </div>
       {chosen ? (
         <span className="rsd-route-status" data-status="chosen">
