@@ -19,6 +19,12 @@ export interface AttemptContext {
    * provider's replies follow it. Absent: the same as `attempt`.
    */
   countedAttempt?: number;
+  /**
+   * An agent step with candidates: the candidate this attempt runs on (its provider, model and mock
+   * replies are already in `config`) and which use of it this is in the activation (1, 2, ...),
+   * which picks the mock provider's reply. Absent when the step has no candidates.
+   */
+  candidate?: { id: string; use: number };
   /** The resolved input of this attempt (the step's `input` expression, evaluated). */
   input: unknown;
   /** The step's config with this attempt's retry variant merged in. */

@@ -49,6 +49,7 @@ export function launchAttempt(l: Launch, deps: LaunchDeps): void {
       config: l.config,
       step: l.step,
       idempotencyKey: l.idempotencyKey,
+      ...(l.candidate === undefined ? {} : { candidate: l.candidate }),
       signal: controller.signal,
       workspaceDir: l.live.model.workspaceDir,
       expressions: {

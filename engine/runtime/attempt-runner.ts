@@ -26,6 +26,11 @@ import { attemptId, currentAttempt, type Evidence, type StepRuntime } from '../.
 import { isTerminal } from '../../shared/run/run-status.ts';
 import type { StepHandler } from './step-handler.ts';
 import { inputErrorResult } from './input-error-result.ts';
+import type { AttemptRoute } from '../../shared/events/attempt-route.ts';
+import { confidenceFailure, noCandidateResult, recordCircuit, routeAttempt } from './attempt-route.ts';
+import { CircuitBreakers } from './circuit-breakers.ts';
+import { countedAttempts } from './failure-policy.ts';
+import { configForAttempt } from './retry-policy.ts';
 
 /** What the runner needs of the core beyond RunPort. */
 export interface AttemptHost {
@@ -45,6 +50,8 @@ const sameWaiter = (a: Waiter, b: Waiter): boolean => a.live === b.live && a.ste
 export class AttemptRunner {
   /** Concurrency pools of limits.concurrency, shared by every run this engine schedules. */
   private readonly pools = new Map<string, Pool<Waiter>>();
+  /** The circuits of the providers agent candidates call, shared by every run this engine schedules. */
+  readonly circuits = new CircuitBreakers();
 
   constructor(private readonly port: RunPort, private readonly host: AttemptHost) {}
 
@@ -118,7 +125,11 @@ export class AttemptRunner {
       return;
     }
 
-    const { counted, config, variant } = attemptConfig(s, step);
+    const { counted, config: patched, variant } = attemptConfig(s, step);
+    // Variants patch the config first; then the chosen candidate applies (docs/routing.md).
+    const routed = await routeAttempt(s, step, patched, ctx, this.circuits, port.clock.now());
+    const config = routed?.config ?? patched;
+    const reason = [variant === null ? undefined : `retry variant ${variant + 1}`, routed?.route.reason].filter((r) => r !== undefined).join('; ');
     port.emit(live, 'attempt_started', {
       inputHash,
       input,
@@ -126,7 +137,12 @@ export class AttemptRunner {
       effect,
       ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
       ...(step.timeoutMs === undefined ? {} : { timeoutMs: step.timeoutMs }),
-    }, { step: stepId, activation: s.activation, attempt: number, ...(variant === null ? {} : { reason: `retry variant ${variant + 1}` }) });
+      ...(routed === undefined ? {} : { route: routed.route }),
+    }, { step: stepId, activation: s.activation, attempt: number, ...(reason === '' ? {} : { reason }) });
+    if (routed !== undefined && routed.candidate === undefined) {
+      await this.finish(live, { stepId, activation: s.activation, attempt: number, result: noCandidateResult(routed.route) });
+      return;
+    }
 
     if (plan.route === 'inline') {
       await this.finish(live, { stepId, activation: s.activation, attempt: number, result: await this.runInline(live, step, input, config) });
@@ -141,7 +157,7 @@ export class AttemptRunner {
       await this.finish(live, { stepId, activation: s.activation, attempt: number, result: { outcome: 'failed', code: 'unsupported_kind', message: `this engine cannot run "${step.kind}" steps yet`, retryable: false } });
       return;
     }
-    this.host.launch({ live, stepId, activation: s.activation, attempt: number, countedAttempt: counted, executor, input, config, step, idempotencyKey }, effect === 'external');
+    this.host.launch({ live, stepId, activation: s.activation, attempt: number, countedAttempt: counted, executor, input, config, step, idempotencyKey, candidate: routed?.candidate }, effect === 'external');
     if (gate) {
       gate.inUse++;
       live.holding.add(stepId);
@@ -227,10 +243,11 @@ export class AttemptRunner {
       ended = { outcome: 'failed', code: r.code, retryable: r.retryable !== false };
     } else {
       // Succeeded by the executor's account; the contract decides whether it counts.
-      const failure = await this.contractFailure(live, step, r.output);
-      // A pinned output that breaks the contract would break it again on every retry.
-      const retryable = a.pinned !== true;
-      if (failure) {
+      const found = (await this.contractFailure(live, step, r.output)) ?? (await this.confidenceFailure(live, s, step, a.route, r.output));
+      if (found) {
+        const { retryable: left = true, ...failure } = found;
+        // A pinned output that breaks the contract would break it again on every retry.
+        const retryable = a.pinned !== true && left;
         port.emit(live, 'attempt_failed', { error: failure, retryable, output: r.output, evidenceId, covers, ...meta, ...pinned }, { ...at, reason: `${a.pinned === true ? 'the pinned output fails the contract: ' : ''}${failure.message}` });
         ended = { outcome: 'failed', code: failure.code, retryable };
       } else {
@@ -238,6 +255,7 @@ export class AttemptRunner {
         ended = { outcome: 'succeeded' };
       }
     }
+    recordCircuit(this.circuits, a.route, ended.outcome, ended.outcome === 'failed' ? ended.code : undefined, port.clock.now());
     if (isTerminal(m.state)) this.settleAfterEnd(live, s, ended.outcome === 'failed' ? 'cancelled' : ended.outcome, ended.outcome === 'succeeded' ? evidenceId : undefined);
     else if (ended.outcome === 'unknown') await port.settle(live, s, 'unknown', ended.reason);
     else if (ended.outcome === 'failed') await this.afterFailure(live, s, step, ended.code, ended.retryable);
@@ -258,7 +276,7 @@ export class AttemptRunner {
   }
 
   /** Why an output the executor reports as a success does not count: it breaks the output schema or the accept rule. */
-  private async contractFailure(live: LiveRun, step: Step, output: unknown): Promise<{ code: AttemptErrorCode; message: string } | undefined> {
+  private async contractFailure(live: LiveRun, step: Step, output: unknown): Promise<{ code: AttemptErrorCode; message: string; retryable?: boolean } | undefined> {
     const violations = step.output === undefined ? undefined : checkAgainstSchema(step.output, output);
     if (violations !== undefined) return { code: 'invalid_output', message: `the output does not match the step's output schema: ${violations}` };
     if (step.accept === undefined) return undefined;
@@ -269,6 +287,14 @@ export class AttemptRunner {
     } catch (e) {
       return { code: 'acceptance_not_met', message: `acceptance rule could not be evaluated: ${(e as Error).message}` };
     }
+  }
+
+  /** A routed agent attempt whose output is not confident enough (`choose.confidence`) fails with `low_confidence`. */
+  private async confidenceFailure(live: LiveRun, s: StepRuntime, step: Step, route: AttemptRoute | undefined, output: unknown): Promise<{ code: AttemptErrorCode; message: string; retryable: boolean } | undefined> {
+    if (route === undefined) return undefined;
+    const base: Record<string, unknown> = 'config' in step && step.config !== undefined ? step.config : {};
+    const { config } = configForAttempt(base, step.retry, countedAttempts(s));
+    return confidenceFailure(route, config, this.port.context(live, { output }, s.activation));
   }
 
   /**

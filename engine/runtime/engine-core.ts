@@ -53,7 +53,7 @@ export class EngineCore implements RunPort {
   private drainWaiters: (() => void)[] = [];
   private readonly handlers = new Map<StepKind, StepHandler>();
   private runEnd: RunEndListener | undefined;
-  private readonly attempts: AttemptRunner;
+  readonly attempts: AttemptRunner;
   private readonly router: Router;
   private readonly lifecycle: RunLifecycle;
 

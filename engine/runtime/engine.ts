@@ -18,6 +18,7 @@ import type { Timeline } from '../../shared/api/timeline.ts';
 import { timeline } from '../../shared/run/timeline.ts';
 import { TaskHandler, type TaskDecision } from './task-handler.ts';
 import { WaitHandler } from './wait-handler.ts';
+import type { ProviderCircuits } from '../../shared/api/provider-circuits.ts';
 
 export type { EngineOptions, StartRunOptions } from './live-run.ts';
 export type { EngineParts } from './engine-core.ts';
@@ -91,6 +92,11 @@ export class Engine {
   /** True when the engine has nothing to do until a timer fires or an executor answers. */
   get idle(): boolean {
     return this.core.idle;
+  }
+
+  /** Each provider's circuit as this engine sees it now (docs/routing.md "Circuits"). */
+  providerCircuits(): ProviderCircuits {
+    return this.core.attempts.circuits.snapshot(this.core.clock.now());
   }
 
   /** Writes whatever is pending (the CLI calls this before exiting). */

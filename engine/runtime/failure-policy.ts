@@ -33,6 +33,10 @@ export function decideAfterFailure(s: StepRuntime, step: Step, code: string, ret
     return { kind: 'rerun', nextAttempt, reason: 'the engine restarted during the attempt; running it again (not counted as a retry)' };
   }
   if (mayRetry(step.retry, counted, code, retryable)) {
+    // An escalation to the next candidate (docs/routing.md) has no reason to wait: another model answers.
+    if (code === 'low_confidence') {
+      return { kind: 'retry', nextAttempt, delayMs: 0, reason: `low_confidence: escalating to the next candidate, attempt ${counted + 1} of ${step.retry?.maxAttempts ?? 1}` };
+    }
     // A provider's retry-after (429, 503) is honoured when it asks for longer than the backoff.
     const asked = current?.retryAfterMs ?? 0;
     const delayMs = Math.max(backoffMs(step.retry, counted + 1, random), asked);

@@ -48,6 +48,8 @@ export interface Launch {
   config: Record<string, unknown>;
   step: Step;
   idempotencyKey: string | undefined;
+  /** An agent step with candidates: the one chosen for this attempt (attempt-route.ts). */
+  candidate?: { id: string; use: number } | undefined;
 }
 
 export interface LiveRun {

@@ -2,6 +2,7 @@
 // activation of a step (how every pass over it settled), read from the run's model and log.
 import { isDeepStrictEqual } from 'node:util';
 import type { RunEvent } from '../../shared/events/run-event.ts';
+import type { AttemptRoute } from '../../shared/events/attempt-route.ts';
 import type { ScenarioExpect } from '../../shared/scenario/scenario-schema.ts';
 import { applyEvent } from '../../shared/run/apply-event.ts';
 import { newRunModel, type RunModel } from '../../shared/run/run-model.ts';
@@ -26,9 +27,17 @@ export function checkAttempts(x: ScenarioExpect, run: RunModel, start: number): 
     if (want.variant !== undefined) out.push(assertion(`retry variant of ${label}`, want.variant, a.variant));
     if (want.error !== undefined) out.push(assertion(`error code of ${label}`, want.error, a.error?.code ?? null));
     if (want.evidence !== undefined) out.push(assertion(`evidence of ${label}`, want.evidence, a.evidenceId === null ? null : (run.evidence.get(a.evidenceId)?.output ?? null)));
+    if (want.candidate !== undefined) out.push(assertion(`candidate of ${label}`, want.candidate, a.route?.chosen ?? null));
+    if (want.passedOver !== undefined) out.push(assertion(`candidates passed over by ${label}`, want.passedOver, passedOverOf(a.route)));
+    if (want.reason !== undefined) out.push(assertion(`why ${label} chose its candidate`, want.reason, a.route?.reason ?? null));
     if (want.startedAtMs !== undefined) out.push(assertion(`start time of ${label} (ms after the scenario started)`, want.startedAtMs, a.startedAt - start));
   }
   return out;
+}
+
+/** Candidate id → why it was passed over, as the attempt's route records it. */
+function passedOverOf(route: AttemptRoute | undefined): Record<string, string> {
+  return Object.fromEntries((route?.candidates ?? []).flatMap((c) => (c.passedOver === undefined ? [] : [[c.id, c.passedOver]])));
 }
 
 /** Outcomes that leave an output on the step (another outcome's output would be an earlier pass's). */

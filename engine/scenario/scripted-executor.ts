@@ -1,7 +1,7 @@
 // Scenario tests replace the work of a step with scripted outcomes, call by call: succeed with an
 // output, fail with a code, end unknown, hang past the timeout, or take some virtual time first;
 // a `cases` outcome picks one by conditions over what the call was given (its resolved input,
-// retry variant, attempt and activation). Calls are counted per run and step, so each run of a
+// retry variant, attempt, activation, and the agent candidate it runs on). Calls are counted per run and step, so each run of a
 // scenario plays its script from the start. Everything else (routing, retries, timeouts,
 // evidence) is the real engine.
 import { attemptErrorCode } from '../../shared/events/attempt-error-codes.ts';
@@ -21,7 +21,7 @@ export interface ScriptProblem {
   runId: string;
   stepId: string;
   call: number;
-  given: { input: unknown; variant: number | null; attempt: number; activation: number };
+  given: { input: unknown; variant: number | null; attempt: number; activation: number; candidate: string | null };
   error?: string;
 }
 
@@ -63,7 +63,8 @@ export class ScriptedExecutor implements Executor {
   /** The first case whose condition holds for what this call was given, else `else`. */
   private async pick(planned: CaseOutcome, ctx: AttemptContext, call: number): Promise<PlainOutcome | undefined> {
     const { variant } = configForAttempt({}, ctx.step.retry, ctx.countedAttempt ?? ctx.attempt);
-    const given = { input: ctx.input, variant, attempt: ctx.attempt, activation: ctx.activation };
+    // `candidate`: the id of the agent candidate the attempt runs on (null without candidates).
+    const given = { input: ctx.input, variant, attempt: ctx.attempt, activation: ctx.activation, candidate: ctx.candidate?.id ?? null };
     try {
       for (const c of planned.cases) if ((await evaluate(c.when, given)) === true) return c.then;
     } catch (e) {

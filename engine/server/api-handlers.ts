@@ -84,6 +84,8 @@ export function apiHandlers(s: EngineService, reads: ServedReads, facts: HealthF
     },
     commands: ({ body }) => performCommand(s, body),
     stats: ({ params, query }) => reads.stats(params.workflowId, query),
+    // Held by the engine (not the store): answered on its thread, which is cheap (a few circuits).
+    'providers.circuits': () => s.providerCircuits(),
   };
 }
 

@@ -41,6 +41,7 @@ import { eventPageOf, runDetailOf, runSummaryPage, statsOf, stepAttemptsOf, time
 import type { StepAttemptsPage, StepAttemptsQuery } from '../../shared/api/step-attempts.ts';
 import type { RunSummaryPage } from '../../shared/api/run-summary.ts';
 import type { TaskSummary } from '../../shared/api/task-summary.ts';
+import type { ProviderCircuits } from '../../shared/api/provider-circuits.ts';
 import type { ValidateResult, WorkflowDetail, WorkflowSource, WorkflowSummary, WorkflowVersionDetail } from '../../shared/api/workflow-views.ts';
 import { locateFinding } from '../../shared/definition/json-path-locator.ts';
 import { MAX_DEFINITION_BYTES } from '../definition/load-definition-file.ts';
@@ -461,6 +462,11 @@ export class EngineService {
   /** A page of a run's events; with `elide`, values in their data over that many bytes come as stubs. */
   events(idOrPrefix: string, after: number, limit: number, elide?: number): { events: RunEvent[]; next: number | null } {
     return eventPageOf(this.reader, idOrPrefix, after, limit, elide);
+  }
+
+  /** The circuits of the providers agent candidates call, as the engine holds them (GET /api/providers/circuits). */
+  providerCircuits(): ProviderCircuits {
+    return this.engine.providerCircuits();
   }
 
   tasks(): TaskSummary[] {

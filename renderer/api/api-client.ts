@@ -83,6 +83,11 @@ export class ApiClient {
   tasks(): Promise<RouteAnswerOf<'tasks.list'>> {
     return callRoute(this.client, 'tasks.list', {});
   }
+
+  /** The circuit of each provider agent candidates call (docs/routing.md). */
+  providerCircuits(): Promise<RouteAnswerOf<'providers.circuits'>> {
+    return callRoute(this.client, 'providers.circuits', {});
+  }
 }
 
 /** `state` as a run state, or the bad-input ApiError the engine would answer for it. */

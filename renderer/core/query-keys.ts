@@ -21,6 +21,7 @@ export const keys = {
   /** A step's older attempts, paged back from place `anchor` (where the detail's attempts began when they were asked for). */
   stepAttempts: (id: string, stepId: string, anchor: number) => ['run-attempts', id, stepId, anchor] as const,
   tasks: () => ['tasks'] as const,
+  providerCircuits: () => ['provider-circuits'] as const,
   compare: (a: string, b: string) => ['compare', a, b] as const,
   stats: (workflowId: string, version: number | undefined) => ['stats', workflowId, version ?? null] as const,
   /** What a retry or fork from `step` would bill again, as of the run's event `seq`. */

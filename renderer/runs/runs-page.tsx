@@ -4,7 +4,8 @@
 // unfinished runs shown are watched, so their rows change live as their events arrive; runs
 // started since the list was read appear within RUNS_POLL_MS (the list is read again). "Select"
 // shows a checkbox per row and the bulk bar (bulk/): one action on the runs ticked, or on every
-// run the filter matches, with a preview, progress and a result naming the refused runs.
+// run the filter matches, with a preview, progress and a result naming the refused runs. Above
+// the list, the circuits of the providers agent candidates call (providers-panel.tsx), once any.
 import { StartRunLauncher } from './actions/start-run-launcher.tsx';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { rowsOf, useRunsList } from '../core/runs-list-query.ts';
@@ -23,6 +24,7 @@ import { MAX_BULK_RUNS } from '../../shared/api/bulk-action.ts';
 import { BulkBar } from './bulk/bulk-bar.tsx';
 import { useBulkSelection } from './bulk/bulk-selection.ts';
 import { MoreFiltersFields, NO_MORE, moreFilter, type MoreFilters } from './runs-more-filters.tsx';
+import { ProvidersPanel } from './providers-panel.tsx';
 
 export function RunsPage({ workflow }: { workflow?: string | undefined }) {
   const go = useRoute((s) => s.go);
@@ -109,6 +111,7 @@ export function RunsPage({ workflow }: { workflow?: string | undefined }) {
           {hasNextPage ? '+' : ''} {filtered ? 'matching' : rows.length === 1 ? 'run' : 'runs'}
         </span>
       </div>
+      <ProvidersPanel />
       {selecting ? <BulkBar selection={selection} shown={rows.length} more={hasNextPage} loadAll={loadAll} onApplied={() => void queryClient.invalidateQueries({ queryKey: keys.allRuns() })} /> : null}
       {error !== null ? <div className="error-box">Could not list the runs: {error}</div> : null}
       {!loaded ? <div className="loading">Loading runs…</div> : null}

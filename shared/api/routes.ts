@@ -12,6 +12,7 @@ import { CompareQuery, RunComparison } from './run-comparison.ts';
 import { EventPageQuery, RunEventsPage } from './event-page.ts';
 import { ForwardedCommand, FORWARDED_ANSWERS } from './forwarded-command.ts';
 import { HealthInfo } from './health-info.ts';
+import { ProviderCircuits } from './provider-circuits.ts';
 import { JsonValue } from './json-value.ts';
 import { RunAction, RunActionResult } from './run-action.ts';
 import { RunDetail } from './run-detail.ts';
@@ -126,6 +127,7 @@ export const ROUTES = {
     statuses: [200],
     bodyLimit: COMMAND_BODY_LIMIT,
   },
+  'providers.circuits': { method: 'GET', path: '/api/providers/circuits', params: NONE, query: NONE, body: NO_BODY, answer: ProviderCircuits, statuses: [200] },
   stats: { method: 'GET', path: '/api/stats/:workflowId', params: { schema: StatsParams, what: 'the workflow id' }, query: query(StatsQuery), body: NO_BODY, answer: WorkflowReport, statuses: [200] },
 
   stream: { method: 'GET', path: '/api/stream', params: NONE, query: NONE, body: StreamSubscribe, answer: StreamServerMessage, statuses: [101], kind: 'websocket' },

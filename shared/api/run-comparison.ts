@@ -21,7 +21,7 @@ export const COMPARE_VALUE_LIMIT = 4 * 1024;
 export const COMPARE_FIELD_LIMIT = 50;
 
 /** What the first difference is about, in the order they are looked for at a step. */
-export const DIFFERENCE_KINDS = ['path', 'input', 'outcome', 'output'] as const;
+export const DIFFERENCE_KINDS = ['path', 'input', 'candidate', 'outcome', 'output'] as const;
 export type DifferenceKind = (typeof DIFFERENCE_KINDS)[number];
 
 /** One field that differs: its JSON path (`$.items[1].sku`) and its value in A and in B (absent: the field is missing). */
@@ -83,6 +83,8 @@ export const ComparedStepSide = z.object({
    */
   input: JsonValue.optional(),
   output: JsonValue.optional(),
+  /** An agent step with candidates: the candidate the deciding attempt ran on (docs/routing.md); absent otherwise. */
+  candidate: z.string().optional(),
   /** That attempt's error (a failed or unknown attempt), else null. */
   error: ErrorInfo.nullable(),
   /** The first attempt's start and the last attempt's end; null when none started or ended. */

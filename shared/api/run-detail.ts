@@ -8,6 +8,7 @@ import { EFFECTS, RUN_STATES } from '../definition/names.ts';
 import { Workflow } from '../definition/workflow-schema.ts';
 import { AttemptMeta } from '../events/attempt-meta.ts';
 import { RunCost } from '../cost/run-cost.ts';
+import { AttemptRoute } from '../events/attempt-route.ts';
 import { Covers, EdgeDecision, SettleOutcome } from './event-parts.ts';
 import { JsonValue } from './json-value.ts';
 import { RunPermittedAction, StepPermittedAction } from './permitted-action.ts';
@@ -26,6 +27,8 @@ export const AttemptDetail = AttemptView.extend({
   idempotencyKey: z.string().nullable(),
   timeoutMs: z.number().int().nullable(),
   meta: AttemptMeta.nullable(),
+  /** An agent step with candidates: the executor chosen and why (docs/routing.md). */
+  route: AttemptRoute.optional(),
   /** When the attempt became due (its activation, or the end of its retry wait). */
   queuedAtMs: z.number().nullable(),
   startedAtMs: z.number(),

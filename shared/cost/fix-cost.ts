@@ -25,8 +25,10 @@ export function fixCost(
 ): AttemptMeta['cost'] {
   if (meta?.cost !== undefined) return meta.cost;
   if (at.pinned) return undefined;
-  if (step.kind === 'agent' && meta?.usage !== undefined && table !== undefined) {
-    const price = priceAt(table, meta.provider ?? step.config.provider, [meta.model, step.config.model], at.atMs);
+  // An agent with candidates has no provider of its own: the attempt's meta names the one it ran on.
+  const provider = step.kind === 'agent' ? (meta?.provider ?? step.config.provider) : undefined;
+  if (step.kind === 'agent' && provider !== undefined && meta?.usage !== undefined && table !== undefined) {
+    const price = priceAt(table, provider, [meta.model, step.config.model], at.atMs);
     if (price !== undefined) return { amount: tokenCost(meta.usage, price), currency: currencyOf(table), basis: 'tokens' };
   }
   if (step.cost !== undefined && (at.errorCode === undefined || !NOT_RUN.has(at.errorCode))) {

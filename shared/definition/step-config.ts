@@ -2,55 +2,54 @@
 import { z } from 'zod';
 import { Expression, JsonSchemaValue, Template } from './json-schema-value.ts';
 import { HUMAN_TASKS, ON_EXPIRE } from './names.ts';
+import { AGENT_PROVIDERS, AgentCandidate, ApiKeyEnv, ChooseRule, MockScript } from './agent-route.ts';
 
 const WorkflowRef = z.strictObject({
   id: z.string().min(1).describe('id of the called workflow'),
   version: z.number().int().positive().describe('the pinned version of the called workflow'),
 });
 
-/** One scripted reply of the `mock` provider; attempt N uses reply N (the last one repeats). */
-export const MockReply = z.strictObject({
-  output: z.unknown().optional().describe('structured output returned as the model reply'),
-  text: z.string().optional().describe('raw reply text (used as-is, for malformed-reply tests)'),
-  error: z
-    .strictObject({
-      code: z.string().min(1),
-      message: z.string(),
-      status: z.number().int().optional(),
-      retryAfterMs: z.number().int().nonnegative().optional(),
-    })
-    .optional(),
-  delayMs: z.number().int().nonnegative().optional(),
-  usage: z
-    .strictObject({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() })
-    .optional(),
-});
-
+/**
+ * An agent step's config. With `candidates`, the step's executor is chosen when each attempt
+ * starts (docs/routing.md): the chosen candidate's provider, model, baseUrl, apiKeyEnv and mock
+ * replace the step's own for that attempt, so `provider` may then be left out.
+ */
 export const AgentConfig = z
   .strictObject({
-    provider: z.enum(['openai', 'anthropic', 'mock']),
+    provider: z.enum(AGENT_PROVIDERS).optional().describe('required unless the step lists candidates'),
     model: z.string().min(1).optional().describe('model name; required for openai and anthropic'),
     baseUrl: z.url().optional().describe('server URL for openai-compatible providers'),
-    apiKeyEnv: z
-      .string()
-      .regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name such as OPENAI_API_KEY')
-      .optional()
-      .describe('name of the environment variable holding the key; keys never appear in definitions'),
+    apiKeyEnv: ApiKeyEnv.optional(),
     system: Template.optional(),
     prompt: Template,
     temperature: z.number().min(0).max(2).optional(),
     maxTokens: z.number().int().positive().optional(),
     responseFormat: z.enum(['json', 'text']).optional(),
-    mock: z.strictObject({ replies: z.array(MockReply).min(1) }).optional(),
+    mock: MockScript.optional(),
+    candidates: z.array(AgentCandidate).min(1, 'candidates needs at least one candidate').optional().describe('executors chosen from at run time by `choose`'),
+    choose: ChooseRule.optional().describe('how a candidate is chosen when an attempt starts (docs/routing.md)'),
   })
-  .refine((c) => c.provider === 'mock' || c.model !== undefined, {
+  .refine((c) => c.provider !== undefined || c.candidates !== undefined, {
+    message: 'an agent needs a provider, or candidates to choose from',
+    path: ['provider'],
+  })
+  .refine((c) => c.provider === undefined || c.provider === 'mock' || c.model !== undefined, {
     message: 'openai and anthropic agents need a model',
     path: ['model'],
   })
   .refine((c) => c.provider !== 'mock' || c.mock !== undefined, {
     message: 'a mock agent needs mock.replies',
     path: ['mock'],
+  })
+  .refine((c) => c.choose === undefined || c.candidates !== undefined, {
+    message: 'choose applies to candidates: list them in config.candidates, or remove choose',
+    path: ['choose'],
+  })
+  .refine((c) => new Set((c.candidates ?? []).map((x) => x.id)).size === (c.candidates ?? []).length, {
+    message: 'candidate ids must be unique within the step',
+    path: ['candidates'],
   });
+export type AgentConfig = z.infer<typeof AgentConfig>;
 
 export const ScriptConfig = z.strictObject({
   module: z.string().min(1).describe('path of a JS/TS module, relative to the workflow file'),

@@ -60,6 +60,9 @@ export const ATTEMPT_ERROR_CODES = [
   'model_refused',
   'invalid_json_reply',
   'agent_error',
+  // agent candidates (docs/routing.md)
+  'low_confidence',
+  'no_candidate',
   // scenarios (weft test)
   'no_scripted_case',
 ] as const;

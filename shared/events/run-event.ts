@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { EFFECTS, HUMAN_TASKS, ON_EXPIRE, OPERATOR_ACTIONS, RUN_STATES } from '../definition/names.ts';
 import type { AttemptErrorCode } from './attempt-error-codes.ts';
 import { AttemptMeta } from './attempt-meta.ts';
+import { AttemptRoute } from './attempt-route.ts';
 import { Workflow } from '../definition/workflow-schema.ts';
 import { Policy } from '../policy/policy-schema.ts';
 
@@ -100,6 +101,8 @@ export const EVENT_DATA = {
     timeoutMs: z.number().int().optional(),
     /** A debug run's pinned step: the attempt settles with the pinned output, its executor is not called. */
     pinned: z.literal(true).optional(),
+    /** An agent step with candidates: which one this attempt runs on, and why (docs/routing.md). */
+    route: AttemptRoute.optional(),
   }),
   attempt_succeeded: z.object({ output: z.unknown(), evidenceId: z.string(), covers: Covers, meta: AttemptMeta.optional(), pinned: z.literal(true).optional() }),
   attempt_failed: z.object({

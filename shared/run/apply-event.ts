@@ -219,6 +219,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
         meta: undefined,
         queuedAt: s.dueSince,
         ...(d.pinned === true ? { pinned: true } : {}),
+        ...(d.route === undefined ? {} : { route: d.route }),
       });
       s.dueSince = null;
       return;

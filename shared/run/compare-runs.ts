@@ -23,7 +23,8 @@ export interface CompareOptions {
  * decisions. Steps are compared in a topological order of both versions' graphs together; at each
  * step the kinds are looked for in this order: `path` (reached in one run only, activated a
  * different number of times, or settled alike but left by edges to other steps), `input`,
- * `outcome` (another outcome or state), `output`. Each run's `route` lists the steps it reached in
+ * `candidate` (an agent step's chosen executor, docs/routing.md), `outcome` (another outcome or
+ * state), `output`. Each run's `route` lists the steps it reached in
  * the order it first reached them. With `options.cut`, values over its limit are ElidedValue stubs
  * addressed in their run, and lists of fields are cut (elide-comparison.ts).
  *
@@ -136,6 +137,9 @@ function differences(stepId: string, a: ComparedStepSide | null, b: ComparedStep
     found.push({ stepId, kind: 'path', why: `A took ${route(stepId, a.next)}, B took ${route(stepId, b.next)}` });
   }
   if (input.length > 0) found.push(fields(stepId, 'input', input));
+  if (a.candidate !== b.candidate) {
+    found.push({ stepId, kind: 'candidate', why: `"${stepId}" ran on ${a.candidate ?? 'no candidate'} in A, on ${b.candidate ?? 'no candidate'} in B` });
+  }
   if (!settledAlike) {
     found.push({ stepId, kind: 'outcome', why: `"${stepId}" ${said(a)} in A, ${said(b)} in B` });
   }

@@ -55,6 +55,7 @@ function sideOf(step: StepDetail, next: string[]): SideWithAttempt {
     attempt: deciding?.id ?? null,
     ...(deciding === undefined ? {} : { input: deciding.input }),
     ...(deciding?.output === undefined ? {} : { output: deciding.output }),
+    ...(deciding?.route?.chosen == null ? {} : { candidate: deciding.route.chosen }),
     error: deciding?.error ?? null,
     startedAtMs,
     endedAtMs,

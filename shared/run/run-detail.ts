@@ -108,6 +108,7 @@ function attemptDetail(run: RunModel, a: AttemptRecord): Omit<AttemptDetail, key
     idempotencyKey: a.idempotencyKey ?? null,
     timeoutMs: a.timeoutMs ?? null,
     meta: a.meta ?? null,
+    ...(a.route === undefined ? {} : { route: a.route }),
     queuedAtMs: a.queuedAt,
     startedAtMs: a.startedAt,
     endedAtMs: a.endedAt,

@@ -10,6 +10,7 @@ import type { AttemptErrorCode } from '../events/attempt-error-codes.ts';
 /** What an executor reported about an attempt besides its result (provider, model, usage, latency, HTTP status). */
 import type { AttemptMeta } from '../events/attempt-meta.ts';
 import type { PolicySnapshot } from '../policy/policy-schema.ts';
+import type { AttemptRoute } from '../events/attempt-route.ts';
 
 export interface AttemptRecord {
   activation: number;
@@ -35,6 +36,8 @@ export interface AttemptRecord {
   queuedAt: number | null;
   /** A debug run's pinned step: the attempt took the pinned output, its executor was not called. */
   pinned?: true;
+  /** An agent step with candidates: the executor chosen for this attempt and why (docs/routing.md). */
+  route?: AttemptRoute;
 }
 
 export interface Evidence {

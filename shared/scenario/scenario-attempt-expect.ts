@@ -2,6 +2,7 @@
 // given (its resolved input and retry variant), how it ended (error code, evidence) and when it
 // started in virtual time; what each pass over a step settled with.
 import { z } from 'zod';
+import { PASSED_OVER } from '../events/attempt-route.ts';
 
 export const ScenarioAttemptExpect = z.strictObject({
   step: z.string().min(1),
@@ -13,6 +14,12 @@ export const ScenarioAttemptExpect = z.strictObject({
   error: z.string().nullable().optional().describe('the error code it ended with; null for none'),
   evidence: z.unknown().optional().describe('the output it recorded as evidence (a success, or work that failed its contract)'),
   startedAtMs: z.number().int().nonnegative().optional().describe('virtual time after the scenario starts'),
+  candidate: z.string().nullable().optional().describe('an agent step with candidates: the id of the candidate the attempt ran on; null when none could run'),
+  passedOver: z
+    .record(z.string(), z.enum(PASSED_OVER))
+    .optional()
+    .describe('an agent step with candidates: candidate id → why it was passed over (circuit_open, low_confidence, tags_unmatched, later); exactly these'),
+  reason: z.string().optional().describe('an agent step with candidates: the text of why its candidate was chosen'),
 });
 export type ScenarioAttemptExpect = z.infer<typeof ScenarioAttemptExpect>;
 

@@ -1,7 +1,7 @@
 // A scripted outcome: what the outside world answers to one call of a step. A plain outcome is
 // fixed; a `cases` outcome picks one by JSONata conditions over what the call was given
-// ({input, variant, attempt, activation}), so a retry variant or a changed input can be answered
-// differently in virtual time.
+// ({input, variant, attempt, activation, candidate}), so a retry variant, a changed input or the
+// agent candidate an attempt runs on (docs/routing.md) can be answered differently in virtual time.
 import jsonata from 'jsonata';
 import { z } from 'zod';
 
@@ -35,7 +35,7 @@ const Condition = z.string().min(1).superRefine((text, ctx) => {
 
 export const CaseOutcome = z.strictObject({
   cases: z
-    .array(z.strictObject({ when: Condition.describe('JSONata over {input, variant, attempt, activation}; true picks `then`'), then: PlainOutcome }))
+    .array(z.strictObject({ when: Condition.describe('JSONata over {input, variant, attempt, activation, candidate}; true picks `then`'), then: PlainOutcome }))
     .min(1),
   else: PlainOutcome.optional().describe('when no case matches (without it, no match fails the scenario)'),
 });

@@ -16,6 +16,7 @@ import { checkIgnoredBranches } from './checks/ignored-branches.ts';
 import { checkEffects } from './checks/effects.ts';
 import { checkWaiting } from './checks/waiting.ts';
 import { checkJsonSchemas } from './checks/json-schemas.ts';
+import { checkAgentCandidates } from './checks/agent-candidates.ts';
 
 const CHECKS = [
   checkIdsAndReferences,
@@ -29,6 +30,7 @@ const CHECKS = [
   checkEffects,
   checkWaiting,
   checkJsonSchemas,
+  checkAgentCandidates,
 ];
 
 /** Parse caches; the editor passes one set in and reuses it while a graph is drawn. */

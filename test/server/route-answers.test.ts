@@ -25,6 +25,27 @@ const payment = {
   ],
   edges: [{ id: 'a', from: 'paid', to: 'done' }],
 };
+/** An agent step whose first candidate's provider is down: one failure opens its circuit for an hour (docs/routing.md). */
+const routed = {
+  format: 'weft/v1', id: 'routed', version: 1, name: 'Routed',
+  steps: [
+    {
+      id: 'answer',
+      kind: 'agent',
+      config: {
+        prompt: 'Answer',
+        candidates: [
+          { id: 'flaky', provider: 'mock', model: 'flaky', mock: { replies: [{ error: { code: 'provider_unavailable', message: 'down', status: 503 } }] } },
+          { id: 'steady', provider: 'mock', model: 'steady', mock: { replies: [{ output: { ok: true } }] } },
+        ],
+        choose: { circuit: { failures: 1, coolDownMs: 3_600_000 } },
+      },
+      retry: { maxAttempts: 2, initialIntervalMs: 1 },
+    },
+    { id: 'done', kind: 'end' },
+  ],
+  edges: [{ id: 'a', from: 'answer', to: 'done' }],
+};
 
 /**
  * Calls route `id` as callRoute does, checks the status against the table and the body against
@@ -43,7 +64,7 @@ async function exercise<K extends HttpRouteId>(id: K, input: RouteCallInput<K>):
 }
 
 beforeAll(async () => {
-  server = await serveInProcess('weft-route-answers-', { 'review.weft.json': review, 'payment.weft.json': payment });
+  server = await serveInProcess('weft-route-answers-', { 'review.weft.json': review, 'payment.weft.json': payment, 'routed.weft.json': routed });
   serving = server.serving;
 });
 
@@ -54,7 +75,7 @@ afterAll(async () => {
 describe('every route of the table answers what its entry says', () => {
   it('answers each HTTP route with a listed status and a body its answer schema parses', async () => {
     expect((await exercise('health', {})).answer.version).toBe('0.0.0-test');
-    expect((await exercise('workflows.list', {})).answer.workflows.map((w) => w.id).sort()).toEqual(['payment', 'review']);
+    expect((await exercise('workflows.list', {})).answer.workflows.map((w) => w.id).sort()).toEqual(['payment', 'review', 'routed']);
     expect((await exercise('validate', { body: { definition: review } })).answer.valid).toBe(true);
     expect((await exercise('workflows.source', { query: { file: 'review.weft.json' } })).answer).toMatchObject({ file: 'review.weft.json', findings: [] });
     expect((await exercise('templates.list', {})).answer.templates.length).toBeGreaterThan(0);
@@ -134,6 +155,19 @@ describe('every route of the table answers what its entry says', () => {
     expect(messages.length).toBeGreaterThan(1);
     for (const m of messages) expect(ROUTES.stream.answer.safeParse(m).error).toBeUndefined();
     exercised.add('stream');
+  });
+
+  it('answers the circuits of the providers agent candidates called', async () => {
+    expect((await exercise('providers.circuits', {})).answer.circuits).toEqual([]);
+    const { runId } = (await exercise('runs.start', { body: { workflow: 'routed', input: {} } })).answer;
+    await waitUntil(async () => (await exercise('runs.get', { params: { id: runId } })).answer.run.state === 'succeeded', 'the routed run succeeds on its second candidate');
+    const { answer } = await exercise('providers.circuits', {});
+    expect(answer.circuits).toEqual([
+      { key: 'mock model flaky', provider: 'mock', baseUrl: null, state: 'open', failures: 1, lastFailureAtMs: expect.any(Number) as number, reopensAtMs: expect.any(Number) as number, rule: { failures: 1, coolDownMs: 3_600_000 }, opened: 1 },
+      { key: 'mock model steady', provider: 'mock', baseUrl: null, state: 'closed', failures: 0, lastFailureAtMs: null, reopensAtMs: null, rule: { failures: 1, coolDownMs: 3_600_000 }, opened: 0 },
+    ]);
+    const flaky = answer.circuits[0];
+    expect((flaky?.reopensAtMs ?? 0) - (flaky?.lastFailureAtMs ?? 0)).toBe(3_600_000);
   });
 
   it('has exercised every route of the table', () => {

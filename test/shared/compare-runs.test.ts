@@ -180,6 +180,37 @@ function activationTime(d: RunDetail, stepId: string): number {
   return [...spans.values()].reduce((sum, s) => sum + s.end - s.start, 0);
 }
 
+/** One agent step choosing between two mock candidates by the input's topic (docs/routing.md). */
+const routed = wf('routed', [
+  {
+    id: 'answer',
+    kind: 'agent',
+    input: '{"q": input.q}',
+    config: {
+      prompt: 'Answer {{ input.q }}',
+      candidates: [
+        { id: 'general', provider: 'mock', model: 'general', tags: ['billing'], mock: { replies: [{ output: { answer: 'yes' } }] } },
+        { id: 'lawyer', provider: 'mock', model: 'lawyer', tags: ['legal'], mock: { replies: [{ output: { answer: 'yes' } }] } },
+      ],
+      choose: { matchTags: 'input.topic' },
+    },
+  },
+  end(),
+], [{ id: 'a', from: 'answer', to: 'done' }]);
+
+describe('compareRuns on an agent step that chose another candidate', () => {
+  it('names the step as a candidate difference, with each side\'s candidate, though input and output are alike', async () => {
+    const a = await ran(routed, { q: 'may I cancel?', topic: 'legal' });
+    const b = await ran(routed, { q: 'may I cancel?', topic: 'billing' });
+    const c = check(compareRuns(a, b));
+    expect(c.firstDifference).toEqual({ stepId: 'answer', kind: 'candidate', why: '"answer" ran on lawyer in A, on general in B' });
+    const step = c.steps.find((s) => s.id === 'answer');
+    expect(step?.differs).toEqual(['candidate']);
+    expect([step?.a?.candidate, step?.b?.candidate]).toEqual(['lawyer', 'general']);
+    expect(check(compareRuns(a, a)).same).toBe(true);
+  });
+});
+
 describe('compareRuns on a loop: a step that ran in an earlier pass only', () => {
   it('counts it as run, with the time of its attempts, and gives no time to a step that did not run', async () => {
     const a = await ran(loop, { rounds: 2 });

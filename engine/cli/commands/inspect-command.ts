@@ -15,14 +15,15 @@ export const inspectCommand: Command = {
   summary: "show a run's restart record: each step's state, evidence and next action",
   usage: 'weft inspect RUN [--db PATH] [--json]',
   help: `Shows, for each step of RUN (an id or a unique prefix): its state, its evidence and what
-that evidence covers (input hash, definition version, input revision), its attempts, what it
-cost, and the next permitted action with its reason; and what the run cost in all.
+that evidence covers (input hash, definition version, input revision), its attempts, the
+candidate each attempt of an agent step with candidates ran on and why (docs/routing.md), what
+it cost, and the next permitted action with its reason; and what the run cost in all.
 
   --json   print the run's RunDetail (docs/api.md): the restart record
            {"run":{...},"steps":[{"id","state","activation","attempts":[...],"evidence","next"}]}
            plus, per step, its permittedActions [{action, why}] and each attempt's input,
-           output, evidence, meta and epoch-ms times; the run's tasks, children and edges;
-           and its cost {"total","currency","inputTokens","outputTokens","unpriced",
+           output, evidence, meta, route and epoch-ms times; the run's tasks, children and
+           edges; and its cost {"total","currency","inputTokens","outputTokens","unpriced",
            "steps":{ID:{"total","attempts","inputTokens","outputTokens","unpriced"}}}
            (docs/cost.md)`,
 
@@ -38,8 +39,8 @@ cost, and the next permitted action with its reason; and what the run cost in al
   },
 };
 
-/** The record as a person reads it, in the shape of the A17 example of the reference text; a RunDetail adds its cost and budget. */
-export function formatRecord(r: RestartRecord & { cost?: RunCost; run: Partial<Pick<RunDetail['run'], 'budget' | 'budgetWait'>> }): string {
+/** The record as a person reads it, in the shape of the A17 example of the reference text; a RunDetail adds its cost, budget and routes. */
+export function formatRecord(r: (RestartRecord | RunDetail) & { cost?: RunCost; run: Partial<Pick<RunDetail['run'], 'budget' | 'budgetWait'>> }): string {
   const debug = r.run.debug;
   const lines = [
     `Run ${r.run.id}: ${r.run.workflowId} v${r.run.version}, ${r.run.state}${debug === undefined ? '' : ' (debug run)'}`,
@@ -66,6 +67,11 @@ export function formatRecord(r: RestartRecord & { cost?: RunCost; run: Partial<P
     // A settled step that is not on the path any more, or whose settlement is being decided again, says so beside its state.
     const state = s.passedOver !== undefined ? `${s.state}, passed over` : s.superseded !== undefined ? `${s.state}, superseded` : s.state;
     lines.push(`${s.id.padEnd(width)}  ${state}${detail.length > 0 ? `; ${detail.join('; ')}` : ''}`);
+    // An agent step with candidates: the executor each attempt ran on, and why (docs/routing.md).
+    for (const a of s.attempts) {
+      if (!('route' in a) || a.route === undefined) continue;
+      lines.push(`${''.padEnd(width)}  attempt ${a.id} ran on ${a.route.chosen ?? 'no candidate'}: ${a.route.reason}`);
+    }
     lines.push(`${''.padEnd(width)}  next: ${s.next}`);
   }
   return `${lines.join('\n')}\n`;

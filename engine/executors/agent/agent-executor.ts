@@ -51,7 +51,11 @@ export class AgentExecutor implements Executor {
     const config = parsed.data;
     if (ctx.signal.aborted) return notStartedResult(ctx.signal);
 
-    const choice = providerForStep(ctx.stepId, ctx.countedAttempt ?? ctx.attempt, config, {
+    if (config.provider === undefined) {
+      return { outcome: 'failed', code: 'invalid_config', message: `agent step "${ctx.stepId}" has no provider: give config.provider, or candidates to choose from`, retryable: false };
+    }
+    // A candidate's mock replies are the story of that candidate's uses, not of the step's attempts.
+    const choice = providerForStep(ctx.stepId, ctx.candidate?.use ?? ctx.countedAttempt ?? ctx.attempt, { ...config, provider: config.provider }, {
       environment: this.environment,
       fetch: this.fetch,
       schedule: this.schedule,

@@ -4,7 +4,7 @@
 // the prompt or the temperature, so a retry variant changes the story only through the attempt
 // number (or by replacing `mock` itself).
 import type { z } from 'zod';
-import type { MockReply } from '../../../shared/definition/step-config.ts';
+import type { MockReply } from '../../../shared/definition/agent-route.ts';
 import type { Schedule } from '../schedule.ts';
 import { ProviderError, type Completion, type CompletionRequest, type Provider } from './provider.ts';
 import { AuthorErrorCode } from '../../../shared/events/attempt-error-codes.ts';

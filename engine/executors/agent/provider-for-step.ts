@@ -5,6 +5,7 @@
 // attempt records without garbling every text that happens to contain it.
 import type { z } from 'zod';
 import type { AgentConfig } from '../../../shared/definition/step-config.ts';
+import type { AgentProvider } from '../../../shared/definition/agent-route.ts';
 import type { Schedule } from '../schedule.ts';
 import { ANTHROPIC_BASE_URL, AnthropicProvider } from './anthropic-provider.ts';
 import { MOCK_MODEL, MockProvider } from './mock-provider.ts';
@@ -28,7 +29,7 @@ export type ProviderChoice =
 
 const DEFAULT_KEY_ENV = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' } as const;
 
-export function providerForStep(stepId: string, attempt: number, config: z.infer<typeof AgentConfig>, deps: ProviderDeps): ProviderChoice {
+export function providerForStep(stepId: string, attempt: number, config: z.infer<typeof AgentConfig> & { provider: AgentProvider }, deps: ProviderDeps): ProviderChoice {
   if (config.provider === 'mock') {
     const model = config.model ?? MOCK_MODEL;
     return { ok: true, provider: new MockProvider(config.mock?.replies ?? [], attempt, deps.schedule), model, apiKey: undefined };

@@ -14,7 +14,7 @@ import { versionLabel } from '../../../shared/run/version-label.ts';
 // The picker of run B sits with the view, so the runs route imports both from here.
 export { ComparePicker } from './compare-picker.tsx';
 
-const KIND_LABEL = { path: 'a different path', input: 'a different input', outcome: 'a different outcome', output: 'a different output' } as const;
+const KIND_LABEL = { path: 'a different path', input: 'a different input', candidate: 'a different candidate', outcome: 'a different outcome', output: 'a different output' } as const;
 
 export function CompareView({ comparison }: { comparison: RunComparison }) {
   const c = comparison;

@@ -1,6 +1,6 @@
 // The selected step of a run, for one attempt: its resolved input, output or error; the evidence
 // it left and what that evidence covers; its idempotency key and retry variant; for agents the
-// provider, model, tokens and latency; where each input field came from (links that select the
+// provider, model, tokens and latency, and the candidate it ran on and why; where each input field came from (links that select the
 // upstream step and attempt); and what may happen next and why. A step no longer on the run's path
 // (passed over, superseded) says so with its reason; evidence whose effect a compensation undid
 // says which step undid it. The detail carries a step's latest attempts only; its older ones are
@@ -14,6 +14,7 @@ import { TimesInText, When } from '../../core/when.tsx';
 import { KindIcon } from '../../graph/kind-icon.tsx';
 import { AttemptError } from './attempt-error.tsx';
 import { attemptCostText, COST_BASIS, StepCostLine } from './run-cost-view.tsx';
+import { AttemptRouteView } from './attempt-route.tsx';
 import { itemFailures, itemFailuresText, type ItemFailures } from './item-failures.ts';
 import { useRoute } from '../../core/route-store.ts';
 import { handoffsOf, provenanceOf, type ProvenanceEntry } from './provenance.ts';
@@ -206,6 +207,7 @@ function AttemptSection({ step, attempt, place, runId }: { step: StepDetailData;
           </div>
         ) : null}
       </section>
+      {attempt.route !== undefined ? <AttemptRouteView route={attempt.route} /> : null}
       <section className="rsd-section">
         <h4>Input</h4>
         <ValueView value={attempt.input} runId={runId} valuePath={`${base}.input`} label={`input of ${attempt.id}`} testId="attempt-input" />

@@ -48,6 +48,8 @@ export function expressionSitesOf(graph: WorkflowGraph, v: number): ExpressionSi
   expr(step.input, ['input']);
   expr(step.idempotencyKey, ['idempotencyKey']);
   expr(step.accept, ['accept'], { outputOf: v, readerDone: true, condition: true });
+  // An agent's confidence rule reads its output, like accept (docs/routing.md).
+  if (step.kind === 'agent') expr(step.config.choose?.confidence?.expression, ['config', 'choose', 'confidence', 'expression'], { outputOf: v, readerDone: true });
   configSites(step, expr, template);
   for (const e of graph.out[v] ?? []) {
     if (e.edge.when !== undefined) {
@@ -64,6 +66,7 @@ function configSites(step: Step, expr: Add, template: Add): void {
     case 'agent':
       template(step.config.prompt, ['config', 'prompt']);
       template(step.config.system, ['config', 'system']);
+      expr(step.config.choose?.matchTags, ['config', 'choose', 'matchTags']);
       return;
     case 'http':
       template(step.config.url, ['config', 'url']);
