@@ -42,6 +42,7 @@ export const stepCommon = {
   compensation: StepId.optional().describe('id of the step that offsets this one'),
   resource: z.string().min(1).optional().describe('concurrency pool named in limits.concurrency'),
   optional: z.boolean().optional().describe('a join does not wait for this branch'),
+  tags: z.array(z.string().min(1)).optional().describe('labels a workspace policy selects steps by, e.g. ["payment"] (docs/policies.md)'),
 };
 
 /**
