@@ -12,6 +12,7 @@ import { debugPlan } from './debug-plan.ts';
 import { planReuse, reusedEvidence } from './evidence-reuse.ts';
 import { evaluate, type RunContext } from './expressions.ts';
 import { decideAfterFailure } from './failure-policy.ts';
+import { policyRetryLimit } from '../../shared/policy/retry-limit.ts';
 import { coverageHash } from './input-coverage.ts';
 import { runInlineStep } from './inline-steps.ts';
 import type { Completion, Launch, LiveRun } from './live-run.ts';
@@ -258,7 +259,7 @@ export class AttemptRunner {
   }
 
   private async afterFailure(live: LiveRun, s: StepRuntime, step: Step, code: string, retryable: boolean): Promise<void> {
-    const d = decideAfterFailure(s, step, code, retryable, this.port.random);
+    const d = decideAfterFailure(s, step, code, retryable, this.port.random, policyRetryLimit(live.model.policy?.rules, step, live.model.workflow.id));
     const now = this.port.clock.now();
     const at = { step: s.id, activation: s.activation, reason: d.reason };
     if (d.kind === 'rerun') {

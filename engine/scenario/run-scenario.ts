@@ -32,6 +32,7 @@ import { checkActivations, checkAttempts } from './check-attempts.ts';
 import { checkAcrossRuns } from './check-across-runs.ts';
 import { scriptProblems, unknownRunReferences } from './scenario-problems.ts';
 import type { AssertionResult } from './assertion-result.ts';
+import { startVerdict } from './expect-refused.ts';
 
 /** The kinds whose work runs outside the engine (shared/definition/step-kinds.ts): the scenario scripts their outcomes. */
 const SCRIPTED_KINDS: readonly StepKind[] = kindsWhere((k) => k.outside);
@@ -65,6 +66,9 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
     ...unknownRunReferences(workflow, scenario),
   ];
   if (wrong.length > 0) return { name: scenario.name, passed: false, assertions: wrong, events: [], metrics: null, runs: [], virtualMs: 0, crashed: false };
+  // A run the policy refuses never starts: the refusal is the scenario's result.
+  const verdict = startVerdict(workflow, scenario.policy, scenario.expect);
+  if (verdict.kind === 'end') return { name: scenario.name, passed: verdict.assertions.every((a) => a.ok), assertions: verdict.assertions, events: [], metrics: null, runs: [], virtualMs: 0, crashed: false };
   const clock = new VirtualClock();
   const db = openDatabase(opts.dbPath ?? ':memory:');
   const order: AppendOrder = [];

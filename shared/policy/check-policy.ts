@@ -87,3 +87,25 @@ function approvalFindings(workflow: Workflow, policy: Policy, add: (code: string
     }
   }
 }
+
+/** Why a run of `workflow` may not start under `policy`: its policy errors, or undefined when none. */
+export interface PolicyStartRefusal {
+  message: string;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * The refusal of a start (a run, a fork, a child run) whose definition breaks the policy it would
+ * run under: the message names the workflow, each rule and each step.
+ *
+ * @example
+ * policyStartRefusal(workflow, policy)?.message;
+ * // 'workflow "payments" v1 breaks the workspace policy, so it does not start: policy "payments-approved": step "charge" …'
+ */
+export function policyStartRefusal(workflow: Workflow, policy: Policy | undefined): PolicyStartRefusal | undefined {
+  const diagnostics = policyDiagnostics(workflow, policy).filter((d) => d.severity === 'error');
+  if (diagnostics.length === 0) return undefined;
+  const shown = diagnostics.slice(0, 5).map((d) => d.message).join('; ');
+  const more = diagnostics.length > 5 ? `; and ${diagnostics.length - 5} more (weft policy check lists them)` : '';
+  return { diagnostics, message: `workflow "${workflow.id}" v${workflow.version} breaks the workspace policy, so it does not start: ${shown}${more}; fix the definition (weft validate shows where) or the policy` };
+}

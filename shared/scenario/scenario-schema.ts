@@ -90,6 +90,11 @@ export type ScenarioExpect = z.infer<typeof ScenarioExpect>;
 
 /** The scenario's `expect`: its own run, the other named runs, and assertions across runs. */
 export const ScenarioExpectAll = ScenarioExpect.extend({
+  refused: z
+    .string()
+    .regex(/^policy_[a-z_]+$/, 'a policy finding code such as "policy_approval_missing"')
+    .optional()
+    .describe("the workspace policy refuses to start the scenario's run, with this finding (docs/policies.md); nothing else is checked"),
   runs: z.record(RunName, ScenarioExpect).optional().describe('per named run (of `runs`, or a fork), what must hold at the end'),
   ...AcrossRunsExpect,
 });

@@ -57,18 +57,18 @@ describe('approval paths', () => {
   const withEdges = (edges: Workflow['edges'], steps: Workflow['steps'] = base.steps): Workflow => ({ ...base, steps, edges });
 
   it('shows the path that passes no approval, with the approval passed on another outcome', () => {
-    const wf = withEdges([...base.edges.filter((e) => e.id !== 'e2'), { id: 'any', from: 'approve', to: 'charge', on: 'any' }]);
+    const wf = withEdges([...base.edges.filter((e) => e.id !== 'e2'), { id: 'any', from: 'approve', to: 'charge', on: 'any' as const }]);
     const [d] = policyDiagnostics(wf, approvals);
     expect(d?.message).toBe('policy "payments-approved": step "charge" can be reached without a person\'s approval: start → approve (not approved) → charge passes no approval');
   });
 
   it('a loop back past the approval keeps the step behind it', () => {
-    const wf = withEdges([...base.edges, { id: 'again', from: 'ship', to: 'start', on: 'failed', maxTraversals: 2 }].filter((e) => e.id !== 'e7'));
+    const wf = withEdges([...base.edges, { id: 'again', from: 'ship', to: 'start', on: 'failed' as const, maxTraversals: 2 }].filter((e) => e.id !== 'e7'));
     expect(policyDiagnostics(wf, approvals)).toEqual([]);
   });
 
   it('a loop that enters after the approval from an ungated step is found', () => {
-    const wf = withEdges([...base.edges, { id: 'back', from: 'start', to: 'charge', on: 'failed' }]);
+    const wf = withEdges([...base.edges, { id: 'back', from: 'start', to: 'charge', on: 'failed' as const }]);
     expect(policyDiagnostics(wf, approvals).map((d) => d.stepId)).toEqual(['charge']);
   });
 
