@@ -1,5 +1,6 @@
 // `weft inspect RUN [--db PATH] [--json]`: the run's restart record.
 import type { RestartRecord } from '../../service/run-reader.ts';
+import type { PolicySnapshot } from '../../../shared/policy/policy-schema.ts';
 import type { Command } from '../command.ts';
 import { withReadOnlyStore } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
@@ -12,7 +13,8 @@ export const inspectCommand: Command = {
   usage: 'weft inspect RUN [--db PATH] [--json]',
   help: `Shows, for each step of RUN (an id or a unique prefix): its state, its evidence and what
 that evidence covers (input hash, definition version, input revision), its attempts, and the
-next permitted action with its reason.
+next permitted action with its reason. The head names the workspace policy the run started
+under (its hash and its rules' ids; docs/policies.md).
 
   --json   print the run's RunDetail (docs/api.md): the restart record
            {"run":{...},"steps":[{"id","state","activation","attempts":[...],"evidence","next"}]}
@@ -31,13 +33,25 @@ next permitted action with its reason.
   },
 };
 
+/** The policy the run started under: its hash and its rules' ids, by kind. */
+function policyLine(policy: PolicySnapshot | undefined): string {
+  if (policy === undefined) return 'Policy: none (the workspace had no weft.policy.json when the run started)';
+  const { rules } = policy;
+  const kinds = (['approvals', 'retries', 'forbid', 'escalation', 'agents'] as const)
+    .filter((k) => (rules[k] ?? []).length > 0)
+    .map((k) => `${k} ${(rules[k] ?? []).map((r) => r.id).join(', ')}`);
+  if (rules.budgets !== undefined) kinds.push('budgets');
+  return `Policy: ${policy.hash} (${kinds.join('; ') || 'no rules'})`;
+}
+
 /** The record as a person reads it, in the shape of the A17 example of the reference text. */
-export function formatRecord(r: RestartRecord): string {
+export function formatRecord(r: RestartRecord & { run: { policy?: PolicySnapshot | undefined } }): string {
   const debug = r.run.debug;
   const lines = [
     `Run ${r.run.id}: ${r.run.workflowId} v${r.run.version}, ${r.run.state}${debug === undefined ? '' : ' (debug run)'}`,
     `Input revision: ${r.run.inputRevision}`,
   ];
+  lines.push(policyLine(r.run.policy));
   for (const m of r.run.migrations ?? []) lines.push(`Migrated: v${m.fromVersion} → v${m.toVersion} at event ${m.seq} (${m.at}) by ${m.by}`);
   if (debug !== undefined) {
     const paused = debug.pausedAt === null ? '' : `; paused at "${debug.pausedAt.step}" (activation ${debug.pausedAt.activation})`;
