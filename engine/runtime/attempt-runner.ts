@@ -13,6 +13,7 @@ import { planReuse, reusedEvidence } from './evidence-reuse.ts';
 import { evaluate, type RunContext } from './expressions.ts';
 import { decideAfterFailure } from './failure-policy.ts';
 import { policyRetryLimit } from '../../shared/policy/retry-limit.ts';
+import { armEscalationTimers, escalateAfterFailure } from './policy-escalation.ts';
 import { coverageHash } from './input-coverage.ts';
 import { runInlineStep } from './inline-steps.ts';
 import type { Completion, Launch, LiveRun } from './live-run.ts';
@@ -114,6 +115,7 @@ export class AttemptRunner {
       ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
       ...(step.timeoutMs === undefined ? {} : { timeoutMs: step.timeoutMs }),
     }, { step: stepId, activation: s.activation, attempt: number, ...(variant === null ? {} : { reason: `retry variant ${variant + 1}` }) });
+    armEscalationTimers(port, live, s, step);
 
     if (plan.route === 'inline') {
       await this.finish(live, { stepId, activation: s.activation, attempt: number, result: await this.runInline(live, step, input, config) });
@@ -259,6 +261,7 @@ export class AttemptRunner {
   }
 
   private async afterFailure(live: LiveRun, s: StepRuntime, step: Step, code: string, retryable: boolean): Promise<void> {
+    escalateAfterFailure(this.port, live, s, step);
     const d = decideAfterFailure(s, step, code, retryable, this.port.random, policyRetryLimit(live.model.policy?.rules, step, live.model.workflow.id));
     const now = this.port.clock.now();
     const at = { step: s.id, activation: s.activation, reason: d.reason };

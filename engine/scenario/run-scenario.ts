@@ -211,6 +211,10 @@ function check(x: ScenarioExpect, run: ReturnType<typeof foldRun>, metrics: RunM
     for (const e of events) if (e.type === 'attempt_started' && e.step !== null && !started.includes(e.step)) started.push(e.step);
     add(`steps started in the order ${x.order.join(', ')}`, x.order, started.filter((id) => x.order?.includes(id)));
   }
+  if (x.escalated !== undefined) {
+    const got = run.escalations.map((e) => ({ step: e.stepId, rule: e.rule, to: e.to, atMs: e.at - run.createdAt }));
+    add('escalations by the policy', x.escalated, got.map((g, k) => ({ step: g.step, rule: g.rule, ...(x.escalated?.[k]?.to === undefined ? {} : { to: g.to }), ...(x.escalated?.[k]?.atMs === undefined ? {} : { atMs: g.atMs }) })));
+  }
   for (const edge of x.path ?? []) add(`edge "${edge}" taken`, true, taken.has(edge));
   for (const edge of x.notTaken ?? []) add(`edge "${edge}" never taken`, false, taken.has(edge));
   for (const id of x.neverRan ?? []) {

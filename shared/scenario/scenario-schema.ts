@@ -84,6 +84,10 @@ export const ScenarioExpect = z.strictObject({
   notTaken: z.array(z.string()).optional().describe('edge ids that must never have been taken'),
   neverRan: z.array(z.string()).optional().describe('step ids that must never have started an attempt'),
   attempts: z.array(ScenarioAttemptExpect).optional().describe('single attempts: their resolved input, retry variant, error code, evidence and start time'),
+  escalated: z
+    .array(z.strictObject({ step: z.string().min(1), rule: z.string().min(1), to: z.string().min(1).optional(), atMs: Ms.optional().describe('virtual time after the run starts') }))
+    .optional()
+    .describe("every escalation by the policy's escalation rules, in order ([] for none): the step, the rule, who was told, when"),
 });
 
 export type ScenarioExpect = z.infer<typeof ScenarioExpect>;

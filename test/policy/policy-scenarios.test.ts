@@ -32,7 +32,7 @@ const all = names.flatMap((n) => load(n).map(({ workflow, scenario }) => [`${n}:
 describe('policy scenarios', () => {
   it('cover each policy kind, refused and allowed', () => {
     const titles = all.map(([t]) => t).join('\n');
-    for (const kind of ['approvals allowed', 'approvals refused', 'retry caps allowed', 'retry caps refused', 'forbid automatic_retry refused', 'forbid automatic_retry allowed', 'agents refused', 'agents allowed', 'forbidden operator actions refused', 'operator actions allowed']) {
+    for (const kind of ['approvals allowed', 'approvals refused', 'retry caps allowed', 'retry caps refused', 'forbid automatic_retry refused', 'forbid automatic_retry allowed', 'agents refused', 'agents allowed', 'forbidden operator actions refused', 'operator actions allowed', 'escalation after failures', 'escalation after time', 'escalation not needed']) {
       expect(titles, kind).toContain(kind);
     }
   });
@@ -95,7 +95,7 @@ describe('the engine holds a run to its policy\'s retry limits', () => {
     const events = store.readEvents(runId);
     engine.close();
     db.close();
-    return { attempts: events.filter((e) => e.type === 'attempt_started' && e.step === 'ship').length, reason: events.find((e) => e.type === 'step_settled' && e.step === 'ship')?.reason };
+    return { attempts: events.filter((e) => e.type === 'attempt_started' && e.step === 'ship').length, reason: events.find((e) => e.type === 'step_settled' && e.step === 'ship')?.reason ?? undefined };
   }
 
   it('retries as declared without a policy', async () => {

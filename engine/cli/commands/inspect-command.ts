@@ -52,6 +52,7 @@ export function formatRecord(r: RestartRecord & { run: { policy?: PolicySnapshot
     `Input revision: ${r.run.inputRevision}`,
   ];
   lines.push(policyLine(r.run.policy));
+  for (const x of r.run.escalations ?? []) lines.push(`Escalated: "${x.stepId}" (activation ${x.activation}) to ${x.to} by policy "${x.rule}" at ${x.at}: ${x.reason}`);
   for (const m of r.run.migrations ?? []) lines.push(`Migrated: v${m.fromVersion} → v${m.toVersion} at event ${m.seq} (${m.at}) by ${m.by}`);
   if (debug !== undefined) {
     const paused = debug.pausedAt === null ? '' : `; paused at "${debug.pausedAt.step}" (activation ${debug.pausedAt.activation})`;
