@@ -32,7 +32,7 @@ const all = names.flatMap((n) => load(n).map(({ workflow, scenario }) => [`${n}:
 describe('policy scenarios', () => {
   it('cover each policy kind, refused and allowed', () => {
     const titles = all.map(([t]) => t).join('\n');
-    for (const kind of ['approvals allowed', 'approvals refused', 'retry caps allowed', 'retry caps refused', 'forbid automatic_retry refused', 'forbid automatic_retry allowed', 'agents refused', 'agents allowed', 'forbidden operator actions refused', 'operator actions allowed', 'escalation after failures', 'escalation after time', 'escalation not needed']) {
+    for (const kind of ['approvals allowed', 'approvals refused', 'retry caps allowed', 'retry caps refused', 'forbid automatic_retry refused', 'forbid automatic_retry allowed', 'agents refused', 'agents allowed', 'forbidden operator actions refused', 'operator actions allowed', 'escalation after failures', 'escalation after time', 'escalation not needed', 'forbid compensation_without_approval allowed', 'forbid compensation_without_approval refused']) {
       expect(titles, kind).toContain(kind);
     }
   });
