@@ -10,6 +10,7 @@ import type { CommandEntry } from './command.ts';
 
 export const COMMANDS: readonly CommandEntry[] = [
   { name: 'validate', load: async () => (await import('./commands/validate-command.ts')).validateCommand },
+  { name: 'policy', load: async () => (await import('./commands/policy-command.ts')).policyCommand },
   { name: 'diff', load: async () => (await import('./commands/diff-command.ts')).diffCommand },
   { name: 'run', load: async () => (await import('./commands/run-command.ts')).runCommand },
   { name: 'runs', load: async () => (await import('./commands/runs-command.ts')).runsCommand },

@@ -1,12 +1,14 @@
-// Generates docs/weft-v1.schema.json from the zod `Workflow` schema, so editors that only speak
-// JSON Schema (VS Code, JetBrains, ajv-based tools) can check .weft.json files. The zod schema
-// stays the single source of truth; test/shared/json-schema-fresh.test.ts fails when the checked-in
-// file drifts from it. Run with `npm run schema`.
+// Generates docs/weft-v1.schema.json from the zod `Workflow` schema, and
+// docs/weft-policy-v1.schema.json from the zod `Policy` schema, so editors that only speak JSON
+// Schema (VS Code, JetBrains, ajv-based tools) can check .weft.json and weft.policy.json files. The
+// zod schemas stay the single source of truth; test/shared/json-schema-fresh.test.ts fails when a
+// checked-in file drifts from its schema. Run with `npm run schema`.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { Workflow } from '../../shared/definition/workflow-schema.ts';
+import { Policy } from '../../shared/policy/policy-schema.ts';
 
 /** Where the generated schema lives, relative to the project root. */
 export const JSON_SCHEMA_PATH = 'docs/weft-v1.schema.json';
@@ -36,15 +38,41 @@ export function renderJsonSchema(): string {
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
-/** Writes the schema file under `root` and returns its absolute path. */
-export function writeJsonSchema(root: string): string {
-  const target = join(root, JSON_SCHEMA_PATH);
-  writeFileSync(target, renderJsonSchema());
-  return target;
+/** Where the generated policy schema lives, relative to the project root. */
+export const POLICY_JSON_SCHEMA_PATH = 'docs/weft-policy-v1.schema.json';
+
+/**
+ * Renders the JSON Schema of the workspace policy file (format weft-policy/v1) as the exact text
+ * of docs/weft-policy-v1.schema.json.
+ *
+ * @example
+ * JSON.parse(renderPolicyJsonSchema()).required; // ['format']
+ */
+export function renderPolicyJsonSchema(): string {
+  const { $schema, ...rest } = z.toJSONSchema(Policy, { io: 'input' });
+  const document = {
+    $schema,
+    $id: 'urn:weft-studio:schema:weft-policy-v1',
+    title: 'Weft workspace policy (format weft-policy/v1)',
+    description:
+      'A Weft Studio workspace policy (weft.policy.json at the workspace root). Generated from shared/policy/policy-schema.ts by `npm run schema`; see docs/policies.md.',
+    ...rest,
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+/** Writes the schema files under `root` and returns their absolute paths. */
+export function writeJsonSchema(root: string): string[] {
+  const targets: [string, string][] = [
+    [join(root, JSON_SCHEMA_PATH), renderJsonSchema()],
+    [join(root, POLICY_JSON_SCHEMA_PATH), renderPolicyJsonSchema()],
+  ];
+  for (const [target, text] of targets) writeFileSync(target, text);
+  return targets.map(([target]) => target);
 }
 
 const runAsScript = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (runAsScript) {
   const root = fileURLToPath(new URL('../../', import.meta.url));
-  console.log(`wrote ${writeJsonSchema(root)}`);
+  for (const file of writeJsonSchema(root)) console.log(`wrote ${file}`);
 }

@@ -16,6 +16,8 @@ import { debugPlan } from './debug-plan.ts';
 import { planReuse, reusedEvidence } from './evidence-reuse.ts';
 import { evaluate, type RunContext } from './expressions.ts';
 import { decideAfterFailure } from './failure-policy.ts';
+import { policyRetryLimit } from '../../shared/policy/retry-limit.ts';
+import { armEscalationTimers, escalateAfterFailure } from './policy-escalation.ts';
 import { coverageHash } from './input-coverage.ts';
 import { runInlineStep } from './inline-steps.ts';
 import type { Completion, Launch, LiveRun } from './live-run.ts';
@@ -139,6 +141,7 @@ export class AttemptRunner {
       ...(step.timeoutMs === undefined ? {} : { timeoutMs: step.timeoutMs }),
       ...(routed === undefined ? {} : { route: routed.route }),
     }, { step: stepId, activation: s.activation, attempt: number, ...(reason === '' ? {} : { reason }) });
+    armEscalationTimers(port, live, s, step);
     if (routed !== undefined && routed.candidate === undefined) {
       await this.finish(live, { stepId, activation: s.activation, attempt: number, result: noCandidateResult(routed.route) });
       return;
@@ -311,7 +314,8 @@ export class AttemptRunner {
   }
 
   private async afterFailure(live: LiveRun, s: StepRuntime, step: Step, code: string, retryable: boolean): Promise<void> {
-    const d = decideAfterFailure(s, step, code, retryable, this.port.random);
+    escalateAfterFailure(this.port, live, s, step);
+    const d = decideAfterFailure(s, step, code, retryable, this.port.random, policyRetryLimit(live.model.policy?.rules, step, live.model.workflow.id));
     const now = this.port.clock.now();
     const at = { step: s.id, activation: s.activation, reason: d.reason };
     if (d.kind === 'rerun') {

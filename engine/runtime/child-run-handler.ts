@@ -12,6 +12,7 @@ import { currentAttempt, type RunModel, type StepRuntime } from '../../shared/ru
 import { isTerminal } from '../../shared/run/run-status.ts';
 import type { AttemptStart, RunEndListener, StepHandler } from './step-handler.ts';
 import { findWorkspaceWorkflow, type TrustCheck } from './workspace-workflows.ts';
+import { policyStartRefusal } from '../../shared/policy/check-policy.ts';
 
 /** Cancels a child run (an operator cancel by the engine); not awaited by the caller. */
 export type CancelRun = (runId: string, why: string) => Promise<void>;
@@ -48,6 +49,12 @@ export class ChildRunHandler implements StepHandler, RunEndListener {
       this.workspaceTrust?.(def.workflow, live.model.workspaceDir, `step "${s.id}" of run ${live.model.runId}`);
     } catch (e) {
       await done({ outcome: 'failed', code: 'untrusted_workspace', message: (e as Error).message, retryable: false });
+      return;
+    }
+    // A child runs under its parent's policy: a child definition that breaks it does not start.
+    const refusal = policyStartRefusal(def.workflow, live.model.policy?.rules);
+    if (refusal !== undefined) {
+      await done({ outcome: 'failed', code: 'policy_refused', message: refusal.message, retryable: false });
       return;
     }
     let items: unknown[] = [attempt.input];

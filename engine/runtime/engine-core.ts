@@ -154,7 +154,7 @@ export class EngineCore implements RunPort {
     this.closed = true;
     for (const executor of new Set(Object.values(this.o.executors))) executor?.close?.();
     for (const live of this.runs.values()) {
-      for (const cancel of live.timers.values()) cancel();
+      for (const cancel of [...live.timers.values(), ...live.escalationTimers.values()]) cancel();
       for (const r of live.running.values()) {
         r.cancelTimeout?.();
         r.controller.abort(new Error('engine shut down'));
@@ -349,13 +349,13 @@ export class EngineCore implements RunPort {
   }
 
   private wake(live: LiveRun): void {
-    const waiters = live.waiters;
-    live.waiters = [];
+    const waiters = live.waiters.splice(0);
     for (const w of waiters) w();
     // A parent waiting on this child may now be settled (or not): its waiters look again.
     const parent = live.model.parent === undefined ? undefined : this.runs.get(live.model.parent.runId);
     if (parent !== undefined && parent !== live) this.wake(parent);
-    // A finished run leaves memory once nothing of it is running or waiting to be recorded.
+    // A finished run escalates nothing more, and leaves memory once nothing of it is running or waiting to be recorded.
+    if (isTerminal(live.model.state)) live.escalationTimers.forEach((cancel) => cancel());
     if (isTerminal(live.model.state) && live.running.size === 0 && live.inbox.length === 0 && live.waiters.length === 0) this.runs.delete(live.model.runId);
   }
 

@@ -3,6 +3,7 @@
 // The scheduler acts on the decision; the retry policy's arithmetic is in retry-policy.ts.
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { Random } from '../time/clock.ts';
+import type { RetryLimit } from '../../shared/policy/retry-limit.ts';
 import { backoffMs, mayRetry } from './retry-policy.ts';
 import { currentAttempt, type StepRuntime } from '../../shared/run/run-model.ts';
 
@@ -21,12 +22,16 @@ export function countedAttempts(s: StepRuntime): number {
 
 /**
  * After attempt `code` of step `s` failed: `random` is the engine's random source (one draw, for
- * the backoff's jitter, only when a retry is decided).
+ * the backoff's jitter, only when a retry is decided); `limit` is what the run's policy allows.
  *
  * @example decideAfterFailure(s, step, 'timeout', true, () => 0.5) // { kind: 'retry', delayMs: 1000, ... }
  */
-export function decideAfterFailure(s: StepRuntime, step: Step, code: string, retryable: boolean, random: Random): FailureDecision {
+export function decideAfterFailure(s: StepRuntime, declared: Step, code: string, retryable: boolean, random: Random, limit?: RetryLimit): FailureDecision {
   const counted = countedAttempts(s);
+  // The run's policy may allow fewer attempts than the definition asks for (policy/retry-limit.ts).
+  const capped = limit !== undefined && limit.maxAttempts < (declared.retry?.maxAttempts ?? 1);
+  const step = capped ? { ...declared, retry: { ...declared.retry, maxAttempts: limit.maxAttempts } } : declared;
+  const byPolicy = capped ? ` (policy "${limit.rule}" allows ${limit.maxAttempts === 1 ? 'no automatic retry' : `${limit.maxAttempts} attempts`})` : '';
   const current = currentAttempt(s);
   const nextAttempt = (current?.number ?? 0) + 1;
   if (code === 'interrupted') {
@@ -44,6 +49,6 @@ export function decideAfterFailure(s: StepRuntime, step: Step, code: string, ret
   }
   const reason = !retryable
     ? `${code} is not retryable`
-    : step.retry?.nonRetryable?.includes(code) ? `${code} is listed in nonRetryable` : `${counted} of ${step.retry?.maxAttempts ?? 1} attempts used`;
+    : step.retry?.nonRetryable?.includes(code) ? `${code} is listed in nonRetryable` : `${counted} of ${step.retry?.maxAttempts ?? 1} attempts used${byPolicy}`;
   return { kind: 'settle', outcome: code === 'timeout' ? 'timed_out' : 'failed', reason };
 }

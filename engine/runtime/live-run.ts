@@ -61,6 +61,8 @@ export interface LiveRun {
   due: string[];
   running: Map<string, { controller: AbortController; cancelTimeout: (() => void) | undefined }>;
   timers: Map<string, () => void>;
+  /** Timers of the run's policy escalations (policy-escalation.ts), by step, activation and rule. */
+  escalationTimers: Map<string, () => void>;
   touched: Set<string>;
   waiters: (() => void)[];
   /** Steps whose running attempt holds a slot of a resource pool (released when its end is logged). */
@@ -110,6 +112,7 @@ export function newLiveRun(model: RunModel): LiveRun {
     due: [],
     running: new Map(),
     timers: new Map(),
+    escalationTimers: new Map(),
     touched: new Set(),
     waiters: [],
     runInfo: undefined,

@@ -13,6 +13,7 @@ import { reopenPlan } from './reopen-plan.ts';
 import type { RunPort } from './run-port.ts';
 import { operatorEvidenceId, type StepRuntime } from '../../shared/run/run-model.ts';
 import type { StepHandler } from './step-handler.ts';
+import { heldCompensation } from './compensation-hold.ts';
 
 /** Throws a refusal of action-rules.ts as the StoreError the CLI and server report. */
 function refuse(r: Refusal | undefined): void {
@@ -87,7 +88,9 @@ export class OperatorActions {
       this.port.emit(live, 'operator_action', { action: 'retry', by }, { step: stepId, reason: `retried by ${by}: ${reason}` });
       if (m.state === 'failed') this.port.emit(live, 'run_state_changed', { state: 'running' }, { reason: `step "${stepId}" retried by ${by}` });
       this.reopen(live, stepId, `retry of "${stepId}" by ${by}`);
-      this.port.emit(live, 'step_activated', input === undefined ? {} : { input: input.value }, { step: stepId, activation: s.activation + 1, reason: `retried by ${by}${input === undefined ? '' : ' with a new input'}` });
+      // A compensation the policy held for a person runs, retried, as that compensation (compensation-hold.ts).
+      const compensates = heldCompensation(s);
+      this.port.emit(live, 'step_activated', { ...(input === undefined ? {} : { input: input.value }), ...(compensates === undefined ? {} : { compensates }) }, { step: stepId, activation: s.activation + 1, reason: `retried by ${by}${input === undefined ? '' : ' with a new input'}${compensates === undefined ? '' : `: approves compensating "${compensates}"`}` });
       live.ready.push(stepId);
     });
   }

@@ -16,6 +16,7 @@ import { DAY_MS } from '../store/day-spend.ts';
 import { newRunModel, type RunModel } from '../../shared/run/run-model.ts';
 import { isTerminal } from '../../shared/run/run-status.ts';
 import type { StepHandler } from './step-handler.ts';
+import { rearmEscalationTimers } from './policy-escalation.ts';
 
 /** Runs whose logs recover() reads in one query. */
 const RECOVERY_BATCH = 500;
@@ -213,6 +214,7 @@ export class RunLifecycle {
       if (t.dueAt <= now) live.due.push(t.stepId);
       else this.port.arm(live, t.stepId, t.dueAt);
     }
+    rearmEscalationTimers(this.port, live);
     // Only a stop that cut attempts short is an event; re-arming timers changes nothing.
     const interrupted = plan.interrupted.length;
     if (interrupted > 0) this.port.emit(live, 'engine_resumed', { interrupted }, { reason: `${interrupted} attempt(s) were interrupted by a stop` });

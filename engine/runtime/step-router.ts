@@ -13,6 +13,7 @@ import type { StepRuntime } from '../../shared/run/run-model.ts';
 import { desiredRunState, isTerminal } from '../../shared/run/run-status.ts';
 import { decideSettle } from './settle-decision.ts';
 import { withdrawalReason } from './withdrawal.ts';
+import { compensationHold } from './compensation-hold.ts';
 
 /** What the core asks of a router (a test may give one that misbehaves, to prove the core's guards). */
 export type Router = Pick<StepRouter, 'activateEntries' | 'route' | 'settle' | 'decideRunState'>;
@@ -151,10 +152,14 @@ export class StepRouter {
       case 'fail':
         this.port.emit(live, 'run_state_changed', { state: 'failed' }, { reason: next.reason });
         return true;
-      case 'activate':
+      case 'activate': {
         this.port.emit(live, 'step_activated', { compensates: next.compensates }, { step: next.by, activation: next.activation, reason: `compensates "${next.compensates}"` });
-        await this.attempts.start(live, next.by);
+        // The run's policy may forbid starting it without a person: it waits, escalated, for an operator's retry (or skip).
+        const hold = compensationHold(m, live.index, next.compensates, next.by);
+        if (hold !== undefined) this.port.emit(live, 'step_escalated', { outcome: 'failed' }, { step: next.by, activation: next.activation, reason: hold });
+        else await this.attempts.start(live, next.by);
         return true;
+      }
     }
   }
 }

@@ -34,6 +34,7 @@ import type { PriceTable } from '../../shared/cost/price-table.ts';
 import { checkAcrossRuns } from './check-across-runs.ts';
 import { scriptProblems, unknownRunReferences } from './scenario-problems.ts';
 import type { AssertionResult } from './assertion-result.ts';
+import { startVerdict } from './expect-refused.ts';
 
 /** The kinds whose work runs outside the engine (shared/definition/step-kinds.ts): the scenario scripts their outcomes. */
 const SCRIPTED_KINDS: readonly StepKind[] = kindsWhere((k) => k.outside);
@@ -69,6 +70,9 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
     ...unknownRunReferences(workflow, scenario),
   ];
   if (wrong.length > 0) return { name: scenario.name, passed: false, assertions: wrong, events: [], metrics: null, runs: [], virtualMs: 0, crashed: false };
+  // A run the policy refuses never starts: the refusal is the scenario's result.
+  const verdict = startVerdict(workflow, scenario.policy, scenario.expect);
+  if (verdict.kind === 'end') return { name: scenario.name, passed: verdict.assertions.every((a) => a.ok), assertions: verdict.assertions, events: [], metrics: null, runs: [], virtualMs: 0, crashed: false };
   const clock = new VirtualClock();
   const db = openDatabase(opts.dbPath ?? ':memory:');
   const order: AppendOrder = [];
@@ -220,6 +224,10 @@ function check(x: ScenarioExpect, run: ReturnType<typeof foldRun>, metrics: RunM
     const started: string[] = [];
     for (const e of events) if (e.type === 'attempt_started' && e.step !== null && !started.includes(e.step)) started.push(e.step);
     add(`steps started in the order ${x.order.join(', ')}`, x.order, started.filter((id) => x.order?.includes(id)));
+  }
+  if (x.escalated !== undefined) {
+    const got = run.escalations.map((e) => ({ step: e.stepId, rule: e.rule, to: e.to, atMs: e.at - run.createdAt }));
+    add('escalations by the policy', x.escalated, got.map((g, k) => ({ step: g.step, rule: g.rule, ...(x.escalated?.[k]?.to === undefined ? {} : { to: g.to }), ...(x.escalated?.[k]?.atMs === undefined ? {} : { atMs: g.atMs }) })));
   }
   for (const edge of x.path ?? []) add(`edge "${edge}" taken`, true, taken.has(edge));
   for (const edge of x.notTaken ?? []) add(`edge "${edge}" never taken`, false, taken.has(edge));

@@ -24,6 +24,7 @@ import { registerRoutes } from './register-routes.ts';
 import { ServedReads } from '../service/served-reads.ts';
 import { workflowFileHandlers } from './workflow-file-routes.ts';
 import { scenarioHandlers } from './scenario-routes.ts';
+import { policyHandlers } from './policy-routes.ts';
 import { serveAppIndex } from './app-index.ts';
 import { contentSecurityPolicyFor } from './security.ts';
 import { guardFailure, routerErrorHandler, sendError, setSecurityHeaders } from './request-guards.ts';
@@ -113,6 +114,7 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
     ...workflowFileHandlers(o.service),
     ...compareHandler(app, o.service, o.storePath),
     ...scenarioHandlers(o.service),
+    ...policyHandlers(o.service),
     ...bulkHandlers(o.service),
   });
 

@@ -9,6 +9,7 @@
 // it imports, and front ends need the one class to reach all of them.
 import { loadWorkspacePolicy } from '../policy/load-policy.ts';
 import type { PolicySnapshot } from '../../shared/policy/policy-schema.ts';
+import { policyStartRefusal } from '../../shared/policy/check-policy.ts';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -107,7 +108,15 @@ function checkParsedStart(workflow: Workflow, workspaceDir: string, input: Start
   checkRunInput(workflow, input);
   requireTrust(workflow, workspaceDir, env);
   requirePrices(workflow, workspaceDir);
-  return { workflow, input, workspaceDir, policy: loadWorkspacePolicy(workspaceDir) };
+  const policy = loadWorkspacePolicy(workspaceDir);
+  refuseByPolicy(workflow, policy);
+  return { workflow, input, workspaceDir, policy };
+}
+
+/** A start whose definition breaks the policy it would run under is refused, naming each rule and step. */
+function refuseByPolicy(workflow: Workflow, policy: PolicySnapshot | undefined): void {
+  const refusal = policyStartRefusal(workflow, policy?.rules);
+  if (refusal !== undefined) throw new ServiceError('refused', refusal.message);
 }
 
 export class EngineService {
@@ -298,6 +307,9 @@ export class EngineService {
     const input = f.input === undefined ? source.input : f.input;
     checkRunInput(source.workflow, input);
     const plan = forkPlan(source, f.from);
+    // A fork is a new run: it starts under the workspace's policy as it is now, if its definition keeps it.
+    const policy = this.policyOf(source.workspaceDir);
+    refuseByPolicy(source.workflow, policy);
     const runId = this.engine.startRun({
       workflow: source.workflow,
       definitionHash: source.definitionHash,
@@ -306,8 +318,7 @@ export class EngineService {
       forkOf: { runId: source.runId, fromStep: f.from },
       importEvidence: plan.evidence,
       importUnknowns: plan.unknowns,
-      // A fork is a new run: it starts under the workspace's policy as it is now.
-      policy: this.policyOf(source.workspaceDir),
+      policy,
     });
     return { runId, state: this.runState(runId) };
   }

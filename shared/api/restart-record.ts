@@ -75,7 +75,18 @@ export const RunMigrationView = z.strictObject({
 });
 export type RunMigrationView = z.infer<typeof RunMigrationView>;
 
-/** The run's identity and state; `debug` only on a debug run; `migrations` only on a migrated run (its version is the latest one's). */
+/** A step a workspace policy's escalation rule escalated: to whom, by which rule, when and why (docs/policies.md). */
+export const PolicyEscalationView = z.strictObject({
+  stepId: z.string(),
+  activation: z.number().int().nonnegative(),
+  rule: z.string(),
+  to: z.string(),
+  at: z.iso.datetime(),
+  reason: z.string(),
+});
+export type PolicyEscalationView = z.infer<typeof PolicyEscalationView>;
+
+/** The run's identity and state; `debug` only on a debug run; `migrations` only on a migrated run (its version is the latest one's); `escalations` only when a policy escalated a step. */
 export const RunHeader = z.strictObject({
   id: z.string(),
   workflowId: z.string(),
@@ -84,6 +95,7 @@ export const RunHeader = z.strictObject({
   inputRevision: z.number().int().positive(),
   debug: RunDebugView.optional(),
   migrations: z.array(RunMigrationView).optional(),
+  escalations: z.array(PolicyEscalationView).optional(),
 });
 
 /**

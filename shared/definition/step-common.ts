@@ -46,6 +46,7 @@ export const stepCommon = {
     .strictObject({ perCall: z.number().nonnegative().describe('amount billed for each attempt that runs, in the price table\'s currency') })
     .optional()
     .describe('what a call of this step costs, for steps that bill outside token usage (a paid API); see docs/cost.md'),
+  tags: z.array(z.string().min(1)).optional().describe('labels a workspace policy selects steps by, e.g. ["payment"] (docs/policies.md)'),
 };
 
 /**

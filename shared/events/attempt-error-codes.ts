@@ -22,6 +22,7 @@ export const ATTEMPT_ERROR_CODES = [
   // child runs (subworkflow, map)
   'workflow_not_found',
   'untrusted_workspace',
+  'policy_refused',
   'invalid_items',
   'invalid_input',
   'item_failed',

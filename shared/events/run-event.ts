@@ -171,6 +171,18 @@ export const EVENT_DATA = {
   }),
   step_escalated: z.object({ outcome: SettleOutcome }),
   /**
+   * A workspace policy's escalation rule (docs/policies.md) fired for the step's activation: it
+   * failed `failures` attempts, or stayed unfinished `elapsedMs`, and `to` is told. The step goes
+   * on as before (the run's state does not change); the event is the record of who was told why.
+   */
+  policy_escalated: z.object({
+    rule: z.string(),
+    to: z.string(),
+    after: z.enum(['failures', 'time']),
+    failures: z.number().int().optional(),
+    elapsedMs: z.number().int().optional(),
+  }),
+  /**
    * An operator's retry, skip or resolve of the step (the event's `step`) re-decides what followed
    * its earlier outcome: the decisions of `edges` (the edges out of the step and out of every step
    * after it) are withdrawn, and `steps`, which those decisions had settled (an end step reached, a
@@ -295,6 +307,7 @@ const WIDEN: { [K in EventType]: (e: RunEvent<K>) => RunEvent } = {
   outcome_carried: same,
   step_settled: same,
   step_escalated: same,
+  policy_escalated: same,
   path_reopened: same,
   step_passed_over: same,
   breakpoint_hit: same,

@@ -8,6 +8,7 @@ import type { DebugActionName, RunLevelActionName, StepActionName } from '../api
 import { indexDefinition } from './definition-index.ts';
 import { joinRefusal } from './join-readiness.ts';
 import { currentAttempt, type RunModel, type StepRuntime } from './run-model.ts';
+import { forbiddenMessage, forbiddingRule, runForbiddingRule } from '../policy/forbidden-actions.ts';
 
 /** Why an action may not happen now: `bad-input` names something the run does not have. */
 export interface Refusal {
@@ -53,10 +54,10 @@ export function runActionRefusal(run: RunModel, action: RunLevelActionName | Run
   if (action === 'revise') {
     const busy = [...run.steps.values()].filter((s) => s.state === 'running');
     if (busy.length > 0) return refused(`run ${run.runId} has attempts in progress (${busy.map((s) => s.id).join(', ')}); revise it when they have finished`);
-    return undefined;
+    return runPolicyRefusal(run, action);
   }
   const states = RUN_STATES_FOR[action];
-  if (states.includes(run.state)) return undefined;
+  if (states.includes(run.state)) return action === 'cancel' ? runPolicyRefusal(run, action) : undefined;
   return refused(`cannot ${action} run ${run.runId}: it is ${run.state} (${action} works on ${states.join(', ')} runs); nothing was changed`);
 }
 
@@ -82,6 +83,21 @@ export function debugActionRefusal(run: RunModel, action: DebugActionName): Refu
  */
 export function stepActionRefusal(run: RunModel, stepId: string, action: StepActionName): Refusal | undefined {
   if (run.replayOf !== undefined) return replayRefusal(run, action);
+  const refusal = stateRefusal(run, stepId, action);
+  if (refusal !== undefined || action === 'approve' || action === 'reject' || action === 'reassign') return refusal;
+  const step = indexDefinition(run.workflow).steps.get(stepId);
+  const rule = step === undefined ? undefined : forbiddingRule(run.policy?.rules, action, step, run.workflow.id);
+  return rule === undefined ? undefined : refused(forbiddenMessage(rule, action === 'fork' ? `forking from step "${stepId}"` : `${action} of step "${stepId}"`));
+}
+
+/** A run action the run's policy forbids (cancel, revise). */
+function runPolicyRefusal(run: RunModel, action: 'cancel' | 'revise'): Refusal | undefined {
+  const rule = runForbiddingRule(run.policy?.rules, action, run.workflow);
+  return rule === undefined ? undefined : refused(forbiddenMessage(rule, `${action === 'cancel' ? 'cancelling' : 'revising'} runs of ${run.workflow.id}`));
+}
+
+/** Why the run's and the step's states refuse `action` on step `stepId`, before any policy. */
+function stateRefusal(run: RunModel, stepId: string, action: StepActionName): Refusal | undefined {
   switch (action) {
     case 'retry':
     case 'skip':

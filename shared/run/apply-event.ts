@@ -383,6 +383,10 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       if (e.data.outcome !== 'unknown' && s.state !== 'waiting') s.state = 'failed';
       return;
     }
+    case 'policy_escalated': {
+      run.escalations.push({ stepId: stepOf(run, e).id, activation: e.activation ?? 0, rule: e.data.rule, to: e.data.to, at: e.at, reason: e.reason ?? `policy "${e.data.rule}"` });
+      return;
+    }
     case 'step_passed_over': {
       const s = stepOf(run, e);
       for (const edge of e.data.edges) run.edges.set(edge.id, { taken: edge.taken, seq: e.seq, why: edge.why });

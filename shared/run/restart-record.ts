@@ -68,6 +68,7 @@ export function restartRecord(run: RunModel, cut: AttemptsCut = {}): RestartReco
       ...(run.migrations.length === 0
         ? {}
         : { migrations: run.migrations.map((m) => ({ seq: m.seq, at: isoAt(m.at), fromVersion: m.fromVersion, toVersion: m.toVersion, by: m.by, reason: m.reason })) }),
+      ...(run.escalations.length === 0 ? {} : { escalations: run.escalations.map((x) => ({ ...x, at: isoAt(x.at) })) }),
       ...(debug === null
         ? {}
         : {

@@ -222,6 +222,19 @@ export interface RunModel {
   migrations: RunMigration[];
   /** The workspace policy the run started under (run_created's `policy`); none when the workspace had none. */
   policy: PolicySnapshot | undefined;
+  /** Each escalation by a policy rule (policy_escalated), oldest first: who was told about which step, and why. */
+  escalations: PolicyEscalation[];
+}
+
+/** One escalation of a step by a policy rule (policy_escalated). */
+export interface PolicyEscalation {
+  stepId: string;
+  activation: number;
+  rule: string;
+  to: string;
+  at: number;
+  /** The engine's reason: how many attempts failed, or how long the step stayed unfinished. */
+  reason: string;
 }
 
 /** One migration of a run to another version of its workflow (run_migrated). */
@@ -304,6 +317,7 @@ export function newRunModel(runId: string, workflow: Workflow): RunModel {
     debug: null,
     migrations: [],
     policy: undefined,
+    escalations: [],
   };
 }
 

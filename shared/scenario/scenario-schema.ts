@@ -87,12 +87,21 @@ export const ScenarioExpect = z.strictObject({
   neverRan: z.array(z.string()).optional().describe('step ids that must never have started an attempt'),
   attempts: z.array(ScenarioAttemptExpect).optional().describe('single attempts: their resolved input, retry variant, error code, evidence and start time'),
   cost: z.number().nonnegative().optional().describe("what the run's attempts cost in all (docs/cost.md)"),
+  escalated: z
+    .array(z.strictObject({ step: z.string().min(1), rule: z.string().min(1), to: z.string().min(1).optional(), atMs: Ms.optional().describe('virtual time after the run starts') }))
+    .optional()
+    .describe("every escalation by the policy's escalation rules, in order ([] for none): the step, the rule, who was told, when"),
 });
 
 export type ScenarioExpect = z.infer<typeof ScenarioExpect>;
 
 /** The scenario's `expect`: its own run, the other named runs, and assertions across runs. */
 export const ScenarioExpectAll = ScenarioExpect.extend({
+  refused: z
+    .string()
+    .regex(/^policy_[a-z_]+$/, 'a policy finding code such as "policy_approval_missing"')
+    .optional()
+    .describe("the workspace policy refuses to start the scenario's run, with this finding (docs/policies.md); nothing else is checked"),
   runs: z.record(RunName, ScenarioExpect).optional().describe('per named run (of `runs`, or a fork), what must hold at the end'),
   ...AcrossRunsExpect,
 });

@@ -79,6 +79,9 @@ describe('every route of the table answers what its entry says', () => {
     expect((await exercise('validate', { body: { definition: review } })).answer.valid).toBe(true);
     expect((await exercise('workflows.source', { query: { file: 'review.weft.json' } })).answer).toMatchObject({ file: 'review.weft.json', findings: [] });
     expect((await exercise('templates.list', {})).answer.templates.length).toBeGreaterThan(0);
+    expect((await exercise('policy.get', {})).answer).toMatchObject({ file: 'weft.policy.json', exists: false, policy: null, workflows: [] });
+    const policyText = JSON.stringify({ format: 'weft-policy/v1', retries: [{ id: 'at-most-five', maxAttempts: 5 }] });
+    expect((await exercise('policy.save', { body: { text: policyText } })).answer).toMatchObject({ exists: true, text: `${policyText}\n`, diagnostics: [], workflows: [] });
 
     const first = await exercise('runs.start', { body: { workflow: 'review', input: { topic: 'a' }, key: 'k1' } });
     expect(first.status).toBe(201);

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { JSON_SCHEMA_PATH, renderJsonSchema } from '../../engine/definition/write-json-schema.ts';
+import { JSON_SCHEMA_PATH, POLICY_JSON_SCHEMA_PATH, renderJsonSchema, renderPolicyJsonSchema } from '../../engine/definition/write-json-schema.ts';
 import { parseDefinitionText } from '../../shared/validator/parse-definition.ts';
 
 const root = new URL('../../', import.meta.url);
@@ -36,6 +36,21 @@ describe('docs/weft-v1.schema.json', () => {
   it('rejects a file without steps, as the zod schema does', () => {
     const validate = jsonSchemaValidator();
     expect(validate({ format: 'weft/v1', id: 'x', version: 1, name: 'X', edges: [] })).toBe(false);
+  });
+});
+
+describe('docs/weft-policy-v1.schema.json', () => {
+  it('matches the zod policy schema (run `npm run schema` when this fails)', () => {
+    const stale = `${POLICY_JSON_SCHEMA_PATH} is missing or out of date with shared/policy/policy-schema.ts: run \`npm run schema\` and commit the result`;
+    const file = new URL(POLICY_JSON_SCHEMA_PATH, root);
+    expect(existsSync(file), stale).toBe(true);
+    expect(readFileSync(file, 'utf8') === renderPolicyJsonSchema(), stale).toBe(true);
+  });
+
+  it('accepts a policy the zod schema accepts and rejects a rule without an id', () => {
+    const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(JSON.parse(renderPolicyJsonSchema()) as object);
+    expect(validate({ format: 'weft-policy/v1', approvals: [{ id: 'payments-approved', select: { effects: ['external'], tags: ['payment'] } }] })).toBe(true);
+    expect(validate({ format: 'weft-policy/v1', retries: [{ maxAttempts: 2 }] })).toBe(false);
   });
 });
 

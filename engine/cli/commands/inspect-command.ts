@@ -3,6 +3,7 @@ import type { RestartRecord } from '../../service/run-reader.ts';
 import type { RunCost } from '../../../shared/cost/run-cost.ts';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
 import { budgetName, formatAmount } from '../../../shared/cost/run-budget.ts';
+import type { PolicySnapshot } from '../../../shared/policy/policy-schema.ts';
 import type { Command } from '../command.ts';
 import { runCostLine, stepCostText } from '../cost-text.ts';
 import { withReadOnlyStore } from '../engine-session.ts';
@@ -17,7 +18,8 @@ export const inspectCommand: Command = {
   help: `Shows, for each step of RUN (an id or a unique prefix): its state, its evidence and what
 that evidence covers (input hash, definition version, input revision), its attempts, the
 candidate each attempt of an agent step with candidates ran on and why (docs/routing.md), what
-it cost, and the next permitted action with its reason; and what the run cost in all.
+it cost, and the next permitted action with its reason; and what the run cost in all. The head
+names the workspace policy the run started under (its hash and its rules' ids; docs/policies.md).
 
   --json   print the run's RunDetail (docs/api.md): the restart record
            {"run":{...},"steps":[{"id","state","activation","attempts":[...],"evidence","next"}]}
@@ -39,13 +41,26 @@ it cost, and the next permitted action with its reason; and what the run cost in
   },
 };
 
+/** The policy the run started under: its hash and its rules' ids, by kind. */
+function policyLine(policy: PolicySnapshot | undefined): string {
+  if (policy === undefined) return 'Policy: none (the workspace had no weft.policy.json when the run started)';
+  const { rules } = policy;
+  const kinds = (['approvals', 'retries', 'forbid', 'escalation', 'agents'] as const)
+    .filter((k) => (rules[k] ?? []).length > 0)
+    .map((k) => `${k} ${(rules[k] ?? []).map((r) => r.id).join(', ')}`);
+  if (rules.budgets !== undefined) kinds.push('budgets');
+  return `Policy: ${policy.hash} (${kinds.join('; ') || 'no rules'})`;
+}
+
 /** The record as a person reads it, in the shape of the A17 example of the reference text; a RunDetail adds its cost, budget and routes. */
-export function formatRecord(r: (RestartRecord | RunDetail) & { cost?: RunCost; run: Partial<Pick<RunDetail['run'], 'budget' | 'budgetWait'>> }): string {
+export function formatRecord(r: (RestartRecord | RunDetail) & { cost?: RunCost; run: Partial<Pick<RunDetail['run'], 'budget' | 'budgetWait'>> & { policy?: PolicySnapshot | undefined } }): string {
   const debug = r.run.debug;
   const lines = [
     `Run ${r.run.id}: ${r.run.workflowId} v${r.run.version}, ${r.run.state}${debug === undefined ? '' : ' (debug run)'}`,
     `Input revision: ${r.run.inputRevision}`,
   ];
+  lines.push(policyLine(r.run.policy));
+  for (const x of r.run.escalations ?? []) lines.push(`Escalated: "${x.stepId}" (activation ${x.activation}) to ${x.to} by policy "${x.rule}" at ${x.at}: ${x.reason}`);
   const costLine = r.cost === undefined ? undefined : runCostLine(r.cost);
   if (costLine !== undefined) lines.push(costLine);
   const { budget, budgetWait } = r.run;

@@ -9,6 +9,7 @@ import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../exit-codes.ts';
 import { formatDiagnosticLine, formatFileSummary } from '../format-diagnostic.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { UsageError } from '../usage-error.ts';
+import { WorkspacePolicies } from '../../policy/workspace-policy-findings.ts';
 
 /** One entry of `--json` output. `error` is set when the file could not be checked at all. */
 export interface FileReport {
@@ -30,7 +31,9 @@ export const validateCommand: Command = {
   summary: 'check workflow files for errors without running them',
   usage: 'weft validate FILE|DIR... [--json]',
   help: `Checks workflow definitions (NAME.weft.json): that each is UTF-8 JSON, follows the
-definition format, and that its graph and expressions make sense. Nothing is run.
+definition format, that its graph and expressions make sense, and that it keeps the
+workspace policy of its folder (weft.policy.json, docs/policies.md: codes policy_*, and
+policy-file-invalid when that file cannot be read). Nothing is run.
 
   FILE      a workflow file
   DIR       a folder: every *.weft.json file directly inside it is checked, in name
@@ -53,8 +56,9 @@ Exit status: 0 every file is valid (warnings allowed), 1 some file has an error,
     const json = values.json === true;
     const reports: FileReport[] = [];
     let exitCode = EXIT_OK;
+    const policies = new WorkspacePolicies();
     for (const target of await expandDefinitionPaths(positionals, io.cwd)) {
-      const checked = await check(target);
+      const checked = await check(target, policies);
       reports.push(checked.report);
       exitCode = Math.max(exitCode, checked.exitCode);
       if (checked.stack !== undefined) io.stderr.write(`${checked.stack}\n`);
@@ -65,12 +69,14 @@ Exit status: 0 every file is valid (warnings allowed), 1 some file has an error,
   },
 };
 
-async function check(target: DefinitionTarget): Promise<Checked> {
+async function check(target: DefinitionTarget, policies: WorkspacePolicies): Promise<Checked> {
   const { file } = target;
   if ('error' in target) return unreadable(file, target.error.message);
   try {
     const { loadDefinitionFile } = await import('../../definition/load-definition-file.ts');
-    const { diagnostics } = await loadDefinitionFile(target.path);
+    const loaded = await loadDefinitionFile(target.path);
+    // The workspace policy of the file's folder (weft.policy.json) is part of what may run.
+    const diagnostics = loaded.workflow === undefined ? loaded.diagnostics : [...loaded.diagnostics, ...policies.findings(target.path, loaded.workflow)];
     const valid = !hasErrors(diagnostics);
     return { report: { file, valid, diagnostics }, exitCode: valid ? EXIT_OK : EXIT_FAILED };
   } catch (error) {

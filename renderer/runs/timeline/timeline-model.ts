@@ -188,6 +188,8 @@ function markerOf(e: RunEvent): { kind: MarkerKind; label: string } | null {
       return { kind: 'restart', label: `engine restarted (${e.data.interrupted} interrupted)` };
     case 'step_escalated':
       return { kind: 'escalation', label: `${e.step ?? 'step'} escalated (${e.data.outcome.replace('_', ' ')})${why}` };
+    case 'policy_escalated':
+      return { kind: 'escalation', label: `${e.step ?? 'step'} escalated to ${e.data.to} by policy "${e.data.rule}"${why}` };
     case 'path_reopened':
       // The engine's reason names the superseded steps; without it, the steps decided again.
       return { kind: 'reopened', label: e.reason ?? `${e.data.cause}: decided again: ${e.data.steps.map((s) => s.stepId).join(', ') || 'the edges after it'}` };

@@ -1,0 +1,88 @@
+// Escalation by the run's policy (docs/policies.md, "Escalation"): a step a rule selects is
+// escalated to the rule's `to` once its activation has failed `afterFailures` attempts, or stayed
+// unfinished `afterMs` since its first attempt started (a timer on the engine's clock, so virtual
+// time runs it in scenarios). Each rule escalates an activation once; the escalation is an event
+// (policy_escalated) that names the rule and the person, and nothing else changes: the step goes
+// on retrying or waiting, and no external effect is started or repeated by it. A restarted engine
+// arms the timers again from the run's log.
+import type { StepState } from '../../shared/definition/names.ts';
+import type { Step } from '../../shared/definition/workflow-schema.ts';
+import { selects } from '../../shared/policy/selects.ts';
+import type { StepRuntime } from '../../shared/run/run-model.ts';
+import type { LiveRun } from './live-run.ts';
+import type { RunPort } from './run-port.ts';
+
+type EscalationRule = NonNullable<NonNullable<LiveRun['model']['policy']>['rules']['escalation']>[number];
+
+/** The states of a step whose activation has not finished. */
+const UNFINISHED: ReadonlySet<StepState> = new Set(['ready', 'running', 'retry_wait', 'waiting']);
+
+const rulesFor = (live: LiveRun, step: Step): EscalationRule[] =>
+  (live.model.policy?.rules.escalation ?? []).filter((r) => selects(r.select, step, live.model.workflow.id));
+
+const escalated = (live: LiveRun, s: StepRuntime, rule: string): boolean =>
+  live.model.escalations.some((x) => x.stepId === s.id && x.activation === s.activation && x.rule === rule);
+
+/** Failed attempts of the step's current activation (an attempt an engine stop cut short is not a failure). */
+const failedAttempts = (s: StepRuntime): number =>
+  s.attempts.filter((a) => a.activation === s.activation && a.state === 'failed' && a.error?.code !== 'interrupted').length;
+
+/**
+ * After an attempt of `s` failed (its failure recorded): escalates the activation under every rule
+ * whose `afterFailures` it has now reached.
+ *
+ * @example escalateAfterFailure(port, live, s, step); // policy_escalated { rule: 'page-ops', to: 'ops-lead', after: 'failures', failures: 3 }
+ */
+export function escalateAfterFailure(port: RunPort, live: LiveRun, s: StepRuntime, step: Step): void {
+  const failures = failedAttempts(s);
+  for (const r of rulesFor(live, step)) {
+    if (r.afterFailures === undefined || failures < r.afterFailures || escalated(live, s, r.id)) continue;
+    port.emit(live, 'policy_escalated', { rule: r.id, to: r.to, after: 'failures', failures }, {
+      step: s.id,
+      activation: s.activation,
+      reason: `policy "${r.id}": ${failures} failed attempt${failures === 1 ? '' : 's'} of "${s.id}"; ${r.to} is told`,
+    });
+  }
+}
+
+/**
+ * Arms the `afterMs` timers of the step's current activation (once per rule); call when an attempt
+ * starts and when a run is recovered. The clock is the engine's, virtual in scenarios.
+ */
+export function armEscalationTimers(port: RunPort, live: LiveRun, s: StepRuntime, step: Step): void {
+  const first = s.attempts.find((a) => a.activation === s.activation);
+  if (first === undefined) return;
+  for (const r of rulesFor(live, step)) {
+    const afterMs = r.afterMs;
+    const key = `${s.id}\u0000${s.activation}\u0000${r.id}`;
+    if (afterMs === undefined || escalated(live, s, r.id) || live.escalationTimers.has(key)) continue;
+    const activation = s.activation;
+    const fire = (): void => {
+      live.escalationTimers.delete(key);
+      live.actions.push(() => {
+        const now = live.model.steps.get(s.id);
+        if (now !== undefined && now.activation === activation && UNFINISHED.has(now.state) && !escalated(live, now, r.id)) {
+          port.emit(live, 'policy_escalated', { rule: r.id, to: r.to, after: 'time', elapsedMs: port.clock.now() - first.startedAt }, {
+            step: s.id,
+            activation,
+            reason: `policy "${r.id}": "${s.id}" is unfinished ${port.clock.now() - first.startedAt} ms after its first attempt started; ${r.to} is told`,
+          });
+        }
+        return Promise.resolve();
+      });
+      port.markDirty(live);
+    };
+    const due = first.startedAt + afterMs - port.clock.now();
+    if (due <= 0) fire();
+    else live.escalationTimers.set(key, port.clock.setTimer(due, fire));
+  }
+}
+
+/** After a restart: arms again the timers of every unfinished step of a run under a policy with escalation rules. */
+export function rearmEscalationTimers(port: RunPort, live: LiveRun): void {
+  if ((live.model.policy?.rules.escalation ?? []).length === 0) return;
+  for (const s of live.model.steps.values()) {
+    const step = live.index.steps.get(s.id);
+    if (step !== undefined && UNFINISHED.has(s.state)) armEscalationTimers(port, live, s, step);
+  }
+}
