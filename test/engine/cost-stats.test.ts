@@ -3,6 +3,7 @@
 // the rollups (workflowReport, servedWorkflowReport) as from a fold of every log, and migration
 // 14 over a store of schema 13 whose rollups carry no cost.
 // The working is in test/engine/cost-history.ts.
+import { SCHEMA_VERSION } from '../../engine/store/migrations.ts';
 import { describe, expect, it } from 'vitest';
 import { scannedWorkflowReport, workflowReport } from '../../engine/metrics/stats.ts';
 import { servedWorkflowReport } from '../../engine/metrics/served-report.ts';
@@ -50,12 +51,12 @@ describe('cost across runs', () => {
     const dbPath = await costedStore();
     // As a store of schema 13 would be: no cost table, and rollups folded before runs had a cost.
     const old = openDatabase(dbPath);
-    old.exec("DROP TABLE stat_costs; UPDATE run_metrics SET metrics = json_remove(metrics, '$.cost'); PRAGMA user_version = 13");
+    old.exec("DROP TABLE stat_costs; DROP TABLE spend_by_day; UPDATE run_metrics SET metrics = json_remove(metrics, '$.cost'); PRAGMA user_version = 13");
     expect(old.prepare("SELECT count(*) FROM run_metrics WHERE json_extract(metrics, '$.cost') IS NOT NULL").pluck().get()).toBe(0);
     old.close();
     const db = openDatabase(dbPath, { mode: 'write' });
     try {
-      expect(db.pragma('user_version', { simple: true })).toBe(14);
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       expect(db.prepare('SELECT count(*) FROM stat_costs').pluck().get()).toBe(6);
       expectAllAgree(new Store(db));
     } finally {
