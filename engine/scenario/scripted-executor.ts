@@ -21,7 +21,7 @@ export interface ScriptProblem {
   runId: string;
   stepId: string;
   call: number;
-  given: { input: unknown; variant: number | null; attempt: number; activation: number; candidate: string | null };
+  given: { input: unknown; variant: number | null; attempt: number; activation: number; candidate?: string };
   error?: string;
 }
 
@@ -63,8 +63,8 @@ export class ScriptedExecutor implements Executor {
   /** The first case whose condition holds for what this call was given, else `else`. */
   private async pick(planned: CaseOutcome, ctx: AttemptContext, call: number): Promise<PlainOutcome | undefined> {
     const { variant } = configForAttempt({}, ctx.step.retry, ctx.countedAttempt ?? ctx.attempt);
-    // `candidate`: the id of the agent candidate the attempt runs on (null without candidates).
-    const given = { input: ctx.input, variant, attempt: ctx.attempt, activation: ctx.activation, candidate: ctx.candidate?.id ?? null };
+    // `candidate`: the id of the agent candidate the attempt runs on (absent without candidates).
+    const given = { input: ctx.input, variant, attempt: ctx.attempt, activation: ctx.activation, ...(ctx.candidate === undefined ? {} : { candidate: ctx.candidate.id }) };
     try {
       for (const c of planned.cases) if ((await evaluate(c.when, given)) === true) return c.then;
     } catch (e) {

@@ -49,5 +49,7 @@ const configOf = (e: Record<string, unknown>): Record<string, unknown> => {
 };
 /** Shown when the config's `key` is one of `values`. */
 export const configIs = (key: string, ...values: string[]) => (e: Record<string, unknown>): boolean => values.includes(String(configOf(e)[key]));
+/** Shown when the config has `key` (any value). */
+export const configHas = (key: string) => (e: Record<string, unknown>): boolean => configOf(e)[key] !== undefined;
 /** Shown when the config's `key` is not `value`. */
 export const configIsNot = (key: string, value: string) => (e: Record<string, unknown>): boolean => configOf(e)[key] !== value;

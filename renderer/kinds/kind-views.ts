@@ -21,7 +21,7 @@ import {
 import type { StepKind } from '../../shared/definition/names.ts';
 import { KIND_SPECS, type KindFamily, type StepOf } from '../../shared/definition/step-kinds.ts';
 import type { Step } from '../../shared/definition/workflow-schema.ts';
-import { configIs, configIsNot, type FieldSpec } from './field-spec.ts';
+import { configHas, configIs, configIsNot, type FieldSpec } from './field-spec.ts';
 
 export interface KindView<K extends StepKind> {
   /** From one icon set (lucide). */
@@ -58,6 +58,14 @@ export const KIND_VIEWS: { readonly [K in StepKind]: KindView<K> } = {
       { path: 'config.temperature', label: 'Temperature' },
       { path: 'config.maxTokens', label: 'Max tokens' },
       { path: 'config.mock', label: 'Mock replies', widget: 'json', show: configIs('provider', 'mock'), hint: '{"replies": [{"output": …}, {"error": {"code": "…", "message": "…"}}]}; attempt N uses reply N' },
+      // Choosing the executor at run time (docs/routing.md); the rule's fields once there are candidates.
+      { path: 'config.candidates', label: 'Candidates', widget: 'json', hint: '[{"id": "small", "provider": "openai", "model": "gpt-4o-mini", "cost": 0.6, "tags": ["general"]}, …]; each attempt runs on one, chosen by the rule below' },
+      { path: 'config.choose.order', label: 'Candidate order', show: configHas('candidates'), unset: 'as listed' },
+      { path: 'config.choose.matchTags', label: 'Wanted tags', widget: 'jsonata', show: configHas('candidates'), placeholder: 'input.topic' },
+      { path: 'config.choose.confidence.expression', label: 'Confidence', widget: 'jsonata', show: configHas('candidates'), placeholder: 'output.confidence' },
+      { path: 'config.choose.confidence.below', label: 'Escalate below', widget: 'number', show: configHas('candidates') },
+      { path: 'config.choose.circuit.failures', label: 'Circuit opens after', widget: 'number', show: configHas('candidates'), hint: 'provider failures in a row' },
+      { path: 'config.choose.circuit.coolDownMs', label: 'Circuit cool-down', widget: 'duration', show: configHas('candidates') },
     ],
   },
   script: {

@@ -115,3 +115,18 @@ test('the step detail shows, per attempt, the candidates considered, the one cho
   await expect(panel.locator('[data-key="mock model expert-large"]')).toHaveAttribute('data-state', 'closed');
   await shootBothThemes(page, 'agent-route-providers', { providers: panel, runs: page.getByTestId('run-list') });
 });
+
+test('the editor gives the agent step controls for its candidates and the choose rule', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 1200 });
+  await page.goto(served.address);
+  await page.getByTestId('workflow-row-support-routing').click();
+  await expect(page.getByTestId('editor-canvas')).toBeVisible();
+  await page.getByTestId('step-node-answer').click();
+  const candidates = page.getByTestId('field-config.candidates');
+  await expect(candidates).toBeVisible();
+  await expect(candidates).toContainText('quick-small');
+  await expect(page.getByTestId('field-config.choose.confidence.expression')).toContainText('output.confidence');
+  const coolDown = page.getByTestId('field-config.choose.circuit.coolDownMs');
+  await coolDown.scrollIntoViewIfNeeded();
+  await shootBothThemes(page, 'agent-route-editor', { 'cool-down': coolDown, confidence: page.getByTestId('field-config.choose.confidence.expression') });
+});
