@@ -2,6 +2,7 @@
 // `{"runId","state"}` that `weft run --json` and the operator commands print.
 import { z } from 'zod';
 import { RUN_STATES } from '../definition/names.ts';
+import { RebillEstimate } from './rebill-estimate.ts';
 
 /**
  * The run a command acted on (or started) and its state afterwards.
@@ -12,5 +13,7 @@ import { RUN_STATES } from '../definition/names.ts';
 export const RunOutcome = z.strictObject({
   runId: z.string().min(1),
   state: z.enum(RUN_STATES),
+  /** `weft fork` and the operator commands that run steps again: which steps bill again, and about how much (docs/runs.md, "Billed again"). */
+  rebill: RebillEstimate.optional(),
 });
 export type RunOutcome = z.infer<typeof RunOutcome>;
