@@ -6,6 +6,7 @@ import { ApiClient } from './api-client.ts';
 import { BulkClient } from './bulk-client.ts';
 import { CompareClient } from './compare-client.ts';
 import { PayloadClient } from './payload-client.ts';
+import { PolicyClient } from './policy-client.ts';
 import { ReplayClient } from './replay-client.ts';
 import { RunActionsClient } from './run-actions-client.ts';
 import { StatsClient } from './stats-client.ts';
@@ -31,6 +32,8 @@ export interface Clients {
   actions: RunActionsClient;
   /** One action on many runs: preview, then apply run by run. */
   bulk: BulkClient;
+  /** The workspace policy file: read, and save. */
+  policy: PolicyClient;
 }
 
 let built: Clients | null = null;
@@ -51,6 +54,7 @@ export function clients(): Clients | null {
       actions: new RunActionsClient(token),
       replay: new ReplayClient(token),
       bulk: new BulkClient(token),
+      policy: new PolicyClient(token),
     };
   }
   return built;

@@ -26,4 +26,6 @@ export const keys = {
   stats: (workflowId: string, version: number | undefined) => ['stats', workflowId, version ?? null] as const,
   /** What a retry or fork from `step` would bill again, as of the run's event `seq`. */
   rebill: (id: string, action: string, step: string | null, seq: number) => ['rebill', id, action, step, seq] as const,
+  /** The workspace policy file (weft.policy.json): its text and where it is. */
+  policy: () => ['policy'] as const,
 };

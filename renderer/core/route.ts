@@ -8,6 +8,8 @@ export type Route =
   | { page: 'runs'; workflow?: string }
   | { page: 'run'; id: string }
   | { page: 'tasks' }
+  /** The workspace policy (weft.policy.json). */
+  | { page: 'policy' }
   | { page: 'insights'; id: string }
   | { page: 'compare'; a: string; b: string };
 
@@ -23,6 +25,7 @@ export function parseRoute(hash: string): Route {
   if (page === 'runs') return id === undefined ? { page: 'runs' } : { page: 'runs', workflow: id };
   if (page === 'run' && id !== undefined) return { page: 'run', id };
   if (page === 'tasks') return { page: 'tasks' };
+  if (page === 'policy') return { page: 'policy' };
   if (page === 'insights' && id !== undefined) return { page: 'insights', id };
   if (page === 'compare' && id !== undefined && parts[2] !== undefined) return { page: 'compare', a: id, b: parts[2] };
   return { page: 'workflows' };
@@ -50,6 +53,8 @@ export function formatRoute(route: Route): string {
       return `#/run/${encodeURIComponent(route.id)}`;
     case 'tasks':
       return '#/tasks';
+    case 'policy':
+      return '#/policy';
     case 'insights':
       return `#/insights/${encodeURIComponent(route.id)}`;
     case 'compare':

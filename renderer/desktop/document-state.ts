@@ -34,6 +34,8 @@ export function documentStateFor(route: Route, editor: EditorFacts): DocumentSta
       return { title: route.workflow === undefined ? 'Runs' : clip(`Runs of ${route.workflow}`), dirty: false };
     case 'tasks':
       return { title: 'Tasks', dirty: false };
+    case 'policy':
+      return { title: 'Policy', dirty: false };
     case 'insights':
       return { title: clip(`Insights of ${route.id}`), dirty: false };
     case 'compare':

@@ -4,6 +4,7 @@
 import { useEffect } from 'react';
 import type { Diagnostic } from '../api/api-types.ts';
 import { useValidation, watchValidation } from './validation/validation-store.ts';
+import { useWorkspacePolicyRules } from '../policy/policy-store.ts';
 import { ProblemsPanel } from './validation/problems-panel.tsx';
 import { useProblemsDock } from './problems-dock-store.ts';
 
@@ -15,6 +16,7 @@ export function useProblemMaps(): { problemsByStep: Readonly<Record<string, read
 
 /** Starts live validation of the open document for as long as the editor is mounted. */
 export function useLiveValidation(): void {
+  useWorkspacePolicyRules();
   useEffect(() => watchValidation(), []);
 }
 

@@ -3,6 +3,7 @@
 // child runs; the timeline below. Selecting in any of them selects in all. The run's detail and
 // its events are two queries (core/run-queries.ts): the timeline draws from the first events page
 // without waiting for the detail, and the stream keeps both current while the page watches the run.
+import { RunPolicy } from '../policy/run-policy.tsx';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { CornerLeftUp } from 'lucide-react';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
@@ -319,6 +320,8 @@ function RunFacts({ detail, onSelect }: { detail: RunDetail; onSelect(selection:
           ) : null}
           <dt>priority</dt>
           <dd>{run.priority}</dd>
+          <dt>policy</dt>
+          <RunPolicy policy={run.policy} />
           {run.forkOf !== null ? (
             <>
               <dt>fork of</dt>

@@ -24,6 +24,7 @@ const RunPage = lazy(() => import('../runs/run-page.tsx').then((m) => ({ default
 const ComparePage = lazy(() => import('../runs/compare/compare-page.tsx').then((m) => ({ default: m.ComparePage })));
 // The desktop shell's menus and dialogs: only the desktop app loads them.
 const DesktopShell = lazy(() => import('../desktop/desktop-shell.tsx').then((m) => ({ default: m.DesktopShell })));
+const PolicyPage = lazy(() => import('../policy/policy-page.tsx').then((m) => ({ default: m.PolicyPage })));
 const InsightsPage = lazy(() => import('../insights/insights-page.tsx').then((m) => ({ default: m.InsightsPage })));
 
 /** `desktop`: the shell's API when the app runs in the desktop app; absent in a browser. */
@@ -66,6 +67,7 @@ function Page() {
       {route.page === 'runs' ? <RunsPage workflow={route.workflow} /> : null}
       {route.page === 'run' ? <RunPage key={route.id} id={route.id} /> : null}
       {route.page === 'tasks' ? <TasksPage /> : null}
+      {route.page === 'policy' ? <PolicyPage /> : null}
       {route.page === 'compare' ? <ComparePage key={`${route.a}/${route.b}`} a={route.a} b={route.b} /> : null}
       {route.page === 'insights' ? <InsightsPage key={route.id} workflowId={route.id} onOpenRun={(id) => go({ page: 'run', id })} /> : null}
     </Suspense>

@@ -1,19 +1,24 @@
 // Navigation with live counts: workflows, the runs of the list's first page (`50+` when there are
 // more: the list is paged), open tasks. Each count reads its query from the cache.
-import { Inbox, ListChecks, Workflow } from 'lucide-react';
+import { Inbox, ListChecks, ShieldCheck, Workflow } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useRoute, type Route } from '../core/route-store.ts';
 import { useWorkflowList } from '../core/workflow-queries.ts';
 import { useRunsList } from '../core/runs-list-query.ts';
 import { useTaskList } from '../core/task-queries.ts';
 import { useSession } from '../core/session-store.ts';
+import { usePolicyRules, useWorkspacePolicyRules } from '../policy/policy-store.ts';
+import { ruleCount } from '../../shared/policy/describe-policy.ts';
 
 export function Sidebar() {
   const workflows = useWorkflowList().data?.length;
   const firstRuns = useRunsList(NO_FILTER).data?.pages[0];
   const runs = firstRuns === undefined ? undefined : `${firstRuns.runs.length}${firstRuns.next === null ? '' : '+'}`;
   const tasks = useTaskList().data?.length;
+  useWorkspacePolicyRules();
   const version = useSession((s) => s.health?.version);
+  const policy = usePolicyRules();
+  const policyRules = !policy.known ? undefined : policy.rules === null ? 'off' : ruleCount(policy.rules);
   return (
     <nav className="sidebar" aria-label="main">
       <div className="brand">
@@ -27,6 +32,7 @@ export function Sidebar() {
         <NavItem to={{ page: 'workflows' }} match={['workflows', 'workflow', 'file']} icon={<Workflow size={16} aria-hidden="true" />} label="Workflows" count={workflows} />
         <NavItem to={{ page: 'runs' }} match={['runs', 'run']} icon={<ListChecks size={16} aria-hidden="true" />} label="Runs" count={runs} />
         <NavItem to={{ page: 'tasks' }} match={['tasks']} icon={<Inbox size={16} aria-hidden="true" />} label="Tasks" count={tasks} />
+        <NavItem to={{ page: 'policy' }} match={['policy']} icon={<ShieldCheck size={16} aria-hidden="true" />} label="Policy" count={policyRules} />
       </div>
       <div className="sidebar-foot">{version ? `engine ${version}` : '\u00a0'}</div>
     </nav>

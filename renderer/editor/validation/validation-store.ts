@@ -10,6 +10,8 @@ import { encodeDelta } from './doc-delta.ts';
 import { groupDiagnostics, NO_DIAGNOSTICS, type GroupedDiagnostics } from './group-diagnostics.ts';
 import { LatestWinsScheduler } from './latest-wins-scheduler.ts';
 import type { ValidationRequest, ValidationResponse } from './validation-worker.ts';
+import type { Policy } from '../../../shared/policy/policy-schema.ts';
+import { usePolicyRules } from '../../policy/policy-store.ts';
 
 /** Quiet time after the last edit before the document is checked. */
 export const VALIDATION_DELAY_MS = 120;
@@ -70,13 +72,17 @@ export function watchValidation(): () => void {
   const sent = new Map<number, { doc: Workflow; at: number }>();
   // The document the worker holds: the next one goes as a change against it.
   let workerDoc: Workflow | null = null;
+  // The policy the worker checks against; sent again with the next request after it changes (or a new worker).
+  let workerPolicy: Policy | null | undefined;
   const scheduler = new LatestWinsScheduler<Workflow>({
     delayMs: VALIDATION_DELAY_MS,
     timers: { set: (run, ms) => window.setTimeout(run, ms), clear: (handle) => window.clearTimeout(Number(handle)) },
     send(id, doc) {
       sent.set(id, { doc, at: performance.now() });
-      const request: ValidationRequest = { id, change: encodeDelta(doc, workerDoc) };
+      const rules = usePolicyRules.getState().rules;
+      const request: ValidationRequest = { id, change: encodeDelta(doc, workerDoc), ...(rules === workerPolicy ? {} : { policy: rules }) };
       workerDoc = doc;
+      workerPolicy = rules;
       worker ??= startWorker();
       worker.postMessage(request);
     },
@@ -116,6 +122,7 @@ export function watchValidation(): () => void {
     worker?.terminate();
     worker = null;
     workerDoc = null;
+    workerPolicy = undefined;
     const id = scheduler.inFlightId;
     if (id !== null) settle(id, [validatorFailure(event.message || 'the validation worker failed to start')], null);
   };
@@ -142,9 +149,18 @@ export function watchValidation(): () => void {
     onDoc(state.doc, before.doc === null || state.source?.workflowId !== before.source?.workflowId);
   });
   onDoc(useEditor.getState().doc, true);
+  // New rules (the policy page saved, or the file was first read): check the open document again at once.
+  const unsubscribePolicy = usePolicyRules.subscribe((state, before) => {
+    if (state.rules === before.rules) return;
+    const doc = useEditor.getState().doc;
+    if (doc === null) return;
+    scheduler.submit(doc);
+    scheduler.flush();
+  });
 
   return () => {
     unsubscribe();
+    unsubscribePolicy();
     scheduler.cancel();
     worker?.terminate();
     worker = null;

@@ -3,6 +3,7 @@
 // re-checking a large workflow after one edit re-parses only the expressions and schemas that
 // changed. The document arrives as a change against the previous one (doc-delta.ts).
 import type { Diagnostic } from '../../../shared/validator/diagnostic.ts';
+import type { Policy } from '../../../shared/policy/policy-schema.ts';
 import { createValidatorCaches } from '../../../shared/validator/validate-workflow.ts';
 import { checkDefinition, validatorFailure } from './check-definition.ts';
 import { applyDelta, type DocDelta } from './doc-delta.ts';
@@ -11,6 +12,8 @@ export interface ValidationRequest {
   id: number;
   /** The editor's document (possibly shape-invalid), as a change against the document of the previous request. */
   change: DocDelta;
+  /** The workspace policy to check against from this request on (absent: the one sent before; null: none). */
+  policy?: Policy | null;
 }
 
 export interface ValidationResponse {
@@ -24,9 +27,11 @@ export interface ValidationResponse {
 
 const caches = createValidatorCaches();
 let previous: Record<string, unknown> | null = null;
+let policy: Policy | null = null;
 
 self.onmessage = (message: MessageEvent<ValidationRequest>) => {
   const { id, change } = message.data;
+  if (message.data.policy !== undefined) policy = message.data.policy;
   const start = performance.now();
   let definition: Record<string, unknown>;
   try {
@@ -40,7 +45,7 @@ self.onmessage = (message: MessageEvent<ValidationRequest>) => {
   previous = definition;
   let diagnostics: Diagnostic[];
   try {
-    diagnostics = checkDefinition(definition, caches);
+    diagnostics = checkDefinition(definition, caches, policy);
   } catch (error) {
     diagnostics = [validatorFailure(error)];
   }
