@@ -90,6 +90,15 @@ describe('buildTimelineModel', () => {
     expect(model.markers).toMatchObject([{ kind: 'escalation', rowKey: 'a/1', label: 'a escalated (failed): out of retries' }]);
   });
 
+  it('marks an escalation by a workspace policy on the step, naming the person and the rule', () => {
+    const log = new LogWriter();
+    log.created(0);
+    log.quickStep('a', 1, 0, 10);
+    log.add('policy_escalated', 30, { rule: 'page-ops', to: 'ops-lead', after: 'failures', failures: 3 }, { step: 'a', activation: 1, reason: '3 failed attempts' });
+    const model = buildTimelineModel(timeline(log.events, 100), log.events);
+    expect(model.markers).toMatchObject([{ kind: 'escalation', rowKey: 'a/1', label: 'a escalated to ops-lead by policy "page-ops": 3 failed attempts' }]);
+  });
+
   it('marks an operator re-deciding the path on the acted step, and a step passed over on its own row, with what and why', () => {
     // write failed into the end step write_failed; a retry re-decides what followed, write runs
     // again and succeeds, and write_failed (reached on the old path) is passed over.
