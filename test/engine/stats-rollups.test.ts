@@ -168,12 +168,12 @@ describe('stats from rollups agree with the full scan', () => {
     const dbPath = join(dir, 'weft.db');
     const random = seededRandom(SEED + 1);
     for (let n = 1; n <= 12; n++) await runScenario(workflow, randomScenario(random, n), { dbPath });
-    // As a store of schema 9 would be: no kind of run (migration 13), no rollups table, and no rollups (nor migration 11's, nor 12's snapshots).
+    // As a store of schema 9 would be: no kind of run (migration 13), no rollups table, and no rollups (nor migration 11's, nor 12's snapshots, nor 14's spend per day).
     const old = openDatabase(dbPath);
     const before = (old.prepare('SELECT count(*) AS n FROM run_metrics').get() as { n: number }).n;
     expect(before).toBeGreaterThan(0);
     old.exec('DROP TABLE spend_by_day; DROP TABLE run_metrics; DROP INDEX runs_newest; DROP INDEX runs_by_workflow_newest; ALTER TABLE runs DROP COLUMN kind; PRAGMA user_version = 9');
-    old.exec('DROP TABLE spend_by_day; DROP TABLE stat_runs; DROP TABLE stat_steps; DROP TABLE stat_edges; DROP TABLE stat_starts; DROP TABLE stat_samples; DROP TABLE run_snapshots');
+    old.exec('DROP TABLE stat_runs; DROP TABLE stat_steps; DROP TABLE stat_edges; DROP TABLE stat_starts; DROP TABLE stat_samples; DROP TABLE run_snapshots');
     old.close();
     const conn = openDatabase(dbPath, { mode: 'write' });
     const upgraded = new Store(conn);
