@@ -1,7 +1,7 @@
 // `weft inspect RUN [--db PATH] [--json]`: the run's restart record.
 import type { RestartRecord } from '../../service/run-reader.ts';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
-import { budgetName, formatAmount } from '../../../shared/cost/run-budget.ts';
+import { budgetName, formatAmount } from '../../../shared/run/run-budget.ts';
 import type { Command } from '../command.ts';
 import { withReadOnlyStore } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
