@@ -49,7 +49,7 @@ test('a step stopped by the run budget settles budget_exceeded and its edge lead
   await expect(page.getByTestId('step-state-polish')).toHaveText(/^failed$/);
   await expect(page.getByTestId('step-state-plain')).toHaveText(/^succeeded$/);
   const label = page.getByTestId('edge-label-too_dear');
-  await expect(label).toContainText('budget_exceeded');
+  await expect(label).toContainText('budget exceeded');
   await expect(label.locator('.edge-outcome[data-outcome="budget_exceeded"]')).toBeVisible();
   await shootBothThemes(page, 'budget-exceeded-run', { graph: page.getByTestId('step-node-polish'), label });
 });
