@@ -11,7 +11,7 @@ import { fixCost } from '../../shared/cost/fix-cost.ts';
 import type { PriceTable } from '../../shared/cost/price-table.ts';
 import { attemptConfig, inputSource, keySource, planAttempt } from './attempt-plan.ts';
 import { billsAttempts, runsOutside } from '../../shared/definition/step-kinds.ts';
-import { budgetBeforeAttempt } from '../../shared/cost/run-budget.ts';
+import { budgetBeforeAttempt } from '../../shared/run/run-budget.ts';
 import { debugPlan } from './debug-plan.ts';
 import { planReuse, reusedEvidence } from './evidence-reuse.ts';
 import { evaluate, type RunContext } from './expressions.ts';

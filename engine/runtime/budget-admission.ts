@@ -2,7 +2,7 @@
 // whose workflow, or whose workspace, has spent its budget for today (UTC, engine clock) waits
 // until the next day begins, or is refused when the policy says `whenOver: "refuse"`.
 import type { Budgets } from '../../shared/policy/policy-schema.ts';
-import { formatAmount } from '../../shared/cost/run-budget.ts';
+import { formatAmount } from '../../shared/run/run-budget.ts';
 import type { DaySpent } from '../store/day-spend.ts';
 import { DAY_MS } from '../store/day-spend.ts';
 

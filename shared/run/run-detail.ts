@@ -11,7 +11,7 @@ import { openTasks } from './open-tasks.ts';
 import { runPermittedActions, stepPermittedActions } from './permitted-actions.ts';
 import { attemptView, restartRecord, shownAttempts, stepRuntime, type AttemptsCut } from './restart-record.ts';
 import type { AttemptRecord, RunModel } from './run-model.ts';
-import { runBudget, runSpend } from '../cost/run-budget.ts';
+import { runBudget, runSpend } from './run-budget.ts';
 
 const isRunState = (x: string | null): x is RunState => RUN_STATES.some((s) => s === x);
 

@@ -4,7 +4,7 @@
 // budgets (the workflow's own entry before "*", then the workspace's; wait or refuse).
 import { describe, expect, it } from 'vitest';
 import { admitWithinBudget, nextDayStart } from '../../engine/runtime/budget-admission.ts';
-import { budgetBeforeAttempt, runBudget, runSpend, stepEstimate } from '../../shared/cost/run-budget.ts';
+import { budgetBeforeAttempt, runBudget, runSpend, stepEstimate } from '../../shared/run/run-budget.ts';
 import type { Step, Workflow } from '../../shared/definition/workflow-schema.ts';
 import { newRunModel, type AttemptRecord, type RunModel } from '../../shared/run/run-model.ts';
 import { Policy, type Budgets } from '../../shared/policy/policy-schema.ts';

@@ -172,6 +172,27 @@ describe('daily budgets', () => {
     });
   });
 
+  it('a run whose day begins while its run slots are taken queues for a slot, then starts when one frees', async () => {
+    const limited = parseWorkflow({ ...flow(), limits: { maxParallelRuns: 1 } });
+    const r = await passes(limited, {
+      name: 'budget then slot',
+      policy: policy({ perWorkflowPerDay: { '*': 1 } }),
+      steps: { draft: [{ succeed: { text: 'v1' }, cost: 1.2 }], polish: [{ succeed: { text: 'v2' }, cost: 0.1, takeMs: 1.5 * DAY }] },
+      runs: [{ name: 'second', atMs: 60_000, steps: { draft: [{ succeed: { text: 'v1' }, cost: 0.2 }], polish: [{ succeed: { text: 'v2' } }] } }],
+      expect: {
+        waitedForBudget: ['second'],
+        queued: ['second'],
+        maxParallelRuns: 1,
+        runs: { second: { state: 'succeeded', attempts: [{ step: 'draft', attempt: 1, startedAtMs: 1.5 * DAY }] } },
+      },
+    });
+    const second = r.runs.find((x) => x.name === 'second')?.runId;
+    expect(r.events.filter((e) => e.runId === second && e.type === 'run_queued').map((e) => e.reason)).toEqual([
+      expect.stringMatching(/^waiting for budget: /),
+      'a new day (UTC) began and its budget has room; 1 of 1 parallel runs of "pay-flow" are running',
+    ]);
+  });
+
   it('refused when the policy says whenOver "refuse", with the budget named', async () => {
     const r = await passes(flow(), {
       name: 'refuse',

@@ -172,7 +172,7 @@ describe('stats from rollups agree with the full scan', () => {
     const dbPath = join(dir, 'weft.db');
     const random = seededRandom(SEED + 1);
     for (let n = 1; n <= 12; n++) await runScenario(workflow, randomScenario(random, n), { dbPath });
-    // As a store of schema 9 would be: no kind of run (migration 13), no rollups table, and no rollups (nor migration 11's, nor 12's snapshots).
+    // As a store of schema 9 would be: no kind of run (migration 13), no rollups table, and no rollups (nor migration 11's, nor 12's snapshots, nor 14's spend per day).
     const old = openDatabase(dbPath);
     const before = (old.prepare('SELECT count(*) AS n FROM run_metrics').get() as { n: number }).n;
     expect(before).toBeGreaterThan(0);
@@ -215,7 +215,7 @@ describe('stats from rollups agree with the full scan', () => {
     } finally {
       close();
     }
-    // As a store of schema 10 would be: run rollups, but no per-workflow ones (nor migration 12's snapshots); migration 11 builds them from the run rollups.
+    // As a store of schema 10 would be: run rollups, but no per-workflow ones (nor migration 12's snapshots, nor 14's spend per day); migration 11 builds them from the run rollups.
     const old = openDatabase(dbPath);
     const rollups = (old.prepare('SELECT count(*) AS n FROM run_metrics').get() as { n: number }).n;
     expect(rollups).toBeGreaterThan(10);

@@ -2,7 +2,7 @@
 import type { RestartRecord } from '../../service/run-reader.ts';
 import type { RunCost } from '../../../shared/cost/run-cost.ts';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
-import { budgetName, formatAmount } from '../../../shared/cost/run-budget.ts';
+import { budgetName, formatAmount } from '../../../shared/run/run-budget.ts';
 import type { PolicySnapshot } from '../../../shared/policy/policy-schema.ts';
 import type { Command } from '../command.ts';
 import { runCostLine, stepCostText } from '../cost-text.ts';

@@ -36,7 +36,7 @@ describe('edge facts', () => {
 
   it('offers the outcomes of the source kind, exhausted where it has a loop edge', () => {
     expect(offeredOutcomes(doc, edge('e2'))).toEqual(['succeeded', 'rejected', 'expired', 'any', 'exhausted']);
-    expect(offeredOutcomes(doc, edge('e4'))).toEqual(['succeeded', 'failed', 'unknown', 'any']);
+    expect(offeredOutcomes(doc, edge('e4'))).toEqual(['succeeded', 'failed', 'unknown', 'budget_exceeded', 'any']);
   });
 
   it('keeps showing an outcome the source cannot produce, and names it', () => {

@@ -1,10 +1,10 @@
 // A run's budget and what it has spent (docs/budgets.md): the smallest of the definition's
 // limits.budget, the start's budget and the policy's budgets.perRun applies; the spend is the sum
-// of its attempts' recorded costs (attempt-cost.ts, the one reader of costs). Before an attempt of
+// of its attempts' recorded costs (shared/cost/attempt-cost.ts, the one reader of costs). Before an attempt of
 // a step that bills starts, the engine asks budgetBeforeAttempt whether the step may start.
 import type { Step } from '../definition/workflow-schema.ts';
-import type { RunModel, StepRuntime } from '../run/run-model.ts';
-import { attemptCost, sumCost } from './attempt-cost.ts';
+import type { RunModel, StepRuntime } from './run-model.ts';
+import { attemptCost, sumCost } from '../cost/attempt-cost.ts';
 
 /** Where a run's budget comes from. */
 export type BudgetSource = 'definition' | 'start' | 'policy';
