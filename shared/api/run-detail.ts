@@ -2,6 +2,7 @@
 // the app needs to show a run without reading its log: per step the permitted actions; per attempt
 // its resolved input, output or error, evidence, idempotency key, variant, meta and epoch-ms
 // times; and the run's input, open tasks, parent and child runs, and edge decisions with reasons.
+import { Policy } from '../policy/policy-schema.ts';
 import { z } from 'zod';
 import { EFFECTS, RUN_STATES } from '../definition/names.ts';
 import { Workflow } from '../definition/workflow-schema.ts';
@@ -94,6 +95,8 @@ export const RunDetailHeader = RunHeader.extend({
     runId: z.string(),
     against: z.strictObject({ workflowId: z.string(), version: z.number().int().optional(), file: z.string().optional(), definitionHash: z.string() }),
   }).optional(),
+  /** The workspace policy the run started under (docs/policies.md); absent when the workspace had none. */
+  policy: z.strictObject({ hash: z.string(), rules: Policy }).optional(),
   /** A failure nothing handles has doomed the run: only compensations start. */
   failing: z.strictObject({ stepId: z.string(), reason: z.string() }).nullable(),
   compensation: z.strictObject({ pending: z.array(z.string()), done: z.array(z.string()) }).nullable(),

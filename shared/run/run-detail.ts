@@ -62,6 +62,7 @@ export function runDetail(run: RunModel, cut: AttemptsCut = {}): RunDetail {
       parent: p === undefined ? null : { runId: p.runId, stepId: p.stepId, activation: p.activation, attempt: p.attempt, ...(p.index === undefined ? {} : { index: p.index }) },
       forkOf: run.forkOf ?? null,
       ...(run.replayOf === undefined ? {} : { replayOf: run.replayOf }),
+      ...(run.policy === undefined ? {} : { policy: run.policy }),
       failing: run.failing,
       compensation: run.compensation === null ? null : { pending: [...run.compensation.pending], done: [...run.compensation.done] },
       lastSeq: run.lastSeq,
