@@ -7,20 +7,12 @@ import { join, resolve } from 'node:path';
 import { POLICY_FILE, type PolicySnapshot } from '../../shared/policy/policy-schema.ts';
 import { parsePolicyText } from '../../shared/policy/parse-policy.ts';
 import { hashOf } from '../store/canonical-json.ts';
+import { PolicyFileError } from './policy-file-error.ts';
+
+export { PolicyFileError };
 
 /** Largest policy file read: a policy is a few KiB; anything near this is the wrong file. */
 export const MAX_POLICY_BYTES = 1024 * 1024;
-
-export class PolicyFileError extends Error {
-  override readonly name = 'PolicyFileError';
-
-  constructor(
-    readonly path: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** The policy file of a workspace. */
 export const policyPath = (workspaceDir: string): string => join(resolve(workspaceDir), POLICY_FILE);

@@ -3,7 +3,7 @@
 // here, once, so neither front end knows the engine's error classes.
 import { DefinitionFileError } from '../definition/definition-file-error.ts';
 import { StoreError } from '../store/store-error.ts';
-import { PolicyFileError } from '../policy/load-policy.ts';
+import { PolicyFileError } from '../policy/policy-file-error.ts';
 import type { ApiErrorCode } from '../../shared/api/api-error.ts';
 
 /** The API's error codes (shared/api/api-error.ts) that the service raises. */
