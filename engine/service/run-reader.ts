@@ -16,6 +16,8 @@ import type { ComparisonCut } from '../../shared/run/elide-comparison.ts';
 import type { RunState } from '../../shared/definition/names.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import { workflowReport, type WorkflowReport } from '../metrics/stats.ts';
+import { costSummary } from '../metrics/cost-summary.ts';
+import type { CostSummary } from '../../shared/api/cost-stats.ts';
 import { systemClock, type Clock } from '../time/clock.ts';
 import { foldForReader } from './snapshot-fold.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
@@ -157,6 +159,11 @@ export class RunReader {
   workflowReport(workflowId: string, version?: number): { asOf: number; report: WorkflowReport } {
     const asOf = this.clock.now();
     return { asOf, report: workflowReport(this.store, workflowId, { ...(version === undefined ? {} : { version }), asOf }) };
+  }
+
+  /** What every workflow of this store cost, and each UTC day across them (docs/metrics.md, "Cost"). */
+  costSummary(): CostSummary {
+    return costSummary(this.store, this.clock.now());
   }
 
   /**
