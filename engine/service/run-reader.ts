@@ -3,7 +3,7 @@
 // store opened read-only, and the server answers the same questions from its own store.
 import type { RevisePlan, RevisePlanStep } from '../../shared/api/input-commands.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
-import type { RebillEstimate, RebillQuery } from '../../shared/api/rebill-estimate.ts';
+import type { RebillEstimate, RebillQuery } from '../../shared/cost/rebill-estimate.ts';
 import type { RunValue, RunValueQuery } from '../../shared/api/run-value.ts';
 import { elideEvent } from '../../shared/run/elide-values.ts';
 import { runValueOf } from './run-value-read.ts';
