@@ -34,7 +34,7 @@ export function parsePriceText(text: string, file: string): PriceTable {
   return checkPriceTable(json, file);
 }
 
-/** Checks a parsed price table (a file's, or a scenario's inline `prices`); throws PriceTableError. */
+/** Checks a parsed price table; `file` names it in the error. Throws PriceTableError. */
 export function checkPriceTable(json: unknown, file: string): PriceTable {
   const r = PriceTable.safeParse(json);
   if (!r.success) {
@@ -42,15 +42,6 @@ export function checkPriceTable(json: unknown, file: string): PriceTable {
     const path = formatPath(issue?.path ?? []);
     const what = issue?.code === 'unrecognized_keys' ? `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((k) => `"${k}"`).join(', ')}` : issue?.message ?? 'invalid';
     throw new PriceTableError(file, path, `${file} at ${path}: ${what}; a price table is {"format": "${PRICES_FORMAT}", "currency": "USD", "prices": [{"provider", "model", "from", "inputPerMillion", "outputPerMillion"}]}, ${FIX}`);
-  }
-  const seen = new Map<string, number>();
-  for (const [i, e] of r.data.prices.entries()) {
-    const key = `${e.provider}\u0000${e.model}\u0000${e.from}`;
-    const first = seen.get(key);
-    if (first !== undefined) {
-      throw new PriceTableError(file, `$.prices[${i}]`, `${file} at $.prices[${i}]: ${e.provider} ${e.model} from ${e.from} is priced twice (also at $.prices[${first}]); keep one entry per provider, model and day, ${FIX}`);
-    }
-    seen.set(key, i);
   }
   return r.data;
 }

@@ -32,8 +32,6 @@ export interface AttemptHost {
   handler(kind: StepKind): StepHandler | undefined;
   /** True once drain() is called: attempts that run outside the engine wait for the next engine. */
   draining(): boolean;
-  /** The price table of a workspace, to fix an attempt's cost (none: only declared and scripted costs). */
-  prices(workspaceDir: string): PriceTable | undefined;
   /** Starts the executor attempt after this tick's commit; `durable` asks for that commit to be fsynced. */
   launch(l: Launch, durable: boolean): void;
 }
@@ -45,7 +43,8 @@ export class AttemptRunner {
   /** Concurrency pools of limits.concurrency, shared by every run this engine schedules. */
   private readonly pools = new Map<string, Pool<Waiter>>();
 
-  constructor(private readonly port: RunPort, private readonly host: AttemptHost) {}
+  /** `prices`: the price table of a workspace, to fix an attempt's cost (none: only declared and scripted costs; EngineOptions.prices). */
+  constructor(private readonly port: RunPort, private readonly host: AttemptHost, private readonly prices?: (workspaceDir: string) => PriceTable | undefined) {}
 
   /** Starts the step's next attempt, unless a drain or a full resource pool holds it (it stays ready or retry_wait). */
   async start(live: LiveRun, stepId: string): Promise<void> {
@@ -239,7 +238,7 @@ export class AttemptRunner {
   private metaWithCost(live: LiveRun, step: Step, r: AttemptResult, pinned: boolean): { meta?: AttemptMeta } {
     let table: PriceTable | undefined;
     try {
-      table = this.host.prices(live.model.workspaceDir);
+      table = this.prices?.(live.model.workspaceDir);
     } catch {
       table = undefined; // a price table that cannot be read prices nothing; it never stops a run
     }

@@ -94,6 +94,8 @@ export class ChildRunHandler implements StepHandler, RunEndListener {
         input: plan.items[k],
         workspaceDir: live.model.workspaceDir,
         parent: { runId: live.model.runId, stepId: s.id, activation: s.activation, attempt, ...(step.kind === 'map' ? { index: k } : {}) },
+        // A child runs under the policy its parent started under, not the file as it is now.
+        policy: live.model.policy,
       });
       this.port.emit(live, 'child_started', { childRunId, ...(step.kind === 'map' ? { index: k } : {}) }, { step: s.id, activation: s.activation, attempt, reason: `${plan.def.workflow.id} v${plan.def.workflow.version} run ${childRunId}${step.kind === 'map' ? ` for item ${k}` : ''}` });
       open++;

@@ -62,12 +62,11 @@ export class EngineCore implements RunPort {
       executor: (kind) => this.o.executors[kind],
       handler: (kind) => this.handlers.get(kind),
       draining: () => this.draining,
-      prices: (dir) => this.o.prices?.(dir),
       launch: (l, durable) => {
         if (durable) this.needDurable = true;
         this.launches.push(l);
       },
-    });
+    }, o.prices);
     this.router = parts.router?.(this, this.attempts) ?? new StepRouter(this, this.attempts);
     this.projector = new RunProjector(o.store);
     this.lifecycle = new RunLifecycle(this, {

@@ -1,5 +1,6 @@
 // A run the engine holds in memory while it drives it: its model (the fold of its log) and the
 // scheduler's work lists (steps to check, ready, due, results to record, actions to apply).
+import type { PolicySnapshot } from '../../shared/policy/policy-schema.ts';
 import type { StepKind } from '../../shared/definition/names.ts';
 import type { Step, Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { AttemptResult, Executor } from '../executors/executor.ts';
@@ -89,6 +90,8 @@ export interface StartRunOptions {
   key?: string;
   /** The subworkflow or map step this run is a child of. */
   parent?: { runId: string; stepId: string; activation: number; attempt: number; index?: number };
+  /** The workspace policy the run starts under (a child run gets its parent's); none: no policy. */
+  policy?: PolicySnapshot | undefined;
   /** Makes it a debug run: breakpoints and pinned outputs (checked by the caller against the definition). */
   debug?: RunDebugSettings;
 }

@@ -46,6 +46,7 @@ export class RunLifecycle {
       input: opts.input,
       ...(opts.forkOf ? { forkOf: opts.forkOf } : {}),
       ...(opts.debug === undefined ? {} : { debug: opts.debug }),
+      ...(opts.policy === undefined ? {} : { policy: opts.policy }),
     }, opts.forkOf ? { reason: `fork of ${opts.forkOf.runId} from step "${opts.forkOf.fromStep}"` } : {});
     for (const ev of opts.importEvidence ?? []) {
       port.emit(live, 'evidence_imported', { evidenceId: ev.id, stepId: ev.stepId, output: ev.output, covers: ev.covers, from: { runId: ev.fromRun, activation: ev.activation, attempt: ev.attempt }, ...(ev.offsetBy === undefined ? {} : { offsetBy: ev.offsetBy }) }, { step: ev.stepId });

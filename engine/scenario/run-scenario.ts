@@ -15,6 +15,8 @@ import { foldRun } from '../runtime/fold-run.ts';
 import { seededRandom, VirtualClock } from '../runtime/virtual-clock.ts';
 import { openDatabase } from '../store/open-database.ts';
 import { Store } from '../store/store.ts';
+import { hashOf } from '../store/canonical-json.ts';
+import type { PolicySnapshot } from '../../shared/policy/policy-schema.ts';
 import { driveUntilQuiet, settleEngine } from './drive.ts';
 import { ScriptedExecutor } from './scripted-executor.ts';
 import { CrashableStore } from './crashable-store.ts';
@@ -82,19 +84,21 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
   const prices = table === undefined ? {} : { prices: (): PriceTable => table };
   let engine = makeEngine({ store, clock, random, executors, ...prices });
   let live: Store = store;
+  // The policy every run of the scenario starts under (its own, or its file's; test-command.ts).
+  const policy: { policy?: PolicySnapshot } = scenario.policy === undefined ? {} : { policy: { hash: hashOf(scenario.policy), rules: scenario.policy } };
   // Operator actions, decisions, forks and revisions go through the service, as the CLI's do.
-  let service = new EngineService(store, engine, undefined, {}, { clock, actor: 'operator' });
+  let service = new EngineService(store, engine, undefined, {}, { clock, actor: 'operator', policyOf: () => policy.policy });
   const start = clock.now();
   let crashed = false;
   const problems: AssertionResult[] = [];
   try {
     const hash = store.saveDefinition(workflow, start);
-    const runId = engine.startRun({ workflow, definitionHash: hash, input: scenario.input ?? {}, workspaceDir: '.' });
+    const runId = engine.startRun({ workflow, definitionHash: hash, input: scenario.input ?? {}, workspaceDir: '.', ...policy });
     runs.add(MAIN_RUN, runId);
     // More runs first, so an action at the same virtual time finds its run started.
     for (const r of scenario.runs ?? []) {
       clock.setTimer(r.atMs ?? 0, () => {
-        const id = engine.startRun({ workflow, definitionHash: hash, input: r.input ?? {}, workspaceDir: '.', ...(r.priority === undefined ? {} : { priority: r.priority }) });
+        const id = engine.startRun({ workflow, definitionHash: hash, input: r.input ?? {}, workspaceDir: '.', ...policy, ...(r.priority === undefined ? {} : { priority: r.priority }) });
         runs.add(r.name, id, r.steps === undefined ? undefined : scriptOf(r.steps, runs.script));
       });
     }
@@ -158,7 +162,7 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
       if (store.crashed) {
         live = new LoggedStore(db, order);
         engine = makeEngine({ store: live, clock, random, executors, ...prices });
-        service = new EngineService(live, engine, undefined, {}, { clock, actor: 'operator' });
+        service = new EngineService(live, engine, undefined, {}, { clock, actor: 'operator', policyOf: () => policy.policy });
         engine.recover();
         crashed = true;
       } else problems.push({ what: `crash after ${c.afterEvent}${c.step ? ` of "${c.step}"` : ''}${(c.nth ?? 1) > 1 ? ` (time ${c.nth})` : ''}`, ok: false, expected: 'the event to happen', actual: 'it never happened' });

@@ -7,6 +7,8 @@
 //
 // Over 400 lines: one method per command of the boundary, each short; the work is in the modules
 // it imports, and front ends need the one class to reach all of them.
+import { loadWorkspacePolicy } from '../policy/load-policy.ts';
+import type { PolicySnapshot } from '../../shared/policy/policy-schema.ts';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -45,6 +47,7 @@ import { MAX_DEFINITION_BYTES } from '../definition/load-definition-file.ts';
 import { ValidateRequest } from '../../shared/api/validate-request.ts';
 import { RunReader } from './run-reader.ts';
 import { checkRunInput } from './run-input-check.ts';
+import { requirePrices } from '../cost/require-prices.ts';
 import { ServiceError } from './service-error.ts';
 import { parseCommand, type CommandInput } from './parse-command.ts';
 import { requireTrust } from './workspace-trust.ts';
@@ -70,6 +73,8 @@ export interface CheckedStart {
   workflow: Workflow;
   input: unknown;
   workspaceDir: string;
+  /** The workspace policy the run will start under (weft.policy.json), read when the start was checked. */
+  policy: PolicySnapshot | undefined;
 }
 
 export interface EngineServiceOptions {
@@ -79,6 +84,8 @@ export interface EngineServiceOptions {
   actor?: string;
   /** The folder of workflow templates a new workflow can start from (Weft's examples/). */
   templatesDir?: string;
+  /** The policy a new run (a fork) of a workspace starts under; default: its weft.policy.json (a scenario gives its own). */
+  policyOf?: (workspaceDir: string) => PolicySnapshot | undefined;
 }
 
 /**
@@ -98,7 +105,8 @@ export function checkStart(workflow: Workflow, workspaceDir: string, input: unkn
 function checkParsedStart(workflow: Workflow, workspaceDir: string, input: StartRunCommand['input'], env: NodeJS.ProcessEnv): CheckedStart {
   checkRunInput(workflow, input);
   requireTrust(workflow, workspaceDir, env);
-  return { workflow, input, workspaceDir };
+  requirePrices(workflow, workspaceDir);
+  return { workflow, input, workspaceDir, policy: loadWorkspacePolicy(workspaceDir) };
 }
 
 export class EngineService {
@@ -106,6 +114,7 @@ export class EngineService {
   readonly reader: RunReader;
   private readonly clock: Clock;
   private readonly actor: string;
+  private readonly policyOf: (workspaceDir: string) => PolicySnapshot | undefined;
 
   /** Who acts when a command names nobody ($WEFT_USER, else $USER, else the OS user, unless the options named one). */
   get defaultActor(): string {
@@ -125,6 +134,7 @@ export class EngineService {
     this.actor = options.actor ?? defaultActor(env);
     this.reader = new RunReader(store, this.clock);
     this.templatesDir = options.templatesDir;
+    this.policyOf = options.policyOf ?? loadWorkspacePolicy;
     if (workspace !== undefined) this.workspaceFiles = new WorkspaceFiles(workspace);
   }
 
@@ -271,6 +281,7 @@ export class EngineService {
       ...(key === undefined ? {} : { key }),
       ...(priority === undefined ? {} : { priority }),
       ...(debug === undefined ? {} : { debug }),
+      ...(start.policy === undefined ? {} : { policy: start.policy }),
     });
     return { runId, state: this.runState(runId), created: true };
   }
@@ -293,6 +304,8 @@ export class EngineService {
       forkOf: { runId: source.runId, fromStep: f.from },
       importEvidence: plan.evidence,
       importUnknowns: plan.unknowns,
+      // A fork is a new run: it starts under the workspace's policy as it is now.
+      policy: this.policyOf(source.workspaceDir),
     });
     return { runId, state: this.runState(runId) };
   }

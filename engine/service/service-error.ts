@@ -3,6 +3,7 @@
 // here, once, so neither front end knows the engine's error classes.
 import { DefinitionFileError } from '../definition/definition-file-error.ts';
 import { StoreError } from '../store/store-error.ts';
+import { PolicyFileError } from '../policy/load-policy.ts';
 import type { ApiErrorCode } from '../../shared/api/api-error.ts';
 
 /** The API's error codes (shared/api/api-error.ts) that the service raises. */
@@ -22,7 +23,7 @@ export class ServiceError extends Error {
 /** The ServiceError for an error the engine, the store or a definition file raised; undefined for a bug. */
 export function serviceErrorOf(error: unknown): ServiceError | undefined {
   if (error instanceof ServiceError) return error;
-  if (error instanceof DefinitionFileError) return new ServiceError('bad-input', error.message);
+  if (error instanceof DefinitionFileError || error instanceof PolicyFileError) return new ServiceError('bad-input', error.message);
   if (!(error instanceof StoreError)) {
     // The CLI's InputError (a flag's value it could not read) is a user error too; the service never sees one.
     if (error instanceof Error && error.name === 'InputError') return new ServiceError('bad-input', error.message);

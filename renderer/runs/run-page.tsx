@@ -21,6 +21,7 @@ import { formatDuration } from '../core/format.ts';
 import { When } from '../core/when.tsx';
 import { StepDetail, type RunSelection } from './run-view/step-detail.tsx';
 import { RestartRecordView } from './run-view/restart-record-view.tsx';
+import { RunCostChip, RunCostSection } from './run-view/run-cost-view.tsx';
 import { ValueView } from './run-view/value-view.tsx';
 import { RunActions } from './actions/run-actions.tsx';
 import { RunCompareMenu } from './run-compare-menu.tsx';
@@ -132,12 +133,17 @@ export function RunPage({ id }: { id: string }) {
           )}
         </div>
         <aside className="panel run-panel" aria-label="run details">
-          <div className="panel-tabs" role="tablist" aria-label="run details">
-            {(['step', 'record', 'run'] as const).map((t) => (
-              <button key={t} type="button" role="tab" aria-selected={tab === t} onClick={() => setTab(t)} data-testid={`run-tab-${t}`}>
-                {t === 'step' ? 'Step' : t === 'record' ? 'Restart record' : 'Run'}
-              </button>
-            ))}
+          {/* The run's cost sits beside the tablist (a tablist holds only tabs), not in the head, which stays on one line. */}
+          <div className="panel-tabs">
+            <div className="panel-tabs-list" role="tablist" aria-label="run details">
+              {(['step', 'record', 'run'] as const).map((t) => (
+                <button key={t} type="button" role="tab" aria-selected={tab === t} onClick={() => setTab(t)} data-testid={`run-tab-${t}`}>
+                  {t === 'step' ? 'Step' : t === 'record' ? 'Restart record' : 'Run'}
+                </button>
+              ))}
+            </div>
+            <span className="toolbar-spacer" />
+            <RunCostChip cost={detail.cost} onOpen={() => setTab('run')} />
           </div>
           {/* Keyed by tab: each tab opens at its top, not at the scroll of the tab before. */}
           <div className="run-panel-body" key={tab}>
@@ -161,7 +167,7 @@ export function RunPage({ id }: { id: string }) {
               )
             ) : null}
             {tab === 'record' ? <RestartRecordView detail={detail} selected={selection?.stepId ?? null} onSelect={select} /> : null}
-            {tab === 'run' ? <RunFacts detail={detail} /> : null}
+            {tab === 'run' ? <RunFacts detail={detail} onSelect={select} /> : null}
           </div>
         </aside>
       </div>
@@ -295,7 +301,7 @@ function RunHead({ detail }: { detail: RunDetail }) {
   );
 }
 
-function RunFacts({ detail }: { detail: RunDetail }) {
+function RunFacts({ detail, onSelect }: { detail: RunDetail; onSelect(selection: RunSelection): void }) {
   const go = useRoute((s) => s.go);
   const run = detail.run;
   return (
@@ -335,6 +341,7 @@ function RunFacts({ detail }: { detail: RunDetail }) {
           </ul>
         ) : null}
       </section>
+      <RunCostSection detail={detail} onSelect={onSelect} />
       <section className="panel-section">
         <h3>Input</h3>
         <ValueView value={run.input} runId={run.id} valuePath="run.input" label="run input" testId="run-input" />

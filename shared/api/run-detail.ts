@@ -2,10 +2,12 @@
 // the app needs to show a run without reading its log: per step the permitted actions; per attempt
 // its resolved input, output or error, evidence, idempotency key, variant, meta and epoch-ms
 // times; and the run's input, open tasks, parent and child runs, and edge decisions with reasons.
+import { Policy } from '../policy/policy-schema.ts';
 import { z } from 'zod';
 import { EFFECTS, RUN_STATES } from '../definition/names.ts';
 import { Workflow } from '../definition/workflow-schema.ts';
 import { AttemptMeta } from '../events/attempt-meta.ts';
+import { RunCost } from '../cost/run-cost.ts';
 import { Covers, EdgeDecision, SettleOutcome } from './event-parts.ts';
 import { JsonValue } from './json-value.ts';
 import { RunPermittedAction, StepPermittedAction } from './permitted-action.ts';
@@ -93,6 +95,8 @@ export const RunDetailHeader = RunHeader.extend({
     runId: z.string(),
     against: z.strictObject({ workflowId: z.string(), version: z.number().int().optional(), file: z.string().optional(), definitionHash: z.string() }),
   }).optional(),
+  /** The workspace policy the run started under (docs/policies.md); absent when the workspace had none. */
+  policy: z.strictObject({ hash: z.string(), rules: Policy }).optional(),
   /** A failure nothing handles has doomed the run: only compensations start. */
   failing: z.strictObject({ stepId: z.string(), reason: z.string() }).nullable(),
   compensation: z.strictObject({ pending: z.array(z.string()), done: z.array(z.string()) }).nullable(),
@@ -114,6 +118,8 @@ export const RunDetail = RestartRecord.extend({
   tasks: z.array(TaskSummary),
   children: z.array(ChildRunLink),
   edges: z.array(EdgeDecisionView),
+  /** What the run cost, per step and in all, over every attempt (docs/cost.md); the same as `weft inspect --json` shows. */
+  cost: RunCost,
   /** The run's definition snapshot (the version it runs), which the app draws; `GET /api/runs/:id` sends it. */
   definition: Workflow.optional(),
 });

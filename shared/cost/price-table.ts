@@ -18,12 +18,23 @@ export const PriceEntry = z.strictObject({
 });
 export type PriceEntry = z.infer<typeof PriceEntry>;
 
-export const PriceTable = z.strictObject({
-  $schema: z.string().optional(),
-  format: z.literal(PRICES_FORMAT, `the format is "${PRICES_FORMAT}"`),
-  currency: z.string().regex(/^[A-Z]{3}$/, 'a currency code of three capital letters, such as "USD"').optional().describe('ISO 4217 code of every price here (USD when absent)'),
-  prices: z.array(PriceEntry),
-});
+export const PriceTable = z
+  .strictObject({
+    $schema: z.string().optional(),
+    format: z.literal(PRICES_FORMAT, `the format is "${PRICES_FORMAT}"`),
+    currency: z.string().regex(/^[A-Z]{3}$/, 'a currency code of three capital letters, such as "USD"').optional().describe('ISO 4217 code of every price here (USD when absent)'),
+    prices: z.array(PriceEntry),
+  })
+  .superRefine((t, ctx) => {
+    // Two prices for one provider, model and day would make the price in force a matter of order.
+    const seen = new Map<string, number>();
+    for (const [i, e] of t.prices.entries()) {
+      const key = `${e.provider}\u0000${e.model}\u0000${e.from}`;
+      const first = seen.get(key);
+      if (first !== undefined) ctx.addIssue({ code: 'custom', path: ['prices', i], message: `${e.provider} ${e.model} from ${e.from} is priced twice (also at $.prices[${first}]); keep one entry per provider, model and day` });
+      else seen.set(key, i);
+    }
+  });
 export type PriceTable = z.infer<typeof PriceTable>;
 
 /** The currency of a table's prices (and of the declared costs of runs priced by it). */

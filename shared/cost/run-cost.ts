@@ -90,3 +90,24 @@ export function formatCost(amount: number, currency: string): string {
   const text = amount.toFixed(digits).replace(/(\.\d\d\d*?)0+$/, '$1');
   return currency === 'USD' ? `$${text}` : `${currency} ${text}`;
 }
+
+/**
+ * How many attempts had no price, as every total says it.
+ *
+ * @example
+ * unpricedText(1); // '1 attempt had no price'
+ */
+export function unpricedText(n: number): string {
+  return `${n.toLocaleString('en-US')} attempt${n === 1 ? '' : 's'} had no price`;
+}
+
+/**
+ * A step's amount as shown: "not priced" when none of its attempts had a price ($0.00 would read
+ * as free), else its total.
+ *
+ * @example
+ * stepAmountText({ total: 0, attempts: 1, inputTokens: 50, outputTokens: 5, unpriced: 1 }, 'USD'); // 'not priced'
+ */
+export function stepAmountText(c: StepCost, currency: string): string {
+  return c.unpriced === c.attempts ? 'not priced' : formatCost(c.total, currency);
+}

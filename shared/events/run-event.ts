@@ -7,6 +7,7 @@ import { EFFECTS, HUMAN_TASKS, ON_EXPIRE, OPERATOR_ACTIONS, RUN_STATES } from '.
 import type { AttemptErrorCode } from './attempt-error-codes.ts';
 import { AttemptMeta } from './attempt-meta.ts';
 import { Workflow } from '../definition/workflow-schema.ts';
+import { Policy } from '../policy/policy-schema.ts';
 
 const Covers = z.object({
   inputHash: z.string(),
@@ -61,6 +62,11 @@ export const EVENT_DATA = {
     debug: RunDebugSettings.optional(),
     /** Set on a replay (weft replay): the run it replays and the definition it ran on instead. */
     replayOf: ReplayOf.optional(),
+    /**
+     * The workspace policy the run started under (docs/policies.md), snapshotted like its
+     * definition: a later change of weft.policy.json does not change a run in flight.
+     */
+    policy: z.object({ hash: z.string(), rules: Policy }).optional(),
   }),
   run_input_revised: z.object({ inputRevision: z.number().int(), input: z.unknown() }),
   run_state_changed: z.object({ state: z.enum(RUN_STATES) }),

@@ -51,6 +51,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       run.priority = d.priority ?? 0;
       run.key = d.key;
       run.parent = d.parent;
+      run.policy = d.policy;
       run.debug = d.debug === undefined ? null : { breakpoints: [...d.debug.breakpoints], pins: { ...d.debug.pins }, pausedAt: null, passed: new Set(), stepping: false };
       return;
     }

@@ -1,6 +1,7 @@
 // A run's RunDetail (shared/api/run-detail.ts): its restart record plus what the app shows without
 // reading the log. Pure, from the run model alone, so the app can build it for any prefix of a
 // log (the run as it was at event N) with the code the engine serves it with.
+import { runCost } from '../cost/run-cost.ts';
 import { RUN_STATES, type RunState } from '../definition/names.ts';
 import type { AttemptView } from '../api/restart-record.ts';
 import type { AttemptDetail, RunDetail, StepDetail } from '../api/run-detail.ts';
@@ -61,6 +62,7 @@ export function runDetail(run: RunModel, cut: AttemptsCut = {}): RunDetail {
       parent: p === undefined ? null : { runId: p.runId, stepId: p.stepId, activation: p.activation, attempt: p.attempt, ...(p.index === undefined ? {} : { index: p.index }) },
       forkOf: run.forkOf ?? null,
       ...(run.replayOf === undefined ? {} : { replayOf: run.replayOf }),
+      ...(run.policy === undefined ? {} : { policy: run.policy }),
       failing: run.failing,
       compensation: run.compensation === null ? null : { pending: [...run.compensation.pending], done: [...run.compensation.done] },
       lastSeq: run.lastSeq,
@@ -70,6 +72,7 @@ export function runDetail(run: RunModel, cut: AttemptsCut = {}): RunDetail {
     tasks: openTasks(run),
     children: run.childRuns.map((c) => ({ runId: c.runId, stepId: c.stepId, index: c.index, state: isRunState(c.state) ? c.state : null })),
     edges: edges.sort((a, b) => a.seq - b.seq),
+    cost: runCost(run.steps.values()),
   };
 }
 

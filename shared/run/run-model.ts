@@ -9,6 +9,7 @@ import type { AttemptErrorCode } from '../events/attempt-error-codes.ts';
 
 /** What an executor reported about an attempt besides its result (provider, model, usage, latency, HTTP status). */
 import type { AttemptMeta } from '../events/attempt-meta.ts';
+import type { PolicySnapshot } from '../policy/policy-schema.ts';
 
 export interface AttemptRecord {
   activation: number;
@@ -212,6 +213,8 @@ export interface RunModel {
   debug: RunDebug | null;
   /** Each `weft migrate` of the run (run_migrated), oldest first: where its version changed. */
   migrations: RunMigration[];
+  /** The workspace policy the run started under (run_created's `policy`); none when the workspace had none. */
+  policy: PolicySnapshot | undefined;
 }
 
 /** One migration of a run to another version of its workflow (run_migrated). */
@@ -291,6 +294,7 @@ export function newRunModel(runId: string, workflow: Workflow): RunModel {
     childRuns: [],
     debug: null,
     migrations: [],
+    policy: undefined,
   };
 }
 

@@ -10,6 +10,7 @@ import { CaseOutcome, PlainOutcome } from './scripted-outcome-schema.ts';
 import { AcrossRunsExpect, RunName, ScenarioRun } from './scenario-runs-schema.ts';
 import { checkScenarioReferences } from './scenario-references.ts';
 import { PriceTable } from '../cost/price-table.ts';
+import { Policy } from '../policy/policy-schema.ts';
 
 const Ms = z.number().int().nonnegative();
 
@@ -109,6 +110,7 @@ export const Scenario = z.strictObject({
   crash: z.strictObject({ afterEvent: z.enum(EVENT_TYPES as [string, ...string[]]), step: z.string().optional(), nth: z.number().int().positive().optional() }).optional(),
   runs: z.array(ScenarioRun).optional().describe('more runs of the workflow, started at virtual times (the scripted outcomes are counted per run)'),
   prices: PriceTable.optional().describe('the price table that prices scripted `usage` (docs/cost.md); default: weft.prices.json beside the workflow'),
+  policy: Policy.optional().describe("the workspace policy the scenario's runs start under (instead of the file's `policy`, or weft.policy.json beside the workflow)"),
   expect: ScenarioExpectAll,
 }).superRefine(checkScenarioReferences);
 export type Scenario = z.infer<typeof Scenario>;
@@ -116,6 +118,7 @@ export type Scenario = z.infer<typeof Scenario>;
 export const ScenarioFile = z.strictObject({
   $schema: z.string().optional(),
   workflow: z.string().optional().describe('the workflow file, when not NAME.weft.json beside this file'),
+  policy: Policy.optional().describe('the workspace policy every scenario of the file runs under, unless it gives its own (default: weft.policy.json beside the workflow)'),
   scenarios: z.array(Scenario).min(1),
 });
 export type ScenarioFile = z.infer<typeof ScenarioFile>;

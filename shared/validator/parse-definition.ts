@@ -19,13 +19,39 @@ const FORMAT_HINT = 'see docs/definition-format.md for every field, with example
  * if (!r.ok) for (const d of r.diagnostics) console.log(d.path, d.message);
  */
 export function parseDefinitionText(text: string): ParseResult {
+  const read = parseJsonDocument(text, DEFINITION_DOCUMENT);
+  if (!read.ok) return read;
+  const parsed = Workflow.safeParse(read.data);
+  if (parsed.success) return { ok: true, workflow: parsed.data };
+  return { ok: false, diagnostics: zodIssuesToDiagnostics(parsed.error.issues, read.data, FORMAT_HINT) };
+}
+
+/** What the text checks say about the kind of file they read. */
+export interface JsonDocumentKind {
+  /** How such a file starts, for an empty file: `{"format": "weft/v1", ...}`. */
+  starts: string;
+  /** What it is called, for a binary file: `a .weft.json file`. */
+  name: string;
+  /** Where a value that nests too deep belongs instead. */
+  tooDeep: string;
+}
+
+const DEFINITION_DOCUMENT: JsonDocumentKind = {
+  starts: 'a workflow file is a JSON object starting with {"format": "weft/v1", ...}; see examples/',
+  name: 'a .weft.json file',
+  tooDeep: 'a workflow never needs this much nesting; flatten the value or move it into the run input',
+};
+
+/**
+ * The checks every JSON file of a workspace gets before its schema: not empty, text, JSON, and
+ * not nested too deep. Diagnostics say where (line and column, or the JSON path) and what to do.
+ *
+ * @example
+ * const r = parseJsonDocument(text, POLICY_DOCUMENT); // then r.ok ? Schema.safeParse(r.data) : r.diagnostics
+ */
+export function parseJsonDocument(text: string, kind: JsonDocumentKind): { ok: true; data: unknown } | { ok: false; diagnostics: Diagnostic[] } {
   if (text.trim() === '') {
-    return fail({
-      code: 'empty-file',
-      path: '$',
-      message: 'the file is empty',
-      hint: 'a workflow file is a JSON object starting with {"format": "weft/v1", ...}; see examples/',
-    });
+    return fail({ code: 'empty-file', path: '$', message: 'the file is empty', hint: kind.starts });
   }
   const nul = text.indexOf('\u0000');
   if (nul >= 0) {
@@ -33,7 +59,7 @@ export function parseDefinitionText(text: string): ParseResult {
       code: 'not-text',
       path: '$',
       message: `the file contains a NUL byte at offset ${nul}: it is binary, not a JSON text`,
-      hint: 'open a .weft.json file saved as UTF-8 text',
+      hint: `open ${kind.name} saved as UTF-8 text`,
       ...lineColumn(text, nul),
     });
   }
@@ -59,17 +85,15 @@ export function parseDefinitionText(text: string): ParseResult {
       code: 'too-deep',
       path: formatPath(deep),
       message: `the JSON nests deeper than ${MAX_NESTING} levels at ${shorten(formatPath(deep))}`,
-      hint: 'a workflow never needs this much nesting; flatten the value or move it into the run input',
+      hint: kind.tooDeep,
     });
   }
-  const parsed = Workflow.safeParse(data);
-  if (parsed.success) return { ok: true, workflow: parsed.data };
-  return { ok: false, diagnostics: zodIssuesToDiagnostics(parsed.error.issues, data) };
+  return { ok: true, data };
 }
 
 const shorten = (p: string): string => (p.length > 60 ? `${p.slice(0, 40)}…${p.slice(-16)}` : p);
 
-function fail(d: Omit<Diagnostic, 'severity'>): ParseResult {
+function fail(d: Omit<Diagnostic, 'severity'>): { ok: false; diagnostics: Diagnostic[] } {
   return { ok: false, diagnostics: [{ severity: 'error', ...d }] };
 }
 
@@ -115,7 +139,8 @@ function pushChild(t: DepthWalk, stack: number[], v: unknown, key: PropertyKey, 
   stack.push(t.values.length - 1);
 }
 
-function zodIssuesToDiagnostics(issues: readonly z.core.$ZodIssue[], data: unknown): Diagnostic[] {
+/** Schema issues as diagnostics: the JSON path, the most telling branch of a union, the step it is in. */
+export function zodIssuesToDiagnostics(issues: readonly z.core.$ZodIssue[], data: unknown, hint: string): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const issue of issues) {
     const picked = pickUnionBranch(issue);
@@ -127,7 +152,7 @@ function zodIssuesToDiagnostics(issues: readonly z.core.$ZodIssue[], data: unkno
       ...(stepId === undefined ? {} : { stepId }),
       path: formatPath(path),
       message: `${formatPath(path)}: ${describeIssue(picked)}`,
-      hint: FORMAT_HINT,
+      hint,
     });
   }
   return out;

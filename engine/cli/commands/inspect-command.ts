@@ -1,6 +1,8 @@
 // `weft inspect RUN [--db PATH] [--json]`: the run's restart record.
 import type { RestartRecord } from '../../service/run-reader.ts';
+import type { RunCost } from '../../../shared/cost/run-cost.ts';
 import type { Command } from '../command.ts';
+import { runCostLine, stepCostText } from '../cost-text.ts';
 import { withReadOnlyStore } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
@@ -11,13 +13,16 @@ export const inspectCommand: Command = {
   summary: "show a run's restart record: each step's state, evidence and next action",
   usage: 'weft inspect RUN [--db PATH] [--json]',
   help: `Shows, for each step of RUN (an id or a unique prefix): its state, its evidence and what
-that evidence covers (input hash, definition version, input revision), its attempts, and the
-next permitted action with its reason.
+that evidence covers (input hash, definition version, input revision), its attempts, what it
+cost, and the next permitted action with its reason; and what the run cost in all.
 
   --json   print the run's RunDetail (docs/api.md): the restart record
            {"run":{...},"steps":[{"id","state","activation","attempts":[...],"evidence","next"}]}
            plus, per step, its permittedActions [{action, why}] and each attempt's input,
-           output, evidence, meta and epoch-ms times; and the run's tasks, children and edges`,
+           output, evidence, meta and epoch-ms times; the run's tasks, children and edges;
+           and its cost {"total","currency","inputTokens","outputTokens","unpriced",
+           "steps":{ID:{"total","attempts","inputTokens","outputTokens","unpriced"}}}
+           (docs/cost.md)`,
 
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, json: { type: 'boolean' } });
@@ -32,12 +37,14 @@ next permitted action with its reason.
 };
 
 /** The record as a person reads it, in the shape of the A17 example of the reference text. */
-export function formatRecord(r: RestartRecord): string {
+export function formatRecord(r: RestartRecord & { cost?: RunCost }): string {
   const debug = r.run.debug;
   const lines = [
     `Run ${r.run.id}: ${r.run.workflowId} v${r.run.version}, ${r.run.state}${debug === undefined ? '' : ' (debug run)'}`,
     `Input revision: ${r.run.inputRevision}`,
   ];
+  const costLine = r.cost === undefined ? undefined : runCostLine(r.cost);
+  if (costLine !== undefined) lines.push(costLine);
   for (const m of r.run.migrations ?? []) lines.push(`Migrated: v${m.fromVersion} → v${m.toVersion} at event ${m.seq} (${m.at}) by ${m.by}`);
   if (debug !== undefined) {
     const paused = debug.pausedAt === null ? '' : `; paused at "${debug.pausedAt.step}" (activation ${debug.pausedAt.activation})`;
@@ -47,6 +54,8 @@ export function formatRecord(r: RestartRecord): string {
   for (const s of r.steps) {
     const detail: string[] = [];
     if (s.evidence) detail.push(`${s.evidence.pinned === true ? 'pinned ' : ''}evidence ${s.evidence.id} covers input ${s.evidence.covers.inputHash} under v${s.evidence.covers.definitionVersion}, revision ${s.evidence.covers.inputRevision}${s.evidence.offsetBy === undefined ? '' : ` (its effect was undone by ${s.evidence.offsetBy})`}`);
+    const cost = r.cost?.steps[s.id];
+    if (cost !== undefined && r.cost !== undefined) detail.push(stepCostText(cost, r.cost.currency));
     const last = s.attempts[s.attempts.length - 1];
     if (last && s.state !== 'succeeded') detail.push(`attempt ${last.id} ${last.state}${last.error ? ` (${last.error.code})` : ''}, input ${last.inputHash}`);
     // A settled step that is not on the path any more, or whose settlement is being decided again, says so beside its state.

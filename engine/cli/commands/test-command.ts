@@ -2,6 +2,7 @@
 // NAME.scenarios.json and the files of a NAME.scenarios/ folder beside NAME.weft.json) in virtual
 // time and reports passes, failed assertions with expected and actual values, and the steps and
 // edges no scenario exercised.
+import { loadWorkspacePolicy } from '../../policy/load-policy.ts';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ScenarioFile } from '../../../shared/scenario/scenario-schema.ts';
@@ -206,7 +207,19 @@ async function testWorkflow(t: Target, io: CliIo): Promise<{ file: string; scena
     return fail((e as Error).message);
   }
   const scenarios: ScenarioResult[] = [];
-  for (const f of files) for (const s of f.data.scenarios) scenarios.push(await runScenario(loaded.workflow, s, prices === undefined ? {} : { prices }));
+  let workspacePolicy;
+  try {
+    workspacePolicy = loadWorkspacePolicy(dirname(workflowFile))?.rules;
+  } catch (e) {
+    return fail((e as Error).message);
+  }
+  for (const f of files) {
+    for (const s of f.data.scenarios) {
+      // A scenario's own policy, else its file's, else the workspace's beside the workflow.
+      const policy = s.policy ?? f.data.policy ?? workspacePolicy;
+      scenarios.push(await runScenario(loaded.workflow, policy === undefined ? s : { ...s, policy }, prices === undefined ? {} : { prices }));
+    }
+  }
   return { file: workflowFile, scenarios, coverage: coverageOf(loaded.workflow, scenarios.flatMap((s) => s.runs.map((x) => x.metrics))) };
 }
 

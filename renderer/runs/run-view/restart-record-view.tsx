@@ -9,6 +9,7 @@ import type { RunSelection } from './step-detail.tsx';
 import { pathMark } from '../../graph/path-mark.ts';
 import { pausedStepNext } from '../actions/debug-words.ts';
 import { TimesInText } from '../../core/when.tsx';
+import { stepAmountText } from '../../../shared/cost/run-cost.ts';
 
 const MARK_TEST_ID = { 'passed-over': 'record-passed-over', superseded: 'record-superseded', 'ran-before': 'record-ran-before' } as const;
 
@@ -24,6 +25,7 @@ function RestartRecordViewImpl({ detail, selected, onSelect }: Props) {
       {detail.steps.map((s) => {
         const mark = pathMark(s);
         const offsetBy = s.evidence?.offsetBy;
+        const cost = detail.cost.steps[s.id];
         return (
           <li key={s.id} data-testid={`record-step-${s.id}`} data-state={s.state} data-path={mark?.kind}>
             <button type="button" className="rr-row" aria-pressed={s.id === selected} onClick={() => onSelect({ stepId: s.id, attemptId: null })}>
@@ -39,6 +41,11 @@ function RestartRecordViewImpl({ detail, selected, onSelect }: Props) {
                 ) : null}
                 {(s.attemptCount ?? s.attempts.length) > 1 ? <span className="faint">{(s.attemptCount ?? s.attempts.length).toLocaleString('en')} attempts</span> : null}
                 {s.escalated ? <span className="rr-flag">needs a person</span> : null}
+                {cost !== undefined ? (
+                  <span className="rr-cost" data-testid={`record-cost-${s.id}`} title="what the step's attempts cost">
+                    {stepAmountText(cost, detail.cost.currency)}
+                  </span>
+                ) : null}
               </span>
               <span className="rr-words">
                 {s.evidence !== null && (offsetBy !== undefined || !s.next.includes(s.evidence.id)) ? (

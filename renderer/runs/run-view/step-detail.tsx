@@ -13,6 +13,7 @@ import { formatDuration } from '../../core/format.ts';
 import { TimesInText, When } from '../../core/when.tsx';
 import { KindIcon } from '../../graph/kind-icon.tsx';
 import { AttemptError } from './attempt-error.tsx';
+import { attemptCostText, COST_BASIS, StepCostLine } from './run-cost-view.tsx';
 import { itemFailures, itemFailuresText, type ItemFailures } from './item-failures.ts';
 import { useRoute } from '../../core/route-store.ts';
 import { handoffsOf, provenanceOf, type ProvenanceEntry } from './provenance.ts';
@@ -85,6 +86,7 @@ function StepDetailView({ detail, definition, selection, onSelect, actions }: Pr
           <TimesInText text={pausedStepNext(detail.run.debug, step.id, 'whole') ?? step.next} />
         </p>
       )}
+      <StepCostLine cost={detail.cost.steps[step.id]} currency={detail.cost.currency} />
       {items !== undefined ? <FailedItems items={items} /> : null}
       {actions}
       {list.hidden > 0 ? (
@@ -113,6 +115,7 @@ function StepDetailView({ detail, definition, selection, onSelect, actions }: Pr
               onClick={() => onSelect({ stepId: step.id, attemptId: a.id })}
             >
               {a.activation > 1 ? `pass ${a.activation} · ` : ''}#{a.number}
+              {a.meta?.cost !== undefined ? <span className="rsd-attempt-cost"> · {attemptCostText(a.meta)}</span> : null}
             </button>
           ))}
         </div>
@@ -251,7 +254,15 @@ function Meta({ meta }: { meta: NonNullable<AttemptDetail['meta']> }) {
         <>
           <dt>tokens</dt>
           <dd>
-            {meta.usage.inputTokens} in · {meta.usage.outputTokens} out
+            {meta.usage.inputTokens.toLocaleString('en')} in · {meta.usage.outputTokens.toLocaleString('en')} out
+          </dd>
+        </>
+      ) : null}
+      {meta.cost !== undefined ? (
+        <>
+          <dt>cost</dt>
+          <dd data-testid="attempt-cost">
+            {attemptCostText(meta)} <span className="faint">({COST_BASIS[meta.cost.basis]})</span>
           </dd>
         </>
       ) : null}

@@ -7,6 +7,7 @@
 // the component only maps it to pixels, so everything here is tested without a browser.
 import type { SpanKind, Timeline } from '../../../shared/api/timeline.ts';
 import type { RunEvent } from '../../../shared/events/run-event.ts';
+import { attemptCost, sumCost } from '../../../shared/cost/attempt-cost.ts';
 
 /** What became of an attempt; `open` while it has not ended. */
 export type AttemptOutcome = 'succeeded' | 'failed' | 'unknown' | 'open';
@@ -20,6 +21,14 @@ export interface TimelineBar {
   /** For attempt bars (running and waiting_*), what the attempt came to; null for other spans. */
   outcome: AttemptOutcome | null;
   why: string | null;
+  /** For attempt bars, what the attempt cost once it ended (docs/cost.md); null when it billed nothing (yet). */
+  cost: Money | null;
+}
+
+/** An amount in a currency, as an attempt's cost records it. */
+export interface Money {
+  amount: number;
+  currency: string;
 }
 
 export interface TimelineRow {
@@ -31,6 +40,8 @@ export interface TimelineRow {
   firstMs: number;
   /** In start order. */
   bars: TimelineBar[];
+  /** What the activation's attempts cost in all; null when none billed anything. */
+  cost: Money | null;
 }
 
 export const MARKER_KINDS = ['event', 'operator', 'revision', 'restart', 'escalation', 'reopened', 'passed_over', 'migrated'] as const;
@@ -73,18 +84,19 @@ const attemptKeyOf = (stepId: string, activation: number | null, attempt: number
  * const model = buildTimelineModel(await client.timeline(runId), events.map((e) => e.event));
  */
 export function buildTimelineModel(timeline: Timeline, events: readonly RunEvent[]): TimelineModel {
-  const outcomes = attemptOutcomes(events);
+  const { outcomes, costs } = attemptEnds(events);
   const byKey = new Map<string, TimelineRow>();
   for (const span of timeline.spans) {
     const key = rowKeyOf(span.step, span.activation);
     let row = byKey.get(key);
     if (row === undefined) {
-      row = { key, stepId: span.step, activation: span.step === null ? null : span.activation, firstMs: span.startMs, bars: [] };
+      row = { key, stepId: span.step, activation: span.step === null ? null : span.activation, firstMs: span.startMs, bars: [], cost: null };
       byKey.set(key, row);
     }
     const isAttempt = span.step !== null && ATTEMPT_KINDS.has(span.kind);
-    const outcome = isAttempt ? (outcomes.get(attemptKeyOf(span.step ?? '', span.activation, span.attempt)) ?? (span.endMs === null ? 'open' : null)) : null;
-    row.bars.push({ kind: span.kind, startMs: span.startMs, endMs: span.endMs, attempt: span.attempt, outcome, why: span.why });
+    const attemptKey = attemptKeyOf(span.step ?? '', span.activation, span.attempt);
+    const outcome = isAttempt ? (outcomes.get(attemptKey) ?? (span.endMs === null ? 'open' : null)) : null;
+    row.bars.push({ kind: span.kind, startMs: span.startMs, endMs: span.endMs, attempt: span.attempt, outcome, why: span.why, cost: isAttempt ? (costs.get(attemptKey) ?? null) : null });
     if (span.startMs < row.firstMs) row.firstMs = span.startMs;
   }
   // Spans arrive in the order they opened, so bars are in start order already; only the rare
@@ -93,7 +105,8 @@ export function buildTimelineModel(timeline: Timeline, events: readonly RunEvent
   const stepRows = [...byKey.values()].filter((r) => r.stepId !== null);
   // Stable: rows that start in the same millisecond (a fast engine starts many) keep log order.
   stepRows.sort((a, b) => a.firstMs - b.firstMs);
-  const runRow = byKey.get(RUN_ROW) ?? { key: RUN_ROW, stepId: null, activation: null, firstMs: timeline.startedAtMs, bars: [] };
+  for (const row of stepRows) row.cost = rowCost(row, costs);
+  const runRow = byKey.get(RUN_ROW) ?? { key: RUN_ROW, stepId: null, activation: null, firstMs: timeline.startedAtMs, bars: [], cost: null };
   const rows = [runRow, ...stepRows];
   const rowIndex = new Map(rows.map((r, i) => [r.key, i]));
   const markers = markersOf(events, rowIndex);
@@ -111,15 +124,32 @@ function sortedByStart(bars: readonly TimelineBar[]): boolean {
   return true;
 }
 
-function attemptOutcomes(events: readonly RunEvent[]): Map<string, AttemptOutcome> {
-  const out = new Map<string, AttemptOutcome>();
+/** How each attempt ended, and what it cost, by attempt key. */
+function attemptEnds(events: readonly RunEvent[]): { outcomes: Map<string, AttemptOutcome>; costs: Map<string, Money> } {
+  const outcomes = new Map<string, AttemptOutcome>();
+  const costs = new Map<string, Money>();
   for (const e of events) {
     if (e.step === null) continue;
-    if (e.type === 'attempt_succeeded') out.set(attemptKeyOf(e.step, e.activation, e.attempt), 'succeeded');
-    else if (e.type === 'attempt_failed') out.set(attemptKeyOf(e.step, e.activation, e.attempt), 'failed');
-    else if (e.type === 'attempt_unknown') out.set(attemptKeyOf(e.step, e.activation, e.attempt), 'unknown');
+    const key = attemptKeyOf(e.step, e.activation, e.attempt);
+    if (e.type === 'attempt_succeeded') outcomes.set(key, 'succeeded');
+    else if (e.type === 'attempt_failed') outcomes.set(key, 'failed');
+    else if (e.type === 'attempt_unknown') outcomes.set(key, 'unknown');
+    else continue;
+    const cost = e.data.meta?.cost;
+    if (cost !== undefined) costs.set(key, { amount: attemptCost({ meta: e.data.meta }), currency: cost.currency });
   }
-  return out;
+  return { outcomes, costs };
+}
+
+/** An activation's cost: each of its attempts once (an attempt may be drawn as several bars). */
+function rowCost(row: TimelineRow, costs: ReadonlyMap<string, Money>): Money | null {
+  const seen = new Map<number, Money>();
+  for (const b of row.bars) {
+    const c = b.attempt === null ? undefined : costs.get(attemptKeyOf(row.stepId ?? '', row.activation, b.attempt));
+    if (c !== undefined && b.attempt !== null) seen.set(b.attempt, c);
+  }
+  const first = seen.values().next().value;
+  return first === undefined ? null : { amount: sumCost([...seen.values()].map((c) => c.amount)), currency: first.currency };
 }
 
 /**

@@ -4,10 +4,13 @@
 import { memo } from 'react';
 import { barEnd, barsInWindow, xOf, type TimelineMarker, type TimelineRow, type TimeWindow } from './timeline-model.ts';
 import { KIND_LABEL } from './timeline-labels.ts';
+import { formatCost } from '../../../shared/cost/run-cost.ts';
 
 export const ROW_HEIGHT = 24;
 /** A bar is at least this wide, so a 1 ms attempt of a long run can still be seen and hit. */
 const MIN_BAR_PX = 2;
+/** A bar this wide or wider shows its attempt's cost inside it. */
+const COST_LABEL_PX = 64;
 
 export interface RowProps {
   row: TimelineRow;
@@ -50,6 +53,11 @@ export const TimelineRowView = memo(function TimelineRowView(p: RowProps) {
       <div className="tl-label" title={label}>
         <span className="tl-label-step">{label}</span>
         {row.activation !== null && row.activation > 1 ? <span className="tl-label-act">#{row.activation}</span> : null}
+        {row.cost !== null ? (
+          <span className="tl-label-cost" data-testid="timeline-row-cost" title="what this activation's attempts cost">
+            {formatCost(row.cost.amount, row.cost.currency)}
+          </span>
+        ) : null}
       </div>
       <div className="tl-track">
         {visible.map((bar) => {
@@ -57,6 +65,8 @@ export const TimelineRowView = memo(function TimelineRowView(p: RowProps) {
           const right = Math.min(xOf(barEnd(bar, nowMs), w, widthPx), widthPx + 2);
           const i = row.bars.indexOf(bar);
           const outlined = p.selected && p.selectedAttempt !== null && bar.attempt === p.selectedAttempt && bar.kind !== 'retry_wait';
+          const width = Math.max(right - left, MIN_BAR_PX);
+          const cost = bar.cost === null ? null : formatCost(bar.cost.amount, bar.cost.currency);
           return (
             <div
               key={i}
@@ -68,9 +78,12 @@ export const TimelineRowView = memo(function TimelineRowView(p: RowProps) {
               data-open={bar.endMs === null || undefined}
               data-selected={outlined || undefined}
               data-focused={(p.focused && i === p.focusedBar) || undefined}
-              aria-label={`${KIND_LABEL[bar.kind]}${bar.attempt === null ? '' : ` attempt ${bar.attempt}`}`}
-              style={{ left, width: Math.max(right - left, MIN_BAR_PX) }}
-            />
+              data-cost={bar.cost?.amount}
+              aria-label={`${KIND_LABEL[bar.kind]}${bar.attempt === null ? '' : ` attempt ${bar.attempt}`}${cost === null ? '' : `, cost ${cost}`}`}
+              style={{ left, width }}
+            >
+              {cost !== null && width >= COST_LABEL_PX ? <span className="tl-bar-cost">{cost}</span> : null}
+            </div>
           );
         })}
         {(p.markers ?? []).map((m) =>

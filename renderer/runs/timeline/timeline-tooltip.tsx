@@ -3,6 +3,7 @@
 import { barEnd, type TimelineBar, type TimelineMarker, type TimelineModel, type TimelineRow } from './timeline-model.ts';
 import { barHeadline, MARKER_LABEL } from './timeline-labels.ts';
 import { formatDuration, timesInWords } from '../../core/format.ts';
+import { formatCost } from '../../../shared/cost/run-cost.ts';
 
 export interface Hovered {
   row: TimelineRow;
@@ -57,6 +58,11 @@ export function TimelineTooltip({ hovered, model, nowMs }: { hovered: Hovered; m
             duration <span data-testid="timeline-tooltip-duration">{formatDuration(barEnd(bar, nowMs) - bar.startMs)}</span>
             {bar.endMs === null ? <span className="faint"> so far</span> : null}
           </div>
+          {bar.cost !== null ? (
+            <div className="tl-times">
+              cost <span data-testid="timeline-tooltip-cost">{formatCost(bar.cost.amount, bar.cost.currency)}</span>
+            </div>
+          ) : null}
           {bar.why !== null ? <div className="muted">why: {timesInWords(bar.why, nowMs)}</div> : null}
         </>
       ) : null}

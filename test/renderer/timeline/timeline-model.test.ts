@@ -38,6 +38,29 @@ describe('buildTimelineModel', () => {
     expect(model.asOfMs).toBe(7000);
   });
 
+  it("carries each attempt's cost on its bars and an activation's total on its row", () => {
+    const log = new LogWriter();
+    log.created(1000);
+    const cost = (amount: number) => ({ meta: { usage: { inputTokens: 10, outputTokens: 2 }, cost: { amount, currency: 'EUR', basis: 'tokens' as const } } });
+    log.add('step_activated', 1000, {}, { step: 'ask', activation: 1 });
+    log.add('attempt_started', 1000, { inputHash: 'h', input: null, variant: null, effect: 'none' }, { step: 'ask', activation: 1, attempt: 1 });
+    log.add('attempt_failed', 1200, { error: { code: 'invalid_json_reply', message: 'not JSON' }, retryable: true, ...cost(0.1) }, { step: 'ask', activation: 1, attempt: 1 });
+    log.add('retry_scheduled', 1200, { nextAttempt: 2, dueAt: 1300, delayMs: 100 }, { step: 'ask', activation: 1, reason: 'not JSON' });
+    log.add('attempt_started', 1300, { inputHash: 'h', input: null, variant: null, effect: 'none' }, { step: 'ask', activation: 1, attempt: 2 });
+    log.add('attempt_succeeded', 1500, { output: 1, evidenceId: 'e', covers: { inputHash: 'h', definitionVersion: 1, inputRevision: 1 }, ...cost(0.2) }, { step: 'ask', activation: 1, attempt: 2 });
+    log.add('step_settled', 1500, { outcome: 'succeeded', edges: [] }, { step: 'ask', activation: 1 });
+    log.add('step_activated', 1500, {}, { step: 'free', activation: 1 });
+    log.add('attempt_started', 1500, { inputHash: 'h', input: null, variant: null, effect: 'none' }, { step: 'free', activation: 1, attempt: 1 });
+    log.add('attempt_succeeded', 1600, { output: 1, evidenceId: 'f', covers: { inputHash: 'h', definitionVersion: 1, inputRevision: 1 } }, { step: 'free', activation: 1, attempt: 1 });
+    const model = buildTimelineModel(timeline(log.events, 2000), log.events);
+    const ask = model.rows[model.rowIndex.get('ask/1') ?? -1];
+    expect(ask?.bars.filter((b) => b.kind === 'running').map((b) => b.cost)).toEqual([{ amount: 0.1, currency: 'EUR' }, { amount: 0.2, currency: 'EUR' }]);
+    expect(ask?.bars.find((b) => b.kind === 'retry_wait')?.cost).toBeNull();
+    expect(ask?.cost).toEqual({ amount: 0.3, currency: 'EUR' });
+    expect(model.rows[model.rowIndex.get('free/1') ?? -1]?.cost).toBeNull();
+    expect(model.rows[0]?.cost).toBeNull();
+  });
+
   it('puts markers on their activation row, run-wide ones on the run row', () => {
     const log = mixedRun();
     log.add('operator_action', 6500, { action: 'retry', by: 'bob' }, { step: 'ghost', activation: 9, reason: 'try again' });

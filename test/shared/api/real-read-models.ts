@@ -63,5 +63,29 @@ export function realRunDetail(record: RestartRecord, events: readonly RunEvent[]
     tasks: [],
     children: [],
     edges,
+    cost: costOf(log),
   };
+}
+
+/** The run's cost read by hand from its attempt end events (what an attempt's meta recorded). */
+function costOf(log: readonly E[]): unknown {
+  const steps: Record<string, { total: number; attempts: number; inputTokens: number; outputTokens: number; unpriced: number }> = {};
+  let currency = 'USD';
+  for (const e of log) {
+    if (!['attempt_succeeded', 'attempt_failed', 'attempt_unknown'].includes(e.type) || e.step === null) continue;
+    const meta = e.data['meta'] as { cost?: { amount: number; currency: string }; usage?: { inputTokens: number; outputTokens: number } } | undefined;
+    if (meta?.cost === undefined && meta?.usage === undefined) continue;
+    const s = (steps[e.step] ??= { total: 0, attempts: 0, inputTokens: 0, outputTokens: 0, unpriced: 0 });
+    s.attempts++;
+    s.inputTokens += meta.usage?.inputTokens ?? 0;
+    s.outputTokens += meta.usage?.outputTokens ?? 0;
+    if (meta.cost === undefined) s.unpriced++;
+    else {
+      s.total += meta.cost.amount;
+      currency = meta.cost.currency;
+    }
+  }
+  const all = Object.values(steps);
+  const sum = (f: (s: (typeof all)[number]) => number): number => all.reduce((n, s) => n + f(s), 0);
+  return { total: sum((s) => s.total), currency, inputTokens: sum((s) => s.inputTokens), outputTokens: sum((s) => s.outputTokens), unpriced: sum((s) => s.unpriced), steps };
 }
