@@ -8,7 +8,7 @@
 // over the store opened read-only. The user's mistakes (no store, an unknown run, a refused
 // action) exit 2 with their message.
 import type { RunAction } from '../../shared/api/run-action.ts';
-import type { RebillEstimate, RebillQuery } from '../../shared/api/rebill-estimate.ts';
+import type { RebillEstimate, RebillQuery } from '../../shared/cost/rebill-estimate.ts';
 import { rebillLine } from '../../shared/cost/rebill.ts';
 import type { TaskAction } from '../../shared/api/task-action.ts';
 import type { ForwardedCommand } from '../../shared/api/forwarded-command.ts';

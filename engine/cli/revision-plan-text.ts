@@ -2,7 +2,7 @@
 // steps run again, which keep their evidence, which wait for a decision, and which are decided
 // only when the steps before them have settled; and which steps it bills again (shared/cost/rebill.ts).
 import type { RevisePlanStep } from '../../shared/api/input-commands.ts';
-import type { RebillEstimate } from '../../shared/api/rebill-estimate.ts';
+import type { RebillEstimate } from '../../shared/cost/rebill-estimate.ts';
 import { rebillLine } from '../../shared/cost/rebill.ts';
 
 export function formatRevisionPlan(runId: string, revision: { inputRevision: number; plan: readonly RevisePlanStep[]; rebill?: RebillEstimate | undefined }): string {

@@ -5,7 +5,7 @@
 // listed); a fork runs its step and, if reached, every step whose evidence it does not take
 // (fork-plan.ts); a revision runs its plan's `rerun` steps and, if reached, its `later` ones
 // (revision-plan.ts; `ask` waits for a person, who decides then). A replay bills nothing.
-import type { RebillEstimate } from '../../shared/api/rebill-estimate.ts';
+import type { RebillEstimate } from '../../shared/cost/rebill-estimate.ts';
 import type { RevisePlanStep } from '../../shared/api/input-commands.ts';
 import { rebillEstimate, type RebillCandidate } from '../../shared/cost/rebill.ts';
 import { indexDefinition } from '../../shared/run/definition-index.ts';

@@ -3,7 +3,7 @@
 // store opened read-only, and the server answers the same questions from its own store.
 import type { RevisePlan, RevisePlanStep } from '../../shared/api/input-commands.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
-import type { RebillEstimate, RebillQuery } from '../../shared/api/rebill-estimate.ts';
+import type { RebillEstimate, RebillQuery } from '../../shared/cost/rebill-estimate.ts';
 import type { RunValue, RunValueQuery } from '../../shared/api/run-value.ts';
 import { elideEvent } from '../../shared/run/elide-values.ts';
 import { runValueOf } from './run-value-read.ts';
@@ -16,6 +16,8 @@ import type { ComparisonCut } from '../../shared/run/elide-comparison.ts';
 import type { RunState } from '../../shared/definition/names.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import { workflowReport, type WorkflowReport } from '../metrics/stats.ts';
+import { costSummary } from '../metrics/cost-summary.ts';
+import type { CostSummary } from '../../shared/api/cost-stats.ts';
 import { systemClock, type Clock } from '../time/clock.ts';
 import { foldForReader } from './snapshot-fold.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
@@ -164,6 +166,11 @@ export class RunReader {
   workflowReport(workflowId: string, version?: number): { asOf: number; report: WorkflowReport } {
     const asOf = this.clock.now();
     return { asOf, report: workflowReport(this.store, workflowId, { ...(version === undefined ? {} : { version }), asOf }) };
+  }
+
+  /** What every workflow of this store cost, and each UTC day across them (docs/metrics.md, "Cost"). */
+  costSummary(): CostSummary {
+    return costSummary(this.store, this.clock.now());
   }
 
   /**

@@ -10,6 +10,7 @@ import type { Statement } from 'better-sqlite3';
 import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
 import type { CostEntry } from '../../shared/api/cost-stats.ts';
 import type { Db } from './db.ts';
+import { eachRollup } from './each-rollup.ts';
 
 /** Migration 14's table. */
 export const COST_ROLLUPS_SQL = `
@@ -93,13 +94,5 @@ export function buildCostRollups(db: Db, refresh: (runId: string) => void): void
   for (const id of costed) refresh(id);
   db.exec('DELETE FROM stat_costs');
   const costs = new CostRollups(db);
-  const page = db.prepare("SELECT rowid, metrics FROM run_metrics WHERE rowid > ? AND json_extract(metrics, '$.cost') IS NOT NULL ORDER BY rowid LIMIT 1000").raw();
-  // By pages: SQLite cannot write on the connection while a read on it is open.
-  for (let after = 0; ; ) {
-    const rows = page.all(after) as [number, string][];
-    for (const [, json] of rows) costs.apply(JSON.parse(json) as RunMetrics, 1);
-    const last = rows[rows.length - 1];
-    if (last === undefined) return;
-    after = last[0];
-  }
+  eachRollup(db, "json_extract(metrics, '$.cost') IS NOT NULL", (m) => costs.apply(m, 1));
 }

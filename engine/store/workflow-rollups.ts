@@ -13,6 +13,7 @@ import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
 import { isFinishedRunState, RUN_STATES } from '../../shared/definition/names.ts';
 import type { Db } from './db.ts';
 import { CostRollups } from './cost-rollups.ts';
+import { eachRollup } from './each-rollup.ts';
 
 /**
  * A run's samples as stored: the items of a flat JSON array (a reader gets every run's at once,
@@ -325,13 +326,5 @@ export class WorkflowRollups {
 /** Migration 11: the counters and samples of every finished run already rolled up (migration 10). */
 export function backfillWorkflowRollups(db: Db): void {
   const rollups = new WorkflowRollups(db);
-  const page = db.prepare('SELECT rowid, metrics FROM run_metrics WHERE rowid > ? ORDER BY rowid LIMIT 1000').raw();
-  // By pages: SQLite cannot write on the connection while a read on it is open.
-  for (let after = 0; ; ) {
-    const rows = page.all(after) as [number, string][];
-    for (const [, json] of rows) rollups.apply(JSON.parse(json) as RunMetrics, 1);
-    const last = rows[rows.length - 1];
-    if (last === undefined) return;
-    after = last[0];
-  }
+  eachRollup(db, '', (m) => rollups.apply(m, 1));
 }

@@ -8,7 +8,7 @@ import { badInput } from '../../shared/api/api-error.ts';
 import { callRoute, type RouteClient } from '../../shared/api/call-route.ts';
 import { RevisePlan, type ReviseCommand } from '../../shared/api/input-commands.ts';
 import type { RunAction, RunActionResult } from '../../shared/api/run-action.ts';
-import type { RebillEstimate, RebillQuery } from '../../shared/api/rebill-estimate.ts';
+import type { RebillEstimate, RebillQuery } from '../../shared/cost/rebill-estimate.ts';
 import type { RunOutcome } from '../../shared/api/run-outcome.ts';
 import type { RunScenarioView, SavedRunScenario } from '../../shared/api/run-scenario.ts';
 import type { MigrationReport } from '../../shared/api/migration.ts';

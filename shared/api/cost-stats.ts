@@ -61,3 +61,20 @@ export const WorkflowCostStats = z.strictObject({
   steps: z.array(StepCostStats),
 });
 export type WorkflowCostStats = z.infer<typeof WorkflowCostStats>;
+
+/** One workflow's line in the workspace's cost summary. */
+export const WorkflowCostLine = z.strictObject({ workflowId: z.string(), runs: count, cost: WorkflowCostStats });
+export type WorkflowCostLine = z.infer<typeof WorkflowCostLine>;
+
+/**
+ * `weft stats --json` without a workflow: what every workflow of the store cost (the most
+ * expensive first), and per UTC day the total and each workflow's part (oldest first).
+ */
+export const CostSummary = z.strictObject({
+  asOf: z.string(),
+  total: amount,
+  currency: z.string(),
+  workflows: z.array(WorkflowCostLine),
+  days: z.array(z.strictObject({ day: z.string(), total: amount, workflows: z.record(z.string(), amount) })),
+});
+export type CostSummary = z.infer<typeof CostSummary>;

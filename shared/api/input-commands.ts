@@ -1,7 +1,7 @@
 // Commands that give a run a different input: revise it in place (a new input revision) or fork
 // it into a new run from a step (`weft revise RUN`, `weft fork RUN --from STEP`).
 import { z } from 'zod';
-import { RebillEstimate } from './rebill-estimate.ts';
+import { RebillEstimate } from '../cost/rebill-estimate.ts';
 import { RUN_STATES, STEP_KINDS } from '../definition/names.ts';
 import { StepId } from './api-ids.ts';
 import { JsonValue } from './json-value.ts';

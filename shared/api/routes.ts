@@ -17,7 +17,7 @@ import { ProviderCircuits } from './provider-circuits.ts';
 import { JsonValue } from './json-value.ts';
 import { RunAction, RunActionResult } from './run-action.ts';
 import { RunDetail } from './run-detail.ts';
-import { RebillEstimate, RebillQuery } from './rebill-estimate.ts';
+import { RebillEstimate, RebillQuery } from '../cost/rebill-estimate.ts';
 import { RunOutcome } from './run-outcome.ts';
 import { RunListQuery, RunSummaryPage } from './run-summary.ts';
 import { RunValue, RunValueQuery } from './run-value.ts';

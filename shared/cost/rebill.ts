@@ -3,7 +3,7 @@
 // (engine/runtime/rebill-plan.ts asks the retry's reopen plan, the fork plan and the revision
 // plan). Each step's estimate is what its latest attempt with a recorded cost cost; every sum goes
 // through sumCost (attempt-cost.ts). docs/runs.md, "Billed again", says what is listed.
-import type { RebillAction, RebillEstimate, RebillStep } from '../api/rebill-estimate.ts';
+import type { RebillAction, RebillEstimate, RebillStep } from './rebill-estimate.ts';
 import type { StepKind } from '../definition/names.ts';
 import type { AttemptMeta } from '../events/attempt-meta.ts';
 import { attemptCost, sumCost } from './attempt-cost.ts';

@@ -66,6 +66,7 @@ it('refuses a child workflow with a command step from an untrusted workspace, an
   expect((await runWeft(['trust', dir], dir, { env })).code).toBe(0);
   const retried = await runWeft(['retry', runId, 'call', '--db', db, '--json'], dir, { env });
   expect(retried.stderr).toBe('');
-  expect(JSON.parse(retried.stdout)).toEqual({ runId, state: 'succeeded' });
+  // Nothing the retry runs again recorded a cost (docs/runs.md, "Billed again").
+  expect(JSON.parse(retried.stdout)).toEqual({ runId, state: 'succeeded', rebill: { action: 'retry', steps: [], total: 0, upTo: 0, currency: null } });
   expect(existsSync(marker)).toBe(true);
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { overrideEnv } from '../env-override.ts';
 import { RevisePlan } from '../../shared/api/input-commands.ts';
-import { RebillEstimate } from '../../shared/api/rebill-estimate.ts';
+import { RebillEstimate } from '../../shared/cost/rebill-estimate.ts';
 import { billedStore } from '../engine/rebill-flow.ts';
 import { runWeft } from './run-weft.ts';
 

@@ -130,7 +130,7 @@ describe('recovering a run that failed through an end step', () => {
     expect(applied('A17')).toBe(0);
     mode = 'pass';
     const retried = await s.act(['retry', runId, 'write', '--by', 'ops-kim', '--reason', 'the records API is fixed'], 0);
-    expect(retried).toEqual({ runId, state: 'succeeded' });
+    expect(retried).toEqual({ runId, state: 'succeeded', rebill: { action: 'retry', steps: [], total: 0, upTo: 0, currency: null } });
     const steps = await s.steps(runId);
     expectRecovered(steps, 'write_failed');
     expect(applied('A17')).toBe(1);

@@ -77,8 +77,9 @@ describe('weft replay', () => {
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^run\s+was\s+verdict\s+replay\s+failing step \/ first difference$/);
-    expect(lines).toHaveLength(6);
+    expect(lines).toHaveLength(7);
     expect(lines[5]).toBe('Replayed 4 runs on mixed.weft.json: 1 fixed, 1 changed, 1 incomplete, 1 same');
+    expect(lines[6]).toBe('billed again: nothing (a replay uses the recorded answers of every step: nothing is billed again)');
     const json = await weft('replay', '--runs', 'workflow=record-update,state=failed,limit=1', '--against', 'mixed.weft.json', '--json');
     const batch = ReplayBatchResult.parse(JSON.parse(json.stdout));
     expect(batch.rows.map((x) => x.sourceRunId)).toEqual([runs['worse']]);

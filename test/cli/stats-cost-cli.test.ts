@@ -4,6 +4,7 @@
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WorkflowReport } from '../../shared/api/workflow-stats.ts';
+import { CostSummary } from '../../shared/api/cost-stats.ts';
 import { costedStore, expected } from '../engine/cost-history.ts';
 import { runWeft } from './run-weft.ts';
 
@@ -29,5 +30,27 @@ describe('weft stats: cost', () => {
     ]);
     const json = await runWeft(['stats', 'billed', '--db', db, '--json'], dirname(db));
     expect(WorkflowReport.parse(JSON.parse(json.stdout)).stats.cost).toEqual(expected);
+  });
+
+  it('without a workflow prints what every workflow cost and each UTC day across them', async () => {
+    const db = await costedStore();
+    const text = await runWeft(['stats', '--db', db], dirname(db));
+    expect(text.stderr).toBe('');
+    expect(text.stdout.split('\n').map((l) => l.split(/\s{2,}/))).toEqual([
+      ['cost of every workflow: $0.033'],
+      [''],
+      ['workflow', 'runs', 'cost', 'per successful run', 'tokens in', 'tokens out'],
+      ['billed', '2', '$0.033', '$0.018', '2,900', '650'],
+      [''],
+      ['day (UTC)', 'cost', 'by workflow'],
+      ['2026-01-01', '$0.03', 'billed $0.03'],
+      ['2026-01-02', '$0.003', 'billed $0.003'],
+      [''],
+    ]);
+    const json = CostSummary.parse(JSON.parse((await runWeft(['stats', '--db', db, '--json'], dirname(db))).stdout));
+    expect(json.workflows).toEqual([{ workflowId: 'billed', runs: 2, cost: expected }]);
+    expect(json.days.map((d) => [d.day, d.total, d.workflows])).toEqual([['2026-01-01', 0.03, { billed: 0.03 }], ['2026-01-02', 0.003, { billed: 0.003 }]]);
+    const bad = await runWeft(['stats', '--version', '2', '--db', db], dirname(db));
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('--version needs a workflow')]);
   });
 });

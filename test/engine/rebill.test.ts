@@ -9,7 +9,7 @@ import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store } from '../../engine/store/store.ts';
 import { indexDefinition } from '../../shared/run/definition-index.ts';
 import { rebillEstimate, rebillLine } from '../../shared/cost/rebill.ts';
-import { RebillEstimate } from '../../shared/api/rebill-estimate.ts';
+import { RebillEstimate } from '../../shared/cost/rebill-estimate.ts';
 import { billedStore, rebillFlow } from './rebill-flow.ts';
 
 let close: (() => void) | undefined;

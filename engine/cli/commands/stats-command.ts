@@ -1,12 +1,13 @@
-// `weft stats WORKFLOW [--db PATH] [--version N] [--runs N] [--json]`: a workflow's figures over
-// its runs (rates, branch frequencies, step latencies, cost per day and step) and each run's time split, all folded from
-// the event log (docs/metrics.md).
+// `weft stats [WORKFLOW] [--db PATH] [--version N] [--runs N] [--json]`: a workflow's figures over
+// its runs (rates, branch frequencies, step latencies, cost per day and step) and each run's time
+// split, all folded from the event log (docs/metrics.md); without WORKFLOW, what every workflow
+// cost, and each UTC day across them.
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RunMetrics } from '../../metrics/run-metrics.ts';
 import type { WorkflowReport } from '../../metrics/stats.ts';
 import type { Percentiles } from '../../metrics/workflow-stats.ts';
-import type { WorkflowCostStats } from '../../../shared/api/cost-stats.ts';
+import type { CostSummary, WorkflowCostStats } from '../../../shared/api/cost-stats.ts';
 import { formatCost } from '../../../shared/cost/run-cost.ts';
 import { InputError } from '../input-error.ts';
 import type { Command } from '../command.ts';
@@ -18,7 +19,7 @@ import { UsageError } from '../usage-error.ts';
 export const statsCommand: Command = {
   name: 'stats',
   summary: "a workflow's success, retry, compensation and intervention rates, branch frequencies, step latencies and cost",
-  usage: 'weft stats WORKFLOW [--db PATH] [--version N] [--runs N] [--json]',
+  usage: 'weft stats [WORKFLOW] [--db PATH] [--version N] [--runs N] [--json]',
   help: `Figures of WORKFLOW (its id, or its .weft.json file) over all its runs in the store, folded
 from the event log: success rate (of finished runs), retry, compensation and human-intervention
 rates (of all runs), run duration p50/p95, per step its runs, attempts, retries, outcomes and
@@ -28,19 +29,32 @@ run, per UTC day, and per step, the most expensive first). Then the newest runs,
 duration split into active, waiting, queued and attention time. docs/metrics.md defines every
 figure.
 
+Without WORKFLOW: what every workflow of the store cost (runs, cost, per successful run,
+tokens), the most expensive first, and each UTC day's cost across them.
+
   --version N  only runs of that version (default: all versions)
   --runs N     how many of the newest runs to list (default 10; --json always has all)
   --db PATH    the store (default $WEFT_DB, else .weft/weft.db in this folder)
-  --json       print {"asOf","stats":{...},"runs":[{...}]} (shapes in docs/metrics.md)`,
+  --json       print {"asOf","stats":{...},"runs":[{...}]} (shapes in docs/metrics.md); without
+               WORKFLOW {"asOf","total","currency","workflows":[{"workflowId","runs","cost"}],
+               "days":[{"day","total","workflows":{...}}]}`,
 
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, version: { type: 'string' }, runs: { type: 'string' }, json: { type: 'boolean' } });
     const [target, ...extra] = positionals;
-    if (target === undefined || extra.length > 0) throw new UsageError('give exactly one workflow: its id or its .weft.json file');
+    if (extra.length > 0) throw new UsageError('give one workflow (its id or its .weft.json file), or none for the cost of every workflow');
     const version = values.version === undefined ? undefined : Number(values.version);
     if (version !== undefined && (!Number.isInteger(version) || version < 1)) throw new UsageError('--version takes a whole number of at least 1');
     const listed = values.runs === undefined ? 10 : Number(values.runs);
     if (!Number.isInteger(listed) || listed < 0) throw new UsageError('--runs takes a whole number (0 for none)');
+    if (target === undefined) {
+      if (values.version !== undefined) throw new UsageError('--version needs a workflow: weft stats WORKFLOW --version N');
+      return withReadOnlyStore('stats', io, values.db, (reader) => {
+        const summary = reader.costSummary();
+        io.stdout.write(values.json === true ? `${JSON.stringify(summary)}\n` : formatSummary(summary));
+        return EXIT_OK;
+      });
+    }
     return withReadOnlyStore('stats', io, values.db, (reader) => {
       const workflowId = target.endsWith('.json') ? workflowIdOfFile(resolve(io.cwd, target)) : target;
       const { asOf, report } = reader.workflowReport(workflowId, version);
@@ -130,6 +144,21 @@ function costLines(c: WorkflowCostStats): string[] {
 }
 
 const tokens = (n: number): string => n.toLocaleString('en-US');
+
+/** Every workflow's cost, then each UTC day's across them. */
+function formatSummary(c: CostSummary): string {
+  if (c.workflows.length === 0) return 'no workflow has run in this store yet\n';
+  const money = (x: number | null): string => (x === null ? '–' : formatCost(x, c.currency));
+  const lines = [
+    `cost of every workflow: ${money(c.total)}`,
+    '',
+    ...table([['workflow', 'runs', 'cost', 'per successful run', 'tokens in', 'tokens out'], ...c.workflows.map((w) => [w.workflowId, String(w.runs), money(w.cost.total), money(w.cost.perSuccessfulRun), tokens(w.cost.inputTokens), tokens(w.cost.outputTokens)])]),
+  ];
+  if (c.days.length > 0) {
+    lines.push('', ...table([['day (UTC)', 'cost', 'by workflow'], ...c.days.map((d) => [d.day, money(d.total), Object.entries(d.workflows).map(([w, x]) => `${w} ${money(x)}`).join(', ')])]));
+  }
+  return `${lines.join('\n')}\n`;
+}
 
 function runRow(r: RunMetrics): string[] {
   return [

@@ -4,7 +4,7 @@
 // is asked of the engine (GET /api/runs/:id/rebill); a revision's comes with its plan.
 import { useQuery } from '@tanstack/react-query';
 import { Coins } from 'lucide-react';
-import type { RebillEstimate } from '../../../shared/api/rebill-estimate.ts';
+import type { RebillEstimate } from '../../../shared/cost/rebill-estimate.ts';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
 import { rebillStepText, rebillTotalText } from '../../../shared/cost/rebill.ts';
 import type { RunActionsClient } from '../../api/run-actions-client.ts';
