@@ -2,7 +2,7 @@
 // whose workflow, or whose workspace, has spent its budget for today (UTC, engine clock) waits
 // until the next day begins, or is refused when the policy says `whenOver: "refuse"`.
 import type { Budgets } from '../../shared/policy/policy-schema.ts';
-import { formatAmount } from '../../shared/run/run-budget.ts';
+import { formatCost } from '../../shared/cost/run-cost.ts';
 import type { DaySpent } from '../store/day-spend.ts';
 import { DAY_MS } from '../store/day-spend.ts';
 
@@ -43,7 +43,7 @@ export function hasDailyBudget(budgets: Budgets | undefined): budgets is Budgets
 export function admitWithinBudget(budgets: Budgets | undefined, workflowId: string, spent: DaySpent, now: number): BudgetAdmission {
   if (!hasDailyBudget(budgets)) return { kind: 'start' };
   const currency = budgets.currency ?? 'USD';
-  const money = (n: number): string => formatAmount(n, currency);
+  const money = (n: number): string => formatCost(n, currency);
   const day = new Date(now).toISOString().slice(0, 10);
   let over: string | undefined;
   const wf = workflowDayBudget(budgets, workflowId);

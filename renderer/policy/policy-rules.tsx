@@ -1,6 +1,6 @@
 // The rules of a policy in words, grouped by section (approvals, retry caps, forbidden actions,
 // escalation, agents, budgets), each with its id: what the workspace enforces, read at a glance.
-import { SECTION_TITLES, type DescribedRule, type PolicySection } from '../../shared/policy/describe-policy.ts';
+import { SECTION_TITLES, type DescribedRule, type PolicySection } from './describe-policy.ts';
 
 const ORDER: PolicySection[] = ['approvals', 'retries', 'forbid', 'escalation', 'agents', 'budgets'];
 

@@ -28,3 +28,9 @@ export function useWorkspacePolicyRules(): void {
     usePolicyRules.setState({ rules: parsed?.ok === true ? parsed.policy : null, known: true });
   }, [text]);
 }
+
+/** How many rules a policy has, the budgets counting as one (what the sidebar shows beside Policy). */
+export function ruleCount(policy: Policy): number {
+  const lists = [policy.approvals, policy.retries, policy.forbid, policy.escalation, policy.agents];
+  return lists.reduce((n, l) => n + (l?.length ?? 0), 0) + (policy.budgets === undefined ? 0 : 1);
+}

@@ -1,7 +1,7 @@
 // The policy page's reading of the text being typed: its problems, placed in the text (a syntax
 // error at its line and column, a bad rule at its JSON path), and its rules in words. Pure, so a
 // test reads what the page would show for a text.
-import { describePolicy, type DescribedRule } from '../../shared/policy/describe-policy.ts';
+import { describePolicy, type DescribedRule } from './describe-policy.ts';
 import { parsePolicyText } from '../../shared/policy/parse-policy.ts';
 import type { Policy } from '../../shared/policy/policy-schema.ts';
 import { locateFinding } from '../../shared/definition/json-path-locator.ts';

@@ -1,7 +1,7 @@
 // The policy a run started under (RunDetail.run.policy), in the run's facts: how many rules and
 // which file version (its hash), opening to the rules in words. A run keeps this policy when the
 // workspace's file changes later, so this is what its actions are judged by.
-import { describePolicy, SECTION_TITLES } from '../../shared/policy/describe-policy.ts';
+import { describePolicy, SECTION_TITLES } from './describe-policy.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
 import './run-policy.css';
 

@@ -7,8 +7,7 @@ import { useWorkflowList } from '../core/workflow-queries.ts';
 import { useRunsList } from '../core/runs-list-query.ts';
 import { useTaskList } from '../core/task-queries.ts';
 import { useSession } from '../core/session-store.ts';
-import { usePolicyRules, useWorkspacePolicyRules } from '../policy/policy-store.ts';
-import { ruleCount } from '../../shared/policy/describe-policy.ts';
+import { ruleCount, usePolicyRules, useWorkspacePolicyRules } from '../policy/policy-store.ts';
 
 export function Sidebar() {
   const workflows = useWorkflowList().data?.length;

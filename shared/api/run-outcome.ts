@@ -2,7 +2,7 @@
 // `{"runId","state"}` that `weft run --json` and the operator commands print.
 import { z } from 'zod';
 import { RUN_STATES } from '../definition/names.ts';
-import { RebillEstimate } from './rebill-estimate.ts';
+import { RebillEstimate } from '../cost/rebill-estimate.ts';
 
 /**
  * The run a command acted on (or started) and its state afterwards.

@@ -5,6 +5,7 @@
 import type { Step } from '../definition/workflow-schema.ts';
 import type { RunModel, StepRuntime } from './run-model.ts';
 import { attemptCost, sumCost } from '../cost/attempt-cost.ts';
+import { formatCost } from '../cost/run-cost.ts';
 
 /** Where a run's budget comes from. */
 export type BudgetSource = 'definition' | 'start' | 'policy';
@@ -28,12 +29,7 @@ const SOURCE_NAMES: Record<BudgetSource, string> = {
 
 /** How a reason names a budget, with its amount: `the start's budget (0.25 USD)`. */
 export function budgetName(b: RunBudget): string {
-  return `${SOURCE_NAMES[b.source]} (${formatAmount(b.amount, b.currency)})`;
-}
-
-/** An amount with its currency, to at most 6 decimals: `0.25 USD`. */
-export function formatAmount(amount: number, currency: string): string {
-  return `${Number(amount.toFixed(6))} ${currency}`;
+  return `${SOURCE_NAMES[b.source]} (${formatCost(b.amount, b.currency)})`;
 }
 
 /**
@@ -105,7 +101,7 @@ export function budgetBeforeAttempt(m: Pick<RunModel, 'workflow' | 'startBudget'
   const budget = runBudget(m);
   if (budget === undefined) return undefined;
   const spent = runSpend(m);
-  const money = (n: number): string => formatAmount(n, budget.currency);
+  const money = (n: number): string => formatCost(n, budget.currency);
   if (spent >= budget.amount) return `the run has spent ${money(spent)}, all of ${budgetName(budget)}`;
   const estimate = stepEstimate(step, s);
   if (sumCost([spent, estimate.amount]) <= budget.amount) return undefined;

@@ -51,9 +51,9 @@ describe('weft run --budget', () => {
     const detail = JSON.parse((await weft('inspect', runId, '--db', 'spent.db', '--json')).stdout) as { run: { budget: unknown; failing: { reason: string } }; steps: { id: string; outcome: string; attempts: unknown[] }[] };
     expect(detail.run.budget).toEqual({ amount: 0, currency: 'USD', source: 'start', spent: 0 });
     expect(detail.steps.find((s) => s.id === 'fetch')).toMatchObject({ outcome: 'budget_exceeded', attempts: [] });
-    expect(detail.run.failing.reason).toBe('step "fetch" budget_exceeded (the run has spent 0 USD, all of the start\'s budget (0 USD)) and no edge or escalation handles it');
+    expect(detail.run.failing.reason).toBe('step "fetch" budget_exceeded (the run has spent $0.00, all of the start\'s budget ($0.00)) and no edge or escalation handles it');
     const text = await weft('inspect', runId, '--db', 'spent.db');
-    expect(text.stdout).toContain("Budget: 0 USD spent of the start's budget (0 USD)\n");
+    expect(text.stdout).toContain("Budget: $0.00 spent of the start's budget ($0.00)\n");
   });
 
   it('runs a step within the budget, which inspect shows with the spend', async () => {
@@ -63,7 +63,7 @@ describe('weft run --budget', () => {
     expect(calls).toBe(before + 1);
     const { runId } = JSON.parse(r.stdout) as { runId: string };
     const text = await weft('inspect', runId, '--db', 'within.db');
-    expect(text.stdout).toContain("Budget: 0 USD spent of the start's budget (0.25 USD)\n");
+    expect(text.stdout).toContain("Budget: $0.00 spent of the start's budget ($0.25)\n");
   });
 
   it.each([['-1'], ['abc'], ['']])('refuses --budget %j with a usage error, and creates no store', async (amount) => {
@@ -90,12 +90,12 @@ describe('daily budgets from the workspace policy', () => {
       const json = JSON.parse((await weft('runs', '--db', 'daily.db', '--json')).stdout) as { runs: { waitingFor?: string }[] };
       expect(json.runs[0]?.waitingFor).toBe('budget');
       const text = (await weft('inspect', runId, '--db', 'daily.db')).stdout;
-      expect(text).toMatch(/\nWaiting for budget until \d{4}-\d\d-\d\dT00:00:00\.000Z: the workspace has spent 0 USD on \d{4}-\d\d-\d\d \(UTC\), all of the policy's budgets\.perWorkspacePerDay \(0 USD\); the run starts when the next day begins/);
+      expect(text).toMatch(/\nWaiting for budget until \d{4}-\d\d-\d\dT00:00:00\.000Z: the workspace has spent \$0.00 on \d{4}-\d\d-\d\d \(UTC\), all of the policy's budgets\.perWorkspacePerDay \(\$0.00\); the run starts when the next day begins/);
 
       writeFileSync(policyFile, JSON.stringify({ format: 'weft-policy/v1', budgets: { perWorkspacePerDay: 0, whenOver: 'refuse' } }));
       const refused = await weft('run', 'quote.weft.json', '--db', 'daily.db');
       expect(refused.code).toBe(2);
-      expect(refused.stderr).toContain('run of "quote" refused: the workspace has spent 0 USD on ');
+      expect(refused.stderr).toContain('run of "quote" refused: the workspace has spent $0.00 on ');
       expect(refused.stderr).toContain('budgets.whenOver is "refuse"');
       expect(JSON.parse((await weft('runs', '--db', 'daily.db', '--json')).stdout).runs).toHaveLength(1);
     } finally {

@@ -72,9 +72,9 @@ describe('stepEstimate and budgetBeforeAttempt', () => {
     ['no budget', {}, undefined],
     ['under, unknown estimate', { start: 0.5, costs: [] }, undefined],
     ['exactly reaches it with the estimate', { start: 0.4, costs: [0.2] }, undefined],
-    ['spent all of it', { start: 0.2, costs: [0.2] }, "the run has spent 0.2 USD, all of the start's budget (0.2 USD)"],
-    ['the estimate would pass it', { definition: 0.5, costs: [0.2, 0.2] }, "the run has spent 0.4 USD of the definition's limits.budget (0.5 USD); the step's estimate (its last attempt) of 0.2 USD would exceed it"],
-    ['a zero budget stops a step of unknown cost', { perRun: 0 }, "the run has spent 0 USD, all of the policy's budgets.perRun (0 USD)"],
+    ['spent all of it', { start: 0.2, costs: [0.2] }, "the run has spent $0.20, all of the start's budget ($0.20)"],
+    ['the estimate would pass it', { definition: 0.5, costs: [0.2, 0.2] }, "the run has spent $0.40 of the definition's limits.budget ($0.50); the step's estimate (its last attempt) of $0.20 would exceed it"],
+    ['a zero budget stops a step of unknown cost', { perRun: 0 }, "the run has spent $0.00, all of the policy's budgets.perRun ($0.00)"],
   ])('%s', (_name, given, want) => {
     const m = run(given);
     expect(budgetBeforeAttempt(m, step(m), m.steps.get('call') ?? { attempts: [] })).toBe(want);
@@ -101,7 +101,7 @@ describe('admitWithinBudget', () => {
     expect(admitWithinBudget({ currency: 'EUR', perWorkflowPerDay: { '*': 2 } }, 'pay', spent(2.5, 3), now)).toEqual({
       kind: 'wait',
       until: midnight,
-      reason: 'waiting for budget: runs of "pay" have spent 2.5 EUR on 2026-03-05 (UTC), all of the policy\'s budgets.perWorkflowPerDay["*"] (2 EUR); the run starts when the next day begins (2026-03-06T00:00:00.000Z)',
+      reason: 'waiting for budget: runs of "pay" have spent EUR 2.50 on 2026-03-05 (UTC), all of the policy\'s budgets.perWorkflowPerDay["*"] (EUR 2.00); the run starts when the next day begins (2026-03-06T00:00:00.000Z)',
     });
     expect(nextDayStart(midnight)).toBe(midnight + 86_400_000);
     expect(nextDayStart(midnight - 1)).toBe(midnight);

@@ -49,9 +49,9 @@ describe('a run budget', () => {
     });
     // The retry was never called: one scripted call of polish, none after the budget stopped it.
     expect(r.events.filter((e) => e.type === 'attempt_started' && e.step === 'polish')).toHaveLength(1);
-    expect(settledReason(r, 'polish')).toBe("the run has spent 0.45 USD of the definition's limits.budget (0.5 USD); the step's estimate (its last attempt) of 0.15 USD would exceed it");
+    expect(settledReason(r, 'polish')).toBe("the run has spent $0.45 of the definition's limits.budget ($0.50); the step's estimate (its last attempt) of $0.15 would exceed it");
     expect(failingReason(r)).toContain('step "polish" budget_exceeded');
-    expect(failingReason(r)).toContain("limits.budget (0.5 USD)");
+    expect(failingReason(r)).toContain("limits.budget ($0.50)");
   });
 
   it("from the start, when it is smaller than the definition's: a run that has spent it starts nothing more", async () => {
@@ -61,7 +61,7 @@ describe('a run budget', () => {
       steps: { draft: [{ succeed: { text: 'v1' }, cost: 0.3 }], polish: [{ succeed: { text: 'v2' }, cost: 0.1 }] },
       expect: { state: 'failed', steps: { draft: { outcome: 'succeeded' }, polish: { outcome: 'budget_exceeded', attempts: 0 } }, neverRan: ['polish'] },
     });
-    expect(settledReason(r, 'polish')).toBe("the run has spent 0.3 USD, all of the start's budget (0.3 USD)");
+    expect(settledReason(r, 'polish')).toBe("the run has spent $0.30, all of the start's budget ($0.30)");
   });
 
   it("from the policy's perRun, in the policy's currency; an unknown estimate (a first call) lets a step start", async () => {
@@ -72,7 +72,7 @@ describe('a run budget', () => {
       steps: { draft: [{ succeed: { text: 'v1' }, cost: 0.25 }], polish: [{ succeed: { text: 'v2' } }] },
       expect: { state: 'failed', steps: { draft: { outcome: 'succeeded' }, polish: { outcome: 'budget_exceeded' } }, neverRan: ['polish'] },
     });
-    expect(settledReason(r, 'polish')).toBe("the run has spent 0.25 EUR, all of the policy's budgets.perRun (0.2 EUR)");
+    expect(settledReason(r, 'polish')).toBe("the run has spent EUR 0.25, all of the policy's budgets.perRun (EUR 0.20)");
   });
 
   it('a run within its budget runs to the end', async () => {
@@ -152,7 +152,7 @@ describe('daily budgets', () => {
     });
     const second = r.runs.find((x) => x.name === 'second')?.runId;
     const queued = r.events.find((e) => e.runId === second && e.type === 'run_queued');
-    expect(queued?.reason).toBe('waiting for budget: runs of "pay-flow" have spent 1.2 USD on 2026-01-01 (UTC), all of the policy\'s budgets.perWorkflowPerDay["pay-flow"] (1 USD); the run starts when the next day begins (2026-01-02T00:00:00.000Z)');
+    expect(queued?.reason).toBe('waiting for budget: runs of "pay-flow" have spent $1.20 on 2026-01-01 (UTC), all of the policy\'s budgets.perWorkflowPerDay["pay-flow"] ($1.00); the run starts when the next day begins (2026-01-02T00:00:00.000Z)');
     expect(r.events.find((e) => e.runId === second && e.type === 'run_state_changed')?.data).toEqual({ state: 'waiting' });
   });
 

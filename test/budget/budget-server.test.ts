@@ -69,7 +69,7 @@ describe('POST /api/runs with a budget', () => {
     expect(waiting.body['state']).toBe('waiting');
     const id = String(waiting.body['runId']);
     const detail = (await get(`/api/runs/${id}`)) as Detail;
-    expect(detail.run.budgetWait?.reason).toMatch(/^waiting for budget: runs of "paid" have spent 0 USD on \d{4}-\d\d-\d\d \(UTC\), all of the policy's budgets\.perWorkflowPerDay\["paid"\] \(0 USD\)/);
+    expect(detail.run.budgetWait?.reason).toMatch(/^waiting for budget: runs of "paid" have spent \$0.00 on \d{4}-\d\d-\d\d \(UTC\), all of the policy's budgets\.perWorkflowPerDay\["paid"\] \(\$0.00\)/);
     const list = (await get('/api/runs?limit=10')) as { runs: { id: string; waitingFor?: string }[] };
     expect(list.runs.find((x) => x.id === id)?.waitingFor).toBe('budget');
 

@@ -65,7 +65,7 @@ describe('the daily spend of a workspace', () => {
     await settleEngine(first.engine);
     expect(first.engine.model(b1)?.state).toBe('waiting');
     const queued = first.store.readEvents(b1).find((e) => e.type === 'run_queued');
-    expect(queued?.reason).toBe('waiting for budget: the workspace has spent 1.2 USD on 2026-01-01 (UTC), all of the policy\'s budgets.perWorkspacePerDay (1 USD); the run starts when the next day begins (2026-01-02T00:00:00.000Z)');
+    expect(queued?.reason).toBe('waiting for budget: the workspace has spent $1.20 on 2026-01-01 (UTC), all of the policy\'s budgets.perWorkspacePerDay ($1.00); the run starts when the next day begins (2026-01-02T00:00:00.000Z)');
     expect(first.store.spend.waitingForBudget([a1, b1])).toEqual(new Set([b1]));
 
     // A new engine on the same file (the first one stops): it re-arms the wait and starts b1 at midnight.

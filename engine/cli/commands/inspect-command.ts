@@ -2,7 +2,8 @@
 import type { RestartRecord } from '../../service/run-reader.ts';
 import type { RunCost } from '../../../shared/cost/run-cost.ts';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
-import { budgetName, formatAmount } from '../../../shared/run/run-budget.ts';
+import { budgetName } from '../../../shared/run/run-budget.ts';
+import { formatCost } from '../../../shared/cost/run-cost.ts';
 import type { PolicySnapshot } from '../../../shared/policy/policy-schema.ts';
 import type { Command } from '../command.ts';
 import { runCostLine, stepCostText } from '../cost-text.ts';
@@ -64,7 +65,7 @@ export function formatRecord(r: (RestartRecord | RunDetail) & { cost?: RunCost; 
   const costLine = r.cost === undefined ? undefined : runCostLine(r.cost);
   if (costLine !== undefined) lines.push(costLine);
   const { budget, budgetWait } = r.run;
-  if (budget !== undefined) lines.push(`Budget: ${formatAmount(budget.spent, budget.currency)} spent of ${budgetName(budget)}`);
+  if (budget !== undefined) lines.push(`Budget: ${formatCost(budget.spent, budget.currency)} spent of ${budgetName(budget)}`);
   if (budgetWait !== undefined) lines.push(`Waiting for budget until ${new Date(budgetWait.untilMs).toISOString()}: ${budgetWait.reason.replace(/^waiting for budget: /, '')}`);
   for (const m of r.run.migrations ?? []) lines.push(`Migrated: v${m.fromVersion} → v${m.toVersion} at event ${m.seq} (${m.at}) by ${m.by}`);
   if (debug !== undefined) {

@@ -1,8 +1,8 @@
 // A policy in words, rule by rule: what the app's policy page lists beside the file, and what
 // `weft policy show` prints. One sentence per rule, led by what it applies to, so a person reads
 // what the workspace enforces without reading its JSON.
-import type { Budgets, Policy, StepSelector } from './policy-schema.ts';
-import { formatCost } from '../cost/run-cost.ts';
+import type { Budgets, Policy, StepSelector } from '../../shared/policy/policy-schema.ts';
+import { formatCost } from '../../shared/cost/run-cost.ts';
 
 /** The section of the policy a rule belongs to, in the order the page lists them. */
 export type PolicySection = 'approvals' | 'retries' | 'forbid' | 'escalation' | 'agents' | 'budgets';
@@ -51,11 +51,6 @@ export function describePolicy(policy: Policy): DescribedRule[] {
   }
   if (policy.budgets !== undefined) add('budgets', { id: 'budgets' }, budgetWords(policy.budgets));
   return out;
-}
-
-/** How many rules a policy has (the budgets count as one). */
-export function ruleCount(policy: Policy): number {
-  return describePolicy(policy).length;
 }
 
 /**
