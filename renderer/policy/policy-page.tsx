@@ -40,8 +40,10 @@ export function PolicyPage() {
     setSaving(true);
     setSaveError(null);
     try {
-      await requireClients().policy.write(draft);
-      await queryClient.invalidateQueries({ queryKey: keys.policy() });
+      // The file as written (the server may end it with a new line) is the text edited from now on.
+      const answer = await requireClients().policy.write(draft);
+      queryClient.setQueryData(keys.policy(), answer);
+      setDraft(answer.text);
     } catch (e) {
       setSaveError(messageOf(e));
     } finally {

@@ -62,7 +62,7 @@ export function Header() {
             <span className="current mono">{route.id}</span>
           </>
         ) : (
-          <span className="current">{route.page === 'workflows' ? 'Workflows' : route.page === 'runs' ? 'Runs' : 'Tasks'}</span>
+          <span className="current">{route.page === 'workflows' ? 'Workflows' : route.page === 'runs' ? 'Runs' : route.page === 'policy' ? 'Policy' : 'Tasks'}</span>
         )}
       </div>
       <div className="header-spacer" />

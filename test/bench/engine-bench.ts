@@ -14,6 +14,7 @@ import { dirname } from 'node:path';
 import { formatTable, median, type Benchmark } from './benchmark.ts';
 import { killedStore, measureCliResume, measureRecovery, measureRuns, noopExecutor, type RecoverySample, type RunsSample } from './engine-measure.ts';
 import { chainWorkflow, fanOutWorkflow } from './engine-workflows.ts';
+import { governanceRows } from './engine-governance.ts';
 
 /**
  * The peer: LangGraph.js with its SQLite checkpointer, measured on this kind of machine (2 cores,
@@ -104,6 +105,8 @@ export const benchmark: Benchmark = {
     print('only): a kill -9 loses nothing, a power cut may lose the last commits. A commit that records the');
     print('start of an external attempt runs with synchronous=FULL, i.e. one fsync of the WAL: "fsyncs".');
     print('transform/join/end run inline in the tick, so a whole run of them can share one commit.');
+    print('');
+    await governanceRows(print);
     print('');
     await recovery(print);
   },

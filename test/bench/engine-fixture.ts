@@ -10,6 +10,8 @@ import { systemClock, systemRandom } from '../../engine/time/clock.ts';
 import { Engine } from '../../engine/runtime/engine.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store } from '../../engine/store/store.ts';
+import type { PolicySnapshot } from '../../shared/policy/policy-schema.ts';
+import type { PriceTable } from '../../shared/cost/price-table.ts';
 
 export interface EngineFixture {
   dir: string;
@@ -29,11 +31,19 @@ export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-export function engineFixture(executors: Partial<Record<StepKind, Executor>> = {}, dir = tempDir('weft-bench-')): EngineFixture {
+/** What a governed workspace adds: the policy its runs start under and its price table (docs/policies.md, docs/cost.md). */
+export interface Governance {
+  policy?: PolicySnapshot;
+  prices?: PriceTable;
+}
+
+export function engineFixture(executors: Partial<Record<StepKind, Executor>> = {}, dir = tempDir('weft-bench-'), governance: Governance = {}): EngineFixture {
   const dbPath = join(dir, 'weft.db');
   const db = openDatabase(dbPath);
   const store = new Store(db);
-  const engine = new Engine({ store, clock: systemClock, random: systemRandom, executors });
+  const table = governance.prices;
+  const engine = new Engine({ store, clock: systemClock, random: systemRandom, executors, ...(table === undefined ? {} : { prices: () => table }) });
+  const policy = governance.policy === undefined ? {} : { policy: governance.policy };
   const hashes = new Map<Workflow, string>();
   return {
     dir,
@@ -43,7 +53,7 @@ export function engineFixture(executors: Partial<Record<StepKind, Executor>> = {
     start(workflow) {
       let hash = hashes.get(workflow);
       if (hash === undefined) hashes.set(workflow, (hash = store.saveDefinition(workflow, Date.now())));
-      return engine.startRun({ workflow, definitionHash: hash, input: {}, workspaceDir: dir });
+      return engine.startRun({ workflow, definitionHash: hash, input: {}, workspaceDir: dir, ...policy });
     },
     eventTotals() {
       return db.prepare('SELECT count(*) AS events, coalesce(sum(length(data)), 0) AS dataBytes FROM events').get() as { events: number; dataBytes: number };

@@ -12,7 +12,7 @@ import { systemClock, systemRandom } from '../../engine/time/clock.ts';
 import { Engine } from '../../engine/runtime/engine.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store, type StoreStats } from '../../engine/store/store.ts';
-import { engineFixture, tempDir } from './engine-fixture.ts';
+import { engineFixture, tempDir, type Governance } from './engine-fixture.ts';
 import { timeNode, type ProcessSample } from './process-timer.ts';
 
 export interface RunsSample {
@@ -38,8 +38,9 @@ export async function measureRuns(
   runs: number,
   mode: 'sequential' | 'concurrent',
   executors: Partial<Record<StepKind, Executor>> = {},
+  governance: Governance = {},
 ): Promise<RunsSample> {
-  const f = engineFixture(executors);
+  const f = engineFixture(executors, undefined, governance);
   try {
     // An untimed first run saves the definition and warms this store's statements.
     await f.engine.settled(f.start(workflow));

@@ -84,15 +84,17 @@ test('the policy page shows the rules in words, checks the text as it is typed, 
   const input = page.getByTestId('policy-text-input');
   await input.click();
   await page.keyboard.press(`${MOD}+a`);
-  await page.keyboard.type(JSON.stringify({ format: 'weft-policy/v1', retries: [{ id: 'few-external-retries', select: { effects: ['external'] }, maxAtempts: 2 }] }, null, 1));
-  await expect(page.getByTestId('policy-status')).toHaveText('1 problem');
+  await page.keyboard.insertText(JSON.stringify({ format: 'weft-policy/v1', retries: [{ id: 'few-external-retries', select: { effects: ['external'] }, maxAtempts: 2 }] }, null, 1));
+  // The misspelt key, and the cap it leaves out.
+  await expect(page.getByTestId('policy-status')).toHaveText('2 problems');
   await expect(page.getByTestId('policy-problems')).toContainText('unknown key "maxAtempts"');
+  await expect(page.getByTestId('policy-problems')).toContainText('$.retries[0].maxAttempts');
   await expect(page.getByTestId('policy-save')).toBeDisabled();
   await shootBothThemes(page, 'policy-page-problem', { 'the file': page.getByTestId('policy-text'), 'the problem': page.getByTestId('policy-problems') });
 
   // Fixed: two attempts at most, saved to the file.
   await page.keyboard.press(`${MOD}+a`);
-  await page.keyboard.type(JSON.stringify({ format: 'weft-policy/v1', retries: [{ id: 'few-external-retries', select: { effects: ['external'] }, maxAttempts: 2 }] }, null, 1));
+  await page.keyboard.insertText(JSON.stringify({ format: 'weft-policy/v1', retries: [{ id: 'few-external-retries', select: { effects: ['external'] }, maxAttempts: 2 }] }, null, 1));
   await expect(page.getByTestId('policy-status')).toHaveText('Unsaved changes');
   await page.getByTestId('policy-save').click();
   await expect(page.getByTestId('policy-status')).toHaveText('Saved');

@@ -1,0 +1,84 @@
+// What policies and cost accounting cost the engine (issue 23: under 5% of throughput): the same
+// runs of no-op steps with and without governance, in interleaved rounds on the same machine
+// (paired-rounds.ts). Governed runs start under a workspace policy with a rule of every kind that
+// applies to their steps (approvals aside: it is a start check, run once per run), a run budget,
+// daily budgets (the admission check of each start) and a price table; every step declares a cost
+// per call, so each attempt is checked against the policy and the budget before it starts and
+// records its cost (and the day's spend) when it ends.
+import type { StepKind } from '../../shared/definition/names.ts';
+import type { Workflow } from '../../shared/definition/workflow-schema.ts';
+import type { Executor } from '../../engine/executors/executor.ts';
+import { Policy } from '../../shared/policy/policy-schema.ts';
+import { PriceTable } from '../../shared/cost/price-table.ts';
+import { hashOf } from '../../engine/store/canonical-json.ts';
+import { formatTable } from './benchmark.ts';
+import type { Governance } from './engine-fixture.ts';
+import { measureRuns, noopExecutor, type RunsSample } from './engine-measure.ts';
+import { chainWorkflow, governedWorkflow } from './engine-workflows.ts';
+import { medianOf, pairedRatio, percentChange, rotatedRounds } from './paired-rounds.ts';
+
+const ROUNDS = 9;
+
+const POLICY = Policy.parse({
+  format: 'weft-policy/v1',
+  retries: [{ id: 'bench-retries', select: { tags: ['bench'] }, maxAttempts: 3 }],
+  forbid: [
+    { id: 'bench-no-auto-retry', action: 'automatic_retry', select: { effects: ['external'] } },
+    { id: 'bench-no-skip', action: 'skip', select: { tags: ['bench'] } },
+  ],
+  escalation: [{ id: 'bench-escalate', select: { tags: ['bench'] }, afterFailures: 3, afterMs: 3_600_000, to: 'ops' }],
+  agents: [{ id: 'bench-agents', providers: ['mock'] }],
+  budgets: { perRun: 1_000, perWorkflowPerDay: { '*': 1_000_000 }, perWorkspacePerDay: 1_000_000 },
+});
+
+const PRICES = PriceTable.parse({ format: 'weft-prices/v1', currency: 'USD', prices: [{ provider: 'mock', model: 'mock', from: '2026-01-01', inputPerMillion: 1, outputPerMillion: 2 }] });
+
+const GOVERNANCE: Governance = { policy: { hash: hashOf(POLICY), rules: POLICY }, prices: PRICES };
+
+interface Pair {
+  name: string;
+  plain: Workflow;
+  governed: Workflow;
+  runs: number;
+  mode: 'sequential' | 'concurrent';
+  executors: Partial<Record<StepKind, Executor>>;
+}
+
+function pairs(): Pair[] {
+  const command = chainWorkflow(10, 'command');
+  const external = chainWorkflow(10, 'external');
+  const noop = { command: noopExecutor };
+  return [
+    { name: 'no-op executor, 200 sequential', plain: command, governed: governedWorkflow(command), runs: 200, mode: 'sequential', executors: noop },
+    { name: 'no-op executor, 200 concurrent', plain: command, governed: governedWorkflow(command), runs: 200, mode: 'concurrent', executors: noop },
+    { name: 'no-op external (fsync), 200 conc.', plain: external, governed: governedWorkflow(external), runs: 200, mode: 'concurrent', executors: noop },
+  ];
+}
+
+type Variant = 'plain' | 'governed';
+
+/** Prints the table: steps/s with and without governance, and the median of the per-round ratios. */
+export async function governanceRows(print: (line: string) => void): Promise<void> {
+  const rows = [['policies + cost accounting', 'steps/s plain', 'steps/s governed', 'throughput change', 'rounds (low…high)']];
+  for (const p of pairs()) {
+    const measure = (v: Variant): Promise<RunsSample> => (v === 'plain' ? measureRuns(p.plain, p.runs, p.mode, p.executors) : measureRuns(p.governed, p.runs, p.mode, p.executors, GOVERNANCE));
+    await measure('plain'); // warm-up, untimed
+    await measure('governed');
+    const rounds = await rotatedRounds<Variant, RunsSample>(ROUNDS, ['plain', 'governed'], measure);
+    const perS = (s: RunsSample): number => (s.steps / s.ms) * 1000;
+    const ratio = pairedRatio(rounds, 'plain', 'governed', perS);
+    const plain = medianOf(rounds, 'plain', perS) ?? 0;
+    const governed = medianOf(rounds, 'governed', perS) ?? 0;
+    rows.push([
+      p.name,
+      Math.round(plain).toLocaleString('en-US'),
+      Math.round(governed).toLocaleString('en-US'),
+      ratio === undefined ? '–' : percentChange(ratio.median),
+      ratio === undefined ? '–' : `${ratio.rounds} (${percentChange(ratio.low)}…${percentChange(ratio.high)})`,
+    ]);
+  }
+  for (const line of formatTable(rows)) print(line);
+  print(`governed: the runs start under a policy with a rule of each kind that selects their steps, a run budget and daily`);
+  print(`budgets, and a price table; each step declares a cost per call. ${ROUNDS} interleaved rounds (order rotating); the change`);
+  print('is the median of the per-round ratios governed/plain of steps/s (target: no worse than -5.0%).');
+}
