@@ -6,6 +6,9 @@
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import type { BatchPart, PendingWrites, UnitOfWork } from './unit-of-work.ts';
 
+/** Runs whose workflow afterWrite keeps before it starts again. */
+const RUN_CACHE = 10_000;
+
 /** Milliseconds in a day: a day is `Math.floor(at / DAY_MS)` (UTC). */
 export const DAY_MS = 86_400_000;
 
@@ -34,6 +37,8 @@ export interface DaySpent {
 
 export class DaySpend implements BatchPart {
   readonly hasPending = false;
+  /** The workflow of each run seen lately. */
+  private readonly workflows = new Map<string, string>();
 
   constructor(private readonly work: UnitOfWork) {}
 
@@ -72,25 +77,39 @@ export class DaySpend implements BatchPart {
     return { rows: 0, write: ({ events }) => this.afterWrite(events) };
   }
 
-  /** Adds the costs of the batch's attempt events to their day and workflow (inside the commit). */
+  /**
+   * Adds the costs of the batch's attempt events to their day and workflow (inside the commit): one
+   * upsert per day and workflow of the batch, the workflow of each run looked up once and kept
+   * (a run never changes workflow; the cache is cleared when it grows past RUN_CACHE runs).
+   */
   private afterWrite(events: readonly RunEvent[]): void {
-    const added = new Map<string, { day: number; runId: string; micros: number }>();
+    let added: Map<string, { day: number; workflowId: string; micros: number }> | undefined;
     for (const e of events) {
       if (e.type !== 'attempt_succeeded' && e.type !== 'attempt_failed' && e.type !== 'attempt_unknown') continue;
       const amount = e.data.meta?.cost?.amount;
       if (amount === undefined || amount === 0) continue;
+      const workflowId = this.workflowOf(e.runId);
+      if (workflowId === undefined) continue;
       const day = Math.floor(e.at / DAY_MS);
-      const key = `${day} ${e.runId}`;
-      const x = added.get(key) ?? { day, runId: e.runId, micros: 0 };
+      const key = `${day} ${workflowId}`;
+      added ??= new Map();
+      const x = added.get(key) ?? { day, workflowId, micros: 0 };
       x.micros += Math.round(amount * 1_000_000);
       added.set(key, x);
     }
-    if (added.size === 0) return;
-    const workflowOf = this.work.stmt("SELECT workflow_id FROM runs WHERE id = ? AND kind = 'run'").raw();
+    if (added === undefined) return;
     const add = this.work.stmt('INSERT INTO spend_by_day (day, workflow_id, micros) VALUES (?, ?, ?) ON CONFLICT (day, workflow_id) DO UPDATE SET micros = micros + excluded.micros');
-    for (const x of added.values()) {
-      const row = workflowOf.get(x.runId) as [string] | undefined;
-      if (row !== undefined) add.run(x.day, row[0], x.micros);
-    }
+    for (const x of added.values()) add.run(x.day, x.workflowId, x.micros);
+  }
+
+  /** The workflow of a run that counts toward budgets (a replay does not): undefined for none. Only found workflows are kept. */
+  private workflowOf(runId: string): string | undefined {
+    const known = this.workflows.get(runId);
+    if (known !== undefined) return known;
+    const row = this.work.stmt("SELECT workflow_id FROM runs WHERE id = ? AND kind = 'run'").raw().get(runId) as [string] | undefined;
+    if (row === undefined) return undefined;
+    if (this.workflows.size >= RUN_CACHE) this.workflows.clear();
+    this.workflows.set(runId, row[0]);
+    return row[0];
   }
 }
