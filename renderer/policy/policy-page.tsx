@@ -12,10 +12,13 @@ import { LazyCodeField } from '../code/lazy-code-field.tsx';
 import { problemPlace, readPolicy, STARTER_POLICY } from './policy-text.ts';
 import { PolicyRules } from './policy-rules.tsx';
 import { PolicyFindings } from './policy-findings.tsx';
+import { useWorkspacePolicyRules } from './policy-store.ts';
 import './policy.css';
 
 export function PolicyPage() {
   const file = useQuery({ queryKey: keys.policy(), queryFn: () => requireClients().policy.read() });
+  // The same query keeps the editor's rules (and the sidebar's count) in step with what is saved here.
+  useWorkspacePolicyRules();
   const queryClient = useQueryClient();
   const saved = file.data?.text ?? null;
   // The text being edited; null until the file is read (then it starts as the file's text).

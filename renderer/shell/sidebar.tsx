@@ -7,17 +7,18 @@ import { useWorkflowList } from '../core/workflow-queries.ts';
 import { useRunsList } from '../core/runs-list-query.ts';
 import { useTaskList } from '../core/task-queries.ts';
 import { useSession } from '../core/session-store.ts';
-import { ruleCount, usePolicyRules, useWorkspacePolicyRules } from '../policy/policy-store.ts';
+import { ruleCount, usePolicyRules } from '../policy/policy-store.ts';
 
 export function Sidebar() {
   const workflows = useWorkflowList().data?.length;
   const firstRuns = useRunsList(NO_FILTER).data?.pages[0];
   const runs = firstRuns === undefined ? undefined : `${firstRuns.runs.length}${firstRuns.next === null ? '' : '+'}`;
   const tasks = useTaskList().data?.length;
-  useWorkspacePolicyRules();
   const version = useSession((s) => s.health?.version);
   const policy = usePolicyRules();
-  const policyRules = !policy.known ? undefined : policy.rules === null ? 'off' : ruleCount(policy.rules);
+  // Read from the cache only (the editor and the policy page read the file): the sidebar of every
+  // page does not ask the server to check each workflow against the policy.
+  const policyRules = !policy.known ? null : policy.rules === null ? 'off' : ruleCount(policy.rules);
   return (
     <nav className="sidebar" aria-label="main">
       <div className="brand">
@@ -40,16 +41,19 @@ export function Sidebar() {
 
 const NO_FILTER = {};
 
-function NavItem(props: { to: Route; match: Route['page'][]; icon: ReactNode; label: string; count: number | string | undefined }) {
+/** `count` undefined: not read yet (a dash); null: this item shows no count until something else has read it. */
+function NavItem(props: { to: Route; match: Route['page'][]; icon: ReactNode; label: string; count: number | string | undefined | null }) {
   const current = useRoute((s) => props.match.includes(s.route.page));
   const go = useRoute((s) => s.go);
   return (
     <button type="button" className="nav-item" title={props.label} aria-current={current ? 'page' : undefined} onClick={() => go(props.to)} data-testid={`nav-${props.label.toLowerCase()}`}>
       {props.icon}
       <span className="nav-label">{props.label}</span>
-      <span className="count" aria-label={`${props.count ?? 'unknown'} ${props.label.toLowerCase()}`}>
-        {props.count ?? '–'}
-      </span>
+      {props.count === null ? null : (
+        <span className="count" aria-label={`${props.count ?? 'unknown'} ${props.label.toLowerCase()}`}>
+          {props.count ?? '–'}
+        </span>
+      )}
     </button>
   );
 }
