@@ -3,6 +3,7 @@
 // millionths of the currency's unit (as sumCost adds), kept in the commit that writes the
 // attempt events carrying a cost, so the sum can never disagree with the log. Admission reads the
 // day's few rows instead of the attempt events of every run of the day.
+import { toMicros } from '../../shared/cost/attempt-cost.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import type { BatchPart, PendingWrites, UnitOfWork } from './unit-of-work.ts';
 
@@ -94,7 +95,7 @@ export class DaySpend implements BatchPart {
       const key = `${day} ${workflowId}`;
       added ??= new Map();
       const x = added.get(key) ?? { day, workflowId, micros: 0 };
-      x.micros += Math.round(amount * 1_000_000);
+      x.micros += toMicros(amount);
       added.set(key, x);
     }
     if (added === undefined) return;

@@ -7,6 +7,7 @@
 import { widenEvent, type EventType, type RunEvent } from '../../shared/events/run-event.ts';
 import { CommitListeners, type CommitListener, type CommittedEvent } from './commit-listeners.ts';
 import { EVENT_COLUMNS, gapless, toEvent, toLoggedEvent, wholeNumber, type EventRow } from './event-rows.ts';
+import type { PolicyRows } from './policy-snapshots.ts';
 import { debugRunIds, lastCursor } from './run-list.ts';
 import type { CursorPage, NewEvent, RunEventPage } from './store-types.ts';
 import type { BatchPart, PendingWrites, UnitOfWork } from './unit-of-work.ts';
@@ -24,7 +25,8 @@ export class EventLog implements BatchPart {
   private readonly insertEvent;
   private readonly insertEvents;
 
-  constructor(private readonly work: UnitOfWork) {
+  /** `policies`: where a run_created's policy is stored by hash and read back (policy-snapshots.ts). */
+  constructor(private readonly work: UnitOfWork, private readonly policies: PolicyRows) {
     const values = '(?, ?, ?, ?, ?, ?, ?, ?, ?)';
     this.insertEvent = work.stmt(`INSERT INTO events (${EVENT_COLUMNS}) VALUES ${values}`);
     this.insertEvents = work.stmt(`INSERT INTO events (${EVENT_COLUMNS}) VALUES ${Array.from({ length: CHUNK }, () => values).join(', ')}`);
@@ -43,7 +45,7 @@ export class EventLog implements BatchPart {
       data: e.data,
       reason: e.reason ?? null,
     };
-    const data = JSON.stringify(e.data);
+    const data = this.policies.storedJson(e.type, e.data);
     this.pending.push([e.runId, seq, e.at, e.type, event.step, event.activation, event.attempt, data, event.reason]);
     this.pendingEvents.push(widenEvent(event));
     this.work.stats.bytes += data.length;
@@ -73,7 +75,7 @@ export class EventLog implements BatchPart {
       committed: () => {
         if (this.listeners.size === 0 || events.length === 0) return;
         const first = last - events.length + 1;
-        this.listeners.publish(events.map((event, i) => ({ cursor: first + i, event, dataJson: rows[i]?.[7] })));
+        this.listeners.publish(events.map((event, i) => ({ cursor: first + i, event, dataJson: publishedJson(event, rows[i]?.[7]) })));
       },
       // Nothing of the batch was written: forget its sequence numbers so the log stays gapless.
       failed: () => {
@@ -92,13 +94,13 @@ export class EventLog implements BatchPart {
     const limit = page.limit === undefined ? -1 : wholeNumber('limit', page.limit, 1);
     const rows = this.work.stmt(`SELECT ${EVENT_COLUMNS} FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?`).raw().all(runId, after, limit) as EventRow[];
     gapless(runId, rows, after);
-    return rows.map(toEvent);
+    return rows.map((r) => toEvent(r, this.policies));
   }
 
   readRunLog(runId: string): RunEvent[] {
     const rows = this.work.stmt(`SELECT ${EVENT_COLUMNS} FROM events WHERE run_id = ? ORDER BY seq`).raw().all(runId) as EventRow[];
     gapless(runId, rows, 0);
-    return rows.map(toLoggedEvent);
+    return rows.map((r) => toLoggedEvent(r, this.policies));
   }
 
   /**
@@ -117,7 +119,7 @@ export class EventLog implements BatchPart {
       while (end < rows.length && rows[end]?.[0] === runId) end++;
       const runRows = rows.slice(start, end);
       gapless(runId, runRows, 0);
-      logs.set(runId, runRows.map(toLoggedEvent));
+      logs.set(runId, runRows.map((r) => toLoggedEvent(r, this.policies)));
       start = end;
     }
     return logs;
@@ -133,13 +135,17 @@ export class EventLog implements BatchPart {
       : this.work.stmt(`SELECT ${columns} FROM events WHERE cursor > ? AND run_id IN (SELECT value FROM json_each(?)) ORDER BY cursor LIMIT ?`).raw();
     const params = runs === 'all' ? [after, limit] : [after, JSON.stringify(runs), limit];
     const maxChars = page.maxChars === undefined ? undefined : wholeNumber('maxChars', page.maxChars, 1);
-    if (maxChars === undefined) return (statement.all(...params) as [number, ...EventRow][]).map(([c, ...row]) => ({ cursor: c, event: toEvent(row), dataJson: row[7] }));
+    const committed = ([c, ...row]: [number, ...EventRow]): CommittedEvent => {
+      const event = toEvent(row, this.policies);
+      return { cursor: c, event, dataJson: publishedJson(event, row[7]) };
+    };
+    if (maxChars === undefined) return (statement.all(...params) as [number, ...EventRow][]).map(committed);
     // Row by row, so the rows past the budget are never read into memory.
     const out: CommittedEvent[] = [];
     let chars = 0;
-    for (const [c, ...row] of statement.iterate(...params) as IterableIterator<[number, ...EventRow]>) {
-      out.push({ cursor: c, event: toEvent(row), dataJson: row[7] });
-      chars += row[7].length;
+    for (const row of statement.iterate(...params) as IterableIterator<[number, ...EventRow]>) {
+      out.push(committed(row));
+      chars += row[8].length;
       if (chars >= maxChars) break;
     }
     return out;
@@ -178,4 +184,9 @@ export class EventLog implements BatchPart {
   debugRunIds(runIds: readonly string[]): Set<string> {
     return debugRunIds(this.work.db, runIds);
   }
+}
+
+/** The data JSON readers get with an event: the stored row's, except a run_created's, whose policy the row names by hash only. */
+function publishedJson(event: RunEvent, stored: string | undefined): string | undefined {
+  return event.type === 'run_created' && event.data.policy !== undefined ? JSON.stringify(event.data) : stored;
 }

@@ -12,6 +12,7 @@
 // the event (fold-run.ts), and what comes from outside the log (a definition file, a forwarded
 // command, a scenario) is parsed where it enters.
 import { EVENT_DATA, parseEventData, runEvent, widenEvent, type EventData, type EventType, type RunEvent } from '../../shared/events/run-event.ts';
+import type { PolicyRows } from './policy-snapshots.ts';
 import { StoreError } from './store-error.ts';
 
 /** The columns of `events` after the cursor, in the order the store selects and inserts them. */
@@ -33,17 +34,22 @@ export function gapless(runId: string, rows: readonly EventRow[], after: number)
   });
 }
 
-/** A row's type, if this Weft knows it, and its data parsed as JSON; else the damage, named. */
-function rowParts([runId, seq, , type, , , , data]: EventRow): { where: string; known: EventType; parsed: unknown } {
+/**
+ * A row's type, if this Weft knows it, and its data parsed as JSON (a run_created's policy rules
+ * put back from the store's policies, policy-snapshots.ts); else the damage, named.
+ */
+function rowParts([runId, seq, , type, , , , data]: EventRow, policies: PolicyRows): { where: string; known: EventType; parsed: unknown } {
   const where = `run ${runId} event ${seq}`;
   if (!isEventType(type)) {
     throw new StoreError('damaged', `${where}: unknown event type ${JSON.stringify(type)}; the store is damaged, or was written by a newer Weft (use that Weft to read it)`);
   }
+  let parsed: unknown;
   try {
-    return { where, known: type, parsed: JSON.parse(data) };
+    parsed = JSON.parse(data);
   } catch {
     throw new StoreError('damaged', `${where}: stored data is not JSON; the store is damaged`);
   }
+  return { where, known: type, parsed: policies.expand(type, parsed, where) };
 }
 
 function isEventType(type: string): type is EventType {
@@ -51,8 +57,8 @@ function isEventType(type: string): type is EventType {
 }
 
 /** A row as an event, its data checked against the schema of its type. */
-export function toEvent(row: EventRow): RunEvent {
-  const { where, known, parsed } = rowParts(row);
+export function toEvent(row: EventRow, policies: PolicyRows): RunEvent {
+  const { where, known, parsed } = rowParts(row, policies);
   const [runId, seq, at, , step, activation, attempt, , reason] = row;
   try {
     return widenEvent(runEvent(known, parseEventData(known, parsed, where), { runId, seq, at, step, activation, attempt, reason }));
@@ -62,8 +68,8 @@ export function toEvent(row: EventRow): RunEvent {
 }
 
 /** A row as an event, its data taken as append() wrote it (readRunLog): an object, not re-parsed. */
-export function toLoggedEvent(row: EventRow): RunEvent {
-  const { where, known, parsed } = rowParts(row);
+export function toLoggedEvent(row: EventRow, policies: PolicyRows): RunEvent {
+  const { where, known, parsed } = rowParts(row, policies);
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new StoreError('damaged', `${where}: ${known} event data is not an object; the store is damaged`);
   }

@@ -7,6 +7,7 @@ import { RUN_SNAPSHOTS_SQL, SNAPSHOT_POLICY } from './run-snapshots.ts';
 import { Store } from './store.ts';
 import { backfillWorkflowRollups, WORKFLOW_ROLLUPS_SQL } from './workflow-rollups.ts';
 import { SPEND_BY_DAY_SQL } from './day-spend.ts';
+import { POLICIES_SQL } from './policy-snapshots.ts';
 
 export interface Migration {
   version: number;
@@ -243,6 +244,12 @@ export const MIGRATIONS: readonly Migration[] = [
     // Kept in the commits that write attempt events with a cost; built here from the log's
     // attempt events that recorded one (a store of before issue 23 has none: the table is empty).
     sql: SPEND_BY_DAY_SQL,
+  },
+  {
+    version: 16,
+    name: 'the policies runs started under, once each by hash (policy-snapshots.ts)',
+    // A run_created names its policy by hash from now on; the runs before keep theirs inline.
+    sql: POLICIES_SQL,
   },
 ];
 

@@ -25,6 +25,7 @@ import type { RunModel } from '../../shared/run/run-model.ts';
 import { foldEvents } from '../../shared/run/fold-events.ts';
 import type { CursorPage, ExternalEvent, NewEvent, RunEventPage, RunRow, StepProjection, StoreStats } from './store-types.ts';
 import { UnitOfWork } from './unit-of-work.ts';
+import { PolicySnapshots } from './policy-snapshots.ts';
 import { isReplayRun, saveReplayRun, type ReplayRunRecord } from './replay-runs.ts';
 import type { WorkflowRollups } from './workflow-rollups.ts';
 
@@ -46,6 +47,7 @@ export class Store {
   readonly definitions: Definitions;
   private readonly work: UnitOfWork;
   private readonly log: EventLog;
+  private readonly policies: PolicySnapshots;
   private readonly external: ExternalEvents;
   private readonly projections: Projections;
   private readonly rollups: RunRollups;
@@ -57,16 +59,18 @@ export class Store {
   constructor(db: Db, options: StoreOptions = {}) {
     this.work = new UnitOfWork(db);
     this.stats = this.work.stats;
-    this.log = new EventLog(this.work);
+    this.policies = new PolicySnapshots(db);
+    this.log = new EventLog(this.work, this.policies);
     this.external = new ExternalEvents(this.work);
     this.projections = new Projections(this.work, this.log);
     this.definitions = new Definitions(this.work);
     this.rollups = new RunRollups(db, (runId) => this.readRunLog(runId));
     this.snapshots = new RunSnapshots(db, options.snapshots);
     this.spend = new DaySpend(this.work);
-    // The commit's order: events, the consumption of external events, projections, the rollups
+    // The commit's order: the policies new runs started under, events, the consumption of external events, projections, the rollups
     // of the runs the events touched (they read the log just written), then the snapshots (each
     // records the cursor of the event it covers, written by then).
+    this.work.add(this.policies);
     this.work.add(this.log);
     this.work.add(this.external);
     this.work.add(this.projections);

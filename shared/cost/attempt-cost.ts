@@ -22,6 +22,24 @@ export function attemptTokens(a: { meta: AttemptMeta | undefined }): { inputToke
  */
 export function sumCost(amounts: Iterable<number>): number {
   let micros = 0;
-  for (const a of amounts) micros += Math.round(a * 1_000_000);
+  for (const a of amounts) micros += toMicros(a);
+  return micros / 1_000_000;
+}
+
+/** An amount in whole millionths of its currency's unit, as sumCost adds them. */
+export function toMicros(amount: number): number {
+  return Math.round(amount * 1_000_000);
+}
+
+/**
+ * What attempts cost together, added as sumCost adds (without an array of their amounts: the
+ * budget check adds up the run's attempts before each attempt).
+ *
+ * @example
+ * attemptsCost([[{ meta: { cost: { amount: 0.1, … } } }], [{ meta: { cost: { amount: 0.2, … } } }]]) // 0.3
+ */
+export function attemptsCost(lists: Iterable<readonly { meta: AttemptMeta | undefined }[]>): number {
+  let micros = 0;
+  for (const attempts of lists) for (const a of attempts) micros += toMicros(attemptCost(a));
   return micros / 1_000_000;
 }

@@ -10,6 +10,7 @@ import { Engine } from '../../engine/runtime/engine.ts';
 import { seededRandom, VirtualClock } from '../../engine/runtime/virtual-clock.ts';
 import { driveUntilQuiet, settleEngine } from '../../engine/scenario/drive.ts';
 import { ScriptedExecutor, type Script } from '../../engine/scenario/scripted-executor.ts';
+import { hashOf } from '../../engine/store/canonical-json.ts';
 import { DAY_MS, SPEND_BY_DAY_SQL } from '../../engine/store/day-spend.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store } from '../../engine/store/store.ts';
@@ -25,7 +26,7 @@ const one = (id: string) => parseWorkflow({
 const alpha = one('alpha');
 const beta = one('beta');
 const rules = Policy.parse({ format: 'weft-policy/v1', budgets: { perWorkspacePerDay: 1, perWorkflowPerDay: { beta: 5 } } });
-const policy = { hash: 'test', rules };
+const policy = { hash: hashOf(rules), rules };
 
 let dir = '';
 const opened: Db[] = [];
