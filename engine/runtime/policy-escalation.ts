@@ -17,8 +17,18 @@ type EscalationRule = NonNullable<NonNullable<LiveRun['model']['policy']>['rules
 /** The states of a step whose activation has not finished. */
 const UNFINISHED: ReadonlySet<StepState> = new Set(['ready', 'running', 'retry_wait', 'waiting']);
 
-const rulesFor = (live: LiveRun, step: Step): EscalationRule[] =>
-  (live.model.policy?.rules.escalation ?? []).filter((r) => selects(r.select, step, live.model.workflow.id));
+/** The escalation rules that select each step, by the policy's rules and the step (both never change): asked at each attempt's start. */
+const selected = new WeakMap<object, WeakMap<Step, EscalationRule[]>>();
+
+function rulesFor(live: LiveRun, step: Step): EscalationRule[] {
+  const rules = live.model.policy?.rules;
+  if (rules?.escalation === undefined || rules.escalation.length === 0) return [];
+  let byStep = selected.get(rules);
+  if (byStep === undefined) selected.set(rules, (byStep = new WeakMap()));
+  let found = byStep.get(step);
+  if (found === undefined) byStep.set(step, (found = rules.escalation.filter((r) => selects(r.select, step, live.model.workflow.id))));
+  return found;
+}
 
 const escalated = (live: LiveRun, s: StepRuntime, rule: string): boolean =>
   live.model.escalations.some((x) => x.stepId === s.id && x.activation === s.activation && x.rule === rule);
@@ -50,9 +60,11 @@ export function escalateAfterFailure(port: RunPort, live: LiveRun, s: StepRuntim
  * starts and when a run is recovered. The clock is the engine's, virtual in scenarios.
  */
 export function armEscalationTimers(port: RunPort, live: LiveRun, s: StepRuntime, step: Step): void {
+  const rules = rulesFor(live, step);
+  if (rules.length === 0) return;
   const first = s.attempts.find((a) => a.activation === s.activation);
   if (first === undefined) return;
-  for (const r of rulesFor(live, step)) {
+  for (const r of rules) {
     const afterMs = r.afterMs;
     const key = `${s.id}\u0000${s.activation}\u0000${r.id}`;
     if (afterMs === undefined || escalated(live, s, r.id) || live.escalationTimers.has(key)) continue;

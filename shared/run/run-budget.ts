@@ -99,10 +99,11 @@ export function budgetBeforeAttempt(m: Pick<RunModel, 'workflow' | 'startBudget'
   const budget = runBudget(m);
   if (budget === undefined) return undefined;
   const spent = runSpend(m);
+  const estimate = spent >= budget.amount ? undefined : stepEstimate(step, s);
+  // Checked before each attempt of a billed step: the words are made only for a step that must not start.
+  if (estimate !== undefined && sumCost([spent, estimate.amount]) <= budget.amount) return undefined;
   const money = (n: number): string => formatCost(n, budget.currency);
-  if (spent >= budget.amount) return `the run has spent ${money(spent)}, all of ${budgetName(budget)}`;
-  const estimate = stepEstimate(step, s);
-  if (sumCost([spent, estimate.amount]) <= budget.amount) return undefined;
+  if (estimate === undefined) return `the run has spent ${money(spent)}, all of ${budgetName(budget)}`;
   const basis = estimate.basis === 'declared' ? 'its declared cost.perCall' : 'its last attempt';
   return `the run has spent ${money(spent)} of ${budgetName(budget)}; the step's estimate (${basis}) of ${money(estimate.amount)} would exceed it`;
 }
