@@ -8,10 +8,16 @@ import type { CostDay, CostEntry, RunCostMetrics, StepCostStats, WorkflowCostSta
 import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
 import type { AttemptMeta } from '../../shared/events/attempt-meta.ts';
 import { attemptCost, attemptTokens, sumCost } from '../../shared/cost/attempt-cost.ts';
+import { UNIT_MS } from '../../shared/run/start-buckets.ts';
+
+/** The last day utcDay named (its day number and words): a run's attempts mostly end on one day. */
+let lastDay: [number, string] = [Number.NaN, ''];
 
 /** The UTC day (YYYY-MM-DD) of epoch ms `at`. */
 export function utcDay(at: number): string {
-  return new Date(at).toISOString().slice(0, 10);
+  const n = Math.floor(at / UNIT_MS.day);
+  if (n !== lastDay[0]) lastDay = [n, new Date(at).toISOString().slice(0, 10)];
+  return lastDay[1];
 }
 
 /** What an attempt adds: its cost and tokens, counted once. */
