@@ -161,6 +161,8 @@ function currentAction(run: RunModel, step: Step, s: StepRuntime): string {
         const head = s.escalated ? 'needs a person' : 'failed';
         return missing === undefined ? `${head}: its branches are all in now; retry it` : `${head}: ${missing}; retry, resolve or skip the missing branch and the join goes on by itself`;
       }
+      // Settled before an attempt started: the reason is the settlement's, not an earlier attempt's error.
+      if (s.outcome === 'budget_exceeded') return `${s.escalated ? 'needs a person' : 'failed'}: budget_exceeded: ${s.settledReason ?? "the run's budget would be exceeded"}; the step was not called`;
       return `${s.escalated ? 'needs a person' : 'failed'}: ${last?.error ? `${last.error.code}: ${last.error.message}` : (s.outcome ?? 'failed')}`;
     case 'skipped':
       return s.settledReason?.startsWith('withdrawn:') === true ? `skipped: ${s.settledReason}` : 'skipped: no incoming path was taken';

@@ -50,7 +50,11 @@ describe('weft run --budget', () => {
     expect(calls).toBe(before); // the request never reached the server
     const detail = JSON.parse((await weft('inspect', runId, '--db', 'spent.db', '--json')).stdout) as { run: { budget: unknown; failing: { reason: string } }; steps: { id: string; outcome: string; attempts: unknown[] }[] };
     expect(detail.run.budget).toEqual({ amount: 0, currency: 'USD', source: 'start', spent: 0 });
-    expect(detail.steps.find((s) => s.id === 'fetch')).toMatchObject({ outcome: 'budget_exceeded', attempts: [] });
+    expect(detail.steps.find((s) => s.id === 'fetch')).toMatchObject({
+      outcome: 'budget_exceeded',
+      attempts: [],
+      next: "failed: budget_exceeded: the run has spent $0.00, all of the start's budget ($0.00); the step was not called",
+    });
     expect(detail.run.failing.reason).toBe('step "fetch" budget_exceeded (the run has spent $0.00, all of the start\'s budget ($0.00)) and no edge or escalation handles it');
     const text = await weft('inspect', runId, '--db', 'spent.db');
     expect(text.stdout).toContain("Budget: $0.00 spent of the start's budget ($0.00)\n");

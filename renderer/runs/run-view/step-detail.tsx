@@ -121,7 +121,7 @@ function StepDetailView({ detail, definition, selection, onSelect, actions }: Pr
           ))}
         </div>
       ) : null}
-      {attempt === undefined ? <p className="muted">No attempt yet.</p> : <AttemptSection step={step} attempt={attempt} place={list.firstPlace + attempts.indexOf(attempt)} runId={detail.run.id} />}
+      {attempt === undefined ? <p className="muted">{step.outcome === null ? 'No attempt yet.' : 'No attempt was made.'}</p> : <AttemptSection step={step} attempt={attempt} place={list.firstPlace + attempts.indexOf(attempt)} runId={detail.run.id} />}
       <Provenance entries={provenance} onSelect={onSelect} />
       {step.permittedActions.length > 0 ? (
         <section className="rsd-section">
