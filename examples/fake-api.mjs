@@ -39,6 +39,9 @@
 //                                           -> 200 the booking {state: "cancelled"} (again 200 when already
 //                                           cancelled); 204 when nothing was booked under that reference
 //     GET    /{flights,hotels,cars}/bookings/by-reference/:reference -> 200 booking, 404
+//     GET    /trips/:tripId/quote          -> 200 {tripId, total, currency, heldUntil}: the package's price today,
+//                                           held for 24 hours (flight 320, hotel 480, car 150 EUR); 409 when a
+//                                           booking of the trip (references TRIP-flight, -hotel, -car) is missing
 //     PUT    /trips/:tripId/confirmation   {flight, hotel, car} (booking references)
 //                                           -> 200 {tripId, state: "confirmed", flight, hotel, car} (again 200 when
 //                                           confirmed already); 409 when a booking is missing or cancelled, or the
@@ -147,6 +150,7 @@ function route(state, method, path, body, headers) {
     if (parts.length === 4 && c === 'by-reference' && method === 'GET') return found(desk.get(d), 'booking', d);
     if (parts.length === 4 && c === 'by-reference' && method === 'DELETE') return cancelBooking(desk, d);
   }
+  if (a === 'trips' && parts.length === 3 && c === 'quote' && method === 'GET') return quoteTrip(state, b);
   if (a === 'trips' && parts.length === 3 && c === 'confirmation' && method === 'PUT') return confirmTrip(state, b, body);
   return error(404, 'not_found', `no route for ${method} ${path}`);
 }
@@ -224,6 +228,20 @@ function book(state, deskName, desk, body) {
   const booking = { ...body, bookingId: nextId(state, rules.prefix), state: 'confirmed', bookedAt: new Date().toISOString() };
   desk.set(body.reference, booking);
   return ok(201, booking);
+}
+
+/** What each desk charges for a trip's booking, in EUR. */
+const PRICES = { flights: 320, hotels: 480, cars: 150 };
+const QUOTE_HELD_MS = 24 * 3_600_000;
+
+function quoteTrip(state, tripId) {
+  let total = 0;
+  for (const [desk, what] of [['flights', 'flight'], ['hotels', 'hotel'], ['cars', 'car']]) {
+    const booking = state.bookings.get(desk).get(`${tripId}-${what}`);
+    if (booking === undefined || booking.state !== 'confirmed') return error(409, 'booking_missing', `trip ${tripId}: no confirmed ${what} booking to price`);
+    total += PRICES[desk];
+  }
+  return ok(200, { tripId, total, currency: 'EUR', heldUntil: new Date(Date.now() + QUOTE_HELD_MS).toISOString() });
 }
 
 function confirmTrip(state, tripId, body) {

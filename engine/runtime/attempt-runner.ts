@@ -24,7 +24,8 @@ import type { Completion, Launch, LiveRun } from './live-run.ts';
 import { checkAgainstSchema } from './output-contract.ts';
 import type { RunPort } from './run-port.ts';
 import { poolOf, releaseSlot, slotOrQueue, type Pool } from './run-slots.ts';
-import { attemptId, currentAttempt, type Evidence, type StepRuntime } from '../../shared/run/run-model.ts';
+import { attemptId, currentAttempt, type AttemptRecord, type Evidence, type StepRuntime } from '../../shared/run/run-model.ts';
+import { revalidationDue, runRevalidation } from './revalidation.ts';
 import { isTerminal } from '../../shared/run/run-status.ts';
 import type { StepHandler } from './step-handler.ts';
 import { inputErrorResult } from './input-error-result.ts';
@@ -261,7 +262,22 @@ export class AttemptRunner {
     if (isTerminal(m.state)) this.settleAfterEnd(live, s, ended.outcome === 'failed' ? 'cancelled' : ended.outcome, ended.outcome === 'succeeded' ? evidenceId : undefined);
     else if (ended.outcome === 'unknown') await port.settle(live, s, 'unknown', ended.reason);
     else if (ended.outcome === 'failed') await this.afterFailure(live, s, step, ended.code, ended.retryable);
-    else await port.settle(live, s, 'succeeded', `attempt ${evidenceId} ${a.pinned === true ? 'settled with its pinned output' : 'succeeded'}`, evidenceId);
+    else if (!(await this.staleOnResume(live, s, step, a, r.outcome === 'succeeded' ? r.output : undefined))) await port.settle(live, s, 'succeeded', `attempt ${evidenceId} ${a.pinned === true ? 'settled with its pinned output' : 'succeeded'}`, evidenceId);
+  }
+
+  /**
+   * A waiting step whose wait ended well runs its revalidate check when one is due (revalidation.ts),
+   * records it, and settles `stale` when it fails. True when it settled the step so.
+   */
+  private async staleOnResume(live: LiveRun, s: StepRuntime, step: Step, a: AttemptRecord, output: unknown): Promise<boolean> {
+    const now = this.port.clock.now();
+    const due = revalidationDue(live.model, step, s, a, now, live.restartedWaits.delete(s.id));
+    if (due === undefined) return false;
+    const d = await runRevalidation(step, this.port.context(live, { output }, s.activation), due, now);
+    this.port.emit(live, 'step_revalidated', d, { step: s.id, activation: a.activation, attempt: a.number, reason: `${d.verdict}: ${d.why}` });
+    if (d.verdict === 'fresh') return false;
+    await this.port.settle(live, s, 'stale', d.why);
+    return true;
   }
 
   /** The attempt's meta, with its cost fixed (docs/cost.md): the executor's own, its tokens priced, or the step's declared cost. */

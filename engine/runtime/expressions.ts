@@ -62,12 +62,19 @@ function readSimplePath(text: string, context: Record<string, unknown>): { hit: 
   return Array.isArray(cur) ? { hit: false } : { hit: true, value: cur };
 }
 
-export async function evaluate(text: string, context: RunContext): Promise<unknown> {
+/**
+ * Evaluates `text` against `context`. `extra` binds more variables (a revalidate check's `$now`,
+ * `$millis`, `$waitedMs`, `$trigger`), replacing JSONata's own of the same name.
+ *
+ * @example await evaluate('$waitedMs < 3600000', ctx, { waitedMs: 60_000 }) // true
+ */
+export async function evaluate(text: string, context: RunContext, extra?: Record<string, unknown>): Promise<unknown> {
   const direct = readSimplePath(text, context);
   if (direct.hit) return direct.value; // values in the context are plain JSON already
   // Bindings cost JSONata a new frame per call: bind only for the texts that name the variable.
   const activation = context[ACTIVATION];
-  const bindings = activation === undefined || !text.includes(`$${ACTIVATION_VARIABLE}`) ? undefined : { [ACTIVATION_VARIABLE]: activation };
+  const own = activation === undefined || !text.includes(`$${ACTIVATION_VARIABLE}`) ? undefined : { [ACTIVATION_VARIABLE]: activation };
+  const bindings = extra === undefined ? own : { ...extra, ...own };
   try {
     const v: unknown = await compile(text).evaluate(context, bindings);
     return normalise(v);

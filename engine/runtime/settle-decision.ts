@@ -49,8 +49,11 @@ export function decideSettle(
   // optional step's failure is handled by being optional. A step's own `onExhausted: escalate`
   // comes first: the person is asked at the step that failed, and the join waits for it.
   const outs = index.out.get(s.id) ?? [];
-  const absorbed = !quiet && !handled && outcome !== 'unknown' && step.onExhausted !== 'escalate' && (step.optional === true || (outs.length > 0 && outs.every((e) => index.steps.get(e.edge.to)?.kind === 'join')));
-  const escalate = !quiet && !handled && !absorbed && (outcome === 'unknown' || step.onExhausted === 'escalate');
+  // A `stale` nobody routes asks a person too (docs/long-running.md): what the step decided on
+  // no longer holds, and neither failing the run nor going on would be right without one.
+  const asks = outcome === 'unknown' || outcome === 'stale';
+  const absorbed = !quiet && !handled && !asks && step.onExhausted !== 'escalate' && (step.optional === true || (outs.length > 0 && outs.every((e) => index.steps.get(e.edge.to)?.kind === 'join')));
+  const escalate = !quiet && !handled && !absorbed && (asks || step.onExhausted === 'escalate');
   const recorded = escalate ? [] : edges;
   if (step.kind === 'end' && outcome === 'succeeded' && step.config?.status === 'failed' && run.failing === null) {
     return { edges: recorded, then: { kind: 'fail', reason: `reached end step "${s.id}" (status failed)` } };
@@ -67,7 +70,9 @@ export function decideSettle(
         kind: 'escalate',
         reason: outcome === 'unknown'
           ? `the outcome of "${s.id}" is unknown and no edge handles it: a person must find out whether it took effect`
-          : `"${s.id}" ${outcome} and onExhausted is escalate`,
+          : outcome === 'stale'
+            ? `"${s.id}" is stale (its revalidate check failed) and no edge follows "stale": a person must decide whether to retry, resolve or skip it`
+            : `"${s.id}" ${outcome} and onExhausted is escalate`,
       },
     };
   }

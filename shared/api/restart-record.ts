@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { RUN_STATES, STEP_STATES } from '../definition/names.ts';
 import { Covers, ErrorInfo } from './event-parts.ts';
-import { SettleOutcome } from '../events/run-event.ts';
+import { REVALIDATION_TRIGGERS, SettleOutcome } from '../events/run-event.ts';
 
 /** One attempt, times as ISO 8601 text. */
 export const AttemptView = z.strictObject({
@@ -23,6 +23,22 @@ export const AttemptView = z.strictObject({
   pinned: z.literal(true).optional(),
 });
 export type AttemptView = z.infer<typeof AttemptView>;
+
+/**
+ * The latest `revalidate` check a step ran as it resumed (step_revalidated, docs/long-running.md):
+ * what triggered it, how long the step had waited, the check, the values it read and its verdict.
+ */
+export const RevalidationView = z.strictObject({
+  at: z.iso.datetime(),
+  activation: z.number().int().positive(),
+  trigger: z.enum(REVALIDATION_TRIGGERS),
+  waitedMs: z.number().optional(),
+  check: z.string(),
+  inputs: z.unknown(),
+  verdict: z.enum(['fresh', 'stale']),
+  why: z.string(),
+});
+export type RevalidationView = z.infer<typeof RevalidationView>;
 
 /** One step: its state, attempts, satisfying evidence and the next permitted action in words. */
 export const StepView = z.strictObject({
@@ -48,6 +64,8 @@ export const StepView = z.strictObject({
   passedOver: z.strictObject({ reason: z.string() }).optional(),
   /** An operator's action upstream re-decided what led to the step: the activation that no longer stands, and whose action. */
   superseded: z.strictObject({ activation: z.number().int().positive(), outcome: SettleOutcome, cause: z.string() }).optional(),
+  /** The latest revalidate check the step ran as it resumed: the evidence of fresh or stale. */
+  revalidation: RevalidationView.optional(),
 });
 export type StepView = z.infer<typeof StepView>;
 

@@ -31,7 +31,7 @@ const union = <S extends z.ZodRawShape>(envelope: S) => {
     t('attempt_failed'), t('attempt_unknown'), t('retry_scheduled'), t('timer_set'), t('timer_fired'),
     t('task_opened'), t('task_reassigned'), t('task_decided'), t('event_awaited'), t('event_received'),
     t('event_duplicate'), t('deadline_passed'), t('evidence_reused'), t('evidence_imported'), t('unknown_imported'),
-    t('revision_held'), t('outcome_carried'), t('step_settled'), t('step_escalated'), t('policy_escalated'),
+    t('revision_held'), t('outcome_carried'), t('step_settled'), t('step_escalated'), t('step_revalidated'), t('policy_escalated'),
     t('path_reopened'), t('step_passed_over'), t('breakpoint_hit'), t('debug_resumed'), t('run_migrated'),
   ]);
 };

@@ -34,6 +34,7 @@ const STEP_KEYS = [
   'resource',
   'timeoutMs',
   'deadlineMs',
+  'revalidate',
   'retry',
   'onExhausted',
   'onRevise',

@@ -22,6 +22,19 @@ export const RetryPolicy = z.strictObject({
 });
 export type RetryPolicy = z.infer<typeof RetryPolicy>;
 
+/**
+ * A waiting step's check of its assumptions when it resumes (docs/long-running.md, "Revalidation
+ * on resume"): after a wait longer than `afterMs`, after an engine restart, after a migration.
+ * `check` is JSONata over {input, steps, run, output} with `$now()`, `$millis()` (the engine's
+ * clock), `$waitedMs` and `$trigger`; true means fresh, anything else settles the step `stale`.
+ */
+export const Revalidate = z.strictObject({
+  check: Expression.describe('JSONata over {input, steps, run, output} with $now(), $millis(), $waitedMs and $trigger: true when what the step decided on still holds'),
+  afterMs: z.number().int().nonnegative().optional().describe('a wait longer than this triggers the check (default 0: every wait); a restart or a migration during the wait always does'),
+  description: z.string().optional().describe('what the check guards, in words'),
+});
+export type Revalidate = z.infer<typeof Revalidate>;
+
 export const stepCommon = {
   id: StepId,
   name: z.string().optional(),
@@ -46,6 +59,7 @@ export const stepCommon = {
     .strictObject({ perCall: z.number().nonnegative().describe('amount billed for each attempt that runs, in the price table\'s currency') })
     .optional()
     .describe('what a call of this step costs, for steps that bill outside token usage (a paid API); see docs/cost.md'),
+  revalidate: Revalidate.optional().describe('a check run when this waiting step resumes (human, event, wait): false settles it stale (docs/long-running.md)'),
   tags: z.array(z.string().min(1)).optional().describe('labels a workspace policy selects steps by, e.g. ["payment"] (docs/policies.md)'),
 };
 

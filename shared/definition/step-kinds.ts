@@ -172,7 +172,7 @@ export function runsOutside(kind: StepKind): boolean {
   return KIND_SPECS[kind].outside;
 }
 
-/** True for kinds that wait inside the engine on the world (a timer, a person, an event). */
+/** True for kinds that wait inside the engine on the world (a timer, a person, an event): also the kinds that may declare `revalidate`. */
 export function waitsOnTheWorld(kind: StepKind): boolean {
   const spec = KIND_SPECS[kind];
   return spec.route === 'handler' && !spec.outside;

@@ -21,7 +21,11 @@ export type Covers = z.infer<typeof Covers>;
 // codes of the union: a misspelt code in an emitted event does not compile.
 const ErrorInfo = z.object({ code: z.custom<AttemptErrorCode>((v) => typeof v === 'string', 'an error code must be a string'), message: z.string() });
 
-export const SETTLE_OUTCOMES = ['succeeded', 'failed', 'unknown', 'timed_out', 'rejected', 'expired', 'budget_exceeded', 'skipped', 'cancelled'] as const;
+/**
+ * How a step settles. `budget_exceeded`: its run's budget stopped it before an attempt (docs/budgets.md).
+ * `stale`: its `revalidate` check, run when it resumed, found its assumptions out of date (docs/long-running.md).
+ */
+export const SETTLE_OUTCOMES = ['succeeded', 'failed', 'unknown', 'timed_out', 'rejected', 'expired', 'budget_exceeded', 'stale', 'skipped', 'cancelled'] as const;
 export const SettleOutcome = z.enum(SETTLE_OUTCOMES);
 export type SettleOutcome = z.infer<typeof SettleOutcome>;
 
@@ -46,6 +50,10 @@ export type ReplayOf = z.infer<typeof ReplayOf>;
 
 const EdgeDecision = z.object({ id: z.string(), taken: z.boolean(), why: z.string() });
 export type EdgeDecision = z.infer<typeof EdgeDecision>;
+
+/** What made a step run its `revalidate` check when it resumed (docs/long-running.md). */
+export const REVALIDATION_TRIGGERS = ['wait', 'restart', 'migration'] as const;
+export type RevalidationTrigger = (typeof REVALIDATION_TRIGGERS)[number];
 
 /** The data of each event type. */
 export const EVENT_DATA = {
@@ -170,6 +178,8 @@ export const EVENT_DATA = {
     edges: z.array(EdgeDecision),
   }),
   step_escalated: z.object({ outcome: SettleOutcome }),
+  /** A step's `revalidate` check ran as it resumed: what triggered it, the check, what it read and its verdict (docs/long-running.md). */
+  step_revalidated: z.object({ trigger: z.enum(REVALIDATION_TRIGGERS), waitedMs: z.number().optional(), check: z.string(), inputs: z.unknown(), verdict: z.enum(['fresh', 'stale']), why: z.string() }),
   /**
    * A workspace policy's escalation rule (docs/policies.md) fired for the step's activation: it
    * failed `failures` attempts, or stayed unfinished `elapsedMs`, and `to` is told. The step goes
@@ -307,6 +317,7 @@ const WIDEN: { [K in EventType]: (e: RunEvent<K>) => RunEvent } = {
   outcome_carried: same,
   step_settled: same,
   step_escalated: same,
+  step_revalidated: same,
   policy_escalated: same,
   path_reopened: same,
   step_passed_over: same,

@@ -349,7 +349,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       s.escalated = false; // settling answers an earlier escalation (an escalated task that is decided)
       s.settledSeq = e.seq;
       s.dueSince = null;
-      s.state = d.outcome === 'timed_out' || d.outcome === 'expired' || d.outcome === 'budget_exceeded' ? 'failed' : d.outcome;
+      s.state = d.outcome === 'timed_out' || d.outcome === 'expired' || d.outcome === 'budget_exceeded' || d.outcome === 'stale' ? 'failed' : d.outcome;
       s.reopened = null;
       if (d.outcome === 'skipped') {
         // The decisions after passFrom led to this skip: a re-decision judges them again from there.
@@ -381,6 +381,12 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       s.escalated = true;
       // An expired task that escalates stays open (waiting) for its person.
       if (e.data.outcome !== 'unknown' && s.state !== 'waiting') s.state = 'failed';
+      return;
+    }
+    case 'step_revalidated': {
+      const s = stepOf(run, e);
+      const d = e.data;
+      s.revalidation = { seq: e.seq, at: e.at, activation: e.activation ?? s.activation, attempt: e.attempt, trigger: d.trigger, waitedMs: d.waitedMs, check: d.check, inputs: d.inputs, verdict: d.verdict, why: d.why };
       return;
     }
     case 'policy_escalated': {

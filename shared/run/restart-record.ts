@@ -4,10 +4,10 @@
 // all read this one record. `weft inspect` prints it; the shape is shared/api/restart-record.ts's schema, and RunDetail (run-detail.ts)
 // adds to it.
 import type { Step } from '../definition/workflow-schema.ts';
-import type { AttemptView, RestartRecord } from '../api/restart-record.ts';
+import type { AttemptView, RestartRecord, RevalidationView } from '../api/restart-record.ts';
 import { indexDefinition } from './definition-index.ts';
 import { joinRefusal } from './join-readiness.ts';
-import { attemptId, type AttemptRecord, type RunModel, type StepRuntime } from './run-model.ts';
+import { attemptId, type AttemptRecord, type Revalidation, type RunModel, type StepRuntime } from './run-model.ts';
 
 export type { AttemptView, RestartRecord, StepView } from '../api/restart-record.ts';
 
@@ -46,6 +46,20 @@ export function attemptView(stepId: string, a: AttemptRecord): AttemptView {
     variant: a.variant,
     error: a.error,
     ...(a.pinned === true ? { pinned: true } : {}),
+  };
+}
+
+/** A step's latest revalidate check as the restart record shows it. */
+export function revalidationView(r: Revalidation): RevalidationView {
+  return {
+    at: isoAt(r.at),
+    activation: r.activation,
+    trigger: r.trigger,
+    ...(r.waitedMs === undefined ? {} : { waitedMs: r.waitedMs }),
+    check: r.check,
+    inputs: r.inputs,
+    verdict: r.verdict,
+    why: r.why,
   };
 }
 
@@ -99,6 +113,7 @@ export function restartRecord(run: RunModel, cut: AttemptsCut = {}): RestartReco
         next: nextAction(run, step, s),
         ...(s.passedOver === null ? {} : { passedOver: { reason: s.passedOver.reason } }),
         ...(s.superseded === null ? {} : { superseded: { activation: s.superseded.activation, outcome: s.superseded.outcome, cause: s.superseded.cause } }),
+        ...(s.revalidation === null ? {} : { revalidation: revalidationView(s.revalidation) }),
       };
     }),
   };
@@ -163,6 +178,7 @@ function currentAction(run: RunModel, step: Step, s: StepRuntime): string {
       }
       // Settled before an attempt started: the reason is the settlement's, not an earlier attempt's error.
       if (s.outcome === 'budget_exceeded') return `${s.escalated ? 'needs a person' : 'failed'}: budget_exceeded: ${s.settledReason ?? "the run's budget would be exceeded"}; the step was not called`;
+      if (s.outcome === 'stale' && s.revalidation !== null) return `${s.escalated ? 'needs a person' : 'stale'}: revalidation after ${s.revalidation.trigger}: ${s.revalidation.why}`;
       return `${s.escalated ? 'needs a person' : 'failed'}: ${last?.error ? `${last.error.code}: ${last.error.message}` : (s.outcome ?? 'failed')}`;
     case 'skipped':
       return s.settledReason?.startsWith('withdrawn:') === true ? `skipped: ${s.settledReason}` : 'skipped: no incoming path was taken';

@@ -4,7 +4,7 @@
 // Node-free: the app folds any prefix of a log with the same code to show a run as it was.
 import type { StepState, RunState } from '../definition/names.ts';
 import type { Workflow } from '../definition/workflow-schema.ts';
-import type { Covers, ReplayOf, SettleOutcome } from '../events/run-event.ts';
+import type { Covers, ReplayOf, RevalidationTrigger, SettleOutcome } from '../events/run-event.ts';
 import type { AttemptErrorCode } from '../events/attempt-error-codes.ts';
 
 /** What an executor reported about an attempt besides its result (provider, model, usage, latency, HTTP status). */
@@ -141,6 +141,22 @@ export interface StepRuntime {
    * Cleared when it is activated again.
    */
   passedOver: { seq: number; reason: string } | null;
+  /** The latest `revalidate` check the step ran as it resumed (step_revalidated), kept as evidence. */
+  revalidation: Revalidation | null;
+}
+
+/** A `revalidate` check a step ran as it resumed (step_revalidated; docs/long-running.md). */
+export interface Revalidation {
+  seq: number;
+  at: number;
+  activation: number;
+  attempt: number | null;
+  trigger: RevalidationTrigger;
+  waitedMs: number | undefined;
+  check: string;
+  inputs: unknown;
+  verdict: 'fresh' | 'stale';
+  why: string;
 }
 
 export interface OpenTask {
@@ -274,6 +290,7 @@ export function newStepRuntime(id: string): StepRuntime {
     superseded: null,
     reopened: null,
     passedOver: null,
+    revalidation: null,
     inputOverride: null,
     compensates: null,
     settledSeq: 0,

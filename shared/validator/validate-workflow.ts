@@ -17,6 +17,7 @@ import { checkEffects } from './checks/effects.ts';
 import { checkWaiting } from './checks/waiting.ts';
 import { checkJsonSchemas } from './checks/json-schemas.ts';
 import { checkAgentCandidates } from './checks/agent-candidates.ts';
+import { checkRevalidation } from './checks/revalidation.ts';
 
 const CHECKS = [
   checkIdsAndReferences,
@@ -29,6 +30,7 @@ const CHECKS = [
   checkIgnoredBranches,
   checkEffects,
   checkWaiting,
+  checkRevalidation,
   checkJsonSchemas,
   checkAgentCandidates,
 ];

@@ -38,7 +38,8 @@ test.beforeAll(async ({ browser }) => {
   api = await startFakeApi();
   // A trip booked, one whose car cannot be booked (it fails and compensates), and a research
   // review waiting for a person.
-  runs.booked = await runId(['run', 'trip-saga.weft.json', '--input', JSON.stringify(trip('T-1', '2026-05-18'))], 0);
+  runs.booked = await runId(['run', 'trip-saga.weft.json', '--input', JSON.stringify(trip('T-1', '2026-05-18'))], 3);
+  expect((await weft(ws, ['approve', runs.booked, 'traveller_confirms'])).code).toBe(0); // the traveller confirms the quoted price
   runs.failed = await runId(['run', 'trip-saga.weft.json', '--input', JSON.stringify(trip('T-2', '2026-05-10'))], 1);
   runs.waiting = await runId(['run', 'research-review.weft.json', '--input', JSON.stringify({ topic: 'durable workflow engines', audience: 'platform engineers' })], 3);
   served = await startServe(ws);

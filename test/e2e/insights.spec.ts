@@ -36,10 +36,15 @@ test.beforeAll(async () => {
   ws = exampleWorkspace();
   served = await startServe(ws);
   api = await startFakeApi();
-  await cli(['run', 'trip-saga.weft.json', '--input', JSON.stringify(trip('T-1', '2026-05-18'))], 0);
+  // A trip waits for the traveller to confirm its price; they confirm it at once.
+  const booked = async (id: string): Promise<void> => {
+    const { runId: tripRun } = JSON.parse(await cli(['run', 'trip-saga.weft.json', '--input', JSON.stringify(trip(id, '2026-05-18')), '--json'], 3)) as { runId: string };
+    await cli(['approve', tripRun, 'traveller_confirms'], 0);
+  };
+  await booked('T-1');
   await cli(['run', 'trip-saga.weft.json', '--input', JSON.stringify(trip('T-2', '2026-05-10'))], 1);
-  await cli(['run', 'trip-saga.weft.json', '--input', JSON.stringify(trip('T-3', '2026-05-18'))], 0);
-  await cli(['run', 'trip-saga.weft.json', '--input', JSON.stringify(trip('T-4', '2026-05-18'))], 0);
+  await booked('T-3');
+  await booked('T-4');
   const { runId } = JSON.parse(await cli(['run', 'research-review.weft.json', '--input', '{"topic":"durable workflows"}', '--json'], 3)) as { runId: string };
   await cli(['reject', runId, 'review', '--reason', 'cite the sources'], 3);
   await cli(['approve', runId, 'rereview'], 0);

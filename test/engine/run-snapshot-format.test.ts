@@ -36,7 +36,7 @@ function sourcesHash(files: readonly string[]): string {
 }
 
 /** The format, and the hash of the fold's and the summary's sources it was raised for. */
-const PINNED = { format: 6, sources: 'e69bca5e9ef34211' };
+const PINNED = { format: 7, sources: 'TBD' };
 
 describe('the snapshot format', () => {
   it('is raised whenever the fold or the summary changes', () => {

@@ -114,7 +114,7 @@ describe('scenario features', () => {
   const carDown = trip.scenarios.find((s) => s.name.startsWith('the car rental stays unavailable')) as (typeof trip.scenarios)[number];
 
   it('a crash lands right after the commit holding the named event: what that tick launched never starts', async () => {
-    const r = await runScenario(trip.workflow, { ...booked, name: 'crash at the flight', crash: { afterEvent: 'attempt_started', step: 'book_flight' }, expect: { state: 'needs_attention', steps: { book_flight: { state: 'unknown', outcome: 'unknown', attempts: 1 } }, neverRan: ['book_hotel'] } });
+    const r = await runScenario(trip.workflow, { ...booked, name: 'crash at the flight', decisions: [], crash: { afterEvent: 'attempt_started', step: 'book_flight' }, expect: { state: 'needs_attention', steps: { book_flight: { state: 'unknown', outcome: 'unknown', attempts: 1 } }, neverRan: ['book_hotel'] } });
     expect(r.assertions.filter((a) => !a.ok)).toEqual([]);
     expect(r.crashed).toBe(true);
     expect(r.events.map((e) => e.type)).toEqual(['run_created', 'step_activated', 'attempt_started', 'engine_resumed', 'attempt_unknown', 'step_settled', 'step_escalated', 'run_state_changed']);
@@ -231,11 +231,13 @@ describe('scenario language: forks, retries with input, several runs, single att
       ...carDown,
       name: 'the car fails; a fork from book_car, whose cancelled bookings an operator books again, where the car and the trip desk answer books the trip',
       operator: [
-        { atMs: 86_400_000, action: 'fork', from: 'book_car', name: 'retake', steps: { book_car: booked.steps?.book_car ?? [], confirm_trip: booked.steps?.confirm_trip ?? [] } },
+        { atMs: 86_400_000, action: 'fork', from: 'book_car', name: 'retake', steps: { book_car: booked.steps?.book_car ?? [], quote_trip: booked.steps?.quote_trip ?? [], confirm_trip: booked.steps?.confirm_trip ?? [] } },
         // The first run cancelled both bookings: the fork holds each for a decision (onRevise ask).
         { atMs: 86_460_000, action: 'retry', step: 'book_flight', run: 'retake' },
         { atMs: 86_520_000, action: 'retry', step: 'book_hotel', run: 'retake' },
       ],
+      // The traveller confirms the fork's quote.
+      decisions: [{ step: 'traveller_confirms', atMs: 86_600_000, decision: 'approve', run: 'retake' }],
       expect: {
         state: 'failed',
         runs: { retake: { state: 'succeeded', steps: { book_flight: { attempts: 1 }, book_hotel: { attempts: 1 }, book_car: { attempts: 1 } }, neverRan: ['cancel_flight', 'cancel_hotel'] } },

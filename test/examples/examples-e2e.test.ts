@@ -203,9 +203,14 @@ describe.concurrent('examples run end to end with mock agents and the fake API',
     expect(calls('ORD-1002')).toEqual(['POST /orders/ORD-1002/cancel -> 200']);
   });
 
-  it('trip-saga: books flight, hotel and car, has the package confirmed and assembles the itinerary', async ({ expect }) => {
+  it('trip-saga: books flight, hotel and car, quotes the package, the traveller confirms the price, has the package confirmed and assembles the itinerary', async ({ expect }) => {
     const weft = session();
-    const { runId } = await weft.run('trip-saga', tripInput('TRIP-1', { from: '2026-05-04', until: '2026-05-08' }), EXIT.succeeded);
+    const { runId } = await weft.run('trip-saga', tripInput('TRIP-1', { from: '2026-05-04', until: '2026-05-08' }), EXIT.waiting);
+    const [task] = await weft.tasks();
+    expect(task).toMatchObject({ runId, stepId: 'traveller_confirms', title: 'Confirm trip TRIP-1 at 950 EUR' });
+    // Confirmed at once, well within the hour: the quote is not re-checked.
+    expect((await weft.approve(runId, 'traveller_confirms', EXIT.succeeded)).state).toBe('succeeded');
+    expect((await weft.events(runId)).filter((e) => e.type === 'step_revalidated')).toEqual([]);
     const record = await weft.inspect(runId);
     expect(record.run.state).toBe('succeeded');
     expect(path(record)).toMatchObject({
@@ -213,7 +218,7 @@ describe.concurrent('examples run end to end with mock agents and the fake API',
     });
     for (const cancel of ['cancel_flight', 'cancel_hotel', 'cancel_car']) expect(step(record, cancel).attempts).toEqual([]);
     // no cancellation (bookings are POSTed to the desk, not to a reference), one confirmation
-    expect(calls('TRIP-1')).toEqual(['PUT /trips/TRIP-1/confirmation -> 200']);
+    expect(calls('TRIP-1')).toEqual(['GET /trips/TRIP-1/quote -> 200', 'PUT /trips/TRIP-1/confirmation -> 200']);
     expect(api.requests.filter((r) => r.idempotencyKey?.startsWith('TRIP-1-')).map((r) => `${r.path} ${r.status}`)).toEqual([
       '/flights/bookings 201', '/hotels/bookings 201', '/cars/bookings 201',
     ]);
@@ -277,7 +282,8 @@ describe.concurrent('examples run end to end with mock agents and the fake API',
   it('trip-saga: a refused confirmation cancels the car, the hotel and the flight, newest first', async ({ expect }) => {
     const weft = session();
     // The trip desk refuses a hotel whose check-in is not the flight date (409).
-    const { runId } = await weft.run('trip-saga', tripInput('TRIP-3', { from: '2026-05-04', until: '2026-05-08' }, '2026-05-05'), EXIT.failed);
+    const { runId } = await weft.run('trip-saga', tripInput('TRIP-3', { from: '2026-05-04', until: '2026-05-08' }, '2026-05-05'), EXIT.waiting);
+    expect((await weft.approve(runId, 'traveller_confirms', EXIT.failed)).state).toBe('failed');
     const record = await weft.inspect(runId);
     expect(path(record)).toMatchObject({
       book_flight: 'compensated', book_hotel: 'compensated', book_car: 'compensated', confirm_trip: 'failed', itinerary: 'skipped',
@@ -285,6 +291,7 @@ describe.concurrent('examples run end to end with mock agents and the fake API',
     });
     expect(step(record, 'confirm_trip').attempts.map((a) => a.error?.code)).toEqual(['http_409']);
     expect(calls('TRIP-3')).toEqual([
+      'GET /trips/TRIP-3/quote -> 200',
       'PUT /trips/TRIP-3/confirmation -> 409',
       'DELETE /cars/bookings/by-reference/TRIP-3-car -> 200',
       'DELETE /hotels/bookings/by-reference/TRIP-3-hotel -> 200',

@@ -88,6 +88,8 @@ export function formatRecord(r: (RestartRecord | RunDetail) & { cost?: RunCost; 
       if (!('route' in a) || a.route === undefined) continue;
       lines.push(`${''.padEnd(width)}  attempt ${a.id} ran on ${a.route.chosen ?? 'no candidate'}: ${a.route.reason}`);
     }
+    // A waiting step's latest revalidate check (docs/long-running.md): trigger, verdict and why.
+    if (s.revalidation !== undefined) lines.push(`${''.padEnd(width)}  revalidated after ${s.revalidation.trigger}: ${s.revalidation.verdict}; ${s.revalidation.why}`);
     lines.push(`${''.padEnd(width)}  next: ${s.next}`);
   }
   return `${lines.join('\n')}\n`;

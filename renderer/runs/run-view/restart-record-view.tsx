@@ -8,6 +8,7 @@ import type { RunDetail } from '../../../shared/api/run-detail.ts';
 import type { RunSelection } from './step-detail.tsx';
 import { pathMark } from '../../graph/path-mark.ts';
 import { pausedStepNext } from '../actions/debug-words.ts';
+import './revalidation.css';
 import { TimesInText } from '../../core/when.tsx';
 import { stepAmountText } from '../../../shared/cost/run-cost.ts';
 
@@ -41,6 +42,11 @@ function RestartRecordViewImpl({ detail, selected, onSelect }: Props) {
                 ) : null}
                 {(s.attemptCount ?? s.attempts.length) > 1 ? <span className="faint">{(s.attemptCount ?? s.attempts.length).toLocaleString('en')} attempts</span> : null}
                 {s.escalated ? <span className="rr-flag">needs a person</span> : null}
+                {s.revalidation !== undefined ? (
+                  <span className="rr-reval" data-verdict={s.revalidation.verdict} data-testid={`record-revalidation-${s.id}`} title={`re-checked after ${s.revalidation.trigger}: ${s.revalidation.why}`}>
+                    re-checked: {s.revalidation.verdict}
+                  </span>
+                ) : null}
                 {cost !== undefined ? (
                   <span className="rr-cost" data-testid={`record-cost-${s.id}`} title="what the step's attempts cost">
                     {stepAmountText(cost, detail.cost.currency)}

@@ -3,7 +3,7 @@
 // provider, model, tokens and latency, and the candidate it ran on and why; where each input field came from (links that select the
 // upstream step and attempt); and what may happen next and why. A step no longer on the run's path
 // (passed over, superseded) says so with its reason; evidence whose effect a compensation undid
-// says which step undid it. The detail carries a step's latest attempts only; its older ones are
+// says which step undid it. A waiting step's latest revalidate check shows its evidence (revalidation-view.tsx). The detail carries a step's latest attempts only; its older ones are
 // read on demand ("N older attempts", older-attempts.ts).
 import { memo, useMemo, useState, type ReactNode } from 'react';
 import { ArrowUpRight, CircleAlert, KeyRound, Layers, ShieldCheck } from 'lucide-react';
@@ -25,6 +25,7 @@ import { useOlderAttempts } from '../../core/run-queries.ts';
 import { messageOf } from '../../core/query-client.ts';
 import { attemptList, detailFirstPlace } from './older-attempts.ts';
 import { pausedStepNext } from '../actions/debug-words.ts';
+import { RevalidationSection } from './revalidation-view.tsx';
 
 export interface RunSelection {
   stepId: string;
@@ -121,6 +122,7 @@ function StepDetailView({ detail, definition, selection, onSelect, actions }: Pr
           ))}
         </div>
       ) : null}
+      {step.revalidation !== undefined ? <RevalidationSection revalidation={step.revalidation} activation={step.activation} /> : null}
       {attempt === undefined ? <p className="muted">{step.outcome === null ? 'No attempt yet.' : 'No attempt was made.'}</p> : <AttemptSection step={step} attempt={attempt} place={list.firstPlace + attempts.indexOf(attempt)} runId={detail.run.id} />}
       <Provenance entries={provenance} onSelect={onSelect} />
       {step.permittedActions.length > 0 ? (

@@ -44,7 +44,7 @@ export interface TimelineRow {
   cost: Money | null;
 }
 
-export const MARKER_KINDS = ['event', 'operator', 'revision', 'restart', 'escalation', 'reopened', 'passed_over', 'migrated'] as const;
+export const MARKER_KINDS = ['event', 'operator', 'revision', 'restart', 'escalation', 'reopened', 'passed_over', 'migrated', 'revalidated'] as const;
 export type MarkerKind = (typeof MARKER_KINDS)[number];
 
 export interface TimelineMarker {
@@ -195,6 +195,8 @@ function markerOf(e: RunEvent): { kind: MarkerKind; label: string } | null {
       return { kind: 'reopened', label: e.reason ?? `${e.data.cause}: decided again: ${e.data.steps.map((s) => s.stepId).join(', ') || 'the edges after it'}` };
     case 'run_migrated':
       return { kind: 'migrated', label: `migrated from v${e.data.fromVersion} to v${e.data.toVersion} by ${e.data.by}${e.reason === null ? '' : ` (${e.reason})`}` };
+    case 'step_revalidated':
+      return { kind: 'revalidated', label: `${e.step ?? 'step'} re-checked on resume (${e.data.trigger}): ${e.data.verdict}${why}` };
     case 'step_passed_over':
       return { kind: 'passed_over', label: `${e.step ?? 'step'} passed over${why}` };
     default:

@@ -51,6 +51,8 @@ export function expressionSitesOf(graph: WorkflowGraph, v: number): ExpressionSi
   // An agent's confidence rule reads its output, like accept (docs/routing.md).
   if (step.kind === 'agent') expr(step.config.choose?.confidence?.expression, ['config', 'choose', 'confidence', 'expression'], { outputOf: v, readerDone: true });
   configSites(step, expr, template);
+  // A revalidate check reads the step's own output as it resumes (docs/long-running.md).
+  expr(step.revalidate?.check, ['revalidate', 'check'], { outputOf: v, readerDone: true, condition: true });
   for (const e of graph.out[v] ?? []) {
     if (e.edge.when !== undefined) {
       sites.push({ text: e.edge.when, offset: 0, path: ['when'], reader: v, edge: e, outputOf: v, readerDone: true, condition: true });

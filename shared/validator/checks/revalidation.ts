@@ -1,0 +1,40 @@
+// `revalidate` (docs/long-running.md, "Revalidation on resume"): a check a waiting step runs when
+// it resumes. Only the kinds that wait (human, event, wait) resume, so only they may declare one;
+// only a step that declares one settles `stale`; and a `stale` nobody routes asks a person.
+import { waitsOnTheWorld } from '../../definition/step-kinds.ts';
+import type { ValidationContext } from '../validation-context.ts';
+
+export function checkRevalidation(ctx: ValidationContext): void {
+  const { graph } = ctx;
+  for (let v = 0; v < graph.size; v++) {
+    const step = graph.step(v);
+    if (step.revalidate === undefined) continue;
+    if (!waitsOnTheWorld(step.kind)) {
+      ctx.atStep(v, ['revalidate'], {
+        code: 'revalidate-not-waiting',
+        message: `${step.kind} step "${step.id}" declares "revalidate", but only a step that waits (human, event, wait) resumes and re-checks`,
+        hint: 'move "revalidate" to the human, event or wait step after which the assumption may be out of date',
+      });
+      continue;
+    }
+    const outs = graph.out[v] ?? [];
+    if (!outs.some((e) => e.outcomes.has('stale') || e.outcomes.has('any'))) {
+      ctx.atStep(v, ['revalidate'], {
+        code: 'unhandled-stale',
+        severity: 'warning',
+        message: `"${step.id}" may settle "stale" when its revalidate check fails, and no edge follows "stale": the run will need attention`,
+        hint: `add an edge from "${step.id}" with "on": "stale" to a step that fetches the data again, asks a person, or ends the run`,
+      });
+    }
+  }
+  for (const e of graph.edges) {
+    if (!e.outcomes.has('stale')) continue;
+    const from = graph.step(e.from);
+    if (from.revalidate !== undefined && waitsOnTheWorld(from.kind)) continue;
+    ctx.atEdge(e, ['on'], {
+      code: 'stale-edge-never-taken',
+      message: `edge "${e.edge.id}" follows "stale", but "${from.id}" has no "revalidate" check, so it never settles stale`,
+      hint: `give "${from.id}" a "revalidate" check (it must be a human, event or wait step), or follow another outcome`,
+    }, from.id);
+  }
+}
