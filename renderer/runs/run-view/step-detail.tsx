@@ -25,6 +25,7 @@ import { useOlderAttempts } from '../../core/run-queries.ts';
 import { messageOf } from '../../core/query-client.ts';
 import { attemptList, detailFirstPlace } from './older-attempts.ts';
 import { pausedStepNext } from '../actions/debug-words.ts';
+import { HandoffCards } from './handoff-card.tsx';
 
 export interface RunSelection {
   stepId: string;
@@ -121,6 +122,7 @@ function StepDetailView({ detail, definition, selection, onSelect, actions }: Pr
           ))}
         </div>
       ) : null}
+      <HandoffCards definition={definition} stepId={step.id} attempt={attempt} onSelect={onSelect} />
       {attempt === undefined ? <p className="muted">No attempt yet.</p> : <AttemptSection step={step} attempt={attempt} place={list.firstPlace + attempts.indexOf(attempt)} runId={detail.run.id} />}
       <Provenance entries={provenance} onSelect={onSelect} />
       {step.permittedActions.length > 0 ? (
