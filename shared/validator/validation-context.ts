@@ -5,7 +5,6 @@ import { ExpressionCache } from './expressions/expression-cache.ts';
 import type { GraphEdge } from './graph/workflow-graph.ts';
 import { WorkflowGraph } from './graph/workflow-graph.ts';
 import { JsonSchemaChecker } from './schema/json-schema-check.ts';
-import { ReadScope } from './expressions/read-analysis.ts';
 
 export interface Finding {
   code: string;
@@ -18,7 +17,6 @@ export interface Finding {
 export class ValidationContext {
   readonly graph: WorkflowGraph;
   readonly diagnostics: Diagnostic[] = [];
-  private scope: ReadScope | undefined;
 
   constructor(
     readonly workflow: Workflow,
@@ -26,11 +24,6 @@ export class ValidationContext {
     readonly schemas: JsonSchemaChecker,
   ) {
     this.graph = new WorkflowGraph(workflow);
-  }
-
-  /** The graph facts reads are judged against (guaranteed-before, loops), built on first use and shared by the checks. */
-  get reads(): ReadScope {
-    return (this.scope ??= new ReadScope(this.graph, this.workflow));
   }
 
   /** A finding about the step at graph node `v`; `rest` continues the JSON path inside it. */

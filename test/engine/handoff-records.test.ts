@@ -95,8 +95,10 @@ describe('handoff records', () => {
   it('a revision whose new input changes the record runs the receiving step again with the new record', async () => {
     const later = { ...record, next: 'refund half the order' };
     const r = await runScenario(workflow(), scenario([
-      { when: 'input.ticket = "T-1"', succeed: { order: 'A17', handoff: record } },
-      { when: 'input.ticket = "T-2"', succeed: { order: 'A17', handoff: later } },
+      { cases: [
+        { when: 'input.ticket = "T-1"', then: { succeed: { order: 'A17', handoff: record } } },
+        { when: 'input.ticket = "T-2"', then: { succeed: { order: 'A17', handoff: later } } },
+      ] },
     ], {
       state: 'succeeded',
       attempts: [

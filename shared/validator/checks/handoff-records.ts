@@ -4,6 +4,7 @@
 // certainly finished before the receiver on every path (the same guaranteed-before table as
 // expression reads, expressions/read-analysis.ts).
 import { KIND_SPECS } from '../../definition/step-kinds.ts';
+import { readScopeOf } from '../expressions/read-analysis.ts';
 import { suggest } from './ids-and-references.ts';
 import type { ValidationContext } from '../validation-context.ts';
 
@@ -75,7 +76,7 @@ function checkReceiver(ctx: ValidationContext, v: number, from: string): void {
     });
     return;
   }
-  if (!ctx.reads.before.has(v, x)) {
+  if (!readScopeOf(graph, ctx.workflow).before.has(v, x)) {
     ctx.atStep(v, ['handoffFrom'], {
       code: 'missing-dependency',
       message: `step "${step.id}" receives the handoff of "${from}", but "${from}" has not certainly finished with an output before "${step.id}" on every path`,
