@@ -21,7 +21,8 @@ import { armEscalationTimers, escalateAfterFailure } from './policy-escalation.t
 import { coverageHash } from './input-coverage.ts';
 import { runInlineStep } from './inline-steps.ts';
 import type { Completion, Launch, LiveRun } from './live-run.ts';
-import { checkAgainstSchema } from './output-contract.ts';
+import { outputViolations } from './output-contract.ts';
+import { withHandoff } from './handoff-input.ts';
 import type { RunPort } from './run-port.ts';
 import { poolOf, releaseSlot, slotOrQueue, type Pool } from './run-slots.ts';
 import { attemptId, currentAttempt, type AttemptRecord, type Evidence, type StepRuntime } from '../../shared/run/run-model.ts';
@@ -89,7 +90,8 @@ export class AttemptRunner {
     let idempotencyKey: string | undefined;
     try {
       const source = inputSource(s, step);
-      input = source.kind === 'value' ? source.value : source.kind === 'run_input' ? m.input : await evaluate(source.expression, ctx);
+      // An operator's retry input is the whole input; otherwise a received handoff joins it.
+      input = source.kind === 'value' ? source.value : withHandoff(step, source.kind === 'run_input' ? m.input : await evaluate(source.expression, ctx), m.view);
       const key = keySource(s, step, number);
       idempotencyKey = key.kind === 'value' ? key.value : String(await evaluate(key.expression, ctx)); // one key per activation, given to every attempt
     } catch (e) {
@@ -295,7 +297,7 @@ export class AttemptRunner {
 
   /** Why an output the executor reports as a success does not count: it breaks the output schema or the accept rule. */
   private async contractFailure(live: LiveRun, step: Step, output: unknown): Promise<{ code: AttemptErrorCode; message: string; retryable?: boolean } | undefined> {
-    const violations = step.output === undefined ? undefined : checkAgainstSchema(step.output, output);
+    const violations = outputViolations(step, output);
     if (violations !== undefined) return { code: 'invalid_output', message: `the output does not match the step's output schema: ${violations}` };
     if (step.accept === undefined) return undefined;
     try {

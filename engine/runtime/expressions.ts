@@ -171,6 +171,8 @@ export function stepReads(step: Step): string[] {
       // a syntax error is the validator's to report
     }
   }
+  // A received handoff is a read of the giving step's output (handoff-input.ts).
+  if (step.handoffFrom !== undefined) ids.add(step.handoffFrom);
   const out = [...ids].sort();
   readsCache.set(step, out);
   return out;

@@ -8,7 +8,7 @@ import type { DebugActionName, RunLevelActionName, StepActionName } from '../../
 import { debugActionRefusal, runActionRefusal, stepActionRefusal, type Refusal } from '../../shared/run/action-rules.ts';
 import { StoreError } from '../store/store-error.ts';
 import type { LiveRun } from './live-run.ts';
-import { checkAgainstSchema } from './output-contract.ts';
+import { outputViolations } from './output-contract.ts';
 import { reopenPlan } from './reopen-plan.ts';
 import type { RunPort } from './run-port.ts';
 import { operatorEvidenceId, type StepRuntime } from '../../shared/run/run-model.ts';
@@ -99,7 +99,7 @@ export class OperatorActions {
     const live = this.port.load(runId);
     const s = this.stepFor(live, stepId, 'skip');
     const step = live.index.steps.get(stepId) as Step;
-    const problems = step.output === undefined ? undefined : checkAgainstSchema(step.output, output);
+    const problems = outputViolations(step, output);
     if (problems !== undefined) throw new StoreError('bad-input', `the output does not match the output schema of "${stepId}": ${problems}; nothing was changed`);
     await this.port.enqueue(live, async () => {
       this.operatorSettles(live, s, 'skip', by, reason);
@@ -112,8 +112,8 @@ export class OperatorActions {
     const live = this.port.load(runId);
     const s = this.stepFor(live, stepId, 'resolve');
     const step = live.index.steps.get(stepId) as Step;
-    if (as === 'succeeded' && step.output !== undefined) {
-      const problems = checkAgainstSchema(step.output, evidence ?? null);
+    if (as === 'succeeded') {
+      const problems = outputViolations(step, evidence ?? null);
       if (problems !== undefined) throw new StoreError('bad-input', `the evidence does not match the output schema of "${stepId}": ${problems}; nothing was changed`);
     }
     await this.port.enqueue(live, async () => {

@@ -1,6 +1,8 @@
 // A step's output is checked against its `output` JSON Schema before it counts as success
 // (principle 2): a failing output is `invalid_output`, never a success.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { outputContractOf } from '../../shared/definition/handoff-record.ts';
+import type { Step } from '../../shared/definition/workflow-schema.ts';
 
 // validateSchema: false, because every schema that reaches a run was checked against the draft
 // 2020-12 meta-schema by the validator (json-schema-check.ts) before the definition could run;
@@ -33,4 +35,15 @@ export function checkAgainstSchema(schema: Record<string, unknown>, value: unkno
     .slice(0, 5)
     .map((e) => `${e.instancePath === '' ? 'the value' : e.instancePath} ${e.message ?? 'is invalid'}`)
     .join('; ');
+}
+
+/**
+ * Returns undefined when `output` satisfies the step's output contract (its `output` schema, and
+ * for a step that gives a handoff, the record under `handoff`: shared/definition/handoff-record.ts),
+ * else a readable list of the violations. Every check of a step's output goes through here: an
+ * executor's result, an operator's skip or resolve, a debug run's pin.
+ */
+export function outputViolations(step: Step, output: unknown): string | undefined {
+  const contract = outputContractOf(step);
+  return contract === undefined ? undefined : checkAgainstSchema(contract, output);
 }

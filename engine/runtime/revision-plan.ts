@@ -15,6 +15,7 @@ import { runInlineStep } from './inline-steps.ts';
 import { runsInline } from '../../shared/definition/step-kinds.ts';
 import { decideRevision } from './revision-decision.ts';
 import type { RunModel, StepRuntime } from '../../shared/run/run-model.ts';
+import { withHandoff } from './handoff-input.ts';
 
 /** The actions of shared/api's RevisePlan, which `weft revise --json` prints. */
 export type PlannedAction = RevisePlanAction;
@@ -58,7 +59,7 @@ export async function planRevision(m: RunModel, index: DefinitionIndex, input: u
     const ctx: RunContext = { input, steps: view, run, [ACTIVATION]: activation };
     let stepInput: unknown;
     try {
-      stepInput = step.input === undefined ? input : await evaluate(step.input, ctx);
+      stepInput = withHandoff(step, step.input === undefined ? input : await evaluate(step.input, ctx), view);
     } catch (e) {
       out.push({ stepId: id, kind: step.kind, action: 'rerun', reason: `its input cannot be resolved (${(e as Error).message}): it will fail with input_error` });
       continue;

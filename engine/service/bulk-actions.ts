@@ -13,7 +13,7 @@ import type { Step } from '../../shared/definition/workflow-schema.ts';
 import { runActionRefusal, stepActionRefusal } from '../../shared/run/action-rules.ts';
 import { indexDefinition } from '../../shared/run/definition-index.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
-import { checkAgainstSchema } from '../runtime/output-contract.ts';
+import { outputViolations } from '../runtime/output-contract.ts';
 import type { ReplayVerdict } from '../../shared/api/replay-result.ts';
 import { isFinishedRunState } from '../../shared/definition/names.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
@@ -111,8 +111,8 @@ const resolve: BulkActionKind<RequestOf<'resolve'>> = {
     const why = stepActionRefusal(run, step, 'resolve');
     if (why !== undefined) return refused(why.message);
     const def: Step | undefined = indexDefinition(run.workflow).steps.get(step);
-    if (r.as === 'succeeded' && def?.output !== undefined) {
-      const problems = checkAgainstSchema(def.output, r.evidence ?? null);
+    if (r.as === 'succeeded' && def !== undefined) {
+      const problems = outputViolations(def, r.evidence ?? null);
       if (problems !== undefined) return refused(`the evidence does not match the output schema of "${step}": ${problems}; give --evidence; nothing was changed`);
     }
     const evidence = r.evidence === undefined ? {} : { evidence: r.evidence };

@@ -5,7 +5,7 @@
 import type { StartRunDebug } from '../../shared/api/start-run-command.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { RunDebugSettings } from '../../shared/events/run-event.ts';
-import { checkAgainstSchema } from '../runtime/output-contract.ts';
+import { outputViolations } from '../runtime/output-contract.ts';
 import { ServiceError } from './service-error.ts';
 
 /**
@@ -26,7 +26,7 @@ export function checkDebug(workflow: Workflow, debug: StartRunDebug | undefined)
     const step = steps.get(id);
     if (step === undefined) throw new ServiceError('bad-input', `the pin "${id}" names no step of workflow "${workflow.id}"; its steps are ${known}; nothing was run`, '$.debug.pins');
     if (step.kind === 'end') throw new ServiceError('bad-input', `the pin "${id}" is on an end step, which gives no output of its own; pin a step before it; nothing was run`, '$.debug.pins');
-    const problems = step.output === undefined ? undefined : checkAgainstSchema(step.output, output);
+    const problems = outputViolations(step, output);
     if (problems !== undefined) throw new ServiceError('bad-input', `the pinned output of "${id}" does not match its output schema: ${problems}; nothing was run`, '$.debug.pins');
   }
   return { breakpoints, pins: { ...pins } };

@@ -44,14 +44,16 @@ interface Box {
 
 /**
  * The words an edge's label shows besides its condition (empty with no condition: no label), as
- * OutcomeEdge draws them: the outcomes when they are not the plain "succeeded", "default" and the
- * loop bound.
+ * OutcomeEdge draws them: the handoff chip, the outcomes when they are not the plain "succeeded",
+ * "default" and the loop bound.
  */
-export function edgeLabelParts(edge: Workflow['edges'][number]): string[] {
+export function edgeLabelParts(edge: Workflow['edges'][number], handoff = false): string[] {
   const outcomes = edgeOutcomesOf(edge);
   const plain = outcomes.length === 1 && outcomes[0] === 'succeeded' && edge.when === undefined && edge.default !== true && edge.maxTraversals === undefined;
-  if (plain) return [];
-  const parts = outcomes.map((o) => o.replace('_', ' '));
+  // The handoff chip (an icon and the word) is about as wide as a 9-letter word.
+  const chip = handoff ? ['  handoff'] : [];
+  if (plain) return chip;
+  const parts = [...chip, ...outcomes.map((o) => o.replace('_', ' '))];
   if (edge.default === true) parts.push('default');
   if (edge.maxTraversals !== undefined) parts.push(`↺ ${edge.maxTraversals}`);
   return parts;
@@ -71,9 +73,11 @@ export function labelWidth(parts: readonly string[], condition?: string): number
 }
 
 /** The labelled edges of a workflow with their widths; with `shares`, every edge shows its share ("100%"). */
-export function labelledEdges(workflow: Pick<Workflow, 'edges'>, shares = false): LabelledEdge[] {
+export function labelledEdges(workflow: Pick<Workflow, 'edges'> & Partial<Pick<Workflow, 'steps'>>, shares = false): LabelledEdge[] {
+  // An edge into a step that receives a handoff from the edge's source shows the handoff chip.
+  const handoff = new Set((workflow.steps ?? []).flatMap((s) => (s.handoffFrom === undefined ? [] : [`${s.handoffFrom}>${s.id}`])));
   return workflow.edges.flatMap((e) => {
-    const parts = edgeLabelParts(e);
+    const parts = edgeLabelParts(e, handoff.has(`${e.from}>${e.to}`));
     const width = labelWidth(shares ? ['100%', ...parts] : parts, e.when);
     return width === 0 ? [] : [{ id: e.id, from: e.from, to: e.to, width }];
   });

@@ -13,7 +13,7 @@ const NONE: Readonly<Record<string, LabelPlace>> = {};
 
 export function useLabelPlaces(workflow: Workflow, positions: Positions): Readonly<Record<string, LabelPlace>> {
   const large = workflow.steps.length > LABEL_PLACING_MAX;
-  const edges = workflow.edges;
-  const labelled = useMemo(() => (large ? [] : labelledEdges({ edges })), [large, edges]);
+  const { edges, steps } = workflow;
+  const labelled = useMemo(() => (large ? [] : labelledEdges({ edges, steps })), [large, edges, steps]);
   return useMemo(() => (labelled.length === 0 ? NONE : placeEdgeLabels(positions, labelled)), [positions, labelled]);
 }

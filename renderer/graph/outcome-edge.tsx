@@ -2,6 +2,7 @@
 // outcomes are drawn dashed in their colour; loop edges show their bound. Zoomed far out, the
 // edge is its path alone.
 import { memo } from 'react';
+import { Handshake } from 'lucide-react';
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, Position, type EdgeProps } from '@xyflow/react';
 import { bezierPoint } from './edge-label-layout.ts';
 import type { OutcomeFlowEdge } from './to-flow.ts';
@@ -22,6 +23,7 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
   const outcomes = data?.outcomes ?? ['succeeded'];
   const main = outcomes[0] ?? 'succeeded';
   const problems = data?.problems ?? 0;
+  const handoff = data?.handoff === true;
   const plain = outcomes.length === 1 && main === 'succeeded' && !data?.when && !data?.isDefault && data?.maxTraversals === null && problems === 0;
   // On the insights page: a band as wide as the share of runs that took the edge.
   const stats = data?.stats;
@@ -52,7 +54,7 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
           <title>{`${taken === true ? 'taken' : 'not taken'}: ${why}`}</title>
         </path>
       ) : null}
-      {far || (plain && stats === undefined) ? null : (
+      {far || (plain && stats === undefined && !handoff) ? null : (
         <EdgeLabelRenderer>
           <div
             className="edge-label nodrag nopan"
@@ -74,6 +76,11 @@ function OutcomeEdgeView(props: EdgeProps<OutcomeFlowEdge>) {
                 title={`taken ${stats.taken} of ${stats.decided} times its source decided; by ${Math.round(stats.share * 100)}% of runs`}
               >
                 {stats.frequency === null ? '–' : `${Math.round(stats.frequency * 100)}%`}
+              </span>
+            ) : null}
+            {handoff ? (
+              <span className="edge-handoff" data-testid={`edge-handoff-${id}`} title="the step after this edge receives a handoff record from the step before it (what was completed, what to do next, constraints, references)">
+                <Handshake size={11} aria-hidden="true" /> handoff
               </span>
             ) : null}
             {plain ? null : outcomes.map((o) => (

@@ -84,6 +84,8 @@ export interface OutcomeEdgeData extends Record<string, unknown> {
   diff?: DiffMark;
   /** On the insights page: how often it was taken. */
   stats?: EdgeStatsMark;
+  /** The edge's target receives a handoff record from its source (`handoffFrom`, docs/long-running.md). */
+  handoff?: true;
   /** Where the label sits, clear of nodes: `t` along the curve (0 source, 1 target), `dy` off it; else the middle. */
   labelAt?: { t: number; dy: number };
 }
@@ -143,6 +145,7 @@ export function edgeOutcomesOf(edge: Edge): EdgeOutcome[] {
 }
 
 export function toEdges(workflow: Workflow, runId: string | null): OutcomeFlowEdge[] {
+  const handoffFrom = new Map(workflow.steps.flatMap((s) => (s.handoffFrom === undefined ? [] : [[s.id, s.handoffFrom] as const])));
   return workflow.edges.map((edge) => ({
     id: edge.id,
     type: 'outcome',
@@ -154,6 +157,7 @@ export function toEdges(workflow: Workflow, runId: string | null): OutcomeFlowEd
       isDefault: edge.default === true,
       maxTraversals: edge.maxTraversals ?? null,
       runId,
+      ...(handoffFrom.get(edge.to) === edge.from ? { handoff: true as const } : {}),
     },
   }));
 }

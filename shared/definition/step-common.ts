@@ -61,6 +61,11 @@ export const stepCommon = {
     .describe('what a call of this step costs, for steps that bill outside token usage (a paid API); see docs/cost.md'),
   revalidate: Revalidate.optional().describe('a check run when this waiting step resumes (human, event, wait): false settles it stale (docs/long-running.md)'),
   tags: z.array(z.string().min(1)).optional().describe('labels a workspace policy selects steps by, e.g. ["payment"] (docs/policies.md)'),
+  handoff: z
+    .boolean()
+    .optional()
+    .describe('true: the step\'s output carries a handoff record under "handoff" ({completed, next, constraints, refs}), checked like the rest of its output (docs/long-running.md)'),
+  handoffFrom: StepId.optional().describe('id of an upstream step that gives a handoff: its record becomes the "handoff" key of this step\'s input'),
 };
 
 /**

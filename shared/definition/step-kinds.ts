@@ -56,6 +56,12 @@ export type KindTraits<S> = KindRoute & {
    * workspace), `workflows` finds its child workflows there, `none` reads nothing.
    */
   folder: 'code' | 'workflows' | 'none';
+  /**
+   * Whether a step of the kind may give a handoff record (`handoff: true`): its own work shapes
+   * its output (a reply, a script's value, a child's result), so the record can be a key of it.
+   * Kinds whose output the engine builds (a person's answer, an event, an http reply) cannot.
+   */
+  handoff: boolean;
 };
 
 type StepOfSchema<K extends string, C extends z.ZodType> = z.output<ReturnType<typeof stepSchema<K, C>>>;
@@ -68,60 +74,60 @@ function defineKind<K extends StepKind, C extends z.ZodType, const T extends Kin
 export const KIND_SPECS = {
   agent: defineKind('agent', AgentConfig, {
     route: 'executor', outside: true, family: 'work', outcomes: ['succeeded', 'failed', 'timed_out', 'budget_exceeded'],
-    canFail: true, canHaveEffect: true, folder: 'none',
+    canFail: true, canHaveEffect: true, folder: 'none', handoff: true,
   }),
   script: defineKind('script', ScriptConfig, {
     route: 'executor', outside: true, family: 'work', outcomes: ['succeeded', 'failed', 'timed_out', 'budget_exceeded'],
-    canFail: true, canHaveEffect: true, folder: 'code',
+    canFail: true, canHaveEffect: true, folder: 'code', handoff: true,
   }),
   command: defineKind('command', CommandConfig, {
     route: 'executor', outside: true, family: 'work', outcomes: ['succeeded', 'failed', 'timed_out', 'unknown', 'budget_exceeded'],
-    canFail: true, canHaveEffect: true, folder: 'code',
+    canFail: true, canHaveEffect: true, folder: 'code', handoff: true,
   }),
   http: defineKind('http', HttpConfig, {
     route: 'executor', outside: true, family: 'work', outcomes: ['succeeded', 'failed', 'timed_out', 'budget_exceeded'],
-    canFail: true, canHaveEffect: true, folder: 'none',
+    canFail: true, canHaveEffect: true, folder: 'none', handoff: false,
   }),
   human: defineKind('human', HumanConfig, {
     route: 'handler', outside: false, family: 'people', outcomes: ['succeeded', 'rejected', 'expired'],
-    canFail: true, canHaveEffect: false, folder: 'none',
+    canFail: true, canHaveEffect: false, folder: 'none', handoff: false,
   }),
   wait: defineKind('wait', WaitConfig, {
     route: 'handler', outside: false, family: 'time', outcomes: ['succeeded'],
-    canFail: false, canHaveEffect: false, folder: 'none',
+    canFail: false, canHaveEffect: false, folder: 'none', handoff: false,
   }),
   event: defineKind('event', EventConfig, {
     route: 'handler', outside: false, family: 'time', outcomes: ['succeeded', 'expired'],
-    canFail: true, canHaveEffect: false, folder: 'none',
+    canFail: true, canHaveEffect: false, folder: 'none', handoff: false,
   }),
   router: defineKind('router', RouterConfig.optional(), {
     route: 'inline', outside: false, family: 'flow', outcomes: ['succeeded'],
-    canFail: false, canHaveEffect: false, folder: 'none',
+    canFail: false, canHaveEffect: false, folder: 'none', handoff: false,
   }),
   join: defineKind('join', JoinConfig.optional(), {
     route: 'inline', outside: false, family: 'flow', outcomes: ['succeeded', 'failed'],
     // It fails when it can no longer be met: a failed branch under the default `onFailedBranch:
     // "fail"`, or too few branches left for `atLeast`.
     canFail: (step) => step.config?.mode !== 'any' || step.config.onFailedBranch !== 'ignore',
-    canHaveEffect: false, folder: 'none',
+    canHaveEffect: false, folder: 'none', handoff: false,
   }),
   map: defineKind('map', MapConfig, {
     route: 'handler', outside: true, family: 'nested', outcomes: ['succeeded', 'failed'],
-    canFail: true, canHaveEffect: false, folder: 'workflows',
+    canFail: true, canHaveEffect: false, folder: 'workflows', handoff: false,
   }),
   subworkflow: defineKind('subworkflow', SubworkflowConfig, {
     route: 'handler', outside: true, family: 'nested', outcomes: ['succeeded', 'failed'],
-    canFail: true, canHaveEffect: false, folder: 'workflows',
+    canFail: true, canHaveEffect: false, folder: 'workflows', handoff: true,
   }),
   transform: defineKind('transform', TransformConfig, {
     route: 'inline', outside: false, family: 'data', outcomes: ['succeeded', 'failed'],
     // Its expression cannot fail a valid definition, but its output schema and acceptance rule can.
     canFail: (step) => step.output !== undefined || step.accept !== undefined,
-    canHaveEffect: false, folder: 'none',
+    canHaveEffect: false, folder: 'none', handoff: true,
   }),
   end: defineKind('end', EndConfig.optional(), {
     route: 'inline', outside: false, family: 'flow', outcomes: [],
-    canFail: false, canHaveEffect: false, folder: 'none',
+    canFail: false, canHaveEffect: false, folder: 'none', handoff: false,
   }),
 } satisfies { [K in StepKind]: { schema: { shape: { kind: z.ZodLiteral<K> } } } };
 

@@ -18,6 +18,7 @@ import { checkWaiting } from './checks/waiting.ts';
 import { checkJsonSchemas } from './checks/json-schemas.ts';
 import { checkAgentCandidates } from './checks/agent-candidates.ts';
 import { checkRevalidation } from './checks/revalidation.ts';
+import { checkHandoffRecords } from './checks/handoff-records.ts';
 
 const CHECKS = [
   checkIdsAndReferences,
@@ -33,6 +34,7 @@ const CHECKS = [
   checkRevalidation,
   checkJsonSchemas,
   checkAgentCandidates,
+  checkHandoffRecords,
 ];
 
 /** Parse caches; the editor passes one set in and reuses it while a graph is drawn. */

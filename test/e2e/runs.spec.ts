@@ -92,7 +92,8 @@ test('a breakpoint pauses a debug run before its step; continue, then step', asy
 
 test('a pinned agent output settles the step without calling the agent', async ({ page }) => {
   const pin = join(ws.dir, 'research-pin.json');
-  writeFileSync(pin, JSON.stringify({ summary: 'Pinned while debugging.', sources: [{ title: 'A pinned source', url: 'https://example.org/pinned' }] }));
+  // research gives a handoff (docs/long-running.md): a pinned output holds one like a real one.
+  writeFileSync(pin, JSON.stringify({ summary: 'Pinned while debugging.', sources: [{ title: 'A pinned source', url: 'https://example.org/pinned' }], handoff: { completed: 'pinned research', next: 'draft from the pinned summary' } }));
   const runId = await start(['research-review.weft.json', '--input', JSON.stringify(REVIEW_INPUT), '--pin', `research=@${pin}`]);
   await openRun(page, runId);
   await page.getByTestId('step-node-research').click();

@@ -2,11 +2,18 @@
 // control (see renderer/kinds/field-spec.ts). A kind's config fields are in its entry of
 // renderer/kinds/kind-views.ts.
 import type { FieldSpec } from '../../kinds/field-spec.ts';
+import { kindsWhere } from '../../../shared/definition/step-kinds.ts';
+
+/** Kinds whose own work shapes the output, so a step of them may give a handoff record (docs/long-running.md). */
+const HANDOFF_KINDS: ReadonlySet<unknown> = new Set(kindsWhere((k) => k.handoff));
+const mayGiveHandoff = (e: Record<string, unknown>): boolean => HANDOFF_KINDS.has(e['kind']);
 
 export const DATA_FIELDS: FieldSpec[] = [
   { path: 'input', label: 'Input', widget: 'jsonata-multiline', hint: 'JSONata over {input, steps, run}; absent passes the run input' },
   { path: 'output', label: 'Output schema', widget: 'json-schema' },
   { path: 'accept', label: 'Accept when', widget: 'jsonata' },
+  { path: 'handoff', label: 'Gives a handoff', hint: 'its output carries a handoff record under "handoff": completed, next, constraints, refs', show: mayGiveHandoff },
+  { path: 'handoffFrom', label: 'Handoff from', widget: 'step-select', hint: 'the upstream step whose handoff record becomes the "handoff" key of this step\'s input' },
 ];
 
 export const RELIABILITY_FIELDS: FieldSpec[] = [

@@ -62,6 +62,8 @@ const STEP_SECTIONS: Record<string, string> = {
   input: 'data',
   output: 'data',
   accept: 'data',
+  handoff: 'data',
+  handoffFrom: 'data',
   retry: 'reliability',
   timeoutMs: 'reliability',
   deadlineMs: 'reliability',

@@ -26,6 +26,7 @@ import { messageOf } from '../../core/query-client.ts';
 import { attemptList, detailFirstPlace } from './older-attempts.ts';
 import { pausedStepNext } from '../actions/debug-words.ts';
 import { RevalidationSection } from './revalidation-view.tsx';
+import { HandoffCards } from './handoff-card.tsx';
 
 export interface RunSelection {
   stepId: string;
@@ -123,6 +124,7 @@ function StepDetailView({ detail, definition, selection, onSelect, actions }: Pr
         </div>
       ) : null}
       {step.revalidation !== undefined ? <RevalidationSection revalidation={step.revalidation} activation={step.activation} /> : null}
+      <HandoffCards definition={definition} stepId={step.id} attempt={attempt} onSelect={onSelect} />
       {attempt === undefined ? <p className="muted">{step.outcome === null ? 'No attempt yet.' : 'No attempt was made.'}</p> : <AttemptSection step={step} attempt={attempt} place={list.firstPlace + attempts.indexOf(attempt)} runId={detail.run.id} />}
       <Provenance entries={provenance} onSelect={onSelect} />
       {step.permittedActions.length > 0 ? (

@@ -6,7 +6,7 @@ import { shapeOf } from '../expressions/boolean-shape.ts';
 import { allExpressionSites, WORKFLOW_OUTPUT, type ExpressionSite } from '../expressions/expression-sites.ts';
 import type { AstNode } from '../expressions/jsonata-ast.ts';
 import type { Shape } from '../expressions/expression-shape.ts';
-import { ReadScope } from '../expressions/read-analysis.ts';
+import { readScopeOf } from '../expressions/read-analysis.ts';
 import { referencesOf } from '../expressions/references.ts';
 import { declaredType, walkSchema } from '../schema/schema-path.ts';
 import { outputSchemaOf } from '../schema/implicit-outputs.ts';
@@ -14,7 +14,7 @@ import type { Finding, ValidationContext } from '../validation-context.ts';
 
 export function checkExpressions(ctx: ValidationContext): void {
   const { graph, workflow } = ctx;
-  const scope = new ReadScope(graph, workflow);
+  const scope = readScopeOf(graph, workflow);
   const report = (site: ExpressionSite, f: Finding): void => {
     if (site.reader === WORKFLOW_OUTPUT) ctx.at(site.path, f);
     else if (site.edge) ctx.atEdge(site.edge, site.path, f, graph.step(site.reader).id);

@@ -234,5 +234,17 @@ export class ReadScope {
   }
 }
 
+const scopes = new WeakMap<WorkflowGraph, ReadScope>();
+
+/** The one ReadScope of a graph, shared by the validator's checks (the expression reads, a received handoff). */
+export function readScopeOf(graph: WorkflowGraph, workflow: Workflow): ReadScope {
+  let scope = scopes.get(graph);
+  if (scope === undefined) {
+    scope = new ReadScope(graph, workflow);
+    scopes.set(graph, scope);
+  }
+  return scope;
+}
+
 const declaredOf = (status: 'declared' | 'open', hasSchema: boolean): boolean | null =>
   hasSchema && status === 'declared' ? true : null;

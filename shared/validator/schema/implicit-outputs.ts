@@ -2,6 +2,7 @@
 // and join steps have outputs the engine itself builds, so downstream reads of them can be checked.
 import type { Step } from '../../definition/workflow-schema.ts';
 import type { WorkflowGraph } from '../graph/workflow-graph.ts';
+import { outputContractOf } from '../../definition/handoff-record.ts';
 
 const HUMAN_OUTPUT = {
   type: 'object',
@@ -28,13 +29,15 @@ const HTTP_OUTPUT = {
 };
 
 /**
- * The schema of a step's output: its own `output`, else what the engine builds, else none.
+ * The schema of a step's output: its own `output` (with its handoff record, if it gives one), else what the engine builds, else none.
  * A join's output holds the outputs of the branches that arrived, by step id: after an `any` or
  * `atLeast` join, `steps.<join>.output.<branch>` is how to read whichever branches ran.
  */
 export function outputSchemaOf(graph: WorkflowGraph, v: number): Record<string, unknown> | undefined {
   const step: Step = graph.step(v);
-  if (step.output) return step.output;
+  // A step that gives a handoff record has it in its output contract (handoff-record.ts).
+  const contract = outputContractOf(step);
+  if (contract) return contract;
   switch (step.kind) {
     case 'join': {
       const properties: Record<string, unknown> = {};
