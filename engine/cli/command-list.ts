@@ -35,6 +35,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'skip', load: async () => (await import('./commands/operator-commands.ts')).skipCommand },
   { name: 'resolve', load: async () => (await import('./commands/operator-commands.ts')).resolveCommand },
   { name: 'keep', load: async () => (await import('./commands/operator-commands.ts')).keepCommand },
+  { name: 'note', load: async () => (await import('./commands/note-command.ts')).noteCommand },
   { name: 'bulk', load: async () => (await import('./commands/bulk-command.ts')).bulkCommand },
   { name: 'trust', load: async () => (await import('./commands/trust-command.ts')).trustCommand },
   { name: 'test', load: async () => (await import('./commands/test-command.ts')).testCommand },

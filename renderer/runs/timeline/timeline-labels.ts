@@ -31,6 +31,7 @@ export const MARKER_LABEL: Readonly<Record<MarkerKind, string>> = {
   reopened: 'path re-decided',
   passed_over: 'passed over',
   migrated: 'version changed (migrated)',
+  note: 'note',
 };
 
 /** What a span is doing, said of an attempt: now (open) and after (ended). */
