@@ -115,6 +115,9 @@ describe('every route of the table answers what its entry says', () => {
 
     expect((await exercise('tasks.answer', { params: { runId, stepId: 'check' }, body: { action: 'approve', by: 'ana' } })).answer.runId).toBe(runId);
     await waitUntil(async () => (await exercise('runs.get', { params: { id: runId } })).answer.run.state === 'succeeded', 'the approved run ends');
+    // A note is an action too, and a settled run takes one.
+    expect((await exercise('runs.act', { params: { id: runId }, body: { action: 'note', step: 'check', text: 'approved after a call', by: 'ana' } })).answer).toMatchObject({ runId, state: 'succeeded' });
+    expect((await exercise('runs.get', { params: { id: runId } })).answer.run.notes).toMatchObject([{ stepId: 'check', text: 'approved after a call', by: 'ana' }]);
     expect((await exercise('runs.scenario', { params: { id: runId } })).answer).toMatchObject({ runId, workflowId: 'review', state: 'succeeded' });
     expect((await exercise('runs.saveScenario', { params: { id: runId } })).answer.file).toBe(`review.scenarios/from-run-${runId}.json`);
     // The run just approved, replayed on its own version: the decision is the recorded one.
