@@ -36,6 +36,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'resolve', load: async () => (await import('./commands/operator-commands.ts')).resolveCommand },
   { name: 'keep', load: async () => (await import('./commands/operator-commands.ts')).keepCommand },
   { name: 'note', load: async () => (await import('./commands/note-command.ts')).noteCommand },
+  { name: 'lesson', load: async () => (await import('./commands/lesson-command.ts')).lessonCommand },
   { name: 'bulk', load: async () => (await import('./commands/bulk-command.ts')).bulkCommand },
   { name: 'trust', load: async () => (await import('./commands/trust-command.ts')).trustCommand },
   { name: 'test', load: async () => (await import('./commands/test-command.ts')).testCommand },
