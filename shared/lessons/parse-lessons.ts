@@ -36,7 +36,7 @@ export function lessonsProblem(file: string, diagnostics: readonly Diagnostic[])
   const first = diagnostics[0];
   if (first === undefined) return `${file} is not a valid lessons file`;
   // A schema finding's message starts with its JSON path already; a syntax error's place is its line.
-  const where = first.line === undefined ? (first.message.startsWith(first.path) ? '' : `${first.path}: `) : `line ${first.line}, column ${first.column ?? 1}: `;
+  const where = first.line === undefined ? (first.message.startsWith(first.path) ? '' : `${first.path}: `) : first.message.includes(`line ${first.line}`) ? '' : `line ${first.line}, column ${first.column ?? 1}: `;
   const more = diagnostics.length > 1 ? ` (and ${diagnostics.length - 1} more)` : '';
   return `${file}: ${where}${first.message}${more}; ${first.hint}`;
 }

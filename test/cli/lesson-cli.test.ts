@@ -74,7 +74,7 @@ describe('weft lesson', () => {
     writeFileSync(lessons, broken);
     const listed = await weft(['lesson', 'list', 'quote']);
     expect(listed.code).toBe(2);
-    expect(listed.stderr).toMatch(/quote\.lessons\.json: line 6, column \d+: .+; /);
+    expect(listed.stderr).toMatch(/quote\.lessons\.json: not valid JSON at line 6, column \d+: .+; /);
     const added = await weft(['lesson', 'add', runId, '--db', db, '--steps', 'price', '--failure-mode', 'x', '--changed', 'y']);
     expect(added.code).toBe(2);
     expect(added.stderr).toContain('the file was left as it is and no lesson was recorded');
