@@ -11,6 +11,7 @@ import type { RunActionsClient } from '../../api/run-actions-client.ts';
 import { requireClients } from '../../api/clients.ts';
 import { When } from '../../core/when.tsx';
 import { ActionDialog } from '../actions/action-dialog.tsx';
+import { RecordLesson } from './lesson-dialog.tsx';
 import './run-notes.css';
 
 export interface RunNotesProps {
@@ -34,10 +35,13 @@ export function RunNotes({ detail, stepId, client, onDone }: RunNotesProps) {
       <div className="run-notes-head">
         <h3>Notes{notes.length > 0 ? <span className="faint"> · {notes.length}</span> : null}</h3>
         {canNote ? (
-          <button type="button" className="button run-notes-add" onClick={() => setOpen(true)} data-testid="add-note">
-            <MessageSquarePlus size={13} aria-hidden="true" />
-            Add note
-          </button>
+          <div className="run-notes-buttons">
+            {stepId === undefined ? <RecordLesson detail={detail} /> : null}
+            <button type="button" className="button run-notes-add" onClick={() => setOpen(true)} data-testid="add-note">
+              <MessageSquarePlus size={13} aria-hidden="true" />
+              Add note
+            </button>
+          </div>
         ) : null}
       </div>
       {notes.length === 0 ? (
