@@ -4,7 +4,13 @@
 // so they are versioned in git with it and reviewed before the workflow is changed (the editor
 // shows them on their steps and before a save that changes one).
 import { z } from 'zod';
-import { ActorName, NonBlankText, StepId, WorkflowId } from '../api/api-ids.ts';
+import { STEP_ID_PATTERN, WORKFLOW_ID_PATTERN } from '../definition/names.ts';
+
+// The file's own field rules (shared/api's request ids import this file's schema, not the other way round).
+const NonBlankText = z.string().regex(/\S/, 'must not be empty or only spaces');
+const ActorName = NonBlankText.max(200, 'a name is at most 200 characters');
+const StepId = z.string().max(200).regex(STEP_ID_PATTERN, 'a step id is a name such as "verify_payment" (letters, digits, _; not starting with a digit)');
+const WorkflowId = z.string().max(200).regex(WORKFLOW_ID_PATTERN, 'a workflow id is a slug such as "order-payment"');
 
 export const LESSONS_FORMAT = 'weft-lessons/v1';
 
