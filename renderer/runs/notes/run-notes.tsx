@@ -65,7 +65,7 @@ function NoteItem({ note, showStep }: { note: RunNoteView; showStep: boolean }) 
       <div className="run-note-body">
         <p className="run-note-text">{note.text}</p>
         <span className="faint run-note-meta">
-          {note.by} · <When at={note.at} />
+          {note.by} · <When at={note.at} part="local" />
           {showStep && note.stepId !== null ? (
             <>
               {' '}
