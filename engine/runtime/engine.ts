@@ -135,6 +135,11 @@ export class Engine {
     return this.operator.debugResume(runId, mode, by, reason);
   }
 
+  /** An operator's note on the run or one of its steps (`note_added`), in any run state. */
+  addNote(runId: string, stepId: string | undefined, text: string, by: string): Promise<void> {
+    return this.operator.addNote(runId, stepId, text, by);
+  }
+
   cancelRun(runId: string, by: string, reason: string): Promise<void> {
     return this.operator.cancelRun(runId, by, reason);
   }

@@ -1,11 +1,11 @@
-// Operator control: pause, resume, cancel, retry, skip, resolve and keep. Each action is an event
+// Operator control: pause, resume, cancel, retry, skip, resolve and keep, and notes. Each action is an event
 // naming who and why, applied inside a tick; a state that does not permit it is refused
 // (StoreError 'refused') before anything is written, by the rules of shared/run/action-rules.ts,
 // the same rules a run's read model lists its permitted actions by.
 import type { StepKind } from '../../shared/definition/names.ts';
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { DebugActionName, RunLevelActionName, StepActionName } from '../../shared/api/permitted-action.ts';
-import { debugActionRefusal, runActionRefusal, stepActionRefusal, type Refusal } from '../../shared/run/action-rules.ts';
+import { debugActionRefusal, noteRefusal, runActionRefusal, stepActionRefusal, type Refusal } from '../../shared/run/action-rules.ts';
 import { StoreError } from '../store/store-error.ts';
 import type { LiveRun } from './live-run.ts';
 import { outputViolations } from './output-contract.ts';
@@ -135,6 +135,20 @@ export class OperatorActions {
     await this.port.enqueue(live, async () => {
       this.port.emit(live, 'operator_action', { action: 'keep', by }, { step: stepId, activation: s.activation, reason: `kept by ${by}: ${reason}` });
       await this.port.reuseEvidence(live, s, ev, `kept by ${by}: evidence ${ev.id} (revision ${ev.covers.inputRevision}) stands although the input changed`);
+    });
+  }
+
+  /**
+   * An operator's note on the run, or on step `stepId`: recorded as `note_added` in any run state
+   * (a settled run's log takes it too), and nothing else changes.
+   */
+  async addNote(runId: string, stepId: string | undefined, text: string, by: string): Promise<void> {
+    const live = this.port.load(runId);
+    refuse(noteRefusal(live.model, stepId));
+    const s = stepId === undefined ? undefined : live.model.steps.get(stepId);
+    await this.port.enqueue(live, async () => {
+      const where = s === undefined ? {} : { step: s.id, ...(s.activation > 0 ? { activation: s.activation } : {}) };
+      this.port.emit(live, 'note_added', { text, by }, { ...where, reason: `note by ${by}` });
     });
   }
 

@@ -17,7 +17,7 @@ export interface HealthFacts {
   user: string;
 }
 
-type OtherRoute = Exclude<keyof RouteHandlers, 'compare' | 'policy.get' | 'policy.save' | 'runs.scenario' | 'runs.saveScenario' | 'runs.rebill' | 'templates.list' | `bulk.${'preview' | 'apply'}` | `workflows.${'create' | 'import' | 'save' | 'rename' | 'delete' | 'export'}`>;
+type OtherRoute = Exclude<keyof RouteHandlers, 'compare' | 'policy.get' | 'policy.save' | 'workflows.lessons' | 'workflows.addLesson' | 'runs.scenario' | 'runs.saveScenario' | 'runs.rebill' | 'templates.list' | `bulk.${'preview' | 'apply'}` | `workflows.${'create' | 'import' | 'save' | 'rename' | 'delete' | 'export'}`>;
 
 /** `reads` answers the heavy reads off the engine's thread (served-reads.ts). */
 export function apiHandlers(s: EngineService, reads: ServedReads, facts: HealthFacts): Pick<RouteHandlers, OtherRoute> {

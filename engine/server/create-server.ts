@@ -25,6 +25,7 @@ import { ServedReads } from '../service/served-reads.ts';
 import { workflowFileHandlers } from './workflow-file-routes.ts';
 import { scenarioHandlers } from './scenario-routes.ts';
 import { policyHandlers } from './policy-routes.ts';
+import { lessonsHandlers } from './lessons-routes.ts';
 import { serveAppIndex } from './app-index.ts';
 import { contentSecurityPolicyFor } from './security.ts';
 import { guardFailure, routerErrorHandler, sendError, setSecurityHeaders } from './request-guards.ts';
@@ -115,6 +116,7 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
     ...compareHandler(app, o.service, o.storePath),
     ...scenarioHandlers(o.service),
     ...policyHandlers(o.service),
+    ...lessonsHandlers(o.service),
     ...bulkHandlers(o.service),
   });
 

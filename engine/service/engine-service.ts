@@ -493,7 +493,7 @@ export class EngineService {
 
   /**
    * One operator action on a run (RunAction: pause, resume, cancel, retry, skip, resolve, keep,
-   * revise, fork). The engine refuses what the run's or step's state does not permit, before
+   * revise, fork, note). The engine refuses what the run's or step's state does not permit, before
    * anything is written. The answer is the run's state right after the action (for fork, the new
    * run's; for revise, with its plan); wait with settled() for the run to settle.
    */
@@ -503,6 +503,10 @@ export class EngineService {
     if (a.action === 'fork') return this.forkParsed(idOrPrefix, a);
     const runId = this.resolveRun(idOrPrefix);
     const by = a.by ?? this.actor;
+    if (a.action === 'note') {
+      await this.engine.addNote(runId, a.step, a.text, by);
+      return { runId, state: this.runState(runId) };
+    }
     const reason = a.reason ?? DEFAULT_REASON;
     // The engine's action starts synchronously (scenarios rely on it to act at a virtual instant).
     switch (a.action) {

@@ -78,6 +78,14 @@ export class RunReader {
     return this.store.resolveRunId(idOrPrefix);
   }
 
+  /** The run a lesson is learnt from (weft lesson add, POST /api/workflows/:id/lessons): its id and workflow. */
+  lessonRun(idOrPrefix: string): { runId: string; workflowId: string } {
+    const runId = this.resolveRunId(idOrPrefix);
+    const row = this.store.getRun(runId);
+    if (row === undefined) throw new Error(`run ${runId} resolved but has no row`);
+    return { runId, workflowId: row.workflowId };
+  }
+
   /**
    * The run as its log says, each event checked against its schema (Store.readEvents): what a
    * reader shows, forks and revises is named if damaged, never passed on. A big run is folded

@@ -4,6 +4,7 @@
 // carries the bearer token; an error body `{"error": {"code", "message", "path"?}}` becomes an
 // ApiError with those fields.
 import { callRoute, type RouteClient } from '../../shared/api/call-route.ts';
+import type { AddLessonRequest } from '../../shared/api/lessons.ts';
 import type { RouteAnswerOf } from '../../shared/api/routes.ts';
 import { RUN_STATES, type RunState } from '../../shared/definition/names.ts';
 import { ApiError, routeClient } from './http.ts';
@@ -44,6 +45,16 @@ export class ApiClient {
 
   workflow(id: string): Promise<RouteAnswerOf<'workflows.get'>> {
     return callRoute(this.client, 'workflows.get', { params: { id } });
+  }
+
+  /** The workflow's lessons, from the lessons file beside it (a broken file says why in `problem`). */
+  lessons(id: string): Promise<RouteAnswerOf<'workflows.lessons'>> {
+    return callRoute(this.client, 'workflows.lessons', { params: { id } });
+  }
+
+  /** Records a lesson learnt from a run of the workflow; the answer is the file's lessons now. */
+  addLesson(id: string, body: AddLessonRequest): Promise<RouteAnswerOf<'workflows.addLesson'>> {
+    return callRoute(this.client, 'workflows.addLesson', { params: { id }, body });
   }
 
   /** A workspace file's text with its findings placed in it (a file that does not parse included). */

@@ -11,6 +11,7 @@ export type RunsFilter = Pick<RunFilter, 'workflow' | 'state' | 'q' | 'version' 
 export const keys = {
   workflows: () => ['workflows'] as const,
   workflow: (id: string) => ['workflow', id] as const,
+  lessons: (id: string) => ['lessons', id] as const,
   workflowSource: (file: string) => ['workflow-source', file] as const,
   workflowVersion: (id: string, version: number) => ['workflow', id, 'version', version] as const,
   runs: (filter: RunsFilter) => ['runs', filter] as const,

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { ReactFlowProvider } from '@xyflow/react';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { useWorkflowDetail } from '../core/workflow-queries.ts';
+import { useLessonsOnCanvas } from '../core/workflow-lessons.ts';
 import { messageOf } from '../core/query-client.ts';
 import { Diagnostics } from '../workflows/diagnostics-list.tsx';
 import { filePositions } from '../graph/to-flow.ts';
@@ -16,6 +17,7 @@ import './panel-fold.css';
 
 export function EditorPage({ id }: { id: string }) {
   const detail = useWorkflowDetail(id);
+  useLessonsOnCanvas(id);
   const openDoc = useEditor((s) => s.doc);
   const openId = useEditor((s) => s.source?.workflowId);
   const [layoutError, setLayoutError] = useState<string | null>(null);

@@ -1,11 +1,14 @@
 // Saving the open document: renames the file first when the workflow id was changed, then writes
 // it (the server formats it canonically, and writes version N+1 when version N has run). The
-// answer becomes the saved document; edits made while the save was in flight stay unsaved.
+// answer becomes the saved document; edits made while the save was in flight stay unsaved. A
+// change to a step that lessons concern asks first, with the lessons to read (workflow-lessons.ts).
 // Whether a save is under way, and what the last one said, live in the editor store, so the save
 // command works the same from keys, the toolbar, the File menu and the desktop menu.
 import { ApiError } from '../api/api-client.ts';
 import { requireClients } from '../api/clients.ts';
+import { askConfirm } from '../core/confirm-store.ts';
 import { useRoute } from '../core/route-store.ts';
+import { changedSteps, lessonsWarning, useEditorLessons } from '../core/workflow-lessons.ts';
 import { refreshWorkflows } from '../core/workflow-queries.ts';
 import { useEditor, type SaveMessage } from './editor-store.ts';
 
@@ -21,6 +24,12 @@ export async function saveDocument(): Promise<void> {
   const doc = state.doc;
   const source = state.source;
   if (doc === null || source === null) return;
+  // Lessons of earlier runs concern a step this save changes: they are read before it is saved.
+  const warning = lessonsWarning(changedSteps(state.saved, doc), useEditorLessons.getState().byStep);
+  if (warning !== null && !(await askConfirm({ ...warning, confirm: 'Save anyway', cancel: 'Review first' }))) {
+    noteSave('info', 'Not saved: review the lessons in the step’s inspector, then save again');
+    return;
+  }
   state.setSaving({ busy: true, message: null });
   try {
     const files = requireClients().files;

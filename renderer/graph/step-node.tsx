@@ -1,16 +1,17 @@
 // A step on the canvas: icon and shape by kind, name and id, effect badge, retry and deadline
-// hints, validation problems as a badge; on a run's graph, the step's live state and attempt
+// hints, validation problems as a badge, in the editor the number of lessons that concern it; on a run's graph, the step's live state and attempt
 // count, and, for a step no longer on the run's path (passed over, superseded), a chip beside the
 // state saying so, the node drawn off the path. Memoized, and it subscribes only to its own step
 // of its own run. What it draws depends on the zoom (semantic-zoom.ts): everything, the title
 // alone (counter-scaled to stay readable), or the box alone; the box's size never changes.
 import { memo } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
-import { AlertTriangle, History, RouteOff, XCircle, type LucideIcon } from 'lucide-react';
+import { AlertTriangle, BookOpen, History, RouteOff, XCircle, type LucideIcon } from 'lucide-react';
 import { KindIcon } from './kind-icon.tsx';
 import { nodeFamily } from '../kinds/kind-views.ts';
 import type { StepFlowNode } from './to-flow.ts';
 import { useRunMarks } from '../core/run-marks-store.ts';
+import { useEditorLessons } from '../core/workflow-lessons.ts';
 import { pathMark, type PathMarkKind } from './path-mark.ts';
 import { useZoomLevel } from './semantic-zoom-style.tsx';
 import { StepNodeHints, StepNodeSub } from './step-node-details.tsx';
@@ -20,6 +21,8 @@ const MARK_TEST_ID: Record<PathMarkKind, string> = { 'passed-over': 'step-passed
 
 function StepNodeView({ data, selected }: NodeProps<StepFlowNode>) {
   const step = useRunMarks((s) => (data.runId === null ? undefined : s.steps[data.runId]?.[data.stepId]));
+  // In the editor (no run): how many of the workflow's lessons concern this step.
+  const lessons = useEditorLessons((s) => (data.runId === null ? (s.byStep[data.stepId]?.length ?? 0) : 0));
   const state = step?.state;
   const attempts = step === undefined ? 0 : (step.attemptCount ?? step.attempts.length);
   const problemTitle = data.problems.join('\n');
@@ -68,6 +71,12 @@ function StepNodeView({ data, selected }: NodeProps<StepFlowNode>) {
         <div className="step-node-body">
           <div className="step-node-title">
             <span className="step-node-name">{data.name}</span>
+            {lessons > 0 ? (
+              <span className="node-lessons" title={`${lessons} lesson${lessons === 1 ? '' : 's'} concern${lessons === 1 ? 's' : ''} this step (see the inspector)`} aria-label={`${lessons} lessons`} data-testid={`step-lessons-${data.stepId}`}>
+                <BookOpen size={12} aria-hidden="true" />
+                {lessons}
+              </span>
+            ) : null}
             {data.errors > 0 ? (
               <span className="node-problem node-problem-error" title={problemTitle} aria-label={`${data.errors} errors`}>
                 <XCircle size={12} aria-hidden="true" />

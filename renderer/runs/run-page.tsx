@@ -25,6 +25,7 @@ import { RestartRecordView } from './run-view/restart-record-view.tsx';
 import { RunCostChip, RunCostSection } from './run-view/run-cost-view.tsx';
 import { ValueView } from './run-view/value-view.tsx';
 import { RunActions } from './actions/run-actions.tsx';
+import { RunNotes } from './notes/run-notes.tsx';
 import { RunCompareMenu } from './run-compare-menu.tsx';
 import { ReplayOfLink } from './replay/replay-of-link.tsx';
 import { StepActions } from './actions/step-actions.tsx';
@@ -158,11 +159,14 @@ export function RunPage({ id }: { id: string }) {
                   selection={selection}
                   onSelect={select}
                   actions={
-                    <StepActions
-                      detail={detail}
-                      stepId={selection.stepId}
-                      onDone={(result, action) => (action === 'fork' ? useRoute.getState().go({ page: 'run', id: result.runId }) : void loadRun(id))}
-                    />
+                    <>
+                      <StepActions
+                        detail={detail}
+                        stepId={selection.stepId}
+                        onDone={(result, action) => (action === 'fork' ? useRoute.getState().go({ page: 'run', id: result.runId }) : void loadRun(id))}
+                      />
+                      <RunNotes detail={detail} stepId={selection.stepId} onDone={() => void loadRun(id)} />
+                    </>
                   }
                 />
               )
@@ -344,6 +348,7 @@ function RunFacts({ detail, onSelect }: { detail: RunDetail; onSelect(selection:
           </ul>
         ) : null}
       </section>
+      <RunNotes detail={detail} onDone={() => void refetchRunDetail(run.id)} />
       <RunCostSection detail={detail} onSelect={onSelect} />
       <section className="panel-section">
         <h3>Input</h3>

@@ -104,7 +104,17 @@ export const PolicyEscalationView = z.strictObject({
 });
 export type PolicyEscalationView = z.infer<typeof PolicyEscalationView>;
 
-/** The run's identity and state; `debug` only on a debug run; `migrations` only on a migrated run (its version is the latest one's); `escalations` only when a policy escalated a step. */
+/** An operator's note (`weft note`): on the run (`stepId` null) or a step, with who wrote it and when. */
+export const RunNoteView = z.strictObject({
+  seq: z.number().int().positive(),
+  at: z.iso.datetime(),
+  stepId: z.string().nullable(),
+  text: z.string(),
+  by: z.string(),
+});
+export type RunNoteView = z.infer<typeof RunNoteView>;
+
+/** The run's identity and state; `debug` only on a debug run; `migrations` only on a migrated run (its version is the latest one's); `escalations` only when a policy escalated a step; `notes` only when someone wrote one. */
 export const RunHeader = z.strictObject({
   id: z.string(),
   workflowId: z.string(),
@@ -114,6 +124,7 @@ export const RunHeader = z.strictObject({
   debug: RunDebugView.optional(),
   migrations: z.array(RunMigrationView).optional(),
   escalations: z.array(PolicyEscalationView).optional(),
+  notes: z.array(RunNoteView).optional(),
 });
 
 /**

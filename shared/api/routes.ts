@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ValidateRequest, ValidateResult, WorkflowDetail, WorkflowList, WorkflowSource, WorkflowSourceQuery, WorkflowVersionDetail } from './workflow-views.ts';
 import { CreateWorkflowRequest, DeleteWorkflowResult, ImportWorkflowRequest, RenameWorkflowRequest, SaveWorkflowRequest, TemplateList, WorkflowFileResult } from './workflow-files.ts';
 import { BulkRequest, BulkResult } from './bulk-action.ts';
+import { AddLessonRequest, LessonsView } from './lessons.ts';
 import { PolicyFileView, SavePolicyRequest } from './policy-file.ts';
 import { CompareQuery, RunComparison } from './run-comparison.ts';
 import { EventPageQuery, RunEventsPage } from './event-page.ts';
@@ -94,6 +95,8 @@ export const ROUTES = {
   'workflows.export': { method: 'GET', path: '/api/workflows/:id/file', params: workflow, query: NONE, body: NO_BODY, answer: JsonValue, statuses: [200], kind: 'download' },
   'workflows.source': { method: 'GET', path: '/api/workflow-source', params: NONE, query: query(WorkflowSourceQuery), body: NO_BODY, answer: WorkflowSource, statuses: [200] },
   'templates.list': { method: 'GET', path: '/api/templates', params: NONE, query: NONE, body: NO_BODY, answer: TemplateList, statuses: [200] },
+  'workflows.lessons': { method: 'GET', path: '/api/workflows/:id/lessons', params: workflow, query: NONE, body: NO_BODY, answer: LessonsView, statuses: [200] },
+  'workflows.addLesson': { method: 'POST', path: '/api/workflows/:id/lessons', params: workflow, query: NONE, body: AddLessonRequest, answer: LessonsView, statuses: [201] },
   'policy.get': { method: 'GET', path: '/api/policy', params: NONE, query: NONE, body: NO_BODY, answer: PolicyFileView, statuses: [200] },
   'policy.save': { method: 'PUT', path: '/api/policy', params: NONE, query: NONE, body: SavePolicyRequest, answer: PolicyFileView, statuses: [200] },
   validate: { method: 'POST', path: '/api/validate', params: NONE, query: NONE, body: ValidateRequest, answer: ValidateResult, statuses: [200] },

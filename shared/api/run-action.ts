@@ -1,15 +1,17 @@
-// The body of `POST /api/runs/:id/actions`: one operator command, told apart by `action`.
+// The body of `POST /api/runs/:id/actions`: one operator command, told apart by `action` (a note
+// on the run or a step is one too: note-command.ts).
 // The run is the route's :id. Everything an operator can do to a run or one of its steps,
 // except a person's task answers, which go to `POST /api/tasks/:runId/:stepId` (task-action.ts).
 import { z } from 'zod';
 import type { OperatorAction } from '../definition/names.ts';
 import { ForkCommand, ReviseCommand, ReviseOutcome, RevisePlan } from './input-commands.ts';
 import { CancelCommand, ContinueCommand, PauseCommand, ResumeCommand, StepCommand } from './run-control-commands.ts';
+import { NoteCommand } from './note-command.ts';
 import { RunOutcome } from './run-outcome.ts';
 import { KeepCommand, ResolveCommand, RetryCommand, SkipCommand } from './step-commands.ts';
 
 /** Every `action` the route takes, in the order the docs list them. */
-export const RUN_ACTIONS = ['pause', 'resume', 'cancel', 'retry', 'skip', 'resolve', 'keep', 'revise', 'fork', 'continue', 'step'] as const;
+export const RUN_ACTIONS = ['pause', 'resume', 'cancel', 'retry', 'skip', 'resolve', 'keep', 'revise', 'fork', 'continue', 'step', 'note'] as const;
 export type RunActionName = (typeof RUN_ACTIONS)[number];
 
 /**
@@ -21,7 +23,7 @@ export type RunActionName = (typeof RUN_ACTIONS)[number];
  */
 export const RunAction = z.discriminatedUnion(
   'action',
-  [PauseCommand, ResumeCommand, CancelCommand, RetryCommand, SkipCommand, ResolveCommand, KeepCommand, ReviseCommand, ForkCommand, ContinueCommand, StepCommand],
+  [PauseCommand, ResumeCommand, CancelCommand, RetryCommand, SkipCommand, ResolveCommand, KeepCommand, ReviseCommand, ForkCommand, ContinueCommand, StepCommand, NoteCommand],
   { error: (iss) => (iss.code === 'invalid_union' ? `unknown action; give "action" as one of ${RUN_ACTIONS.join(', ')}` : undefined) },
 );
 export type RunAction = z.infer<typeof RunAction>;

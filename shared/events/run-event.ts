@@ -238,6 +238,8 @@ export const EVENT_DATA = {
     /** The definition the run leaves (version `fromVersion`). */
     fromDefinition: Workflow,
   }),
+  /** An operator's note on the run, or on the event's `step` (`weft note`, docs/long-running.md); allowed in any run state, it changes nothing else. */
+  note_added: z.object({ text: z.string(), by: z.string() }),
 } as const;
 
 export type EventType = keyof typeof EVENT_DATA;
@@ -324,6 +326,7 @@ const WIDEN: { [K in EventType]: (e: RunEvent<K>) => RunEvent } = {
   breakpoint_hit: same,
   debug_resumed: same,
   run_migrated: same,
+  note_added: same,
 };
 
 /**

@@ -139,6 +139,18 @@ function taskRefusal(run: RunModel, stepId: string, action: 'approve' | 'reject'
   return undefined;
 }
 
+/**
+ * Why a note on the run (or on `stepId`) is refused: only on a replay, or for a step the run does
+ * not have. A note changes nothing but the record, so every run state takes one, settled included.
+ *
+ * @example
+ * noteRefusal(model, 'nope'); // { code: 'bad-input', message: 'run r1 has no step "nope"; its steps are …' }
+ */
+export function noteRefusal(run: RunModel, stepId: string | undefined): Refusal | undefined {
+  if (run.replayOf !== undefined) return replayRefusal(run, 'note on');
+  return stepId === undefined ? undefined : noSuchStep(run, stepId);
+}
+
 function noSuchStep(run: RunModel, stepId: string): Refusal | undefined {
   if (run.steps.has(stepId)) return undefined;
   return { code: 'bad-input', message: `run ${run.runId} has no step "${stepId}"; its steps are ${[...indexDefinition(run.workflow).steps.keys()].join(', ')}` };

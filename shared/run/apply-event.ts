@@ -438,6 +438,9 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
     case 'debug_resumed':
       debugOf(run, e).stepping = e.data.mode === 'step';
       return;
+    case 'note_added':
+      run.notes.push({ seq: e.seq, at: e.at, stepId: e.step, text: e.data.text, by: e.data.by });
+      return;
   }
 }
 

@@ -83,6 +83,7 @@ export function restartRecord(run: RunModel, cut: AttemptsCut = {}): RestartReco
         ? {}
         : { migrations: run.migrations.map((m) => ({ seq: m.seq, at: isoAt(m.at), fromVersion: m.fromVersion, toVersion: m.toVersion, by: m.by, reason: m.reason })) }),
       ...(run.escalations.length === 0 ? {} : { escalations: run.escalations.map((x) => ({ ...x, at: isoAt(x.at) })) }),
+      ...(run.notes.length === 0 ? {} : { notes: run.notes.map((n) => ({ ...n, at: isoAt(n.at) })) }),
       ...(debug === null
         ? {}
         : {

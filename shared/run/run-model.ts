@@ -240,6 +240,17 @@ export interface RunModel {
   policy: PolicySnapshot | undefined;
   /** Each escalation by a policy rule (policy_escalated), oldest first: who was told about which step, and why. */
   escalations: PolicyEscalation[];
+  /** Each operator's note on the run or one of its steps (note_added), oldest first. */
+  notes: RunNote[];
+}
+
+/** An operator's note (note_added): on the run (`stepId` null) or on a step. */
+export interface RunNote {
+  seq: number;
+  at: number;
+  stepId: string | null;
+  text: string;
+  by: string;
 }
 
 /** One escalation of a step by a policy rule (policy_escalated). */
@@ -335,6 +346,7 @@ export function newRunModel(runId: string, workflow: Workflow): RunModel {
     migrations: [],
     policy: undefined,
     escalations: [],
+    notes: [],
   };
 }
 

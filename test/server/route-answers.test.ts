@@ -115,6 +115,12 @@ describe('every route of the table answers what its entry says', () => {
 
     expect((await exercise('tasks.answer', { params: { runId, stepId: 'check' }, body: { action: 'approve', by: 'ana' } })).answer.runId).toBe(runId);
     await waitUntil(async () => (await exercise('runs.get', { params: { id: runId } })).answer.run.state === 'succeeded', 'the approved run ends');
+    expect((await exercise('workflows.lessons', { params: { id: 'review' } })).answer).toMatchObject({ workflow: 'review', file: 'review.lessons.json', exists: false, lessons: [], problem: null });
+    const lesson = { runId, steps: ['check'], failureMode: 'the checker approved a draft with no sources', changed: 'check lists the sources it read', by: 'ana' };
+    expect((await exercise('workflows.addLesson', { params: { id: 'review' }, body: lesson })).answer.lessons).toMatchObject([{ id: 'L1', runId, steps: ['check'], by: 'ana' }]);
+    // A note is an action too, and a settled run takes one.
+    expect((await exercise('runs.act', { params: { id: runId }, body: { action: 'note', step: 'check', text: 'approved after a call', by: 'ana' } })).answer).toMatchObject({ runId, state: 'succeeded' });
+    expect((await exercise('runs.get', { params: { id: runId } })).answer.run.notes).toMatchObject([{ stepId: 'check', text: 'approved after a call', by: 'ana' }]);
     expect((await exercise('runs.scenario', { params: { id: runId } })).answer).toMatchObject({ runId, workflowId: 'review', state: 'succeeded' });
     expect((await exercise('runs.saveScenario', { params: { id: runId } })).answer.file).toBe(`review.scenarios/from-run-${runId}.json`);
     // The run just approved, replayed on its own version: the decision is the recorded one.

@@ -9,6 +9,7 @@ import { bulkHandlers } from '../../engine/server/bulk-routes.ts';
 import { workflowFileHandlers } from '../../engine/server/workflow-file-routes.ts';
 import { scenarioHandlers } from '../../engine/server/scenario-routes.ts';
 import { policyHandlers } from '../../engine/server/policy-routes.ts';
+import { lessonsHandlers } from '../../engine/server/lessons-routes.ts';
 import { JsonText } from '../../engine/service/json-text.ts';
 import type { ServedReads } from '../../engine/service/served-reads.ts';
 import type { WorkflowReport } from '../../shared/api/workflow-stats.ts';
@@ -18,10 +19,10 @@ declare const reads: ServedReads;
 const facts = { version: '0', workspace: '/w', storePath: '/w/weft.db', user: 'ana' };
 
 // Complete: every route of the table has its handler.
-export const complete: Omit<RouteHandlers, 'compare'> = { ...apiHandlers(service, reads, facts), ...workflowFileHandlers(service), ...scenarioHandlers(service), ...bulkHandlers(service), ...policyHandlers(service) };
+export const complete: Omit<RouteHandlers, 'compare'> = { ...apiHandlers(service, reads, facts), ...workflowFileHandlers(service), ...scenarioHandlers(service), ...bulkHandlers(service), ...policyHandlers(service), ...lessonsHandlers(service) };
 
 // @ts-expect-error a route without a handler (compare) is missing from the map
-export const missing: RouteHandlers = { ...apiHandlers(service, reads, facts), ...workflowFileHandlers(service), ...scenarioHandlers(service), ...bulkHandlers(service), ...policyHandlers(service) };
+export const missing: RouteHandlers = { ...apiHandlers(service, reads, facts), ...workflowFileHandlers(service), ...scenarioHandlers(service), ...bulkHandlers(service), ...policyHandlers(service), ...lessonsHandlers(service) };
 
 export const wrongAnswer: Pick<RouteHandlers, 'health'> = {
   // @ts-expect-error health answers HealthInfo, which has no `ok`

@@ -67,6 +67,7 @@ export function formatRecord(r: (RestartRecord | RunDetail) & { cost?: RunCost; 
   const { budget, budgetWait } = r.run;
   if (budget !== undefined) lines.push(`Budget: ${formatCost(budget.spent, budget.currency)} spent of ${budgetName(budget)}`);
   if (budgetWait !== undefined) lines.push(`Waiting for budget until ${new Date(budgetWait.untilMs).toISOString()}: ${budgetWait.reason.replace(/^waiting for budget: /, '')}`);
+  for (const n of r.run.notes ?? []) lines.push(`Note${n.stepId === null ? '' : ` on "${n.stepId}"`} by ${n.by} at ${n.at}: ${n.text.replace(/\s+/g, ' ')}`);
   for (const m of r.run.migrations ?? []) lines.push(`Migrated: v${m.fromVersion} → v${m.toVersion} at event ${m.seq} (${m.at}) by ${m.by}`);
   if (debug !== undefined) {
     const paused = debug.pausedAt === null ? '' : `; paused at "${debug.pausedAt.step}" (activation ${debug.pausedAt.activation})`;

@@ -1,4 +1,5 @@
 // The form of one step: basics, its kind's config, data, reliability, effect and advanced.
+import { StepLessons } from './step-lessons.tsx';
 import type { Step, Workflow } from '../../../shared/definition/workflow-schema.ts';
 import { Step as StepSchema } from '../../../shared/definition/workflow-schema.ts';
 import { KindIcon } from '../../graph/kind-icon.tsx';
@@ -48,6 +49,7 @@ export function StepInspector({ doc, step }: { doc: Workflow; step: Step }) {
   const config = KIND_VIEWS[step.kind].fields;
   return (
     <div className="ins-form" data-testid="step-inspector">
+      <StepLessons stepId={step.id} />
       <Section scope="step" id="basics" title="Basics">
         <div className="ins-field" data-field="kind">
           <span className="ins-label">Kind</span>

@@ -32,6 +32,7 @@ export const MARKER_LABEL: Readonly<Record<MarkerKind, string>> = {
   passed_over: 'passed over',
   migrated: 'version changed (migrated)',
   revalidated: 're-checked on resume',
+  note: 'note',
 };
 
 /** What a span is doing, said of an attempt: now (open) and after (ended). */

@@ -1,7 +1,7 @@
 // The run timeline as the view draws it, from the shared `Timeline` read model (GET
 // /api/runs/:id/timeline) and the run's events: one row per step activation (plus one for the
 // run's own spans), a bar per span, each attempt's outcome, and markers for what happened to the
-// run from outside (events received, operators, revisions, engine restarts, escalations) and for
+// run from outside (events received, operators, revisions, engine restarts, escalations, notes) and for
 // re-decisions of its path (an operator's action re-deciding what followed a step, a step passed
 // over once no edge leads to it any more). Pure:
 // the component only maps it to pixels, so everything here is tested without a browser.
@@ -44,7 +44,7 @@ export interface TimelineRow {
   cost: Money | null;
 }
 
-export const MARKER_KINDS = ['event', 'operator', 'revision', 'restart', 'escalation', 'reopened', 'passed_over', 'migrated', 'revalidated'] as const;
+export const MARKER_KINDS = ['event', 'operator', 'revision', 'restart', 'escalation', 'reopened', 'passed_over', 'migrated', 'revalidated', 'note'] as const;
 export type MarkerKind = (typeof MARKER_KINDS)[number];
 
 export interface TimelineMarker {
@@ -199,6 +199,8 @@ function markerOf(e: RunEvent): { kind: MarkerKind; label: string } | null {
       return { kind: 'revalidated', label: `${e.step ?? 'step'} re-checked on resume (${e.data.trigger}): ${e.data.verdict}${why}` };
     case 'step_passed_over':
       return { kind: 'passed_over', label: `${e.step ?? 'step'} passed over${why}` };
+    case 'note_added':
+      return { kind: 'note', label: `note by ${e.data.by}: ${e.data.text}` };
     default:
       return null;
   }
@@ -213,9 +215,9 @@ export interface TimeWindow {
 /** Where a bar ends on screen: its end, else `nowMs` for an open one (never before its start). */
 export const barEnd = (bar: TimelineBar, nowMs: number): number => Math.max(bar.startMs, bar.endMs ?? nowMs);
 
-/** The model's whole extent: from the run's start to its end, else to `nowMs`. */
+/** The model's whole extent: from the run's start to its end, else to `nowMs`; past the end to a later marker (a note on a settled run). */
 export function extentOf(model: TimelineModel, nowMs: number): TimeWindow {
-  const end = model.endedMs ?? Math.max(model.asOfMs, nowMs);
+  const end = Math.max(model.endedMs ?? Math.max(model.asOfMs, nowMs), model.markers.at(-1)?.atMs ?? 0);
   return { startMs: model.startMs, endMs: Math.max(end, model.startMs + 1) };
 }
 

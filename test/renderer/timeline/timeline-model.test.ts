@@ -4,6 +4,7 @@ import {
   barAt,
   barsInWindow,
   buildTimelineModel,
+  extentOf,
   fitWindow,
   markerAt,
   msOf,
@@ -97,6 +98,22 @@ describe('buildTimelineModel', () => {
     log.add('policy_escalated', 30, { rule: 'page-ops', to: 'ops-lead', after: 'failures', failures: 3 }, { step: 'a', activation: 1, reason: '3 failed attempts' });
     const model = buildTimelineModel(timeline(log.events, 100), log.events);
     expect(model.markers).toMatchObject([{ kind: 'escalation', rowKey: 'a/1', label: 'a escalated to ops-lead by policy "page-ops": 3 failed attempts' }]);
+  });
+
+  it('marks a note on its step and on the run, and a note after the run ended stays in the extent', () => {
+    const log = new LogWriter();
+    log.created(0);
+    log.quickStep('a', 1, 0, 10);
+    log.add('run_state_changed', 20, { state: 'succeeded' });
+    log.add('note_added', 50, { text: 'checked by hand', by: 'ana' }, { step: 'a', activation: 1, reason: 'note by ana' });
+    log.add('note_added', 900, { text: 'priced by the old table', by: 'bo' }, { reason: 'note by bo' });
+    const model = buildTimelineModel(timeline(log.events, 1000), log.events);
+    expect(model.markers.map((m) => [m.kind, m.rowKey, m.atMs, m.label])).toEqual([
+      ['note', 'a/1', 50, 'note by ana: checked by hand'],
+      ['note', RUN_ROW, 900, 'note by bo: priced by the old table'],
+    ]);
+    expect(model.endedMs).toBe(20);
+    expect(extentOf(model, 1000)).toEqual({ startMs: 0, endMs: 900 });
   });
 
   it('marks an operator re-deciding the path on the acted step, and a step passed over on its own row, with what and why', () => {
