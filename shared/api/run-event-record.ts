@@ -33,6 +33,7 @@ const union = <S extends z.ZodRawShape>(envelope: S) => {
     t('event_duplicate'), t('deadline_passed'), t('evidence_reused'), t('evidence_imported'), t('unknown_imported'),
     t('revision_held'), t('outcome_carried'), t('step_settled'), t('step_escalated'), t('policy_escalated'),
     t('path_reopened'), t('step_passed_over'), t('breakpoint_hit'), t('debug_resumed'), t('run_migrated'),
+    t('artifact_opened'),
   ]);
 };
 

@@ -228,6 +228,8 @@ export const EVENT_DATA = {
     /** The definition the run leaves (version `fromVersion`). */
     fromDefinition: Workflow,
   }),
+  /** An operator opened a stored artifact of the run (docs/long-running.md): whose value, at which value path, by whom; the value itself is never in the log. */
+  artifact_opened: z.object({ sha256: z.string(), path: z.string(), by: z.string() }),
 } as const;
 
 export type EventType = keyof typeof EVENT_DATA;
@@ -313,6 +315,7 @@ const WIDEN: { [K in EventType]: (e: RunEvent<K>) => RunEvent } = {
   breakpoint_hit: same,
   debug_resumed: same,
   run_migrated: same,
+  artifact_opened: same,
 };
 
 /**

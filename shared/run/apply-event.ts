@@ -432,6 +432,8 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
     case 'debug_resumed':
       debugOf(run, e).stepping = e.data.mode === 'step';
       return;
+    case 'artifact_opened':
+      return; // a record of who looked: it changes nothing in the run
   }
 }
 
