@@ -6,7 +6,7 @@
 // just used again is never old). A read checks the bytes against the hash: a changed or truncated
 // file is a clear error, never a value served.
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ARTIFACT_MEDIA_TYPE, type ArtifactRef } from '../../shared/artifacts/artifact-ref.ts';
 import { StoreError } from '../store/store-error.ts';
@@ -90,13 +90,38 @@ export class FileArtifactStore implements ArtifactStore {
     const file = artifactFile(this.dir, ref.$artifact.sha256);
     let bytes: Buffer;
     try {
-      bytes = readFileSync(file);
+      bytes = readAside(file, ref.$artifact.sha256) ?? readFileSync(file);
     } catch (e) {
       const missing = (e as NodeJS.ErrnoException).code === 'ENOENT';
       throw new StoreError(missing ? 'damaged' : 'io', missing ? `artifact ${ref.$artifact.sha256} is missing (${file}); restore the store folder's artifacts/ from a backup` : `cannot read artifact ${file}: ${(e as Error).message}`);
     }
     return decode(bytes, ref, file);
   }
+}
+
+/**
+ * The bytes of an artifact `weft gc` has just moved aside to look at (artifact-gc.ts), for the
+ * moment before it puts it back: read from there (the hash check still applies). Undefined when the
+ * file is in place, or gone.
+ */
+function readAside(file: string, sha256: string): Buffer | undefined {
+  if (existsSync(file)) return undefined;
+  const shard = dirname(file);
+  let names: string[];
+  try {
+    names = readdirSync(shard);
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    if (!name.startsWith(`.gc-${sha256}-`)) continue;
+    try {
+      return readFileSync(join(shard, name));
+    } catch {
+      // removed meanwhile: it was old and unreferenced after all
+    }
+  }
+  return undefined;
 }
 
 /** Artifacts in memory, for an in-memory store (scenarios without a store file, replays). */

@@ -45,6 +45,11 @@ export class Engine {
     return this.core.artifacts.store;
   }
 
+  /** Records that `by` opened a stored artifact of the run (a settled run too): the value is not logged, only whose and where. */
+  artifactOpened(runId: string, data: { sha256: string; path: string; by: string }): Promise<void> {
+    return this.operator.artifactOpened(runId, data);
+  }
+
   /** Creates a run and schedules it; returns its id. The definition must be saved already. */
   startRun(opts: StartRunOptions): string {
     return this.core.startRun(opts);

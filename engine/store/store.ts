@@ -25,6 +25,7 @@ import type { RunModel } from '../../shared/run/run-model.ts';
 import { foldEvents } from '../../shared/run/fold-events.ts';
 import type { CursorPage, ExternalEvent, NewEvent, RunEventPage, RunRow, StepProjection, StoreStats } from './store-types.ts';
 import { UnitOfWork } from './unit-of-work.ts';
+import { referencedArtifacts } from './artifact-refs.ts';
 import { isReplayRun, saveReplayRun, type ReplayRunRecord } from './replay-runs.ts';
 import type { WorkflowRollups } from './workflow-rollups.ts';
 
@@ -72,6 +73,11 @@ export class Store {
     this.work.add(this.projections);
     this.work.add({ hasPending: false, take: () => ({ rows: 0, write: ({ events }) => this.rollups.afterWrite(events) }) });
     for (const part of [this.spend, this.snapshots]) this.work.add(part);
+  }
+
+  /** The sha256 of every artifact the store's runs reference (artifact-refs.ts): what `weft gc` keeps. */
+  referencedArtifacts(): Set<string> {
+    return referencedArtifacts(this.work);
   }
 
   // ---- definitions ----
