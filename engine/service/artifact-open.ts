@@ -16,12 +16,12 @@ import { ServiceError } from './service-error.ts';
  * @example
  * artifactAtPath(model, artifacts, 'steps.lookup.attempts[0].output.iban'); // { ref, path }
  */
-export function artifactAtPath(model: RunModel, artifacts: ArtifactStore, path: string): { ref: ArtifactRef; path: string } {
+export function artifactAtPath(model: RunModel, artifacts: ArtifactStore, path: string): { ref: ArtifactRef; path: string; value?: { inside: unknown } } {
   const segments = parseValuePath(path);
   if (!Array.isArray(segments)) throw new ServiceError('bad-input', `the value path "${path.slice(0, 200)}": ${segments.message}`, 'path');
   const canonical = formatValuePath(segments);
   const detail = detailFor(model, segments);
-  let found: unknown;
+  let found: { value: unknown; via: ArtifactRef | undefined } = { value: undefined, via: undefined };
   let ok = false;
   // The longest prefix the run's detail holds; the rest is walked inside the artifacts it reaches.
   for (let k = segments.length; k > 0 && !ok; k--) {
@@ -31,20 +31,25 @@ export function artifactAtPath(model: RunModel, artifacts: ArtifactStore, path: 
     found = walkThrough(at.value, segments.slice(k), artifacts, canonical);
   }
   if (!ok) throw new ServiceError('not-found', `no value at ${canonical.slice(0, 200)} in run ${model.runId}; copy the path of a reference from weft inspect --json or the app`, 'path');
-  if (!isArtifactRef(found)) throw new ServiceError('bad-input', `the value at ${canonical.slice(0, 200)} is not an artifact reference ({"$artifact": …}); only values kept by reference are opened`, 'path');
-  return { ref: found, path: canonical };
+  if (isArtifactRef(found.value)) return { ref: found.value, path: canonical };
+  // A path inside a large value kept by reference: the part it names.
+  if (found.via !== undefined) return { ref: found.via, path: canonical, value: { inside: found.value } };
+  throw new ServiceError('bad-input', `the value at ${canonical.slice(0, 200)} is not an artifact reference ({"$artifact": …}); only values kept by reference are opened`, 'path');
 }
 
-function walkThrough(value: unknown, rest: readonly PathSegment[], artifacts: ArtifactStore, path: string): unknown {
+/** The value `rest` names inside `value`, read through the large values on the way; `via`: the last one read. */
+function walkThrough(value: unknown, rest: readonly PathSegment[], artifacts: ArtifactStore, path: string): { value: unknown; via: ArtifactRef | undefined } {
   let cur = value;
+  let via: ArtifactRef | undefined;
   for (const seg of rest) {
     if (isArtifactRef(cur)) {
       if (cur.$artifact.sensitive === true) throw new ServiceError('bad-input', `${path.slice(0, 200)} goes inside a sensitive value; open the sensitive value itself, by the path of its reference`, 'path');
+      via = cur;
       cur = artifacts.read(cur);
     }
     const next: unknown = cur !== null && typeof cur === 'object' ? (cur as Record<string | number, unknown>)[seg] : undefined;
     if (next === undefined || (typeof seg === 'number') !== Array.isArray(cur)) throw new ServiceError('not-found', `no value at ${path.slice(0, 200)}: nothing at ${typeof seg === 'number' ? `[${seg}]` : `"${seg}"`}`, 'path');
     cur = next;
   }
-  return cur;
+  return { value: cur, via };
 }

@@ -544,8 +544,9 @@ export class EngineService {
   async openArtifact(idOrPrefix: string, o: CommandInput<typeof OpenArtifactCommand>): Promise<OpenedArtifact> {
     const c = parseCommand(OpenArtifactCommand, o, 'the request');
     const runId = this.resolveRun(idOrPrefix);
-    const { ref, path } = artifactAtPath(this.reader.fold(runId), this.engine.artifacts, c.path);
-    const value = this.engine.artifacts.read(ref);
+    const at = artifactAtPath(this.reader.fold(runId), this.engine.artifacts, c.path);
+    const { ref, path } = at;
+    const value = at.value === undefined ? this.engine.artifacts.read(ref) : at.value.inside;
     const recorded = ref.$artifact.sensitive === true;
     if (recorded) await this.engine.artifactOpened(runId, { sha256: ref.$artifact.sha256, path, by: c.by ?? this.actor });
     return { runId, path, artifact: ref.$artifact, value, recorded };
