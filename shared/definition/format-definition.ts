@@ -38,6 +38,7 @@ const STEP_KEYS = [
   'onExhausted',
   'onRevise',
   'optional',
+  'readsSensitive',
 ];
 const EDGE_KEYS = ['id', 'from', 'to', 'on', 'when', 'default', 'maxTraversals'];
 
