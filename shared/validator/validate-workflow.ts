@@ -17,6 +17,7 @@ import { checkEffects } from './checks/effects.ts';
 import { checkWaiting } from './checks/waiting.ts';
 import { checkJsonSchemas } from './checks/json-schemas.ts';
 import { checkAgentCandidates } from './checks/agent-candidates.ts';
+import { checkSensitiveFields } from './checks/sensitive-fields.ts';
 
 const CHECKS = [
   checkIdsAndReferences,
@@ -31,6 +32,7 @@ const CHECKS = [
   checkWaiting,
   checkJsonSchemas,
   checkAgentCandidates,
+  checkSensitiveFields,
 ];
 
 /** Parse caches; the editor passes one set in and reuses it while a graph is drawn. */
