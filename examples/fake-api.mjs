@@ -14,7 +14,7 @@
 // What each example expects (bodies are JSON):
 //
 //   order-payment
-//     POST   /orders                       {orderId, customerId, items, total} -> 201 order {orderId, state: "created", ...}
+//     POST   /orders                       {orderId, customerId, items, total} -> 201 order {orderId, state: "created", paymentToken, ...}
 //                                           409 when the order id exists (sent without the first request's key)
 //     GET    /orders/:id                   -> 200 order, 404
 //     POST   /orders/:id/fulfilment        {paymentId} -> 202 {orderId, fulfilmentId, paymentId, state: "fulfilling"}
@@ -49,6 +49,7 @@
 //                                           the flight to watch the saga cancel the car, the hotel and the flight
 //
 // Errors are {error: CODE, message}. GET /health answers {ok: true}.
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
 
@@ -169,7 +170,8 @@ function createOrder(state, body) {
     createdAt: new Date().toISOString(),
   };
   state.orders.set(order.orderId, order);
-  return ok(201, order);
+  // The checkout's payment token: a credential the order-payment example marks sensitive.
+  return ok(201, { ...order, paymentToken: `pt_${randomBytes(12).toString('hex')}` });
 }
 
 function fulfilOrder(state, orderId, body) {

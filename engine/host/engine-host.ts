@@ -9,6 +9,8 @@
 //
 // The engine, its executors and SQLite are imported when a session opens, not when the CLI starts:
 // `weft --version`, `weft runs` and `weft validate` do not pay for what they never use.
+import { artifactsDirOf, FileArtifactStore } from '../artifacts/artifact-store.ts';
+import { artifactThreshold } from '../artifacts/artifact-threshold.ts';
 import type { ServeEndpoint } from '../../shared/api/serve-endpoint.ts';
 import type { Engine } from '../runtime/engine.ts';
 import { StoreError } from '../store/store-error.ts';
@@ -136,6 +138,8 @@ export async function openEngineSession(dbPath: string, owner: string, mode: Ses
     },
     workspaceTrust: trustCheck(env),
     prices: workspacePrices().of,
+    artifacts: new FileArtifactStore(artifactsDirOf(dbPath)),
+    ...artifactThreshold(env),
   });
   const heartbeat = setInterval(() => {
     try {

@@ -9,7 +9,9 @@ import type { AttemptResult, Executor } from '../executors/executor.ts';
 import type { AttemptMeta } from '../../shared/events/attempt-meta.ts';
 import { fixCost } from '../../shared/cost/fix-cost.ts';
 import type { PriceTable } from '../../shared/cost/price-table.ts';
-import { attemptConfig, inputSource, keySource, planAttempt } from './attempt-plan.ts';
+import { attemptConfig, keySource, planAttempt } from './attempt-plan.ts';
+import { attemptInput } from './attempt-input.ts';
+import { externalise } from '../artifacts/externalise.ts';
 import { billsAttempts, runsOutside } from '../../shared/definition/step-kinds.ts';
 import { budgetBeforeAttempt } from '../../shared/run/run-budget.ts';
 import { debugPlan } from './debug-plan.ts';
@@ -22,7 +24,6 @@ import { coverageHash } from './input-coverage.ts';
 import { runInlineStep } from './inline-steps.ts';
 import type { Completion, Launch, LiveRun } from './live-run.ts';
 import { outputViolations } from './output-contract.ts';
-import { withHandoff } from './handoff-input.ts';
 import type { RunPort } from './run-port.ts';
 import { poolOf, releaseSlot, slotOrQueue, type Pool } from './run-slots.ts';
 import { attemptId, currentAttempt, type AttemptRecord, type Evidence, type StepRuntime } from '../../shared/run/run-model.ts';
@@ -87,11 +88,10 @@ export class AttemptRunner {
     }
     const ctx = port.context(live, {}, s.activation);
     let input: unknown;
+    let recorded: unknown;
     let idempotencyKey: string | undefined;
     try {
-      const source = inputSource(s, step);
-      // An operator's retry input is the whole input; otherwise a received handoff joins it.
-      input = source.kind === 'value' ? source.value : withHandoff(step, source.kind === 'run_input' ? m.input : await evaluate(source.expression, ctx), m.view);
+      ({ input, recorded } = await attemptInput(port, live, s, step));
       const key = keySource(s, step, number);
       idempotencyKey = key.kind === 'value' ? key.value : String(await evaluate(key.expression, ctx)); // one key per activation, given to every attempt
     } catch (e) {
@@ -102,14 +102,14 @@ export class AttemptRunner {
     // A compensation's evidence covers the evidence it offsets (run and id): it is reused only
     // where that same booking is reused, never for a new one with the same input.
     const offset = s.compensates === null ? null : m.steps.get(s.compensates)?.evidence ?? null;
-    const inputHash = coverageHash(step, input, m.view, s.activation, offset === null ? null : { run: offset.fromRun, evidence: offset.id });
+    const inputHash = coverageHash(step, recorded, m.view, s.activation, offset === null ? null : { run: offset.fromRun, evidence: offset.id });
 
     if (debug.kind === 'pin') {
       // Pinned evidence is this debug run's own: it is checked like a real output and marked, and
       // nothing is reused in its place (a pin says what the step gives here).
       port.emit(live, 'attempt_started', {
         inputHash,
-        input,
+        input: recorded,
         variant: null,
         effect,
         ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
@@ -119,7 +119,7 @@ export class AttemptRunner {
       return;
     }
 
-    if (number === 1 && (await this.reuseOrCarry(live, s, step, inputHash, input))) return;
+    if (number === 1 && (await this.reuseOrCarry(live, s, step, inputHash, recorded))) return;
     // A step that bills does not start when its run's budget would be exceeded (docs/budgets.md):
     // it settles budget_exceeded, which an edge may route, and its executor is never called. A
     // compensation always runs: offsetting an effect that happened is not new work to save on.
@@ -136,7 +136,7 @@ export class AttemptRunner {
     const reason = [variant === null ? undefined : `retry variant ${variant + 1}`, routed?.route.reason].filter((r) => r !== undefined).join('; ');
     port.emit(live, 'attempt_started', {
       inputHash,
-      input,
+      input: recorded,
       variant,
       effect,
       ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
@@ -215,7 +215,7 @@ export class AttemptRunner {
   }
 
   private runInline(live: LiveRun, step: Step, input: unknown, config: Record<string, unknown>): Promise<AttemptResult> {
-    const ctx = this.port.context(live, {}, live.model.steps.get(step.id)?.activation);
+    const ctx = this.port.context(live, {}, live.model.steps.get(step.id)?.activation, { sensitive: step.readsSensitive === true });
     return runInlineStep(step, input, config, ctx, live.index, live.model.edges, live.model.view);
   }
 
@@ -234,6 +234,8 @@ export class AttemptRunner {
     const evidenceId = attemptId(c.stepId, { activation: c.activation, number: c.attempt });
     const meta = this.metaWithCost(live, step, r, a.pinned === true);
     const pinned = a.pinned === true ? { pinned: true as const } : {};
+    // The log keeps sensitive fields and large outputs by reference (docs/long-running.md).
+    const kept = (output: unknown): unknown => externalise(output, step.output, port.artifacts.store, port.artifacts.threshold);
     let ended: { outcome: 'unknown'; reason: string } | { outcome: 'failed'; code: string; retryable: boolean } | { outcome: 'succeeded' };
     if (r.outcome === 'unknown') {
       port.emit(live, 'attempt_unknown', { error: { code: 'unknown', message: r.reason }, ...meta }, { ...at, reason: r.reason });
@@ -242,7 +244,7 @@ export class AttemptRunner {
       port.emit(live, 'attempt_failed', {
         error: { code: r.code, message: r.message },
         retryable: r.retryable !== false,
-        ...(r.output === undefined ? {} : { output: r.output, evidenceId, covers }),
+        ...(r.output === undefined ? {} : { output: kept(r.output), evidenceId, covers }),
         ...meta,
       }, { ...at, reason: r.message });
       ended = { outcome: 'failed', code: r.code, retryable: r.retryable !== false };
@@ -253,10 +255,10 @@ export class AttemptRunner {
         const { retryable: left = true, ...failure } = found;
         // A pinned output that breaks the contract would break it again on every retry.
         const retryable = a.pinned !== true && left;
-        port.emit(live, 'attempt_failed', { error: failure, retryable, output: r.output, evidenceId, covers, ...meta, ...pinned }, { ...at, reason: `${a.pinned === true ? 'the pinned output fails the contract: ' : ''}${failure.message}` });
+        port.emit(live, 'attempt_failed', { error: failure, retryable, output: kept(r.output), evidenceId, covers, ...meta, ...pinned }, { ...at, reason: `${a.pinned === true ? 'the pinned output fails the contract: ' : ''}${failure.message}` });
         ended = { outcome: 'failed', code: failure.code, retryable };
       } else {
-        port.emit(live, 'attempt_succeeded', { output: r.output, evidenceId, covers, ...meta, ...pinned }, { ...at, ...(a.pinned === true ? { reason: 'pinned output (debug run)' } : {}) });
+        port.emit(live, 'attempt_succeeded', { output: kept(r.output), evidenceId, covers, ...meta, ...pinned }, { ...at, ...(a.pinned === true ? { reason: 'pinned output (debug run)' } : {}) });
         ended = { outcome: 'succeeded' };
       }
     }

@@ -13,7 +13,9 @@ import type { AttemptResult } from '../executors/executor.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock, Random } from '../time/clock.ts';
 import type { RunContext } from './expressions.ts';
-import { runContext } from './run-context.ts';
+import { runContext, type ContextReads } from './run-context.ts';
+import { MemoryArtifactStore, type ArtifactStore } from '../artifacts/artifact-store.ts';
+import { DEFAULT_ARTIFACT_THRESHOLD } from '../artifacts/externalise.ts';
 import { launchAttempt } from './attempt-launch.ts';
 import { ActionQueue } from './action-queue.ts';
 import { AttemptRunner } from './attempt-runner.ts';
@@ -81,6 +83,11 @@ export class EngineCore implements RunPort {
   private draining = false;
 
   get store(): Store { return this.o.store; }
+  get artifacts(): { store: ArtifactStore; threshold: number } {
+    this.artifactsOf ??= { store: this.o.artifacts ?? new MemoryArtifactStore(), threshold: this.o.artifactThreshold ?? DEFAULT_ARTIFACT_THRESHOLD };
+    return this.artifactsOf;
+  }
+  private artifactsOf: { store: ArtifactStore; threshold: number } | undefined;
   get clock(): Clock { return this.o.clock; }
   get random(): Random { return this.o.random; }
 
@@ -223,8 +230,8 @@ export class EngineCore implements RunPort {
     return e;
   }
 
-  context(live: LiveRun, extra: Record<string, unknown> = {}, activation?: number): RunContext {
-    return runContext(live, extra, activation);
+  context(live: LiveRun, extra: Record<string, unknown> = {}, activation?: number, reads?: ContextReads): RunContext {
+    return runContext(live, extra, activation, this.artifacts.store, reads);
   }
 
   finish(live: LiveRun, c: Completion): Promise<void> {
@@ -384,7 +391,7 @@ export class EngineCore implements RunPort {
   private launch(l: Launch): void {
     launchAttempt(l, {
       clock: this.o.clock,
-      context: (activation) => this.context(l.live, {}, activation),
+      context: (activation) => this.context(l.live, {}, activation, { sensitive: l.step.readsSensitive === true }),
       complete: (result) => this.complete(l, result),
     });
   }

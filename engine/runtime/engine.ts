@@ -11,7 +11,7 @@ import { runMetricsOf, workflowReport, type WorkflowReport } from '../metrics/st
 import { ChildRunHandler } from './child-run-handler.ts';
 import { EngineCore, type EngineParts } from './engine-core.ts';
 import { EventHandler } from './event-handler.ts';
-import type { EngineOptions, LiveRun, StartRunOptions } from './live-run.ts';
+import type { ArtifactStore, EngineOptions, LiveRun, StartRunOptions } from './live-run.ts';
 import { OperatorActions } from './operator-actions.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
 import type { Timeline } from '../../shared/api/timeline.ts';
@@ -38,6 +38,16 @@ export class Engine {
     const children = new ChildRunHandler(core, (runId, why) => this.operator.cancelRun(runId, 'engine', why), o.workspaceTrust);
     core.handle({ wait: new WaitHandler(core), human: this.tasks, event: this.events, subworkflow: children, map: children });
     core.onRunEnd(children);
+  }
+
+  /** Where this engine keeps values by reference (docs/long-running.md). */
+  get artifacts(): ArtifactStore {
+    return this.core.artifacts.store;
+  }
+
+  /** Records that `by` opened a stored artifact of the run (a settled run too): the value is not logged, only whose and where. */
+  artifactOpened(runId: string, data: { sha256: string; path: string; by: string }): Promise<void> {
+    return this.operator.artifactOpened(runId, data);
   }
 
   /** Creates a run and schedules it; returns its id. The definition must be saved already. */

@@ -1,5 +1,6 @@
 // A run the engine holds in memory while it drives it: its model (the fold of its log) and the
 // scheduler's work lists (steps to check, ready, due, results to record, actions to apply).
+import type { ArtifactStore } from '../artifacts/artifact-store.ts';
 import type { PolicySnapshot } from '../../shared/policy/policy-schema.ts';
 import type { StepKind } from '../../shared/definition/names.ts';
 import type { Step, Workflow } from '../../shared/definition/workflow-schema.ts';
@@ -11,6 +12,8 @@ import type { PriceTable } from '../../shared/cost/price-table.ts';
 import type { TrustCheck } from './workspace-workflows.ts';
 import { indexDefinition, type DefinitionIndex } from '../../shared/run/definition-index.ts';
 import type { Evidence, RunModel } from '../../shared/run/run-model.ts';
+
+export type { ArtifactStore };
 
 export interface EngineOptions {
   store: Store;
@@ -26,6 +29,13 @@ export interface EngineOptions {
    * fix its cost; none: attempts record only the costs their executor or step declares.
    */
   prices?: (workspaceDir: string) => PriceTable | undefined;
+  /**
+   * Where large and sensitive values are kept by reference (docs/long-running.md); none: in
+   * memory, for stores without a file (scenarios, replays).
+   */
+  artifacts?: ArtifactStore;
+  /** A step output whose JSON is over this many bytes is stored by reference (default DEFAULT_ARTIFACT_THRESHOLD, 1 MiB). */
+  artifactThreshold?: number;
 }
 
 /** How an attempt ended, waiting to be recorded in the run's next tick. */

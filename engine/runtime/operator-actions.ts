@@ -23,6 +23,14 @@ function refuse(r: Refusal | undefined): void {
 export class OperatorActions {
   constructor(private readonly port: RunPort, private readonly handlerFor: (kind: StepKind) => StepHandler | undefined) {}
 
+  /** An operator opened a stored artifact (docs/long-running.md): allowed in any state of the run, as a record of who looked. */
+  async artifactOpened(runId: string, data: { sha256: string; path: string; by: string }): Promise<void> {
+    const live = this.port.load(runId);
+    await this.port.enqueue(live, async () => {
+      this.port.emit(live, 'artifact_opened', data, { reason: `opened by ${data.by}` });
+    });
+  }
+
   async pauseRun(runId: string, by: string, reason: string): Promise<void> {
     const live = this.operable(runId, 'pause');
     await this.port.enqueue(live, async () => {

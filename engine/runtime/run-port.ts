@@ -8,6 +8,8 @@ import type { Clock, Random } from '../time/clock.ts';
 import type { RunContext } from './expressions.ts';
 import type { Completion, LiveRun, StartRunOptions } from './live-run.ts';
 import type { Evidence, StepRuntime } from '../../shared/run/run-model.ts';
+import type { ArtifactStore } from '../artifacts/artifact-store.ts';
+import type { ContextReads } from './run-context.ts';
 
 export interface EventExtra {
   step?: string;
@@ -22,8 +24,14 @@ export interface RunPort {
   readonly random: Random;
   /** Appends an event to the run's log and folds it into the run's model. */
   emit<T extends EventType>(live: LiveRun, type: T, data: EventData<T>, extra?: EventExtra): RunEvent<T>;
-  /** What expressions read; `activation`, the evaluating step's, is what `$activation` gives. */
-  context(live: LiveRun, extra?: Record<string, unknown>, activation?: number): RunContext;
+  /** Where values by reference are kept, and the output size over which an output is kept there. */
+  readonly artifacts: { store: ArtifactStore; threshold: number };
+  /**
+   * What expressions read; `activation`, the evaluating step's, is what `$activation` gives.
+   * References are read through (docs/long-running.md): sensitive values only with `reads.sensitive`
+   * (a step that declares `readsSensitive`); `reads: 'raw'` leaves every reference as it is.
+   */
+  context(live: LiveRun, extra?: Record<string, unknown>, activation?: number, reads?: ContextReads): RunContext;
   /** Sets the step's timer (retry, deadline, wait): the step comes due at `dueAt`. */
   arm(live: LiveRun, stepId: string, dueAt: number): void;
   /** Cancels the step's pending timer, if any. */

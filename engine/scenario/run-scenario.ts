@@ -2,6 +2,7 @@
 // a seeded random source, scripted outcomes for steps that do work (agent, http, command,
 // script, map, subworkflow), people's decisions and events placed on the clock, and an optional
 // crash (the engine is dropped and a new one recovers from the same store). Then checks `expect`.
+import { artifactsDirOf, FileArtifactStore, MemoryArtifactStore } from '../artifacts/artifact-store.ts';
 import { isDeepStrictEqual } from 'node:util';
 import type { StepKind } from '../../shared/definition/names.ts';
 import { kindsWhere } from '../../shared/definition/step-kinds.ts';
@@ -86,7 +87,9 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
   const makeEngine = opts.makeEngine ?? ((o: EngineOptions): Engine => new Engine(o));
   const table = scenario.prices ?? opts.prices;
   const prices = table === undefined ? {} : { prices: (): PriceTable => table };
-  let engine = makeEngine({ store, clock, random, executors, ...prices });
+  // One artifact store for every engine of the scenario: the one that recovers reads what the first wrote.
+  const artifacts = opts.dbPath === undefined ? new MemoryArtifactStore() : new FileArtifactStore(artifactsDirOf(opts.dbPath));
+  let engine = makeEngine({ store, clock, random, executors, artifacts, ...prices });
   let live: Store = store;
   // The policy every run of the scenario starts under (its own, or its file's; test-command.ts).
   const policy: { policy?: PolicySnapshot } = scenario.policy === undefined ? {} : { policy: { hash: hashOf(scenario.policy), rules: scenario.policy } };
@@ -173,7 +176,7 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
       }
       if (store.crashed) {
         live = new LoggedStore(db, order);
-        engine = makeEngine({ store: live, clock, random, executors, ...prices });
+        engine = makeEngine({ store: live, clock, random, executors, artifacts, ...prices });
         service = new EngineService(live, engine, undefined, {}, { clock, actor: 'operator', policyOf: () => policy.policy });
         engine.recover();
         crashed = true;

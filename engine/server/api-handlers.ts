@@ -53,6 +53,8 @@ export function apiHandlers(s: EngineService, reads: ServedReads, facts: HealthF
     'runs.value': ({ params, query }) => reads.runValue(params.id, query),
     'runs.timeline': ({ params }) => reads.timeline(params.id),
     'runs.events': ({ params, query: q }) => reads.events(params.id, q.after ?? 0, q.limit ?? 1000, q.elide),
+    // A value kept by reference, by its value path; a sensitive one's opening is recorded (docs/long-running.md).
+    'runs.openArtifact': ({ params, body }) => s.openArtifact(params.id, body),
     // Every operator action, revise (with dryRun, a RevisePlan) and fork included, is the service's.
     'runs.act': async ({ params, body }, answer) => {
       const result = await s.act(params.id, body);

@@ -7,6 +7,8 @@
 //
 // Over 400 lines: one method per command of the boundary, each short; the work is in the modules
 // it imports, and front ends need the one class to reach all of them.
+import { OpenArtifactCommand, type OpenedArtifact } from '../../shared/api/artifact-open.ts';
+import { artifactAtPath } from './artifact-open.ts';
 import { loadWorkspacePolicy } from '../policy/load-policy.ts';
 import type { PolicySnapshot } from '../../shared/policy/policy-schema.ts';
 import { policyStartRefusal } from '../../shared/policy/check-policy.ts';
@@ -537,6 +539,21 @@ export class EngineService {
         break;
     }
     return { runId, state: this.runState(runId) };
+  }
+
+  /**
+   * The value of the artifact reference at `o.path` in the run (docs/long-running.md). Opening a
+   * sensitive value is recorded first (artifact_opened, by `o.by`): no value leaves unrecorded.
+   */
+  async openArtifact(idOrPrefix: string, o: CommandInput<typeof OpenArtifactCommand>): Promise<OpenedArtifact> {
+    const c = parseCommand(OpenArtifactCommand, o, 'the request');
+    const runId = this.resolveRun(idOrPrefix);
+    const at = artifactAtPath(this.reader.fold(runId), this.engine.artifacts, c.path);
+    const { ref, path } = at;
+    const value = at.value === undefined ? this.engine.artifacts.read(ref) : at.value.inside;
+    const recorded = ref.$artifact.sensitive === true;
+    if (recorded) await this.engine.artifactOpened(runId, { sha256: ref.$artifact.sha256, path, by: c.by ?? this.actor });
+    return { runId, path, artifact: ref.$artifact, value, recorded };
   }
 
   /** A person's answer to the task of step `stepId`: approve, reject or reassign. */

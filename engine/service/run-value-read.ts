@@ -46,7 +46,7 @@ export function runValueOf(store: Store, models: ValueModels, idOrPrefix: string
  * in the whole list); other paths the summary, which differs from the full detail only in the
  * attempts; a path that takes in every step at once (`steps`) the full detail.
  */
-function detailFor(model: RunModel, segments: readonly PathSegment[]): RunDetail {
+export function detailFor(model: RunModel, segments: readonly PathSegment[]): RunDetail {
   const [head, stepId] = segments;
   if (head === 'steps' && stepId === undefined) return runDetail(model);
   const summary = runDetail(model, { latestAttempts: 0 });

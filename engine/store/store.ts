@@ -26,6 +26,7 @@ import { foldEvents } from '../../shared/run/fold-events.ts';
 import type { CursorPage, ExternalEvent, NewEvent, RunEventPage, RunRow, StepProjection, StoreStats } from './store-types.ts';
 import { UnitOfWork } from './unit-of-work.ts';
 import { PolicySnapshots } from './policy-snapshots.ts';
+import { referencedArtifacts } from './artifact-refs.ts';
 import { isReplayRun, saveReplayRun, type ReplayRunRecord } from './replay-runs.ts';
 import type { WorkflowRollups } from './workflow-rollups.ts';
 
@@ -76,6 +77,11 @@ export class Store {
     this.work.add(this.projections);
     this.work.add({ hasPending: false, take: () => ({ rows: 0, write: ({ events }) => this.rollups.afterWrite(events) }) });
     for (const part of [this.spend, this.snapshots]) this.work.add(part);
+  }
+
+  /** The sha256 of every artifact the store's runs reference (artifact-refs.ts): what `weft gc` keeps. */
+  referencedArtifacts(): Set<string> {
+    return referencedArtifacts(this.work);
   }
 
   // ---- definitions ----

@@ -32,4 +32,15 @@ export class PayloadClient {
     const query = { path, depth: cut.depth, offset: cut.offset, limit: cut.limit };
     return callRoute(this.client, 'runs.value', { params: { id: runId }, query }, signal);
   }
+
+  /**
+   * The value kept by reference at `path` in run `runId` (docs/long-running.md); opening a
+   * sensitive one is recorded in the run's log, as opened by `by` (the server's user when left out).
+   *
+   * @example
+   * const { value } = await payloads.openArtifact(runId, 'steps.lookup.attempts[0].output.iban');
+   */
+  openArtifact(runId: string, path: string, by?: string): Promise<RouteAnswerOf<'runs.openArtifact'>> {
+    return callRoute(this.client, 'runs.openArtifact', { params: { id: runId }, body: { path, ...(by === undefined ? {} : { by }) } });
+  }
 }

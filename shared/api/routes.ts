@@ -3,6 +3,7 @@
 // (engine/server/register-routes.ts), a test checks each answer of a real server against it
 // (test/server/route-answers.test.ts), and clients build their calls from it (call-route.ts).
 // A route id is the name a handler and a client call use. docs/api.md lists the same routes.
+import { OpenArtifactCommand, OpenedArtifact } from './artifact-open.ts';
 import { ReplayBatchRequest, ReplayBatchResult, ReplayRequest, ReplayResult } from './replay-result.ts';
 import { z } from 'zod';
 import { ValidateRequest, ValidateResult, WorkflowDetail, WorkflowList, WorkflowSource, WorkflowSourceQuery, WorkflowVersionDetail } from './workflow-views.ts';
@@ -108,6 +109,7 @@ export const ROUTES = {
   'runs.value': { method: 'GET', path: '/api/runs/:id/value', params: run, query: query(RunValueQuery), body: NO_BODY, answer: RunValue, statuses: [200] },
   'runs.timeline': { method: 'GET', path: '/api/runs/:id/timeline', params: run, query: NONE, body: NO_BODY, answer: Timeline, statuses: [200] },
   'runs.events': { method: 'GET', path: '/api/runs/:id/events', params: run, query: query(EventPageQuery), body: NO_BODY, answer: RunEventsPage, statuses: [200] },
+  'runs.openArtifact': { method: 'POST', path: '/api/runs/:id/artifact', params: run, query: NONE, body: OpenArtifactCommand, answer: OpenedArtifact, statuses: [200] },
   'runs.act': { method: 'POST', path: '/api/runs/:id/actions', params: run, query: NONE, body: RunAction, answer: RunActionResult, statuses: [200, 201] },
   'runs.replay': { method: 'POST', path: '/api/runs/:id/replay', params: run, query: NONE, body: ReplayRequest, answer: ReplayResult, statuses: [201] },
   replays: { method: 'POST', path: '/api/replays', params: NONE, query: NONE, body: ReplayBatchRequest, answer: ReplayBatchResult, statuses: [201] },

@@ -34,6 +34,7 @@ const union = <S extends z.ZodRawShape>(envelope: S) => {
     t('revision_held'), t('outcome_carried'), t('step_settled'), t('step_escalated'), t('step_revalidated'), t('policy_escalated'),
     t('path_reopened'), t('step_passed_over'), t('breakpoint_hit'), t('debug_resumed'), t('run_migrated'),
     t('note_added'),
+    t('artifact_opened'),
   ]);
 };
 

@@ -39,6 +39,7 @@ const STEP_KEYS = [
   'onExhausted',
   'onRevise',
   'optional',
+  'readsSensitive',
 ];
 const EDGE_KEYS = ['id', 'from', 'to', 'on', 'when', 'default', 'maxTraversals'];
 

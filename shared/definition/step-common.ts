@@ -60,6 +60,10 @@ export const stepCommon = {
     .optional()
     .describe('what a call of this step costs, for steps that bill outside token usage (a paid API); see docs/cost.md'),
   revalidate: Revalidate.optional().describe('a check run when this waiting step resumes (human, event, wait): false settles it stale (docs/long-running.md)'),
+  readsSensitive: z
+    .boolean()
+    .optional()
+    .describe('the step reads values other steps\' output schemas mark "x-weft-sensitive": it gets them at run time; without it, it gets their redacted reference (docs/long-running.md)'),
   tags: z.array(z.string().min(1)).optional().describe('labels a workspace policy selects steps by, e.g. ["payment"] (docs/policies.md)'),
   handoff: z
     .boolean()

@@ -240,6 +240,8 @@ export const EVENT_DATA = {
   }),
   /** An operator's note on the run, or on the event's `step` (`weft note`, docs/long-running.md); allowed in any run state, it changes nothing else. */
   note_added: z.object({ text: z.string(), by: z.string() }),
+  /** An operator opened a stored artifact of the run (docs/long-running.md): whose value, at which value path, by whom; the value itself is never in the log. */
+  artifact_opened: z.object({ sha256: z.string(), path: z.string(), by: z.string() }),
 } as const;
 
 export type EventType = keyof typeof EVENT_DATA;
@@ -327,6 +329,7 @@ const WIDEN: { [K in EventType]: (e: RunEvent<K>) => RunEvent } = {
   debug_resumed: same,
   run_migrated: same,
   note_added: same,
+  artifact_opened: same,
 };
 
 /**

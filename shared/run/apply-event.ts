@@ -441,6 +441,8 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
     case 'note_added':
       run.notes.push({ seq: e.seq, at: e.at, stepId: e.step, text: e.data.text, by: e.data.by });
       return;
+    case 'artifact_opened':
+      return; // a record of who looked: it changes nothing in the run
   }
 }
 

@@ -19,6 +19,7 @@ import { checkJsonSchemas } from './checks/json-schemas.ts';
 import { checkAgentCandidates } from './checks/agent-candidates.ts';
 import { checkRevalidation } from './checks/revalidation.ts';
 import { checkHandoffRecords } from './checks/handoff-records.ts';
+import { checkSensitiveFields } from './checks/sensitive-fields.ts';
 
 const CHECKS = [
   checkIdsAndReferences,
@@ -35,6 +36,7 @@ const CHECKS = [
   checkJsonSchemas,
   checkAgentCandidates,
   checkHandoffRecords,
+  checkSensitiveFields,
 ];
 
 /** Parse caches; the editor passes one set in and reuses it while a graph is drawn. */

@@ -25,6 +25,15 @@ const payment = {
   ],
   edges: [{ id: 'a', from: 'paid', to: 'done' }],
 };
+/** A step whose output has a sensitive field (docs/long-running.md): its value is kept by reference. */
+const vault = {
+  format: 'weft/v1', id: 'vault', version: 1, name: 'Vault',
+  steps: [
+    { id: 'keep', kind: 'transform', config: { expression: '{"pin": "4321"}' }, output: { type: 'object', properties: { pin: { type: 'string', 'x-weft-sensitive': true } } } },
+    { id: 'done', kind: 'end' },
+  ],
+  edges: [{ id: 'a', from: 'keep', to: 'done' }],
+};
 /** An agent step whose first candidate's provider is down: one failure opens its circuit for an hour (docs/routing.md). */
 const routed = {
   format: 'weft/v1', id: 'routed', version: 1, name: 'Routed',
@@ -64,7 +73,7 @@ async function exercise<K extends HttpRouteId>(id: K, input: RouteCallInput<K>):
 }
 
 beforeAll(async () => {
-  server = await serveInProcess('weft-route-answers-', { 'review.weft.json': review, 'payment.weft.json': payment, 'routed.weft.json': routed });
+  server = await serveInProcess('weft-route-answers-', { 'review.weft.json': review, 'payment.weft.json': payment, 'routed.weft.json': routed, 'vault.weft.json': vault });
   serving = server.serving;
 });
 
@@ -75,7 +84,7 @@ afterAll(async () => {
 describe('every route of the table answers what its entry says', () => {
   it('answers each HTTP route with a listed status and a body its answer schema parses', async () => {
     expect((await exercise('health', {})).answer.version).toBe('0.0.0-test');
-    expect((await exercise('workflows.list', {})).answer.workflows.map((w) => w.id).sort()).toEqual(['payment', 'review', 'routed']);
+    expect((await exercise('workflows.list', {})).answer.workflows.map((w) => w.id).sort()).toEqual(['payment', 'review', 'routed', 'vault']);
     expect((await exercise('validate', { body: { definition: review } })).answer.valid).toBe(true);
     expect((await exercise('workflows.source', { query: { file: 'review.weft.json' } })).answer).toMatchObject({ file: 'review.weft.json', findings: [] });
     expect((await exercise('templates.list', {})).answer.templates.length).toBeGreaterThan(0);
@@ -177,6 +186,13 @@ describe('every route of the table answers what its entry says', () => {
     ]);
     const flaky = answer.circuits[0];
     expect((flaky?.reopensAtMs ?? 0) - (flaky?.lastFailureAtMs ?? 0)).toBe(3_600_000);
+  });
+
+  it('opens a sensitive value on record', async () => {
+    const { runId } = (await exercise('runs.start', { body: { workflow: 'vault', input: {} } })).answer;
+    await waitUntil(async () => (await exercise('runs.get', { params: { id: runId } })).answer.run.state === 'succeeded', 'the vault run succeeds');
+    const { answer } = await exercise('runs.openArtifact', { params: { id: runId }, body: { path: 'steps.keep.attempts[0].output.pin', by: 'ana' } });
+    expect(answer).toMatchObject({ runId, value: '4321', recorded: true, artifact: { sensitive: true } });
   });
 
   it('has exercised every route of the table', () => {

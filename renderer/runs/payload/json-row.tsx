@@ -2,7 +2,7 @@
 // container's size, or a left-out value with its Load button); copy path and copy value on
 // hover or focus. Memoized: scrolling re-renders only rows that enter the window.
 import { memo, type CSSProperties } from 'react';
-import { ChevronRight, Copy, Link2 } from 'lucide-react';
+import { Archive, ChevronRight, Copy, Link2, Lock } from 'lucide-react';
 import type { ElidedValue } from '../../../shared/api/elided-value.ts';
 import type { JsonRow } from './json-tree.ts';
 import { leafText } from './json-search.ts';
@@ -28,6 +28,8 @@ export interface JsonRowProps {
   style: CSSProperties;
   onToggle: (path: string) => void;
   onLoad: (stub: ElidedValue) => void;
+  /** Opens the value kept by reference at a row's path. */
+  onOpenArtifact: (path: string) => void;
   onMore: (path: string, loaded: number) => void;
   onCopyPath: (path: string) => void;
   onCopyValue: (row: Extract<JsonRow, { type: 'node' }>) => void;
@@ -112,6 +114,26 @@ function Value(p: JsonRowProps) {
             not loaded
           </span>
         )}
+        {p.status !== undefined && 'error' in p.status ? <span className="json-error">{p.status.error}</span> : null}
+      </span>
+    );
+  }
+  if (row.artifact !== null) {
+    const a = row.artifact;
+    const sensitive = a.sensitive === true;
+    return (
+      <span className={sensitive ? 'json-artifact json-artifact-sensitive' : 'json-artifact'} data-testid="json-artifact" data-sensitive={sensitive || undefined} title={`sha256 ${a.sha256} · ${a.mediaType}`}>
+        <span className="json-artifact-badge">
+          {sensitive ? <Lock size={11} aria-hidden /> : <Archive size={11} aria-hidden />}
+          {sensitive ? 'sensitive · redacted' : `stored · ${formatBytes(a.size)}`}
+        </span>
+        {p.status !== undefined && 'loading' in p.status ? (
+          <span className="json-note">opening…</span>
+        ) : p.canLoad ? (
+          <button type="button" className="json-link" data-testid="json-open-artifact" onClick={() => p.onOpenArtifact(row.path)} title={sensitive ? `open ${row.path}; the opening is recorded in the run's events` : `open ${row.path}`}>
+            {sensitive ? 'reveal' : 'open'}
+          </button>
+        ) : null}
         {p.status !== undefined && 'error' in p.status ? <span className="json-error">{p.status.error}</span> : null}
       </span>
     );

@@ -5,6 +5,7 @@
 import { isElidedValue, type ElidedValue } from '../../../shared/api/elided-value.ts';
 import type { JsonValue } from '../../../shared/api/json-value.ts';
 import { appendPath } from '../../../shared/api/value-path.ts';
+import { isArtifactRef, type ArtifactRefBody } from '../../../shared/artifacts/artifact-ref.ts';
 
 /** What has been fetched for an elided value's path: the value (with deeper stubs) and its entry count. */
 export interface LoadedValue {
@@ -33,6 +34,8 @@ export type JsonRow =
       open: boolean;
       /** The stub when the value was left out and is not loaded yet. */
       elided: ElidedValue | null;
+      /** A value kept by reference in the artifact store (a sensitive one redacted), not opened yet (docs/long-running.md). */
+      artifact: ArtifactRefBody | null;
     }
   | { type: 'more'; path: string; depth: number; loaded: number; total: number };
 
@@ -47,7 +50,12 @@ export function kindOf(v: JsonValue): NodeKind {
 }
 
 /** A node with what was loaded for it put in place: the value to show, where it is, its total. */
-export function resolveNode(v: JsonValue, path: string, loaded: Loaded): { value: JsonValue; path: string; total: number | null; elided: ElidedValue | null } {
+export function resolveNode(v: JsonValue, path: string, loaded: Loaded): { value: JsonValue; path: string; total: number | null; elided: ElidedValue | null; artifact?: ArtifactRefBody } {
+  if (isArtifactRef(v)) {
+    // Opened: what the artifact holds, in its place; else the reference, with an open button.
+    const got = loaded.get(path);
+    return got === undefined ? { value: v, path, total: null, elided: null, artifact: v.$artifact } : { value: got.value, path, total: got.total ?? entryCount(got.value), elided: null };
+  }
   if (!isElidedValue(v)) return { value: v, path, total: entryCount(v), elided: null };
   const got = loaded.get(v.path);
   if (got === undefined) return { value: v, path: v.path, total: v.count, elided: v };
@@ -89,9 +97,10 @@ export function* flattenRows(root: JsonValue, rootPath: string, open: ReadonlySe
     }
     const node = resolveNode(item.v, item.path, loaded);
     const kind = node.elided === null ? kindOf(node.value) : node.elided.kind;
-    const container = node.elided === null && (kind === 'object' || kind === 'array');
+    const artifact = node.artifact ?? null;
+    const container = node.elided === null && artifact === null && (kind === 'object' || kind === 'array');
     const isOpen = container && open.has(node.path);
-    yield { type: 'node', path: node.path, depth: item.depth, key: item.key, kind, value: node.value, count: container ? node.total : null, open: isOpen, elided: node.elided };
+    yield { type: 'node', path: node.path, depth: item.depth, key: item.key, kind, value: node.value, count: container ? node.total : null, open: isOpen, elided: node.elided, artifact };
     if (!isOpen) continue;
     const v = node.value;
     const depth = item.depth + 1;
@@ -125,7 +134,7 @@ export function expandAllPaths(root: JsonValue, rootPath: string, loaded: Loaded
     const next: { v: JsonValue; path: string }[] = [];
     for (const { v, path } of level) {
       const node = resolveNode(v, path, loaded);
-      if (node.elided !== null) continue;
+      if (node.elided !== null || node.artifact !== undefined) continue;
       const entries = entriesOf(node.value);
       if (entries.length === 0) continue;
       // A container too big for what is left stays closed; smaller ones after it may still open.

@@ -131,6 +131,28 @@ export function JsonView({ value, runId, valuePath, label, testId = 'json-view',
     [api, canLoad, runId],
   );
   const load = useCallback((stub: ElidedValue) => void fetchInto(stub.path, 0, stub.kind), [fetchInto]);
+  // A value kept by reference opens in its place; a sensitive one's opening is recorded (docs/long-running.md).
+  const openArtifact = useCallback(
+    (path: string) => {
+      if (!canLoad || api === null || runId === undefined) return;
+      setStatus((s) => new Map(s).set(path, { loading: true }));
+      api.openArtifact(runId, path).then(
+        (got) => {
+          const value = got.value as JsonValue;
+          setLoaded((prev) => new Map(prev).set(path, { value, total: null }));
+          if (value !== null && typeof value === 'object') setOpen((prev) => new Set(prev).add(path));
+          setStatus((s) => {
+            const next = new Map(s);
+            next.delete(path);
+            return next;
+          });
+          if (got.recorded) setNote(`opened ${path}; the opening is recorded in the run's events`);
+        },
+        (error: unknown) => setStatus((s) => new Map(s).set(path, { error: error instanceof Error ? error.message : String(error) })),
+      );
+    },
+    [api, canLoad, runId],
+  );
   const more = useCallback((path: string, offset: number) => void fetchInto(path, offset, 'page'), [fetchInto]);
 
   const copy = useCallback((text: string, what: string) => {
@@ -252,6 +274,7 @@ export function JsonView({ value, runId, valuePath, label, testId = 'json-view',
                 style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
                 onToggle={toggle}
                 onLoad={load}
+                onOpenArtifact={openArtifact}
                 onMore={more}
                 onCopyPath={copyPath}
                 onCopyValue={copyValue}

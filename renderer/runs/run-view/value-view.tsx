@@ -1,8 +1,10 @@
 // A JSON value of a run (an input, an output, evidence), read-only. Small values are printed as
 // they are; a large one, or one the server left out of the detail (an ElidedValue stub), opens in
-// the collapsible, searchable JSON view, which fetches the rest by its value path on demand.
+// the collapsible, searchable JSON view, which fetches the rest by its value path on demand; so
+// does one holding a value kept by reference, which it opens on demand.
 import { memo, useMemo } from 'react';
 import { isElidedValue } from '../../../shared/api/elided-value.ts';
+import { holdsArtifactRef } from '../../../shared/artifacts/artifact-ref.ts';
 import type { JsonValue } from '../../../shared/api/json-value.ts';
 import { JsonView } from '../payload/json-view.tsx';
 
@@ -19,7 +21,9 @@ interface Props {
 const PRINT_LIMIT = 4000;
 
 function ValueViewImpl({ value, runId, valuePath, label, testId }: Props) {
-  const text = useMemo(() => (isElidedValue(value) ? null : JSON.stringify(value, null, 2) ?? 'undefined'), [value]);
+  // A value holding a reference to the artifact store (a sensitive field, a large output) opens in
+  // the JSON view too, which shows the reference redacted and opens it on demand (docs/long-running.md).
+  const text = useMemo(() => (isElidedValue(value) || holdsArtifactRef(value) ? null : JSON.stringify(value, null, 2) ?? 'undefined'), [value]);
   if (text === null || text.length > PRINT_LIMIT) return <JsonView value={value} runId={runId} valuePath={valuePath} label={label} testId={testId} />;
   return (
     // Focusable: a long value scrolls, and a keyboard must reach it to scroll it.

@@ -9,6 +9,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import { validate as validateMetaSchema } from './meta-schema-validate.generated.js';
+import { SENSITIVE_MARK } from '../../artifacts/sensitive-fields.ts';
 
 const META_SCHEMA_ID = 'https://json-schema.org/draft/2020-12/schema';
 
@@ -29,6 +30,11 @@ export class JsonSchemaChecker {
     validateSchema: false,
   });
   private readonly cache = new Map<string, SchemaProblem[]>();
+
+  constructor() {
+    // Weft's own keyword: a sensitive place of an output schema (checks/sensitive-fields.ts checks its value and place).
+    this.ajv.addKeyword({ keyword: SENSITIVE_MARK });
+  }
 
   check(schema: unknown): SchemaProblem[] {
     const key = JSON.stringify(schema);

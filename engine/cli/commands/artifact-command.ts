@@ -1,0 +1,46 @@
+// `weft artifact open RUN PATH [--by NAME] [--db PATH] [--json]`: prints a value a run keeps by
+// reference in the artifact store (docs/long-running.md). Opening a sensitive value is recorded in
+// the run's log (artifact_opened, with who) before it is printed.
+import type { Command } from '../command.ts';
+import { withUserErrors } from '../cli-errors.ts';
+import { withServiceAt } from '../engine-session.ts';
+import { EXIT_OK } from '../exit-codes.ts';
+import { actor } from '../operator.ts';
+import { parseCommandArgs } from '../parse-command-args.ts';
+import { storePath } from '../store-path.ts';
+import { UsageError } from '../usage-error.ts';
+
+export const artifactCommand: Command = {
+  name: 'artifact',
+  summary: 'open a value a run keeps by reference (a large output, or a sensitive field: recorded)',
+  usage: 'weft artifact open RUN PATH [--by NAME] [--db PATH] [--json]',
+  help: `Prints the value stored under the artifact reference at PATH in RUN, as JSON. PATH is a
+value path as weft inspect --json and the app show it, e.g.
+steps.lookup.attempts[0].output.iban (docs/api.md, "Value paths"); it may go on inside a large
+value kept by reference. The stored bytes are checked against their sha256: a damaged artifact is
+an error, never printed.
+
+A sensitive value (a field its step's output schema marks "x-weft-sensitive") is opened on
+record: the run's log gets an artifact_opened event naming who (--by, default $WEFT_USER or the
+OS user) and the path; the value itself never enters the log. See docs/long-running.md.
+
+  --by NAME   who opens it (recorded for a sensitive value)
+  --db PATH   the store (default $WEFT_DB, else .weft/weft.db in this folder)
+  --json      print {"runId","path","artifact":{"sha256","size","mediaType","sensitive"?},"value","recorded"}
+
+Exit status: 0 opened; 2 for a usage error, an unknown run, a path that names no reference, or a
+missing or damaged artifact.`,
+
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, json: { type: 'boolean' }, by: { type: 'string' } });
+    const [verb, run, path, ...extra] = positionals;
+    if (verb !== 'open') throw new UsageError(verb === undefined ? 'give what to do: weft artifact open RUN PATH' : `unknown artifact action "${verb}"; the one action is open: weft artifact open RUN PATH`);
+    if (run === undefined || path === undefined || extra.length > 0) throw new UsageError('give a run and the value path of a reference: weft artifact open RUN PATH');
+    const db = storePath(values.db, io.cwd);
+    return withUserErrors('artifact', io, async () => {
+      const opened = await withServiceAt(db, 'artifact', io, (service) => service.openArtifact(run, { path, by: actor(values.by) }));
+      io.stdout.write(values.json === true ? `${JSON.stringify(opened)}\n` : `${JSON.stringify(opened.value, null, 2)}\n`);
+      return EXIT_OK;
+    });
+  },
+};

@@ -1,0 +1,62 @@
+// A sensitive field on the run page, in Debian's chromium against the real `weft serve`: the
+// order-payment example's create_order output holds the checkout's payment token, which its
+// output schema marks "x-weft-sensitive". The step's output shows it redacted (a badge, no value);
+// "reveal" opens it on demand, shows the value in its place, and the opening is an event of the run.
+import { expect, test } from '@playwright/test';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { exampleWorkspace, shootBothThemes, startServe, weft, type Served, type Workspace } from './weft-serve.ts';
+
+let ws: Workspace;
+let served: Served;
+const SECRET = 'pt_7c2e91d04ab35f68e1';
+
+test.beforeAll(async () => {
+  ws = exampleWorkspace();
+  // The token comes from outside the definition: a script reads it from a file, as a real one
+  // comes from the payment provider. The step's output schema is order-payment's create_order's.
+  writeFileSync(join(ws.dir, 'token.txt'), SECRET);
+  writeFileSync(join(ws.dir, 'checkout.mjs'), `import { readFileSync } from 'node:fs';\nexport default () => ({ status: 201, body: { orderId: 'A17', state: 'created', paymentToken: readFileSync(new URL('./token.txt', import.meta.url), 'utf8') } });\n`);
+  const example = JSON.parse(readFileSync(join(ws.dir, 'order-payment.weft.json'), 'utf8')) as { steps: { id: string; output?: unknown }[] };
+  const output = example.steps.find((s) => s.id === 'create_order')?.output;
+  expect(JSON.stringify(output)).toContain('x-weft-sensitive');
+  writeFileSync(join(ws.dir, 'checkout.weft.json'), JSON.stringify({
+    format: 'weft/v1', id: 'checkout', version: 1, name: 'Checkout',
+    steps: [{ id: 'create_order', name: 'Create order', kind: 'script', config: { module: 'checkout.mjs' }, output }, { id: 'done', kind: 'end' }],
+    edges: [{ id: 'a', from: 'create_order', to: 'done' }],
+  }, null, 2));
+  served = await startServe(ws);
+});
+
+test.afterAll(async () => {
+  await served?.stop();
+  ws?.remove();
+});
+
+test('a sensitive field shows redacted, and opens on demand on record', async ({ page }) => {
+  const r = await weft(ws, ['run', 'checkout.weft.json', '--json']);
+  expect(r.stderr).toBe('');
+  const { runId, state } = JSON.parse(r.stdout) as { runId: string; state: string };
+  expect(state).toBe('succeeded');
+  await page.goto(served.address);
+  await page.getByTestId('nav-runs').click();
+  await page.getByTestId(`run-row-${runId}`).click();
+  await expect(page.getByTestId('run-view')).toBeVisible();
+  await page.getByTestId('step-node-create_order').click();
+  const output = page.getByTestId('attempt-output');
+  await expect(output).toBeVisible();
+  await output.getByRole('button', { name: 'expand all' }).click();
+  const token = output.locator('[data-testid="json-row"][data-path="steps.create_order.attempts[0].output.body.paymentToken"]');
+  await expect(token.getByTestId('json-artifact')).toContainText('sensitive · redacted');
+  await expect(page.locator('body')).not.toContainText(SECRET);
+  await shootBothThemes(page, 'sensitive-redacted', { output });
+  await token.getByTestId('json-open-artifact').click();
+  await expect(token).toContainText(SECRET);
+  await expect(output).toContainText('the opening is recorded');
+  await shootBothThemes(page, 'sensitive-revealed', { output });
+  const events = await weft(ws, ['events', runId, '--json']);
+  const opened = (JSON.parse(events.stdout) as { events: { type: string; data: { by?: string; path?: string } }[] }).events.filter((e) => e.type === 'artifact_opened');
+  expect(opened).toHaveLength(1);
+  expect(opened[0]?.data).toMatchObject({ by: 'e2e', path: 'steps.create_order.attempts[0].output.body.paymentToken' });
+  expect(events.stdout).not.toContain(SECRET);
+});
