@@ -1,6 +1,6 @@
 // What settling a step means beyond its edges, as one pure decision: whether a failure nobody
 // handles fails the run, is absorbed (an optional step, a branch only joins read), or waits for a
-// person (an unknown outcome, onExhausted escalate); and what a compensation's end means.
+// person (an unknown or partial outcome, onExhausted escalate); and what a compensation's end means.
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { EdgeDecision, SettleOutcome } from '../../shared/events/run-event.ts';
 import type { DefinitionIndex } from '../../shared/run/definition-index.ts';
@@ -49,8 +49,11 @@ export function decideSettle(
   // optional step's failure is handled by being optional. A step's own `onExhausted: escalate`
   // comes first: the person is asked at the step that failed, and the join waits for it.
   const outs = index.out.get(s.id) ?? [];
-  const absorbed = !quiet && !handled && outcome !== 'unknown' && step.onExhausted !== 'escalate' && (step.optional === true || (outs.length > 0 && outs.every((e) => index.steps.get(e.edge.to)?.kind === 'join')));
-  const escalate = !quiet && !handled && !absorbed && (outcome === 'unknown' || step.onExhausted === 'escalate');
+  // A partial outcome nobody routes waits for a person like an unknown one: part of the work
+  // happened, so neither failing the run nor going on without the rest is the engine's to decide.
+  const asks = outcome === 'unknown' || outcome === 'partial';
+  const absorbed = !quiet && !handled && !asks && step.onExhausted !== 'escalate' && (step.optional === true || (outs.length > 0 && outs.every((e) => index.steps.get(e.edge.to)?.kind === 'join')));
+  const escalate = !quiet && !handled && !absorbed && (asks || step.onExhausted === 'escalate');
   const recorded = escalate ? [] : edges;
   if (step.kind === 'end' && outcome === 'succeeded' && step.config?.status === 'failed' && run.failing === null) {
     return { edges: recorded, then: { kind: 'fail', reason: `reached end step "${s.id}" (status failed)` } };
@@ -67,7 +70,9 @@ export function decideSettle(
         kind: 'escalate',
         reason: outcome === 'unknown'
           ? `the outcome of "${s.id}" is unknown and no edge handles it: a person must find out whether it took effect`
-          : `"${s.id}" ${outcome} and onExhausted is escalate`,
+          : outcome === 'partial'
+            ? `"${s.id}" finished part of its work, its attempts are used up and no edge handles partial: a person may retry it (the retry continues from the part done) or skip it`
+            : `"${s.id}" ${outcome} and onExhausted is escalate`,
       },
     };
   }

@@ -22,6 +22,7 @@ export type StepKind = (typeof STEP_KINDS)[number];
  * Outcomes an edge can follow. `any` matches every settled outcome. `exhausted` is no outcome of
  * its own: the edge is taken instead of a loop edge of the same step whose maxTraversals are used up.
  * `budget_exceeded`: the step did not start, because its run's budget would be exceeded (docs/budgets.md).
+ * `partial`: the executor finished part of the work and said what remains (docs/long-running.md#partial-completion).
  */
 export const EDGE_OUTCOMES = [
   'succeeded',
@@ -31,6 +32,7 @@ export const EDGE_OUTCOMES = [
   'rejected',
   'expired',
   'budget_exceeded',
+  'partial',
   'any',
   'exhausted',
 ] as const;

@@ -71,11 +71,11 @@ export const KIND_SPECS = {
     canFail: true, canHaveEffect: true, folder: 'none',
   }),
   script: defineKind('script', ScriptConfig, {
-    route: 'executor', outside: true, family: 'work', outcomes: ['succeeded', 'failed', 'timed_out', 'budget_exceeded'],
+    route: 'executor', outside: true, family: 'work', outcomes: ['succeeded', 'failed', 'timed_out', 'budget_exceeded', 'partial'],
     canFail: true, canHaveEffect: true, folder: 'code',
   }),
   command: defineKind('command', CommandConfig, {
-    route: 'executor', outside: true, family: 'work', outcomes: ['succeeded', 'failed', 'timed_out', 'unknown', 'budget_exceeded'],
+    route: 'executor', outside: true, family: 'work', outcomes: ['succeeded', 'failed', 'timed_out', 'unknown', 'budget_exceeded', 'partial'],
     canFail: true, canHaveEffect: true, folder: 'code',
   }),
   http: defineKind('http', HttpConfig, {

@@ -7,6 +7,7 @@ import type { Step } from '../definition/workflow-schema.ts';
 import type { AttemptView, RestartRecord } from '../api/restart-record.ts';
 import { indexDefinition } from './definition-index.ts';
 import { joinRefusal } from './join-readiness.ts';
+import { shortJson } from './partial-so-far.ts';
 import { attemptId, type AttemptRecord, type RunModel, type StepRuntime } from './run-model.ts';
 
 export type { AttemptView, RestartRecord, StepView } from '../api/restart-record.ts';
@@ -46,6 +47,7 @@ export function attemptView(stepId: string, a: AttemptRecord): AttemptView {
     variant: a.variant,
     error: a.error,
     ...(a.pinned === true ? { pinned: true } : {}),
+    ...(a.state === 'partial' && a.remaining !== undefined ? { remaining: a.remaining } : {}),
   };
 }
 
@@ -160,6 +162,9 @@ function currentAction(run: RunModel, step: Step, s: StepRuntime): string {
         const missing = joinRefusal(run, indexDefinition(run.workflow), step, s);
         const head = s.escalated ? 'needs a person' : 'failed';
         return missing === undefined ? `${head}: its branches are all in now; retry it` : `${head}: ${missing}; retry, resolve or skip the missing branch and the join goes on by itself`;
+      }
+      if (s.outcome === 'partial' && last?.state === 'partial') {
+        return `${s.escalated ? 'needs a person' : 'partial'}: attempt ${lastId} finished part of the work${last.remaining === undefined ? '' : ` (remaining: ${shortJson(last.remaining)})`}; a retry continues from its output`;
       }
       return `${s.escalated ? 'needs a person' : 'failed'}: ${last?.error ? `${last.error.code}: ${last.error.message}` : (s.outcome ?? 'failed')}`;
     case 'skipped':
