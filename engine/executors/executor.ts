@@ -29,9 +29,9 @@ export interface AttemptContext {
    */
   candidate?: { id: string; use: number };
   /**
-   * The step's latest attempt before this one ended partial (docs/long-running.md#partial-completion):
+   * The step's latest partial attempt since it last succeeded (docs/long-running.md#partial-completion):
    * its id, the part it did and what it said remains, so this attempt continues instead of
-   * starting over. Absent when the step's latest attempt did not end partial.
+   * starting over. Absent when there is none.
    */
   partial?: PartialSoFar;
   /** The resolved input of this attempt (the step's `input` expression, evaluated). */

@@ -48,7 +48,7 @@ export interface Launch {
   config: Record<string, unknown>;
   step: Step;
   idempotencyKey: string | undefined;
-  /** The step's latest attempt ended partial: what it did and what remains, for this one to continue. */
+  /** The step's latest partial attempt (shared/run/partial-so-far.ts): what it did and what remains, for this one to continue. */
   partial?: PartialSoFar | undefined;
   /** An agent step with candidates: the one chosen for this attempt (attempt-route.ts). */
   candidate?: { id: string; use: number } | undefined;

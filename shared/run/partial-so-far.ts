@@ -1,5 +1,5 @@
-// What a step's next attempt continues from (docs/long-running.md#partial-completion): when the
-// step's latest attempt ended partial, the part it did and what it said remains. An automatic
+// What a step's next attempt continues from (docs/long-running.md#partial-completion): the part
+// its latest partial attempt did and what it said remains. An automatic
 // retry, an operator's retry and a loop's next pass all get it, from the fold alone, so an
 // engine that restarts in between gives the same to the attempt it starts.
 import { attemptId, type AttemptRecord, type StepRuntime } from './run-model.ts';
@@ -15,9 +15,10 @@ export interface PartialSoFar {
 }
 
 /**
- * The partial attempt the step's next attempt continues, if its latest ended attempt was one.
- * Attempts still running are passed over (the one just started is the continuing one), and so are
- * attempts an engine stop interrupted (the rerun continues what they continued).
+ * The partial attempt the step's next attempt continues: its latest partial attempt since it last
+ * succeeded. Attempts after it that did not end partial (still running, interrupted by an engine
+ * stop, failed, unknown, cancelled) reported nothing more of what they did, so the part done they
+ * build on is still that one's; a success ends the chain (a later pass starts over).
  *
  * @example
  * partialSoFar(s) // { attempt: 'load/1.1', output: { done: 5 }, remaining: { from: 5 } }
@@ -25,8 +26,8 @@ export interface PartialSoFar {
 export function partialSoFar(s: Pick<StepRuntime, 'id' | 'attempts'>): PartialSoFar | undefined {
   for (let i = s.attempts.length - 1; i >= 0; i--) {
     const a = s.attempts[i] as AttemptRecord;
-    if (a.state === 'running' || a.error?.code === 'interrupted') continue;
-    if (a.state !== 'partial') return undefined;
+    if (a.state === 'succeeded') return undefined;
+    if (a.state !== 'partial') continue;
     return { attempt: attemptId(s.id, a), output: a.output, ...(a.remaining === undefined ? {} : { remaining: a.remaining }) };
   }
   return undefined;
