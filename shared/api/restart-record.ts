@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { RUN_STATES, STEP_STATES } from '../definition/names.ts';
 import { Covers, ErrorInfo } from './event-parts.ts';
+import { JsonValue } from './json-value.ts';
 import { SettleOutcome } from '../events/run-event.ts';
 
 /** One attempt, times as ISO 8601 text. */
@@ -23,7 +24,7 @@ export const AttemptView = z.strictObject({
   /** A debug run's pinned step: the attempt took the pinned output; nothing was called. */
   pinned: z.literal(true).optional(),
   /** A partial attempt: what remains, as its executor said (the part done is its output). */
-  remaining: z.unknown().optional(),
+  remaining: JsonValue.optional(),
 });
 export type AttemptView = z.infer<typeof AttemptView>;
 

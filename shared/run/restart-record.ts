@@ -8,6 +8,7 @@ import type { AttemptView, RestartRecord } from '../api/restart-record.ts';
 import { indexDefinition } from './definition-index.ts';
 import { joinRefusal } from './join-readiness.ts';
 import { shortJson } from './partial-so-far.ts';
+import { jsonOf } from './json-of.ts';
 import { attemptId, type AttemptRecord, type RunModel, type StepRuntime } from './run-model.ts';
 
 export type { AttemptView, RestartRecord, StepView } from '../api/restart-record.ts';
@@ -47,7 +48,7 @@ export function attemptView(stepId: string, a: AttemptRecord): AttemptView {
     variant: a.variant,
     error: a.error,
     ...(a.pinned === true ? { pinned: true } : {}),
-    ...(a.state === 'partial' && a.remaining !== undefined ? { remaining: a.remaining } : {}),
+    ...(a.state === 'partial' && a.remaining !== undefined ? { remaining: jsonOf(a.remaining) } : {}),
   };
 }
 
