@@ -5,6 +5,7 @@
 // sends only what remains. Each invoice is sent exactly once, whatever the number of attempts.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { restartRecord } from '../../shared/run/restart-record.ts';
@@ -127,6 +128,18 @@ describe('partial completion with a real command', () => {
     await until(() => stateOf(runId) === 'succeeded', 'the run to succeed');
     delete process.env['WEFT_PARTIAL'];
     expect(h.model(runId).steps.get('env')?.output).toEqual({ partial: null });
+  });
+
+  it('a script returns a $partial report, and its retry gets context.partial and continues', async () => {
+    h = harness();
+    writeFileSync(join(h.dir, 'half.mjs'), `export default (input, ctx) => ctx.partial === undefined
+  ? { $partial: { output: { done: [1, 2] }, remaining: { from: 2 } } }
+  : { done: [...ctx.partial.output.done, 3, 4], from: ctx.partial.remaining.from, continued: ctx.partial.attempt };\n`);
+    const flow = wf('script-half', [{ id: 'half', kind: 'script', config: { module: 'half.mjs' }, retry: { maxAttempts: 2, initialIntervalMs: 10 } }, end()], [{ id: 'a', from: 'half', to: 'done' }]);
+    const { runId } = h.start(flow);
+    await until(() => stateOf(runId) === 'succeeded', 'the run to succeed');
+    expect(data(h.events(runId), 'attempt_partial', 'half')).toEqual([{ output: { done: [1, 2] }, remaining: { from: 2 } }]);
+    expect(h.model(runId).steps.get('half')?.output).toEqual({ done: [1, 2, 3, 4], from: 2, continued: 'half/1.1' });
   });
 
   it('a $partial report that does not read fails the attempt invalid_partial, naming what is wrong', async () => {
