@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { overrideEnv } from '../env-override.ts';
 import { restartRecord } from '../../shared/run/restart-record.ts';
 import { data, end, harness, types, until, wf, type Harness } from './harness.ts';
 
@@ -121,12 +122,15 @@ describe('partial completion with a real command', () => {
   });
 
   it('an attempt with nothing to continue gets no WEFT_PARTIAL, even if the engine has one in its environment', async () => {
-    process.env['WEFT_PARTIAL'] = '{"attempt":"leaked/1.1","output":null}';
+    const restore = overrideEnv({ WEFT_PARTIAL: '{"attempt":"leaked/1.1","output":null}' });
     h = harness();
     const probe = wf('probe', [{ id: 'env', kind: 'command', config: { argv: [process.execPath, '-e', 'process.stdout.write(JSON.stringify({ partial: process.env.WEFT_PARTIAL ?? null }))'] } }, end()], [{ id: 'a', from: 'env', to: 'done' }]);
     const { runId } = h.start(probe);
-    await until(() => stateOf(runId) === 'succeeded', 'the run to succeed');
-    delete process.env['WEFT_PARTIAL'];
+    try {
+      await until(() => stateOf(runId) === 'succeeded', 'the run to succeed');
+    } finally {
+      restore();
+    }
     expect(h.model(runId).steps.get('env')?.output).toEqual({ partial: null });
   });
 
