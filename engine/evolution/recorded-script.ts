@@ -58,7 +58,8 @@ export function recordedCalls(events: readonly RunEvent[], kindOf: (stepId: stri
         break;
       case 'attempt_succeeded':
       case 'attempt_failed':
-      case 'attempt_unknown': {
+      case 'attempt_unknown':
+      case 'attempt_partial': {
         const s = started.get(key(e));
         if (s === undefined) break; // no call was made (input_error), or it started before this log
         started.delete(key(e));
@@ -80,11 +81,11 @@ export function recordedCalls(events: readonly RunEvent[], kindOf: (stepId: stri
   return calls;
 }
 
-function answerOf(e: RunEvent<'attempt_succeeded' | 'attempt_failed' | 'attempt_unknown'>, s: Started, afterCancel: boolean): PlainOutcome {
+function answerOf(e: RunEvent<'attempt_succeeded' | 'attempt_failed' | 'attempt_unknown' | 'attempt_partial'>, s: Started, afterCancel: boolean): PlainOutcome {
   const tookMs = Math.max(0, Math.round(e.at - s.at));
   // A debug run's pinned output answered at once: the time between its events is the engine's own
   // scheduling (longer on a busy machine), not a call's, so the scripted answer takes none.
-  const pinned = e.type !== 'attempt_unknown' && e.data.pinned === true;
+  const pinned = (e.type === 'attempt_succeeded' || e.type === 'attempt_failed') && e.data.pinned === true;
   const take = tookMs > 0 && !pinned ? { takeMs: tookMs } : {};
   const timedOut = s.timeoutMs !== undefined && tookMs >= s.timeoutMs;
   switch (e.type) {
@@ -101,6 +102,8 @@ function answerOf(e: RunEvent<'attempt_succeeded' | 'attempt_failed' | 'attempt_
     case 'attempt_unknown':
       if (timedOut || afterCancel) return { hang: true };
       return { unknown: e.data.error.message, ...take };
+    case 'attempt_partial':
+      return { partial: e.data.output, ...(e.data.remaining === undefined ? {} : { remaining: e.data.remaining }), ...take };
   }
 }
 

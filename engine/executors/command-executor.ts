@@ -4,7 +4,8 @@
 // minimal environment: only PATH, HOME, LANG, TMPDIR and SYSTEMROOT are inherited from the
 // engine (inherited-env.ts), so provider keys and other secrets in the engine's environment never
 // reach it; `config.env` adds variables, and WEFT_RUN_ID, WEFT_STEP_ID, WEFT_ACTIVATION,
-// WEFT_ATTEMPT and WEFT_IDEMPOTENCY_KEY (when the step has one) identify the attempt.
+// WEFT_ATTEMPT and WEFT_IDEMPOTENCY_KEY (when the step has one) identify the attempt;
+// WEFT_PARTIAL carries the partial attempt it continues (docs/long-running.md#partial-completion).
 // argv[0] without a slash is looked up on that PATH; with one, it is relative to the working
 // directory, like in a shell. A command's misbehaviour is always a result, never a throw.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -64,12 +65,14 @@ export class CommandExecutor implements Executor {
     const input = inputJson(ctx.stepId, ctx.input ?? null);
     if (!input.ok) return { outcome: 'failed', code: input.code, message: input.message, retryable: false };
     const stdin = `${input.json}\n`;
+    const partial = partialEnv(ctx);
+    if (partial !== undefined && !partial.ok) return { outcome: 'failed', code: 'invalid_partial', message: partial.message, retryable: false };
 
     let child: ChildProcess;
     try {
       child = spawn(program, args, {
         cwd,
-        env: this.commandEnv(ctx, config.env),
+        env: this.commandEnv(ctx, config.env, partial?.json),
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: process.platform !== 'win32',
         windowsHide: true,
@@ -103,7 +106,7 @@ export class CommandExecutor implements Executor {
     });
   }
 
-  private commandEnv(ctx: AttemptContext, extra: Record<string, string> | undefined): Record<string, string> {
+  private commandEnv(ctx: AttemptContext, extra: Record<string, string> | undefined, partial: string | undefined): Record<string, string> {
     const env: Record<string, string> = { ...inheritedEnv(this.environment), ...extra };
     // Set last: the attempt's identity is the engine's to state, not the definition's.
     env['WEFT_RUN_ID'] = ctx.runId;
@@ -112,8 +115,28 @@ export class CommandExecutor implements Executor {
     env['WEFT_ATTEMPT'] = String(ctx.attempt);
     if (ctx.idempotencyKey !== undefined) env['WEFT_IDEMPOTENCY_KEY'] = ctx.idempotencyKey;
     else delete env['WEFT_IDEMPOTENCY_KEY'];
+    if (partial !== undefined) env['WEFT_PARTIAL'] = partial;
+    else delete env['WEFT_PARTIAL'];
     return env;
   }
+}
+
+/** The largest WEFT_PARTIAL passed on (Linux refuses a single variable over 128 KiB). */
+export const MAX_PARTIAL_ENV_BYTES = 100_000;
+
+/**
+ * WEFT_PARTIAL for an attempt that continues a partial one: `{"attempt","output","remaining"}` as
+ * JSON; undefined when there is nothing to continue.
+ */
+function partialEnv(ctx: AttemptContext): { ok: true; json: string } | { ok: false; message: string } | undefined {
+  if (ctx.partial === undefined) return undefined;
+  const json = JSON.stringify(ctx.partial);
+  const bytes = Buffer.byteLength(json);
+  if (bytes <= MAX_PARTIAL_ENV_BYTES) return { ok: true, json };
+  return {
+    ok: false,
+    message: `cannot continue attempt ${ctx.partial.attempt}: its partial output and remaining are ${bytes} bytes as JSON, more than WEFT_PARTIAL takes (${MAX_PARTIAL_ENV_BYTES}); report a reference to the part done (a file path, a cursor, ids) rather than the data itself`,
+  };
 }
 
 function spawnFailed(message: string): AttemptResult {

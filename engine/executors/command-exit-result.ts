@@ -1,5 +1,5 @@
 // How a finished command becomes an attempt result: its exit code (through `config.exitCodes`),
-// a signal that killed it, and the JSON it printed. Pure, so every mapping is tested without
+// a signal that killed it, and the JSON it printed (a $partial report: partial-result.ts). Pure, so every mapping is tested without
 // starting processes.
 import type { z } from 'zod';
 import { attemptErrorCode } from '../../shared/events/attempt-error-codes.ts';
@@ -8,6 +8,7 @@ import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { AttemptResult } from './executor.ts';
 import { crashedResult } from './interrupted-result.ts';
 import { parseJsonOutput } from './json-output.ts';
+import { partialFromValue } from './partial-result.ts';
 
 export interface FinishedCommand {
   /** argv[0] as written in the definition, for messages. */
@@ -63,6 +64,11 @@ export function commandExitResult(done: FinishedCommand): AttemptResult {
       retryable: true,
     };
   }
+  // A $partial report on stdout (any exit code that succeeds or is mapped to partial) ends the
+  // attempt partial; an exit code mapped to partial makes plain stdout the part done.
+  const partial = partialFromValue(parsed.value, `${who} (stdout)`);
+  if (partial !== undefined) return partial;
+  if (outcome === 'partial') return { outcome: 'partial', output: parsed.value };
   return { outcome: 'succeeded', output: parsed.value };
 }
 

@@ -4,6 +4,9 @@
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { AttemptMeta } from '../../shared/events/attempt-meta.ts';
 import type { AttemptErrorCode } from '../../shared/events/attempt-error-codes.ts';
+import type { PartialSoFar } from '../../shared/run/partial-so-far.ts';
+
+export type { PartialSoFar } from '../../shared/run/partial-so-far.ts';
 
 /** The default cap on what one attempt may produce: command stdout, script output, an http or provider reply. */
 export const DEFAULT_MAX_RESULT_BYTES = 16 * 1024 * 1024;
@@ -25,6 +28,12 @@ export interface AttemptContext {
    * which picks the mock provider's reply. Absent when the step has no candidates.
    */
   candidate?: { id: string; use: number };
+  /**
+   * The step's latest partial attempt since it last succeeded (docs/long-running.md#partial-completion):
+   * its id, the part it did and what it said remains, so this attempt continues instead of
+   * starting over. Absent when there is none.
+   */
+  partial?: PartialSoFar;
   /** The resolved input of this attempt (the step's `input` expression, evaluated). */
   input: unknown;
   /** The step's config with this attempt's retry variant merged in. */
@@ -58,7 +67,10 @@ export type AttemptResult =
       output?: unknown;
       meta?: AttemptMeta;
     }
-  | { outcome: 'unknown'; reason: string; meta?: AttemptMeta };
+  | { outcome: 'unknown'; reason: string; meta?: AttemptMeta }
+  /** Part of the work is done (`output`); `remaining` says what is left, for the attempt that continues. */
+  | { outcome: 'partial'; output: unknown; remaining?: unknown; meta?: AttemptMeta };
+
 
 export interface Executor {
   execute(ctx: AttemptContext): Promise<AttemptResult>;

@@ -1,7 +1,8 @@
 // The `script` executor: calls an exported function of a JS/TS module in the workspace for one
 // attempt, isolated in a runner process (script-runner.ts) so that user code can neither crash
 // nor block the engine. The function is called as `fn(input, { runId, stepId, activation,
-// attempt, idempotencyKey, signal })` and what it returns (or resolves to) is the output. Runners
+// attempt, idempotencyKey, partial?, signal })` and what it returns (or resolves to) is the output,
+// or a `$partial` report of the part done (partial-result.ts; `partial` is the one it continues). Runners
 // start with the same minimal environment as commands (inherited-env.ts): provider keys and
 // other secrets of the engine do not reach scripts. Warm runners are reused between attempts
 // (script-runner-pool.ts); call `close()` when the engine shuts down.
@@ -12,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ScriptConfig } from '../../shared/definition/step-config.ts';
 import { attemptErrorCode } from '../../shared/events/attempt-error-codes.ts';
 import { invalidConfigResult } from './config-error.ts';
+import { partialFromValue } from './partial-result.ts';
 import { DEFAULT_MAX_RESULT_BYTES, type AttemptContext, type AttemptResult, type Executor } from './executor.ts';
 import { inheritedEnv } from './inherited-env.ts';
 import { inputJson } from './input-json.ts';
@@ -99,6 +101,7 @@ export class ScriptExecutor implements Executor {
       inputJson: input.json,
       cwd: ctx.workspaceDir,
       context,
+      ...(ctx.partial === undefined ? {} : { partialJson: JSON.stringify(ctx.partial) }),
       maxOutputBytes: this.maxOutputBytes,
     };
 
@@ -131,7 +134,10 @@ function toResult(outcome: RunnerOutcome, ctx: AttemptContext, exportName: strin
   switch (outcome.kind) {
     case 'result': {
       const m = outcome.message;
-      if (m.type === 'succeeded') return { outcome: 'succeeded', output: JSON.parse(m.outputJson) };
+      if (m.type === 'succeeded') {
+        const output: unknown = JSON.parse(m.outputJson);
+        return partialFromValue(output, `export "${exportName}"`) ?? { outcome: 'succeeded', output };
+      }
       const failed: AttemptResult = { outcome: 'failed', code: attemptErrorCode(m.code), message: m.message };
       if (m.retryable !== undefined) failed.retryable = m.retryable;
       return failed;

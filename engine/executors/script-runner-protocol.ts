@@ -14,6 +14,8 @@ export interface RunRequest {
   /** Working directory for the attempt (the workflow folder). */
   cwd: string;
   context: { runId: string; stepId: string; activation: number; attempt: number; idempotencyKey?: string };
+  /** The partial attempt this one continues (`{attempt, output, remaining}`) as JSON text; the script gets it as `context.partial`. */
+  partialJson?: string;
   maxOutputBytes: number;
 }
 
@@ -71,6 +73,7 @@ export function isToRunner(v: unknown): v is ToRunner {
     isString(v['inputJson']) &&
     isString(v['cwd']) &&
     typeof v['maxOutputBytes'] === 'number' &&
+    (v['partialJson'] === undefined || isString(v['partialJson'])) &&
     isRecord(c) &&
     isString(c['runId']) &&
     isString(c['stepId']) &&

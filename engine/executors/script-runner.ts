@@ -68,7 +68,8 @@ async function runAttempt(request: RunRequest, signal: AbortSignal): Promise<Fro
   const input: unknown = JSON.parse(request.inputJson);
   let value: unknown;
   try {
-    value = await fn(input, { ...request.context, signal });
+    const partial: unknown = request.partialJson === undefined ? undefined : JSON.parse(request.partialJson);
+    value = await fn(input, { ...request.context, ...(partial === undefined ? {} : { partial }), signal });
   } catch (error) {
     return { type: 'failed', ...describeThrown(error, request.cwd), reusable: true };
   }

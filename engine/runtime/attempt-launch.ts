@@ -49,6 +49,7 @@ export function launchAttempt(l: Launch, deps: LaunchDeps): void {
       config: l.config,
       step: l.step,
       idempotencyKey: l.idempotencyKey,
+      ...(l.partial === undefined ? {} : { partial: l.partial }),
       ...(l.candidate === undefined ? {} : { candidate: l.candidate }),
       signal: controller.signal,
       workspaceDir: l.live.model.workspaceDir,
@@ -64,7 +65,7 @@ export function launchAttempt(l: Launch, deps: LaunchDeps): void {
   // (a reply that came late, or a request that was never sent); only its "aborted" of a step
   // without external effect becomes the engine's `timeout`.
   const afterTimeout = (result: AttemptResult): AttemptResult =>
-    timedOut === undefined || result.outcome === 'succeeded' || result.outcome === 'unknown' || l.step.effect === 'external'
+    timedOut === undefined || result.outcome !== 'failed' || l.step.effect === 'external'
       ? result
       : result.code === 'aborted' ? timedOut : result;
   promise.then(

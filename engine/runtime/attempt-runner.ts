@@ -17,7 +17,7 @@ import { budgetBeforeAttempt } from '../../shared/run/run-budget.ts';
 import { debugPlan } from './debug-plan.ts';
 import { planReuse, reusedEvidence } from './evidence-reuse.ts';
 import { evaluate, type RunContext } from './expressions.ts';
-import { decideAfterFailure } from './failure-policy.ts';
+import { decideAfterFailure, type FailureDecision } from './failure-policy.ts';
 import { policyRetryLimit } from '../../shared/policy/retry-limit.ts';
 import { armEscalationTimers, escalateAfterFailure } from './policy-escalation.ts';
 import { coverageHash } from './input-coverage.ts';
@@ -29,6 +29,7 @@ import { poolOf, releaseSlot, slotOrQueue, type Pool } from './run-slots.ts';
 import { attemptId, currentAttempt, type AttemptRecord, type Evidence, type StepRuntime } from '../../shared/run/run-model.ts';
 import { revalidationDue, runRevalidation } from './revalidation.ts';
 import { isTerminal } from '../../shared/run/run-status.ts';
+import { partialSoFar, shortJson } from '../../shared/run/partial-so-far.ts';
 import type { StepHandler } from './step-handler.ts';
 import { inputErrorResult } from './input-error-result.ts';
 import type { AttemptRoute } from '../../shared/events/attempt-route.ts';
@@ -162,7 +163,8 @@ export class AttemptRunner {
       await this.finish(live, { stepId, activation: s.activation, attempt: number, result: { outcome: 'failed', code: 'unsupported_kind', message: `this engine cannot run "${step.kind}" steps yet`, retryable: false } });
       return;
     }
-    this.host.launch({ live, stepId, activation: s.activation, attempt: number, countedAttempt: counted, executor, input, config, step, idempotencyKey, candidate: routed?.candidate }, effect === 'external');
+    const partial = partialSoFar(s);
+    this.host.launch({ live, stepId, activation: s.activation, attempt: number, countedAttempt: counted, executor, input, config, step, idempotencyKey, candidate: routed?.candidate, partial }, effect === 'external');
     if (gate) {
       gate.inUse++;
       live.holding.add(stepId);
@@ -236,8 +238,13 @@ export class AttemptRunner {
     const pinned = a.pinned === true ? { pinned: true as const } : {};
     // The log keeps sensitive fields and large outputs by reference (docs/long-running.md).
     const kept = (output: unknown): unknown => externalise(output, step.output, port.artifacts.store, port.artifacts.threshold);
-    let ended: { outcome: 'unknown'; reason: string } | { outcome: 'failed'; code: string; retryable: boolean } | { outcome: 'succeeded' };
-    if (r.outcome === 'unknown') {
+    let ended: { outcome: 'unknown'; reason: string } | { outcome: 'failed'; code: string; retryable: boolean } | { outcome: 'succeeded' } | { outcome: 'partial' };
+    if (r.outcome === 'partial') {
+      // The part done is evidence of what happened, not an unknown: no schema or accept rule
+      // judges it (they describe the whole output); the attempt that continues gets it.
+      port.emit(live, 'attempt_partial', { output: kept(r.output), ...(r.remaining === undefined ? {} : { remaining: r.remaining }), ...meta }, { ...at, reason: partialReason(r.remaining) });
+      ended = { outcome: 'partial' };
+    } else if (r.outcome === 'unknown') {
       port.emit(live, 'attempt_unknown', { error: { code: 'unknown', message: r.reason }, ...meta }, { ...at, reason: r.reason });
       ended = { outcome: 'unknown', reason: r.reason };
     } else if (r.outcome === 'failed') {
@@ -262,9 +269,10 @@ export class AttemptRunner {
         ended = { outcome: 'succeeded' };
       }
     }
-    recordCircuit(this.circuits, a.route, ended.outcome, ended.outcome === 'failed' ? ended.code : undefined, port.clock.now());
+    recordCircuit(this.circuits, a.route, ended.outcome === 'partial' ? 'succeeded' : ended.outcome, ended.outcome === 'failed' ? ended.code : undefined, port.clock.now());
     if (isTerminal(m.state)) this.settleAfterEnd(live, s, ended.outcome === 'failed' ? 'cancelled' : ended.outcome, ended.outcome === 'succeeded' ? evidenceId : undefined);
     else if (ended.outcome === 'unknown') await port.settle(live, s, 'unknown', ended.reason);
+    else if (ended.outcome === 'partial') await this.afterPartial(live, s, step, evidenceId);
     else if (ended.outcome === 'failed') await this.afterFailure(live, s, step, ended.code, ended.retryable);
     else if (!(await this.staleOnResume(live, s, step, a, r.outcome === 'succeeded' ? r.output : undefined))) await port.settle(live, s, 'succeeded', `attempt ${evidenceId} ${a.pinned === true ? 'settled with its pinned output' : 'succeeded'}`, evidenceId);
   }
@@ -324,7 +332,7 @@ export class AttemptRunner {
    * recorded above, and the step settles with it, routing nothing. An external attempt that may
    * have had its effect stays `unknown`, so the record says what a person may need to check.
    */
-  private settleAfterEnd(live: LiveRun, s: StepRuntime, outcome: 'succeeded' | 'unknown' | 'cancelled', evidenceId?: string): void {
+  private settleAfterEnd(live: LiveRun, s: StepRuntime, outcome: 'succeeded' | 'unknown' | 'partial' | 'cancelled', evidenceId?: string): void {
     this.port.emit(live, 'step_settled', { outcome, ...(evidenceId === undefined ? {} : { evidenceId }), edges: [] }, {
       step: s.id,
       activation: s.activation,
@@ -332,18 +340,40 @@ export class AttemptRunner {
     });
   }
 
+  /**
+   * After a partial attempt (docs/long-running.md#partial-completion): an edge that names
+   * `partial` routes it at once; otherwise it is retried like a retryable failure while
+   * `retry.maxAttempts` allows (the next attempt continues from it), then settles `partial`.
+   */
+  private async afterPartial(live: LiveRun, s: StepRuntime, step: Step, attempt: string): Promise<void> {
+    const routed = (live.index.out.get(s.id) ?? []).some((e) => e.outcomes.has('partial'));
+    if (routed) {
+      await this.port.settle(live, s, 'partial', `attempt ${attempt} finished part of the work; an edge follows partial`);
+      return;
+    }
+    const d = decideAfterFailure(s, step, 'partial', true, this.port.random, policyRetryLimit(live.model.policy?.rules, step, live.model.workflow.id));
+    if (d.kind === 'settle') await this.port.settle(live, s, 'partial', `attempt ${attempt} finished part of the work; ${d.reason}`);
+    else this.scheduleRetry(live, s, d);
+  }
+
   private async afterFailure(live: LiveRun, s: StepRuntime, step: Step, code: string, retryable: boolean): Promise<void> {
     escalateAfterFailure(this.port, live, s, step);
     const d = decideAfterFailure(s, step, code, retryable, this.port.random, policyRetryLimit(live.model.policy?.rules, step, live.model.workflow.id));
+    if (d.kind === 'settle') await this.port.settle(live, s, d.outcome, d.reason);
+    else this.scheduleRetry(live, s, d);
+  }
+
+  /** Schedules the step's next attempt as decided: at once (a rerun) or after the backoff. */
+  private scheduleRetry(live: LiveRun, s: StepRuntime, d: Exclude<FailureDecision, { kind: 'settle' }>): void {
     const now = this.port.clock.now();
     const at = { step: s.id, activation: s.activation, reason: d.reason };
     if (d.kind === 'rerun') {
       this.port.emit(live, 'retry_scheduled', { nextAttempt: d.nextAttempt, dueAt: now, delayMs: 0 }, at);
       live.due.push(s.id);
-    } else if (d.kind === 'retry') {
+    } else {
       this.port.emit(live, 'retry_scheduled', { nextAttempt: d.nextAttempt, dueAt: now + d.delayMs, delayMs: d.delayMs }, at);
       this.port.arm(live, s.id, now + d.delayMs);
-    } else await this.port.settle(live, s, d.outcome, d.reason);
+    }
   }
 
   /**
@@ -361,4 +391,10 @@ export class AttemptRunner {
     else if (s?.state === 'retry_wait') next.live.due.push(next.stepId);
     this.port.markDirty(next.live);
   }
+}
+
+/** Why a partial attempt ended as it did, in words for the log. */
+function partialReason(remaining: unknown): string {
+  if (remaining === undefined) return 'the executor finished part of the work';
+  return `the executor finished part of the work; remaining: ${shortJson(remaining)}`;
 }

@@ -4,7 +4,7 @@ import type { ArtifactStore } from '../artifacts/artifact-store.ts';
 import type { PolicySnapshot } from '../../shared/policy/policy-schema.ts';
 import type { StepKind } from '../../shared/definition/names.ts';
 import type { Step, Workflow } from '../../shared/definition/workflow-schema.ts';
-import type { AttemptResult, Executor } from '../executors/executor.ts';
+import type { AttemptResult, Executor, PartialSoFar } from '../executors/executor.ts';
 import type { RunDebugSettings } from '../../shared/events/run-event.ts';
 import type { Store } from '../store/store.ts';
 import type { Clock, Random } from '../time/clock.ts';
@@ -58,6 +58,8 @@ export interface Launch {
   config: Record<string, unknown>;
   step: Step;
   idempotencyKey: string | undefined;
+  /** The step's latest partial attempt (shared/run/partial-so-far.ts): what it did and what remains, for this one to continue. */
+  partial?: PartialSoFar | undefined;
   /** An agent step with candidates: the one chosen for this attempt (attempt-route.ts). */
   candidate?: { id: string; use: number } | undefined;
 }

@@ -1,6 +1,6 @@
 // What settling a step means beyond its edges, as one pure decision: whether a failure nobody
 // handles fails the run, is absorbed (an optional step, a branch only joins read), or waits for a
-// person (an unknown outcome, onExhausted escalate); and what a compensation's end means.
+// person (an unknown or partial outcome, onExhausted escalate); and what a compensation's end means.
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import type { EdgeDecision, SettleOutcome } from '../../shared/events/run-event.ts';
 import type { DefinitionIndex } from '../../shared/run/definition-index.ts';
@@ -50,8 +50,9 @@ export function decideSettle(
   // comes first: the person is asked at the step that failed, and the join waits for it.
   const outs = index.out.get(s.id) ?? [];
   // A `stale` nobody routes asks a person too (docs/long-running.md): what the step decided on
-  // no longer holds, and neither failing the run nor going on would be right without one.
-  const asks = outcome === 'unknown' || outcome === 'stale';
+  // no longer holds, and neither failing the run nor going on would be right without one. So does
+  // a `partial`: part of the work happened, and going on without the rest is not the engine's call.
+  const asks = outcome === 'unknown' || outcome === 'stale' || outcome === 'partial';
   const absorbed = !quiet && !handled && !asks && step.onExhausted !== 'escalate' && (step.optional === true || (outs.length > 0 && outs.every((e) => index.steps.get(e.edge.to)?.kind === 'join')));
   const escalate = !quiet && !handled && !absorbed && (asks || step.onExhausted === 'escalate');
   const recorded = escalate ? [] : edges;
@@ -72,6 +73,8 @@ export function decideSettle(
           ? `the outcome of "${s.id}" is unknown and no edge handles it: a person must find out whether it took effect`
           : outcome === 'stale'
             ? `"${s.id}" is stale (its revalidate check failed) and no edge follows "stale": a person must decide whether to retry, resolve or skip it`
+            : outcome === 'partial'
+              ? `"${s.id}" finished part of its work, its attempts are used up and no edge handles partial: a person may retry it (the retry continues from the part done) or skip it`
             : `"${s.id}" ${outcome} and onExhausted is escalate`,
       },
     };

@@ -27,6 +27,8 @@ export function checkAttempts(x: ScenarioExpect, run: RunModel, start: number): 
     if (want.variant !== undefined) out.push(assertion(`retry variant of ${label}`, want.variant, a.variant));
     if (want.error !== undefined) out.push(assertion(`error code of ${label}`, want.error, a.error?.code ?? null));
     if (want.evidence !== undefined) out.push(assertion(`evidence of ${label}`, want.evidence, a.evidenceId === null ? null : (run.evidence.get(a.evidenceId)?.output ?? null)));
+    if (want.partial !== undefined) out.push(assertion(`partial output of ${label}`, want.partial, a.state === 'partial' ? (a.output ?? null) : null));
+    if (want.remaining !== undefined) out.push(assertion(`remaining of ${label}`, want.remaining, a.state === 'partial' ? (a.remaining ?? null) : null));
     if (want.candidate !== undefined) out.push(assertion(`candidate of ${label}`, want.candidate, a.route?.chosen ?? null));
     if (want.passedOver !== undefined) out.push(assertion(`candidates passed over by ${label}`, want.passedOver, passedOverOf(a.route)));
     if (want.reason !== undefined) out.push(assertion(`why ${label} chose its candidate`, want.reason, a.route?.reason ?? null));
@@ -40,8 +42,8 @@ function passedOverOf(route: AttemptRoute | undefined): Record<string, string> {
   return Object.fromEntries((route?.candidates ?? []).flatMap((c) => (c.passedOver === undefined ? [] : [[c.id, c.passedOver]])));
 }
 
-/** Outcomes that leave an output on the step (another outcome's output would be an earlier pass's). */
-const WITH_OUTPUT = new Set(['succeeded', 'rejected', 'skipped']);
+/** Outcomes that leave an output on the step (another outcome's output would be an earlier pass's); partial: the part done. */
+const WITH_OUTPUT = new Set(['succeeded', 'rejected', 'skipped', 'partial']);
 
 export function checkActivations(x: ScenarioExpect, run: RunModel, events: readonly RunEvent[]): AssertionResult[] {
   const wanted = Object.entries(x.steps ?? {}).filter(([, w]) => w.activations !== undefined);

@@ -1,5 +1,5 @@
 // Scenario tests replace the work of a step with scripted outcomes, call by call: succeed with an
-// output, fail with a code, end unknown, hang past the timeout, or take some virtual time first;
+// output, fail with a code, end unknown, finish part of the work (partial), hang past the timeout, or take some virtual time first;
 // a `cases` outcome picks one by conditions over what the call was given (its resolved input,
 // retry variant, attempt, activation, and the agent candidate it runs on). Calls are counted per run and step, so each run of a
 // scenario plays its script from the start. Everything else (routing, retries, timeouts,
@@ -64,7 +64,15 @@ export class ScriptedExecutor implements Executor {
   private async pick(planned: CaseOutcome, ctx: AttemptContext, call: number): Promise<PlainOutcome | undefined> {
     const { variant } = configForAttempt({}, ctx.step.retry, ctx.countedAttempt ?? ctx.attempt);
     // `candidate`: the id of the agent candidate the attempt runs on (absent without candidates).
-    const given = { input: ctx.input, variant, attempt: ctx.attempt, activation: ctx.activation, ...(ctx.candidate === undefined ? {} : { candidate: ctx.candidate.id }) };
+    // `partial`: the partial attempt this one continues ({attempt, output, remaining}), when there is one.
+    const given = {
+      input: ctx.input,
+      variant,
+      attempt: ctx.attempt,
+      activation: ctx.activation,
+      ...(ctx.candidate === undefined ? {} : { candidate: ctx.candidate.id }),
+      ...(ctx.partial === undefined ? {} : { partial: ctx.partial }),
+    };
     try {
       for (const c of planned.cases) if ((await evaluate(c.when, given)) === true) return c.then;
     } catch (e) {
@@ -80,6 +88,7 @@ export class ScriptedExecutor implements Executor {
     return timedAnswer(ctx, this.clock, outcome.takeMs ?? 0, () => {
       if ('succeed' in outcome) return { outcome: 'succeeded', output: outcome.succeed, ...billed(outcome) };
       if ('fail' in outcome) return { outcome: 'failed', code: attemptErrorCode(outcome.fail), message: outcome.message ?? `scripted failure ${outcome.fail}`, retryable: outcome.retryable ?? true, ...billed(outcome) };
+      if ('partial' in outcome) return { outcome: 'partial', output: outcome.partial, ...(outcome.remaining === undefined ? {} : { remaining: outcome.remaining }), ...billed(outcome) };
       return { outcome: 'unknown', reason: outcome.unknown };
     });
   }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { RUN_STATES, STEP_STATES } from '../definition/names.ts';
 import { Covers, ErrorInfo } from './event-parts.ts';
 import { REVALIDATION_TRIGGERS, SettleOutcome } from '../events/run-event.ts';
+import { JsonValue } from './json-value.ts';
 
 /** One attempt, times as ISO 8601 text. */
 export const AttemptView = z.strictObject({
@@ -12,7 +13,8 @@ export const AttemptView = z.strictObject({
   id: z.string(),
   activation: z.number().int().positive(),
   number: z.number().int().positive(),
-  state: z.enum(['running', 'succeeded', 'failed', 'unknown', 'cancelled']),
+  /** `partial`: the executor finished part of the work (docs/long-running.md#partial-completion). */
+  state: z.enum(['running', 'succeeded', 'failed', 'unknown', 'partial', 'cancelled']),
   startedAt: z.iso.datetime(),
   endedAt: z.iso.datetime().nullable(),
   inputHash: z.string(),
@@ -21,6 +23,8 @@ export const AttemptView = z.strictObject({
   error: ErrorInfo.nullable(),
   /** A debug run's pinned step: the attempt took the pinned output; nothing was called. */
   pinned: z.literal(true).optional(),
+  /** A partial attempt: what remains, as its executor said (the part done is its output). */
+  remaining: JsonValue.optional(),
 });
 export type AttemptView = z.infer<typeof AttemptView>;
 

@@ -45,7 +45,7 @@ export const ComparedRun = z.object({
 export type ComparedRun = z.infer<typeof ComparedRun>;
 
 /** What an attempt came to (AttemptView's states). */
-export const ATTEMPT_STATES = ['running', 'succeeded', 'failed', 'unknown', 'cancelled'] as const;
+export const ATTEMPT_STATES = ['running', 'succeeded', 'failed', 'unknown', 'partial', 'cancelled'] as const;
 
 /**
  * A step as one run has it: null in `steps[]` when the step is not in that run's version. What the

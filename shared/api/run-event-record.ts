@@ -28,7 +28,7 @@ const union = <S extends z.ZodRawShape>(envelope: S) => {
     t('run_created'), t('run_input_revised'), t('run_state_changed'), t('engine_resumed'), t('step_activated'),
     t('operator_action'), t('run_failing'), t('compensation_started'), t('step_compensated'), t('run_queued'),
     t('child_started'), t('child_finished'), t('run_dequeued'), t('attempt_started'), t('attempt_succeeded'),
-    t('attempt_failed'), t('attempt_unknown'), t('retry_scheduled'), t('timer_set'), t('timer_fired'),
+    t('attempt_failed'), t('attempt_unknown'), t('attempt_partial'), t('retry_scheduled'), t('timer_set'), t('timer_fired'),
     t('task_opened'), t('task_reassigned'), t('task_decided'), t('event_awaited'), t('event_received'),
     t('event_duplicate'), t('deadline_passed'), t('evidence_reused'), t('evidence_imported'), t('unknown_imported'),
     t('revision_held'), t('outcome_carried'), t('step_settled'), t('step_escalated'), t('step_revalidated'), t('policy_escalated'),

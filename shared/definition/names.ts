@@ -23,6 +23,7 @@ export type StepKind = (typeof STEP_KINDS)[number];
  * its own: the edge is taken instead of a loop edge of the same step whose maxTraversals are used up.
  * `budget_exceeded`: the step did not start, because its run's budget would be exceeded (docs/budgets.md).
  * `stale`: the step's `revalidate` check, run when it resumed, found its assumptions out of date (docs/long-running.md).
+ * `partial`: the executor finished part of the work and said what remains (docs/long-running.md#partial-completion).
  */
 export const EDGE_OUTCOMES = [
   'succeeded',
@@ -33,6 +34,7 @@ export const EDGE_OUTCOMES = [
   'expired',
   'budget_exceeded',
   'stale',
+  'partial',
   'any',
   'exhausted',
 ] as const;

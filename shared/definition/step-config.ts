@@ -57,7 +57,7 @@ export const ScriptConfig = z.strictObject({
 });
 
 const ExitMapping = z.strictObject({
-  outcome: z.enum(['succeeded', 'failed', 'unknown']),
+  outcome: z.enum(['succeeded', 'failed', 'unknown', 'partial']).describe('partial: the command finished part of its work; stdout is the part done, or a $partial report (docs/long-running.md#partial-completion)'),
   code: z.string().min(1).optional().describe('error code recorded for a failed outcome'),
 });
 

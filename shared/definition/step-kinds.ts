@@ -77,11 +77,11 @@ export const KIND_SPECS = {
     canFail: true, canHaveEffect: true, folder: 'none', handoff: true,
   }),
   script: defineKind('script', ScriptConfig, {
-    route: 'executor', outside: true, family: 'work', outcomes: ['succeeded', 'failed', 'timed_out', 'budget_exceeded'],
+    route: 'executor', outside: true, family: 'work', outcomes: ['succeeded', 'failed', 'timed_out', 'budget_exceeded', 'partial'],
     canFail: true, canHaveEffect: true, folder: 'code', handoff: true,
   }),
   command: defineKind('command', CommandConfig, {
-    route: 'executor', outside: true, family: 'work', outcomes: ['succeeded', 'failed', 'timed_out', 'unknown', 'budget_exceeded'],
+    route: 'executor', outside: true, family: 'work', outcomes: ['succeeded', 'failed', 'timed_out', 'unknown', 'budget_exceeded', 'partial'],
     canFail: true, canHaveEffect: true, folder: 'code', handoff: true,
   }),
   http: defineKind('http', HttpConfig, {

@@ -29,6 +29,7 @@ export const ATTEMPT_ERROR_CODES = [
   // every executor
   'aborted',
   'invalid_config',
+  'invalid_partial',
   // command
   'spawn_failed',
   'killed_by_signal',

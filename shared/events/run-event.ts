@@ -24,8 +24,9 @@ const ErrorInfo = z.object({ code: z.custom<AttemptErrorCode>((v) => typeof v ==
 /**
  * How a step settles. `budget_exceeded`: its run's budget stopped it before an attempt (docs/budgets.md).
  * `stale`: its `revalidate` check, run when it resumed, found its assumptions out of date (docs/long-running.md).
+ * `partial`: its last attempt finished part of the work (attempt_partial, docs/long-running.md#partial-completion).
  */
-export const SETTLE_OUTCOMES = ['succeeded', 'failed', 'unknown', 'timed_out', 'rejected', 'expired', 'budget_exceeded', 'stale', 'skipped', 'cancelled'] as const;
+export const SETTLE_OUTCOMES = ['succeeded', 'failed', 'unknown', 'timed_out', 'rejected', 'expired', 'budget_exceeded', 'stale', 'partial', 'skipped', 'cancelled'] as const;
 export const SettleOutcome = z.enum(SETTLE_OUTCOMES);
 export type SettleOutcome = z.infer<typeof SettleOutcome>;
 
@@ -125,6 +126,8 @@ export const EVENT_DATA = {
     pinned: z.literal(true).optional(),
   }),
   attempt_unknown: z.object({ error: ErrorInfo, meta: AttemptMeta.optional() }),
+  /** The executor finished part of the work: `output` is the part done, `remaining` what is left (docs/long-running.md#partial-completion). */
+  attempt_partial: z.object({ output: z.unknown(), remaining: z.unknown().optional(), meta: AttemptMeta.optional() }),
   retry_scheduled: z.object({ nextAttempt: z.number().int(), dueAt: z.number(), delayMs: z.number() }),
   timer_set: z.object({ dueAt: z.number() }),
   timer_fired: z.object({}),
@@ -304,6 +307,7 @@ const WIDEN: { [K in EventType]: (e: RunEvent<K>) => RunEvent } = {
   attempt_succeeded: same,
   attempt_failed: same,
   attempt_unknown: same,
+  attempt_partial: same,
   retry_scheduled: same,
   timer_set: same,
   timer_fired: same,

@@ -268,6 +268,19 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       }
       return;
     }
+    case 'attempt_partial': {
+      // The part done is the attempt's output and, like a failure's kept output, the step's for
+      // now: the next attempt continues from it, and a `partial` edge's step reads it.
+      const s = stepOf(run, e);
+      const a = attemptOf(s, e);
+      a.state = 'partial';
+      a.endedAt = e.at;
+      a.output = e.data.output;
+      a.meta = e.data.meta;
+      if (e.data.remaining !== undefined) a.remaining = e.data.remaining;
+      s.output = e.data.output;
+      return;
+    }
     case 'unknown_imported': {
       const d = e.data;
       run.unknowns.push({ stepId: d.stepId, inputHash: d.inputHash, inputRevision: 0, fromRun: d.from.runId, activation: d.from.activation, attempt: d.from.attempt });
@@ -349,7 +362,8 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
       s.escalated = false; // settling answers an earlier escalation (an escalated task that is decided)
       s.settledSeq = e.seq;
       s.dueSince = null;
-      s.state = d.outcome === 'timed_out' || d.outcome === 'expired' || d.outcome === 'budget_exceeded' || d.outcome === 'stale' ? 'failed' : d.outcome;
+      // A partial step did not finish its work: its state is failed (retry continues it), its outcome partial.
+      s.state = d.outcome === 'timed_out' || d.outcome === 'expired' || d.outcome === 'budget_exceeded' || d.outcome === 'stale' || d.outcome === 'partial' ? 'failed' : d.outcome;
       s.reopened = null;
       if (d.outcome === 'skipped') {
         // The decisions after passFrom led to this skip: a re-decision judges them again from there.
@@ -366,7 +380,7 @@ export function applyEvent(run: RunModel, e: RunEvent): void {
           }
         }
       }
-      if (d.outcome === 'succeeded' || d.outcome === 'rejected') run.view[s.id] = { output: s.output };
+      if (d.outcome === 'succeeded' || d.outcome === 'rejected' || d.outcome === 'partial') run.view[s.id] = { output: s.output };
       const index = indexDefinition(run.workflow);
       for (const edge of d.edges) {
         run.edges.set(edge.id, { taken: edge.taken, seq: e.seq, why: edge.why });

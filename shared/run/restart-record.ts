@@ -7,6 +7,8 @@ import type { Step } from '../definition/workflow-schema.ts';
 import type { AttemptView, RestartRecord, RevalidationView } from '../api/restart-record.ts';
 import { indexDefinition } from './definition-index.ts';
 import { joinRefusal } from './join-readiness.ts';
+import { shortJson } from './partial-so-far.ts';
+import { jsonOf } from './json-of.ts';
 import { attemptId, type AttemptRecord, type Revalidation, type RunModel, type StepRuntime } from './run-model.ts';
 
 export type { AttemptView, RestartRecord, StepView } from '../api/restart-record.ts';
@@ -46,6 +48,7 @@ export function attemptView(stepId: string, a: AttemptRecord): AttemptView {
     variant: a.variant,
     error: a.error,
     ...(a.pinned === true ? { pinned: true } : {}),
+    ...(a.state === 'partial' && a.remaining !== undefined ? { remaining: jsonOf(a.remaining) } : {}),
   };
 }
 
@@ -180,6 +183,9 @@ function currentAction(run: RunModel, step: Step, s: StepRuntime): string {
       // Settled before an attempt started: the reason is the settlement's, not an earlier attempt's error.
       if (s.outcome === 'budget_exceeded') return `${s.escalated ? 'needs a person' : 'failed'}: budget_exceeded: ${s.settledReason ?? "the run's budget would be exceeded"}; the step was not called`;
       if (s.outcome === 'stale' && s.revalidation !== null) return `${s.escalated ? 'needs a person' : 'stale'}: revalidation after ${s.revalidation.trigger}: ${s.revalidation.why}`;
+      if (s.outcome === 'partial' && last?.state === 'partial') {
+        return `${s.escalated ? 'needs a person' : 'partial'}: attempt ${lastId} finished part of the work${last.remaining === undefined ? '' : ` (remaining: ${shortJson(last.remaining)})`}; a retry continues from its output`;
+      }
       return `${s.escalated ? 'needs a person' : 'failed'}: ${last?.error ? `${last.error.code}: ${last.error.message}` : (s.outcome ?? 'failed')}`;
     case 'skipped':
       return s.settledReason?.startsWith('withdrawn:') === true ? `skipped: ${s.settledReason}` : 'skipped: no incoming path was taken';

@@ -16,7 +16,8 @@ export interface AttemptRecord {
   activation: number;
   number: number;
   /** `cancelled`: the step was settled (cancelled, or withdrawn as skipped) while it still waited, e.g. for a person. */
-  state: 'running' | 'succeeded' | 'failed' | 'unknown' | 'cancelled';
+  /** `partial`: the executor finished part of the work (attempt_partial); `output` is that part. */
+  state: 'running' | 'succeeded' | 'failed' | 'unknown' | 'partial' | 'cancelled';
   startedAt: number;
   endedAt: number | null;
   inputHash: string;
@@ -29,8 +30,10 @@ export interface AttemptRecord {
   evidenceId: string | null;
   /** How long the provider asked to wait before another attempt (meta.retryAfterMs). */
   retryAfterMs: number | undefined;
-  /** The output it gave: accepted, or work that failed its contract (undefined when none). */
+  /** The output it gave: accepted, the part done of a partial attempt, or work that failed its contract (undefined when none). */
   output: unknown;
+  /** A partial attempt's reference to what remains, as the executor gave it. */
+  remaining?: unknown;
   meta: AttemptMeta | undefined;
   /** When the attempt became due: its activation, or the end of the retry wait before it. */
   queuedAt: number | null;

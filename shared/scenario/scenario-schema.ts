@@ -72,7 +72,7 @@ export const ScenarioExpect = z.strictObject({
       z.string(),
       z.strictObject({
         state: z.string().optional(),
-        outcome: z.string().optional().describe('the outcome of its latest settlement: succeeded, failed, unknown, timed_out, rejected, expired, budget_exceeded, stale, skipped, cancelled'),
+        outcome: z.string().optional().describe('the outcome of its latest settlement: succeeded, failed, unknown, timed_out, rejected, expired, budget_exceeded, stale, partial, skipped, cancelled'),
         output: z.unknown().optional(),
         attempts: z.number().int().nonnegative().optional(),
         activations: z.array(ScenarioActivationExpect).optional().describe('each activation in order (as many as there were): how it settled and its output'),

@@ -1,4 +1,4 @@
-// Edge labels on the six examples' graphs: with the layout the canvas draws (the file's layout,
+// Edge labels on the seven examples' graphs: with the layout the canvas draws (the file's layout,
 // spread to fit, gaps widened for labels), no label box covers a node, and the curve the placement
 // walks is React Flow's own.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -34,8 +34,8 @@ function labelsOverNodes(positions: Positions, workflow: ReturnType<typeof parse
 }
 
 describe('edge label placement', () => {
-  it('finds the six examples', () => {
-    expect(files).toHaveLength(6);
+  it('finds the seven examples', () => {
+    expect(files).toHaveLength(7);
   });
 
   it.each(files)('%s: no label covers a node', (file) => {

@@ -82,8 +82,8 @@ describe('step-kind registry', () => {
   it('gives each kind the outcomes its edges may follow', () => {
     expect(Object.fromEntries(STEP_KINDS.map((k) => [k, KIND_SPECS[k].outcomes]))).toEqual({
       agent: ['succeeded', 'failed', 'timed_out', 'budget_exceeded'],
-      script: ['succeeded', 'failed', 'timed_out', 'budget_exceeded'],
-      command: ['succeeded', 'failed', 'timed_out', 'unknown', 'budget_exceeded'],
+      script: ['succeeded', 'failed', 'timed_out', 'budget_exceeded', 'partial'],
+      command: ['succeeded', 'failed', 'timed_out', 'unknown', 'budget_exceeded', 'partial'],
       http: ['succeeded', 'failed', 'timed_out', 'budget_exceeded'],
       human: ['succeeded', 'rejected', 'expired'],
       wait: ['succeeded'],

@@ -132,6 +132,8 @@ function scrubbed(result: AttemptResult, scrub: SecretScrubber): AttemptResult {
     }
     case 'unknown':
       return { ...result, reason: scrub.message(result.reason), ...meta };
+    case 'partial':
+      return { ...result, output: scrub.value(result.output), ...(result.remaining === undefined ? {} : { remaining: scrub.value(result.remaining) }), ...meta };
   }
 }
 

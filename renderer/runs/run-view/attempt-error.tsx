@@ -9,6 +9,7 @@ const ENDED: Record<AttemptDetail['state'], string> = {
   succeeded: 'Succeeded',
   failed: 'Failed',
   unknown: 'Outcome unknown',
+  partial: 'Partly done',
   cancelled: 'Cancelled while it waited',
 };
 

@@ -13,6 +13,7 @@ import { formatDuration } from '../../core/format.ts';
 import { TimesInText, When } from '../../core/when.tsx';
 import { KindIcon } from '../../graph/kind-icon.tsx';
 import { AttemptError } from './attempt-error.tsx';
+import { AttemptPartial } from './attempt-partial.tsx';
 import { attemptCostText, COST_BASIS, StepCostLine } from './run-cost-view.tsx';
 import { AttemptRouteView } from './attempt-route.tsx';
 import { itemFailures, itemFailuresText, type ItemFailures } from './item-failures.ts';
@@ -151,6 +152,8 @@ function AttemptSection({ step, attempt, place, runId }: { step: StepDetailData;
   const base = `steps.${step.id}.attempts[${place}]`;
   // The step's evidence is the one a compensation offsets (the restart record says by which step).
   const offsetBy = step.evidence !== null && step.evidence.id === attempt.evidence?.id ? step.evidence.offsetBy : undefined;
+  // The attempt after a partial one continues from it (shared/run/partial-so-far.ts).
+  const continuedBy = step.attempts[step.attempts.findIndex((a) => a.id === attempt.id) + 1]?.id ?? null;
   return (
     <>
       <section className="rsd-section" data-testid="attempt-detail" data-attempt={attempt.id}>
@@ -195,6 +198,7 @@ function AttemptSection({ step, attempt, place, runId }: { step: StepDetailData;
         {attempt.error !== null ? (
           <AttemptError state={attempt.state} error={attempt.error} />
         ) : null}
+        {attempt.state === 'partial' ? <AttemptPartial attempt={attempt} runId={runId} base={base} continuedBy={continuedBy} /> : null}
         {attempt.evidence !== null ? (
           <div className="rsd-evidence" data-testid="attempt-evidence">
             <ShieldCheck size={13} aria-hidden="true" />
@@ -218,7 +222,7 @@ function AttemptSection({ step, attempt, place, runId }: { step: StepDetailData;
       </section>
       {attempt.output !== undefined ? (
         <section className="rsd-section">
-          <h4>Output</h4>
+          <h4>{attempt.state === 'partial' ? 'Output (the part done)' : 'Output'}</h4>
           <ValueView value={attempt.output} runId={runId} valuePath={`${base}.output`} label={`output of ${attempt.id}`} testId="attempt-output" />
         </section>
       ) : null}

@@ -19,6 +19,7 @@ export const OUTCOME_LABEL: Readonly<Record<AttemptOutcome, string>> = {
   succeeded: 'succeeded',
   failed: 'failed',
   unknown: 'unknown',
+  partial: 'partly done',
   open: 'still going',
 };
 
@@ -60,5 +61,6 @@ export function barHeadline(bar: Pick<TimelineBar, 'kind' | 'attempt' | 'outcome
   if (bar.endMs === null || bar.outcome === 'open') return `${subject} ${doing.now}`;
   if (bar.outcome === 'succeeded' || bar.outcome === 'failed') return `${subject} ${doing.past} and ${bar.outcome}`;
   if (bar.outcome === 'unknown') return `${subject} ${doing.past}; its outcome is unknown`;
+  if (bar.outcome === 'partial') return `${subject} ${doing.past} and finished part of the work`;
   return `${subject} ${doing.past}`;
 }

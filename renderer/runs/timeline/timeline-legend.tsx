@@ -6,7 +6,7 @@ import { MARKER_KINDS, type AttemptOutcome } from './timeline-model.ts';
 import { KIND_LABEL, MARKER_LABEL, OUTCOME_LABEL } from './timeline-labels.ts';
 import { useTimelinePrefs } from './timeline-prefs.ts';
 
-const OUTCOMES: readonly AttemptOutcome[] = ['succeeded', 'failed', 'unknown', 'open'];
+const OUTCOMES: readonly AttemptOutcome[] = ['succeeded', 'failed', 'unknown', 'partial', 'open'];
 
 export function TimelineLegend() {
   return (

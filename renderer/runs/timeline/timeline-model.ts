@@ -10,7 +10,8 @@ import type { RunEvent } from '../../../shared/events/run-event.ts';
 import { attemptCost, sumCost } from '../../../shared/cost/attempt-cost.ts';
 
 /** What became of an attempt; `open` while it has not ended. */
-export type AttemptOutcome = 'succeeded' | 'failed' | 'unknown' | 'open';
+/** `partial`: the executor finished part of the work (attempt_partial). */
+export type AttemptOutcome = 'succeeded' | 'failed' | 'unknown' | 'partial' | 'open';
 
 export interface TimelineBar {
   kind: SpanKind;
@@ -134,6 +135,7 @@ function attemptEnds(events: readonly RunEvent[]): { outcomes: Map<string, Attem
     if (e.type === 'attempt_succeeded') outcomes.set(key, 'succeeded');
     else if (e.type === 'attempt_failed') outcomes.set(key, 'failed');
     else if (e.type === 'attempt_unknown') outcomes.set(key, 'unknown');
+    else if (e.type === 'attempt_partial') outcomes.set(key, 'partial');
     else continue;
     const cost = e.data.meta?.cost;
     if (cost !== undefined) costs.set(key, { amount: attemptCost({ meta: e.data.meta }), currency: cost.currency });

@@ -3,7 +3,7 @@
 // window, the width or its selection changes.
 import { memo } from 'react';
 import { barEnd, barsInWindow, xOf, type TimelineMarker, type TimelineRow, type TimeWindow } from './timeline-model.ts';
-import { KIND_LABEL } from './timeline-labels.ts';
+import { KIND_LABEL, OUTCOME_LABEL } from './timeline-labels.ts';
 import { formatCost } from '../../../shared/cost/run-cost.ts';
 
 export const ROW_HEIGHT = 24;
@@ -79,7 +79,7 @@ export const TimelineRowView = memo(function TimelineRowView(p: RowProps) {
               data-selected={outlined || undefined}
               data-focused={(p.focused && i === p.focusedBar) || undefined}
               data-cost={bar.cost?.amount}
-              aria-label={`${KIND_LABEL[bar.kind]}${bar.attempt === null ? '' : ` attempt ${bar.attempt}`}${cost === null ? '' : `, cost ${cost}`}`}
+              aria-label={`${KIND_LABEL[bar.kind]}${bar.attempt === null ? '' : ` attempt ${bar.attempt}`}${bar.outcome === 'partial' ? `, ${OUTCOME_LABEL.partial}` : ''}${cost === null ? '' : `, cost ${cost}`}`}
               style={{ left, width }}
             >
               {cost !== null && width >= COST_LABEL_PX ? <span className="tl-bar-cost">{cost}</span> : null}

@@ -44,8 +44,9 @@ export function guaranteedBefore(graph: WorkflowGraph): BitsetTable {
     const step = graph.step(v);
     const predEdges = graph.forwardPreds(v);
     const preds = [...predEdges.keys(), ...(compensates.get(v) ?? [])];
+    // A partial step's output is the part done (docs/long-running.md#partial-completion).
     const withOutput = (p: number): boolean =>
-      (predEdges.get(p) ?? []).every((e) => [...graph.outcomesBehind(e)].every((o) => o === 'succeeded' || o === 'rejected'));
+      (predEdges.get(p) ?? []).every((e) => [...graph.outcomesBehind(e)].every((o) => o === 'succeeded' || o === 'rejected' || o === 'partial'));
     // Every path: some predecessor finished (for a join, at least one branch arrived).
     preds.forEach((p, k) => {
       table.copy(temp, p);

@@ -28,7 +28,7 @@ export function bypassOf(graph: WorkflowGraph, source: number, reader: number): 
   for (const e of graph.edges) {
     if (!e.forward || toReader[e.to] !== 1) continue;
     const turnsAway = toSource[e.from] === 1 && e.to !== source && toSource[e.to] !== 1 && fromSource[e.to] !== 1;
-    const noOutput = e.from === source && [...graph.outcomesBehind(e)].some((o) => o !== 'succeeded' && o !== 'rejected');
+    const noOutput = e.from === source && [...graph.outcomesBehind(e)].some((o) => o !== 'succeeded' && o !== 'rejected' && o !== 'partial');
     if (turnsAway || (noOutput && e.to !== source)) edges.push(e.edge.id);
   }
   return { steps, edges };

@@ -135,7 +135,7 @@ describe('other read models and messages', () => {
   it('WorkflowDetail and WorkflowVersionDetail hold the real example definitions', () => {
     const dir = join(REPO_ROOT, 'examples');
     const files = readdirSync(dir).filter((f) => f.endsWith('.weft.json'));
-    expect(files.length).toBe(6);
+    expect(files.length).toBe(7);
     for (const f of files) {
       const definition: unknown = JSON.parse(readFileSync(join(dir, f), 'utf8'));
       WorkflowDetail.parse({ summary: { ...summary, file: f }, definition, diagnostics: [], versions: [{ version: 1, definitionHash: 'abc', savedAtMs: 1 }] });

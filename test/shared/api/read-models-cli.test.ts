@@ -200,7 +200,7 @@ describe('read models against real CLI output', () => {
   it('weft validate --json on the examples parses as ValidateJson', async () => {
     const r = await runWeft(['validate', join(REPO_ROOT, 'examples'), '--json']);
     expect(r.code).toBe(0);
-    expect(ValidateJson.parse(JSON.parse(r.stdout)).files.length).toBe(6);
+    expect(ValidateJson.parse(JSON.parse(r.stdout)).files.length).toBe(7);
   });
 });
 

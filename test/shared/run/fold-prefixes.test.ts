@@ -1,4 +1,4 @@
-// The fold of shared/run/ against the engine: every scenario of the six examples runs on the
+// The fold of shared/run/ against the engine: every scenario of the seven examples runs on the
 // real engine into a SQLite file; then every prefix of every run's stored log is folded with
 // shared/run/ alone (as the app does to show a run at event N) and its restart record and
 // RunDetail parse; and the fold of the whole log equals the model the engine itself ran with,
@@ -48,8 +48,8 @@ const cases = names.flatMap((name) => {
 const seen = { retry: 0, unknown: 0, rejection: 0, compensation: 0, fork: 0, runs: 0, prefixes: 0 };
 
 describe('the fold of shared/run over real logs', () => {
-  it('covers the six examples', () => {
-    expect(names.length).toBe(6);
+  it('covers the seven examples', () => {
+    expect(names.length).toBe(7);
     expect(cases.length).toBeGreaterThanOrEqual(48);
   });
 
