@@ -283,7 +283,10 @@ export class AttemptRunner {
    */
   private async staleOnResume(live: LiveRun, s: StepRuntime, step: Step, a: AttemptRecord, output: unknown): Promise<boolean> {
     const now = this.port.clock.now();
-    const due = revalidationDue(live.model, step, s, a, now, live.restartedWaits.delete(s.id));
+    // A restart counts for the activation that waited through it, not a later one (a loop's next pass).
+    const restarted = live.restartedWaits.get(s.id) === a.activation;
+    live.restartedWaits.delete(s.id);
+    const due = revalidationDue(live.model, step, s, a, now, restarted);
     if (due === undefined) return false;
     const d = await runRevalidation(step, this.port.context(live, { output }, s.activation), due, now);
     this.port.emit(live, 'step_revalidated', d, { step: s.id, activation: a.activation, attempt: a.number, reason: `${d.verdict}: ${d.why}` });

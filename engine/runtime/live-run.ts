@@ -90,8 +90,8 @@ export interface LiveRun {
   stepRows: boolean;
   /** The `run` object of expression contexts, rebuilt when the input revision changes. */
   runInfo: { id: string; workflowId: string; version: number; inputRevision: number; startedAt: string } | undefined;
-  /** Waiting steps an engine recovered the run under (recover()): their revalidate check runs as they resume (revalidation.ts). */
-  restartedWaits: Set<string>;
+  /** The activation of each step that waited when an engine recovered the run (recover()): its revalidate check runs as it resumes (revalidation.ts). */
+  restartedWaits: Map<string, number>;
 }
 
 export interface StartRunOptions {
@@ -130,7 +130,7 @@ export function newLiveRun(model: RunModel): LiveRun {
     touched: new Set(),
     waiters: [],
     runInfo: undefined,
-    restartedWaits: new Set(),
+    restartedWaits: new Map(),
     actions: [],
     busy: false,
     parentNotified: false,

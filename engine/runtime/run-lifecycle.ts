@@ -186,7 +186,7 @@ export class RunLifecycle {
         if (this.host.holds(id)) continue;
         const live = this.port.load(id, logs.get(id));
         // An engine starts on the store: what the run's waiting steps decided on may have changed while none ran.
-        for (const s of live.model.steps.values()) if (s.state === 'waiting') live.restartedWaits.add(s.id);
+        for (const s of live.model.steps.values()) if (s.state === 'waiting') live.restartedWaits.set(s.id, s.activation);
         runs++;
         interrupted += live.inbox.length;
         if (live.model.queued) queuedWorkflows.add(live.model.workflow.id);
