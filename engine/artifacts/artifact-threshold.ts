@@ -1,5 +1,5 @@
 // The size over which a step's output is stored by reference, from the environment:
-// WEFT_ARTIFACT_THRESHOLD, in bytes (docs/long-running.md). Unset: the default, 1 MiB.
+// WEFT_ARTIFACT_THRESHOLD, in bytes (docs/long-running.md). Unset: the default, 8 MiB.
 import { StoreError } from '../store/store-error.ts';
 
 /**

@@ -7,8 +7,8 @@ import { sensitivePaths, type SensitiveSegment } from '../../shared/artifacts/se
 import { isArtifactRef } from '../../shared/artifacts/artifact-ref.ts';
 import type { ArtifactStore } from './artifact-store.ts';
 
-/** A step output (or input) whose JSON is over this many bytes is stored by reference: 1 MiB. */
-export const DEFAULT_ARTIFACT_THRESHOLD = 1024 * 1024;
+/** A step output (or input) whose JSON is over this many bytes is stored by reference: 8 MiB (below it, the API elides values over 64 KiB, docs/payloads.md). */
+export const DEFAULT_ARTIFACT_THRESHOLD = 8 * 1024 * 1024;
 
 const pathsOf = new WeakMap<object, SensitiveSegment[][]>();
 

@@ -5,6 +5,8 @@
 // (attempt-plan, evidence-reuse, failure-policy, settle-decision, compensation-plan, run-slots,
 // recovery-plan), applied by the attempt runner and the step router; step kinds that wait on
 // something other than an executor are run by handlers (step-handler.ts) the engine registers.
+// Over 400 lines: the core is the one implementation of RunPort (emit, context, artifacts, timers,
+// launch, the tick); what it decides lives in the modules named above, each in its own file.
 import { StoreError } from '../store/store-error.ts';
 import { STEP_KINDS, type StepKind, type RunState } from '../../shared/definition/names.ts';
 import { isHandled, type HandlerKind } from '../../shared/definition/step-kinds.ts';

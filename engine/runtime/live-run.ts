@@ -34,7 +34,7 @@ export interface EngineOptions {
    * memory, for stores without a file (scenarios, replays).
    */
   artifacts?: ArtifactStore;
-  /** A step output whose JSON is over this many bytes is stored by reference (default DEFAULT_ARTIFACT_THRESHOLD, 1 MiB). */
+  /** A step output whose JSON is over this many bytes is stored by reference (default DEFAULT_ARTIFACT_THRESHOLD, 8 MiB). */
   artifactThreshold?: number;
 }
 

@@ -7,6 +7,7 @@
 // in one transaction, and subscribers hear of the events only after that commit. The connection
 // stays inside engine/store/: code elsewhere asks the Store, or a repository it owns
 // (store.definitions, store.spend), and never runs SQL on it (test/lint/store-connection.test.ts).
+// Over 400 lines: a facade of one short method per job of the store, each handing on to its file.
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { EventType, RunEvent } from '../../shared/events/run-event.ts';
 import { storeLogDamage } from './check-log.ts';

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSensitiveRef } from '../../shared/artifacts/artifact-ref.ts';
 import { RunDetail } from '../../shared/api/run-detail.ts';
 import { setTrust } from '../../engine/service/workspace-trust.ts';
+import { overrideEnv } from '../env-override.ts';
 import { weftInProcess } from '../cli/capture-io.ts';
 import { serveInProcess, TEST_HEADERS, type InProcessServer } from '../server/serve-in-process.ts';
 import { waitFor } from '../wait-until.ts';
@@ -60,9 +61,13 @@ const cli = async (args: string[]): Promise<string> => {
 };
 
 beforeAll(async () => {
-  process.env['WEFT_ARTIFACT_THRESHOLD'] = '4096';
-  server = await serveInProcess('weft-sensitive-', { 'payout.weft.json': WORKFLOW });
-  delete process.env['WEFT_ARTIFACT_THRESHOLD'];
+  // serveInProcess gives the server this process's environment: the threshold is set for its start only.
+  const restore = overrideEnv({ WEFT_ARTIFACT_THRESHOLD: '4096' });
+  try {
+    server = await serveInProcess('weft-sensitive-', { 'payout.weft.json': WORKFLOW });
+  } finally {
+    restore();
+  }
   setTrust(server.workspace, true, { ...process.env, WEFT_CONFIG_DIR: join(server.root, 'config') });
   writeFileSync(join(server.workspace, 'secret.txt'), SECRET);
   writeFileSync(join(server.workspace, 'vault.mjs'), `import { readFileSync } from 'node:fs';\nexport default () => ({ holder: 'Ann Lee', iban: readFileSync(new URL('./secret.txt', import.meta.url), 'utf8') });\n`);

@@ -47,13 +47,15 @@ test('a sensitive field shows redacted, and opens on demand on record', async ({
   await expect(output).toBeVisible();
   await output.getByRole('button', { name: 'expand all' }).click();
   const token = output.locator('[data-testid="json-row"][data-path="steps.create_order.attempts[0].output.body.paymentToken"]');
-  await expect(token.getByTestId('json-artifact')).toContainText('sensitive · redacted');
+  await expect(token.getByTestId('json-artifact')).toContainText('redacted');
   await expect(page.locator('body')).not.toContainText(SECRET);
-  await shootBothThemes(page, 'sensitive-redacted', { output });
+  await token.scrollIntoViewIfNeeded();
+  await shootBothThemes(page, 'sensitive-redacted', { token });
   await token.getByTestId('json-open-artifact').click();
   await expect(token).toContainText(SECRET);
   await expect(output).toContainText('the opening is recorded');
-  await shootBothThemes(page, 'sensitive-revealed', { output });
+  await token.scrollIntoViewIfNeeded();
+  await shootBothThemes(page, 'sensitive-revealed', { token });
   const events = await weft(ws, ['events', runId, '--json']);
   const opened = (JSON.parse(events.stdout) as { events: { type: string; data: { by?: string; path?: string } }[] }).events.filter((e) => e.type === 'artifact_opened');
   expect(opened).toHaveLength(1);

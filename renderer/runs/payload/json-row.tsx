@@ -122,10 +122,10 @@ function Value(p: JsonRowProps) {
     const a = row.artifact;
     const sensitive = a.sensitive === true;
     return (
-      <span className={sensitive ? 'json-artifact json-artifact-sensitive' : 'json-artifact'} data-testid="json-artifact" data-sensitive={sensitive || undefined} title={`sha256 ${a.sha256} · ${a.mediaType}`}>
+      <span className={sensitive ? 'json-artifact json-artifact-sensitive' : 'json-artifact'} data-testid="json-artifact" data-sensitive={sensitive || undefined} title={`${sensitive ? 'a sensitive value, redacted: ' : 'kept in the artifact store: '}sha256 ${a.sha256} · ${formatBytes(a.size)}`}>
         <span className="json-artifact-badge">
           {sensitive ? <Lock size={11} aria-hidden /> : <Archive size={11} aria-hidden />}
-          {sensitive ? 'sensitive · redacted' : `stored · ${formatBytes(a.size)}`}
+          {sensitive ? 'redacted' : `stored · ${formatBytes(a.size)}`}
         </span>
         {p.status !== undefined && 'loading' in p.status ? (
           <span className="json-note">opening…</span>
