@@ -29,7 +29,7 @@ import { poolOf, releaseSlot, slotOrQueue, type Pool } from './run-slots.ts';
 import { attemptId, currentAttempt, type AttemptRecord, type Evidence, type StepRuntime } from '../../shared/run/run-model.ts';
 import { revalidationDue, runRevalidation } from './revalidation.ts';
 import { isTerminal } from '../../shared/run/run-status.ts';
-import { partialSoFar, shortJson } from '../../shared/run/partial-so-far.ts';
+import { partialReason, partialSoFar } from '../../shared/run/partial-so-far.ts';
 import type { StepHandler } from './step-handler.ts';
 import { inputErrorResult } from './input-error-result.ts';
 import type { AttemptRoute } from '../../shared/events/attempt-route.ts';
@@ -394,10 +394,4 @@ export class AttemptRunner {
     else if (s?.state === 'retry_wait') next.live.due.push(next.stepId);
     this.port.markDirty(next.live);
   }
-}
-
-/** Why a partial attempt ended as it did, in words for the log. */
-function partialReason(remaining: unknown): string {
-  if (remaining === undefined) return 'the executor finished part of the work';
-  return `the executor finished part of the work; remaining: ${shortJson(remaining)}`;
 }

@@ -42,3 +42,9 @@ export function shortJson(v: unknown): string {
   const text = JSON.stringify(v) ?? 'null';
   return text.length <= 120 ? text : `${text.slice(0, 119)}…`;
 }
+
+/** Why a partial attempt ended as it did, in words for the log. */
+export function partialReason(remaining: unknown): string {
+  if (remaining === undefined) return 'the executor finished part of the work';
+  return `the executor finished part of the work; remaining: ${shortJson(remaining)}`;
+}

@@ -44,10 +44,15 @@ beforeAll(async () => {
   await weft(['trust', dir], 0);
   const { startFakeApi } = (await import(join(REPO_ROOT, 'examples/fake-api.mjs'))) as { startFakeApi: (port: number) => Promise<typeof api> };
   api = await startFakeApi(0);
-  await weft(['run', 'trip-saga.weft.json', '--input', JSON.stringify(trip('T-1', '2026-05-18'))], 0);
+  // A booked trip waits for the traveller to confirm its quoted price (docs/long-running.md).
+  const booked = async (id: string): Promise<void> => {
+    const { runId } = JSON.parse(await weft(['run', 'trip-saga.weft.json', '--input', JSON.stringify(trip(id, '2026-05-18')), '--json'], 3)) as { runId: string };
+    await weft(['approve', runId, 'traveller_confirms'], 0);
+  };
+  await booked('T-1');
   // The car's return before its pick-up: 422, so the flight and hotel are cancelled.
   await weft(['run', 'trip-saga.weft.json', '--input', JSON.stringify(trip('T-2', '2026-05-10'))], 1);
-  await weft(['run', 'trip-saga.weft.json', '--input', JSON.stringify(trip('T-3', '2026-05-18'))], 0);
+  await booked('T-3');
   const first = JSON.parse(await weft(['run', 'research-review.weft.json', '--input', '{"topic":"durable workflows"}', '--json'], 3)) as { runId: string };
   await weft(['approve', first.runId, 'review'], 0);
   const second = JSON.parse(await weft(['run', 'research-review.weft.json', '--input', '{"topic":"event sourcing"}', '--json'], 3)) as { runId: string };

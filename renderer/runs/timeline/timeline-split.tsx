@@ -5,6 +5,7 @@
 import { useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { defaultTimelineHeight, useTimelinePrefs } from './timeline-prefs.ts';
 import './timeline.css';
+import './timeline-markers.css';
 import './timeline-split.css';
 
 const MIN_HEIGHT = 96;

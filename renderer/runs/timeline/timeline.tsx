@@ -13,6 +13,7 @@ import { TimelineTooltip, type Hovered } from './timeline-tooltip.tsx';
 import { LegendToggle, TimelineLegend } from './timeline-legend.tsx';
 import { useTimelinePrefs } from './timeline-prefs.ts';
 import './timeline.css';
+import './timeline-markers.css';
 
 export interface TimelineSelection {
   stepId: string;

@@ -163,8 +163,9 @@ describe('outcomes per kind', () => {
   it('offers what each kind can produce, unknown for external calls, none from an end', () => {
     expect(edgeOutcomesFor({ kind: 'http' })).toEqual(['succeeded', 'failed', 'timed_out', 'budget_exceeded', 'any']);
     expect(edgeOutcomesFor({ kind: 'http', effect: 'external' })).toEqual(['succeeded', 'failed', 'unknown', 'budget_exceeded', 'any']);
-    expect(edgeOutcomesFor({ kind: 'command', effect: 'external' })).toEqual(['succeeded', 'failed', 'unknown', 'budget_exceeded', 'any']);
+    expect(edgeOutcomesFor({ kind: 'command', effect: 'external' })).toEqual(['succeeded', 'failed', 'unknown', 'budget_exceeded', 'partial', 'any']);
     expect(edgeOutcomesFor({ kind: 'human' })).toEqual(['succeeded', 'rejected', 'expired', 'any']);
+    expect(edgeOutcomesFor({ kind: 'human', revalidate: { check: 'true' } })).toEqual(['succeeded', 'rejected', 'expired', 'stale', 'any']);
     expect(edgeOutcomesFor({ kind: 'router' })).toEqual(['succeeded']);
     expect(edgeOutcomesFor({ kind: 'end' })).toEqual([]);
     expect(edgeOutcomesFor({ kind: 'human' }, true)).toContain('exhausted');
