@@ -32,14 +32,14 @@ export function toMicros(amount: number): number {
 }
 
 /**
- * What attempts cost together, added as sumCost adds (without an array of their amounts: the
- * budget check adds up the run's attempts before each attempt).
+ * What a list of attempts cost, in whole millionths (toMicros of each): the budget check adds up
+ * a run's steps with it before each attempt, without an array of their amounts.
  *
  * @example
- * attemptsCost([[{ meta: { cost: { amount: 0.1, … } } }], [{ meta: { cost: { amount: 0.2, … } } }]]) // 0.3
+ * attemptsMicros([{ meta: { cost: { amount: 0.1, … } } }, { meta: undefined }]) // 100000
  */
-export function attemptsCost(lists: Iterable<readonly { meta: AttemptMeta | undefined }[]>): number {
+export function attemptsMicros(attempts: readonly { meta: AttemptMeta | undefined }[]): number {
   let micros = 0;
-  for (const attempts of lists) for (const a of attempts) micros += toMicros(attemptCost(a));
-  return micros / 1_000_000;
+  for (const a of attempts) micros += toMicros(attemptCost(a));
+  return micros;
 }

@@ -4,7 +4,7 @@
 // a step that bills starts, the engine asks budgetBeforeAttempt whether the step may start.
 import type { Step } from '../definition/workflow-schema.ts';
 import type { RunModel, StepRuntime } from './run-model.ts';
-import { attemptCost, attemptsCost, sumCost } from '../cost/attempt-cost.ts';
+import { attemptCost, attemptsMicros, sumCost } from '../cost/attempt-cost.ts';
 import { formatCost } from '../cost/run-cost.ts';
 
 /** Where a run's budget comes from. */
@@ -54,7 +54,9 @@ export function runBudget(m: Pick<RunModel, 'workflow' | 'startBudget' | 'policy
 
 /** What the run has spent so far: every attempt's recorded cost, of every step and activation. */
 export function runSpend(m: Pick<RunModel, 'steps'>): number {
-  return attemptsCost(Array.from(m.steps.values(), (s) => s.attempts));
+  let micros = 0;
+  for (const s of m.steps.values()) micros += attemptsMicros(s.attempts);
+  return micros / 1_000_000;
 }
 
 /** What the next attempt of a step is expected to cost, and what the estimate rests on. */
