@@ -1,5 +1,6 @@
 // A stand-in for the remote APIs the examples call at {{ input.apiBase }}: a shop (orders,
-// fulfilment, cancellation), a records service, and flight, hotel and car booking desks.
+// fulfilment, cancellation), a records service, flight, hotel and car booking desks, and a mail
+// API with an hourly sending quota.
 // Dependency-free (node:http), in-memory, for demos and tests only.
 //
 //   node examples/fake-api.mjs [PORT]      # default 8787; prints the URL, logs each request
@@ -47,6 +48,10 @@
 //                                           confirmed already); 409 when a booking is missing or cancelled, or the
 //                                           hotel check-in is not the flight date: book a hotel from the day after
 //                                           the flight to watch the saga cancel the car, the hotel and the flight
+//     POST   /reminders                    {to, invoice, amount} -> 201 {id, to, invoice, amount, sentAt}; 429 when
+//                                           this clock hour's quota (REMINDERS_PER_HOUR, 3) is used: try again
+//                                           next hour (reminder-batch sends what it can and continues later)
+//     GET    /reminders                    -> 200 {reminders: [...]}: every reminder sent
 //
 // Errors are {error: CODE, message}. GET /health answers {ok: true}.
 import { randomBytes } from 'node:crypto';
@@ -102,6 +107,8 @@ function newState() {
     bookings: new Map([['flights', new Map()], ['hotels', new Map()], ['cars', new Map()]]),
     /** "METHOD path key" -> { body text, reply } of the first request with that key */
     idempotency: new Map(),
+    /** reminders sent, in order */
+    reminders: [],
     counter: 0,
   };
 }
@@ -143,6 +150,10 @@ function route(state, method, path, body, headers) {
   // --- records ---
   if (a === 'records' && parts.length === 2 && method === 'GET') return found(state.records.get(b), 'record', b);
   if (a === 'records' && parts.length === 2 && method === 'PUT') return updateRecord(state, b, body, headers);
+
+  // --- mail: reminders, under an hourly quota ---
+  if (a === 'reminders' && parts.length === 1 && method === 'POST') return sendReminder(state, body);
+  if (a === 'reminders' && parts.length === 1 && method === 'GET') return ok(200, { reminders: state.reminders });
 
   // --- booking desks ---
   if (state.bookings.has(a) && b === 'bookings') {
@@ -269,6 +280,22 @@ function cancelBooking(desk, reference) {
     booking.cancelledAt = new Date().toISOString();
   }
   return ok(200, booking);
+}
+
+/** Reminders the mail API sends per clock hour (UTC): past it, 429 until the next hour. */
+export const REMINDERS_PER_HOUR = 3;
+
+function sendReminder(state, body) {
+  if (typeof body?.to !== 'string' || typeof body.invoice !== 'string' || typeof body.amount !== 'number') {
+    return error(400, 'invalid_reminder', 'a reminder needs to (text), invoice (text) and amount (number)');
+  }
+  const hour = new Date().toISOString().slice(0, 13);
+  if (state.reminders.filter((r) => r.sentAt.slice(0, 13) === hour).length >= REMINDERS_PER_HOUR) {
+    return error(429, 'quota_used', `this hour's ${REMINDERS_PER_HOUR} reminders are sent; try again next hour`);
+  }
+  const reminder = { id: `REM-${++state.counter}`, to: body.to, invoice: body.invoice, amount: body.amount, sentAt: new Date().toISOString() };
+  state.reminders.push(reminder);
+  return ok(201, reminder);
 }
 
 // --- helpers ---
