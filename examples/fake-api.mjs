@@ -131,8 +131,8 @@ function handle(state, req, text) {
     if (body === undefined) return error(400, 'invalid_json', 'the body is not JSON');
   }
   const reply = route(state, method, path, body, req.headers);
-  // Only completed work is remembered: a 5xx may be retried with the same key and do the work then.
-  if (slot !== undefined && reply.status < 500) state.idempotency.set(slot, { text, reply });
+  // Only completed work is remembered: a 5xx or a 429 (quota used) may be retried with the same key and do the work then.
+  if (slot !== undefined && reply.status < 500 && reply.status !== 429) state.idempotency.set(slot, { text, reply });
   return reply;
 }
 
