@@ -2,10 +2,10 @@
 // `weft run --budget 0` (forwarded to the server that owns the store) stops the billed step before
 // its request, which settles budget_exceeded; the run page shows the step failed, the edge that
 // follows budget_exceeded taken, in the colour of attention, and the cheaper path it led to.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exampleWorkspace, shootBothThemes, startServe, weft, type Served, type Workspace } from './weft-serve.ts';
+import { exampleWorkspace, openRunFromList, type Served, shootBothThemes, startServe, weft, type Workspace } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
@@ -33,19 +33,13 @@ test.afterAll(async () => {
   ws?.remove();
 });
 
-async function openRun(page: Page, runId: string): Promise<void> {
-  await page.goto(served.address);
-  await page.getByTestId('nav-runs').click();
-  await page.getByTestId(`run-row-${runId}`).click();
-  await expect(page.getByTestId('run-view')).toBeVisible();
-}
 
 test('a step stopped by the run budget settles budget_exceeded and its edge leads to the cheaper path', async ({ page }) => {
   const r = await weft(ws, ['run', 'budgeted.weft.json', '--budget', '0', '--json']);
   expect(r.stderr).toBe('');
   const { runId, state } = JSON.parse(r.stdout) as { runId: string; state: string };
   expect(state).toBe('succeeded');
-  await openRun(page, runId);
+  await openRunFromList(page, served, runId);
   await expect(page.getByTestId('step-state-polish')).toHaveText(/^failed$/);
   await expect(page.getByTestId('step-state-plain')).toHaveText(/^succeeded$/);
   const label = page.getByTestId('edge-label-too_dear');

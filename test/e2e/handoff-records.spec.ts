@@ -4,8 +4,8 @@
 // "Handoff from research" (the record its attempt received: what was completed, what to do next,
 // the constraints, the references), whose step link selects research; research's detail shows
 // "Handoff to draft", the record it gave. Both themes are photographed.
-import { expect, test, type Page } from '@playwright/test';
-import { appChrome, exampleWorkspace, shootBothThemes, startServe, weft, type Served, type Workspace } from './weft-serve.ts';
+import { expect, test } from '@playwright/test';
+import { appChrome, exampleWorkspace, openRunFromList, type Served, shootBothThemes, startServe, weft, type Workspace } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
@@ -20,18 +20,12 @@ test.afterAll(async () => {
   ws?.remove();
 });
 
-async function openRun(page: Page, runId: string): Promise<void> {
-  await page.goto(served.address);
-  await page.getByTestId('nav-runs').click();
-  await page.getByTestId(`run-row-${runId}`).click();
-  await expect(page.getByTestId('run-view')).toBeVisible();
-}
 
 test('a handoff between research and draft: marked on the edge, shown in both steps\' details', async ({ page }) => {
   const r = await weft(ws, ['run', 'research-review.weft.json', '--input', JSON.stringify({ topic: 'durable workflow engines', audience: 'platform engineers' }), '--json']);
   expect(r.stderr).toBe('');
   const runId = (JSON.parse(r.stdout) as { runId: string }).runId;
-  await openRun(page, runId);
+  await openRunFromList(page, served, runId);
   await expect(page.getByTestId('step-state-review')).toHaveText(/waiting/);
 
   // The edge research → draft carries the handoff; the other edges do not.

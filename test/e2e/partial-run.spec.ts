@@ -3,10 +3,10 @@
 // partial; its automatic retry gets WEFT_PARTIAL and imports the other two. The timeline draws the
 // partial attempt striped in its own colour (and the legend names it); the step detail says
 // "Partly done", shows the part done as its output and what remained.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exampleWorkspace, shootBothThemes, startServe, weft, type Served, type Workspace } from './weft-serve.ts';
+import { exampleWorkspace, openRunFromList, type Served, shootBothThemes, startServe, weft, type Workspace } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
@@ -33,18 +33,12 @@ test.afterAll(async () => {
   ws?.remove();
 });
 
-async function openRun(page: Page, runId: string): Promise<void> {
-  await page.goto(`${served.url}/#token=${served.token}`);
-  await page.getByTestId('nav-runs').click();
-  await page.getByTestId(`run-row-${runId}`).click();
-  await expect(page.getByTestId('run-view')).toBeVisible();
-}
 
 test('a partial attempt is shown distinctly on the timeline and in the step detail', async ({ page }) => {
   const r = await weft(ws, ['run', 'imports.weft.json', '--json']);
   const { runId, state } = JSON.parse(r.stdout) as { runId: string; state: string };
   expect(state).toBe('succeeded');
-  await openRun(page, runId);
+  await openRunFromList(page, served, runId);
 
   const bars = page.locator('.tl-row[data-step="import"] [data-testid="timeline-bar"][data-kind="running"]');
   await expect(bars.first()).toHaveAttribute('data-outcome', 'partial');

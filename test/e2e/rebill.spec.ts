@@ -7,9 +7,9 @@
 // GET /api/stats (weft stats) says. Every wait is for a state, never for time.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { formatCost } from '../../shared/cost/run-cost.ts';
-import { exampleWorkspace, shootBothThemes, startServe, type Served, type Workspace } from './weft-serve.ts';
+import { exampleWorkspace, openRunFromList, type Served, shootBothThemes, startServe, type Workspace } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
@@ -79,12 +79,6 @@ async function lastCost(runId: string, stepId: string): Promise<{ amount: number
   return detail.steps.find((s) => s.id === stepId)?.attempts.at(-1)?.meta?.cost;
 }
 
-async function openRun(page: Page, runId: string): Promise<void> {
-  await page.goto(served.address);
-  await page.getByTestId('nav-runs').click();
-  await page.getByTestId(`run-row-${runId}`).click();
-  await expect(page.getByTestId('run-view')).toBeVisible();
-}
 
 test('the re-billing warning in the revise dialog and in the retry confirmation, from the costs the run recorded', async ({ page }) => {
   const { runId } = await api<{ runId: string }>('/api/runs', { method: 'POST', body: JSON.stringify({ workflow: 'billed-brief', input: { topic: 'durable execution', refuse: true } }) });
@@ -96,7 +90,7 @@ test('the re-billing warning in the revise dialog and in the retry confirmation,
   expect([draft?.basis, summarize?.basis, publish?.basis]).toEqual(['tokens', 'tokens', 'declared']);
   const usd = (x: { amount: number } | undefined): string => formatCost(x?.amount ?? NaN, 'USD');
 
-  await openRun(page, runId);
+  await openRunFromList(page, served, runId);
   await expect(page.getByTestId('run-state')).toHaveText('failed');
   await expect(page.getByTestId('step-detail')).toHaveAttribute('data-step', 'publish');
 

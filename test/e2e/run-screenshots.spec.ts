@@ -8,7 +8,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { appChrome, exampleWorkspace, listenLoopback, REPO_ROOT, shootBothThemes, startServe, weft, type Served, type Workspace } from './weft-serve.ts';
+import { appChrome, exampleWorkspace, listenLoopback, openRunFromList, REPO_ROOT, type Served, shootBothThemes, startServe, weft, type Workspace } from './weft-serve.ts';
 import { CHECK_ALL, CHECK_ITEM } from '../fixtures/map-items.ts';
 
 let ws: Workspace;
@@ -90,12 +90,6 @@ async function start(input: unknown): Promise<string> {
   return (JSON.parse(r.stdout) as { runId: string }).runId;
 }
 
-async function openRun(page: Page, runId: string): Promise<void> {
-  await page.goto(served.address);
-  await page.getByTestId('nav-runs').click();
-  await page.getByTestId(`run-row-${runId}`).click();
-  await expect(page.getByTestId('run-view')).toBeVisible();
-}
 
 /** Label boxes on the graph that cover a step node, as "label over step". */
 function labelsOverNodes(page: Page): Promise<string[]> {
@@ -132,7 +126,7 @@ test('one run with retries, an unknown write and a rejection: timeline, provenan
   expect(flaky.calls).toEqual({ quote: 3, put: 1 });
 
   // The editor rejects the offer with a reason on the run page, then approves the revision.
-  await openRun(page, runId);
+  await openRunFromList(page, served, runId);
   await expect(page.getByTestId('step-state-review')).toHaveText(/waiting/);
   await page.getByTestId('step-node-review').click();
   await page.getByTestId('action-reject').click();
@@ -277,7 +271,7 @@ test('a map that succeeded although an item failed says "1 of 3 items failed" on
   const r = await weft(ws, ['run', 'check-all.weft.json', '--input', JSON.stringify({ skus: ['OK-1', 'BAD-2', 'OK-3'] }), '--json']);
   expect(r.code, r.stderr).toBe(0);
   const { runId } = JSON.parse(r.stdout) as { runId: string };
-  await openRun(page, runId);
+  await openRunFromList(page, served, runId);
   await expect(page.getByTestId('step-state-check_each')).toHaveText(/succeeded/);
   await expect(page.getByTestId('step-items-failed-check_each')).toHaveText('1/3 failed');
   await page.getByTestId('step-node-check_each').click();

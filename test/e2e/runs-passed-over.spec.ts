@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { exampleWorkspace, listenLoopback, REPO_ROOT, shootBothThemes, startServe, weft, type Loopback, type Served, type Workspace } from './weft-serve.ts';
+import { exampleWorkspace, listenLoopback, type Loopback, openRunFromList, REPO_ROOT, type Served, shootBothThemes, startServe, weft, type Workspace } from './weft-serve.ts';
 
 interface FakeApi {
   url: string;
@@ -89,12 +89,6 @@ async function cli(args: string[], code: number): Promise<string> {
   return r.stdout;
 }
 
-async function openRun(page: Page, runId: string): Promise<void> {
-  await page.goto(served.address);
-  await page.getByTestId('nav-runs').click();
-  await page.getByTestId(`run-row-${runId}`).click();
-  await expect(page.getByTestId('run-view')).toBeVisible();
-}
 
 /**
  * The records API behind a proxy on 127.0.0.1 that answers 500 to every PUT while `failing`, as a
@@ -169,7 +163,7 @@ test('a run that failed at write_failed because the records API answered 500 is 
     expect(applied()).toBe(0);
 
     // The failed run opens at the write, failed after three attempts; the run ended at write_failed.
-    await openRun(page, runId);
+    await openRunFromList(page, served, runId);
     await expect(page.getByTestId('run-state')).toHaveText('failed');
     await expect(page.getByTestId('step-detail')).toHaveAttribute('data-step', 'write');
     await expect(page.getByTestId('step-state-write')).toHaveText('failed ×3');
@@ -267,7 +261,7 @@ test('after a loop, a step that ran in the first pass and was not activated in t
   await cli(['reject', runId, 'review', '--reason', 'too short'], 3);
   await cli(['approve', runId, 'review'], 0);
 
-  await openRun(page, runId);
+  await openRunFromList(page, served, runId);
   await expect(page.getByTestId('run-state')).toHaveText('succeeded');
   await expect(page.getByTestId('step-state-publish')).toHaveText('succeeded');
   // revise ran in pass 1 (its output is on record) and no edge led to it in pass 2.
@@ -299,7 +293,7 @@ test('after a loop, a step that ran in the first pass and was not activated in t
 test('a compensated booking says which step undid its effect, in the step detail and the restart record', async ({ page }) => {
   const trip = { apiBase: api.url, tripId: 'T-OFFSET', traveller: { name: 'Ada Lovelace', email: 'ada@example.com' }, flight: { from: 'LHR', to: 'LIS', date: '2026-05-14' }, hotel: { city: 'Lisbon', checkIn: '2026-05-14', checkOut: '2026-05-18' }, car: { pickUp: 'LIS', from: '2026-05-14', until: '2026-05-10' } };
   const { runId } = JSON.parse(await cli(['run', 'trip-saga.weft.json', '--input', JSON.stringify(trip), '--json'], 1)) as { runId: string };
-  await openRun(page, runId);
+  await openRunFromList(page, served, runId);
   await expect(page.getByTestId('step-state-book_flight')).toHaveText('compensated');
   await page.getByTestId('step-node-book_flight').click();
   await expect(page.getByTestId('step-detail')).toHaveAttribute('data-step', 'book_flight');

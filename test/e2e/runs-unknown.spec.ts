@@ -3,11 +3,11 @@
 // and goes on to verify instead of being retried, and is resolved with evidence from the page, after
 // which verify passes, the reconcile task it had opened is withdrawn, and notify_intent runs;
 // and a map over three items, one failing, lists its child runs with breadcrumbs back.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { appChrome, exampleWorkspace, listenLoopback, shootBothThemes, startServe, weft, type Served, type Workspace } from './weft-serve.ts';
+import { appChrome, exampleWorkspace, listenLoopback, openRunFromList, type Served, shootBothThemes, startServe, weft, type Workspace } from './weft-serve.ts';
 import { CHECK_ALL, CHECK_ITEM } from '../fixtures/map-items.ts';
 
 let ws: Workspace;
@@ -98,12 +98,6 @@ async function hangingRecordsApi(): Promise<HangingRecords> {
   };
 }
 
-async function openRun(page: Page, runId: string): Promise<void> {
-  await page.goto(served.address);
-  await page.getByTestId('nav-runs').click();
-  await page.getByTestId(`run-row-${runId}`).click();
-  await expect(page.getByTestId('run-view')).toBeVisible();
-}
 
 test('a write that times out ends unknown, verify runs instead of a retry, and the unknown is resolved with evidence from the run page', async ({ page }) => {
   // The write's timeout (10 s) and verify's four reads (2 + 4 + 8 s apart) are the example's own:
@@ -241,7 +235,7 @@ test('a map over three items lists its child runs with their states; the failed 
   ]);
   const failed = children[1]?.runId ?? '';
 
-  await openRun(page, runId);
+  await openRunFromList(page, served, runId);
   await page.getByTestId('run-tab-run').click();
   const list = page.getByTestId('child-runs');
   await expect(list.getByRole('button')).toHaveCount(3);

@@ -2,10 +2,10 @@
 // rejected from the run page and its reason in the next draft's input, a debug run's breakpoint
 // (continue, then step) and pinned output, two runs compared, and a failed run's cause reached
 // from the runs list in a counted number of clicks; with screenshots in both themes.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { appChrome, exampleWorkspace, shootBothThemes, startServe, weft, type Served, type Workspace, startFakeApi, type FakeApi } from './weft-serve.ts';
+import { appChrome, exampleWorkspace, type FakeApi, openRunFromList, type Served, shootBothThemes, startFakeApi, startServe, weft, type Workspace } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
@@ -31,16 +31,10 @@ async function start(args: string[]): Promise<string> {
   return (JSON.parse(r.stdout) as { runId: string }).runId;
 }
 
-async function openRun(page: Page, runId: string): Promise<void> {
-  await page.goto(served.address);
-  await page.getByTestId('nav-runs').click();
-  await page.getByTestId(`run-row-${runId}`).click();
-  await expect(page.getByTestId('run-view')).toBeVisible();
-}
 
 test('a task rejected with a reason on the run page: the reason reaches the next draft’s input in the step detail', async ({ page }) => {
   const runId = await start(['research-review.weft.json', '--input', JSON.stringify(REVIEW_INPUT)]);
-  await openRun(page, runId);
+  await openRunFromList(page, served, runId);
   await expect(page.getByTestId('step-state-review')).toHaveText(/waiting/);
   await page.getByTestId('step-node-review').click();
   await page.getByTestId('action-reject').click();
@@ -73,7 +67,7 @@ test('a task rejected with a reason on the run page: the reason reaches the next
 
 test('a breakpoint pauses a debug run before its step; continue, then step', async ({ page }) => {
   const runId = await start(['research-review.weft.json', '--input', JSON.stringify(REVIEW_INPUT), '--break', 'research', '--break', 'review']);
-  await openRun(page, runId);
+  await openRunFromList(page, served, runId);
   await expect(page.getByTestId('run-debug')).toContainText('paused before research');
   await expect(page.getByTestId('run-state')).toHaveText('paused');
   await page.getByTestId('action-continue').click();
@@ -95,7 +89,7 @@ test('a pinned agent output settles the step without calling the agent', async (
   // research gives a handoff (docs/long-running.md): a pinned output holds one like a real one.
   writeFileSync(pin, JSON.stringify({ summary: 'Pinned while debugging.', sources: [{ title: 'A pinned source', url: 'https://example.org/pinned' }], handoff: { completed: 'pinned research', next: 'draft from the pinned summary' } }));
   const runId = await start(['research-review.weft.json', '--input', JSON.stringify(REVIEW_INPUT), '--pin', `research=@${pin}`]);
-  await openRun(page, runId);
+  await openRunFromList(page, served, runId);
   await page.getByTestId('step-node-research').click();
   await expect(page.getByTestId('attempt-pinned')).toBeVisible();
   await expect(page.getByTestId('attempt-output')).toContainText('Pinned while debugging.');
@@ -110,7 +104,7 @@ test('two runs that took different branches: the compare view names the first di
   expect((await weft(ws, ['approve', approved, 'review'])).stderr).toBe('');
   const rejected = await start(['research-review.weft.json', '--input', JSON.stringify(REVIEW_INPUT)]);
   expect((await weft(ws, ['reject', rejected, 'review', '--reason', 'Too long'])).stderr).toBe('');
-  await openRun(page, approved);
+  await openRunFromList(page, served, approved);
   await page.getByTestId('compare-button').click();
   await page.locator(`[data-testid="compare-pick"][data-run="${rejected}"]`).click();
   await expect(page.getByTestId('compare-view')).toBeVisible();
@@ -139,7 +133,7 @@ test('a failed run’s cause is reached from the runs list in at most three clic
 
 test('scrubbing back to before a retry shows the graph as it was, and the timeline shows every attempt', async ({ page }) => {
   const runId = await start(['agent-escalation.weft.json', '--input', JSON.stringify({ ticketId: 'T-1', customerMessage: 'My parcel never arrived.', orderTotal: 49.9 })]);
-  await openRun(page, runId);
+  await openRunFromList(page, served, runId);
   await expect(page.getByTestId('step-state-propose')).toHaveText(/succeeded ×3/);
   await expect(page.getByTestId('run-timeline')).toBeVisible();
   await expect(page.locator('[data-testid="timeline-row"][data-step="propose"]').first()).toBeVisible();

@@ -80,6 +80,14 @@ export function startServe(ws: Workspace, again?: { port: number; token?: string
   });
 }
 
+/** Opens a run's page as a person does: the app at the address serve printed, Runs in the sidebar, the run's row. */
+export async function openRunFromList(page: Page, served: Pick<Served, 'address'>, runId: string): Promise<void> {
+  await page.goto(served.address);
+  await page.getByTestId('nav-runs').click();
+  await page.getByTestId(`run-row-${runId}`).click();
+  await expect(page.getByTestId('run-view')).toBeVisible();
+}
+
 export interface WeftResult {
   code: number | null;
   stdout: string;
