@@ -165,9 +165,9 @@ export function RunPage({ id }: { id: string }) {
                         stepId={selection.stepId}
                         onDone={(result, action) => (action === 'fork' ? useRoute.getState().go({ page: 'run', id: result.runId }) : void loadRun(id))}
                       />
-                      <RunNotes detail={detail} stepId={selection.stepId} onDone={() => void loadRun(id)} />
                     </>
                   }
+                  notes={<RunNotes detail={detail} stepId={selection.stepId} onDone={() => void loadRun(id)} />}
                 />
               )
             ) : null}
@@ -348,7 +348,6 @@ function RunFacts({ detail, onSelect }: { detail: RunDetail; onSelect(selection:
           </ul>
         ) : null}
       </section>
-      <RunNotes detail={detail} onDone={() => void refetchRunDetail(run.id)} />
       <RunCostSection detail={detail} onSelect={onSelect} />
       <section className="panel-section">
         <h3>Input</h3>
@@ -377,6 +376,8 @@ function RunFacts({ detail, onSelect }: { detail: RunDetail; onSelect(selection:
           </ul>
         </section>
       ) : null}
+      {/* Notes after what the run is (input, children): a note comments on them. */}
+      <RunNotes detail={detail} onDone={() => void refetchRunDetail(run.id)} />
     </div>
   );
 }

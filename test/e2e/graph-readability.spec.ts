@@ -37,6 +37,9 @@ test.beforeAll(async () => {
     expect([0, 1, 3], `${id}: ${r.stderr}`).toContain(r.code);
     runs[id] = (JSON.parse(r.stdout) as { runId: string }).runId;
   }
+  // A booked trip waits for the traveller to confirm its price; confirmed, it ends, and the paths it did not take show skipped.
+  const confirmed = await weft(ws, ['approve', runs['trip-saga'] ?? '', 'traveller_confirms']);
+  expect(confirmed.code, confirmed.stderr).toBe(0);
 });
 
 test.afterAll(async () => {

@@ -43,6 +43,7 @@ test('a handoff between research and draft: marked on the edge, shown in both st
   // The receiving step's own input holds the record too (the attempt's input, as recorded).
   await expect(page.getByTestId('attempt-input')).toContainText('handoff');
   await expect(page.getByTestId('handoff-to')).toHaveCount(0);
+  await card.scrollIntoViewIfNeeded(); // the step panel scrolls; the picture shows the card whole
   await shootBothThemes(page, 'handoff-from-research', {
     ...appChrome(page),
     'run state': page.getByTestId('run-state'),

@@ -68,6 +68,7 @@ test('a note added on the run page is in the log and on the timeline', async ({ 
   await expect(page.getByTestId('timeline-legend')).toContainText('note');
   await expect(notes.locator('.run-note')).toHaveCount(1);
   await expect(notes).toContainText('ana');
+  await notes.scrollIntoViewIfNeeded(); // the run's notes follow its input in the scrolling panel
   await shootBothThemes(page, 'note-on-timeline', { marker, notes });
 
   // A note on a step, from its detail: on the step's row.

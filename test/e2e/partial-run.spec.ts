@@ -56,5 +56,6 @@ test('a partial attempt is shown distinctly on the timeline and in the step deta
   await expect(note).toContainText('Attempt import/1.2 continued from it.');
   await expect(page.getByTestId('attempt-remaining')).toContainText('d.csv');
   await expect(page.getByTestId('attempt-output')).toContainText('b.csv');
+  await note.scrollIntoViewIfNeeded(); // the step panel scrolls; the picture shows the note whole
   await shootBothThemes(page, 'partial-attempt', { 'the partial bar': bars.first(), 'the note': note, 'the legend': legend });
 });

@@ -30,6 +30,16 @@ export function RunNotes({ detail, stepId, client, onDone }: RunNotesProps) {
   const notes = stepId === undefined ? all : all.filter((n) => n.stepId === stepId);
   // A replay takes no action, a note included (the engine would refuse it).
   const canNote = detail.run.replayOf === undefined;
+  const dialog = open ? <NoteDialog detail={detail} stepId={stepId} client={actions} onDone={onDone} onClose={() => setOpen(false)} /> : null;
+  // A step without notes offers only the button, beside its actions: the detail's room is for what the step did.
+  if (stepId !== undefined && notes.length === 0) {
+    return canNote ? (
+      <div className="run-notes-compact" data-testid={`step-notes-${stepId}`}>
+        <AddNoteButton onClick={() => setOpen(true)} />
+        {dialog}
+      </div>
+    ) : null;
+  }
   return (
     <section className="panel-section run-notes" data-testid={stepId === undefined ? 'run-notes' : `step-notes-${stepId}`}>
       <div className="run-notes-head">
@@ -37,15 +47,12 @@ export function RunNotes({ detail, stepId, client, onDone }: RunNotesProps) {
         {canNote ? (
           <div className="run-notes-buttons">
             {stepId === undefined ? <RecordLesson detail={detail} /> : null}
-            <button type="button" className="button run-notes-add" onClick={() => setOpen(true)} data-testid="add-note">
-              <MessageSquarePlus size={13} aria-hidden="true" />
-              Add note
-            </button>
+            <AddNoteButton onClick={() => setOpen(true)} />
           </div>
         ) : null}
       </div>
       {notes.length === 0 ? (
-        <p className="faint run-notes-empty">{stepId === undefined ? 'No notes on this run yet.' : 'No notes on this step yet.'}</p>
+        <p className="faint run-notes-empty">No notes on this run yet.</p>
       ) : (
         <ul className="run-notes-list">
           {notes.map((n) => (
@@ -53,8 +60,17 @@ export function RunNotes({ detail, stepId, client, onDone }: RunNotesProps) {
           ))}
         </ul>
       )}
-      {open ? <NoteDialog detail={detail} stepId={stepId} client={actions} onDone={onDone} onClose={() => setOpen(false)} /> : null}
+      {dialog}
     </section>
+  );
+}
+
+function AddNoteButton({ onClick }: { onClick(): void }) {
+  return (
+    <button type="button" className="button run-notes-add" onClick={onClick} data-testid="add-note">
+      <MessageSquarePlus size={13} aria-hidden="true" />
+      Add note
+    </button>
   );
 }
 

@@ -42,9 +42,11 @@ interface Props {
   onSelect(selection: RunSelection): void;
   /** The action buttons for this step (the run page supplies them). */
   actions?: ReactNode;
+  /** The step's notes and their "Add note", after what the step did. */
+  notes?: ReactNode;
 }
 
-function StepDetailView({ detail, definition, selection, onSelect, actions }: Props) {
+function StepDetailView({ detail, definition, selection, onSelect, actions, notes }: Props) {
   const step = detail.steps.find((s) => s.id === selection.stepId);
   const handoffs = useMemo(() => handoffsOf(definition, selection.stepId), [definition, selection.stepId]);
   const provenance = useMemo(() => provenanceOf(definition, handoffs, detail, selection.stepId), [definition, handoffs, detail, selection.stepId]);
@@ -128,6 +130,7 @@ function StepDetailView({ detail, definition, selection, onSelect, actions }: Pr
       <HandoffCards definition={definition} stepId={step.id} attempt={attempt} onSelect={onSelect} />
       {attempt === undefined ? <p className="muted">{step.outcome === null ? 'No attempt yet.' : 'No attempt was made.'}</p> : <AttemptSection step={step} attempt={attempt} place={list.firstPlace + attempts.indexOf(attempt)} runId={detail.run.id} />}
       <Provenance entries={provenance} onSelect={onSelect} />
+      {notes}
       {step.permittedActions.length > 0 ? (
         <section className="rsd-section">
           <h4>May be done now</h4>
