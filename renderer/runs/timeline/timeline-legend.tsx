@@ -10,7 +10,8 @@ const OUTCOMES: readonly AttemptOutcome[] = ['succeeded', 'failed', 'unknown', '
 
 export function TimelineLegend() {
   return (
-    <ul className="tl-legend" id="timeline-legend" data-testid="timeline-legend" aria-label="legend">
+    // Focusable: past two lines the legend scrolls, and the keyboard must reach its end too.
+    <ul className="tl-legend" id="timeline-legend" data-testid="timeline-legend" aria-label="legend" tabIndex={0}>
         {OUTCOMES.map((o) => (
           <li key={o}>
             <span className="tl-swatch" data-kind="running" data-outcome={o} /> attempt {OUTCOME_LABEL[o]}
