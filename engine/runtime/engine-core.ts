@@ -23,6 +23,7 @@ import { ActionQueue } from './action-queue.ts';
 import { AttemptRunner } from './attempt-runner.ts';
 import { foldStoredRun } from './fold-run.ts';
 import { newLiveRun, type Completion, type EngineOptions, type Launch, type LiveRun, type StartRunOptions } from './live-run.ts';
+import { stopEscalations } from './policy-escalation.ts';
 import { RunLifecycle } from './run-lifecycle.ts';
 import type { EventExtra, RunPort } from './run-port.ts';
 import { RunProjector } from './run-projection.ts';
@@ -162,7 +163,8 @@ export class EngineCore implements RunPort {
     this.closed = true;
     for (const executor of new Set(Object.values(this.o.executors))) executor?.close?.();
     for (const live of this.runs.values()) {
-      for (const cancel of [...live.timers.values(), ...live.escalationTimers.values()]) cancel();
+      for (const cancel of live.timers.values()) cancel();
+      stopEscalations(live);
       for (const r of live.running.values()) {
         r.cancelTimeout?.();
         r.controller.abort(new Error('engine shut down'));
@@ -363,7 +365,7 @@ export class EngineCore implements RunPort {
     const parent = live.model.parent === undefined ? undefined : this.runs.get(live.model.parent.runId);
     if (parent !== undefined && parent !== live) this.wake(parent);
     // A finished run escalates nothing more, and leaves memory once nothing of it is running or waiting to be recorded.
-    if (isTerminal(live.model.state)) live.escalationTimers.forEach((cancel) => cancel());
+    if (isTerminal(live.model.state)) stopEscalations(live);
     if (isTerminal(live.model.state) && live.running.size === 0 && live.inbox.length === 0 && live.waiters.length === 0) this.runs.delete(live.model.runId);
   }
 

@@ -9,7 +9,7 @@ import type { StepState } from '../../shared/definition/names.ts';
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import { selects } from '../../shared/policy/selects.ts';
 import type { StepRuntime } from '../../shared/run/run-model.ts';
-import type { LiveRun } from './live-run.ts';
+import type { EscalationDue, LiveRun } from './live-run.ts';
 import type { RunPort } from './run-port.ts';
 
 type EscalationRule = NonNullable<NonNullable<LiveRun['model']['policy']>['rules']['escalation']>[number];
@@ -55,39 +55,76 @@ export function escalateAfterFailure(port: RunPort, live: LiveRun, s: StepRuntim
   }
 }
 
+/** Stops a run's escalation timer, and forgets what was due (the run finished, or the engine stops). */
+export function stopEscalations(live: LiveRun): void {
+  live.escalations.timer?.cancel();
+  live.escalations.timer = undefined;
+  live.escalations.due.clear();
+}
+
 /**
- * Arms the `afterMs` timers of the step's current activation (once per rule); call when an attempt
- * starts and when a run is recovered. The clock is the engine's, virtual in scenarios.
+ * Arms the `afterMs` escalations of the step's current activation (once per rule); call when an
+ * attempt starts and when a run is recovered. The clock is the engine's, virtual in scenarios.
  */
 export function armEscalationTimers(port: RunPort, live: LiveRun, s: StepRuntime, step: Step): void {
   const rules = rulesFor(live, step);
   if (rules.length === 0) return;
   const first = s.attempts.find((a) => a.activation === s.activation);
   if (first === undefined) return;
+  const { due } = live.escalations;
+  const now = port.clock.now();
+  let overdue = false;
   for (const r of rules) {
-    const afterMs = r.afterMs;
+    if (r.afterMs === undefined) continue;
     const key = `${s.id}\u0000${s.activation}\u0000${r.id}`;
-    if (afterMs === undefined || escalated(live, s, r.id) || live.escalationTimers.has(key)) continue;
-    const activation = s.activation;
-    const fire = (): void => {
-      live.escalationTimers.delete(key);
-      live.actions.push(() => {
-        const now = live.model.steps.get(s.id);
-        if (now !== undefined && now.activation === activation && UNFINISHED.has(now.state) && !escalated(live, now, r.id)) {
-          port.emit(live, 'policy_escalated', { rule: r.id, to: r.to, after: 'time', elapsedMs: port.clock.now() - first.startedAt }, {
-            step: s.id,
-            activation,
-            reason: `policy "${r.id}": "${s.id}" is unfinished ${port.clock.now() - first.startedAt} ms after its first attempt started; ${r.to} is told`,
-          });
-        }
-        return Promise.resolve();
-      });
-      port.markDirty(live);
-    };
-    const due = first.startedAt + afterMs - port.clock.now();
-    if (due <= 0) fire();
-    else live.escalationTimers.set(key, port.clock.setTimer(due, fire));
+    if (due.has(key) || escalated(live, s, r.id)) continue;
+    const entry: EscalationDue = { at: first.startedAt + r.afterMs, stepId: s.id, activation: s.activation, rule: { id: r.id, to: r.to }, startedAt: first.startedAt };
+    due.set(key, entry);
+    const timer = live.escalations.timer;
+    if (entry.at <= now) overdue = true;
+    else if (timer === undefined || entry.at < timer.at) armAt(port, live, entry.at);
   }
+  // Already past (a run recovered late, or virtual time): escalates in the next tick, as a timer would.
+  if (overdue) escalateDue(port, live);
+}
+
+/** (Re-)arms the run's one escalation timer for `at`. */
+function armAt(port: RunPort, live: LiveRun, at: number): void {
+  live.escalations.timer?.cancel();
+  const cancel = port.clock.setTimer(at - port.clock.now(), () => {
+    live.escalations.timer = undefined;
+    escalateDue(port, live);
+  });
+  live.escalations.timer = { at, cancel };
+}
+
+/** The timer fired: every entry now due escalates if its activation is still unfinished; the timer is armed for the next. */
+function escalateDue(port: RunPort, live: LiveRun): void {
+  const now = port.clock.now();
+  const firing: EscalationDue[] = [];
+  let next = Infinity;
+  for (const [key, d] of live.escalations.due) {
+    if (d.at <= now) {
+      firing.push(d);
+      live.escalations.due.delete(key);
+    } else if (d.at < next) next = d.at;
+  }
+  if (next !== Infinity) armAt(port, live, next);
+  if (firing.length === 0) return;
+  live.actions.push(() => {
+    for (const d of firing) {
+      const s = live.model.steps.get(d.stepId);
+      if (s === undefined || s.activation !== d.activation || !UNFINISHED.has(s.state) || escalated(live, s, d.rule.id)) continue;
+      const elapsedMs = port.clock.now() - d.startedAt;
+      port.emit(live, 'policy_escalated', { rule: d.rule.id, to: d.rule.to, after: 'time', elapsedMs }, {
+        step: d.stepId,
+        activation: d.activation,
+        reason: `policy "${d.rule.id}": "${d.stepId}" is unfinished ${elapsedMs} ms after its first attempt started; ${d.rule.to} is told`,
+      });
+    }
+    return Promise.resolve();
+  });
+  port.markDirty(live);
 }
 
 /** After a restart: arms again the timers of every unfinished step of a run under a policy with escalation rules. */

@@ -11,6 +11,7 @@ import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
 import type { CostEntry } from '../../shared/api/cost-stats.ts';
 import type { Db } from './db.ts';
 import { eachRollup } from './each-rollup.ts';
+import { runRows } from './multi-row.ts';
 
 /** Migration 14's table. */
 export const COST_ROLLUPS_SQL = `
@@ -53,17 +54,19 @@ export class CostRollups {
     return this.present;
   }
 
-  /** Adds (1) or subtracts (-1) a finished run's cost entries. */
+  /** Adds (1) or subtracts (-1) a finished run's cost entries: one statement for all its steps and days. */
   apply(m: RunMetrics, sign: 1 | -1): void {
-    if (m.cost === undefined || !this.kept()) return;
-    const upsert = this.stmt(
-      `INSERT INTO stat_costs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET cost = cost + excluded.cost,
-       input_tokens = input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens, attempts = attempts + excluded.attempts`,
-    );
+    const cost = m.cost;
+    if (cost === undefined || !this.kept()) return;
     const succeeded = m.state === 'succeeded' ? 1 : 0;
-    for (const e of m.cost.entries) {
-      upsert.run(m.workflowId, m.version, e.day, e.step, succeeded, m.cost.currency, sign * e.total, sign * e.inputTokens, sign * e.outputTokens, sign * e.attempts);
-    }
+    runRows(
+      (sql) => this.stmt(sql),
+      'INSERT INTO stat_costs VALUES',
+      10,
+      `ON CONFLICT DO UPDATE SET cost = cost + excluded.cost, input_tokens = input_tokens + excluded.input_tokens,
+       output_tokens = output_tokens + excluded.output_tokens, attempts = attempts + excluded.attempts`,
+      cost.entries.map((e) => [m.workflowId, m.version, e.day, e.step, succeeded, cost.currency, sign * e.total, sign * e.inputTokens, sign * e.outputTokens, sign * e.attempts]),
+    );
   }
 
   /** The rows of a workflow (of one version if given), summed over versions; those left at zero are not read. */

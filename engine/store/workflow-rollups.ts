@@ -13,6 +13,7 @@ import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
 import { isFinishedRunState, RUN_STATES } from '../../shared/definition/names.ts';
 import type { Db } from './db.ts';
 import { CostRollups } from './cost-rollups.ts';
+import { runRows } from './multi-row.ts';
 import { eachRollup } from './each-rollup.ts';
 
 /**
@@ -94,9 +95,6 @@ export const WORKFLOW_ROLLUPS_SQL = `
 const TABLES = ['stat_runs', 'stat_steps', 'stat_edges', 'stat_starts', 'stat_samples'];
 
 const b = (x: boolean): number => (x ? 1 : 0);
-
-/** Rows per multi-row statement (SQLite allows 32,766 parameters; 11 columns × 64 is far below). */
-const ROWS_PER_STATEMENT = 64;
 
 /** Counters of finished runs by version and state. */
 export interface StateCounts {
@@ -216,13 +214,9 @@ export class WorkflowRollups {
     else this.stmt('DELETE FROM stat_samples WHERE workflow_id = ? AND version = ? AND run_id = ?').run(wf, v, m.runId);
   }
 
-  /** `head` VALUES (row), (row), … `tail` for every row, in statements of at most ROWS_PER_STATEMENT rows: one call into SQLite each. */
+  /** `head` VALUES (row), (row), … `tail` for every row: one call into SQLite per ROWS_PER_STATEMENT rows. */
   private rows(head: string, width: number, tail: string, rows: readonly unknown[][]): void {
-    for (let k = 0; k < rows.length; k += ROWS_PER_STATEMENT) {
-      const chunk = rows.slice(k, k + ROWS_PER_STATEMENT);
-      const one = `(${Array.from({ length: width }, () => '?').join(', ')})`;
-      this.stmt(`${head} ${Array.from({ length: chunk.length }, () => one).join(', ')} ${tail}`).run(chunk.flat());
-    }
+    runRows((sql) => this.stmt(sql), head, width, tail, rows);
   }
 
   // ---- reads ----
