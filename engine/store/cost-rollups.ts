@@ -11,7 +11,7 @@ import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
 import type { CostEntry } from '../../shared/api/cost-stats.ts';
 import type { Db } from './db.ts';
 import { eachRollup } from './each-rollup.ts';
-import { runRows } from './multi-row.ts';
+import { MultiRow } from './multi-row.ts';
 
 /** Migration 14's table. */
 export const COST_ROLLUPS_SQL = `
@@ -39,6 +39,7 @@ export interface CostRow extends CostEntry {
 export class CostRollups {
   private readonly statements = new Map<string, Statement>();
   private present: boolean | undefined;
+  private upsert: MultiRow | undefined;
 
   constructor(private readonly db: Db) {}
 
@@ -59,14 +60,14 @@ export class CostRollups {
     const cost = m.cost;
     if (cost === undefined || !this.kept()) return;
     const succeeded = m.state === 'succeeded' ? 1 : 0;
-    runRows(
-      (sql) => this.stmt(sql),
+    this.upsert ??= new MultiRow(
+      this.db,
       'INSERT INTO stat_costs VALUES',
       10,
       `ON CONFLICT DO UPDATE SET cost = cost + excluded.cost, input_tokens = input_tokens + excluded.input_tokens,
        output_tokens = output_tokens + excluded.output_tokens, attempts = attempts + excluded.attempts`,
-      cost.entries.map((e) => [m.workflowId, m.version, e.day, e.step, succeeded, cost.currency, sign * e.total, sign * e.inputTokens, sign * e.outputTokens, sign * e.attempts]),
     );
+    this.upsert.run(cost.entries.map((e) => [m.workflowId, m.version, e.day, e.step, succeeded, cost.currency, sign * e.total, sign * e.inputTokens, sign * e.outputTokens, sign * e.attempts]));
   }
 
   /** The rows of a workflow (of one version if given), summed over versions; those left at zero are not read. */

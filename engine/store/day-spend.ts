@@ -36,10 +36,23 @@ export interface DaySpent {
   workspace: number;
 }
 
+/** What a commit adds to a day's spend of a workflow, in millionths. */
+interface SpendAdded {
+  day: number;
+  workflowId: string;
+  micros: number;
+}
+
 export class DaySpend implements BatchPart {
   readonly hasPending = false;
   /** The workflow of each run seen lately. */
   private readonly workflows = new Map<string, string>();
+  /**
+   * The rows of the day asked about last, as of `version` (SQLite's data_version, which moves when
+   * another connection commits): this store's own commits add to them as they are written, so a
+   * run's admission reads no row while nobody else wrote.
+   */
+  private cached: { day: number; version: number; micros: Map<string, number> } | undefined;
 
   constructor(private readonly work: UnitOfWork) {}
 
@@ -49,14 +62,15 @@ export class DaySpend implements BatchPart {
    * @example store.spend.on(Math.floor(clock.now() / DAY_MS), 'order-flow') // { workflow: 1.2, workspace: 4.75 }
    */
   on(day: number, workflowId: string): DaySpent {
-    const rows = this.work.stmt('SELECT workflow_id, micros FROM spend_by_day WHERE day = ?').raw().all(day) as [string, number][];
-    let workflow = 0;
-    let workspace = 0;
-    for (const [id, micros] of rows) {
-      workspace += micros;
-      if (id === workflowId) workflow += micros;
+    const version = this.work.stmt('PRAGMA data_version').pluck().get() as number;
+    let c = this.cached;
+    if (c === undefined || c.day !== day || c.version !== version) {
+      const rows = this.work.stmt('SELECT workflow_id, micros FROM spend_by_day WHERE day = ?').raw().all(day) as [string, number][];
+      this.cached = c = { day, version, micros: new Map(rows) };
     }
-    return { workflow: workflow / 1_000_000, workspace: workspace / 1_000_000 };
+    let workspace = 0;
+    for (const micros of c.micros.values()) workspace += micros;
+    return { workflow: (c.micros.get(workflowId) ?? 0) / 1_000_000, workspace: workspace / 1_000_000 };
   }
 
   /**
@@ -75,16 +89,28 @@ export class DaySpend implements BatchPart {
   }
 
   take(): PendingWrites {
-    return { rows: 0, write: ({ events }) => this.afterWrite(events) };
+    let added: SpendAdded[] = [];
+    return {
+      rows: 0,
+      write: ({ events }) => {
+        added = this.afterWrite(events);
+      },
+      // Written: the day kept for admission has them too (what failed is in neither).
+      committed: () => {
+        const c = this.cached;
+        if (c === undefined) return;
+        for (const x of added) if (x.day === c.day) c.micros.set(x.workflowId, (c.micros.get(x.workflowId) ?? 0) + x.micros);
+      },
+    };
   }
 
   /**
    * Adds the costs of the batch's attempt events to their day and workflow (inside the commit): one
-   * upsert per day and workflow of the batch, the workflow of each run looked up once and kept
+   * upsert per day and workflow of the batch (returned, for the day kept once committed), the workflow of each run looked up once and kept
    * (a run never changes workflow; the cache is cleared when it grows past RUN_CACHE runs).
    */
-  private afterWrite(events: readonly RunEvent[]): void {
-    let added: Map<string, { day: number; workflowId: string; micros: number }> | undefined;
+  private afterWrite(events: readonly RunEvent[]): SpendAdded[] {
+    let added: Map<string, SpendAdded> | undefined;
     for (const e of events) {
       if (e.type !== 'attempt_succeeded' && e.type !== 'attempt_failed' && e.type !== 'attempt_unknown') continue;
       const amount = e.data.meta?.cost?.amount;
@@ -98,9 +124,10 @@ export class DaySpend implements BatchPart {
       x.micros += toMicros(amount);
       added.set(key, x);
     }
-    if (added === undefined) return;
+    if (added === undefined) return [];
     const add = this.work.stmt('INSERT INTO spend_by_day (day, workflow_id, micros) VALUES (?, ?, ?) ON CONFLICT (day, workflow_id) DO UPDATE SET micros = micros + excluded.micros');
     for (const x of added.values()) add.run(x.day, x.workflowId, x.micros);
+    return [...added.values()];
   }
 
   /** The workflow of a run that counts toward budgets (a replay does not): undefined for none. Only found workflows are kept. */

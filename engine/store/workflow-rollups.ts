@@ -13,7 +13,7 @@ import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
 import { isFinishedRunState, RUN_STATES } from '../../shared/definition/names.ts';
 import type { Db } from './db.ts';
 import { CostRollups } from './cost-rollups.ts';
-import { runRows } from './multi-row.ts';
+import { MultiRow } from './multi-row.ts';
 import { eachRollup } from './each-rollup.ts';
 
 /**
@@ -149,6 +149,8 @@ export interface MinuteCounts {
 export class WorkflowRollups {
   private readonly statements = new Map<string, Statement>();
   private present: boolean | undefined;
+  private stepRows: MultiRow | undefined;
+  private edgeRows: MultiRow | undefined;
   /** What finished runs cost, per day and step (migration 14), kept in step with the counters here. */
   readonly costs: CostRollups;
 
@@ -196,27 +198,24 @@ export class WorkflowRollups {
       wf, v, id, s.outcome ?? '', sign, sign * b(s.activations > 0), sign * s.activations, sign * s.attempts, sign * s.retries, sign * s.latenciesMs.length, sign * b(id === failedAt),
     ]);
     if (failedAt !== null && m.steps[failedAt] === undefined) steps.push([wf, v, failedAt, '', 0, 0, 0, 0, 0, 0, sign]);
-    this.rows(
+    this.stepRows ??= new MultiRow(
+      this.db,
       'INSERT INTO stat_steps VALUES',
       11,
       `ON CONFLICT DO UPDATE SET listed = listed + excluded.listed, runs = runs + excluded.runs, activations = activations + excluded.activations,
        attempts = attempts + excluded.attempts, retries = retries + excluded.retries, settled = settled + excluded.settled, failures = failures + excluded.failures`,
-      steps,
     );
-    this.rows(
+    this.stepRows.run(steps);
+    this.edgeRows ??= new MultiRow(
+      this.db,
       'INSERT INTO stat_edges VALUES',
       7,
       'ON CONFLICT DO UPDATE SET listed = listed + excluded.listed, decided = decided + excluded.decided, taken = taken + excluded.taken, taking = taking + excluded.taking',
-      Object.entries(m.edges).map(([id, e]) => [wf, v, id, sign, sign * e.decided, sign * e.taken, sign * b(e.taken > 0)]),
     );
+    this.edgeRows.run(Object.entries(m.edges).map(([id, e]) => [wf, v, id, sign, sign * e.decided, sign * e.taken, sign * b(e.taken > 0)]));
     this.costs.apply(m, sign);
     if (sign === 1) this.stmt('INSERT INTO stat_samples (workflow_id, version, run_id, samples) VALUES (?, ?, ?, ?)').run(wf, v, m.runId, samplesText(m));
     else this.stmt('DELETE FROM stat_samples WHERE workflow_id = ? AND version = ? AND run_id = ?').run(wf, v, m.runId);
-  }
-
-  /** `head` VALUES (row), (row), … `tail` for every row: one call into SQLite per ROWS_PER_STATEMENT rows. */
-  private rows(head: string, width: number, tail: string, rows: readonly unknown[][]): void {
-    runRows((sql) => this.stmt(sql), head, width, tail, rows);
   }
 
   // ---- reads ----

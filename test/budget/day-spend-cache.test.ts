@@ -1,0 +1,71 @@
+// The day's spend as admission reads it (engine/store/day-spend.ts, DaySpend.on) is kept between
+// reads, and must never go stale: this store's commits add to it as they are written, a commit
+// that fails adds nothing, and another connection's commit (another engine or CLI process on the
+// same file) is seen at the next read. On a real SQLite file with two connections.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../engine/store/open-database.ts';
+import { Store } from '../../engine/store/store.ts';
+import type { Db } from '../../engine/store/db.ts';
+
+const dirs: string[] = [];
+const opened: { close(): void }[] = [];
+afterEach(() => {
+  for (const db of opened.splice(0)) db.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function open(path: string): { db: Db; store: Store } {
+  const db = openDatabase(path);
+  opened.push(db);
+  return { db, store: new Store(db) };
+}
+
+/** Run `runId` of `workflowId` with one attempt that cost `amount`, at `at` (ms), appended and flushed. */
+function spend(store: Store, runId: string, workflowId: string, amount: number, at: number): void {
+  store.newRun(runId);
+  store.append({ runId, type: 'run_created', at, data: { workflowId, version: 1, definitionHash: 'h', workspaceDir: '.', input: {} } });
+  store.setRunProjection({ id: runId, workflowId, version: 1, state: 'running', inputRevision: 1, createdAt: at, updatedAt: at });
+  store.flush();
+  store.append({ runId, type: 'attempt_started', at, step: 'call', activation: 1, attempt: 1, data: { inputHash: 'i', input: {}, variant: null, effect: 'external' } });
+  store.append({ runId, type: 'attempt_succeeded', at, step: 'call', activation: 1, attempt: 1, data: { output: {}, evidenceId: 'e', covers: { inputHash: 'i', definitionVersion: 1, inputRevision: 0 }, meta: { cost: { amount, currency: 'USD', basis: 'declared' } } } });
+  store.flush();
+}
+
+describe('the day\'s spend kept between admissions', () => {
+  it('adds this store\'s commits, forgets a failed one, and sees another connection\'s', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-day-spend-cache-'));
+    dirs.push(dir);
+    const path = join(dir, 'weft.db');
+    const a = open(path);
+    const b = open(path);
+    const day = 20_000;
+    const at = day * 86_400_000 + 1_000;
+    expect(a.store.spend.on(day, 'alpha')).toEqual({ workflow: 0, workspace: 0 });
+
+    spend(a.store, 'r1', 'alpha', 0.25, at);
+    expect(a.store.spend.on(day, 'alpha')).toEqual({ workflow: 0.25, workspace: 0.25 });
+
+    // Another process's commit on the same file.
+    spend(b.store, 'r2', 'beta', 0.5, at);
+    expect(a.store.spend.on(day, 'alpha')).toEqual({ workflow: 0.25, workspace: 0.75 });
+    expect(a.store.spend.on(day, 'beta')).toEqual({ workflow: 0.5, workspace: 0.75 });
+
+    // A commit of this store that SQLite refuses: its cost is in neither the table nor the answer.
+    const raw = new Database(path);
+    opened.push(raw);
+    raw.exec("CREATE TRIGGER refuse BEFORE INSERT ON events WHEN NEW.type = 'attempt_succeeded' BEGIN SELECT RAISE(ABORT, 'refused by test'); END");
+    expect(() => spend(a.store, 'r3', 'alpha', 1, at)).toThrow(/refused by test/);
+    expect(a.store.spend.on(day, 'alpha')).toEqual({ workflow: 0.25, workspace: 0.75 });
+    raw.exec('DROP TRIGGER refuse');
+
+    // Another day is read from the table, not from the day kept.
+    spend(a.store, 'r4', 'alpha', 2, at + 86_400_000);
+    expect(a.store.spend.on(day + 1, 'alpha')).toEqual({ workflow: 2, workspace: 2 });
+    expect(a.store.spend.on(day, 'alpha')).toEqual({ workflow: 0.25, workspace: 0.75 });
+    expect(b.store.spend.on(day + 1, 'beta')).toEqual({ workflow: 0, workspace: 2 });
+  });
+});
