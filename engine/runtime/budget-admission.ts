@@ -42,12 +42,14 @@ export function hasDailyBudget(budgets: Budgets | undefined): budgets is Budgets
  */
 export function admitWithinBudget(budgets: Budgets | undefined, workflowId: string, spent: DaySpent, now: number): BudgetAdmission {
   if (!hasDailyBudget(budgets)) return { kind: 'start' };
+  const wf = workflowDayBudget(budgets, workflowId);
+  const workflowOver = wf !== undefined && spent.workflow >= wf.amount;
+  if (!workflowOver && (budgets.perWorkspacePerDay === undefined || spent.workspace < budgets.perWorkspacePerDay)) return { kind: 'start' };
   const currency = budgets.currency ?? 'USD';
   const money = (n: number): string => formatCost(n, currency);
   const day = new Date(now).toISOString().slice(0, 10);
   let over: string | undefined;
-  const wf = workflowDayBudget(budgets, workflowId);
-  if (wf !== undefined && spent.workflow >= wf.amount) {
+  if (wf !== undefined && workflowOver) {
     over = `runs of "${workflowId}" have spent ${money(spent.workflow)} on ${day} (UTC), all of the policy's budgets.perWorkflowPerDay["${wf.key}"] (${money(wf.amount)})`;
   } else if (budgets.perWorkspacePerDay !== undefined && spent.workspace >= budgets.perWorkspacePerDay) {
     over = `the workspace has spent ${money(spent.workspace)} on ${day} (UTC), all of the policy's budgets.perWorkspacePerDay (${money(budgets.perWorkspacePerDay)})`;

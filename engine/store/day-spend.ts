@@ -1,21 +1,26 @@
 // What each workflow spent per day (UTC, engine clock), for the daily budgets of a workspace
-// policy (docs/budgets.md): `spend_by_day` (migration 14) holds one row per day and workflow, in
-// millionths of the currency's unit (as sumCost adds), kept in the commit that writes the
-// attempt events carrying a cost, so the sum can never disagree with the log. Admission reads the
-// day's few rows instead of the attempt events of every run of the day.
+// policy (docs/budgets.md), in millionths of the currency's unit (as sumCost adds), kept in the
+// commit that writes the attempt events carrying a cost, so the sum can never disagree with the
+// log. Two places hold it:
+// - a run still going keeps what it spent on its latest day of spending on its own row
+//   (`runs.spend_day`, `runs.spend_micros`, migration 17): the row its commit writes anyway, so an
+//   attempt's cost adds no page to the commit;
+// - `spend_by_day` (migration 15) holds the rest, one row per day and workflow: a run's spend
+//   moves there when the run finishes, and when it spends on a later day than its row's.
+// Admission reads the day's rows of both (the runs' through a partial index of the runs that
+// spend), instead of the attempt events of every run of the day, and keeps them between reads
+// while no other connection commits.
 import { toMicros } from '../../shared/cost/attempt-cost.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
+import { isFinishedRunState } from '../../shared/definition/names.ts';
 import type { BatchPart, PendingWrites, UnitOfWork } from './unit-of-work.ts';
-
-/** Runs whose workflow afterWrite keeps before it starts again. */
-const RUN_CACHE = 10_000;
 
 /** Milliseconds in a day: a day is `Math.floor(at / DAY_MS)` (UTC). */
 export const DAY_MS = 86_400_000;
 
 const ATTEMPT_ENDS = ['attempt_succeeded', 'attempt_failed', 'attempt_unknown'] as const;
 
-/** Migration 14's table. */
+/** Migration 15's table. */
 export const SPEND_BY_DAY_SQL = `
   CREATE TABLE spend_by_day (
     day INTEGER NOT NULL,
@@ -30,13 +35,20 @@ export const SPEND_BY_DAY_SQL = `
     GROUP BY 1, 2;
 `;
 
+/** Migration 17: a running run's spend of its latest day, on its row; the index holds only runs that have one. */
+export const RUN_SPEND_SQL = `
+  ALTER TABLE runs ADD COLUMN spend_day INTEGER;
+  ALTER TABLE runs ADD COLUMN spend_micros INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX runs_spending ON runs (spend_day) WHERE spend_day IS NOT NULL;
+`;
+
 /** What was spent on one day: by the workflow asked about, and by the whole workspace (the store). */
 export interface DaySpent {
   workflow: number;
   workspace: number;
 }
 
-/** What a commit adds to a day's spend of a workflow, in millionths. */
+/** What is added to a day's spend of a workflow, in millionths. */
 interface SpendAdded {
   day: number;
   workflowId: string;
@@ -45,8 +57,6 @@ interface SpendAdded {
 
 export class DaySpend implements BatchPart {
   readonly hasPending = false;
-  /** The workflow of each run seen lately. */
-  private readonly workflows = new Map<string, string>();
   /**
    * The rows of the day asked about last, as of `version` (SQLite's data_version, which moves when
    * another connection commits): this store's own commits add to them as they are written, so a
@@ -65,7 +75,11 @@ export class DaySpend implements BatchPart {
     const version = this.work.stmt('PRAGMA data_version').pluck().get() as number;
     let c = this.cached;
     if (c === undefined || c.day !== day || c.version !== version) {
-      const rows = this.work.stmt('SELECT workflow_id, micros FROM spend_by_day WHERE day = ?').raw().all(day) as [string, number][];
+      const rows = this.work.stmt(`
+        SELECT workflow_id, sum(micros) FROM (
+          SELECT workflow_id, micros FROM spend_by_day WHERE day = ?
+          UNION ALL SELECT workflow_id, spend_micros FROM runs WHERE spend_day = ?
+        ) GROUP BY workflow_id`).raw().all(day, day) as [string, number][];
       this.cached = c = { day, version, micros: new Map(rows) };
     }
     let workspace = 0;
@@ -105,39 +119,60 @@ export class DaySpend implements BatchPart {
   }
 
   /**
-   * Adds the costs of the batch's attempt events to their day and workflow (inside the commit): one
-   * upsert per day and workflow of the batch (returned, for the day kept once committed), the workflow of each run looked up once and kept
-   * (a run never changes workflow; the cache is cleared when it grows past RUN_CACHE runs).
+   * Adds the costs of the batch's attempt events to their runs' rows, inside the commit: per run, one
+   * read of its row and one write of it (a row the commit's projection has written already). A
+   * run's spend moves to `spend_by_day` when it spends on another day than its row's, and when the
+   * batch finishes the run. Returns what the batch spent, per day and workflow, for the day kept.
    */
   private afterWrite(events: readonly RunEvent[]): SpendAdded[] {
-    let added: Map<string, SpendAdded> | undefined;
+    let costs: Map<string, [day: number, micros: number][]> | undefined;
+    let finished: Set<string> | undefined;
     for (const e of events) {
+      if (e.type === 'run_state_changed') {
+        if (isFinishedRunState(e.data.state)) (finished ??= new Set()).add(e.runId);
+        else finished?.delete(e.runId);
+        continue;
+      }
       if (e.type !== 'attempt_succeeded' && e.type !== 'attempt_failed' && e.type !== 'attempt_unknown') continue;
       const amount = e.data.meta?.cost?.amount;
       if (amount === undefined || amount === 0) continue;
-      const workflowId = this.workflowOf(e.runId);
-      if (workflowId === undefined) continue;
-      const day = Math.floor(e.at / DAY_MS);
-      const key = `${day} ${workflowId}`;
-      added ??= new Map();
-      const x = added.get(key) ?? { day, workflowId, micros: 0 };
-      x.micros += toMicros(amount);
-      added.set(key, x);
+      costs ??= new Map();
+      const list = costs.get(e.runId);
+      const item: [number, number] = [Math.floor(e.at / DAY_MS), toMicros(amount)];
+      if (list === undefined) costs.set(e.runId, [item]);
+      else list.push(item);
     }
-    if (added === undefined) return [];
-    const add = this.work.stmt('INSERT INTO spend_by_day (day, workflow_id, micros) VALUES (?, ?, ?) ON CONFLICT (day, workflow_id) DO UPDATE SET micros = micros + excluded.micros');
-    for (const x of added.values()) add.run(x.day, x.workflowId, x.micros);
-    return [...added.values()];
+    if (costs === undefined && finished === undefined) return [];
+    const spent: SpendAdded[] = [];
+    const moved: SpendAdded[] = [];
+    for (const runId of new Set([...(costs?.keys() ?? []), ...(finished ?? [])])) {
+      // A replay (kind 'replay') does not count toward budgets; a run without a row has nothing to keep.
+      const row = this.work.stmt("SELECT workflow_id, spend_day, spend_micros FROM runs WHERE id = ? AND kind = 'run'").raw().get(runId) as [string, number | null, number] | undefined;
+      if (row === undefined) continue;
+      const [workflowId, day0, micros0] = row;
+      let day = day0;
+      let micros = micros0;
+      for (const [d, x] of costs?.get(runId) ?? []) {
+        spent.push({ day: d, workflowId, micros: x });
+        if (day !== null && day !== d && micros !== 0) moved.push({ day, workflowId, micros });
+        if (day !== d) micros = 0;
+        day = d;
+        micros += x;
+      }
+      if (finished?.has(runId) && day !== null) {
+        if (micros !== 0) moved.push({ day, workflowId, micros });
+        day = null;
+        micros = 0;
+      }
+      // Only a change of day touches the index (SQLite updates an index only for the columns a statement sets).
+      if (day !== day0) this.work.stmt('UPDATE runs SET spend_day = ?, spend_micros = ? WHERE id = ?').run(day, micros, runId);
+      else if (micros !== micros0) this.work.stmt('UPDATE runs SET spend_micros = ? WHERE id = ?').run(micros, runId);
+    }
+    if (moved.length > 0) {
+      const add = this.work.stmt('INSERT INTO spend_by_day (day, workflow_id, micros) VALUES (?, ?, ?) ON CONFLICT (day, workflow_id) DO UPDATE SET micros = micros + excluded.micros');
+      for (const x of moved) add.run(x.day, x.workflowId, x.micros);
+    }
+    return spent;
   }
 
-  /** The workflow of a run that counts toward budgets (a replay does not): undefined for none. Only found workflows are kept. */
-  private workflowOf(runId: string): string | undefined {
-    const known = this.workflows.get(runId);
-    if (known !== undefined) return known;
-    const row = this.work.stmt("SELECT workflow_id FROM runs WHERE id = ? AND kind = 'run'").raw().get(runId) as [string] | undefined;
-    if (row === undefined) return undefined;
-    if (this.workflows.size >= RUN_CACHE) this.workflows.clear();
-    this.workflows.set(runId, row[0]);
-    return row[0];
-  }
 }

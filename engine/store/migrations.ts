@@ -6,7 +6,7 @@ import { buildCostRollups, COST_ROLLUPS_SQL } from './cost-rollups.ts';
 import { RUN_SNAPSHOTS_SQL, SNAPSHOT_POLICY } from './run-snapshots.ts';
 import { Store } from './store.ts';
 import { backfillWorkflowRollups, WORKFLOW_ROLLUPS_SQL } from './workflow-rollups.ts';
-import { SPEND_BY_DAY_SQL } from './day-spend.ts';
+import { RUN_SPEND_SQL, SPEND_BY_DAY_SQL } from './day-spend.ts';
 import { POLICIES_SQL } from './policy-snapshots.ts';
 
 export interface Migration {
@@ -250,6 +250,14 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'the policies runs started under, once each by hash (policy-snapshots.ts)',
     // A run_created names its policy by hash from now on; the runs before keep theirs inline.
     sql: POLICIES_SQL,
+  },
+  {
+    version: 17,
+    name: "a running run's spend of its latest day, on its own row (day-spend.ts)",
+    // An attempt's cost was an upsert of spend_by_day in its commit: one more page written per
+    // attempt. It now goes on the run's row, which the commit writes anyway, and moves to
+    // spend_by_day when the run finishes. What was spent before is in spend_by_day already.
+    sql: RUN_SPEND_SQL,
   },
 ];
 

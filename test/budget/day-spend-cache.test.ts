@@ -25,13 +25,15 @@ function open(path: string): { db: Db; store: Store } {
 }
 
 /** Run `runId` of `workflowId` with one attempt that cost `amount`, at `at` (ms), appended and flushed. */
-function spend(store: Store, runId: string, workflowId: string, amount: number, at: number): void {
-  store.newRun(runId);
-  store.append({ runId, type: 'run_created', at, data: { workflowId, version: 1, definitionHash: 'h', workspaceDir: '.', input: {} } });
-  store.setRunProjection({ id: runId, workflowId, version: 1, state: 'running', inputRevision: 1, createdAt: at, updatedAt: at });
-  store.flush();
-  store.append({ runId, type: 'attempt_started', at, step: 'call', activation: 1, attempt: 1, data: { inputHash: 'i', input: {}, variant: null, effect: 'external' } });
-  store.append({ runId, type: 'attempt_succeeded', at, step: 'call', activation: 1, attempt: 1, data: { output: {}, evidenceId: 'e', covers: { inputHash: 'i', definitionVersion: 1, inputRevision: 0 }, meta: { cost: { amount, currency: 'USD', basis: 'declared' } } } });
+function spend(store: Store, runId: string, workflowId: string, amount: number, at: number, attempt = 1): void {
+  if (attempt === 1) {
+    store.newRun(runId);
+    store.append({ runId, type: 'run_created', at, data: { workflowId, version: 1, definitionHash: 'h', workspaceDir: '.', input: {} } });
+    store.setRunProjection({ id: runId, workflowId, version: 1, state: 'running', inputRevision: 1, createdAt: at, updatedAt: at });
+    store.flush();
+  }
+  store.append({ runId, type: 'attempt_started', at, step: 'call', activation: 1, attempt, data: { inputHash: 'i', input: {}, variant: null, effect: 'external' } });
+  store.append({ runId, type: 'attempt_succeeded', at, step: 'call', activation: 1, attempt, data: { output: {}, evidenceId: 'e', covers: { inputHash: 'i', definitionVersion: 1, inputRevision: 0 }, meta: { cost: { amount, currency: 'USD', basis: 'declared' } } } });
   store.flush();
 }
 
@@ -67,5 +69,50 @@ describe('the day\'s spend kept between admissions', () => {
     expect(a.store.spend.on(day + 1, 'alpha')).toEqual({ workflow: 2, workspace: 2 });
     expect(a.store.spend.on(day, 'alpha')).toEqual({ workflow: 0.25, workspace: 0.75 });
     expect(b.store.spend.on(day + 1, 'beta')).toEqual({ workflow: 0, workspace: 2 });
+  });
+});
+
+describe('where a run\'s spend is kept', () => {
+  it('on its row while it runs, on the day\'s rows once it finishes or spends on a later day: the sum always equals the log\'s', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-run-spend-'));
+    dirs.push(dir);
+    const { db, store } = open(join(dir, 'weft.db'));
+    const day = 20_000;
+    const at = day * 86_400_000 + 86_000_000; // 6 min 40 s before midnight
+    const kept = () => ({
+      days: db.prepare('SELECT day, workflow_id, micros FROM spend_by_day ORDER BY day, workflow_id').raw().all(),
+      runs: db.prepare('SELECT id, spend_day, spend_micros FROM runs ORDER BY id').raw().all(),
+    });
+    // What migration 15 builds from the log: the truth every state above must add up to.
+    const fromLog = () => db.prepare(`SELECT e.at / 86400000 AS day, r.workflow_id, SUM(CAST(ROUND(json_extract(e.data, '$.meta.cost.amount') * 1000000) AS INTEGER)) AS micros
+      FROM events e JOIN runs r ON r.id = e.run_id WHERE e.type = 'attempt_succeeded' GROUP BY 1, 2 ORDER BY 1, 2`).raw().all();
+
+    spend(store, 'r1', 'alpha', 0.25, at);
+    spend(store, 'r1', 'alpha', 0.5, at + 1_000, 2);
+    expect(kept()).toEqual({ days: [], runs: [['r1', day, 750_000]] });
+    expect(store.spend.on(day, 'alpha')).toEqual({ workflow: 0.75, workspace: 0.75 });
+
+    // Past midnight: the first day's spend moves to its row; the run's row holds the new day's.
+    spend(store, 'r1', 'alpha', 2, at + 600_000, 3);
+    expect(kept()).toEqual({ days: [[day, 'alpha', 750_000]], runs: [['r1', day + 1, 2_000_000]] });
+    expect(store.spend.on(day, 'alpha').workflow).toBe(0.75);
+    expect(store.spend.on(day + 1, 'alpha').workflow).toBe(2);
+
+    // The run finishes: all of it is on the day's rows, and equals what the log says.
+    store.append({ runId: 'r1', type: 'run_state_changed', at: at + 601_000, data: { state: 'succeeded' } });
+    store.flush();
+    expect(kept()).toEqual({ days: [[day, 'alpha', 750_000], [day + 1, 'alpha', 2_000_000]], runs: [['r1', null, 0]] });
+    expect(kept().days).toEqual(fromLog());
+    expect(store.spend.on(day + 1, 'alpha')).toEqual({ workflow: 2, workspace: 2 });
+
+    // An operator's retry takes it back to running; what it spends then is on its row again, until it finishes again.
+    store.append({ runId: 'r1', type: 'run_state_changed', at: at + 700_000, data: { state: 'running' } });
+    spend(store, 'r1', 'alpha', 1, at + 700_000, 4);
+    expect(kept().runs).toEqual([['r1', day + 1, 1_000_000]]);
+    expect(store.spend.on(day + 1, 'alpha').workflow).toBe(3);
+    store.append({ runId: 'r1', type: 'run_state_changed', at: at + 701_000, data: { state: 'failed' } });
+    store.flush();
+    expect(kept()).toEqual({ days: [[day, 'alpha', 750_000], [day + 1, 'alpha', 3_000_000]], runs: [['r1', null, 0]] });
+    expect(kept().days).toEqual(fromLog());
   });
 });
