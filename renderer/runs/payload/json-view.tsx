@@ -10,6 +10,7 @@ import { isElidedValue, type ElidedValue } from '../../../shared/api/elided-valu
 import type { JsonValue } from '../../../shared/api/json-value.ts';
 import type { PayloadClient } from '../../api/payload-client.ts';
 import { clients } from '../../api/clients.ts';
+import { defaultActor } from '../actions/who.ts';
 import { entriesOf, expandAllPaths, type JsonRow, type LoadedValue } from './json-tree.ts';
 import { JsonRowView, type LoadStatus } from './json-row.tsx';
 import { treeKeyAction } from './tree-keys.ts';
@@ -131,12 +132,15 @@ export function JsonView({ value, runId, valuePath, label, testId = 'json-view',
     [api, canLoad, runId],
   );
   const load = useCallback((stub: ElidedValue) => void fetchInto(stub.path, 0, stub.kind), [fetchInto]);
-  // A value kept by reference opens in its place; a sensitive one's opening is recorded (docs/long-running.md).
+  // A value kept by reference opens in its place; a sensitive one's opening is recorded, under the
+  // name the app acts as (as for every run action), and refused when the workspace policy does not
+  // list that name among its openers (docs/long-running.md, docs/policies.md).
   const openArtifact = useCallback(
     (path: string) => {
       if (!canLoad || api === null || runId === undefined) return;
       setStatus((s) => new Map(s).set(path, { loading: true }));
-      api.openArtifact(runId, path).then(
+      const by = defaultActor();
+      api.openArtifact(runId, path, by).then(
         (got) => {
           const value = got.value as JsonValue;
           setLoaded((prev) => new Map(prev).set(path, { value, total: null }));
@@ -146,7 +150,7 @@ export function JsonView({ value, runId, valuePath, label, testId = 'json-view',
             next.delete(path);
             return next;
           });
-          if (got.recorded) setNote(`opened ${path}; the opening is recorded in the run's events`);
+          if (got.recorded) setNote(`opened ${path} as ${by}; the opening is recorded in the run's events`);
         },
         (error: unknown) => setStatus((s) => new Map(s).set(path, { error: error instanceof Error ? error.message : String(error) })),
       );
