@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ChevronDown, ChevronUp, ChevronsDownUp, ChevronsUpDown, Search } from 'lucide-react';
+import { RouteCallError } from '../../../shared/api/call-route.ts';
 import { isElidedValue, type ElidedValue } from '../../../shared/api/elided-value.ts';
 import type { JsonValue } from '../../../shared/api/json-value.ts';
 import type { PayloadClient } from '../../api/payload-client.ts';
@@ -49,6 +50,8 @@ export function JsonView({ value, runId, valuePath, label, testId = 'json-view',
   const [filter, setFilter] = useState(false);
   const [current, setCurrent] = useState(-1);
   const [note, setNote] = useState('');
+  /** Why the last opening of a value kept by reference failed (shown below the tree until the next one). */
+  const [problem, setProblem] = useState('');
   const [pendingScroll, setPendingScroll] = useState<string | null>(null);
   const [active, setActive] = useState(0);
 
@@ -139,6 +142,7 @@ export function JsonView({ value, runId, valuePath, label, testId = 'json-view',
     (path: string) => {
       if (!canLoad || api === null || runId === undefined) return;
       setStatus((s) => new Map(s).set(path, { loading: true }));
+      setProblem('');
       const by = defaultActor();
       api.openArtifact(runId, path, by).then(
         (got) => {
@@ -152,7 +156,14 @@ export function JsonView({ value, runId, valuePath, label, testId = 'json-view',
           });
           if (got.recorded) setNote(`opened ${path} as ${by}; the opening is recorded in the run's events`);
         },
-        (error: unknown) => setStatus((s) => new Map(s).set(path, { error: error instanceof Error ? error.message : String(error) })),
+        (error: unknown) => {
+          // The row says it in a word; the whole message (a policy's refusal names its rule and
+          // file and says what to do) goes below the tree, where it has room.
+          const detail = error instanceof Error ? error.message : String(error);
+          const refused = error instanceof RouteCallError && error.code === 'refused';
+          setStatus((s) => new Map(s).set(path, { error: refused ? 'refused' : 'not opened', detail }));
+          setProblem(`${refused ? 'Not opened' : 'Could not open it'}: ${detail}`);
+        },
       );
     },
     [api, canLoad, runId],
@@ -288,6 +299,11 @@ export function JsonView({ value, runId, valuePath, label, testId = 'json-view',
         </div>
         {query !== '' && filter && search.done && found === 0 ? <div className="json-empty">nothing matches “{query}”</div> : null}
       </div>
+      {problem === '' ? null : (
+        <div className="json-status json-problem" role="alert" data-testid="json-problem">
+          {problem}
+        </div>
+      )}
       {note === '' ? null : (
         <div className="json-status" role="status">
           {note}
