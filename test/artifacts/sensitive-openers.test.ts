@@ -11,10 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunDetail } from '../../shared/api/run-detail.ts';
 import { isOpener } from '../../shared/policy/sensitive-openers.ts';
 import { Policy } from '../../shared/policy/policy-schema.ts';
-import { setTrust } from '../../engine/service/workspace-trust.ts';
-import { overrideEnv } from '../env-override.ts';
 import { weftInProcess } from '../cli/capture-io.ts';
-import { serveInProcess, TEST_HEADERS, type InProcessServer } from '../server/serve-in-process.ts';
+import { TEST_HEADERS, type InProcessServer } from '../server/serve-in-process.ts';
+import { serveArtifacts } from './serve-artifacts.ts';
 import { waitFor } from '../wait-until.ts';
 
 const SECRET = `pt_${randomUUID()}`;
@@ -47,13 +46,7 @@ const openings = async (): Promise<{ by: string }[]> => {
 let stopped = false;
 
 beforeAll(async () => {
-  const restore = overrideEnv({ WEFT_ARTIFACT_THRESHOLD: '4096' });
-  try {
-    server = await serveInProcess('weft-openers-', { 'checkout.weft.json': WORKFLOW });
-  } finally {
-    restore();
-  }
-  setTrust(server.workspace, true, { ...process.env, WEFT_CONFIG_DIR: join(server.root, 'config') });
+  server = await serveArtifacts('weft-openers-', { 'checkout.weft.json': WORKFLOW }, 4096);
   writeFileSync(join(server.workspace, 'token.txt'), SECRET);
   writeFileSync(join(server.workspace, 'checkout.mjs'), `import { readFileSync } from 'node:fs';\nexport default () => ({ token: readFileSync(new URL('./token.txt', import.meta.url), 'utf8') });\n`);
   // The run starts with no policy: the rights below come from the file as it is when a value is opened.
