@@ -17,6 +17,7 @@ import { JsonRowView, type LoadStatus } from './json-row.tsx';
 import { treeKeyAction } from './tree-keys.ts';
 import { MAX_MATCHES, useSearch, useTreeRows } from './use-sliced.ts';
 import './json-view.css';
+import './json-artifact.css';
 
 /** Entries fetched per page of a large array or object. */
 export const PAGE = 500;
