@@ -3,23 +3,12 @@
 // marker), then the whole output, if its JSON is over the threshold, is stored and replaced by
 // one reference. The attempt's executor and acceptance rule saw the value itself; nothing after
 // the log sees more than the reference unless a step reads it (read-through.ts).
-import { sensitivePaths, type SensitiveSegment } from '../../shared/artifacts/sensitive-fields.ts';
+import { sensitivePathsOf, type SensitiveSegment } from '../../shared/artifacts/sensitive-fields.ts';
 import { isArtifactRef } from '../../shared/artifacts/artifact-ref.ts';
 import type { ArtifactStore } from './artifact-store.ts';
 
 /** A step output (or input) whose JSON is over this many bytes is stored by reference: 8 MiB (below it, the API elides values over 64 KiB, docs/payloads.md). */
 export const DEFAULT_ARTIFACT_THRESHOLD = 8 * 1024 * 1024;
-
-const pathsOf = new WeakMap<object, SensitiveSegment[][]>();
-
-function cachedPaths(schema: Record<string, unknown>): SensitiveSegment[][] {
-  let p = pathsOf.get(schema);
-  if (p === undefined) {
-    p = sensitivePaths(schema);
-    pathsOf.set(schema, p);
-  }
-  return p;
-}
 
 /**
  * `output` as the log keeps it.
@@ -30,7 +19,7 @@ function cachedPaths(schema: Record<string, unknown>): SensitiveSegment[][] {
  */
 export function externalise(output: unknown, schema: Record<string, unknown> | undefined, store: ArtifactStore, threshold: number): unknown {
   let out = output;
-  const paths = schema === undefined ? [] : cachedPaths(schema);
+  const paths = schema === undefined ? [] : sensitivePathsOf(schema);
   for (const p of paths) out = replaceAt(out, p, 0, (v) => store.put(v, true));
   if (out === undefined || isArtifactRef(out) || threshold === Infinity) return out;
   const size = Buffer.byteLength(JSON.stringify(out) ?? '', 'utf8');

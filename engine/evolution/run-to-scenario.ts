@@ -3,7 +3,10 @@
 // offset; every call out to the world gets its recorded answer as a scripted outcome; people's
 // decisions, delivered events and operator actions come at their offsets; and `expect` is how the
 // run ended, step by step. Run against the same workflow it passes; against a changed one it
-// shows what the change does to the run.
+// shows what the change does to the run. A sensitive value, which the log holds as its redacted
+// reference, is the placeholder in the scenario (shared/artifacts/sensitive-placeholder.ts): the
+// scenario never holds the secret, nor its hash.
+import { withPlaceholders } from '../../shared/artifacts/sensitive-placeholder.ts';
 import { isFinishedRunState, type RunState } from '../../shared/definition/names.ts';
 import { runsOutside } from '../../shared/definition/step-kinds.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
@@ -76,7 +79,7 @@ export function runToScenario(model: RunModel, events: readonly RunEvent[]): Run
   for (const [id, calls] of recordedCalls(events, kindOf)) steps[id] = scriptOf(calls);
   const inputs = recordedInputs(model.workflow, events);
   const revised = inputs.revise.length > 0;
-  const scenario = Scenario.parse({
+  const scenario = Scenario.parse(withPlaceholders({
     name: `from run ${model.runId} (${workflowId} v${version}, ${model.state}, ${new Date(created.at).toISOString().slice(0, 16).replace('T', ' ')} UTC)`,
     input: created.data.input,
     ...(Object.keys(steps).length === 0 ? {} : { steps }),
@@ -85,6 +88,6 @@ export function runToScenario(model: RunModel, events: readonly RunEvent[]): Run
     ...(inputs.operator.length === 0 ? {} : { operator: inputs.operator }),
     ...(revised ? { revise: inputs.revise } : {}),
     expect: recordedExpect(model, events),
-  });
+  }));
   return { runId: model.runId, workflowId, version, state: model.state, workspaceDir: created.data.workspaceDir, scenario };
 }

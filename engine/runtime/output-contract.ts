@@ -1,6 +1,10 @@
 // A step's output is checked against its `output` JSON Schema before it counts as success
-// (principle 2): a failing output is `invalid_output`, never a success.
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+// (principle 2): a failing output is `invalid_output`, never a success. One exception, narrow: a
+// place the schema marks sensitive may hold the placeholder a scenario made from a run scripts
+// there (shared/artifacts/sensitive-placeholder.ts), whatever that place's type.
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { sensitivePathsOf } from '../../shared/artifacts/sensitive-fields.ts';
+import { placeholderPointers } from '../../shared/artifacts/sensitive-placeholder.ts';
 import { outputContractOf } from '../../shared/definition/handoff-record.ts';
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 
@@ -30,8 +34,11 @@ function validatorFor(schema: Record<string, unknown>): ValidateFunction {
 /** Returns undefined when `value` satisfies `schema`, else a readable list of the violations. */
 export function checkAgainstSchema(schema: Record<string, unknown>, value: unknown): string | undefined {
   const validate = validatorFor(schema);
-  if (validate(value)) return undefined;
-  return (validate.errors ?? [])
+  return validate(value) ? undefined : described(validate.errors ?? []);
+}
+
+function described(errors: readonly ErrorObject[]): string {
+  return errors
     .slice(0, 5)
     .map((e) => `${e.instancePath === '' ? 'the value' : e.instancePath} ${e.message ?? 'is invalid'}`)
     .join('; ');
@@ -45,5 +52,13 @@ export function checkAgainstSchema(schema: Record<string, unknown>, value: unkno
  */
 export function outputViolations(step: Step, output: unknown): string | undefined {
   const contract = outputContractOf(step);
-  return contract === undefined ? undefined : checkAgainstSchema(contract, output);
+  if (contract === undefined) return undefined;
+  const validate = validatorFor(contract);
+  if (validate(output)) return undefined;
+  const errors = validate.errors ?? [];
+  // Only a failing output is searched for placeholders: a passing one costs nothing more.
+  const placeholders = placeholderPointers(output, sensitivePathsOf(contract));
+  if (placeholders.length === 0) return described(errors);
+  const left = errors.filter((e) => !placeholders.some((p) => e.instancePath === p || e.instancePath.startsWith(`${p}/`)));
+  return left.length === 0 ? undefined : described(left);
 }

@@ -2,13 +2,12 @@
 // written: how many runs held a run slot at once (limits.maxParallelRuns), which waited in the
 // queue and in what order they got a slot, and how many attempts of a resource's steps ran at
 // once (limits.concurrency).
-import { isDeepStrictEqual } from 'node:util';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import type { ScenarioExpectAll } from '../../shared/scenario/scenario-schema.ts';
 import { applyEvent } from '../../shared/run/apply-event.ts';
 import { newRunModel, type RunModel } from '../../shared/run/run-model.ts';
-import type { AssertionResult } from './assertion-result.ts';
+import { assertion, type AssertionResult } from './assertion-result.ts';
 import type { ScenarioRuns } from './scenario-runs.ts';
 
 /** A new run's events before it is queued or activates its entry steps (imports) do not decide whether it holds a slot. */
@@ -65,7 +64,7 @@ export function checkAcrossRuns(x: ScenarioExpectAll, workflow: Workflow, events
   const seen = acrossRuns(workflow, events, runs);
   const out: AssertionResult[] = [];
   const add = (what: string, expected: unknown, actual: unknown): void => {
-    out.push({ what, ok: isDeepStrictEqual(expected, actual), expected, actual });
+    out.push(assertion(what, expected, actual));
   };
   if (x.maxParallelRuns !== undefined) add('most runs holding a run slot at once', x.maxParallelRuns, seen.maxParallelRuns);
   if (x.queued !== undefined) add('runs queued for a run slot, in order', x.queued, seen.queued);

@@ -1,14 +1,12 @@
 // Assertions on single attempts (what an attempt was given and how it ended) and on each
 // activation of a step (how every pass over it settled), read from the run's model and log.
-import { isDeepStrictEqual } from 'node:util';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import type { AttemptRoute } from '../../shared/events/attempt-route.ts';
 import type { ScenarioExpect } from '../../shared/scenario/scenario-schema.ts';
 import { applyEvent } from '../../shared/run/apply-event.ts';
 import { newRunModel, type RunModel } from '../../shared/run/run-model.ts';
-import type { AssertionResult } from './assertion-result.ts';
+import { assertion, type AssertionResult } from './assertion-result.ts';
 
-const assertion = (what: string, expected: unknown, actual: unknown): AssertionResult => ({ what, ok: isDeepStrictEqual(expected, actual), expected, actual });
 
 /** `start`: the virtual time the scenario started at (start times are relative to it). */
 export function checkAttempts(x: ScenarioExpect, run: RunModel, start: number): AssertionResult[] {

@@ -3,7 +3,6 @@
 // script, map, subworkflow), people's decisions and events placed on the clock, and an optional
 // crash (the engine is dropped and a new one recovers from the same store). Then checks `expect`.
 import { artifactsDirOf, FileArtifactStore, MemoryArtifactStore } from '../artifacts/artifact-store.ts';
-import { isDeepStrictEqual } from 'node:util';
 import type { StepKind } from '../../shared/definition/names.ts';
 import { kindsWhere } from '../../shared/definition/step-kinds.ts';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
@@ -34,7 +33,7 @@ import { checkCost } from './check-cost.ts';
 import type { PriceTable } from '../../shared/cost/price-table.ts';
 import { checkAcrossRuns } from './check-across-runs.ts';
 import { scriptProblems, unknownRunReferences } from './scenario-problems.ts';
-import type { AssertionResult } from './assertion-result.ts';
+import { assertion, type AssertionResult } from './assertion-result.ts';
 import { startVerdict } from './expect-refused.ts';
 
 /** The kinds whose work runs outside the engine (shared/definition/step-kinds.ts): the scenario scripts their outcomes. */
@@ -210,7 +209,7 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
 function check(x: ScenarioExpect, run: ReturnType<typeof foldRun>, metrics: RunMetrics, events: RunEvent[], calls: (step: string) => number): AssertionResult[] {
   const out: AssertionResult[] = [];
   const add = (what: string, expected: unknown, actual: unknown): void => {
-    out.push({ what, ok: isDeepStrictEqual(expected, actual), expected, actual });
+    out.push(assertion(what, expected, actual));
   };
   if (x.state !== undefined) add('run state', x.state, run.state);
   const taken = new Set(metrics.path);

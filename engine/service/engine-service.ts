@@ -9,6 +9,7 @@
 // it imports, and front ends need the one class to reach all of them.
 import { OpenArtifactCommand, type OpenedArtifact } from '../../shared/api/artifact-open.ts';
 import { artifactAtPath } from './artifact-open.ts';
+import { refuseUnlessOpener } from './sensitive-opener-check.ts';
 import { loadWorkspacePolicy } from '../policy/load-policy.ts';
 import type { PolicySnapshot } from '../../shared/policy/policy-schema.ts';
 import { policyStartRefusal } from '../../shared/policy/check-policy.ts';
@@ -543,16 +544,20 @@ export class EngineService {
 
   /**
    * The value of the artifact reference at `o.path` in the run (docs/long-running.md). Opening a
-   * sensitive value is recorded first (artifact_opened, by `o.by`): no value leaves unrecorded.
+   * sensitive value is for the workspace policy's openers (refused otherwise, nothing recorded),
+   * and is recorded first (artifact_opened, by `o.by`): no value leaves unrecorded.
    */
   async openArtifact(idOrPrefix: string, o: CommandInput<typeof OpenArtifactCommand>): Promise<OpenedArtifact> {
     const c = parseCommand(OpenArtifactCommand, o, 'the request');
     const runId = this.resolveRun(idOrPrefix);
-    const at = artifactAtPath(this.reader.fold(runId), this.engine.artifacts, c.path);
+    const model = this.reader.fold(runId);
+    const at = artifactAtPath(model, this.engine.artifacts, c.path);
     const { ref, path } = at;
-    const value = at.value === undefined ? this.engine.artifacts.read(ref) : at.value.inside;
     const recorded = ref.$artifact.sensitive === true;
-    if (recorded) await this.engine.artifactOpened(runId, { sha256: ref.$artifact.sha256, path, by: c.by ?? this.actor });
+    const by = c.by ?? this.actor;
+    if (recorded) refuseUnlessOpener(model.workspaceDir, by);
+    const value = at.value === undefined ? this.engine.artifacts.read(ref) : at.value.inside;
+    if (recorded) await this.engine.artifactOpened(runId, { sha256: ref.$artifact.sha256, path, by });
     return { runId, path, artifact: ref.$artifact, value, recorded };
   }
 

@@ -5,11 +5,11 @@ import type { Budgets, Policy, StepSelector } from '../../shared/policy/policy-s
 import { formatCost } from '../../shared/cost/run-cost.ts';
 
 /** The section of the policy a rule belongs to, in the order the page lists them. */
-export type PolicySection = 'approvals' | 'retries' | 'forbid' | 'escalation' | 'agents' | 'budgets';
+export type PolicySection = 'approvals' | 'retries' | 'forbid' | 'escalation' | 'agents' | 'budgets' | 'sensitive';
 
 export interface DescribedRule {
   section: PolicySection;
-  /** The rule's id (`budgets` for the budgets, which have none). */
+  /** The rule's id (`budgets` for the budgets and `sensitive.openers` for who opens sensitive values, which have none). */
   id: string;
   /** What it says, in one sentence. */
   text: string;
@@ -23,6 +23,7 @@ export const SECTION_TITLES: Record<PolicySection, string> = {
   escalation: 'Escalation',
   agents: 'Agents',
   budgets: 'Budgets',
+  sensitive: 'Sensitive values',
 };
 
 /**
@@ -50,6 +51,10 @@ export function describePolicy(policy: Policy): DescribedRule[] {
     add('agents', r, allowed === '' ? `${which} may use any provider.` : `${which} may use only ${allowed}.`);
   }
   if (policy.budgets !== undefined) add('budgets', { id: 'budgets' }, budgetWords(policy.budgets));
+  if (policy.sensitive !== undefined) {
+    const { openers, description } = policy.sensitive;
+    add('sensitive', { id: 'sensitive.openers', description }, openers.length === 0 ? 'Nobody may open a sensitive value.' : `Only ${list(openers)} may open a sensitive value; each opening is recorded.`);
+  }
   return out;
 }
 

@@ -1,8 +1,9 @@
 // The rules of a policy in words, grouped by section (approvals, retry caps, forbidden actions,
-// escalation, agents, budgets), each with its id: what the workspace enforces, read at a glance.
+// escalation, agents, budgets, who opens sensitive values), each with its id: what the workspace
+// enforces, read at a glance.
 import { SECTION_TITLES, type DescribedRule, type PolicySection } from './describe-policy.ts';
 
-const ORDER: PolicySection[] = ['approvals', 'retries', 'forbid', 'escalation', 'agents', 'budgets'];
+const ORDER: PolicySection[] = ['approvals', 'retries', 'forbid', 'escalation', 'agents', 'budgets', 'sensitive'];
 
 export function PolicyRules({ rules, stale }: { rules: readonly DescribedRule[]; stale: boolean }) {
   return (

@@ -21,6 +21,21 @@ export function sensitivePaths(schema: unknown): SensitiveSegment[][] {
   return out;
 }
 
+const cached = new WeakMap<object, SensitiveSegment[][]>();
+
+/**
+ * sensitivePaths of a schema object, computed once per object: the engine asks for a step's on
+ * every attempt, and a step's schema is the same object for every run of its version.
+ */
+export function sensitivePathsOf(schema: Record<string, unknown>): SensitiveSegment[][] {
+  let p = cached.get(schema);
+  if (p === undefined) {
+    p = sensitivePaths(schema);
+    cached.set(schema, p);
+  }
+  return p;
+}
+
 function collect(schema: unknown, at: SensitiveSegment[], out: SensitiveSegment[][], depth: number): void {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema) || depth > 32) return;
   const s = schema as Record<string, unknown>;

@@ -82,6 +82,19 @@ export const Budgets = z.strictObject({
 });
 export type Budgets = z.infer<typeof Budgets>;
 
+/**
+ * Who may open a sensitive value (docs/policies.md, "Who opens sensitive values"): each entry an
+ * operator's name as actions record it (`--by`, `$WEFT_USER`, `$USER`, the app's name), where `*`
+ * stands for any run of characters (`ops-*`). No section: anyone may open, each opening recorded.
+ */
+export const SensitiveRights = z.strictObject({
+  description: z.string().optional(),
+  openers: z
+    .array(z.string().regex(/\S/, 'an opener is a name such as "alice" or a pattern such as "ops-*"').max(200))
+    .describe('the names (or patterns with *) of who may open a sensitive value; [] lets nobody open one'),
+});
+export type SensitiveRights = z.infer<typeof SensitiveRights>;
+
 export const Policy = z.strictObject({
   $schema: z.string().optional(),
   format: z.literal(POLICY_FORMAT),
@@ -92,6 +105,7 @@ export const Policy = z.strictObject({
   escalation: z.array(EscalationRule).optional(),
   agents: z.array(AgentRule).optional(),
   budgets: Budgets.optional(),
+  sensitive: SensitiveRights.optional().describe('who may open the sensitive values of runs in this workspace (weft artifact open, the app)'),
 });
 export type Policy = z.infer<typeof Policy>;
 

@@ -12,10 +12,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSensitiveRef } from '../../shared/artifacts/artifact-ref.ts';
 import { RunDetail } from '../../shared/api/run-detail.ts';
-import { setTrust } from '../../engine/service/workspace-trust.ts';
-import { overrideEnv } from '../env-override.ts';
 import { weftInProcess } from '../cli/capture-io.ts';
-import { serveInProcess, TEST_HEADERS, type InProcessServer } from '../server/serve-in-process.ts';
+import { TEST_HEADERS, type InProcessServer } from '../server/serve-in-process.ts';
+import { serveArtifacts } from './serve-artifacts.ts';
 import { waitFor } from '../wait-until.ts';
 
 const SECRET = `DE89-${randomUUID()}`;
@@ -61,14 +60,7 @@ const cli = async (args: string[]): Promise<string> => {
 };
 
 beforeAll(async () => {
-  // serveInProcess gives the server this process's environment: the threshold is set for its start only.
-  const restore = overrideEnv({ WEFT_ARTIFACT_THRESHOLD: '4096' });
-  try {
-    server = await serveInProcess('weft-sensitive-', { 'payout.weft.json': WORKFLOW });
-  } finally {
-    restore();
-  }
-  setTrust(server.workspace, true, { ...process.env, WEFT_CONFIG_DIR: join(server.root, 'config') });
+  server = await serveArtifacts('weft-sensitive-', { 'payout.weft.json': WORKFLOW }, 4096);
   writeFileSync(join(server.workspace, 'secret.txt'), SECRET);
   writeFileSync(join(server.workspace, 'vault.mjs'), `import { readFileSync } from 'node:fs';\nexport default () => ({ holder: 'Ann Lee', iban: readFileSync(new URL('./secret.txt', import.meta.url), 'utf8') });\n`);
   writeFileSync(join(server.workspace, 'bank.mjs'), `import { readFileSync } from 'node:fs';\nexport default (input) => ({ paid: input.amount, last4: input.iban.slice(-4), matches: input.iban === readFileSync(new URL('./secret.txt', import.meta.url), 'utf8') });\n`);

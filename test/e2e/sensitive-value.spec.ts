@@ -2,6 +2,8 @@
 // order-payment example's create_order output holds the checkout's payment token, which its
 // output schema marks "x-weft-sensitive". The step's output shows it redacted (a badge, no value);
 // "reveal" opens it on demand, shows the value in its place, and the opening is an event of the run.
+// Once the workspace policy names who may open sensitive values (sensitive.openers) and the app's
+// name is not among them, "reveal" shows the policy's refusal beside the value, and records nothing.
 import { expect, test } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,7 +11,9 @@ import { exampleWorkspace, shootBothThemes, startServe, weft, type Served, type 
 
 let ws: Workspace;
 let served: Served;
+let runId: string;
 const SECRET = 'pt_7c2e91d04ab35f68e1';
+const TOKEN_PATH = 'steps.create_order.attempts[0].output.body.paymentToken';
 
 test.beforeAll(async () => {
   ws = exampleWorkspace();
@@ -36,8 +40,9 @@ test.afterAll(async () => {
 test('a sensitive field shows redacted, and opens on demand on record', async ({ page }) => {
   const r = await weft(ws, ['run', 'checkout.weft.json', '--json']);
   expect(r.stderr).toBe('');
-  const { runId, state } = JSON.parse(r.stdout) as { runId: string; state: string };
-  expect(state).toBe('succeeded');
+  const started = JSON.parse(r.stdout) as { runId: string; state: string };
+  expect(started.state).toBe('succeeded');
+  runId = started.runId;
   await page.goto(served.address);
   await page.getByTestId('nav-runs').click();
   await page.getByTestId(`run-row-${runId}`).click();
@@ -46,7 +51,7 @@ test('a sensitive field shows redacted, and opens on demand on record', async ({
   const output = page.getByTestId('attempt-output');
   await expect(output).toBeVisible();
   await output.getByRole('button', { name: 'expand all' }).click();
-  const token = output.locator('[data-testid="json-row"][data-path="steps.create_order.attempts[0].output.body.paymentToken"]');
+  const token = output.locator(`[data-testid="json-row"][data-path="${TOKEN_PATH}"]`);
   await expect(token.getByTestId('json-artifact')).toContainText('redacted');
   await expect(page.locator('body')).not.toContainText(SECRET);
   await token.scrollIntoViewIfNeeded();
@@ -61,4 +66,28 @@ test('a sensitive field shows redacted, and opens on demand on record', async ({
   expect(opened).toHaveLength(1);
   expect(opened[0]?.data).toMatchObject({ by: 'e2e', path: 'steps.create_order.attempts[0].output.body.paymentToken' });
   expect(events.stdout).not.toContain(SECRET);
+});
+
+test('an opening the workspace policy does not allow is refused in the app, and nothing is recorded', async ({ page }) => {
+  test.skip(runId === undefined, 'needs the run of the test before');
+  writeFileSync(join(ws.dir, 'weft.policy.json'), JSON.stringify({ format: 'weft-policy/v1', sensitive: { openers: ['alice', 'payments-*'] } }, null, 2));
+  await page.goto(served.address);
+  await page.getByTestId('nav-runs').click();
+  await page.getByTestId(`run-row-${runId}`).click();
+  await page.getByTestId('step-node-create_order').click();
+  const output = page.getByTestId('attempt-output');
+  await output.getByRole('button', { name: 'expand all' }).click();
+  const token = output.locator(`[data-testid="json-row"][data-path="${TOKEN_PATH}"]`);
+  await token.getByTestId('json-open-artifact').click();
+  await expect(token.getByTestId('json-open-error')).toHaveText('refused');
+  const refusal = output.getByTestId('json-problem');
+  await expect(refusal).toContainText('Not opened: policy rule sensitive.openers of');
+  await expect(refusal).toContainText('lets only alice, payments-* open sensitive values, and "e2e" is not one of them');
+  await expect(token.getByTestId('json-artifact')).toContainText('redacted');
+  await expect(page.locator('body')).not.toContainText(SECRET);
+  await refusal.scrollIntoViewIfNeeded();
+  await shootBothThemes(page, 'sensitive-refused', { token, 'refused button': token.getByTestId('json-open-error'), refusal });
+  const events = await weft(ws, ['events', runId, '--json']);
+  const opened = (JSON.parse(events.stdout) as { events: { type: string }[] }).events.filter((e) => e.type === 'artifact_opened');
+  expect(opened).toHaveLength(1);
 });

@@ -22,14 +22,16 @@ an error, never printed.
 
 A sensitive value (a field its step's output schema marks "x-weft-sensitive") is opened on
 record: the run's log gets an artifact_opened event naming who (--by, default $WEFT_USER or the
-OS user) and the path; the value itself never enters the log. See docs/long-running.md.
+OS user) and the path; the value itself never enters the log. When the workspace policy has a
+"sensitive" section, only its openers may open one (docs/policies.md, "Who opens sensitive
+values"): anyone else is refused and nothing is recorded. See docs/long-running.md.
 
   --by NAME   who opens it (recorded for a sensitive value)
   --db PATH   the store (default $WEFT_DB, else .weft/weft.db in this folder)
   --json      print {"runId","path","artifact":{"sha256","size","mediaType","sensitive"?},"value","recorded"}
 
-Exit status: 0 opened; 2 for a usage error, an unknown run, a path that names no reference, or a
-missing or damaged artifact.`,
+Exit status: 0 opened; 2 for a usage error, an unknown run, a path that names no reference, a
+missing or damaged artifact, or an opening the workspace policy refuses.`,
 
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, json: { type: 'boolean' }, by: { type: 'string' } });

@@ -123,6 +123,7 @@ export function formatPolicy(file: string, policy: PolicySnapshot | undefined): 
   }
   for (const a of r.agents ?? []) lines.push(`  agents      ${a.id}: ${sel(a.select)} use providers ${a.providers?.join('|') ?? 'any'}, models ${a.models?.join('|') ?? 'any'}`);
   if (r.budgets !== undefined) lines.push(`  budgets     ${JSON.stringify(r.budgets)}`);
+  if (r.sensitive !== undefined) lines.push(`  sensitive   openers: ${r.sensitive.openers.length === 0 ? 'nobody' : r.sensitive.openers.join('|')}`);
   if (lines.length === 1) lines.push('  (no rules)');
   return `${lines.join('\n')}\n`;
 }

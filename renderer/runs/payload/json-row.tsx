@@ -10,7 +10,8 @@ import { formatBytes, formatCount } from './format-size.ts';
 import { Highlight } from './highlight.tsx';
 
 /** A left-out value being fetched, or why fetching it failed. */
-export type LoadStatus = { loading: true } | { error: string };
+/** A row's fetch or opening: under way, or failed (`error` in a word or two; `detail`, the whole message, as its tooltip). */
+export type LoadStatus = { loading: true } | { error: string; detail?: string };
 
 /** Characters of a string shown in its row (copy gives the whole value). */
 const SHOWN_CHARS = 400;
@@ -129,12 +130,16 @@ function Value(p: JsonRowProps) {
         </span>
         {p.status !== undefined && 'loading' in p.status ? (
           <span className="json-note">opening…</span>
+        ) : p.status !== undefined && 'error' in p.status && p.canLoad ? (
+          // In the reveal button's place, so it fits a narrow panel; the whole reason is below the tree.
+          <button type="button" className="json-link json-link-failed" data-testid="json-open-error" onClick={() => p.onOpenArtifact(row.path)} title={`${p.status.detail ?? p.status.error}; click to try again`}>
+            {p.status.error}
+          </button>
         ) : p.canLoad ? (
           <button type="button" className="json-link" data-testid="json-open-artifact" onClick={() => p.onOpenArtifact(row.path)} title={sensitive ? `open ${row.path}; the opening is recorded in the run's events` : `open ${row.path}`}>
             {sensitive ? 'reveal' : 'open'}
           </button>
         ) : null}
-        {p.status !== undefined && 'error' in p.status ? <span className="json-error">{p.status.error}</span> : null}
       </span>
     );
   }

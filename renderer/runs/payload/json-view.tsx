@@ -6,15 +6,18 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ChevronDown, ChevronUp, ChevronsDownUp, ChevronsUpDown, Search } from 'lucide-react';
+import { RouteCallError } from '../../../shared/api/call-route.ts';
 import { isElidedValue, type ElidedValue } from '../../../shared/api/elided-value.ts';
 import type { JsonValue } from '../../../shared/api/json-value.ts';
 import type { PayloadClient } from '../../api/payload-client.ts';
 import { clients } from '../../api/clients.ts';
+import { defaultActor } from '../actions/who.ts';
 import { entriesOf, expandAllPaths, type JsonRow, type LoadedValue } from './json-tree.ts';
 import { JsonRowView, type LoadStatus } from './json-row.tsx';
 import { treeKeyAction } from './tree-keys.ts';
 import { MAX_MATCHES, useSearch, useTreeRows } from './use-sliced.ts';
 import './json-view.css';
+import './json-artifact.css';
 
 /** Entries fetched per page of a large array or object. */
 export const PAGE = 500;
@@ -48,6 +51,8 @@ export function JsonView({ value, runId, valuePath, label, testId = 'json-view',
   const [filter, setFilter] = useState(false);
   const [current, setCurrent] = useState(-1);
   const [note, setNote] = useState('');
+  /** Why the last opening of a value kept by reference failed (shown below the tree until the next one). */
+  const [problem, setProblem] = useState('');
   const [pendingScroll, setPendingScroll] = useState<string | null>(null);
   const [active, setActive] = useState(0);
 
@@ -131,12 +136,16 @@ export function JsonView({ value, runId, valuePath, label, testId = 'json-view',
     [api, canLoad, runId],
   );
   const load = useCallback((stub: ElidedValue) => void fetchInto(stub.path, 0, stub.kind), [fetchInto]);
-  // A value kept by reference opens in its place; a sensitive one's opening is recorded (docs/long-running.md).
+  // A value kept by reference opens in its place; a sensitive one's opening is recorded, under the
+  // name the app acts as (as for every run action), and refused when the workspace policy does not
+  // list that name among its openers (docs/long-running.md, docs/policies.md).
   const openArtifact = useCallback(
     (path: string) => {
       if (!canLoad || api === null || runId === undefined) return;
       setStatus((s) => new Map(s).set(path, { loading: true }));
-      api.openArtifact(runId, path).then(
+      setProblem('');
+      const by = defaultActor();
+      api.openArtifact(runId, path, by).then(
         (got) => {
           const value = got.value as JsonValue;
           setLoaded((prev) => new Map(prev).set(path, { value, total: null }));
@@ -146,9 +155,16 @@ export function JsonView({ value, runId, valuePath, label, testId = 'json-view',
             next.delete(path);
             return next;
           });
-          if (got.recorded) setNote(`opened ${path}; the opening is recorded in the run's events`);
+          if (got.recorded) setNote(`opened ${path} as ${by}; the opening is recorded in the run's events`);
         },
-        (error: unknown) => setStatus((s) => new Map(s).set(path, { error: error instanceof Error ? error.message : String(error) })),
+        (error: unknown) => {
+          // The row says it in a word; the whole message (a policy's refusal names its rule and
+          // file and says what to do) goes below the tree, where it has room.
+          const detail = error instanceof Error ? error.message : String(error);
+          const refused = error instanceof RouteCallError && error.code === 'refused';
+          setStatus((s) => new Map(s).set(path, { error: refused ? 'refused' : 'not opened', detail }));
+          setProblem(`${refused ? 'Not opened' : 'Could not open it'}: ${detail}`);
+        },
       );
     },
     [api, canLoad, runId],
@@ -284,6 +300,11 @@ export function JsonView({ value, runId, valuePath, label, testId = 'json-view',
         </div>
         {query !== '' && filter && search.done && found === 0 ? <div className="json-empty">nothing matches “{query}”</div> : null}
       </div>
+      {problem === '' ? null : (
+        <div className="json-status json-problem" role="alert" data-testid="json-problem">
+          {problem}
+        </div>
+      )}
       {note === '' ? null : (
         <div className="json-status" role="status">
           {note}
