@@ -1,6 +1,7 @@
 // `revalidate` (docs/long-running.md, "Revalidation on resume"): a check a waiting step runs when
 // it resumes. Only the kinds that wait (human, event, wait) resume, so only they may declare one;
-// only a step that declares one settles `stale`; and a `stale` nobody routes asks a person.
+// only a step that declares one settles `stale`; a `stale` nobody routes asks a person; and the
+// read a check runs first (`fetch`) must be a read.
 import { waitsOnTheWorld } from '../../definition/step-kinds.ts';
 import type { ValidationContext } from '../validation-context.ts';
 
@@ -16,6 +17,15 @@ export function checkRevalidation(ctx: ValidationContext): void {
         hint: 'move "revalidate" to the human, event or wait step after which the assumption may be out of date',
       });
       continue;
+    }
+    const fetch = step.revalidate.fetch;
+    if (fetch !== undefined && fetch.effect !== 'read' && !(fetch.kind === 'http' && (fetch.config.method === 'GET' || fetch.config.method === 'HEAD'))) {
+      const what = fetch.kind === 'http' ? `an http ${fetch.config.method}` : `a ${fetch.kind}`;
+      ctx.atStep(v, ['revalidate', 'fetch'], {
+        code: 'revalidate-fetch-not-read',
+        message: `the revalidate check of "${step.id}" runs ${what}, which may change something; a check must only read, since it runs again on every resume`,
+        hint: fetch.kind === 'http' ? 'use method GET or HEAD, or add "effect": "read" to "fetch" if this request only reads (a search by POST)' : `add "effect": "read" to "fetch" if this ${fetch.kind} only reads; otherwise make it a step of its own, routed from "stale"`,
+      });
     }
     const outs = graph.out[v] ?? [];
     if (!outs.some((e) => e.outcomes.has('stale') || e.outcomes.has('any'))) {
