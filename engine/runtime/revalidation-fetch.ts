@@ -11,10 +11,12 @@ import type { StepKind } from '../../shared/definition/names.ts';
 import type { AttemptResult, Executor } from '../executors/executor.ts';
 import { currentAttempt, type AttemptRecord, type StepRuntime } from '../../shared/run/run-model.ts';
 import { isTerminal } from '../../shared/run/run-status.ts';
+import { externalise } from '../artifacts/externalise.ts';
 import { evaluate, renderTemplate } from './expressions.ts';
 import type { LiveRun } from './live-run.ts';
 import type { RunPort } from './run-port.ts';
-import { revalidationDue, runRevalidation, type Fetched, type RevalidationDue } from './revalidation.ts';
+import type { Fetched } from '../../shared/run/revalidation-fetched.ts';
+import { revalidationDue, runRevalidation, type RevalidationDue } from './revalidation.ts';
 
 /** What running a check needs of the engine: its port, and the executor of a kind. */
 export interface CheckDeps {
@@ -60,7 +62,9 @@ export function resumeCheck(deps: CheckDeps, live: LiveRun, stepId: string): voi
 
 /** Runs the check (with what the read gave, if any), records it and settles the step. True when fresh. */
 async function recordCheck(port: RunPort, live: LiveRun, s: StepRuntime, step: Step, a: AttemptRecord, due: RevalidationDue, output: unknown, fetched: Fetched | undefined): Promise<boolean> {
-  const d = await runRevalidation(step, port.context(live, { output }, s.activation), due, port.clock.now(), fetched);
+  const checked = await runRevalidation(step, port.context(live, { output }, s.activation), due, port.clock.now(), fetched);
+  // The check read the answer itself; the log keeps a large one by reference, as any step's output.
+  const d = fetched?.output === undefined ? checked : { ...checked, inputs: { ...(checked.inputs as object), fetched: { ...fetched, output: externalise(fetched.output, undefined, port.artifacts.store, port.artifacts.threshold) } } };
   port.emit(live, 'step_revalidated', d, { step: s.id, activation: a.activation, attempt: a.number, reason: `${d.verdict}: ${d.why}` });
   if (d.verdict === 'stale') await port.settle(live, s, 'stale', d.why);
   return d.verdict === 'fresh';

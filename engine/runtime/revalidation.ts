@@ -12,6 +12,7 @@ import type { EventData, RevalidationTrigger } from '../../shared/events/run-eve
 import type { AstNode } from '../../shared/validator/expressions/jsonata-ast.ts';
 import { referencesOf } from '../../shared/validator/expressions/references.ts';
 import type { AttemptRecord, RunModel, StepRuntime } from '../../shared/run/run-model.ts';
+import type { Fetched } from '../../shared/run/revalidation-fetched.ts';
 import { evaluate, type RunContext } from './expressions.ts';
 
 /** Why a resuming step runs its check now, and how long it waited; undefined when it need not. */
@@ -50,18 +51,6 @@ export function waitWords(ms: number): string {
 
 const triggerWords = (due: RevalidationDue): string =>
   due.trigger === 'wait' ? `a wait of ${waitWords(due.waitedMs)}` : due.trigger === 'restart' ? `an engine restart (waited ${waitWords(due.waitedMs)})` : `a migration of the run (waited ${waitWords(due.waitedMs)})`;
-
-/**
- * What the read a check runs first (`revalidate.fetch`) gave: recorded as `inputs.fetched` of
- * step_revalidated; its `output` is `$fetched` in the check.
- */
-export interface Fetched {
-  kind: 'http' | 'command' | 'script';
-  ok: boolean;
-  output?: unknown;
-  error?: { code: string; message: string };
-  durationMs: number;
-}
 
 /**
  * Runs the check of `step` against `ctx` (the run's context with the step's new `output`) at
