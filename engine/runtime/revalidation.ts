@@ -70,7 +70,8 @@ export async function runRevalidation(step: Step, ctx: RunContext, due: Revalida
   const inputs = { now: nowIso, waitedMs: due.waitedMs, trigger: due.trigger, read, ...(fetched === undefined ? {} : { fetched }) };
   if (fetched !== undefined && !fetched.ok) {
     const error = fetched.error ?? { code: 'failed', message: 'no answer' };
-    const why = `the ${fetched.kind} read the check runs first failed after ${triggerWords(due)} (${error.code}: ${error.message}), so the step is not known fresh`;
+    // The error's message is in `inputs.fetched`; the why names its code, as a person scans it.
+    const why = `the ${fetched.kind} read the check runs first failed (${error.code}) after ${triggerWords(due)}, so the step is not known fresh`;
     return { trigger: due.trigger, waitedMs: due.waitedMs, check, inputs, verdict: 'stale', why };
   }
   let verdict: 'fresh' | 'stale' = 'stale';
