@@ -54,9 +54,9 @@ export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
  */
 export const Revalidate = z.strictObject({
   check: Expression.describe('JSONata over {input, steps, run, output} with $now(), $millis(), $waitedMs, $trigger and $fetched: true when what the step decided on still holds'),
-  fetch: RevalidateFetch.optional().describe('a read run first, its output bound in the check as $fetched (docs/long-running.md)'),
   afterMs: z.number().int().nonnegative().optional().describe('a wait longer than this triggers the check (default 0: every wait); a restart or a migration during the wait always does'),
   description: z.string().optional().describe('what the check guards, in words'),
+  fetch: RevalidateFetch.optional().describe('a read run first, its output bound in the check as $fetched (docs/long-running.md)'),
 });
 export type Revalidate = z.infer<typeof Revalidate>;
 
