@@ -3,7 +3,8 @@
 // the price holds and makes it stale when the price went up, the read failed or it hung past its
 // timeout, with the read recorded as evidence (`inputs.fetched`). On a real SQLite store, the read
 // is a real http GET to a server on 127.0.0.1, and an engine that stops while it runs reads again
-// when the next engine recovers the run.
+// when the next engine recovers the run. A command that reads (`"effect": "read"`) runs code, so
+// it needs a trusted workspace like any command step, and then answers the check from its stdout.
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { ScenarioFile } from '../../shared/scenario/scenario-schema.ts';
 import { runScenario } from '../../engine/scenario/run-scenario.ts';
 import { parseWorkflow } from './harness.ts';
 import { waitUntil } from '../wait-until.ts';
+import { setTrust } from '../../engine/service/workspace-trust.ts';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'scenarios');
 const flowJson = JSON.parse(readFileSync(join(fixtures, 'quote-reread.weft.json'), 'utf8')) as Record<string, unknown>;
@@ -124,6 +126,30 @@ describe('a revalidate check that reads again (real store, real http)', () => {
     expect(stale?.data).toMatchObject({ trigger: 'migration', verdict: 'stale', inputs: { fetched: { ok: true, output: { body: { price: 1290 } } } } });
     const step = restartRecord(foldRun(session!.store, runs[1] as string)).steps.find((s) => s.id === 'approve');
     expect(step?.revalidation).toMatchObject({ verdict: 'stale', inputs: { fetched: { ok: true } } });
+  });
+
+  it('runs a command read only in a trusted workspace, and checks what it printed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-revalidate-command-'));
+    const flow = JSON.parse(JSON.stringify(flowJson)) as { id: string; steps: Record<string, unknown>[] };
+    flow.id = 'quote-by-command';
+    for (const s of flow.steps) {
+      if (s['id'] === 'quote') Object.assign(s, { kind: 'transform', config: { expression: '{ "status": 200, "body": { "price": 1200 } }' } });
+      if (s['id'] === 'order') Object.assign(s, { kind: 'transform', config: { expression: '{ "orderId": "O-1" }' } });
+      if (s['id'] === 'approve') {
+        // The waiting step's input (the item) reaches the command on stdin; it prints today's price.
+        Object.assign(s, { input: '{ "item": input.item }', revalidate: { check: '$fetched.price <= steps.quote.output.body.price', fetch: { kind: 'command', effect: 'read', config: { argv: [process.execPath, '-e', 'let t="";process.stdin.on("data",(d)=>t+=d).on("end",()=>console.log(JSON.stringify({item: JSON.parse(t).item, price: 1150})))'] } } } });
+      }
+    }
+    writeFileSync(join(dir, 'quote-by-command.weft.json'), JSON.stringify(flow));
+    const svc = await open(dir);
+    await expect(svc.startRun({ workflow: 'quote-by-command', input: { apiBase: 'unused', item: 'desk' } })).rejects.toThrow(/runs scripts or commands \(approve\.revalidate\) from .*, a workspace you have not trusted/);
+    setTrust(dir, true, { ...process.env, WEFT_CONFIG_DIR: join(dir, 'config') });
+    const { runId } = await svc.startRun({ workflow: 'quote-by-command', input: { apiBase: 'unused', item: 'desk' } });
+    expect(await svc.settled(runId)).toBe('waiting');
+    await svc.migrate([runId], { kind: 'definition', workflow: Workflow.parse({ ...flow, version: 2 }) }, { reason: 'a new version' });
+    await svc.decide(runId, 'approve', { action: 'approve', by: 'ann' });
+    expect(await svc.settled(runId)).toBe('succeeded');
+    expect(revalidations(runId).map((e) => e.data)).toMatchObject([{ verdict: 'fresh', inputs: { fetched: { kind: 'command', ok: true, output: { item: 'desk', price: 1150 } } } }]);
   });
 
   it('reads again when an engine stopped during the read, and settles the approval then', async () => {
