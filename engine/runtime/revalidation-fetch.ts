@@ -12,6 +12,7 @@ import type { AttemptResult, Executor } from '../executors/executor.ts';
 import { currentAttempt, type AttemptRecord, type StepRuntime } from '../../shared/run/run-model.ts';
 import { isTerminal } from '../../shared/run/run-status.ts';
 import { externalise } from '../artifacts/externalise.ts';
+import { ABORT_GRACE_MS } from './attempt-launch.ts';
 import { evaluate, renderTemplate } from './expressions.ts';
 import type { LiveRun } from './live-run.ts';
 import type { RunPort } from './run-port.ts';
@@ -76,10 +77,18 @@ function startFetch(deps: CheckDeps, live: LiveRun, s: StepRuntime, step: Step, 
   const key = fetchKey(s.id);
   const controller = new AbortController();
   const timeoutMs = fetch.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
+  const timeout: AttemptResult = { outcome: 'failed', code: 'timeout', message: `no answer within ${timeoutMs} ms` };
   let timedOut = false;
-  const cancelTimeout = port.clock.setTimer(timeoutMs, () => {
+  let cancelGrace: (() => void) | undefined;
+  const cancelTimeout = (): void => {
+    cancelRead();
+    cancelGrace?.();
+  };
+  const cancelRead = port.clock.setTimer(timeoutMs, () => {
     timedOut = true;
     controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+    // An executor that does not stop when aborted is not waited on: the read ends as timed out.
+    cancelGrace = port.clock.setTimer(ABORT_GRACE_MS, () => answered(timeout));
   });
   live.running.set(key, { controller, cancelTimeout });
   const startedAt = port.clock.now();
@@ -105,9 +114,12 @@ function startFetch(deps: CheckDeps, live: LiveRun, s: StepRuntime, step: Step, 
   } catch (e) {
     promise = Promise.resolve({ outcome: 'failed', code: 'executor_error', message: (e as Error).message, retryable: false });
   }
-  const answered = (result: AttemptResult): void => {
+  let done = false;
+  function answered(result: AttemptResult): void {
+    if (done) return;
+    done = true;
     cancelTimeout();
-    const fetched = fetchedOf(fetch.kind, timedOut ? { outcome: 'failed', code: 'timeout', message: `no answer within ${timeoutMs} ms` } : result, port.clock.now() - startedAt);
+    const fetched = fetchedOf(fetch.kind, timedOut ? timeout : result, port.clock.now() - startedAt);
     port.enqueue(live, async () => {
       if (live.running.get(key)?.controller !== controller) return;
       live.running.delete(key);
@@ -120,7 +132,7 @@ function startFetch(deps: CheckDeps, live: LiveRun, s: StepRuntime, step: Step, 
       // A closed or failed engine: the next one recovers the step and reads again.
       live.running.delete(key);
     });
-  };
+  }
   promise.then(answered, (e: unknown) => answered({ outcome: 'failed', code: 'executor_error', message: e instanceof Error ? e.message : String(e), retryable: false }));
 }
 

@@ -20,6 +20,12 @@ import { runScenario } from '../../engine/scenario/run-scenario.ts';
 import { parseWorkflow } from './harness.ts';
 import { waitUntil } from '../wait-until.ts';
 import { setTrust } from '../../engine/service/workspace-trust.ts';
+import { Engine } from '../../engine/runtime/engine.ts';
+import { VirtualClock } from '../../engine/runtime/virtual-clock.ts';
+import { driveUntilQuiet } from '../../engine/scenario/drive.ts';
+import { openDatabase } from '../../engine/store/open-database.ts';
+import { Store } from '../../engine/store/store.ts';
+import { systemRandom } from '../../engine/time/clock.ts';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'scenarios');
 const flowJson = JSON.parse(readFileSync(join(fixtures, 'quote-reread.weft.json'), 'utf8')) as Record<string, unknown>;
@@ -59,6 +65,27 @@ describe('a revalidate check that reads again (virtual time)', () => {
 
   it('reads nothing when no check is due', async () => {
     expect(await checks('approved within 10 minutes')).toEqual([]);
+  });
+
+  it('ends a read whose executor ignores the abort at its timeout, after the grace period: stale, not stuck', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-revalidate-stuck-'));
+    const clock = new VirtualClock();
+    const store = new Store(openDatabase(join(dir, 'weft.db')));
+    let calls = 0;
+    // An http executor that never answers and never stops.
+    const stuck = { execute: () => ((calls += 1), new Promise<never>(() => undefined)) };
+    const engine = new Engine({ store, clock, random: systemRandom, executors: { http: stuck } });
+    const quote = { id: 'quote', kind: 'transform', config: { expression: '{ "status": 200, "body": { "price": 1200 } }' } };
+    const flow = parseWorkflow({ ...flowJson, steps: (flowJson['steps'] as { id: string }[]).map((s) => (s.id === 'quote' ? quote : s.id === 'order' ? { id: 'order', kind: 'transform', config: { expression: '1' } } : s)) });
+    const runId = engine.startRun({ workflow: flow, definitionHash: store.saveDefinition(flow, clock.now()), input: { apiBase: 'http://unused.test', item: 'laptop' }, workspaceDir: dir });
+    expect(await engine.settled(runId)).toBe('waiting');
+    clock.setTimer(86_400_000, () => void engine.decideTask(runId, 'approve', { decision: 'approved', by: 'ann' }));
+    // A day passes, the approval comes, the read hangs 10 s, then the 10 s grace: the approval is stale.
+    await driveUntilQuiet(engine, clock, 20);
+    const [d] = store.readEvents(runId).filter((e) => e.type === 'step_revalidated');
+    expect(calls).toBe(1);
+    expect(d?.data).toMatchObject({ verdict: 'stale', inputs: { fetched: { ok: false, error: { code: 'timeout' }, durationMs: 20_000 } } });
+    engine.close();
   });
 });
 
