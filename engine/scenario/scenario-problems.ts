@@ -19,11 +19,12 @@ export const REVALIDATE_READ = '.revalidate';
  * @example scriptKeyProblems(workflow, 'steps', ['quote', 'approve.revalidate'])
  */
 export function scriptKeyProblems(workflow: Workflow, where: string, keys: readonly string[]): AssertionResult[] {
-  const names = [...workflow.steps.map((x) => x.id), ...workflow.steps.filter((x) => x.revalidate?.fetch !== undefined).map((x) => `${x.id}${REVALIDATE_READ}`)];
+  const reads = workflow.steps.filter((x) => x.revalidate?.fetch !== undefined).map((x) => `${x.id}${REVALIDATE_READ}`);
+  const names = [...workflow.steps.map((x) => x.id), ...reads];
   return keys.filter((k) => !names.includes(k)).map((k) => ({
     what: `${where} names step "${k}"`,
     ok: false,
-    expected: `a step of "${workflow.id}", or STEP${REVALIDATE_READ} for a step whose revalidate check reads (fetch): ${names.join(', ')}`,
+    expected: `a step of "${workflow.id}"${reads.length === 0 ? '' : ` (or STEP${REVALIDATE_READ}, the read of a revalidate check)`}: ${names.join(', ')}`,
     actual: 'no such step',
   }));
 }
