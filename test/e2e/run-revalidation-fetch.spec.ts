@@ -3,11 +3,13 @@
 // starts, so each re-checks as the person answers (trigger "restart") and first reads the
 // supplier's price again from a real server on 127.0.0.1. The laptop's price holds: fresh, and
 // the panel shows the request, its status, time and answer. The desk's supplier is down: the read
-// fails with http_503, the approval is stale, and the panel says why. Both themes are shot.
+// fails with http_503, the approval is stale, and the panel says why. Both themes are shot, and
+// axe finds no serious or critical violation in the panel in either.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exampleWorkspace, listenLoopback, REPO_ROOT, shootBothThemes, startServe, weft, type Loopback, type Served, type Workspace } from './weft-serve.ts';
+import { exampleWorkspace, listenLoopback, REPO_ROOT, setTheme, shootBothThemes, startServe, weft, type Loopback, type Served, type Workspace } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
@@ -48,6 +50,17 @@ test.afterAll(async () => {
   ws?.remove();
 });
 
+/** axe's serious and critical findings in the Revalidation panel, in both themes. */
+async function panelViolations(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const theme of ['light', 'dark'] as const) {
+    await setTheme(page, theme);
+    const result = await new AxeBuilder({ page }).include('[data-testid="step-revalidation"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    for (const v of result.violations) if (v.impact === 'serious' || v.impact === 'critical') found.push(`${theme}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }
+  return found;
+}
+
 async function openStep(page: Page, runId: string, stepId: string): Promise<void> {
   await page.setViewportSize({ width: 1440, height: 1100 });
   await page.goto(served.address);
@@ -72,6 +85,7 @@ test('an approval after a restart reads the price again: it holds, and the panel
   await expect(page.getByTestId('step-state-ordered')).toHaveText('succeeded');
   await panel.scrollIntoViewIfNeeded();
   await shootBothThemes(page, 'run-revalidation-fetch-fresh', { 'step head': page.locator('.rsd-head'), revalidation: panel });
+  expect(await panelViolations(page)).toEqual([]);
 });
 
 test('an approval whose read fails is stale, and the panel says the read failed and why', async ({ page }) => {
@@ -85,4 +99,5 @@ test('an approval whose read fails is stale, and the panel says the read failed 
   await expect(page.getByTestId('revalidation-why')).toContainText('the http read the check runs first failed (http_503) after an engine restart');
   await panel.scrollIntoViewIfNeeded();
   await shootBothThemes(page, 'run-revalidation-fetch-failed', { 'step head': page.locator('.rsd-head'), revalidation: panel });
+  expect(await panelViolations(page)).toEqual([]);
 });
