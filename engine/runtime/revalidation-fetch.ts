@@ -16,7 +16,7 @@ import { ABORT_GRACE_MS } from './attempt-launch.ts';
 import { evaluate, renderTemplate } from './expressions.ts';
 import type { LiveRun } from './live-run.ts';
 import type { RunPort } from './run-port.ts';
-import type { Fetched } from '../../shared/run/revalidation-fetched.ts';
+import { readName, type Fetched } from '../../shared/run/revalidation-fetched.ts';
 import { revalidationDue, runRevalidation, type RevalidationDue } from './revalidation.ts';
 
 /** What running a check needs of the engine: its port, and the executor of a kind. */
@@ -100,7 +100,7 @@ function startFetch(deps: CheckDeps, live: LiveRun, s: StepRuntime, step: Step, 
     promise = executor.execute({
       runId: live.model.runId,
       // Scenario scripts answer the read under this name (docs/scenarios.md).
-      stepId: `${s.id}.revalidate`,
+      stepId: readName(s.id),
       activation: a.activation,
       attempt: a.number,
       input: a.input,

@@ -3,14 +3,12 @@
 // read of a step's revalidate check, `STEP.revalidate`), and scripted `cases` that matched nothing
 // a call was given.
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
+import { readName } from '../../shared/run/revalidation-fetched.ts';
 import type { Scenario } from '../../shared/scenario/scenario-schema.ts';
 import { MAIN_RUN } from '../../shared/scenario/scenario-runs-schema.ts';
 import type { AssertionResult } from './assertion-result.ts';
 import type { ScenarioRuns } from './scenario-runs.ts';
 import type { ScriptProblem } from './scripted-executor.ts';
-
-/** The suffix of the name a scenario scripts a revalidate check's read under: `"approve.revalidate"`. */
-export const REVALIDATE_READ = '.revalidate';
 
 /**
  * Checks a scenario's scripted `steps` keys: a step id, or `ID.revalidate` for the read the
@@ -19,12 +17,12 @@ export const REVALIDATE_READ = '.revalidate';
  * @example scriptKeyProblems(workflow, 'steps', ['quote', 'approve.revalidate'])
  */
 export function scriptKeyProblems(workflow: Workflow, where: string, keys: readonly string[]): AssertionResult[] {
-  const reads = workflow.steps.filter((x) => x.revalidate?.fetch !== undefined).map((x) => `${x.id}${REVALIDATE_READ}`);
+  const reads = workflow.steps.filter((x) => x.revalidate?.fetch !== undefined).map((x) => readName(x.id));
   const names = [...workflow.steps.map((x) => x.id), ...reads];
   return keys.filter((k) => !names.includes(k)).map((k) => ({
     what: `${where} names step "${k}"`,
     ok: false,
-    expected: `a step of "${workflow.id}"${reads.length === 0 ? '' : ` (or STEP${REVALIDATE_READ}, the read of a revalidate check)`}: ${names.join(', ')}`,
+    expected: `a step of "${workflow.id}"${reads.length === 0 ? '' : ` (or ${readName('STEP')}, the read of a revalidate check)`}: ${names.join(', ')}`,
     actual: 'no such step',
   }));
 }

@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { writeFileAtomic } from '../../shared-node/atomic-file.ts';
 import { KIND_SPECS } from '../../shared/definition/step-kinds.ts';
+import { readName } from '../../shared/run/revalidation-fetched.ts';
 import type { TrustCheck } from '../runtime/workspace-workflows.ts';
 import { ServiceError } from './service-error.ts';
 
@@ -104,7 +105,7 @@ function configError(env: NodeJS.ProcessEnv, e: unknown): ServiceError {
 const codeSteps = (workflow: Workflow): string[] =>
   workflow.steps.flatMap((s) => [
     ...(KIND_SPECS[s.kind].folder === 'code' ? [s.id] : []),
-    ...(s.revalidate?.fetch !== undefined && KIND_SPECS[s.revalidate.fetch.kind].folder === 'code' ? [`${s.id}.revalidate`] : []),
+    ...(s.revalidate?.fetch !== undefined && KIND_SPECS[s.revalidate.fetch.kind].folder === 'code' ? [readName(s.id)] : []),
   ]);
 
 /**

@@ -35,3 +35,20 @@ export function fetchedWords(f: Fetched): string {
   const status = f.kind === 'http' && f.output !== null && typeof f.output === 'object' && 'status' in f.output ? ` (status ${String((f.output as { status: unknown }).status)})` : '';
   return `${f.kind} read answered in ${f.durationMs} ms${status}`;
 }
+
+const READ_SUFFIX = '.revalidate';
+
+/**
+ * The name the read of step `stepId`'s revalidate check goes by where reads are named like steps:
+ * a scenario's scripted answers, a replay's recordings, a trust refusal.
+ *
+ * @example readName('approve') // 'approve.revalidate'
+ */
+export const readName = (stepId: string): string => `${stepId}${READ_SUFFIX}`;
+
+/**
+ * The step whose check's read `name` is (readName's inverse), or undefined for any other name.
+ *
+ * @example readOf('approve.revalidate') // 'approve'
+ */
+export const readOf = (name: string): string | undefined => (name.endsWith(READ_SUFFIX) ? name.slice(0, -READ_SUFFIX.length) : undefined);

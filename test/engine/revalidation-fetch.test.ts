@@ -25,7 +25,8 @@ import { VirtualClock } from '../../engine/runtime/virtual-clock.ts';
 import { driveUntilQuiet } from '../../engine/scenario/drive.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store } from '../../engine/store/store.ts';
-import { systemRandom } from '../../engine/time/clock.ts';
+import { systemClock, systemRandom } from '../../engine/time/clock.ts';
+import { replayRun } from '../../engine/evolution/replay-run.ts';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'scenarios');
 const flowJson = JSON.parse(readFileSync(join(fixtures, 'quote-reread.weft.json'), 'utf8')) as Record<string, unknown>;
@@ -65,6 +66,27 @@ describe('a revalidate check that reads again (virtual time)', () => {
 
   it('reads nothing when no check is due', async () => {
     expect(await checks('approved within 10 minutes')).toEqual([]);
+  });
+
+  it('is replayed from the source run\'s record of the read: the same run, the read not repeated', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-revalidate-replay-'));
+    for (const name of ['approved after 3 days, the price read again went up', 'approved after 3 days, the read fails']) {
+      const dbPath = join(dir, `${name.length}.db`);
+      const scenario = scenarios.find((s) => s.name.startsWith(name));
+      if (scenario === undefined) throw new Error(`no scenario "${name}"`);
+      const source = await runScenario(flow, scenario, { dbPath });
+      const runId = source.runs[0]?.runId ?? '';
+      const db = openDatabase(dbPath);
+      const store = new Store(db);
+      try {
+        const r = await replayRun(store, runId, { workflow: flow, file: 'quote-reread.weft.json' }, { clock: systemClock, random: systemRandom });
+        expect(r.needsRecording, name).toBeUndefined();
+        expect(r.verdict, name).toBe('same');
+        expect(r.replayState).toBe('succeeded');
+      } finally {
+        db.close();
+      }
+    }
   });
 
   it('ends a read whose executor ignores the abort at its timeout, after the grace period: stale, not stuck', async () => {
