@@ -29,6 +29,7 @@ import type { Clock, Random } from '../time/clock.ts';
 import { RecordedExecutor } from './replay-executor.ts';
 import { recordingsOf, type RecordedDecision } from './replay-recordings.ts';
 import { differsBeyondClock, replayVerdict } from './replay-verdict.ts';
+import { readOf } from '../../shared/run/revalidation-fetched.ts';
 
 /** The kinds whose work runs outside the engine: the RecordedExecutor answers them all. */
 const OUTSIDE_KINDS: readonly StepKind[] = kindsWhere((k) => k.outside);
@@ -116,8 +117,9 @@ async function runVirtually(source: readonly RunEvent[], workflow: Workflow, o: 
     needs ??= n;
   };
   // Called only once the engine below is made (by its executor and its commits).
+  // A revalidate check's read (STEP.revalidate) goes by the hash of its step's attempt, as recorded.
   const attemptHash = (runId: string, stepId: string, activation: number, attempt: number): string | undefined =>
-    live.model(runId)?.steps.get(stepId)?.attempts.find((a) => a.activation === activation && a.number === attempt)?.inputHash;
+    live.model(runId)?.steps.get(readOf(stepId) ?? stepId)?.attempts.find((a) => a.activation === activation && a.number === attempt)?.inputHash;
   const recorded = new RecordedExecutor({
     clock,
     attempts: recordings.attempts,

@@ -7,7 +7,7 @@ import { evaluate, renderTemplate, type RunContext } from './expressions.ts';
 import type { Launch } from './live-run.ts';
 
 /** How long an aborted executor may take to stop before its attempt is ended without it. */
-const ABORT_GRACE_MS = 10_000;
+export const ABORT_GRACE_MS = 10_000;
 
 export interface LaunchDeps {
   clock: Clock;

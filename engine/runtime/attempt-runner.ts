@@ -27,7 +27,7 @@ import { outputViolations } from './output-contract.ts';
 import type { RunPort } from './run-port.ts';
 import { poolOf, releaseSlot, slotOrQueue, type Pool } from './run-slots.ts';
 import { attemptId, currentAttempt, type AttemptRecord, type Evidence, type StepRuntime } from '../../shared/run/run-model.ts';
-import { revalidationDue, runRevalidation } from './revalidation.ts';
+import { checkOnResume, resumeCheck } from './revalidation-fetch.ts';
 import { isTerminal } from '../../shared/run/run-status.ts';
 import { partialReason, partialSoFar } from '../../shared/run/partial-so-far.ts';
 import type { StepHandler } from './step-handler.ts';
@@ -277,22 +277,17 @@ export class AttemptRunner {
     else if (!(await this.staleOnResume(live, s, step, a, r.outcome === 'succeeded' ? r.output : undefined))) await port.settle(live, s, 'succeeded', `attempt ${evidenceId} ${a.pinned === true ? 'settled with its pinned output' : 'succeeded'}`, evidenceId);
   }
 
-  /**
-   * A waiting step whose wait ended well runs its revalidate check when one is due (revalidation.ts),
-   * records it, and settles `stale` when it fails. True when it settled the step so.
-   */
-  private async staleOnResume(live: LiveRun, s: StepRuntime, step: Step, a: AttemptRecord, output: unknown): Promise<boolean> {
-    const now = this.port.clock.now();
+  /** A waiting step whose wait ended well runs its revalidate check when due (revalidation-fetch.ts); true when that settles it, or will. */
+  private staleOnResume(live: LiveRun, s: StepRuntime, step: Step, a: AttemptRecord, output: unknown): Promise<boolean> {
     // A restart counts for the activation that waited through it, not a later one (a loop's next pass).
     const restarted = live.restartedWaits.get(s.id) === a.activation;
     live.restartedWaits.delete(s.id);
-    const due = revalidationDue(live.model, step, s, a, now, restarted);
-    if (due === undefined) return false;
-    const d = await runRevalidation(step, this.port.context(live, { output }, s.activation), due, now);
-    this.port.emit(live, 'step_revalidated', d, { step: s.id, activation: a.activation, attempt: a.number, reason: `${d.verdict}: ${d.why}` });
-    if (d.verdict === 'fresh') return false;
-    await this.port.settle(live, s, 'stale', d.why);
-    return true;
+    return checkOnResume({ port: this.port, executor: (kind) => this.host.executor(kind) }, live, s, step, a, output, restarted);
+  }
+
+  /** Recovery: the read of a check the engine stopped during runs again (revalidation-fetch.ts). */
+  resumeCheck(live: LiveRun, stepId: string): void {
+    resumeCheck({ port: this.port, executor: (kind) => this.host.executor(kind) }, live, stepId);
   }
 
   /** The attempt's meta, with its cost fixed (docs/cost.md): the executor's own, its tokens priced, or the step's declared cost. */

@@ -79,6 +79,7 @@ export class EngineCore implements RunPort {
       holds: (runId) => this.runs.has(runId),
       handlerFor: (kind) => this.handlers.get(kind),
       activateEntries: (live, reason) => this.router.activateEntries(live, reason),
+      recheck: (live, stepId) => this.attempts.resumeCheck(live, stepId),
     });
   }
 

@@ -19,13 +19,15 @@ export interface RecoveryPlan {
    * run that ended, an event stored by a send that stopped before delivering it.
    */
   resume: string[];
+  /** Waiting steps whose decision is recorded while their revalidate check's read ran: it runs again (revalidation-fetch.ts). */
+  rechecks: string[];
 }
 
 /**
  * @example planRecovery(run, index) // { interrupted: [{ stepId: 'pay', result: { outcome: 'unknown', ... } }], ... }
  */
 export function planRecovery(run: RunModel, index: DefinitionIndex): RecoveryPlan {
-  const plan: RecoveryPlan = { interrupted: [], ready: [], timers: [], dirty: [], resume: [] };
+  const plan: RecoveryPlan = { interrupted: [], ready: [], timers: [], dirty: [], resume: [], rechecks: [] };
   if (isTerminal(run.state)) return plan;
   for (const s of run.steps.values()) {
     if (s.state === 'running') {
@@ -46,6 +48,7 @@ export function planRecovery(run: RunModel, index: DefinitionIndex): RecoveryPla
     else if (s.state === 'blocked' || s.state === 'skipped' || s.reopened !== null) plan.dirty.push(s.id);
     else if (s.state === 'failed' && index.steps.get(s.id)?.kind === 'join') plan.dirty.push(s.id); // a branch may have arrived after it failed
     if (s.state === 'waiting' && (s.children.size > 0 || s.awaiting !== null)) plan.resume.push(s.id);
+    if (s.state === 'waiting' && currentAttempt(s)?.state === 'succeeded' && index.steps.get(s.id)?.revalidate?.fetch !== undefined) plan.rechecks.push(s.id);
   }
   plan.timers.sort((a, b) => a.dueAt - b.dueAt);
   return plan;

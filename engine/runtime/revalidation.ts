@@ -3,7 +3,8 @@
 // when something may have changed meanwhile: the step was migrated to another version of its
 // workflow, an engine restarted while it waited, or it waited longer than `afterMs`. Its trigger,
 // the values it read and its verdict are recorded (step_revalidated) before the step settles,
-// `succeeded` when fresh and `stale` when not.
+// `succeeded` when fresh and `stale` when not. A check may read again first (`fetch`):
+// revalidation-fetch.ts runs that read and hands its answer here as `$fetched`.
 import jsonata from 'jsonata';
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import { waitsOnTheWorld } from '../../shared/definition/step-kinds.ts';
@@ -11,6 +12,7 @@ import type { EventData, RevalidationTrigger } from '../../shared/events/run-eve
 import type { AstNode } from '../../shared/validator/expressions/jsonata-ast.ts';
 import { referencesOf } from '../../shared/validator/expressions/references.ts';
 import type { AttemptRecord, RunModel, StepRuntime } from '../../shared/run/run-model.ts';
+import type { Fetched } from '../../shared/run/revalidation-fetched.ts';
 import { evaluate, type RunContext } from './expressions.ts';
 
 /** Why a resuming step runs its check now, and how long it waited; undefined when it need not. */
@@ -55,14 +57,23 @@ const triggerWords = (due: RevalidationDue): string =>
  * `now` on the engine's clock: `$now()` and `$millis()` give that time, `$waitedMs` and
  * `$trigger` what brought the check on. True means fresh; anything else, or an error, stale.
  * The evidence holds the values the check read (each `steps.…`, `input.…`, `output.…` path).
+ * With `fetched` (what the check's read gave), `$fetched` is its output; a read that failed makes
+ * the step stale without evaluating the check.
  *
  * @example await runRevalidation(step, ctx, due, clock.now()) // { verdict: 'stale', why: '...', ... }
  */
-export async function runRevalidation(step: Step, ctx: RunContext, due: RevalidationDue, now: number): Promise<EventData<'step_revalidated'>> {
+export async function runRevalidation(step: Step, ctx: RunContext, due: RevalidationDue, now: number, fetched?: Fetched): Promise<EventData<'step_revalidated'>> {
   const check = step.revalidate?.check ?? 'true';
   const nowIso = new Date(now).toISOString();
-  const bindings = { now: () => nowIso, millis: () => now, waitedMs: due.waitedMs, trigger: due.trigger };
+  const bindings = { now: () => nowIso, millis: () => now, waitedMs: due.waitedMs, trigger: due.trigger, ...(fetched === undefined ? {} : { fetched: fetched.output }) };
   const read: Record<string, unknown> = {};
+  const inputs = { now: nowIso, waitedMs: due.waitedMs, trigger: due.trigger, read, ...(fetched === undefined ? {} : { fetched }) };
+  if (fetched !== undefined && !fetched.ok) {
+    const error = fetched.error ?? { code: 'failed', message: 'no answer' };
+    // The error's message is in `inputs.fetched`; the why names its code, as a person scans it.
+    const why = `the ${fetched.kind} read the check runs first failed (${error.code}) after ${triggerWords(due)}, so the step is not known fresh`;
+    return { trigger: due.trigger, waitedMs: due.waitedMs, check, inputs, verdict: 'stale', why };
+  }
   let verdict: 'fresh' | 'stale' = 'stale';
   let why: string;
   try {
@@ -78,5 +89,5 @@ export async function runRevalidation(step: Step, ctx: RunContext, due: Revalida
   } catch (e) {
     why = `the check could not be evaluated after ${triggerWords(due)}, so the step is not known fresh: ${(e as Error).message}`;
   }
-  return { trigger: due.trigger, waitedMs: due.waitedMs, check, inputs: { now: nowIso, waitedMs: due.waitedMs, trigger: due.trigger, read }, verdict, why };
+  return { trigger: due.trigger, waitedMs: due.waitedMs, check, inputs, verdict, why };
 }

@@ -31,6 +31,8 @@ export interface LifecycleHost {
   holds(runId: string): boolean;
   handlerFor(kind: StepKind): StepHandler | undefined;
   activateEntries(live: LiveRun, reason: string): void;
+  /** Runs again the read of a revalidate check the engine stopped during. */
+  recheck(live: LiveRun, stepId: string): void;
 }
 
 export class RunLifecycle {
@@ -210,6 +212,7 @@ export class RunLifecycle {
       const handler = kind === undefined ? undefined : this.host.handlerFor(kind);
       if (handler?.resume !== undefined) live.actions.push(() => handler.resume?.(live, id) ?? Promise.resolve());
     }
+    for (const id of plan.rechecks) live.actions.push(() => Promise.resolve(this.host.recheck(live, id)));
     // Overdue timers fire at once, in the order they were due.
     const now = this.port.clock.now();
     for (const t of plan.timers) {

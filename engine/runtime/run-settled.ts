@@ -24,6 +24,8 @@ export function isRunSettled(live: LiveRun, engine: SettledView): boolean {
   if (live.due.length > 0) return false;
   if (live.dirty.size > 0 || live.ready.length > 0) return false;
   if (live.model.state === 'running' || !isQuiet(live.model)) return false;
+  // A waiting step's revalidate check may be reading again (revalidation-fetch.ts): not settled yet.
+  if (live.running.size > 0) return false;
   // A step waiting on child runs this engine drives is work in progress, not a wait: a command
   // that drives the parent waits for them too, rather than exit and cut their attempts short.
   for (const s of live.model.steps.values()) {

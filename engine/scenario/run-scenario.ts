@@ -32,7 +32,7 @@ import { checkActivations, checkAttempts } from './check-attempts.ts';
 import { checkCost } from './check-cost.ts';
 import type { PriceTable } from '../../shared/cost/price-table.ts';
 import { checkAcrossRuns } from './check-across-runs.ts';
-import { scriptProblems, unknownRunReferences } from './scenario-problems.ts';
+import { scriptKeyProblems, scriptProblems, unknownRunReferences } from './scenario-problems.ts';
 import { assertion, type AssertionResult } from './assertion-result.ts';
 import { startVerdict } from './expect-refused.ts';
 
@@ -287,7 +287,7 @@ export function unknownReferences(workflow: Workflow, scenario: Scenario): Asser
   const edge = (where: string, id: string): void => {
     if (!edges.has(id)) out.push({ what: `${where} names edge "${id}"`, ok: false, expected: `an edge of "${workflow.id}": ${[...edges].join(', ')}`, actual: 'no such edge' });
   };
-  for (const id of Object.keys(scenario.steps ?? {})) step('steps', id);
+  out.push(...scriptKeyProblems(workflow, 'steps', Object.keys(scenario.steps ?? {})));
   for (const d of scenario.decisions ?? []) step('decisions', d.step);
   for (const o of scenario.operator ?? []) step('operator', o.step);
   step('crash', scenario.crash?.step);

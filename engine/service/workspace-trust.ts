@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import type { Workflow } from '../../shared/definition/workflow-schema.ts';
 import { writeFileAtomic } from '../../shared-node/atomic-file.ts';
 import { KIND_SPECS } from '../../shared/definition/step-kinds.ts';
+import { readName } from '../../shared/run/revalidation-fetched.ts';
 import type { TrustCheck } from '../runtime/workspace-workflows.ts';
 import { ServiceError } from './service-error.ts';
 
@@ -100,7 +101,12 @@ function configError(env: NodeJS.ProcessEnv, e: unknown): ServiceError {
 }
 
 /** The steps of a workflow that run code from its workspace (`folder: 'code'` in shared/definition/step-kinds.ts). */
-const codeSteps = (workflow: Workflow): string[] => workflow.steps.filter((s) => KIND_SPECS[s.kind].folder === 'code').map((s) => s.id);
+/** The steps that run code: a script or command step, or the script or command read of a revalidate check (`STEP.revalidate`). */
+const codeSteps = (workflow: Workflow): string[] =>
+  workflow.steps.flatMap((s) => [
+    ...(KIND_SPECS[s.kind].folder === 'code' ? [s.id] : []),
+    ...(s.revalidate?.fetch !== undefined && KIND_SPECS[s.revalidate.fetch.kind].folder === 'code' ? [readName(s.id)] : []),
+  ]);
 
 /**
  * Refuses (ServiceError 'refused', saying how to trust the workspace) a workflow that runs code

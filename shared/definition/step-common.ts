@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { EFFECTS, ON_REVISE, STEP_ID_PATTERN } from './names.ts';
 import { Expression, JsonSchemaValue } from './json-schema-value.ts';
+import { CommandConfig, HttpConfig, ScriptConfig } from './step-config.ts';
 
 export const StepId = z
   .string()
@@ -22,16 +23,40 @@ export const RetryPolicy = z.strictObject({
 });
 export type RetryPolicy = z.infer<typeof RetryPolicy>;
 
+const fetchCommon = {
+  effect: z.literal('read').optional().describe('the author\'s word that this command or script only reads (required unless it is an http GET or HEAD)'),
+  timeoutMs: z.number().int().positive().optional().describe('how long the read may take (default 30000): a read that takes longer makes the step stale'),
+};
+
+/**
+ * A read a revalidate check runs first (docs/long-running.md, "A check that reads again"): an
+ * inline http, command or script step with that kind's config. Its output, as that kind's step
+ * would give it, is `$fetched` in the check; a failed read makes the step stale.
+ *
+ * @example { "kind": "http", "config": { "method": "GET", "url": "{{ input.apiBase }}/quotes/{{ input.item }}" } }
+ */
+export const RevalidateFetch = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('http'), config: HttpConfig, ...fetchCommon }),
+  z.strictObject({ kind: z.literal('command'), config: CommandConfig, ...fetchCommon }),
+  z.strictObject({ kind: z.literal('script'), config: ScriptConfig, ...fetchCommon }),
+]);
+export type RevalidateFetch = z.infer<typeof RevalidateFetch>;
+
+/** A revalidate fetch's time to answer when it names none. */
+export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
+
 /**
  * A waiting step's check of its assumptions when it resumes (docs/long-running.md, "Revalidation
  * on resume"): after a wait longer than `afterMs`, after an engine restart, after a migration.
  * `check` is JSONata over {input, steps, run, output} with `$now()`, `$millis()` (the engine's
- * clock), `$waitedMs` and `$trigger`; true means fresh, anything else settles the step `stale`.
+ * clock), `$waitedMs`, `$trigger` and, with `fetch`, `$fetched`; true means fresh, anything else
+ * settles the step `stale`.
  */
 export const Revalidate = z.strictObject({
-  check: Expression.describe('JSONata over {input, steps, run, output} with $now(), $millis(), $waitedMs and $trigger: true when what the step decided on still holds'),
+  check: Expression.describe('JSONata over {input, steps, run, output} with $now(), $millis(), $waitedMs, $trigger and $fetched: true when what the step decided on still holds'),
   afterMs: z.number().int().nonnegative().optional().describe('a wait longer than this triggers the check (default 0: every wait); a restart or a migration during the wait always does'),
   description: z.string().optional().describe('what the check guards, in words'),
+  fetch: RevalidateFetch.optional().describe('a read run first, its output bound in the check as $fetched (docs/long-running.md)'),
 });
 export type Revalidate = z.infer<typeof Revalidate>;
 

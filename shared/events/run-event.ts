@@ -181,7 +181,13 @@ export const EVENT_DATA = {
     edges: z.array(EdgeDecision),
   }),
   step_escalated: z.object({ outcome: SettleOutcome }),
-  /** A step's `revalidate` check ran as it resumed: what triggered it, the check, what it read and its verdict (docs/long-running.md). */
+  /**
+   * A step's `revalidate` check ran as it resumed: what triggered it, the check, what it read and
+   * its verdict (docs/long-running.md). `inputs` holds `now`, `waitedMs`, `trigger`, `read` (each
+   * value the check read, by path) and, for a check that reads again first (`revalidate.fetch`),
+   * `fetched`: `{ kind, ok, output | error: {code, message}, durationMs }`. Events written before
+   * `fetched` existed read as they are.
+   */
   step_revalidated: z.object({ trigger: z.enum(REVALIDATION_TRIGGERS), waitedMs: z.number().optional(), check: z.string(), inputs: z.unknown(), verdict: z.enum(['fresh', 'stale']), why: z.string() }),
   /**
    * A workspace policy's escalation rule (docs/policies.md) fired for the step's activation: it

@@ -39,14 +39,20 @@ const cases = [...scenarioFiles(join(REPO_ROOT, 'examples')), ...scenarioFiles(j
   files.flatMap((file) => ScenarioFile.parse(JSON.parse(readFileSync(file, 'utf8'))).scenarios.map((s) => ({ workflow, file, scenario: s }))),
 );
 
+const rereads = (workflow: string): boolean =>
+  (JSON.parse(readFileSync(workflow, 'utf8')) as { steps: { revalidate?: { fetch?: unknown } }[] }).steps.some((s) => s.revalidate?.fetch !== undefined);
+const roundTrips = (c: (typeof cases)[number]): boolean => c.scenario.crash === undefined && c.scenario.runs === undefined && !rereads(c.workflow);
+
 let n = 0;
 const checked: string[] = [];
 const refused: string[] = [];
 describe('a run made into a scenario passes against its workflow', () => {
   // Left out: a crash (the engine died mid-attempt, which a scenario made from the log does not
   // repeat) and several runs at once (a run that waited for a slot shared with other runs may
-  // take another way alone: docs/evolution.md).
-  it.each(cases.filter((c) => c.scenario.crash === undefined && c.scenario.runs === undefined).map((c) => [`${c.file.slice(REPO_ROOT.length)}: ${c.scenario.name}`, c] as const))('%s', async (_name, c) => {
+  // take another way alone: docs/evolution.md). Left out for now, a known gap: a revalidate check
+  // that reads again (revalidate.fetch), whose read from-run does not script yet
+  // (docs/long-running.md, "A check that reads again").
+  it.each(cases.filter(roundTrips).map((c) => [`${c.file.slice(REPO_ROOT.length)}: ${c.scenario.name}`, c] as const))('%s', async (_name, c) => {
     const loaded = await loadDefinitionFile(c.workflow);
     const workflow = loaded.workflow as Workflow;
     n += 1;
@@ -81,6 +87,6 @@ describe('a run made into a scenario passes against its workflow', () => {
   it('made and passed a test from most of them; the others were still going or forks', () => {
     expect(checked.length).toBeGreaterThan(60);
     expect(refused.filter((x) => x === 'fork')).toHaveLength(0); // the main run is never a fork
-    expect(checked.length + refused.length).toBe(cases.filter((c) => c.scenario.crash === undefined && c.scenario.runs === undefined).length);
+    expect(checked.length + refused.length).toBe(cases.filter(roundTrips).length);
   });
 });

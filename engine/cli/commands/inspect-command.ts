@@ -3,6 +3,7 @@ import type { RestartRecord } from '../../service/run-reader.ts';
 import type { RunCost } from '../../../shared/cost/run-cost.ts';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
 import { budgetName } from '../../../shared/run/run-budget.ts';
+import { fetchedIn, fetchedWords } from '../../../shared/run/revalidation-fetched.ts';
 import { formatCost } from '../../../shared/cost/run-cost.ts';
 import type { PolicySnapshot } from '../../../shared/policy/policy-schema.ts';
 import type { Command } from '../command.ts';
@@ -90,7 +91,11 @@ export function formatRecord(r: (RestartRecord | RunDetail) & { cost?: RunCost; 
       lines.push(`${''.padEnd(width)}  attempt ${a.id} ran on ${a.route.chosen ?? 'no candidate'}: ${a.route.reason}`);
     }
     // A waiting step's latest revalidate check (docs/long-running.md): trigger, verdict and why.
-    if (s.revalidation !== undefined) lines.push(`${''.padEnd(width)}  revalidated after ${s.revalidation.trigger}: ${s.revalidation.verdict}; ${s.revalidation.why}`);
+    if (s.revalidation !== undefined) {
+      lines.push(`${''.padEnd(width)}  revalidated after ${s.revalidation.trigger}: ${s.revalidation.verdict}; ${s.revalidation.why}`);
+      const fetched = fetchedIn(s.revalidation.inputs);
+      if (fetched !== undefined) lines.push(`${''.padEnd(width)}  the check read again first: ${fetchedWords(fetched)}`);
+    }
     lines.push(`${''.padEnd(width)}  next: ${s.next}`);
   }
   return `${lines.join('\n')}\n`;

@@ -1,12 +1,14 @@
 // A waiting step's revalidate check as the step detail shows it (docs/long-running.md): the
 // verdict (fresh or stale) and what triggered the check (a long wait, an engine restart, a
-// migration), when it ran and how long the step had waited, the check itself, each value it read
-// and why it decided so. The engine recorded it as step_revalidated; the restart record keeps the
+// migration), when it ran and how long the step had waited, the check itself, what it read again
+// first (revalidation-fetched.tsx), each value it read and why it decided so. The engine recorded it as step_revalidated; the restart record keeps the
 // latest one on the step.
 import { CircleCheck, RefreshCcw, TriangleAlert } from 'lucide-react';
 import type { RevalidationView as Revalidation } from '../../../shared/api/restart-record.ts';
+import type { RevalidateFetch } from '../../../shared/definition/step-common.ts';
 import { formatDuration } from '../../core/format.ts';
 import { When } from '../../core/when.tsx';
+import { RevalidationFetched } from './revalidation-fetched.tsx';
 import './revalidation.css';
 
 /** What brought the check on, in words. */
@@ -29,9 +31,11 @@ const valueText = (v: unknown): string => (typeof v === 'string' ? v : JSON.stri
 /**
  * The latest revalidate check of a step.
  *
- * @example <RevalidationSection revalidation={step.revalidation} activation={step.activation} />
+ * `fetch`: the read the definition's check runs first, if any; `runId` and `stepId` open a large answer.
+ *
+ * @example <RevalidationSection revalidation={step.revalidation} activation={step.activation} runId={runId} stepId={step.id} />
  */
-export function RevalidationSection({ revalidation: r, activation }: { revalidation: Revalidation; activation: number }) {
+export function RevalidationSection({ revalidation: r, activation, fetch, runId, stepId }: { revalidation: Revalidation; activation: number; fetch?: RevalidateFetch | undefined; runId: string; stepId: string }) {
   const fresh = r.verdict === 'fresh';
   const now = r.inputs !== null && typeof r.inputs === 'object' && 'now' in r.inputs ? (r.inputs as { now: unknown }).now : undefined;
   const read = readValues(r.inputs);
@@ -69,6 +73,7 @@ export function RevalidationSection({ revalidation: r, activation }: { revalidat
             </>
           ) : null}
         </dl>
+        <RevalidationFetched inputs={r.inputs} fetch={fetch} runId={runId} stepId={stepId} />
         {read.length > 0 ? (
           <ul className="rsd-reval-reads" aria-label="values the check read">
             {read.map(([path, value]) => (

@@ -126,7 +126,7 @@ function StepDetailView({ detail, definition, selection, onSelect, actions, note
           ))}
         </div>
       ) : null}
-      {step.revalidation !== undefined ? <RevalidationSection revalidation={step.revalidation} activation={step.activation} /> : null}
+      {step.revalidation !== undefined ? <RevalidationSection revalidation={step.revalidation} activation={step.activation} fetch={definition.steps.find((s) => s.id === step.id)?.revalidate?.fetch} runId={detail.run.id} stepId={step.id} /> : null}
       <HandoffCards definition={definition} stepId={step.id} attempt={attempt} onSelect={onSelect} />
       {attempt === undefined ? <p className="muted">{step.outcome === null ? 'No attempt yet.' : 'No attempt was made.'}</p> : <AttemptSection step={step} attempt={attempt} place={list.firstPlace + attempts.indexOf(attempt)} runId={detail.run.id} />}
       <Provenance entries={provenance} onSelect={onSelect} />

@@ -1,5 +1,7 @@
 // Every place a definition holds a JSONata expression or a template, with what it may read.
 import type { Step } from '../../definition/workflow-schema.ts';
+import type { z } from 'zod';
+import type { HttpConfig } from '../../definition/step-config.ts';
 import type { WorkflowGraph, GraphEdge } from '../graph/workflow-graph.ts';
 import { placeholdersOf } from './template.ts';
 
@@ -51,7 +53,16 @@ export function expressionSitesOf(graph: WorkflowGraph, v: number): ExpressionSi
   // An agent's confidence rule reads its output, like accept (docs/routing.md).
   if (step.kind === 'agent') expr(step.config.choose?.confidence?.expression, ['config', 'choose', 'confidence', 'expression'], { outputOf: v, readerDone: true });
   configSites(step, expr, template);
-  // A revalidate check reads the step's own output as it resumes (docs/long-running.md).
+  // A revalidate check reads the step's own output as it resumes (docs/long-running.md); so do
+  // the templates and expressions of the read it runs first (`revalidate.fetch`).
+  // (A command or a script has no expressions in its config.)
+  const fetch = step.revalidate?.fetch;
+  if (fetch?.kind === 'http') {
+    const at = (path: PropertyKey[]): PropertyKey[] => ['revalidate', 'fetch', ...path];
+    httpSites(fetch.config, (text, path) => expr(text, at(path), { outputOf: v, readerDone: true }), (text, path) => {
+      for (const p of placeholdersOf(text ?? '')) sites.push({ text: p.expression, offset: p.offset, path: at(path), reader: v, outputOf: v, readerDone: true, condition: false });
+    });
+  }
   expr(step.revalidate?.check, ['revalidate', 'check'], { outputOf: v, readerDone: true, condition: true });
   for (const e of graph.out[v] ?? []) {
     if (e.edge.when !== undefined) {
@@ -63,6 +74,13 @@ export function expressionSitesOf(graph: WorkflowGraph, v: number): ExpressionSi
 
 type Add = (text: string | undefined, path: PropertyKey[]) => void;
 
+/** An http config's templates (url, headers) and its body expression: a step's, or a revalidate fetch's. */
+function httpSites(config: z.infer<typeof HttpConfig>, expr: Add, template: Add): void {
+  template(config.url, ['config', 'url']);
+  for (const [k, h] of Object.entries(config.headers ?? {})) template(h, ['config', 'headers', k]);
+  expr(config.body, ['config', 'body']);
+}
+
 function configSites(step: Step, expr: Add, template: Add): void {
   switch (step.kind) {
     case 'agent':
@@ -71,9 +89,7 @@ function configSites(step: Step, expr: Add, template: Add): void {
       expr(step.config.choose?.matchTags, ['config', 'choose', 'matchTags']);
       return;
     case 'http':
-      template(step.config.url, ['config', 'url']);
-      for (const [k, h] of Object.entries(step.config.headers ?? {})) template(h, ['config', 'headers', k]);
-      expr(step.config.body, ['config', 'body']);
+      httpSites(step.config, expr, template);
       return;
     case 'human':
       template(step.config.title, ['config', 'title']);

@@ -32,7 +32,7 @@ describe('planRecovery', () => {
     p.s('sub').children.set(0, { runId: 'r-child', state: null, output: null });
     expect(planRecovery(p.run, p.index).resume).toEqual(['sub']);
     p.run.state = 'succeeded';
-    expect(planRecovery(p.run, p.index)).toEqual({ interrupted: [], ready: [], timers: [], dirty: [], resume: [] });
+    expect(planRecovery(p.run, p.index)).toEqual({ interrupted: [], ready: [], timers: [], dirty: [], resume: [], rechecks: [] });
   });
 
   it('asks to catch up on a waiting event step: an event may have been stored and never delivered', () => {

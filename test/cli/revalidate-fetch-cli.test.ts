@@ -1,0 +1,67 @@
+// A revalidate check that reads again first (`revalidate.fetch`) through the real binary, on a
+// real store, against a supplier on 127.0.0.1: `weft approve` waits for the read before it exits
+// (the approval settles then), and `weft inspect` shows the read beside the check's verdict.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { overrideEnv } from '../env-override.ts';
+import { REPO_ROOT, runWeft } from './run-weft.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'weft-cli-reread-'));
+const db = join(dir, 'store.db');
+const restoreEnv = overrideEnv({ WEFT_CONFIG_DIR: join(dir, 'config'), WEFT_USER: 'ann' });
+const supplier = { price: 1200, gets: 0 };
+let server: Server | undefined;
+let apiBase = '';
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    if (req.method === 'GET') supplier.gets++;
+    res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(req.method === 'POST' ? { orderId: 'O-1' } : { price: supplier.price }));
+  });
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  apiBase = `http://127.0.0.1:${address.port}`;
+  // Every wait that takes any time triggers the check here: the approval comes from another process.
+  const flow = JSON.parse(readFileSync(join(REPO_ROOT, 'test/fixtures/scenarios/quote-reread.weft.json'), 'utf8')) as { steps: { id: string; revalidate?: { afterMs?: number } }[] };
+  for (const s of flow.steps) if (s.revalidate !== undefined) s.revalidate.afterMs = 0;
+  writeFileSync(join(dir, 'quote-reread.weft.json'), JSON.stringify(flow));
+});
+afterAll(async () => {
+  restoreEnv();
+  await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())));
+});
+
+const waitingRun = async (): Promise<string> => {
+  const r = await runWeft(['run', join(dir, 'quote-reread.weft.json'), '--input', JSON.stringify({ apiBase, item: 'laptop' }), '--db', db, '--json']);
+  expect(r.stderr).toBe('');
+  const out = JSON.parse(r.stdout) as { runId: string; state: string };
+  expect(out.state).toBe('waiting');
+  return out.runId;
+};
+
+describe('weft approve and weft inspect with a check that reads again', () => {
+  it('approves, reads the price again before exiting, and inspect shows the read (fresh, then stale)', async () => {
+    const fresh = await waitingRun();
+    const before = supplier.gets;
+    const approved = await runWeft(['approve', fresh, 'approve', '--db', db, '--json']);
+    expect(approved.stderr).toBe('');
+    expect(supplier.gets).toBe(before + 1);
+    const inspected = await runWeft(['inspect', fresh, '--db', db]);
+    expect(inspected.code).toBe(0);
+    expect(inspected.stdout).toMatch(/revalidated after wait: fresh; the check still holds/);
+    expect(inspected.stdout).toMatch(/the check read again first: http read answered in \d+ ms \(status 200\)/);
+    expect(inspected.stdout).toMatch(/^ordered\s+succeeded/m);
+
+    const stale = await waitingRun();
+    supplier.price = 1290;
+    await runWeft(['approve', stale, 'approve', '--db', db]);
+    const record = JSON.parse((await runWeft(['inspect', stale, '--db', db, '--json'])).stdout) as { steps: { id: string; revalidation?: { verdict: string; inputs: { fetched?: { ok: boolean; output: { body: { price: number } } } } } }[] };
+    const step = record.steps.find((s) => s.id === 'approve');
+    expect(step?.revalidation).toMatchObject({ verdict: 'stale', inputs: { fetched: { ok: true, output: { body: { price: 1290 } } } } });
+  });
+});
