@@ -80,9 +80,8 @@ export function RevalidationSection({ step, ctx }: { step: Step; ctx: FieldConte
   const declared = step.revalidate !== undefined;
   if (!declared && !waitsOnTheWorld(step.kind)) return null;
   const fetch = fetchOf(step);
-  // Until a check is written there is no `revalidate` to hold the other fields.
-  const commit: FieldContext['commit'] = (path, value) =>
-    !declared && path !== 'revalidate.check' ? 'write the check first: the wait and the description belong to it' : ctx.commit(path, value);
+  // Until a check is written there is no `revalidate` to hold the wait and the description.
+  const specs = declared ? REVALIDATE_FIELDS : REVALIDATE_FIELDS.filter((f) => f.path === 'revalidate.check');
   const remove = (): void => {
     setAdding(false);
     if (declared) ctx.commit('revalidate', undefined);
@@ -92,7 +91,8 @@ export function RevalidationSection({ step, ctx }: { step: Step; ctx: FieldConte
       <Findings found={found} />
       {declared || adding ? (
         <>
-          <StepFields specs={REVALIDATE_FIELDS} step={step} ctx={{ ...ctx, commit }} />
+          <StepFields specs={specs} step={step} ctx={ctx} />
+          {declared ? null : <p className="ins-hint reval-then">Once the check is written: the wait that triggers it, and what it guards.</p>}
           {fetch === undefined ? null : <FetchView fetch={fetch} />}
           <button type="button" className="ins-add reval-remove" onClick={remove} data-testid="revalidate-remove">
             <Trash2 size={12} aria-hidden="true" />
