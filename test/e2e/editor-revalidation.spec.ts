@@ -19,6 +19,12 @@ const FETCH = { kind: 'http', config: { method: 'GET', url: '{{ input.apiBase }}
 
 test.beforeAll(async () => {
   ws = exampleWorkspace();
+  // A check on a step that never waits, so never resumes: the validator says so in the section.
+  writeFileSync(join(ws.dir, 'misplaced-check.weft.json'), JSON.stringify({
+    format: 'weft/v1', id: 'misplaced-check', version: 1, name: 'A check where none can run',
+    steps: [{ id: 'shape', kind: 'transform', config: { expression: '1' }, revalidate: { check: 'true' } }, { id: 'done', kind: 'end' }],
+    edges: [{ id: 'shaped', from: 'shape', to: 'done' }],
+  }, null, 2));
   served = await startServe(ws);
 });
 
@@ -110,7 +116,7 @@ test('a check added in the inspector is saved with its wait and description; its
   expect(stepOf('research-review.weft.json', 'review')).not.toHaveProperty('revalidate');
 });
 
-test("a declared check shows as declared, and the section is only on steps that wait", async ({ page }) => {
+test('a declared check shows as declared; the section is on steps that wait, or that declare a check where none can run', async ({ page }) => {
   const section = await openRevalidation(page, 'trip-saga', 'traveller_confirms');
   await expect(page.getByTestId('field-revalidate.check')).toContainText('$millis() <= $toMillis(steps.quote_trip.output.body.heldUntil)');
   await expect(page.getByTestId('field-revalidate.afterMs')).toHaveValue('1h');
@@ -120,6 +126,10 @@ test("a declared check shows as declared, and the section is only on steps that 
   await node(page, 'book_car').click();
   await expect(page.getByTestId('step-inspector')).toBeVisible();
   await expect(page.locator('[data-section="revalidation"]')).toHaveCount(0);
+
+  const misplaced = await openRevalidation(page, 'misplaced-check', 'shape');
+  await expect(misplaced.getByTestId('revalidate-finding-revalidate-not-waiting')).toContainText('only a step that waits (human, event, wait) resumes');
+  await expect(page.getByTestId('field-revalidate.check')).toContainText('true');
 });
 
 test('a revalidate fetch is shown read-only and kept as it is when the check is edited', async ({ page }) => {
