@@ -51,7 +51,8 @@ async function openRevalidation(page: Page, workflow: string, stepId: string): P
 }
 
 /** Scrolls the inspector so the whole section shows (its end at the panel's end, when it is the last). */
-const showWhole = (section: Locator): Promise<void> => section.evaluate("(el) => el.scrollIntoView({ block: 'end' })");
+const showWhole = (section: Locator): Promise<void> =>
+  section.evaluate((el) => (el as unknown as { scrollIntoView(options: { block: string }): void }).scrollIntoView({ block: 'end' }));
 
 async function save(page: Page): Promise<void> {
   await page.keyboard.press(`${MOD}+s`);
