@@ -73,6 +73,10 @@ test('a check added in the inspector is saved with its wait and description; its
   await expect(page.getByTestId('field-revalidate.afterMs')).toHaveCount(0);
 
   const check = page.getByTestId('field-revalidate.check');
+  // The check reads the step's own new output (the decision), so completion offers it.
+  await page.keyboard.type('outp');
+  await expect(page.locator('.cm-tooltip-autocomplete')).toContainText('output');
+  await page.keyboard.press('Escape');
   await typeCode(page, 'field-revalidate.check', '$millis() - $toMillis(run.startedAt) < 604800000');
   await page.getByTestId('field-revalidate.afterMs').fill('1d');
   await page.getByTestId('field-revalidate.description').fill('the research is at most a week old');

@@ -1,6 +1,6 @@
 // The Revalidation section of a step's form (docs/long-running.md, "Revalidation on resume"): the
-// check a waiting step (human, event, wait) runs when it resumes, with the wait that triggers it
-// and what it guards; added and removed here. A `fetch` (a read the check runs first) has no
+// check a waiting step (human, event, wait) runs when it resumes (it reads the step's own new
+// `output` too), with the wait that triggers it and what it guards; added and removed here. A `fetch` (a read the check runs first) has no
 // form: it is shown as it is, read-only, and kept untouched by every edit of the other fields.
 import { useContext, useMemo, useState } from 'react';
 import { AlertTriangle, CircleAlert, Plus, Trash2 } from 'lucide-react';
@@ -13,6 +13,7 @@ import { CodeInput } from './code-input.tsx';
 import { exactDuration } from './duration.ts';
 import { ElementSite } from './field-diagnostics.ts';
 import { REVALIDATE_FIELDS } from './field-specs.ts';
+import { schemaFields } from './scope.ts';
 import { Section } from './section.tsx';
 import { useInspectorUi } from './inspector-ui-store.ts';
 import { StepFields } from './step-fields.tsx';
@@ -91,7 +92,7 @@ export function RevalidationSection({ step, ctx }: { step: Step; ctx: FieldConte
       <Findings found={found} />
       {declared || adding ? (
         <>
-          <StepFields specs={specs} step={step} ctx={ctx} />
+          <StepFields specs={specs} step={step} ctx={{ ...ctx, scope: { ...ctx.scope, output: schemaFields(step.output) } }} />
           {declared ? null : <p className="ins-hint reval-then">Once the check is written: the wait that triggers it, and what it guards.</p>}
           {fetch === undefined ? null : <FetchView fetch={fetch} />}
           <button type="button" className="ins-add reval-remove" onClick={remove} data-testid="revalidate-remove">
