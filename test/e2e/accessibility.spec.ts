@@ -7,6 +7,7 @@
 // summary. No rule is disabled and no region excluded (docs/accessibility.md).
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { writePartialWorkflow } from './partial-workflow.ts';
 import { exampleWorkspace, setTheme, startFakeApi, startServe, weft, type FakeApi, type Served, type Theme, type Workspace } from './weft-serve.ts';
 
 let ws: Workspace;
@@ -14,7 +15,7 @@ let served: Served;
 let api: FakeApi;
 /** One page for the file: the token is read once, each test goes to its page by address. */
 let page: Page;
-const runs = { booked: '', failed: '', waiting: '' };
+const runs = { booked: '', failed: '', waiting: '', partial: '' };
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
@@ -42,6 +43,9 @@ test.beforeAll(async ({ browser }) => {
   expect((await weft(ws, ['approve', runs.booked, 'traveller_confirms'])).code).toBe(0); // the traveller confirms the quoted price
   runs.failed = await runId(['run', 'trip-saga.weft.json', '--input', JSON.stringify(trip('T-2', '2026-05-10'))], 1);
   runs.waiting = await runId(['run', 'research-review.weft.json', '--input', JSON.stringify({ topic: 'durable workflow engines', audience: 'platform engineers' })], 3);
+  // A run whose import finished part of its work first: the partial attempt's colour is text there.
+  writePartialWorkflow(ws);
+  runs.partial = await runId(['run', 'imports.weft.json'], 0);
   served = await startServe(ws);
   // axe's AxeBuilder needs a page of a context of its own (it opens a blank page there to finish).
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -173,4 +177,18 @@ test('compare', async () => {
   await expect(page.getByTestId('compare-view')).toBeVisible();
   await expect(page.getByTestId('first-difference')).toBeVisible();
   await expectNoSeriousViolation('compare');
+});
+
+test('a run with a partial attempt, that attempt open', async () => {
+  await page.goto(`${served.url}/#/run/${runs.partial}`);
+  await expect(page.getByTestId('run-state')).toHaveText('succeeded');
+  const toggle = page.getByTestId('timeline-legend-toggle');
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await expect(page.getByTestId('timeline-legend')).toContainText('attempt partly done');
+  await page.getByTestId('record-step-import').click();
+  await page.getByTestId('attempt-tab-import/1.1').click();
+  await expect(page.getByTestId('attempt-partial')).toContainText('Partly done');
+  // The pointer off the step list, so no row is analysed as hovered.
+  await page.mouse.move(0, 0);
+  await expectNoSeriousViolation('a run with a partial attempt, that attempt open');
 });

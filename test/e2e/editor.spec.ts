@@ -5,7 +5,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { appChrome, exampleWorkspace, REPO_ROOT, shootBothThemes, startServe, type Served, type Workspace } from './weft-serve.ts';
+import { appChrome, exampleWorkspace, openEditor as openServedEditor, REPO_ROOT, shootBothThemes, startServe, typeCode, type Served, type Workspace } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
@@ -51,13 +51,7 @@ function stepNodes(page: Page, ids: readonly string[]): Record<string, Locator> 
   return Object.fromEntries(ids.map((id) => [`step ${id}`, node(page, id)]));
 }
 
-async function openEditor(page: Page, id: string): Promise<void> {
-  await page.goto(served.address);
-  await expect(page.getByTestId('workflow-list')).toBeVisible();
-  await page.getByTestId(`workflow-row-${id}`).click();
-  await expect(page.getByTestId('editor-canvas')).toBeVisible();
-  await expect(page.locator('.react-flow__node').first()).toBeVisible();
-}
+const openEditor = (page: Page, id: string): Promise<void> => openServedEditor(page, served, id);
 
 const node = (page: Page, id: string): Locator => page.getByTestId(`step-node-${id}`);
 const fileText = (id: string): string => readFileSync(join(ws.dir, `${id}.weft.json`), 'utf8');
@@ -89,14 +83,6 @@ async function connect(page: Page, from: string, to: string): Promise<void> {
   await page.mouse.down();
   await page.mouse.move(target.x + target.width / 2, target.y + target.height / 2, { steps: 12 });
   await page.mouse.up();
-}
-
-/** Types into a CodeMirror field, replacing what it held. */
-async function typeCode(page: Page, testId: string, text: string): Promise<void> {
-  const input = page.getByTestId(`${testId}-input`);
-  await input.click();
-  await page.keyboard.press(`${MOD}+a`);
-  await page.keyboard.type(text);
 }
 
 test('draws a workflow from the palette, connects it with an outcome and a condition, and saves it', async ({ page }) => {

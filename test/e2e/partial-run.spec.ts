@@ -4,27 +4,15 @@
 // partial attempt striped in its own colour (and the legend names it); the step detail says
 // "Partly done", shows the part done as its output and what remained.
 import { expect, test } from '@playwright/test';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { exampleWorkspace, openRunFromList, type Served, shootBothThemes, startServe, weft, type Workspace } from './weft-serve.ts';
+import { writePartialWorkflow } from './partial-workflow.ts';
 
 let ws: Workspace;
 let served: Served;
 
-const IMPORT = `const p = process.env.WEFT_PARTIAL;
-if (p === undefined) process.stdout.write(JSON.stringify({ $partial: { output: { imported: ['a.csv', 'b.csv'] }, remaining: { files: ['c.csv', 'd.csv'] } } }));
-else { const e = JSON.parse(p); process.stdout.write(JSON.stringify({ imported: [...e.output.imported, ...e.remaining.files] })); }`;
-
 test.beforeAll(async () => {
   ws = exampleWorkspace();
-  writeFileSync(join(ws.dir, 'imports.weft.json'), JSON.stringify({
-    format: 'weft/v1', id: 'imports', version: 1, name: 'Nightly imports',
-    steps: [
-      { id: 'import', name: 'Import files', kind: 'command', config: { argv: [process.execPath, '-e', IMPORT] }, retry: { maxAttempts: 3, initialIntervalMs: 200 } },
-      { id: 'done', kind: 'end' },
-    ],
-    edges: [{ id: 'imported', from: 'import', to: 'done' }],
-  }, null, 2));
+  writePartialWorkflow(ws);
   served = await startServe(ws);
 });
 

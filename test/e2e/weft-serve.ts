@@ -144,6 +144,22 @@ export async function listenLoopback(handler: RequestListener): Promise<Loopback
   };
 }
 
+/** Opens workflow `id` in the editor from the workflows list, and waits for its steps on the canvas. */
+export async function openEditor(page: Page, served: Pick<Served, 'address'>, id: string): Promise<void> {
+  await page.goto(served.address);
+  await expect(page.getByTestId('workflow-list')).toBeVisible();
+  await page.getByTestId(`workflow-row-${id}`).click();
+  await expect(page.getByTestId('editor-canvas')).toBeVisible();
+  await expect(page.locator('.react-flow__node').first()).toBeVisible();
+}
+
+/** Types into a CodeMirror field of the inspector (its `data-testid`), replacing what it held. */
+export async function typeCode(page: Page, testId: string, text: string): Promise<void> {
+  await page.getByTestId(`${testId}-input`).click();
+  await page.keyboard.press(`${process.platform === 'darwin' ? 'Meta' : 'Control'}+a`);
+  await page.keyboard.type(text);
+}
+
 export type Theme = 'light' | 'dark';
 
 /** Sets the theme as the app stores a choice: in localStorage, and on the root element. */

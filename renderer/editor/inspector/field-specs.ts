@@ -37,6 +37,13 @@ export const EFFECT_FIELDS: FieldSpec[] = [
   { path: 'onRevise', label: 'On revision', unset: 'default: ask if external, else rerun' },
 ];
 
+/** A waiting step's check on resume (docs/long-running.md, "Revalidation on resume"); `fetch` has no control: the JSON view edits it. */
+export const REVALIDATE_FIELDS: FieldSpec[] = [
+  { path: 'revalidate.check', label: 'Check', widget: 'jsonata-multiline', hint: 'JSONata: true means still fresh; reads input, steps, run, output and $now(), $millis(), $waitedMs, $trigger' },
+  { path: 'revalidate.afterMs', label: 'After a wait of', widget: 'duration', hint: 'a shorter wait skips the check; a restart or a migration always runs it', placeholder: '0 (every wait)' },
+  { path: 'revalidate.description', label: 'What it guards', widget: 'multiline', placeholder: 'e.g. the quoted total still holds' },
+];
+
 export const ADVANCED_FIELDS: FieldSpec[] = [
   { path: 'compensation', label: 'Compensation', widget: 'step-select' },
   { path: 'resource', label: 'Resource pool', widget: 'resource' },

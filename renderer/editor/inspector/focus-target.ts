@@ -68,6 +68,7 @@ const STEP_SECTIONS: Record<string, string> = {
   timeoutMs: 'reliability',
   deadlineMs: 'reliability',
   onExhausted: 'reliability',
+  revalidate: 'revalidation',
   effect: 'effect',
   idempotencyKey: 'effect',
   onRevise: 'effect',

@@ -15,6 +15,8 @@ export interface ExpressionScope {
   input: string[];
   steps: ScopeStep[];
   run: string[];
+  /** The step's own output fields, where an expression reads `output` (a revalidate check). */
+  output?: string[];
 }
 
 /** The fields of `run` an expression may read (docs/definition-format.md, "Expressions"). */

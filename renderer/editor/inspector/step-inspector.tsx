@@ -1,33 +1,20 @@
-// The form of one step: basics, its kind's config, data, reliability, effect and advanced.
+// The form of one step: basics, its kind's config, data, reliability, revalidation (waiting
+// steps), effect and advanced.
 import { StepLessons } from './step-lessons.tsx';
 import type { Step, Workflow } from '../../../shared/definition/workflow-schema.ts';
-import { Step as StepSchema } from '../../../shared/definition/workflow-schema.ts';
 import { KindIcon } from '../../graph/kind-icon.tsx';
 import { KIND_VIEWS } from '../../kinds/kind-views.ts';
-import type { FieldSpec } from '../../kinds/field-spec.ts';
 import { Section } from './section.tsx';
 import { IdField } from './id-field.tsx';
 import { TextField } from './basic-fields.tsx';
-import { AutoField, type FieldContext } from './auto-field.tsx';
+import type { FieldContext } from './auto-field.tsx';
+import { StepFields as Fields } from './step-fields.tsx';
+import { RevalidationSection } from './revalidation-section.tsx';
 import { ADVANCED_FIELDS, DATA_FIELDS, EFFECT_FIELDS, RELIABILITY_FIELDS } from './field-specs.ts';
 import { commitFor } from './use-commit.ts';
 import { stepIdError } from './element-edits.ts';
 import { scopeFor } from './scope.ts';
 import { exactDuration } from './duration.ts';
-
-const schemaOf = (kind: Step['kind']) => StepSchema.options.find((o) => o.shape.kind.value === kind) ?? StepSchema.options[0];
-
-function Fields({ specs, step, ctx }: { specs: readonly FieldSpec[]; step: Step; ctx: FieldContext }) {
-  const schema = schemaOf(step.kind);
-  const element: Record<string, unknown> = { ...step };
-  return (
-    <>
-      {specs.map((spec) => (
-        <AutoField key={`${step.id}:${spec.path}`} spec={spec} schema={schema} element={element} ctx={ctx} />
-      ))}
-    </>
-  );
-}
 
 function reliabilitySummary(step: Step): string | undefined {
   const parts: string[] = [];
@@ -87,6 +74,7 @@ export function StepInspector({ doc, step }: { doc: Workflow; step: Step }) {
       <Section scope="step" id="reliability" title="Reliability" summary={reliabilitySummary(step)}>
         <Fields specs={RELIABILITY_FIELDS} step={step} ctx={ctx} />
       </Section>
+      <RevalidationSection step={step} ctx={ctx} />
       <Section scope="step" id="effect" title="Effect" summary={step.effect}>
         <Fields specs={EFFECT_FIELDS} step={step} ctx={ctx} />
       </Section>

@@ -28,6 +28,19 @@ describe('editField on a step', () => {
     expect(empty).toEqual({ ok: false, error: 'input: an expression cannot be empty' });
   });
 
+  it("a revalidate check is written by its fields: the first makes it, edits keep its other keys, removing drops it", () => {
+    const review = { type: 'step', id: 'review' } as const;
+    const made = ok(editField(doc, review, ['revalidate', 'check'], '$waitedMs < 3600000'));
+    expect(step(made, 'review')).toMatchObject({ revalidate: { check: '$waitedMs < 3600000' } });
+    const timed = ok(editField(made, review, ['revalidate', 'afterMs'], 3_600_000));
+    const described = ok(editField(timed, review, ['revalidate', 'description'], 'the approval is recent'));
+    const edited = ok(editField(described, review, ['revalidate', 'check'], '$waitedMs < 7200000'));
+    expect(step(edited, 'review')).toMatchObject({ revalidate: { check: '$waitedMs < 7200000', afterMs: 3_600_000, description: 'the approval is recent' } });
+    expect(editField(edited, review, ['revalidate', 'check'], '')).toEqual({ ok: false, error: 'revalidate.check: an expression cannot be empty' });
+    expect(editField(doc, review, ['revalidate', 'afterMs'], 60_000)).toEqual({ ok: false, error: expect.stringMatching(/^revalidate\.check: /) });
+    expect(step(ok(editField(edited, review, ['revalidate'], undefined)), 'review')).not.toHaveProperty('revalidate');
+  });
+
   it('accepts a value that only breaks a cross-field rule (the validator reports it)', () => {
     const next = ok(editField(doc, { type: 'step', id: 'both' }, ['config', 'mode'], 'atLeast'));
     expect(step(next, 'both')).toMatchObject({ config: { mode: 'atLeast' } });

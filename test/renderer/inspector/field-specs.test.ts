@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ADVANCED_FIELDS, DATA_FIELDS, EFFECT_FIELDS, RELIABILITY_FIELDS } from '../../../renderer/editor/inspector/field-specs.ts';
+import { ADVANCED_FIELDS, DATA_FIELDS, EFFECT_FIELDS, RELIABILITY_FIELDS, REVALIDATE_FIELDS } from '../../../renderer/editor/inspector/field-specs.ts';
 import { configFields } from '../../../renderer/kinds/kind-views.ts';
 import { schemaAt } from '../../../renderer/editor/inspector/zod-field.ts';
 import { segmentsOf } from '../../../renderer/editor/inspector/form-values.ts';
@@ -39,6 +39,7 @@ describe('config forms', () => {
     const sections: Array<[string, typeof DATA_FIELDS]> = [
       ['data', DATA_FIELDS],
       ['reliability', RELIABILITY_FIELDS],
+      ['revalidation', REVALIDATE_FIELDS],
       ['effect', EFFECT_FIELDS],
       ['advanced', ADVANCED_FIELDS],
     ];

@@ -30,6 +30,8 @@ describe('focusTarget', () => {
     ['$.steps[2].config.url', { element: { type: 'step', id: 'charge' }, section: 'config', fields: ['config.url', 'config'] }],
     ['$.steps[0].input', { element: { type: 'step', id: 'quote' }, section: 'data', fields: ['input'] }],
     ['$.steps[2].retry.maxAttempts', { element: { type: 'step', id: 'charge' }, section: 'reliability', fields: ['retry.maxAttempts', 'retry'] }],
+    ['$.steps[1].revalidate.check', { element: { type: 'step', id: 'review' }, section: 'revalidation', fields: ['revalidate.check', 'revalidate'] }],
+    ['$.steps[1].revalidate', { element: { type: 'step', id: 'review' }, section: 'revalidation', fields: ['revalidate'] }],
     ['$.steps[2].idempotencyKey', { element: { type: 'step', id: 'charge' }, section: 'effect', fields: ['idempotencyKey'] }],
     ['$.steps[2].compensation', { element: { type: 'step', id: 'charge' }, section: 'advanced', fields: ['compensation'] }],
     ['$.steps[1].id', { element: { type: 'step', id: 'review' }, section: 'basics', fields: ['id'] }],
