@@ -7,8 +7,8 @@
 // never ended are not recordings: the replay shows what the new definition does on its own.
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import type { AttemptResult } from '../executors/executor.ts';
-import { attemptErrorCode } from '../../shared/events/attempt-error-codes.ts';
-import { fetchedIn, readName } from '../../shared/run/revalidation-fetched.ts';
+import { readName } from '../../shared/run/revalidation-fetched.ts';
+import { recordedReads } from './recorded-reads.ts';
 
 /** One recorded attempt of a step: its input hash, what it answered and in how much time. */
 export interface RecordedAttempt {
@@ -54,8 +54,6 @@ const CONTRACT_CODES: ReadonlySet<string> = new Set(['invalid_output', 'acceptan
 export function recordingsOf(events: readonly RunEvent[]): Recordings {
   const createdAt = events[0]?.at ?? 0;
   const started = new Map<string, { inputHash: string; input: unknown; at: number }>();
-  /** The input hash of every attempt that started: a revalidate check's read is recorded under its step's attempt. */
-  const hashes = new Map<string, string>();
   const opened = new Map<string, { inputHash: string; at: number }>();
   const attempts = new Map<string, RecordedAttempt[]>();
   const decisions = new Map<string, RecordedDecision[]>();
@@ -77,7 +75,6 @@ export function recordingsOf(events: readonly RunEvent[]): Recordings {
       case 'attempt_started':
         // A pinned attempt (debug run) called nothing: no recording.
         if (e.data.pinned !== true && e.step !== null) started.set(key(e), { inputHash: e.data.inputHash, input: e.data.input, at: e.at });
-        hashes.set(key(e), e.data.inputHash);
         break;
       case 'task_opened': {
         const s = started.get(key(e));
@@ -124,16 +121,6 @@ export function recordingsOf(events: readonly RunEvent[]): Recordings {
       case 'attempt_unknown':
         ended(e, { outcome: 'unknown', reason: e.data.error.message, ...(e.data.meta === undefined ? {} : { meta: e.data.meta }) });
         break;
-      case 'step_revalidated': {
-        // The read a check ran first (revalidate.fetch) answers the replay's read of that step's attempt.
-        const f = fetchedIn(e.data.inputs);
-        if (f === undefined || e.step === null) break;
-        const result: AttemptResult = f.ok
-          ? { outcome: 'succeeded', output: f.output }
-          : { outcome: 'failed', code: attemptErrorCode(f.error?.code ?? 'failed'), message: f.error?.message ?? 'the read failed', retryable: false };
-        add(attempts, readName(e.step), { inputHash: hashes.get(key(e)) ?? '', input: null, result, durationMs: f.durationMs });
-        break;
-      }
       case 'event_received':
         out.push({ atMs: Math.max(0, e.data.receivedAt - createdAt), name: e.data.name, key: e.data.key, id: e.data.id, data: e.data.data });
         break;
@@ -141,5 +128,7 @@ export function recordingsOf(events: readonly RunEvent[]): Recordings {
         break;
     }
   }
+  // The read a check ran first (revalidate.fetch) answers the replay's read of that step's attempt.
+  for (const r of recordedReads(events)) add(attempts, readName(r.step), { inputHash: r.inputHash, input: null, result: r.result, durationMs: r.fetched.durationMs });
   return { attempts, decisions, events: out };
 }

@@ -1,8 +1,8 @@
 // A run becomes a test (issue 22 part 2, docs/evolution.md): a stored run's log turned into one
 // scenario of docs/scenarios.md. Its input is the run's first input, with each revision at its
-// offset; every call out to the world gets its recorded answer as a scripted outcome; people's
-// decisions, delivered events and operator actions come at their offsets; and `expect` is how the
-// run ended, step by step. Run against the same workflow it passes; against a changed one it
+// offset; every call out to the world (a revalidate check's read included) gets its recorded
+// answer as a scripted outcome; people's decisions, delivered events and operator actions come at
+// their offsets; and `expect` is how the run ended, step by step. Run against the same workflow it passes; against a changed one it
 // shows what the change does to the run. A sensitive value, which the log holds as its redacted
 // reference, is the placeholder in the scenario (shared/artifacts/sensitive-placeholder.ts): the
 // scenario never holds the secret, nor its hash.
@@ -14,6 +14,7 @@ import type { RunModel } from '../../shared/run/run-model.ts';
 import { Scenario } from '../../shared/scenario/scenario-schema.ts';
 import { recordedCalls, scriptOf } from './recorded-script.ts';
 import { recordedInputs } from './recorded-inputs.ts';
+import { readCalls } from './recorded-reads.ts';
 import { recordedExpect } from './recorded-expect.ts';
 
 /** Why a run cannot become a test: `not-finished` (still going), `fork` (its start came from another run), `pinned` (a debug run pinned a step the engine computes). */
@@ -77,6 +78,8 @@ export function runToScenario(model: RunModel, events: readonly RunEvent[]): Run
   }
   const steps: Record<string, ReturnType<typeof scriptOf>> = {};
   for (const [id, calls] of recordedCalls(events, kindOf)) steps[id] = scriptOf(calls);
+  // The reads the run's revalidate checks ran first, answered as they were (`STEP.revalidate`).
+  for (const [name, calls] of readCalls(events)) steps[name] = scriptOf(calls);
   const inputs = recordedInputs(model.workflow, events);
   const revised = inputs.revise.length > 0;
   const scenario = Scenario.parse(withPlaceholders({
