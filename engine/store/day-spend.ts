@@ -48,6 +48,12 @@ export interface DaySpent {
   workspace: number;
 }
 
+/** What a run's row says of its spend; null for a run that does not count (a replay) or has no row. */
+type RunSpendRow = { workflowId: string; day: number | null; micros: number } | null;
+
+/** Runs whose row afterWrite keeps before it starts again. */
+const ROW_CACHE = 10_000;
+
 /** What is added to a day's spend of a workflow, in millionths. */
 interface SpendAdded {
   day: number;
@@ -63,6 +69,14 @@ export class DaySpend implements BatchPart {
    * run's admission reads no row while nobody else wrote.
    */
   private cached: { day: number; version: number; micros: Map<string, number> } | undefined;
+  /**
+   * What the rows of runs seen lately hold (workflow, spend day, spend), as of `rowsVersion`: this
+   * store writes them, and a run it created has none yet. Forgotten whole when another
+   * connection has committed since (a command that acted on a run in another process).
+   */
+  private readonly rows = new Map<string, RunSpendRow>();
+  private rowsVersion: number | undefined;
+  private present: boolean | undefined;
 
   constructor(private readonly work: UnitOfWork) {}
 
@@ -109,6 +123,10 @@ export class DaySpend implements BatchPart {
       write: ({ events }) => {
         added = this.afterWrite(events);
       },
+      // Nothing was written: the rows kept may say what the batch would have written.
+      failed: () => {
+        this.rows.clear();
+      },
       // Written: the day kept for admission has them too (what failed is in neither).
       committed: () => {
         const c = this.cached;
@@ -127,7 +145,18 @@ export class DaySpend implements BatchPart {
   private afterWrite(events: readonly RunEvent[]): SpendAdded[] {
     let costs: Map<string, [day: number, micros: number][]> | undefined;
     let finished: Set<string> | undefined;
+    const version = this.work.stmt('PRAGMA data_version').pluck().get() as number;
+    if (version !== this.rowsVersion) {
+      this.rows.clear();
+      this.rowsVersion = version;
+    }
     for (const e of events) {
+      if (e.type === 'run_created') {
+        // A run this batch creates: its row (written by the projection just before) has spent nothing.
+        if (this.rows.size >= ROW_CACHE) this.rows.clear();
+        this.rows.set(e.runId, { workflowId: e.data.workflowId, day: null, micros: 0 });
+        continue;
+      }
       if (e.type === 'run_state_changed') {
         if (isFinishedRunState(e.data.state)) (finished ??= new Set()).add(e.runId);
         else finished?.delete(e.runId);
@@ -142,14 +171,13 @@ export class DaySpend implements BatchPart {
       if (list === undefined) costs.set(e.runId, [item]);
       else list.push(item);
     }
-    if (costs === undefined && finished === undefined) return [];
+    if ((costs === undefined && finished === undefined) || !this.kept()) return [];
     const spent: SpendAdded[] = [];
     const moved: SpendAdded[] = [];
     for (const runId of new Set([...(costs?.keys() ?? []), ...(finished ?? [])])) {
-      // A replay (kind 'replay') does not count toward budgets; a run without a row has nothing to keep.
-      const row = this.work.stmt("SELECT workflow_id, spend_day, spend_micros FROM runs WHERE id = ? AND kind = 'run'").raw().get(runId) as [string, number | null, number] | undefined;
-      if (row === undefined) continue;
-      const [workflowId, day0, micros0] = row;
+      const row = this.rowOf(runId);
+      if (row === null) continue;
+      const { workflowId, day: day0, micros: micros0 } = row;
       let day = day0;
       let micros = micros0;
       for (const [d, x] of costs?.get(runId) ?? []) {
@@ -167,12 +195,32 @@ export class DaySpend implements BatchPart {
       // Only a change of day touches the index (SQLite updates an index only for the columns a statement sets).
       if (day !== day0) this.work.stmt('UPDATE runs SET spend_day = ?, spend_micros = ? WHERE id = ?').run(day, micros, runId);
       else if (micros !== micros0) this.work.stmt('UPDATE runs SET spend_micros = ? WHERE id = ?').run(micros, runId);
+      row.day = day;
+      row.micros = micros;
     }
     if (moved.length > 0) {
       const add = this.work.stmt('INSERT INTO spend_by_day (day, workflow_id, micros) VALUES (?, ?, ?) ON CONFLICT (day, workflow_id) DO UPDATE SET micros = micros + excluded.micros');
       for (const x of moved) add.run(x.day, x.workflowId, x.micros);
     }
     return spent;
+  }
+
+  /** Whether runs keep their spend (schema 17): the builds of earlier migrations, and tests' older stores, run without it. */
+  private kept(): boolean {
+    this.present ??= (this.work.db.prepare("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'spend_day'").pluck().get() as number) === 1;
+    return this.present;
+  }
+
+  /** The run's row as this store last wrote or read it; read when not known. A replay's (kind 'replay', not counted), or a missing one, is null. */
+  private rowOf(runId: string): RunSpendRow {
+    const known = this.rows.get(runId);
+    if (known !== undefined) return known;
+    const found = this.work.stmt("SELECT workflow_id, spend_day, spend_micros FROM runs WHERE id = ? AND kind = 'run'").raw().get(runId) as [string, number | null, number] | undefined;
+    if (found === undefined) return null; // not kept: a row written later is read then
+    const row = { workflowId: found[0], day: found[1], micros: found[2] };
+    if (this.rows.size >= ROW_CACHE) this.rows.clear();
+    this.rows.set(runId, row);
+    return row;
   }
 
 }
