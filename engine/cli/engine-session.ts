@@ -45,7 +45,7 @@ export async function withServiceAt<T>(dbPath: string, command: string, io: CliI
  * function that decides a command's store): by the `weft serve` that owns that store, if one
  * runs, whose answer is parsed with `answer`; else here, under the store's lease, with `here`.
  */
-export async function performOnStore<S extends z.ZodType>(
+export function performOnStore<S extends z.ZodType>(
   dbPath: string,
   command: string,
   io: CliIo,
@@ -54,11 +54,37 @@ export async function performOnStore<S extends z.ZodType>(
   here: (service: EngineService) => Promise<z.infer<S>>,
   mode: SessionMode = 'write',
 ): Promise<z.infer<S>> {
+  return postOnStore(dbPath, command, io, () => ({ path: '/api/commands', body: typed }), answer, here, mode);
+}
+
+/**
+ * As performOnStore, for a command the server takes on a route of its own (`weft artifact open`:
+ * POST /api/runs/:id/artifact): `request` makes what the owner is sent (only when there is one),
+ * `here` is what runs when no server owns the store, or the one there was gone before it took the
+ * request.
+ */
+export async function postOnStore<S extends z.ZodType>(
+  dbPath: string,
+  command: string,
+  io: CliIo,
+  request: () => OwnerRequest | Promise<OwnerRequest>,
+  answer: S,
+  here: (service: EngineService) => Promise<z.infer<S>>,
+  mode: SessionMode = 'write',
+): Promise<z.infer<S>> {
   const { storeOwner } = await import('./store-owner.ts');
   const owner = await storeOwner(dbPath);
-  const sent = owner === undefined ? undefined : await owner.perform(typed, answer);
-  if (sent?.answered === true) return sent.value;
+  if (owner === undefined) return withServiceAt(dbPath, command, io, here, mode);
+  const { path, body } = await request();
+  const sent = await owner.post(path, body, answer);
+  if (sent.answered) return sent.value;
   return withServiceAt(dbPath, command, io, here, mode);
+}
+
+/** A POST to the store's owner: its route and its JSON body. */
+export interface OwnerRequest {
+  path: `/api/${string}`;
+  body: unknown;
 }
 
 /**

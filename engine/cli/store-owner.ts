@@ -5,25 +5,24 @@
 // is the user's own and only theirs (a file someone else planted would receive the user's inputs),
 // it names a live process and a loopback address, and the server there answers /api/health naming
 // this very store file (a folder may hold several stores). The command goes as a typed command
-// (POST /api/commands) that carries content only; the CLI has already read every file it names,
-// with the user's own permissions. Node's http client (loopback-request.ts) is imported only when
+// (POST /api/commands), or to a route of its own (`weft bulk`, `weft artifact open`), and carries
+// content only; the CLI has already read every file it names, with the user's own permissions. Node's http client (loopback-request.ts) is imported only when
 // an endpoint file is there: a store no server owns, the usual case, costs a command one stat.
 import { statSync } from 'node:fs';
 import type { z } from 'zod';
 import { ApiErrorBody } from '../../shared/api/api-error.ts';
-import type { ForwardedCommand } from '../../shared/api/forwarded-command.ts';
 import { readEndpointFile } from '../host/endpoint-file.ts';
 import { ServiceError, type ServiceErrorCode } from '../service/service-error.ts';
 
 export interface StoreOwner {
   url: string;
   /**
-   * Has the server perform the command and answers its (parsed) answer; `answered: false` when
-   * the server was gone before it took the command, which may then run here. A refusal is thrown
-   * as the ServiceError the server raised, so it prints as it does when the command runs here.
+   * Has the server perform the request (a typed command to POST /api/commands, or another POST
+   * route: the bulk routes of `weft bulk`, a run's artifact route of `weft artifact open`) and
+   * answers its (parsed) answer; `answered: false` when the server was gone before it took the
+   * request, which may then run here. A refusal is thrown as the ServiceError the server raised,
+   * so it prints as it does when the command runs here.
    */
-  perform<S extends z.ZodType>(command: ForwardedCommand, answer: S): Promise<{ answered: true; value: z.infer<S> } | { answered: false }>;
-  /** As perform, for another POST route of the server (the bulk routes: `weft bulk`). */
   post<S extends z.ZodType>(path: `/api/${string}`, body: unknown, answer: S): Promise<{ answered: true; value: z.infer<S> } | { answered: false }>;
 }
 
@@ -71,7 +70,7 @@ export async function storeOwner(dbPath: string): Promise<StoreOwner | undefined
     const why = refusal.success ? refusal.data.error.message : `HTTP ${reply.status}`;
     throw new ServiceError('internal', `${where} refused the command: ${why}`);
   };
-  return { url, post, perform: (command, answer) => post('/api/commands', command, answer) };
+  return { url, post };
 }
 
 /** Whether two paths name the same file (the same device and inode), whatever links lead there. */
