@@ -73,7 +73,7 @@ describe('the day\'s spend kept between admissions', () => {
 });
 
 describe('where a run\'s spend is kept', () => {
-  it('on its row while it runs, on the day\'s rows once it finishes or spends on a later day: the sum always equals the log\'s', () => {
+  it('read from its attempt events while it runs (its row marked once), settled per day when it finishes: the sum always equals the log\'s', () => {
     const dir = mkdtempSync(join(tmpdir(), 'weft-run-spend-'));
     dirs.push(dir);
     const { db, store } = open(join(dir, 'weft.db'));
@@ -81,38 +81,43 @@ describe('where a run\'s spend is kept', () => {
     const at = day * 86_400_000 + 86_000_000; // 6 min 40 s before midnight
     const kept = () => ({
       days: db.prepare('SELECT day, workflow_id, micros FROM spend_by_day ORDER BY day, workflow_id').raw().all(),
-      runs: db.prepare('SELECT id, spend_day, spend_micros FROM runs ORDER BY id').raw().all(),
+      runs: db.prepare('SELECT id, spend_day, spend_from FROM runs ORDER BY id').raw().all(),
     });
     // What migration 15 builds from the log: the truth every state above must add up to.
     const fromLog = () => db.prepare(`SELECT e.at / 86400000 AS day, r.workflow_id, SUM(CAST(ROUND(json_extract(e.data, '$.meta.cost.amount') * 1000000) AS INTEGER)) AS micros
       FROM events e JOIN runs r ON r.id = e.run_id WHERE e.type = 'attempt_succeeded' GROUP BY 1, 2 ORDER BY 1, 2`).raw().all();
+    const fresh = () => open(join(dir, 'weft.db')).store; // another connection: reads what is stored, nothing kept
 
-    spend(store, 'r1', 'alpha', 0.25, at);
-    spend(store, 'r1', 'alpha', 0.5, at + 1_000, 2);
-    expect(kept()).toEqual({ days: [], runs: [['r1', day, 750_000]] });
+    spend(store, 'r1', 'alpha', 0.25, at); // run_created 1, attempt 2-3
+    spend(store, 'r1', 'alpha', 0.5, at + 1_000, 2); // 4-5
+    expect(kept()).toEqual({ days: [], runs: [['r1', day, 3]] });
     expect(store.spend.on(day, 'alpha')).toEqual({ workflow: 0.75, workspace: 0.75 });
+    expect(fresh().spend.on(day, 'alpha')).toEqual({ workflow: 0.75, workspace: 0.75 });
 
-    // Past midnight: the first day's spend moves to its row; the run's row holds the new day's.
-    spend(store, 'r1', 'alpha', 2, at + 600_000, 3);
-    expect(kept()).toEqual({ days: [[day, 'alpha', 750_000]], runs: [['r1', day + 1, 2_000_000]] });
-    expect(store.spend.on(day, 'alpha').workflow).toBe(0.75);
-    expect(store.spend.on(day + 1, 'alpha').workflow).toBe(2);
+    // Past midnight: each day counts what was spent on it; the mark stays.
+    spend(store, 'r1', 'alpha', 2, at + 600_000, 3); // 6-7
+    expect(kept()).toEqual({ days: [], runs: [['r1', day, 3]] });
+    for (const s of [store, fresh()]) {
+      expect(s.spend.on(day, 'alpha').workflow).toBe(0.75);
+      expect(s.spend.on(day + 1, 'alpha').workflow).toBe(2);
+    }
 
-    // The run finishes: all of it is on the day's rows, and equals what the log says.
-    store.append({ runId: 'r1', type: 'run_state_changed', at: at + 601_000, data: { state: 'succeeded' } });
+    // The run finishes: its spend is settled per day, equal to the log's, and the mark goes.
+    store.append({ runId: 'r1', type: 'run_state_changed', at: at + 601_000, data: { state: 'succeeded' } }); // 8
     store.flush();
-    expect(kept()).toEqual({ days: [[day, 'alpha', 750_000], [day + 1, 'alpha', 2_000_000]], runs: [['r1', null, 0]] });
+    expect(kept()).toEqual({ days: [[day, 'alpha', 750_000], [day + 1, 'alpha', 2_000_000]], runs: [['r1', null, null]] });
     expect(kept().days).toEqual(fromLog());
-    expect(store.spend.on(day + 1, 'alpha')).toEqual({ workflow: 2, workspace: 2 });
+    expect(fresh().spend.on(day + 1, 'alpha')).toEqual({ workflow: 2, workspace: 2 });
 
-    // An operator's retry takes it back to running; what it spends then is on its row again, until it finishes again.
-    store.append({ runId: 'r1', type: 'run_state_changed', at: at + 700_000, data: { state: 'running' } });
-    spend(store, 'r1', 'alpha', 1, at + 700_000, 4);
-    expect(kept().runs).toEqual([['r1', day + 1, 1_000_000]]);
+    // An operator's retry takes it back to running; what it spends then marks it again, and is settled when it finishes again.
+    store.append({ runId: 'r1', type: 'run_state_changed', at: at + 700_000, data: { state: 'running' } }); // 9
+    spend(store, 'r1', 'alpha', 1, at + 700_000, 4); // 10-11
+    expect(kept().runs).toEqual([['r1', day + 1, 11]]);
     expect(store.spend.on(day + 1, 'alpha').workflow).toBe(3);
+    expect(fresh().spend.on(day + 1, 'alpha').workflow).toBe(3);
     store.append({ runId: 'r1', type: 'run_state_changed', at: at + 701_000, data: { state: 'failed' } });
     store.flush();
-    expect(kept()).toEqual({ days: [[day, 'alpha', 750_000], [day + 1, 'alpha', 3_000_000]], runs: [['r1', null, 0]] });
+    expect(kept()).toEqual({ days: [[day, 'alpha', 750_000], [day + 1, 'alpha', 3_000_000]], runs: [['r1', null, null]] });
     expect(kept().days).toEqual(fromLog());
   });
 });
