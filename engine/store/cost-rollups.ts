@@ -12,6 +12,7 @@ import type { CostEntry } from '../../shared/api/cost-stats.ts';
 import type { Db } from './db.ts';
 import { eachRollup } from './each-rollup.ts';
 import { MultiRow } from './multi-row.ts';
+import { spendByDay } from './day-spend.ts';
 
 /** Migration 14's table. */
 export const COST_ROLLUPS_SQL = `
@@ -40,6 +41,7 @@ export class CostRollups {
   private readonly statements = new Map<string, Statement>();
   private present: boolean | undefined;
   private upsert: MultiRow | undefined;
+  private daysPresent: boolean | undefined;
 
   constructor(private readonly db: Db) {}
 
@@ -68,6 +70,16 @@ export class CostRollups {
        output_tokens = output_tokens + excluded.output_tokens, attempts = attempts + excluded.attempts`,
     );
     this.upsert.run(cost.entries.map((e) => [m.workflowId, m.version, e.day, e.step, succeeded, cost.currency, sign * e.total, sign * e.inputTokens, sign * e.outputTokens, sign * e.attempts]));
+    if (!this.daysKept()) return;
+    // The run's spend per UTC day, settled for daily budgets (day-spend.ts): a finished run's is here, a running run's in its attempt events.
+    const add = this.stmt('INSERT INTO spend_by_day (day, workflow_id, micros) VALUES (?, ?, ?) ON CONFLICT (day, workflow_id) DO UPDATE SET micros = micros + excluded.micros');
+    for (const [day, micros] of spendByDay(cost.entries)) add.run(day, m.workflowId, sign * micros);
+  }
+
+  /** Whether the store has spend_by_day (schema 15). */
+  private daysKept(): boolean {
+    this.daysPresent ??= this.db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'spend_by_day'").pluck().get() === 1;
+    return this.daysPresent;
   }
 
   /** The rows of a workflow (of one version if given), summed over versions; those left at zero are not read. */

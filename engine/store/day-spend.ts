@@ -1,19 +1,22 @@
 // What each workflow spent per day (UTC, engine clock), for the daily budgets of a workspace
-// policy (docs/budgets.md), in millionths of the currency's unit (as sumCost adds), kept in the
-// commit that writes the attempt events carrying a cost, so the sum can never disagree with the
-// log. Two places hold it:
-// - a run still going keeps what it spent on its latest day of spending on its own row
-//   (`runs.spend_day`, `runs.spend_micros`, migration 17): the row its commit writes anyway, so an
-//   attempt's cost adds no page to the commit;
-// - `spend_by_day` (migration 15) holds the rest, one row per day and workflow: a run's spend
-//   moves there when the run finishes, and when it spends on a later day than its row's.
-// Admission reads the day's rows of both (the runs' through a partial index of the runs that
-// spend), instead of the attempt events of every run of the day, and keeps them between reads
-// while no other connection commits.
+// policy (docs/budgets.md), in millionths of the currency's unit (as sumCost adds). It never
+// disagrees with the log, because it is kept in the commits that write the attempt events, and
+// an attempt's cost costs those commits nothing more:
+// - a finished run's spend is in `spend_by_day` (migration 15), one row per day and workflow,
+//   added and taken out with its rollup (cost-rollups.ts), in the commit that finishes it or
+//   takes it back to running;
+// - a run that is not finished and has spent is marked on its row (`runs.spend_day`, the first
+//   day it spent on; migration 17), at its first cost or when it runs again: its spend is read
+//   from its attempt events, which the log holds anyway. The mark goes when it finishes.
+// Admission reads the day's rows and the marked runs' attempt events of the day (a partial index
+// holds only marked runs), and keeps the answer between reads while no other connection commits,
+// adding this store's own commits as they are written.
 import { toMicros } from '../../shared/cost/attempt-cost.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import { isFinishedRunState } from '../../shared/definition/names.ts';
 import type { BatchPart, PendingWrites, UnitOfWork } from './unit-of-work.ts';
+import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
+import type { CostEntry } from '../../shared/api/cost-stats.ts';
 
 /** Milliseconds in a day: a day is `Math.floor(at / DAY_MS)` (UTC). */
 export const DAY_MS = 86_400_000;
@@ -35,12 +38,36 @@ export const SPEND_BY_DAY_SQL = `
     GROUP BY 1, 2;
 `;
 
-/** Migration 17: a running run's spend of its latest day, on its row; the index holds only runs that have one. */
+/** An attempt event's cost in millionths, in SQL (as toMicros rounds it). */
+const MICROS_SQL = "CAST(ROUND(json_extract(e.data, '$.meta.cost.amount') * 1000000) AS INTEGER)";
+const ENDS_SQL = ATTEMPT_ENDS.map((t) => `'${t}'`).join(', ');
+
+/**
+ * Migration 17: the mark of a run that has spent and is not finished, and spend_by_day made again
+ * from the finished runs' cost rollups (until now it also held what running runs had spent,
+ * which is read from their events now).
+ */
 export const RUN_SPEND_SQL = `
   ALTER TABLE runs ADD COLUMN spend_day INTEGER;
-  ALTER TABLE runs ADD COLUMN spend_micros INTEGER NOT NULL DEFAULT 0;
   CREATE INDEX runs_spending ON runs (spend_day) WHERE spend_day IS NOT NULL;
+  DELETE FROM spend_by_day;
+  INSERT INTO spend_by_day (day, workflow_id, micros)
+    SELECT CAST(strftime('%s', day) AS INTEGER) / 86400, workflow_id, CAST(ROUND(sum(cost) * 1000000) AS INTEGER)
+    FROM stat_costs GROUP BY 1, 2 HAVING CAST(ROUND(sum(cost) * 1000000) AS INTEGER) <> 0;
+  UPDATE runs SET spend_day = (
+    SELECT min(e.at / ${DAY_MS}) FROM events e WHERE e.run_id = runs.id AND e.type IN (${ENDS_SQL}) AND json_extract(e.data, '$.meta.cost.amount') IS NOT NULL
+  ) WHERE kind = 'run' AND id NOT IN (SELECT run_id FROM run_metrics);
 `;
+
+/** A run's cost entries (its rollup's) summed per UTC day number, in millionths: what spend_by_day holds of it. */
+export function spendByDay(entries: readonly CostEntry[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const e of entries) {
+    const day = Math.floor(Date.parse(`${e.day}T00:00:00Z`) / DAY_MS);
+    out.set(day, (out.get(day) ?? 0) + toMicros(e.total));
+  }
+  return out;
+}
 
 /** What was spent on one day: by the workflow asked about, and by the whole workspace (the store). */
 export interface DaySpent {
@@ -48,8 +75,8 @@ export interface DaySpent {
   workspace: number;
 }
 
-/** What a run's row says of its spend; null for a run that does not count (a replay) or has no row. */
-type RunSpendRow = { workflowId: string; day: number | null; micros: number } | null;
+/** A run's row: its workflow and its mark (the first day it spent on while not finished, or null); null for a run that does not count (a replay) or has no row. */
+type RunSpendRow = { workflowId: string; day: number | null } | null;
 
 /** Runs whose row afterWrite keeps before it starts again. */
 const ROW_CACHE = 10_000;
@@ -70,7 +97,7 @@ export class DaySpend implements BatchPart {
    */
   private cached: { day: number; version: number; micros: Map<string, number> } | undefined;
   /**
-   * What the rows of runs seen lately hold (workflow, spend day, spend), as of `rowsVersion`: this
+   * What the rows of runs seen lately hold (workflow, mark), as of `rowsVersion`: this
    * store writes them, and a run it created has none yet. Forgotten whole when another
    * connection has committed since (a command that acted on a run in another process).
    */
@@ -91,9 +118,12 @@ export class DaySpend implements BatchPart {
     if (c === undefined || c.day !== day || c.version !== version) {
       const rows = this.work.stmt(`
         SELECT workflow_id, sum(micros) FROM (
-          SELECT workflow_id, micros FROM spend_by_day WHERE day = ?
-          UNION ALL SELECT workflow_id, spend_micros FROM runs WHERE spend_day = ?
-        ) GROUP BY workflow_id`).raw().all(day, day) as [string, number][];
+          SELECT workflow_id, micros FROM spend_by_day WHERE day = @day
+          UNION ALL
+          SELECT r.workflow_id, ${MICROS_SQL} FROM runs r JOIN events e ON e.run_id = r.id
+          WHERE r.spend_day <= @day AND e.type IN (${ENDS_SQL}) AND e.at >= @day * ${DAY_MS} AND e.at < (@day + 1) * ${DAY_MS}
+            AND json_extract(e.data, '$.meta.cost.amount') IS NOT NULL
+        ) GROUP BY workflow_id`).raw().all({ day }) as [string, number][];
       this.cached = c = { day, version, micros: new Map(rows) };
     }
     let workspace = 0;
@@ -137,24 +167,19 @@ export class DaySpend implements BatchPart {
   }
 
   /**
-   * Adds the costs of the batch's attempt events to their runs' rows, inside the commit: per run, one
-   * read of its row and one write of it (a row the commit's projection has written already). A
-   * run's spend moves to `spend_by_day` when it spends on another day than its row's, and when the
-   * batch finishes the run. Returns what the batch spent, per day and workflow, for the day kept.
+   * Keeps the batch's costs, inside the commit: a run's first cost while it is not finished marks
+   * its row, and a run the batch finishes loses its mark (its rollup, written just before, has
+   * added its spend to spend_by_day). A cost of a run already marked writes nothing. Returns what
+   * the batch spent, per day and workflow, for the day kept.
    */
   private afterWrite(events: readonly RunEvent[]): SpendAdded[] {
-    let costs: Map<string, [day: number, micros: number][]> | undefined;
+    let costs: Map<string, SpendAdded[]> | undefined;
     let finished: Set<string> | undefined;
-    const version = this.work.stmt('PRAGMA data_version').pluck().get() as number;
-    if (version !== this.rowsVersion) {
-      this.rows.clear();
-      this.rowsVersion = version;
-    }
     for (const e of events) {
       if (e.type === 'run_created') {
-        // A run this batch creates: its row (written by the projection just before) has spent nothing.
+        // A run this batch creates: its row (written by the projection just before) has no mark.
         if (this.rows.size >= ROW_CACHE) this.rows.clear();
-        this.rows.set(e.runId, { workflowId: e.data.workflowId, day: null, micros: 0 });
+        this.rows.set(e.runId, { workflowId: e.data.workflowId, day: null });
         continue;
       }
       if (e.type === 'run_state_changed') {
@@ -166,43 +191,54 @@ export class DaySpend implements BatchPart {
       const amount = e.data.meta?.cost?.amount;
       if (amount === undefined || amount === 0) continue;
       costs ??= new Map();
+      const item = { day: Math.floor(e.at / DAY_MS), workflowId: '', micros: toMicros(amount) };
       const list = costs.get(e.runId);
-      const item: [number, number] = [Math.floor(e.at / DAY_MS), toMicros(amount)];
       if (list === undefined) costs.set(e.runId, [item]);
       else list.push(item);
     }
     if ((costs === undefined && finished === undefined) || !this.kept()) return [];
+    this.checkRows();
     const spent: SpendAdded[] = [];
-    const moved: SpendAdded[] = [];
     for (const runId of new Set([...(costs?.keys() ?? []), ...(finished ?? [])])) {
       const row = this.rowOf(runId);
       if (row === null) continue;
-      const { workflowId, day: day0, micros: micros0 } = row;
-      let day = day0;
-      let micros = micros0;
-      for (const [d, x] of costs?.get(runId) ?? []) {
-        spent.push({ day: d, workflowId, micros: x });
-        if (day !== null && day !== d && micros !== 0) moved.push({ day, workflowId, micros });
-        if (day !== d) micros = 0;
-        day = d;
-        micros += x;
+      let day = row.day;
+      for (const x of costs?.get(runId) ?? []) {
+        spent.push({ ...x, workflowId: row.workflowId });
+        if (day === null || x.day < day) day = x.day;
       }
-      if (finished?.has(runId) && day !== null) {
-        if (micros !== 0) moved.push({ day, workflowId, micros });
-        day = null;
-        micros = 0;
-      }
-      // Only a change of day touches the index (SQLite updates an index only for the columns a statement sets).
-      if (day !== day0) this.work.stmt('UPDATE runs SET spend_day = ?, spend_micros = ? WHERE id = ?').run(day, micros, runId);
-      else if (micros !== micros0) this.work.stmt('UPDATE runs SET spend_micros = ? WHERE id = ?').run(micros, runId);
-      row.day = day;
-      row.micros = micros;
-    }
-    if (moved.length > 0) {
-      const add = this.work.stmt('INSERT INTO spend_by_day (day, workflow_id, micros) VALUES (?, ?, ?) ON CONFLICT (day, workflow_id) DO UPDATE SET micros = micros + excluded.micros');
-      for (const x of moved) add.run(x.day, x.workflowId, x.micros);
+      if (finished?.has(runId)) day = null;
+      this.mark(runId, row, day);
     }
     return spent;
+  }
+
+  /**
+   * A finished run runs again (its rollup, and so its settled spend, just went): it is marked from
+   * the first day its cost entries name, so what it spent counts again from its events.
+   */
+  unsettled(runId: string, metrics: RunMetrics): void {
+    if (!this.kept() || metrics.cost === undefined) return;
+    this.checkRows();
+    const row = this.rowOf(runId);
+    if (row === null) return;
+    const days = [...spendByDay(metrics.cost.entries).keys()];
+    if (days.length > 0) this.mark(runId, row, Math.min(...days, row.day ?? Number.POSITIVE_INFINITY));
+  }
+
+  private mark(runId: string, row: NonNullable<RunSpendRow>, day: number | null): void {
+    if (day === row.day) return;
+    // The partial index changes only here: once when a run starts spending, once when it finishes.
+    this.work.stmt('UPDATE runs SET spend_day = ? WHERE id = ?').run(day, runId);
+    row.day = day;
+  }
+
+  /** Forgets the rows kept when another connection has committed since (a run it acted on may have changed). */
+  private checkRows(): void {
+    const version = this.work.stmt('PRAGMA data_version').pluck().get() as number;
+    if (version === this.rowsVersion) return;
+    this.rows.clear();
+    this.rowsVersion = version;
   }
 
   /** Whether runs keep their spend (schema 17): the builds of earlier migrations, and tests' older stores, run without it. */
@@ -215,9 +251,9 @@ export class DaySpend implements BatchPart {
   private rowOf(runId: string): RunSpendRow {
     const known = this.rows.get(runId);
     if (known !== undefined) return known;
-    const found = this.work.stmt("SELECT workflow_id, spend_day, spend_micros FROM runs WHERE id = ? AND kind = 'run'").raw().get(runId) as [string, number | null, number] | undefined;
+    const found = this.work.stmt("SELECT workflow_id, spend_day FROM runs WHERE id = ? AND kind = 'run'").raw().get(runId) as [string, number | null] | undefined;
     if (found === undefined) return null; // not kept: a row written later is read then
-    const row = { workflowId: found[0], day: found[1], micros: found[2] };
+    const row = { workflowId: found[0], day: found[1] };
     if (this.rows.size >= ROW_CACHE) this.rows.clear();
     this.rows.set(runId, row);
     return row;

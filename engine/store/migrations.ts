@@ -253,10 +253,10 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 17,
-    name: "a running run's spend of its latest day, on its own row (day-spend.ts)",
+    name: 'the mark of a run whose spend is not settled yet (day-spend.ts)',
     // An attempt's cost was an upsert of spend_by_day in its commit: one more page written per
-    // attempt. It now goes on the run's row, which the commit writes anyway, and moves to
-    // spend_by_day when the run finishes. What was spent before is in spend_by_day already.
+    // attempt. Now a run is marked at its first cost, its spend read from its attempt events while
+    // it runs, and settled into spend_by_day when it finishes. What was spent before is there already.
     sql: RUN_SPEND_SQL,
   },
 ];

@@ -1,6 +1,9 @@
 // What policies and cost accounting cost the engine (issue 23: under 5% of throughput): the same
 // runs of no-op steps with and without governance, in interleaved rounds on the same machine
-// (paired-rounds.ts). Governed runs start under a workspace policy with a rule of every kind that
+// (paired-rounds.ts). In the sequential case the interleaving goes down to single runs: each
+// round opens a plain and a governed store side by side and runs one run on each in turn (the
+// order alternating), timing each, so the machine's load, which drifts over tenths of a second,
+// weighs on both alike. Blocks of 200 runs a side swung single rounds by ±30% on a busy machine. Governed runs start under a workspace policy with a rule of every kind that
 // applies to their steps (approvals aside: it is a start check, run once per run), a run budget,
 // daily budgets (the admission check of each start) and a price table; every step declares a cost
 // per call, so each attempt is checked against the policy and the budget before it starts and
@@ -14,6 +17,7 @@ import { hashOf } from '../../engine/store/canonical-json.ts';
 import { formatTable } from './benchmark.ts';
 import type { Governance } from './engine-fixture.ts';
 import { measureRuns, noopExecutor, type RunsSample } from './engine-measure.ts';
+import { engineFixture } from './engine-fixture.ts';
 import { chainWorkflow, governedWorkflow } from './engine-workflows.ts';
 import { medianOf, pairedRatio, percentChange, rotatedRounds } from './paired-rounds.ts';
 
@@ -57,6 +61,37 @@ function pairs(): Pair[] {
 
 type Variant = 'plain' | 'governed';
 
+/** What a round's ratio is made of: the timed runs' wall time and steps. */
+type Timed = Pick<RunsSample, 'ms' | 'steps'>;
+
+/**
+ * One round of the sequential case, interleaved run by run: `runs` runs on a plain store and as
+ * many on a governed one, one after the other in turn (the first of each pair alternating), each
+ * run timed from its start to its end. Each store's untimed first run saves its definition.
+ */
+async function interleavedRound(p: Pair): Promise<Map<Variant, Timed>> {
+  const plain = engineFixture(p.executors);
+  const governed = engineFixture(p.executors, undefined, GOVERNANCE);
+  try {
+    const side = { plain: { f: plain, w: p.plain, ms: 0 }, governed: { f: governed, w: p.governed, ms: 0 } };
+    for (const s of Object.values(side)) await s.f.engine.settled(s.f.start(s.w));
+    for (let k = 0; k < p.runs; k++) {
+      for (const v of (k % 2 === 0 ? ['plain', 'governed'] : ['governed', 'plain']) as Variant[]) {
+        const s = side[v];
+        const t = performance.now();
+        const state = await s.f.engine.settled(s.f.start(s.w));
+        s.ms += performance.now() - t;
+        if (state !== 'succeeded') throw new Error(`a run of ${s.w.id} ended ${state}`);
+      }
+    }
+    const timed = (v: Variant): Timed => ({ ms: side[v].ms, steps: p.runs * side[v].w.steps.length });
+    return new Map([['plain', timed('plain')], ['governed', timed('governed')]]);
+  } finally {
+    plain.close();
+    governed.close();
+  }
+}
+
 /** Prints the table: steps/s with and without governance, and the median of the per-round ratios. */
 export async function governanceRows(print: (line: string) => void): Promise<void> {
   const rows = [['policies + cost accounting', 'steps/s plain', 'steps/s governed', 'throughput change', 'rounds (low…high)']];
@@ -64,8 +99,10 @@ export async function governanceRows(print: (line: string) => void): Promise<voi
     const measure = (v: Variant): Promise<RunsSample> => (v === 'plain' ? measureRuns(p.plain, p.runs, p.mode, p.executors) : measureRuns(p.governed, p.runs, p.mode, p.executors, GOVERNANCE));
     await measure('plain'); // warm-up, untimed
     await measure('governed');
-    const rounds = await rotatedRounds<Variant, RunsSample>(ROUNDS, ['plain', 'governed'], measure);
-    const perS = (s: RunsSample): number => (s.steps / s.ms) * 1000;
+    const rounds: Map<Variant, Timed>[] = [];
+    if (p.mode === 'concurrent') rounds.push(...(await rotatedRounds<Variant, RunsSample>(ROUNDS, ['plain', 'governed'], measure)));
+    else for (let k = 0; k < ROUNDS; k++) rounds.push(await interleavedRound(p));
+    const perS = (s: Timed): number => (s.steps / s.ms) * 1000;
     const ratio = pairedRatio(rounds, 'plain', 'governed', perS);
     const plain = medianOf(rounds, 'plain', perS) ?? 0;
     const governed = medianOf(rounds, 'governed', perS) ?? 0;
@@ -79,6 +116,7 @@ export async function governanceRows(print: (line: string) => void): Promise<voi
   }
   for (const line of formatTable(rows)) print(line);
   print(`governed: the runs start under a policy with a rule of each kind that selects their steps, a run budget and daily`);
-  print(`budgets, and a price table; each step declares a cost per call. ${ROUNDS} interleaved rounds (order rotating); the change`);
-  print('is the median of the per-round ratios governed/plain of steps/s (target: no worse than -5.0%).');
+  print(`budgets, and a price table; each step declares a cost per call. ${ROUNDS} rounds; sequential: a plain and a governed store`);
+  print('side by side, one run on each in turn; concurrent: 200 runs on each in turn (order rotating). The change is the median');
+  print('of the per-round ratios governed/plain of steps/s (target: no worse than -5.0%).');
 }

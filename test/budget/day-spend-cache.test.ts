@@ -1,7 +1,8 @@
 // The day's spend as admission reads it (engine/store/day-spend.ts, DaySpend.on) is kept between
 // reads, and must never go stale: this store's commits add to it as they are written, a commit
 // that fails adds nothing, and another connection's commit (another engine or CLI process on the
-// same file) is seen at the next read. On a real SQLite file with two connections.
+// same file) is seen at the next read; a running run's spend is read from its events, a finished
+// run's from the day's rows, and migration 17 moves a store of schema 16 to that. On real SQLite files.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store } from '../../engine/store/store.ts';
 import type { Db } from '../../engine/store/db.ts';
+import { SPEND_BY_DAY_SQL } from '../../engine/store/day-spend.ts';
+import { SCHEMA_VERSION } from '../../engine/store/migrations.ts';
 
 const dirs: string[] = [];
 const opened: { close(): void }[] = [];
@@ -73,7 +76,7 @@ describe('the day\'s spend kept between admissions', () => {
 });
 
 describe('where a run\'s spend is kept', () => {
-  it('on its row while it runs, on the day\'s rows once it finishes or spends on a later day: the sum always equals the log\'s', () => {
+  it('read from its attempt events while it runs (its row marked once), on the day\'s rows with its rollup once it finishes: the sum always equals the log\'s', () => {
     const dir = mkdtempSync(join(tmpdir(), 'weft-run-spend-'));
     dirs.push(dir);
     const { db, store } = open(join(dir, 'weft.db'));
@@ -81,38 +84,77 @@ describe('where a run\'s spend is kept', () => {
     const at = day * 86_400_000 + 86_000_000; // 6 min 40 s before midnight
     const kept = () => ({
       days: db.prepare('SELECT day, workflow_id, micros FROM spend_by_day ORDER BY day, workflow_id').raw().all(),
-      runs: db.prepare('SELECT id, spend_day, spend_micros FROM runs ORDER BY id').raw().all(),
+      runs: db.prepare('SELECT id, spend_day FROM runs ORDER BY id').raw().all(),
     });
     // What migration 15 builds from the log: the truth every state above must add up to.
     const fromLog = () => db.prepare(`SELECT e.at / 86400000 AS day, r.workflow_id, SUM(CAST(ROUND(json_extract(e.data, '$.meta.cost.amount') * 1000000) AS INTEGER)) AS micros
       FROM events e JOIN runs r ON r.id = e.run_id WHERE e.type = 'attempt_succeeded' GROUP BY 1, 2 ORDER BY 1, 2`).raw().all();
+    const fresh = () => open(join(dir, 'weft.db')).store; // another connection: reads what is stored, nothing kept
 
-    spend(store, 'r1', 'alpha', 0.25, at);
-    spend(store, 'r1', 'alpha', 0.5, at + 1_000, 2);
-    expect(kept()).toEqual({ days: [], runs: [['r1', day, 750_000]] });
+    spend(store, 'r1', 'alpha', 0.25, at); // run_created 1, attempt 2-3
+    spend(store, 'r1', 'alpha', 0.5, at + 1_000, 2); // 4-5
+    expect(kept()).toEqual({ days: [], runs: [['r1', day]] });
     expect(store.spend.on(day, 'alpha')).toEqual({ workflow: 0.75, workspace: 0.75 });
+    expect(fresh().spend.on(day, 'alpha')).toEqual({ workflow: 0.75, workspace: 0.75 });
 
-    // Past midnight: the first day's spend moves to its row; the run's row holds the new day's.
-    spend(store, 'r1', 'alpha', 2, at + 600_000, 3);
-    expect(kept()).toEqual({ days: [[day, 'alpha', 750_000]], runs: [['r1', day + 1, 2_000_000]] });
-    expect(store.spend.on(day, 'alpha').workflow).toBe(0.75);
-    expect(store.spend.on(day + 1, 'alpha').workflow).toBe(2);
+    // Past midnight: each day counts what was spent on it; the mark stays.
+    spend(store, 'r1', 'alpha', 2, at + 600_000, 3); // 6-7
+    expect(kept()).toEqual({ days: [], runs: [['r1', day]] });
+    for (const s of [store, fresh()]) {
+      expect(s.spend.on(day, 'alpha').workflow).toBe(0.75);
+      expect(s.spend.on(day + 1, 'alpha').workflow).toBe(2);
+    }
 
-    // The run finishes: all of it is on the day's rows, and equals what the log says.
-    store.append({ runId: 'r1', type: 'run_state_changed', at: at + 601_000, data: { state: 'succeeded' } });
+    // The run finishes: its spend is settled per day, equal to the log's, and the mark goes.
+    store.append({ runId: 'r1', type: 'run_state_changed', at: at + 601_000, data: { state: 'succeeded' } }); // 8
     store.flush();
-    expect(kept()).toEqual({ days: [[day, 'alpha', 750_000], [day + 1, 'alpha', 2_000_000]], runs: [['r1', null, 0]] });
+    expect(kept()).toEqual({ days: [[day, 'alpha', 750_000], [day + 1, 'alpha', 2_000_000]], runs: [['r1', null]] });
     expect(kept().days).toEqual(fromLog());
-    expect(store.spend.on(day + 1, 'alpha')).toEqual({ workflow: 2, workspace: 2 });
+    expect(fresh().spend.on(day + 1, 'alpha')).toEqual({ workflow: 2, workspace: 2 });
 
-    // An operator's retry takes it back to running; what it spends then is on its row again, until it finishes again.
-    store.append({ runId: 'r1', type: 'run_state_changed', at: at + 700_000, data: { state: 'running' } });
-    spend(store, 'r1', 'alpha', 1, at + 700_000, 4);
-    expect(kept().runs).toEqual([['r1', day + 1, 1_000_000]]);
+    // An operator's retry takes it back to running: its rollup goes, so its spend is read from its events again (marked from its first day).
+    store.append({ runId: 'r1', type: 'run_state_changed', at: at + 700_000, data: { state: 'running' } }); // 9
+    store.flush();
+    expect(kept()).toEqual({ days: [[day, 'alpha', 0], [day + 1, 'alpha', 0]], runs: [['r1', day]] });
+    expect(fresh().spend.on(day, 'alpha').workflow).toBe(0.75);
+    spend(store, 'r1', 'alpha', 1, at + 700_000, 4); // 10-11
+    expect(kept().runs).toEqual([['r1', day]]);
     expect(store.spend.on(day + 1, 'alpha').workflow).toBe(3);
+    expect(fresh().spend.on(day + 1, 'alpha').workflow).toBe(3);
     store.append({ runId: 'r1', type: 'run_state_changed', at: at + 701_000, data: { state: 'failed' } });
     store.flush();
-    expect(kept()).toEqual({ days: [[day, 'alpha', 750_000], [day + 1, 'alpha', 3_000_000]], runs: [['r1', null, 0]] });
+    expect(kept()).toEqual({ days: [[day, 'alpha', 750_000], [day + 1, 'alpha', 3_000_000]], runs: [['r1', null]] });
     expect(kept().days).toEqual(fromLog());
+  });
+});
+
+describe('migration 17', () => {
+  it('keeps in spend_by_day only what finished runs spent, and marks a running run that has spent: the day\'s total is the log\'s', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-spend-17-'));
+    dirs.push(dir);
+    const path = join(dir, 'weft.db');
+    const day = 20_000;
+    const at = day * 86_400_000 + 1_000;
+    const first = open(path);
+    spend(first.store, 'done', 'alpha', 0.25, at);
+    first.store.append({ runId: 'done', type: 'run_state_changed', at, data: { state: 'succeeded' } });
+    first.store.flush();
+    spend(first.store, 'going', 'alpha', 0.5, at);
+    // As a store of schema 16 was: spend_by_day held every run's spend, running ones' too, and runs had no mark.
+    first.db.exec(`DROP TABLE spend_by_day; ${SPEND_BY_DAY_SQL}; DROP INDEX runs_spending; ALTER TABLE runs DROP COLUMN spend_day; PRAGMA user_version = 16`);
+    expect(first.db.prepare('SELECT day, workflow_id, micros FROM spend_by_day').raw().all()).toEqual([[day, 'alpha', 750_000]]);
+    opened.splice(opened.indexOf(first.db), 1);
+    first.db.close();
+
+    const upgraded = open(path);
+    expect(upgraded.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(upgraded.db.prepare('SELECT day, workflow_id, micros FROM spend_by_day').raw().all()).toEqual([[day, 'alpha', 250_000]]);
+    expect(upgraded.db.prepare('SELECT id, spend_day FROM runs ORDER BY id').raw().all()).toEqual([['done', null], ['going', day]]);
+    expect(upgraded.store.spend.on(day, 'alpha')).toEqual({ workflow: 0.75, workspace: 0.75 });
+    // The running run finishes: nothing is counted twice.
+    upgraded.store.append({ runId: 'going', type: 'run_state_changed', at, data: { state: 'succeeded' } });
+    upgraded.store.flush();
+    expect(upgraded.db.prepare('SELECT day, workflow_id, micros FROM spend_by_day').raw().all()).toEqual([[day, 'alpha', 750_000]]);
+    expect(upgraded.store.spend.on(day, 'alpha')).toEqual({ workflow: 0.75, workspace: 0.75 });
   });
 });

@@ -51,7 +51,7 @@ describe('cost across runs', () => {
     const dbPath = await costedStore();
     // As a store of schema 13 would be: no cost table, and rollups folded before runs had a cost.
     const old = openDatabase(dbPath);
-    old.exec("DROP TABLE stat_costs; DROP TABLE spend_by_day; DROP TABLE policies; DROP INDEX runs_spending; ALTER TABLE runs DROP COLUMN spend_day; ALTER TABLE runs DROP COLUMN spend_micros; UPDATE run_metrics SET metrics = json_remove(metrics, '$.cost'); PRAGMA user_version = 13");
+    old.exec("DROP TABLE stat_costs; DROP TABLE spend_by_day; DROP TABLE policies; DROP INDEX runs_spending; ALTER TABLE runs DROP COLUMN spend_day; UPDATE run_metrics SET metrics = json_remove(metrics, '$.cost'); PRAGMA user_version = 13");
     expect(old.prepare("SELECT count(*) FROM run_metrics WHERE json_extract(metrics, '$.cost') IS NOT NULL").pluck().get()).toBe(0);
     old.close();
     const db = openDatabase(dbPath, { mode: 'write' });

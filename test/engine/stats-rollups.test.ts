@@ -177,7 +177,7 @@ describe('stats from rollups agree with the full scan', () => {
     const before = (old.prepare('SELECT count(*) AS n FROM run_metrics').get() as { n: number }).n;
     expect(before).toBeGreaterThan(0);
     old.exec('DROP TABLE run_metrics; DROP INDEX runs_newest; DROP INDEX runs_by_workflow_newest; ALTER TABLE runs DROP COLUMN kind; PRAGMA user_version = 9');
-    old.exec('DROP TABLE stat_runs; DROP TABLE stat_steps; DROP TABLE stat_edges; DROP TABLE stat_starts; DROP TABLE stat_samples; DROP TABLE stat_costs; DROP TABLE spend_by_day; DROP TABLE policies; DROP INDEX runs_spending; ALTER TABLE runs DROP COLUMN spend_day; ALTER TABLE runs DROP COLUMN spend_micros; DROP TABLE run_snapshots');
+    old.exec('DROP TABLE stat_runs; DROP TABLE stat_steps; DROP TABLE stat_edges; DROP TABLE stat_starts; DROP TABLE stat_samples; DROP TABLE stat_costs; DROP TABLE spend_by_day; DROP TABLE policies; DROP INDEX runs_spending; ALTER TABLE runs DROP COLUMN spend_day; DROP TABLE run_snapshots');
     old.close();
     const conn = openDatabase(dbPath, { mode: 'write' });
     const upgraded = new Store(conn);
@@ -219,7 +219,7 @@ describe('stats from rollups agree with the full scan', () => {
     const old = openDatabase(dbPath);
     const rollups = (old.prepare('SELECT count(*) AS n FROM run_metrics').get() as { n: number }).n;
     expect(rollups).toBeGreaterThan(10);
-    old.exec('DROP TABLE stat_runs; DROP TABLE stat_steps; DROP TABLE stat_edges; DROP TABLE stat_starts; DROP TABLE stat_samples; DROP TABLE stat_costs; DROP TABLE spend_by_day; DROP TABLE policies; DROP INDEX runs_spending; ALTER TABLE runs DROP COLUMN spend_day; ALTER TABLE runs DROP COLUMN spend_micros; DROP TABLE run_snapshots; ALTER TABLE runs DROP COLUMN kind; PRAGMA user_version = 10');
+    old.exec('DROP TABLE stat_runs; DROP TABLE stat_steps; DROP TABLE stat_edges; DROP TABLE stat_starts; DROP TABLE stat_samples; DROP TABLE stat_costs; DROP TABLE spend_by_day; DROP TABLE policies; DROP INDEX runs_spending; ALTER TABLE runs DROP COLUMN spend_day; DROP TABLE run_snapshots; ALTER TABLE runs DROP COLUMN kind; PRAGMA user_version = 10');
     old.close();
     const conn = openDatabase(dbPath, { mode: 'write' });
     const upgraded = new Store(conn);
