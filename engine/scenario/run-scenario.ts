@@ -87,8 +87,11 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
   const table = scenario.prices ?? opts.prices;
   const prices = table === undefined ? {} : { prices: (): PriceTable => table };
   // One artifact store for every engine of the scenario: the one that recovers reads what the first wrote.
+  // It keeps only sensitive values: a scenario holds its values (however large) and expects them
+  // as values, so no output is kept by reference for its size (docs/scenarios.md, "Large values").
   const artifacts = opts.dbPath === undefined ? new MemoryArtifactStore() : new FileArtifactStore(artifactsDirOf(opts.dbPath));
-  let engine = makeEngine({ store, clock, random, executors, artifacts, ...prices });
+  const kept = { artifacts, artifactThreshold: Infinity };
+  let engine = makeEngine({ store, clock, random, executors, ...kept, ...prices });
   let live: Store = store;
   // The policy every run of the scenario starts under (its own, or its file's; test-command.ts).
   const policy: { policy?: PolicySnapshot } = scenario.policy === undefined ? {} : { policy: { hash: hashOf(scenario.policy), rules: scenario.policy } };
@@ -175,7 +178,7 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
       }
       if (store.crashed) {
         live = new LoggedStore(db, order);
-        engine = makeEngine({ store: live, clock, random, executors, artifacts, ...prices });
+        engine = makeEngine({ store: live, clock, random, executors, ...kept, ...prices });
         service = new EngineService(live, engine, undefined, {}, { clock, actor: 'operator', policyOf: () => policy.policy });
         engine.recover();
         crashed = true;

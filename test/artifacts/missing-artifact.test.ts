@@ -3,11 +3,13 @@
 // it: the step's attempt fails with invalid_output naming the step, the artifact and the fix, the
 // run fails like any run, and nothing is left to reject unhandled (before, the next step's settle
 // read the reference and the engine's tick threw it: an unhandled rejection that killed the
-// process). Through runScenario, and through `weft test` in this process.
+// process). Through runScenario, and through `weft test` in this process. And a scenario's own
+// large value is kept as a value, so `expect` compares it as one.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, expect, it } from 'vitest';
+import { DEFAULT_ARTIFACT_THRESHOLD } from '../../engine/artifacts/externalise.ts';
 import { runScenario } from '../../engine/scenario/run-scenario.ts';
 import { Scenario } from '../../shared/scenario/scenario-schema.ts';
 import { weftInProcess } from '../cli/capture-io.ts';
@@ -66,4 +68,13 @@ it('weft test of such a scenario file exits 1, its log saying which step and art
   expect(failed?.data.error?.message).toContain(`the output of "fetch" holds a reference to artifact ${SHA}`);
   await new Promise((resolve) => setImmediate(resolve));
   expect(rejected).toEqual([]);
+});
+
+it('a scenario expects a value over the default threshold as the value it scripted: its engine keeps no output by reference for its size', async () => {
+  const rows = Array.from({ length: 180_000 }, (_, n) => ({ n, text: `row ${n} of the large answer` }));
+  expect(JSON.stringify({ ok: true, rows }).length).toBeGreaterThan(DEFAULT_ARTIFACT_THRESHOLD);
+  const big = Scenario.parse({ name: 'large', steps: { fetch: [{ succeed: { ok: true, rows } }] }, expect: { state: 'succeeded', steps: { fetch: { output: { ok: true, rows } }, count: { output: 180_000 } } } });
+  const result = await runScenario(parseWorkflow(definition), big);
+  expect(result.assertions.filter((a) => !a.ok)).toEqual([]);
+  expect(result.passed).toBe(true);
 });
