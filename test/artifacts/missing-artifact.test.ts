@@ -4,8 +4,9 @@
 // run fails like any run, and nothing is left to reject unhandled (before, the next step's settle
 // read the reference and the engine's tick threw it: an unhandled rejection that killed the
 // process). Through runScenario, and through `weft test` in this process. And a scenario's own
-// large value is kept as a value, so `expect` compares it as one.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// large value is kept as a value, so `expect` compares it as one; and a store that cannot keep an
+// artifact stops the scenario with that error, never a rejection left unhandled.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, expect, it } from 'vitest';
@@ -77,4 +78,16 @@ it('a scenario expects a value over the default threshold as the value it script
   const result = await runScenario(parseWorkflow(definition), big);
   expect(result.assertions.filter((a) => !a.ok)).toEqual([]);
   expect(result.passed).toBe(true);
+});
+
+it('a store that cannot keep an artifact ends the scenario with that error, and rejects nothing', async () => {
+  const own = join(dir, 'unwritable');
+  mkdirSync(own);
+  writeFileSync(join(own, 'artifacts'), 'a file where the artifacts folder goes');
+  const sensitive = { ...definition, steps: [{ ...definition.steps[0], output: { type: 'object', properties: { ok: { type: 'boolean' }, rows: { type: 'array' }, token: { type: 'string', 'x-weft-sensitive': true } } } }, ...definition.steps.slice(1)] };
+  const result = await runScenario(parseWorkflow(sensitive), Scenario.parse({ name: 'token', steps: { fetch: [{ succeed: { ok: true, token: 'tok_1' } }] }, expect: { state: 'succeeded' } }), { dbPath: join(own, 'weft.db') });
+  expect(result.passed).toBe(false);
+  expect(result.error).toMatch(/^cannot (use|write) artifact .*unwritable\/artifacts\//);
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(rejected).toEqual([]);
 });
