@@ -12,6 +12,7 @@ import type { PriceTable } from '../../shared/cost/price-table.ts';
 import { attemptConfig, keySource, planAttempt } from './attempt-plan.ts';
 import { attemptInput } from './attempt-input.ts';
 import { externalise } from '../artifacts/externalise.ts';
+import { readableOutput } from '../artifacts/unreadable-output.ts';
 import { billsAttempts, runsOutside } from '../../shared/definition/step-kinds.ts';
 import { budgetBeforeAttempt } from '../../shared/run/run-budget.ts';
 import { debugPlan } from './debug-plan.ts';
@@ -231,7 +232,7 @@ export class AttemptRunner {
     const step = live.index.steps.get(c.stepId) as Step;
     this.releaseSlot(live, step);
     const at = { step: c.stepId, activation: c.activation, attempt: c.attempt };
-    const r = c.result;
+    const r = readableOutput(c.result, port.artifacts.store, c.stepId);
     const covers = { inputHash: a.inputHash, definitionVersion: m.workflow.version, inputRevision: m.inputRevision };
     const evidenceId = attemptId(c.stepId, { activation: c.activation, number: c.attempt });
     const meta = this.metaWithCost(live, step, r, a.pinned === true);

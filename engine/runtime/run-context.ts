@@ -3,7 +3,7 @@
 // outputs are read through (engine/artifacts/read-through.ts): loaded when an expression reaches them.
 import type { ArtifactRef } from '../../shared/artifacts/artifact-ref.ts';
 import type { ArtifactStore } from '../artifacts/artifact-store.ts';
-import { readThrough, readThroughEntries } from '../artifacts/read-through.ts';
+import { readThrough, readThroughEntries, type ReadThrough } from '../artifacts/read-through.ts';
 import { ACTIVATION, type RunContext } from './expressions.ts';
 import type { LiveRun } from './live-run.ts';
 
@@ -18,6 +18,17 @@ export function runContext(live: LiveRun, extra: Record<string, unknown> = {}, a
   }
   const through = artifacts === undefined || reads === 'raw' ? undefined : { store: artifacts, ...reads };
   const steps = through === undefined ? m.view : readThroughEntries(m.view, through);
-  const more = through === undefined ? extra : Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, readThrough(v, through)]));
-  return { input: m.input, steps, run: live.runInfo, ...more, ...(activation === undefined ? {} : { [ACTIVATION]: activation }) };
+  const ctx: RunContext = { input: m.input, steps, run: live.runInfo, ...(through === undefined ? extra : {}), ...(activation === undefined ? {} : { [ACTIVATION]: activation }) };
+  if (through !== undefined) for (const [k, v] of Object.entries(extra)) readLazily(ctx, k, v, through);
+  return ctx;
+}
+
+/**
+ * `ctx[key]` as `v` read through, loaded when an expression first reaches it: an artifact that
+ * cannot be read fails that expression (an edge's condition, a step's input), as a reference
+ * inside `steps` does, never the engine's tick.
+ */
+function readLazily(ctx: RunContext, key: string, v: unknown, through: ReadThrough): void {
+  let read: { value: unknown } | undefined;
+  Object.defineProperty(ctx, key, { enumerable: true, configurable: true, get: () => (read ??= { value: readThrough(v, through) }).value });
 }

@@ -16,9 +16,11 @@ export async function settleEngine(engine: Engine, stop: () => boolean = () => f
   }
 }
 
-export async function driveUntilQuiet(engine: Engine, clock: VirtualClock, maxTimers = 100_000): Promise<void> {
+/** Drives the engine until no timer is left, or until `stop` says so (the engine stopped on a failure of its store). */
+export async function driveUntilQuiet(engine: Engine, clock: VirtualClock, maxTimers = 100_000, stop: () => boolean = () => false): Promise<void> {
   for (let fired = 0; ; fired++) {
-    await settleEngine(engine);
+    await settleEngine(engine, stop);
+    if (stop()) return;
     if (fired >= maxTimers) throw new Error(`the scenario was still running after ${maxTimers} timers; does a loop never end?`);
     if (!clock.advance()) return;
   }

@@ -87,8 +87,14 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
   const table = scenario.prices ?? opts.prices;
   const prices = table === undefined ? {} : { prices: (): PriceTable => table };
   // One artifact store for every engine of the scenario: the one that recovers reads what the first wrote.
+  // It keeps only sensitive values: a scenario holds its values (however large) and expects them
+  // as values, so no output is kept by reference for its size (docs/scenarios.md, "Large values").
   const artifacts = opts.dbPath === undefined ? new MemoryArtifactStore() : new FileArtifactStore(artifactsDirOf(opts.dbPath));
-  let engine = makeEngine({ store, clock, random, executors, artifacts, ...prices });
+  // A failure of the store stops the engine (engine-core.ts): the scenario ends with it as its error.
+  let fatal: { error: unknown } | undefined;
+  const stopped = (): boolean => fatal !== undefined;
+  const kept = { artifacts, artifactThreshold: Infinity, onFatal: (error: unknown) => void (fatal ??= { error }) };
+  let engine = makeEngine({ store, clock, random, executors, ...kept, ...prices });
   let live: Store = store;
   // The policy every run of the scenario starts under (its own, or its file's; test-command.ts).
   const policy: { policy?: PolicySnapshot } = scenario.policy === undefined ? {} : { policy: { hash: hashOf(scenario.policy), rules: scenario.policy } };
@@ -170,18 +176,19 @@ export async function runScenario(workflow: Workflow, scenario: Scenario, opts: 
       // Run until the commit holding the named event, then start a new engine on the same
       // database (a new Store, as a new process would open) and let it recover.
       for (let guard = 0; !store.crashed && guard < 100_000; guard++) {
-        await settleEngine(engine, () => store.crashed);
-        if (store.crashed || !clock.advance()) break;
+        await settleEngine(engine, () => store.crashed || stopped());
+        if (store.crashed || stopped() || !clock.advance()) break;
       }
       if (store.crashed) {
         live = new LoggedStore(db, order);
-        engine = makeEngine({ store: live, clock, random, executors, artifacts, ...prices });
+        engine = makeEngine({ store: live, clock, random, executors, ...kept, ...prices });
         service = new EngineService(live, engine, undefined, {}, { clock, actor: 'operator', policyOf: () => policy.policy });
         engine.recover();
         crashed = true;
       } else problems.push({ what: `crash after ${c.afterEvent}${c.step ? ` of "${c.step}"` : ''}${(c.nth ?? 1) > 1 ? ` (time ${c.nth})` : ''}`, ok: false, expected: 'the event to happen', actual: 'it never happened' });
     }
-    await driveUntilQuiet(engine, clock);
+    await driveUntilQuiet(engine, clock, undefined, stopped);
+    if (fatal !== undefined) throw fatal.error;
     const assertions: AssertionResult[] = [];
     const results = runs.named().map(({ name, runId: id }) => {
       const events = live.readEvents(id);

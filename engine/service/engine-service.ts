@@ -145,7 +145,7 @@ export class EngineService {
   ) {
     this.clock = options.clock ?? systemClock;
     this.actor = options.actor ?? defaultActor(env);
-    this.reader = new RunReader(store, this.clock);
+    this.reader = new RunReader(store, this.clock, engine.artifacts);
     this.templatesDir = options.templatesDir;
     this.policyOf = options.policyOf ?? loadWorkspacePolicy;
     if (workspace !== undefined) this.workspaceFiles = new WorkspaceFiles(workspace);

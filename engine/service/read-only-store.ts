@@ -5,6 +5,8 @@
 import { storeFailure } from '../store/store-failure.ts';
 import type { Store } from '../store/store.ts';
 import { RunReader } from './run-reader.ts';
+import { artifactsDirOf, FileArtifactStore } from '../artifacts/artifact-store.ts';
+import { systemClock } from '../time/clock.ts';
 
 /** For commands that only read: no lease, a store that must already exist, opened read-only. */
 export async function openReadOnlyStore(dbPath: string): Promise<{ store: Store; close(): void }> {
@@ -22,7 +24,7 @@ export async function openReadOnlyStore(dbPath: string): Promise<{ store: Store;
 export async function withRunReader<T>(dbPath: string, body: (reader: RunReader) => T | Promise<T>, damaged?: (what: string) => void): Promise<T> {
   const { store, close } = await openReadOnlyStore(dbPath);
   try {
-    const value = await body(new RunReader(store));
+    const value = await body(new RunReader(store, systemClock, new FileArtifactStore(artifactsDirOf(dbPath))));
     if (damaged !== undefined) {
       const damage = store.logDamage();
       if (damage !== undefined) damaged(damage);

@@ -26,6 +26,7 @@ import { MAX_RUN_PAGE } from '../../shared/api/run-summary.ts';
 import { followRunEvents } from './follow-run-events.ts';
 import { ServiceError, serviceErrorOf } from './service-error.ts';
 import type { RunScenario } from './run-scenario-read.ts';
+import { MemoryArtifactStore, type ArtifactStore } from '../artifacts/artifact-store.ts';
 export type { RestartRecord } from '../../shared/run/restart-record.ts';
 
 /** A run as `weft runs` lists it. */
@@ -61,6 +62,8 @@ export class RunReader {
   constructor(
     readonly store: Store,
     private readonly clock: Clock = systemClock,
+    /** Where the store keeps values by reference (artifactsDirOf(dbPath)); none: an in-memory store's, empty. */
+    private readonly artifacts: ArtifactStore = new MemoryArtifactStore(),
   ) {}
 
   /** A version of a workflow the store keeps (it ran, or was saved from the app), with its layout where one was saved. */
@@ -146,7 +149,7 @@ export class RunReader {
   async runScenario(idOrPrefix: string): Promise<RunScenario> {
     // The scenario schema (and its JSONata check) loads with the command that asks for it.
     const { scenarioOfRun } = await import('./run-scenario-read.ts');
-    return scenarioOfRun(this.store, this.resolveRunId(idOrPrefix), (runId) => this.fold(runId));
+    return scenarioOfRun(this.store, this.artifacts, this.resolveRunId(idOrPrefix), (runId) => this.fold(runId));
   }
 
   /** A page of a run's log: the events after `after`, at most `limit` (all without a limit). */

@@ -3,45 +3,25 @@
 // 127.0.0.1, whose create_order answer carries a payment token its output schema marks
 // x-weft-sensitive. `weft test --from-run` writes the scenario with the placeholder in the token's
 // place; `weft test` of that file passes; and no byte of the file is the token or its sha256.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { SENSITIVE_PLACEHOLDER } from '../../shared/artifacts/sensitive-placeholder.ts';
 import { OpenedArtifact } from '../../shared/api/artifact-open.ts';
 import { weftInProcess } from '../cli/capture-io.ts';
-import { REPO_ROOT } from '../cli/run-weft.ts';
+import { orderPaymentWorkspace } from './order-payment-workspace.ts';
 
-interface FakeApi {
-  url: string;
-  close: () => Promise<void>;
-}
-
-let api: FakeApi;
-let dir: string;
-
-beforeAll(async () => {
-  const module = (await import(pathToFileURL(join(REPO_ROOT, 'examples', 'fake-api.mjs')).href)) as { startFakeApi: (port?: number) => Promise<FakeApi> };
-  api = await module.startFakeApi(0);
-  dir = mkdtempSync(join(tmpdir(), 'weft-sensitive-from-run-'));
-  copyFileSync(join(REPO_ROOT, 'examples', 'order-payment.weft.json'), join(dir, 'order-payment.weft.json'));
-});
-
-afterAll(async () => {
-  await api?.close();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-});
+const ws = orderPaymentWorkspace('weft-sensitive-from-run-');
 
 /** `weft ARGS` on the test's store (`weft test FILE` runs in virtual time and takes no store). */
 const weft = async (args: string[], code = 0): Promise<string> => {
-  const r = await weftInProcess(args[0] === 'test' && args[1] !== '--from-run' ? args : [...args, '--db', join(dir, 'weft.db')], dir);
+  const r = await weftInProcess(args[0] === 'test' && args[1] !== '--from-run' ? args : [...args, '--db', join(ws.dir, 'weft.db')], ws.dir);
   expect({ code: r.code, stderr: r.stderr }).toEqual({ code, stderr: "" });
   return r.stdout;
 };
 
 it('a scenario made from a run of order-payment passes, and holds neither the payment token nor its hash', async () => {
-  const input = { apiBase: api.url, orderId: 'S26', customerId: 'c-26', items: [{ sku: 'mug', quantity: 2 }], totalCents: 2400, currency: 'EUR' };
+  const input = { apiBase: ws.apiUrl, orderId: 'S26', customerId: 'c-26', items: [{ sku: 'mug', quantity: 2 }], totalCents: 2400, currency: 'EUR' };
   const { runId, state } = JSON.parse(await weft(['run', 'order-payment.weft.json', '--input', JSON.stringify(input), '--json'], 3)) as { runId: string; state: string };
   expect(state).toBe('waiting');
   await weft(['send', 'payment.received', '--key', 'S26', '--data', JSON.stringify({ paymentId: 'pay-26', amountCents: 2400, currency: 'EUR' }), '--json']);
@@ -53,8 +33,8 @@ it('a scenario made from a run of order-payment passes, and holds neither the pa
   expect(opened.value).toMatch(/^pt_[0-9a-f]{24}$/);
   const token = opened.value as string;
 
-  mkdirSync(join(dir, 'order-payment.scenarios'));
-  const file = join(dir, 'order-payment.scenarios', 'from-run.json');
+  mkdirSync(join(ws.dir, 'order-payment.scenarios'));
+  const file = join(ws.dir, 'order-payment.scenarios', 'from-run.json');
   await weft(['test', '--from-run', runId, '-o', file]);
   const bytes = readFileSync(file);
   expect(bytes.includes(token)).toBe(false);

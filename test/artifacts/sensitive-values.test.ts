@@ -5,13 +5,16 @@
 // as text and JSON), and in no byte of the store's files (the db, its -wal and -shm): only in its
 // artifact file. An operator opens it on demand (API and CLI), and each opening is an
 // artifact_opened event naming who. A large output over WEFT_ARTIFACT_THRESHOLD is kept by
-// reference too, and a later step reads into it.
+// reference too, and a later step reads into it; the scenario the server makes of the run holds
+// that value itself, read from the store's artifacts.
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSensitiveRef } from '../../shared/artifacts/artifact-ref.ts';
 import { RunDetail } from '../../shared/api/run-detail.ts';
+import { RunScenarioView } from '../../shared/api/run-scenario.ts';
+import { SENSITIVE_PLACEHOLDER } from '../../shared/artifacts/sensitive-placeholder.ts';
 import { weftInProcess } from '../cli/capture-io.ts';
 import { TEST_HEADERS, type InProcessServer } from '../server/serve-in-process.ts';
 import { serveArtifacts } from './serve-artifacts.ts';
@@ -100,6 +103,16 @@ describe('a sensitive value', () => {
     expect(detail.steps.find((s) => s.id === 'pick')?.attempts[0]?.output).toEqual({ third: 'row 3' });
     const opened = await server.post(`/api/runs/${runId}/artifact`, { path: 'steps.big.attempts[0].output.rows[2]' });
     expect(opened.body).toMatchObject({ value: { n: 3, text: 'row 3' }, recorded: false });
+  });
+
+  it('the scenario the server makes of the run (GET /api/runs/:id/scenario) holds the large value itself, read from the store\'s artifacts, and the placeholder for the secret', async () => {
+    const view = RunScenarioView.parse(await get(`/api/runs/${runId}/scenario`));
+    const scenario = view.file.scenarios[0];
+    const text = JSON.stringify(scenario);
+    expect(text).not.toContain('$artifact');
+    expect(text).not.toContain(SECRET);
+    expect((scenario?.expect.steps?.['big']?.output as { rows: unknown[] }).rows).toHaveLength(400);
+    expect(scenario?.steps?.['lookup']?.[0]).toMatchObject({ succeed: { holder: 'Ann Lee', iban: SENSITIVE_PLACEHOLDER } });
   });
 
   it('is in no API answer and no CLI output', async () => {

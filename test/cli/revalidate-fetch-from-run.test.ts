@@ -129,3 +129,29 @@ it('a read that failed is scripted as the failure it was, and the test passes', 
   expect(ran?.assertions.filter((a) => !a.ok)).toEqual([]);
   expect(ran?.passed).toBe(true);
 });
+
+it('a run whose reads were kept by reference, being large, becomes a test holding the values, and it passes', async () => {
+  // Every output over 10 bytes is kept by reference: the reads' outputs and the steps' answers are artifacts in the log.
+  const restore = overrideEnv({ WEFT_ARTIFACT_THRESHOLD: '10' });
+  try {
+    supplier.price = 1200;
+    const runId = await waitingRun();
+    supplier.price = 1290;
+    await weft(['approve', runId, 'approve'], 3);
+    supplier.price = 1250;
+    await weft(['approve', runId, 'approve']);
+    const { events } = JSON.parse(await weft(['events', runId, '--json'])) as { events: { type: string; data: { inputs?: { fetched?: { output?: unknown } } } }[] };
+    expect(events.filter((e) => e.type === 'step_revalidated').map((e) => e.data.inputs?.fetched?.output)).toEqual([
+      expect.objectContaining({ $artifact: expect.any(Object) }),
+      expect.objectContaining({ $artifact: expect.any(Object) }),
+    ]);
+
+    const { scenario, reads, ran } = await madeAndRun(runId);
+    expect(JSON.stringify(scenario)).not.toContain('$artifact');
+    expect(reads.map((r) => ('succeed' in r ? (r.succeed as { body: { price: number } }).body.price : r))).toEqual([1290, 1250]);
+    expect(ran?.assertions.filter((a) => !a.ok)).toEqual([]);
+    expect(ran?.passed).toBe(true);
+  } finally {
+    restore();
+  }
+});

@@ -75,6 +75,45 @@ describe('weft test', () => {
     const partly = await weftInProcess(['test', join(examples, 'agent-escalation.weft.json'), join(dir, 'gone.scenarios.json')]);
     expect(partly.code).toBe(2);
   });
+
+  it('takes any *.json after a workflow that holds scenarios as its scenarios (docs/scenarios.md: weft test WORKFLOW extra.json)', async () => {
+    const dir = workspace();
+    file(dir, 'order-payment.scenarios.json', all.scenarios.slice(0, 1));
+    const extra = file(dir, 'extra.json', all.scenarios.slice(1, 3));
+    const r = await runWeft(['test', join(dir, 'order-payment.weft.json'), extra]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    // The files given, not the ones beside it: extra.json's two scenarios.
+    expect(r.stdout).toContain('order-payment.weft.json: 2/2 scenarios passed');
+    // On its own, with a "workflow" key, it tests that workflow.
+    writeFileSync(extra, JSON.stringify({ workflow: 'order-payment.weft.json', scenarios: all.scenarios.slice(1, 3) }));
+    const alone = await weftInProcess(['test', extra]);
+    expect(alone.stderr).toBe('');
+    expect(alone.stdout).toContain('order-payment.weft.json: 2/2 scenarios passed');
+    // A workflow after a workflow stays a second workflow, whatever its name.
+    cpSync(join(examples, 'agent-escalation.weft.json'), join(dir, 'second.json'));
+    const two = await weftInProcess(['test', join(dir, 'order-payment.weft.json'), extra, join(dir, 'second.json'), join(examples, 'agent-escalation.scenarios.json')]);
+    expect(two.stderr).toBe('');
+    expect(two.stdout).toContain('order-payment.weft.json: 2/2 scenarios passed');
+    expect(two.stdout).toMatch(/second\.json: \d+\/\d+ scenarios passed/);
+  });
+
+  it('refuses a *.json that is neither a workflow nor scenarios, and scenarios with no workflow, naming the file and what it expected', async () => {
+    const dir = workspace();
+    writeFileSync(join(dir, 'notes.json'), JSON.stringify({ title: 'not a test' }));
+    const neither = await weftInProcess(['test', join(dir, 'order-payment.weft.json'), join(dir, 'notes.json')]);
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toContain(`weft test: ${join(dir, 'notes.json')} is neither a workflow (a weft/v1 definition with "steps") nor a scenarios file ({"scenarios": [...]}, docs/scenarios.md): it has no "scenarios" list, nor "steps" or "format"`);
+    writeFileSync(join(dir, 'broken.json'), '{"scenarios": [');
+    const broken = await weftInProcess(['test', join(dir, 'order-payment.weft.json'), join(dir, 'broken.json')]);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toContain(`${join(dir, 'broken.json')} is neither a workflow`);
+    expect(broken.stderr).toContain('it cannot be read as JSON');
+    const orphan = file(dir, 'orphan.json', all.scenarios.slice(0, 1));
+    const alone = await weftInProcess(['test', orphan]);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain(`weft test: ${orphan} holds scenarios, and no workflow comes before it nor does it name one: give the workflow first (weft test NAME.weft.json orphan.json), or name it in the file's "workflow" key`);
+  });
 });
 
 describe('weft test: the scenario language of forks, several runs and single attempts', () => {

@@ -4,6 +4,7 @@
 // included), decisions, events, operator
 // actions and revisions lead the engine to the same end, step for step. Loops and revised inputs
 // exercise the `cases` scripts; a fork is refused, as are runs still waiting.
+import { artifactsDirOf, FileArtifactStore } from '../../engine/artifacts/artifact-store.ts';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,7 +63,7 @@ describe('a run made into a scenario passes against its workflow', () => {
     let made;
     try {
       const events = store.readEvents(main.runId);
-      made = runToScenario(foldRun(store, main.runId, events), events);
+      made = runToScenario(foldRun(store, main.runId, events), events, (ref) => new FileArtifactStore(artifactsDirOf(dbPath)).read(ref));
     } catch (e) {
       if (e instanceof RunToScenarioError) {
         expect(['not-finished', 'fork']).toContain(e.code);

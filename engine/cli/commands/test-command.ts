@@ -27,7 +27,7 @@ export const testCommand: Command = {
   summary: "run workflows' scenarios in virtual time and report coverage",
   usage: 'weft test FILE [SCENARIO_FILE...] [--json [--events]] | weft test --from-run RUN [-o FILE] [--db PATH]',
   help: `Runs the scenarios of each workflow. FILE is a NAME.weft.json; the scenario files after it
-are its scenarios, and without any, NAME.scenarios.json and every *.json in a NAME.scenarios/
+are its scenarios (a NAME.scenarios.json, or any *.json holding {"scenarios": [...]}), and without any, NAME.scenarios.json and every *.json in a NAME.scenarios/
 folder beside it are. A scenario file or NAME.scenarios/ folder on its own tests the workflow
 beside it (or the one its "workflow" key names); a folder tests every workflow in it that has
 scenarios. Several FILEs (each with its scenario files) may follow each other. Each scenario runs on the real engine with a virtual clock (deadlines and backoffs
@@ -45,8 +45,9 @@ outcomes, people's decisions, events and operator actions at their offsets, and 
 expectations (docs/evolution.md). It prints the scenario file's JSON, or with -o FILE writes it
 (an existing FILE must be a scenarios file of the same workflow: the scenario is added to it).
 
-  --from-run RUN  the run (a run still going, a fork, or a debug run that pinned a step the
-                  engine computes is refused)
+  --from-run RUN  the run (a run still going, a fork, a debug run that pinned a step the
+                  engine computes, or one whose large values are gone from the store's
+                  artifacts/ is refused); values kept by reference are written as values
   -o, --output FILE  write the scenario file there instead of printing it
   --db PATH       the store (default $WEFT_DB, else .weft/weft.db in this folder)
 
@@ -147,11 +148,52 @@ function targetsOf(paths: readonly string[], io: CliIo): { targets: Target[]; mi
       scenarios([path], path.replace(/\.scenarios\.json$/, '.weft.json'));
       continue;
     }
+    // Any other *.json is told by what it holds: scenarios go with the workflow before them.
+    const kind = path.endsWith('.json') && !path.endsWith('.weft.json') ? jsonFileKind(path) : { kind: 'workflow' as const };
+    if (kind.kind === 'scenarios') {
+      if (current !== undefined) current.scenarioFiles.push(path);
+      else if (kind.workflow !== undefined) scenarios([path], resolve(dirname(path), kind.workflow));
+      else {
+        io.stderr.write(`weft test: ${path} holds scenarios, and no workflow comes before it nor does it name one: give the workflow first (weft test NAME.weft.json ${basename(path)}), or name it in the file's "workflow" key\n`);
+        missing = true;
+      }
+      continue;
+    }
+    if (kind.kind === 'neither') {
+      io.stderr.write(`weft test: ${path} is neither a workflow (a weft/v1 definition with "steps") nor a scenarios file ({"scenarios": [...]}, docs/scenarios.md): ${kind.why}\n`);
+      missing = true;
+      continue;
+    }
     current = { workflowFile: path, scenarioFiles: [], explicit: true };
     targets.push(current);
   }
   for (const t of targets) if (t.scenarioFiles.length === 0 && t.explicit) t.scenarioFiles = defaultScenarioFiles(t.workflowFile);
   return { targets, missing };
+}
+
+type JsonFileKind = { kind: 'workflow' } | { kind: 'scenarios'; workflow: string | undefined } | { kind: 'neither'; why: string };
+
+/**
+ * What a *.json file not named NAME.weft.json or NAME.scenarios.json holds: scenarios (an object
+ * with a "scenarios" list; the schema checks them when they run), a workflow (an object with
+ * "steps" or "format"), or neither, said why.
+ *
+ * @example jsonFileKind('/ws/extra.json') // { kind: 'scenarios', workflow: undefined }
+ */
+function jsonFileKind(path: string): JsonFileKind {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    return { kind: 'neither', why: `it cannot be read as JSON (${(e as Error).message})` };
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { kind: 'neither', why: 'its JSON is not an object' };
+  const o = raw as Record<string, unknown>;
+  const isScenarios = Array.isArray(o['scenarios']);
+  const isWorkflow = 'steps' in o || 'format' in o;
+  if (isScenarios && !isWorkflow) return { kind: 'scenarios', workflow: typeof o['workflow'] === 'string' ? o['workflow'] : undefined };
+  if (isWorkflow && !isScenarios) return { kind: 'workflow' };
+  return { kind: 'neither', why: isScenarios ? 'it has both "scenarios" and "steps" (or "format")' : 'it has no "scenarios" list, nor "steps" or "format"' };
 }
 
 async function testWorkflow(t: Target, io: CliIo): Promise<{ file: string; scenarios: ScenarioResult[]; coverage: Coverage } | undefined> {
