@@ -1,43 +1,29 @@
 // A revalidate check that reads again first (`revalidate.fetch`) through the real binary, on a
 // real store, against a supplier on 127.0.0.1: `weft approve` waits for the read before it exits
 // (the approval settles then), and `weft inspect` shows the read beside the check's verdict.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { overrideEnv } from '../env-override.ts';
-import { REPO_ROOT, runWeft } from './run-weft.ts';
+import { runWeft } from './run-weft.ts';
+import { startSupplier, type Supplier } from './quote-supplier.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'weft-cli-reread-'));
 const db = join(dir, 'store.db');
 const restoreEnv = overrideEnv({ WEFT_CONFIG_DIR: join(dir, 'config'), WEFT_USER: 'ann' });
-const supplier = { price: 1200, gets: 0 };
-let server: Server | undefined;
-let apiBase = '';
+let supplier: Supplier;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    if (req.method === 'GET') supplier.gets++;
-    res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(req.method === 'POST' ? { orderId: 'O-1' } : { price: supplier.price }));
-  });
-  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  apiBase = `http://127.0.0.1:${address.port}`;
-  // Every wait that takes any time triggers the check here: the approval comes from another process.
-  const flow = JSON.parse(readFileSync(join(REPO_ROOT, 'test/fixtures/scenarios/quote-reread.weft.json'), 'utf8')) as { steps: { id: string; revalidate?: { afterMs?: number } }[] };
-  for (const s of flow.steps) if (s.revalidate !== undefined) s.revalidate.afterMs = 0;
-  writeFileSync(join(dir, 'quote-reread.weft.json'), JSON.stringify(flow));
+  supplier = await startSupplier(dir, 1200);
 });
 afterAll(async () => {
   restoreEnv();
-  await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())));
+  await supplier?.close();
 });
 
 const waitingRun = async (): Promise<string> => {
-  const r = await runWeft(['run', join(dir, 'quote-reread.weft.json'), '--input', JSON.stringify({ apiBase, item: 'laptop' }), '--db', db, '--json']);
+  const r = await runWeft(['run', join(dir, 'quote-reread.weft.json'), '--input', JSON.stringify({ apiBase: supplier.apiBase, item: 'laptop' }), '--db', db, '--json']);
   expect(r.stderr).toBe('');
   const out = JSON.parse(r.stdout) as { runId: string; state: string };
   expect(out.state).toBe('waiting');

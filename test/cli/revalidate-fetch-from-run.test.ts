@@ -5,8 +5,7 @@
 // another the read fails with 503 first. `weft test --from-run` scripts each read under
 // "approve.revalidate" as it answered, in order, per activation; `weft test` of the written file
 // passes, and neither making nor running the test sends the supplier a request.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -14,39 +13,18 @@ import { ScenarioFile } from '../../shared/scenario/scenario-schema.ts';
 import type { PlainOutcome } from '../../shared/scenario/scripted-outcome-schema.ts';
 import { overrideEnv } from '../env-override.ts';
 import { weftInProcess } from './capture-io.ts';
-import { REPO_ROOT } from './run-weft.ts';
+import { startSupplier, type Supplier } from './quote-supplier.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'weft-reread-from-run-'));
 const restoreEnv = overrideEnv({ WEFT_CONFIG_DIR: join(dir, 'config'), WEFT_USER: 'ann' });
-/** The supplier: its price, whether its next GET answers 503, and every request it received. */
-const supplier = { price: 1200, failNext: false, requests: 0 };
-let server: Server | undefined;
-let apiBase = '';
+let supplier: Supplier;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    supplier.requests++;
-    if (req.method === 'GET' && supplier.failNext) {
-      supplier.failNext = false;
-      res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"the supplier is down"}');
-      return;
-    }
-    res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(req.method === 'POST' ? { orderId: 'O-1' } : { price: supplier.price }));
-  });
-  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  apiBase = `http://127.0.0.1:${address.port}`;
-  // Every wait that takes any time triggers the check: the approvals come from later commands.
-  const flow = JSON.parse(readFileSync(join(REPO_ROOT, 'test/fixtures/scenarios/quote-reread.weft.json'), 'utf8')) as { $schema?: string; steps: { revalidate?: { afterMs?: number } }[] };
-  delete flow.$schema;
-  for (const s of flow.steps) if (s.revalidate !== undefined) s.revalidate.afterMs = 0;
-  writeFileSync(join(dir, 'quote-reread.weft.json'), JSON.stringify(flow));
+  supplier = await startSupplier(dir, 1200);
 });
 afterAll(async () => {
   restoreEnv();
-  await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())));
+  await supplier?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -59,7 +37,7 @@ const weft = async (args: string[], code = 0): Promise<string> => {
 
 /** A run of quote-reread waiting for its first approval. */
 const waitingRun = async (): Promise<string> => {
-  const out = JSON.parse(await weft(['run', 'quote-reread.weft.json', '--input', JSON.stringify({ apiBase, item: 'laptop' }), '--json'], 3)) as { runId: string; state: string };
+  const out = JSON.parse(await weft(['run', 'quote-reread.weft.json', '--input', JSON.stringify({ apiBase: supplier.apiBase, item: 'laptop' }), '--json'], 3)) as { runId: string; state: string };
   expect(out.state).toBe('waiting');
   return out.runId;
 };

@@ -9,7 +9,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exampleWorkspace, listenLoopback, REPO_ROOT, setTheme, shootBothThemes, startServe, weft, type Loopback, type Served, type Workspace } from './weft-serve.ts';
+import { exampleWorkspace, listenLoopback, REPO_ROOT, setTheme, shootBothThemes, startServe, weft, type Loopback, type Served, type Workspace, openRunStep } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
@@ -61,18 +61,8 @@ async function panelViolations(page: Page): Promise<string[]> {
   return found;
 }
 
-async function openStep(page: Page, runId: string, stepId: string): Promise<void> {
-  await page.setViewportSize({ width: 1440, height: 1100 });
-  await page.goto(served.address);
-  await page.getByTestId('nav-runs').click();
-  await page.getByTestId(`run-row-${runId}`).click();
-  await expect(page.getByTestId('run-view')).toBeVisible();
-  await page.getByTestId(`step-node-${stepId}`).click();
-  await expect(page.getByTestId('step-detail')).toHaveAttribute('data-step', stepId);
-}
-
 test('an approval after a restart reads the price again: it holds, and the panel shows the read', async ({ page }) => {
-  await openStep(page, runs.laptop, 'approve');
+  await openRunStep(page, served, runs.laptop, 'approve');
   const panel = page.getByTestId('step-revalidation');
   await expect(panel).toHaveAttribute('data-verdict', 'fresh');
   await expect(panel).toHaveAttribute('data-trigger', 'restart');
@@ -89,7 +79,7 @@ test('an approval after a restart reads the price again: it holds, and the panel
 });
 
 test('an approval whose read fails is stale, and the panel says the read failed and why', async ({ page }) => {
-  await openStep(page, runs.desk, 'approve');
+  await openRunStep(page, served, runs.desk, 'approve');
   const panel = page.getByTestId('step-revalidation');
   await expect(panel).toHaveAttribute('data-verdict', 'stale');
   await expect(page.getByTestId('revalidation-fetched')).toHaveAttribute('data-ok', 'false');

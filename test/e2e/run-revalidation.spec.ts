@@ -5,10 +5,10 @@
 // approval stale: it goes back for a new quote and asks again. The step detail shows the evidence
 // (verdict, trigger, the check, the values it read, why), the restart record marks the step, and
 // the timeline has the check's marker; both themes are shot.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exampleWorkspace, REPO_ROOT, shootBothThemes, startFakeApi, startServe, weft, type FakeApi, type Served, type Workspace } from './weft-serve.ts';
+import { exampleWorkspace, REPO_ROOT, shootBothThemes, startFakeApi, startServe, weft, type FakeApi, type Served, type Workspace, openRunStep } from './weft-serve.ts';
 
 let ws: Workspace;
 let served: Served;
@@ -54,18 +54,8 @@ test.afterAll(async () => {
   ws?.remove();
 });
 
-async function openStep(page: Page, runId: string, stepId: string): Promise<void> {
-  await page.setViewportSize({ width: 1440, height: 1100 });
-  await page.goto(served.address);
-  await page.getByTestId('nav-runs').click();
-  await page.getByTestId(`run-row-${runId}`).click();
-  await expect(page.getByTestId('run-view')).toBeVisible();
-  await page.getByTestId(`step-node-${stepId}`).click();
-  await expect(page.getByTestId('step-detail')).toHaveAttribute('data-step', stepId);
-}
-
 test('a confirmation after an engine restart re-checks the quote: still fresh, and the trip is booked', async ({ page }) => {
-  await openStep(page, runs.trip, 'traveller_confirms');
+  await openRunStep(page, served, runs.trip, 'traveller_confirms');
   const panel = page.getByTestId('step-revalidation');
   await expect(panel).toHaveAttribute('data-verdict', 'fresh');
   await expect(panel).toHaveAttribute('data-trigger', 'restart');
@@ -83,7 +73,7 @@ test('a confirmation after an engine restart re-checks the quote: still fresh, a
 });
 
 test('an approval after an engine restart whose quote ran out is stale: a new quote is asked for, and the evidence says why', async ({ page }) => {
-  await openStep(page, runs.quote, 'approve');
+  await openRunStep(page, served, runs.quote, 'approve');
   await expect(page.getByTestId('step-state-ordered')).toHaveText('succeeded');
   // The latest check is the first pass's: the second approval came with nothing to re-check.
   const panel = page.getByTestId('step-revalidation');

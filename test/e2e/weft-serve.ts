@@ -88,6 +88,14 @@ export async function openRunFromList(page: Page, served: Pick<Served, 'address'
   await expect(page.getByTestId('run-view')).toBeVisible();
 }
 
+/** Opens run `runId` from the runs list at 1440×1100 and selects step `stepId` on its graph. */
+export async function openRunStep(page: Page, served: Pick<Served, 'address'>, runId: string, stepId: string): Promise<void> {
+  await page.setViewportSize({ width: 1440, height: 1100 });
+  await openRunFromList(page, served, runId);
+  await page.getByTestId(`step-node-${stepId}`).click();
+  await expect(page.getByTestId('step-detail')).toHaveAttribute('data-step', stepId);
+}
+
 export interface WeftResult {
   code: number | null;
   stdout: string;
