@@ -1,26 +1,13 @@
 // A revalidate check that reads again first (`revalidate.fetch`) through the real binary, on a
 // real store, against a supplier on 127.0.0.1: `weft approve` waits for the read before it exits
 // (the approval settles then), and `weft inspect` shows the read beside the check's verdict.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { overrideEnv } from '../env-override.ts';
+import { describe, expect, it } from 'vitest';
 import { runWeft } from './run-weft.ts';
-import { startSupplier, type Supplier } from './quote-supplier.ts';
+import { supplierWorkspace } from './quote-supplier.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'weft-cli-reread-'));
+const { dir, supplier } = supplierWorkspace('weft-cli-reread-');
 const db = join(dir, 'store.db');
-const restoreEnv = overrideEnv({ WEFT_CONFIG_DIR: join(dir, 'config'), WEFT_USER: 'ann' });
-let supplier: Supplier;
-
-beforeAll(async () => {
-  supplier = await startSupplier(dir, 1200);
-});
-afterAll(async () => {
-  restoreEnv();
-  await supplier?.close();
-});
 
 const waitingRun = async (): Promise<string> => {
   const r = await runWeft(['run', join(dir, 'quote-reread.weft.json'), '--input', JSON.stringify({ apiBase: supplier.apiBase, item: 'laptop' }), '--db', db, '--json']);

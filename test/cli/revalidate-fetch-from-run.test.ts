@@ -5,28 +5,16 @@
 // another the read fails with 503 first. `weft test --from-run` scripts each read under
 // "approve.revalidate" as it answered, in order, per activation; `weft test` of the written file
 // passes, and neither making nor running the test sends the supplier a request.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ScenarioFile } from '../../shared/scenario/scenario-schema.ts';
 import type { PlainOutcome } from '../../shared/scenario/scripted-outcome-schema.ts';
 import { overrideEnv } from '../env-override.ts';
 import { weftInProcess } from './capture-io.ts';
-import { startSupplier, type Supplier } from './quote-supplier.ts';
+import { supplierWorkspace } from './quote-supplier.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'weft-reread-from-run-'));
-const restoreEnv = overrideEnv({ WEFT_CONFIG_DIR: join(dir, 'config'), WEFT_USER: 'ann' });
-let supplier: Supplier;
-
-beforeAll(async () => {
-  supplier = await startSupplier(dir, 1200);
-});
-afterAll(async () => {
-  restoreEnv();
-  await supplier?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { dir, supplier } = supplierWorkspace('weft-reread-from-run-');
 
 /** `weft ARGS` on the test's store (`weft test FILE` runs in virtual time and takes no store). */
 const weft = async (args: string[], code = 0): Promise<string> => {

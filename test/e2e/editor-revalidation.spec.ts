@@ -8,7 +8,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Revalidate } from '../../shared/definition/step-common.ts';
 import { appChrome, exampleWorkspace, openEditor, shootBothThemes, startServe, typeCode, type Served, type Workspace } from './weft-serve.ts';
 
 let ws: Workspace;
@@ -138,7 +137,6 @@ test('a declared check shows as declared; the section is on steps that wait, or 
 });
 
 test('a revalidate fetch is shown read-only and kept as it is when the check is edited', async ({ page }) => {
-  test.skip(!('fetch' in Revalidate.shape), 'revalidate.fetch is not in the definition format on this branch (issue 24, section A adds it)');
   const file = join(ws.dir, 'trip-saga.weft.json');
   const flow = JSON.parse(readFileSync(file, 'utf8')) as Flow;
   const confirms = flow.steps.find((s) => s.id === 'traveller_confirms');
