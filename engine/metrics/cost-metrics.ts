@@ -56,7 +56,7 @@ export class RunCostFold {
   }
 }
 
-/** A workflow's cost, from runs' entries (addRun) or rollup rows (addEntry). */
+/** A workflow's cost, from runs' entries (addRun) or rollup rows (addDay, addStep). */
 export class CostAccumulator {
   private readonly days = new Map<string, CostDay>();
   private readonly steps = new Map<string, StepCostStats>();
@@ -64,24 +64,32 @@ export class CostAccumulator {
   private succeededTotal = 0;
   private currency: string | undefined;
 
-  /** One step's attempts of one day, of a run that succeeded or not, in `currency`. */
-  addEntry(e: CostEntry, succeeded: boolean, currency: string | undefined): void {
-    if (e.attempts === 0) return;
-    const x: Counted = { total: e.total, inputTokens: e.inputTokens, outputTokens: e.outputTokens, attempts: e.attempts };
-    let day = this.days.get(e.day);
-    if (day === undefined) this.days.set(e.day, (day = { day: e.day, total: 0, inputTokens: 0, outputTokens: 0, attempts: 0 }));
-    adds(day, x);
-    let step = this.steps.get(e.step);
-    if (step === undefined) this.steps.set(e.step, (step = { stepId: e.step, total: 0, inputTokens: 0, outputTokens: 0, attempts: 0 }));
-    adds(step, x);
+  /** Attempts of one day (`YYYY-MM-DD`), of runs that succeeded or not, in `currency`: the day's figures and the totals. */
+  addDay(day: string, x: Counted, succeeded: boolean, currency: string | undefined): void {
+    if (x.attempts === 0) return;
+    let d = this.days.get(day);
+    if (d === undefined) this.days.set(day, (d = { day, total: 0, inputTokens: 0, outputTokens: 0, attempts: 0 }));
+    adds(d, x);
     adds(this.all, x);
-    if (succeeded) this.succeededTotal = sumCost([this.succeededTotal, e.total]);
-    if (currency !== undefined && e.total > 0) this.currency ??= currency;
+    if (succeeded) this.succeededTotal = sumCost([this.succeededTotal, x.total]);
+    if (currency !== undefined && x.total > 0) this.currency ??= currency;
+  }
+
+  /** Attempts of one step: its figures only (addDay counts the totals). */
+  addStep(stepId: string, x: Counted): void {
+    if (x.attempts === 0) return;
+    let step = this.steps.get(stepId);
+    if (step === undefined) this.steps.set(stepId, (step = { stepId, total: 0, inputTokens: 0, outputTokens: 0, attempts: 0 }));
+    adds(step, x);
   }
 
   /** Every entry of a run's metrics. */
   addRun(r: RunMetrics): void {
-    for (const e of r.cost?.entries ?? []) this.addEntry(e, r.state === 'succeeded', r.cost?.currency);
+    for (const e of r.cost?.entries ?? []) {
+      const x: Counted = { total: e.total, inputTokens: e.inputTokens, outputTokens: e.outputTokens, attempts: e.attempts };
+      this.addDay(e.day, x, r.state === 'succeeded', r.cost?.currency);
+      this.addStep(e.step, x);
+    }
   }
 
   /** The figures, given how many runs succeeded (the divisor of the per-success figures). */

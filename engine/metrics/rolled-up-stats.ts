@@ -8,7 +8,16 @@ import type { RunState } from '../../shared/definition/names.ts';
 import type { RunMetrics, StepStats, WorkflowStats } from '../../shared/api/workflow-stats.ts';
 import type { WorkflowRollups } from '../store/workflow-rollups.ts';
 import { StatsAccumulator, type Samples, type StepAcc } from './workflow-stats.ts';
-import { sumCost } from '../../shared/cost/attempt-cost.ts';
+import { utcDay } from './cost-metrics.ts';
+import { DAY_MS } from '../store/day-spend.ts';
+
+/** A cost rollup row's figures, its millionths as an amount. */
+const counted = (c: { micros: number; inputTokens: number; outputTokens: number; attempts: number }) => ({
+  total: c.micros / 1_000_000,
+  inputTokens: c.inputTokens,
+  outputTokens: c.outputTokens,
+  attempts: c.attempts,
+});
 
 /** The figures, and per edge how many runs took it at least once. */
 export interface RolledUpStats {
@@ -71,7 +80,8 @@ export function rolledUpStats(rollups: WorkflowRollups, workflowId: string, vers
     x.taken += c.taken;
     acc.edgeRuns[c.edgeId] = (acc.edgeRuns[c.edgeId] ?? 0) + c.taking;
   }
-  for (const c of rollups.costs.rows(workflowId, version)) acc.cost.addEntry({ ...c, total: sumCost([c.total]) }, c.succeeded === 1, c.currency);
+  for (const c of rollups.costs.days(workflowId, version)) acc.cost.addDay(utcDay(c.day * DAY_MS), counted(c), c.succeeded === 1, c.currency);
+  for (const c of rollups.costs.steps(workflowId, version)) acc.cost.addStep(c.stepId, counted(c));
   // The runs without a rollup, as workflowStats counts each run.
   for (const r of live) acc.addRun(r);
   readSamples(rollups.samples(workflowId, version), acc.durations, (id) => acc.stepOf(id));

@@ -1,20 +1,24 @@
-// Per-workflow cost rollups of finished runs (migration 14): what each step's attempts cost per
-// UTC day, split by whether the run succeeded, so GET /api/stats reads a few rows per day and
-// step instead of every run's rollup for the Insights page's cost over time, cost per successful
-// run and most expensive steps (docs/metrics.md, "Cost"). Kept with the other per-workflow
-// counters (workflow-rollups.ts): a run's cost entries (RunMetrics.cost) are added in the
-// transaction that writes its `run_metrics` row and subtracted in the one that replaces or
-// deletes it. Amounts are stored as REAL sums of amounts that are whole millionths; a reader
-// rounds each row back to millionths with sumCost (engine/metrics/cost-metrics.ts).
+// Per-workflow cost rollups of finished runs: what their attempts cost per UTC day (migration 18's
+// stat_cost_days, split by whether the run succeeded) and per step (four columns of stat_steps),
+// so GET /api/stats reads a few rows per day and step for the Insights page's cost over time, cost
+// per successful run and most expensive steps (docs/metrics.md, "Cost"), and admission reads a
+// day's settled spend (day-spend.ts). Kept with the other per-workflow counters
+// (workflow-rollups.ts): a run's cost (RunMetrics.cost) is added in the transaction that writes
+// its `run_metrics` row and subtracted in the one that replaces or deletes it. Amounts are whole
+// millionths of the currency's unit (toMicros), so sums are exact.
+//
+// A finished run adds one row per day it spent on, and nothing but columns to the step rows its
+// counters write anyway: migration 14's table of one row per step and day, and migration 15's
+// per-day spend, were 10 more rows for a 10-step run (docs/policies.md, "What it costs the engine").
 import type { Statement } from 'better-sqlite3';
 import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
-import type { CostEntry } from '../../shared/api/cost-stats.ts';
+import { toMicros } from '../../shared/cost/attempt-cost.ts';
 import type { Db } from './db.ts';
 import { eachRollup } from './each-rollup.ts';
 import { MultiRow } from './multi-row.ts';
-import { spendByDay } from './day-spend.ts';
+import { DAY_MS } from './day-spend.ts';
 
-/** Migration 14's table. */
+/** Migration 14's table (dropped by migration 18). */
 export const COST_ROLLUPS_SQL = `
   CREATE TABLE stat_costs (
     workflow_id TEXT NOT NULL,
@@ -31,17 +35,85 @@ export const COST_ROLLUPS_SQL = `
   ) WITHOUT ROWID;
 `;
 
-/** One step's cost on one day over the finished runs that succeeded (or did not). */
-export interface CostRow extends CostEntry {
+/**
+ * Migration 18: cost per day in stat_cost_days (`day` a UTC day number), cost per step in
+ * stat_steps; migration 14's and 15's tables and migration 17's mark go. The build fills them
+ * from the rollups (buildCostDays).
+ */
+export const COST_DAYS_SQL = `
+  CREATE TABLE stat_cost_days (
+    workflow_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    day INTEGER NOT NULL,
+    succeeded INTEGER NOT NULL,
+    currency TEXT NOT NULL,
+    micros INTEGER NOT NULL,
+    input_tokens INTEGER NOT NULL,
+    output_tokens INTEGER NOT NULL,
+    attempts INTEGER NOT NULL,
+    PRIMARY KEY (workflow_id, version, day, succeeded, currency)
+  ) WITHOUT ROWID;
+  ALTER TABLE stat_steps ADD COLUMN cost_micros INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE stat_steps ADD COLUMN input_tokens INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE stat_steps ADD COLUMN output_tokens INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE stat_steps ADD COLUMN cost_attempts INTEGER NOT NULL DEFAULT 0;
+  DROP TABLE stat_costs;
+  DROP TABLE spend_by_day;
+  DROP INDEX runs_spending;
+  ALTER TABLE runs DROP COLUMN spend_day;
+`;
+
+/** What attempts that recorded a cost or tokens add up to: micros, input and output tokens, attempts. */
+export type CostCounts = [micros: number, inputTokens: number, outputTokens: number, attempts: number];
+
+/** One UTC day's cost of a workflow's finished runs that succeeded (or did not), in `currency`. */
+export interface CostDayRow {
+  /** UTC day number: floor(ms / DAY_MS). */
+  day: number;
   succeeded: 0 | 1;
   currency: string;
+  micros: number;
+  inputTokens: number;
+  outputTokens: number;
+  attempts: number;
 }
+
+/** One step's cost over a workflow's finished runs. */
+export interface StepCostRow {
+  stepId: string;
+  micros: number;
+  inputTokens: number;
+  outputTokens: number;
+  attempts: number;
+}
+
+/** A day's number from a cost entry's `YYYY-MM-DD`. */
+const dayNumber = (day: string): number => Math.floor(Date.parse(`${day}T00:00:00Z`) / DAY_MS);
+
+/** A run's cost entries summed per `key` of each entry. */
+function summed(m: RunMetrics, key: (e: { step: string; day: string }) => string): Map<string, CostCounts> {
+  const out = new Map<string, CostCounts>();
+  for (const e of m.cost?.entries ?? []) {
+    const k = key(e);
+    const c = out.get(k);
+    if (c === undefined) out.set(k, [toMicros(e.total), e.inputTokens, e.outputTokens, e.attempts]);
+    else {
+      c[0] += toMicros(e.total);
+      c[1] += e.inputTokens;
+      c[2] += e.outputTokens;
+      c[3] += e.attempts;
+    }
+  }
+  return out;
+}
+
+/** A finished run's cost per step, for its stat_steps rows (workflow-rollups.ts). */
+export const stepCosts = (m: RunMetrics): Map<string, CostCounts> => summed(m, (e) => e.step);
 
 export class CostRollups {
   private readonly statements = new Map<string, Statement>();
   private present: boolean | undefined;
   private upsert: MultiRow | undefined;
-  private daysPresent: boolean | undefined;
 
   constructor(private readonly db: Db) {}
 
@@ -51,52 +123,52 @@ export class CostRollups {
     return st;
   }
 
-  /** Whether the store has the table (schema 14): earlier migrations' builds run without it. */
+  /** Whether the store keeps cost this way (schema 18): earlier migrations' builds run without it. */
   kept(): boolean {
-    this.present ??= this.db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'stat_costs'").pluck().get() === 1;
+    this.present ??= this.db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'stat_cost_days'").pluck().get() === 1;
     return this.present;
   }
 
-  /** Adds (1) or subtracts (-1) a finished run's cost entries: one statement for all its steps and days. */
+  /** Adds (1) or subtracts (-1) a finished run's cost per day: one row per day it spent on (its steps' are written with their counters). */
   apply(m: RunMetrics, sign: 1 | -1): void {
     const cost = m.cost;
     if (cost === undefined || !this.kept()) return;
     const succeeded = m.state === 'succeeded' ? 1 : 0;
     this.upsert ??= new MultiRow(
       this.db,
-      'INSERT INTO stat_costs VALUES',
-      10,
-      `ON CONFLICT DO UPDATE SET cost = cost + excluded.cost, input_tokens = input_tokens + excluded.input_tokens,
+      'INSERT INTO stat_cost_days VALUES',
+      9,
+      `ON CONFLICT DO UPDATE SET micros = micros + excluded.micros, input_tokens = input_tokens + excluded.input_tokens,
        output_tokens = output_tokens + excluded.output_tokens, attempts = attempts + excluded.attempts`,
     );
-    this.upsert.run(cost.entries.map((e) => [m.workflowId, m.version, e.day, e.step, succeeded, cost.currency, sign * e.total, sign * e.inputTokens, sign * e.outputTokens, sign * e.attempts]));
-    if (!this.daysKept()) return;
-    // The run's spend per UTC day, settled for daily budgets (day-spend.ts): a finished run's is here, a running run's in its attempt events.
-    const add = this.stmt('INSERT INTO spend_by_day (day, workflow_id, micros) VALUES (?, ?, ?) ON CONFLICT (day, workflow_id) DO UPDATE SET micros = micros + excluded.micros');
-    for (const [day, micros] of spendByDay(cost.entries)) add.run(day, m.workflowId, sign * micros);
+    const rows: unknown[][] = [];
+    for (const [day, c] of summed(m, (e) => e.day)) rows.push([m.workflowId, m.version, dayNumber(day), succeeded, cost.currency, sign * c[0], sign * c[1], sign * c[2], sign * c[3]]);
+    this.upsert.run(rows);
   }
 
-  /** Whether the store has spend_by_day (schema 15). */
-  private daysKept(): boolean {
-    this.daysPresent ??= this.db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'spend_by_day'").pluck().get() === 1;
-    return this.daysPresent;
-  }
-
-  /** The rows of a workflow (of one version if given), summed over versions; those left at zero are not read. */
-  rows(workflowId: string, version?: number): CostRow[] {
+  /** A workflow's days (of one version if given), summed over versions, oldest first; those left at zero are not read. */
+  days(workflowId: string, version?: number): CostDayRow[] {
     if (!this.kept()) return [];
-    const head = `SELECT day, step_id AS step, succeeded, currency, sum(cost) AS total, sum(input_tokens) AS inputTokens, sum(output_tokens) AS outputTokens,
-      sum(attempts) AS attempts FROM stat_costs WHERE workflow_id = ?`;
-    const tail = 'GROUP BY day, step_id, succeeded, currency HAVING sum(attempts) <> 0 ORDER BY day, step_id';
-    return (version === undefined ? this.stmt(`${head} ${tail}`).all(workflowId) : this.stmt(`${head} AND version = ? ${tail}`).all(workflowId, version)) as CostRow[];
+    const head = `SELECT day, succeeded, currency, sum(micros) AS micros, sum(input_tokens) AS inputTokens, sum(output_tokens) AS outputTokens,
+      sum(attempts) AS attempts FROM stat_cost_days WHERE workflow_id = ?`;
+    const tail = 'GROUP BY day, succeeded, currency HAVING sum(attempts) <> 0 ORDER BY day, succeeded, currency';
+    return (version === undefined ? this.stmt(`${head} ${tail}`).all(workflowId) : this.stmt(`${head} AND version = ? ${tail}`).all(workflowId, version)) as CostDayRow[];
+  }
+
+  /** A workflow's steps' cost (of one version if given), summed over versions and outcomes; steps without any are not read. */
+  steps(workflowId: string, version?: number): StepCostRow[] {
+    if (!this.kept()) return [];
+    const head = `SELECT step_id AS stepId, sum(cost_micros) AS micros, sum(input_tokens) AS inputTokens, sum(output_tokens) AS outputTokens,
+      sum(cost_attempts) AS attempts FROM stat_steps WHERE workflow_id = ?`;
+    const tail = 'GROUP BY step_id HAVING sum(cost_attempts) <> 0 ORDER BY step_id';
+    return (version === undefined ? this.stmt(`${head} ${tail}`).all(workflowId) : this.stmt(`${head} AND version = ? ${tail}`).all(workflowId, version)) as StepCostRow[];
   }
 }
 
 /**
- * Migration 14's build. First the runs already rolled up whose attempts recorded a cost or tokens
- * are folded again (`refresh`), so their rollups carry their cost (runs whose attempts recorded
- * neither have nothing to add and are not read); then the table is filled from every rollup that
- * carries one (a store upgraded from before migration 10 has them already, folded by its build).
+ * Migration 14's build: the runs already rolled up whose attempts recorded a cost or tokens are
+ * folded again (`refresh`), so their rollups carry their cost (runs whose attempts recorded
+ * neither have nothing to add and are not read). Migration 18 makes the cost tables from them.
  */
 export function buildCostRollups(db: Db, refresh: (runId: string) => void): void {
   const costed = db
@@ -108,7 +180,20 @@ export function buildCostRollups(db: Db, refresh: (runId: string) => void): void
     .pluck()
     .all() as string[];
   for (const id of costed) refresh(id);
-  db.exec('DELETE FROM stat_costs');
+}
+
+/**
+ * Migration 18's build: every rollup that carries a cost adds its days to stat_cost_days and its
+ * steps' cost to their stat_steps rows (the row of the outcome its counters went to).
+ */
+export function buildCostDays(db: Db): void {
   const costs = new CostRollups(db);
-  eachRollup(db, "json_extract(metrics, '$.cost') IS NOT NULL", (m) => costs.apply(m, 1));
+  const stepRows = db.prepare(
+    `INSERT INTO stat_steps VALUES (?, ?, ?, ?, 0, 0, 0, 0, 0, 0, 0, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET cost_micros = cost_micros + excluded.cost_micros,
+     input_tokens = input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens, cost_attempts = cost_attempts + excluded.cost_attempts`,
+  );
+  eachRollup(db, "json_extract(metrics, '$.cost') IS NOT NULL", (m) => {
+    costs.apply(m, 1);
+    for (const [step, c] of stepCosts(m)) stepRows.run(m.workflowId, m.version, step, m.steps[step]?.outcome ?? '', ...c);
+  });
 }

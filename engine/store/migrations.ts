@@ -2,7 +2,7 @@
 // last one applied. Never edit a migration that has shipped: add the next one.
 import type { Db } from './db.ts';
 import { buildRunRollups, RunRollups } from './run-rollups.ts';
-import { buildCostRollups, COST_ROLLUPS_SQL } from './cost-rollups.ts';
+import { buildCostDays, buildCostRollups, COST_DAYS_SQL, COST_ROLLUPS_SQL } from './cost-rollups.ts';
 import { RUN_SNAPSHOTS_SQL, SNAPSHOT_POLICY } from './run-snapshots.ts';
 import { Store } from './store.ts';
 import { backfillWorkflowRollups, WORKFLOW_ROLLUPS_SQL } from './workflow-rollups.ts';
@@ -230,7 +230,7 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'what finished runs cost, per workflow, UTC day and step (cost-rollups.ts)',
     // Issue 23: `weft stats` and the Insights page show cost over time, per successful run and per
     // step. A finished run's rollup now carries its cost; those of runs whose attempts recorded a
-    // cost or tokens are folded again here, which fills the table.
+    // cost or tokens are folded again here (migration 18 makes its cost tables from them).
     sql: COST_ROLLUPS_SQL,
     build: (db) => {
       const store = new Store(db);
@@ -258,6 +258,16 @@ export const MIGRATIONS: readonly Migration[] = [
     // attempt. Now a run is marked at its first cost, its spend read from its attempt events while
     // it runs, and settled into spend_by_day when it finishes. What was spent before is there already.
     sql: RUN_SPEND_SQL,
+  },
+  {
+    version: 18,
+    name: 'cost per day and per step of finished runs in fewer rows (cost-rollups.ts)',
+    // A finished run wrote a row per step and day of cost (migration 14), one per day of spend
+    // (migration 15), and its mark twice (migration 17): 12 more writes for a 10-step run. Now one
+    // row per day, the steps' cost in the step rows it writes anyway, and admission finds the
+    // runs still going by their state. Built from the rollups, which carry every run's cost.
+    sql: COST_DAYS_SQL,
+    build: buildCostDays,
   },
 ];
 

@@ -27,8 +27,6 @@ export class RunRollups {
   constructor(
     private readonly db: Db,
     private readonly readLog: ReadRunLog,
-    /** Told when a finished run's rollup goes (the run runs again): what it spent is no longer settled (day-spend.ts). */
-    private readonly unsettled?: (runId: string, metrics: RunMetrics) => void,
   ) {
     this.workflows = new WorkflowRollups(db);
   }
@@ -53,10 +51,8 @@ export class RunRollups {
   private remove(runId: string): void {
     const old = this.metricsOf(runId);
     if (old === undefined) return;
-    const metrics = JSON.parse(old) as RunMetrics;
-    this.workflows.apply(metrics, -1);
+    this.workflows.apply(JSON.parse(old) as RunMetrics, -1);
     this.stmt('DELETE FROM run_metrics WHERE run_id = ?').run(runId);
-    this.unsettled?.(runId, metrics);
   }
 
   private has(runId: string): boolean {

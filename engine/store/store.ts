@@ -66,7 +66,7 @@ export class Store {
     this.external = new ExternalEvents(this.work);
     this.projections = new Projections(this.work, this.log);
     this.definitions = new Definitions(this.work);
-    this.rollups = new RunRollups(db, (runId) => this.readRunLog(runId), (runId, metrics) => this.spend.unsettled(runId, metrics));
+    this.rollups = new RunRollups(db, (runId) => this.readRunLog(runId));
     this.snapshots = new RunSnapshots(db, options.snapshots);
     this.spend = new DaySpend(this.work);
     // The commit's order: the policies new runs started under, events, the consumption of external events, projections, the rollups

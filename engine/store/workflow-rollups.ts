@@ -12,7 +12,7 @@ import type { Statement } from 'better-sqlite3';
 import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
 import { isFinishedRunState, RUN_STATES } from '../../shared/definition/names.ts';
 import type { Db } from './db.ts';
-import { CostRollups } from './cost-rollups.ts';
+import { CostRollups, stepCosts, type CostCounts } from './cost-rollups.ts';
 import { MultiRow } from './multi-row.ts';
 import { eachRollup } from './each-rollup.ts';
 
@@ -96,6 +96,9 @@ const TABLES = ['stat_runs', 'stat_steps', 'stat_edges', 'stat_starts', 'stat_sa
 
 const b = (x: boolean): number => (x ? 1 : 0);
 
+/** The cost columns of a step row without cost. */
+const NO_COST: CostCounts = [0, 0, 0, 0];
+
 /** Counters of finished runs by version and state. */
 export interface StateCounts {
   version: number;
@@ -151,7 +154,7 @@ export class WorkflowRollups {
   private present: boolean | undefined;
   private stepRows: MultiRow | undefined;
   private edgeRows: MultiRow | undefined;
-  /** What finished runs cost, per day and step (migration 14), kept in step with the counters here. */
+  /** What finished runs cost, per day (and per step, in stat_steps), kept in step with the counters here. */
   readonly costs: CostRollups;
 
   constructor(private readonly db: Db) {
@@ -194,16 +197,29 @@ export class WorkflowRollups {
        retried = retried + excluded.retried, compensated = compensated + excluded.compensated, intervened = intervened + excluded.intervened`,
     ).run(wf, v, Math.floor(m.startedAt / 60_000), sign, sign * b(m.state === 'succeeded'), sign * retried, sign * compensated, sign * intervened);
     const failedAt = m.failure?.step ?? null;
+    // A step's cost goes in the columns of the row its counters go to (schema 18): no row more.
+    const costed = this.costs.kept();
+    const cost = costed && m.cost !== undefined ? stepCosts(m) : undefined;
+    const costOf = (id: string): CostCounts | readonly [] => {
+      if (!costed) return [];
+      const c = cost?.get(id);
+      cost?.delete(id);
+      return c === undefined ? NO_COST : [sign * c[0], sign * c[1], sign * c[2], sign * c[3]];
+    };
     const steps: unknown[][] = Object.entries(m.steps).map(([id, s]) => [
-      wf, v, id, s.outcome ?? '', sign, sign * b(s.activations > 0), sign * s.activations, sign * s.attempts, sign * s.retries, sign * s.latenciesMs.length, sign * b(id === failedAt),
+      wf, v, id, s.outcome ?? '', sign, sign * b(s.activations > 0), sign * s.activations, sign * s.attempts, sign * s.retries, sign * s.latenciesMs.length, sign * b(id === failedAt), ...costOf(id),
     ]);
-    if (failedAt !== null && m.steps[failedAt] === undefined) steps.push([wf, v, failedAt, '', 0, 0, 0, 0, 0, 0, sign]);
+    if (failedAt !== null && m.steps[failedAt] === undefined) steps.push([wf, v, failedAt, '', 0, 0, 0, 0, 0, 0, sign, ...costOf(failedAt)]);
+    // Cost of a step the metrics do not list (none today): a row of its own, counters at zero.
+    for (const id of [...(cost?.keys() ?? [])]) steps.push([wf, v, id, '', 0, 0, 0, 0, 0, 0, 0, ...costOf(id)]);
     this.stepRows ??= new MultiRow(
       this.db,
       'INSERT INTO stat_steps VALUES',
-      11,
+      costed ? 15 : 11,
       `ON CONFLICT DO UPDATE SET listed = listed + excluded.listed, runs = runs + excluded.runs, activations = activations + excluded.activations,
-       attempts = attempts + excluded.attempts, retries = retries + excluded.retries, settled = settled + excluded.settled, failures = failures + excluded.failures`,
+       attempts = attempts + excluded.attempts, retries = retries + excluded.retries, settled = settled + excluded.settled, failures = failures + excluded.failures${costed ? `,
+       cost_micros = cost_micros + excluded.cost_micros, input_tokens = input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens,
+       cost_attempts = cost_attempts + excluded.cost_attempts` : ''}`,
     );
     this.stepRows.run(steps);
     this.edgeRows ??= new MultiRow(

@@ -11,7 +11,7 @@ import { seededRandom, VirtualClock } from '../../engine/runtime/virtual-clock.t
 import { driveUntilQuiet, settleEngine } from '../../engine/scenario/drive.ts';
 import { ScriptedExecutor, type Script } from '../../engine/scenario/scripted-executor.ts';
 import { hashOf } from '../../engine/store/canonical-json.ts';
-import { DAY_MS, SPEND_BY_DAY_SQL } from '../../engine/store/day-spend.ts';
+import { DAY_MS } from '../../engine/store/day-spend.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store } from '../../engine/store/store.ts';
 import type { Db } from '../../engine/store/db.ts';
@@ -80,12 +80,13 @@ describe('the daily spend of a workspace', () => {
     expect(second.store.spend.on(day0 + 1, 'beta')).toEqual({ workflow: 0.6, workspace: 0.6 });
     expect(second.store.spend.waitingForBudget([b1])).toEqual(new Set());
 
-    // What the commits kept is what migration 14 builds from the log.
-    const rows = (db: Db) => db.prepare('SELECT day, workflow_id, micros FROM spend_by_day ORDER BY day, workflow_id').all();
+    // What the commits kept, per day and workflow, is what the log's attempt events add up to.
+    const rows = (db: Db) => db.prepare('SELECT day, workflow_id, sum(micros) AS micros FROM stat_cost_days GROUP BY day, workflow_id ORDER BY day, workflow_id').all();
     const kept = rows(second.db);
     expect(kept).toEqual([{ day: day0, workflow_id: 'alpha', micros: 1_200_000 }, { day: day0 + 1, workflow_id: 'beta', micros: 600_000 }]);
-    second.db.exec('DROP TABLE spend_by_day');
-    second.db.exec(SPEND_BY_DAY_SQL);
-    expect(rows(second.db)).toEqual(kept);
+    const fromLog = second.db.prepare(`SELECT e.at / ${DAY_MS} AS day, r.workflow_id, SUM(CAST(ROUND(json_extract(e.data, '$.meta.cost.amount') * 1000000) AS INTEGER)) AS micros
+      FROM events e JOIN runs r ON r.id = e.run_id WHERE e.type IN ('attempt_succeeded', 'attempt_failed', 'attempt_unknown') AND json_extract(e.data, '$.meta.cost.amount') IS NOT NULL
+      GROUP BY 1, 2 ORDER BY 1, 2`).all();
+    expect(fromLog).toEqual(kept);
   });
 });

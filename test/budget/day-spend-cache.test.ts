@@ -2,7 +2,7 @@
 // reads, and must never go stale: this store's commits add to it as they are written, a commit
 // that fails adds nothing, and another connection's commit (another engine or CLI process on the
 // same file) is seen at the next read; a running run's spend is read from its events, a finished
-// run's from the day's rows, and migration 17 moves a store of schema 16 to that. On real SQLite files.
+// run's from the day's cost rows, and migration 18 moves a store of schema 17 to that. On real SQLite files.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store } from '../../engine/store/store.ts';
 import type { Db } from '../../engine/store/db.ts';
-import { SPEND_BY_DAY_SQL } from '../../engine/store/day-spend.ts';
+import { RUN_SPEND_SQL, SPEND_BY_DAY_SQL } from '../../engine/store/day-spend.ts';
+import { COST_ROLLUPS_SQL } from '../../engine/store/cost-rollups.ts';
 import { SCHEMA_VERSION } from '../../engine/store/migrations.ts';
 
 const dirs: string[] = [];
@@ -75,62 +76,65 @@ describe('the day\'s spend kept between admissions', () => {
   });
 });
 
+/** The run's state changes to `state`: its event, and its row as the engine projects it in the same commit. */
+function moveTo(store: Store, runId: string, state: 'running' | 'succeeded' | 'failed', at: number): void {
+  store.append({ runId, type: 'run_state_changed', at, data: { state } });
+  store.setRunProjection({ id: runId, workflowId: 'alpha', version: 1, state, inputRevision: 1, createdAt: at, updatedAt: at });
+  store.flush();
+}
+
 describe('where a run\'s spend is kept', () => {
-  it('read from its attempt events while it runs (its row marked once), on the day\'s rows with its rollup once it finishes: the sum always equals the log\'s', () => {
+  it('read from its attempt events while it runs, in the day\'s cost rows with its rollup once it finishes: the sum always equals the log\'s', () => {
     const dir = mkdtempSync(join(tmpdir(), 'weft-run-spend-'));
     dirs.push(dir);
     const { db, store } = open(join(dir, 'weft.db'));
     const day = 20_000;
     const at = day * 86_400_000 + 86_000_000; // 6 min 40 s before midnight
-    const kept = () => ({
-      days: db.prepare('SELECT day, workflow_id, micros FROM spend_by_day ORDER BY day, workflow_id').raw().all(),
-      runs: db.prepare('SELECT id, spend_day FROM runs ORDER BY id').raw().all(),
-    });
-    // What migration 15 builds from the log: the truth every state above must add up to.
+    const rows = () => db.prepare('SELECT day, workflow_id, sum(micros) FROM stat_cost_days GROUP BY day, workflow_id HAVING sum(attempts) <> 0 ORDER BY day, workflow_id').raw().all();
+    // What the attempt events say: the truth every state below must add up to.
     const fromLog = () => db.prepare(`SELECT e.at / 86400000 AS day, r.workflow_id, SUM(CAST(ROUND(json_extract(e.data, '$.meta.cost.amount') * 1000000) AS INTEGER)) AS micros
       FROM events e JOIN runs r ON r.id = e.run_id WHERE e.type = 'attempt_succeeded' GROUP BY 1, 2 ORDER BY 1, 2`).raw().all();
     const fresh = () => open(join(dir, 'weft.db')).store; // another connection: reads what is stored, nothing kept
 
     spend(store, 'r1', 'alpha', 0.25, at); // run_created 1, attempt 2-3
     spend(store, 'r1', 'alpha', 0.5, at + 1_000, 2); // 4-5
-    expect(kept()).toEqual({ days: [], runs: [['r1', day]] });
+    expect(rows()).toEqual([]);
     expect(store.spend.on(day, 'alpha')).toEqual({ workflow: 0.75, workspace: 0.75 });
     expect(fresh().spend.on(day, 'alpha')).toEqual({ workflow: 0.75, workspace: 0.75 });
 
-    // Past midnight: each day counts what was spent on it; the mark stays.
+    // Past midnight: each day counts what was spent on it.
     spend(store, 'r1', 'alpha', 2, at + 600_000, 3); // 6-7
-    expect(kept()).toEqual({ days: [], runs: [['r1', day]] });
+    expect(rows()).toEqual([]);
     for (const s of [store, fresh()]) {
       expect(s.spend.on(day, 'alpha').workflow).toBe(0.75);
       expect(s.spend.on(day + 1, 'alpha').workflow).toBe(2);
     }
 
-    // The run finishes: its spend is settled per day, equal to the log's, and the mark goes.
-    store.append({ runId: 'r1', type: 'run_state_changed', at: at + 601_000, data: { state: 'succeeded' } }); // 8
-    store.flush();
-    expect(kept()).toEqual({ days: [[day, 'alpha', 750_000], [day + 1, 'alpha', 2_000_000]], runs: [['r1', null]] });
-    expect(kept().days).toEqual(fromLog());
+    // The run finishes: its spend is settled per day with its rollup, equal to the log's, and no longer read from its events.
+    moveTo(store, 'r1', 'succeeded', at + 601_000); // 8
+    expect(rows()).toEqual([[day, 'alpha', 750_000], [day + 1, 'alpha', 2_000_000]]);
+    expect(rows()).toEqual(fromLog());
+    expect(store.spend.on(day + 1, 'alpha')).toEqual({ workflow: 2, workspace: 2 });
     expect(fresh().spend.on(day + 1, 'alpha')).toEqual({ workflow: 2, workspace: 2 });
+    expect(fresh().spend.on(day, 'alpha')).toEqual({ workflow: 0.75, workspace: 0.75 });
 
-    // An operator's retry takes it back to running: its rollup goes, so its spend is read from its events again (marked from its first day).
-    store.append({ runId: 'r1', type: 'run_state_changed', at: at + 700_000, data: { state: 'running' } }); // 9
-    store.flush();
-    expect(kept()).toEqual({ days: [[day, 'alpha', 0], [day + 1, 'alpha', 0]], runs: [['r1', day]] });
+    // An operator's retry takes it back to running: its rollup goes, so its spend is read from its events again.
+    moveTo(store, 'r1', 'running', at + 700_000); // 9
+    expect(rows()).toEqual([]);
     expect(fresh().spend.on(day, 'alpha').workflow).toBe(0.75);
     spend(store, 'r1', 'alpha', 1, at + 700_000, 4); // 10-11
-    expect(kept().runs).toEqual([['r1', day]]);
     expect(store.spend.on(day + 1, 'alpha').workflow).toBe(3);
     expect(fresh().spend.on(day + 1, 'alpha').workflow).toBe(3);
-    store.append({ runId: 'r1', type: 'run_state_changed', at: at + 701_000, data: { state: 'failed' } });
-    store.flush();
-    expect(kept()).toEqual({ days: [[day, 'alpha', 750_000], [day + 1, 'alpha', 3_000_000]], runs: [['r1', null]] });
-    expect(kept().days).toEqual(fromLog());
+    moveTo(store, 'r1', 'failed', at + 701_000);
+    expect(rows()).toEqual([[day, 'alpha', 750_000], [day + 1, 'alpha', 3_000_000]]);
+    expect(rows()).toEqual(fromLog());
+    expect(fresh().spend.on(day + 1, 'alpha')).toEqual({ workflow: 3, workspace: 3 });
   });
 });
 
-describe('migration 17', () => {
-  it('keeps in spend_by_day only what finished runs spent, and marks a running run that has spent: the day\'s total is the log\'s', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'weft-spend-17-'));
+describe('migration 18', () => {
+  it('makes the day\'s cost rows from the finished runs\' rollups, drops the tables and mark before them, and the day\'s total stays the log\'s', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-spend-18-'));
     dirs.push(dir);
     const path = join(dir, 'weft.db');
     const day = 20_000;
@@ -138,23 +142,29 @@ describe('migration 17', () => {
     const first = open(path);
     spend(first.store, 'done', 'alpha', 0.25, at);
     first.store.append({ runId: 'done', type: 'run_state_changed', at, data: { state: 'succeeded' } });
+    first.store.setRunProjection({ id: 'done', workflowId: 'alpha', version: 1, state: 'succeeded', inputRevision: 1, createdAt: at, updatedAt: at });
     first.store.flush();
     spend(first.store, 'going', 'alpha', 0.5, at);
-    // As a store of schema 16 was: spend_by_day held every run's spend, running ones' too, and runs had no mark.
-    first.db.exec(`DROP TABLE spend_by_day; ${SPEND_BY_DAY_SQL}; DROP INDEX runs_spending; ALTER TABLE runs DROP COLUMN spend_day; PRAGMA user_version = 16`);
-    expect(first.db.prepare('SELECT day, workflow_id, micros FROM spend_by_day').raw().all()).toEqual([[day, 'alpha', 750_000]]);
+    // As a store of schema 17 was: cost per step and day (14), spend per day (15, rebuilt by 17) and the mark of a running run (17).
+    const columns = ['cost_micros', 'input_tokens', 'output_tokens', 'cost_attempts'].map((c) => `ALTER TABLE stat_steps DROP COLUMN ${c};`).join(' ');
+    first.db.exec(`DROP TABLE stat_cost_days; ${columns} ${COST_ROLLUPS_SQL}; ${SPEND_BY_DAY_SQL}; ${RUN_SPEND_SQL}; PRAGMA user_version = 17`);
+    expect(first.db.prepare('SELECT id, spend_day FROM runs ORDER BY id').raw().all()).toEqual([['done', null], ['going', day]]);
     opened.splice(opened.indexOf(first.db), 1);
     first.db.close();
 
     const upgraded = open(path);
     expect(upgraded.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(upgraded.db.prepare('SELECT day, workflow_id, micros FROM spend_by_day').raw().all()).toEqual([[day, 'alpha', 250_000]]);
-    expect(upgraded.db.prepare('SELECT id, spend_day FROM runs ORDER BY id').raw().all()).toEqual([['done', null], ['going', day]]);
+    const objects = upgraded.db.prepare("SELECT name FROM sqlite_master WHERE name IN ('stat_costs', 'spend_by_day', 'runs_spending')").pluck().all();
+    expect(objects).toEqual([]);
+    expect(upgraded.db.prepare("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'spend_day'").pluck().get()).toBe(0);
+    expect(upgraded.db.prepare('SELECT day, workflow_id, micros, attempts FROM stat_cost_days').raw().all()).toEqual([[day, 'alpha', 250_000, 1]]);
+    expect(upgraded.db.prepare("SELECT step_id, cost_micros, cost_attempts FROM stat_steps WHERE workflow_id = 'alpha'").raw().all()).toEqual([['call', 250_000, 1]]);
     expect(upgraded.store.spend.on(day, 'alpha')).toEqual({ workflow: 0.75, workspace: 0.75 });
     // The running run finishes: nothing is counted twice.
     upgraded.store.append({ runId: 'going', type: 'run_state_changed', at, data: { state: 'succeeded' } });
+    upgraded.store.setRunProjection({ id: 'going', workflowId: 'alpha', version: 1, state: 'succeeded', inputRevision: 1, createdAt: at, updatedAt: at });
     upgraded.store.flush();
-    expect(upgraded.db.prepare('SELECT day, workflow_id, micros FROM spend_by_day').raw().all()).toEqual([[day, 'alpha', 750_000]]);
+    expect(upgraded.db.prepare('SELECT day, workflow_id, sum(micros) FROM stat_cost_days GROUP BY 1, 2').raw().all()).toEqual([[day, 'alpha', 750_000]]);
     expect(upgraded.store.spend.on(day, 'alpha')).toEqual({ workflow: 0.75, workspace: 0.75 });
   });
 });

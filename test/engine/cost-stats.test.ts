@@ -1,7 +1,7 @@
 // Cost across runs (docs/metrics.md, "Cost"): the figures of weft stats and GET /api/stats
 // worked out by hand for two runs of test/engine/rebill-flow.ts over two UTC days, the same from
-// the rollups (workflowReport, servedWorkflowReport) as from a fold of every log, and migration
-// 14 over a store of schema 13 whose rollups carry no cost.
+// the rollups (workflowReport, servedWorkflowReport) as from a fold of every log, and migrations
+// 14 and 18 over a store of schema 13 whose rollups carry no cost.
 // The working is in test/engine/cost-history.ts.
 import { SCHEMA_VERSION } from '../../engine/store/migrations.ts';
 import { describe, expect, it } from 'vitest';
@@ -47,17 +47,29 @@ describe('cost across runs', () => {
     }
   });
 
-  it('migration 14 gives the rollups of a store of schema 13 their cost', async () => {
+  it('migrations 14 and 18 give the rollups of a store of schema 13 their cost, and the cost rollups their rows', async () => {
     const dbPath = await costedStore();
     // As a store of schema 13 would be: no cost table, and rollups folded before runs had a cost.
     const old = openDatabase(dbPath);
-    old.exec("DROP TABLE stat_costs; DROP TABLE spend_by_day; DROP TABLE policies; DROP INDEX runs_spending; ALTER TABLE runs DROP COLUMN spend_day; UPDATE run_metrics SET metrics = json_remove(metrics, '$.cost'); PRAGMA user_version = 13");
+    old.exec(`DROP TABLE stat_cost_days; ${['cost_micros', 'input_tokens', 'output_tokens', 'cost_attempts'].map((c) => `ALTER TABLE stat_steps DROP COLUMN ${c};`).join(' ')}
+      DROP TABLE policies; UPDATE run_metrics SET metrics = json_remove(metrics, '$.cost'); PRAGMA user_version = 13`);
     expect(old.prepare("SELECT count(*) FROM run_metrics WHERE json_extract(metrics, '$.cost') IS NOT NULL").pluck().get()).toBe(0);
     old.close();
     const db = openDatabase(dbPath, { mode: 'write' });
     try {
       expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-      expect(db.prepare('SELECT count(*) FROM stat_costs').pluck().get()).toBe(6);
+      // Migration 18 makes the cost rows from those rollups: one per day and run outcome (A succeeded on both days, B failed on the 1st), the steps' in their rows.
+      const day = Date.UTC(2026, 0, 1) / 86_400_000;
+      expect(db.prepare('SELECT day, succeeded, currency, micros, input_tokens, output_tokens, attempts FROM stat_cost_days ORDER BY day, succeeded').raw().all()).toEqual([
+        [day, 0, 'USD', 15_000, 1200, 300, 2],
+        [day, 1, 'USD', 15_000, 1200, 300, 2],
+        [day + 1, 1, 'USD', 3_000, 500, 50, 2],
+      ]);
+      expect(db.prepare('SELECT step_id, sum(cost_micros), sum(input_tokens), sum(output_tokens), sum(cost_attempts) FROM stat_steps GROUP BY step_id HAVING sum(cost_attempts) > 0 ORDER BY step_id').raw().all()).toEqual([
+        ['check', 9_000, 0, 0, 3],
+        ['draft', 24_000, 2400, 600, 2],
+        ['polish', 0, 500, 50, 1],
+      ]);
       expectAllAgree(new Store(db));
     } finally {
       db.close();

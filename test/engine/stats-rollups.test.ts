@@ -172,12 +172,12 @@ describe('stats from rollups agree with the full scan', () => {
     const dbPath = join(dir, 'weft.db');
     const random = seededRandom(SEED + 1);
     for (let n = 1; n <= 12; n++) await runScenario(workflow, randomScenario(random, n), { dbPath });
-    // As a store of schema 9 would be: no kind of run (migration 13), no rollups table, and no rollups (nor migration 11's, nor 12's snapshots, nor 14's spend per day).
+    // As a store of schema 9 would be: no kind of run (migration 13), no rollups table, and no rollups (nor migration 11's, nor 12's snapshots, nor 14's and 18's cost per day).
     const old = openDatabase(dbPath);
     const before = (old.prepare('SELECT count(*) AS n FROM run_metrics').get() as { n: number }).n;
     expect(before).toBeGreaterThan(0);
     old.exec('DROP TABLE run_metrics; DROP INDEX runs_newest; DROP INDEX runs_by_workflow_newest; ALTER TABLE runs DROP COLUMN kind; PRAGMA user_version = 9');
-    old.exec('DROP TABLE stat_runs; DROP TABLE stat_steps; DROP TABLE stat_edges; DROP TABLE stat_starts; DROP TABLE stat_samples; DROP TABLE stat_costs; DROP TABLE spend_by_day; DROP TABLE policies; DROP INDEX runs_spending; ALTER TABLE runs DROP COLUMN spend_day; DROP TABLE run_snapshots');
+    old.exec('DROP TABLE stat_runs; DROP TABLE stat_steps; DROP TABLE stat_edges; DROP TABLE stat_starts; DROP TABLE stat_samples; DROP TABLE stat_cost_days; DROP TABLE policies; DROP TABLE run_snapshots');
     old.close();
     const conn = openDatabase(dbPath, { mode: 'write' });
     const upgraded = new Store(conn);
@@ -215,11 +215,11 @@ describe('stats from rollups agree with the full scan', () => {
     } finally {
       close();
     }
-    // As a store of schema 10 would be: run rollups, but no per-workflow ones (nor migration 12's snapshots, nor 14's spend per day); migration 11 builds them from the run rollups.
+    // As a store of schema 10 would be: run rollups, but no per-workflow ones (nor migration 12's snapshots, nor 14's and 18's cost per day); migration 11 builds them from the run rollups.
     const old = openDatabase(dbPath);
     const rollups = (old.prepare('SELECT count(*) AS n FROM run_metrics').get() as { n: number }).n;
     expect(rollups).toBeGreaterThan(10);
-    old.exec('DROP TABLE stat_runs; DROP TABLE stat_steps; DROP TABLE stat_edges; DROP TABLE stat_starts; DROP TABLE stat_samples; DROP TABLE stat_costs; DROP TABLE spend_by_day; DROP TABLE policies; DROP INDEX runs_spending; ALTER TABLE runs DROP COLUMN spend_day; DROP TABLE run_snapshots; ALTER TABLE runs DROP COLUMN kind; PRAGMA user_version = 10');
+    old.exec('DROP TABLE stat_runs; DROP TABLE stat_steps; DROP TABLE stat_edges; DROP TABLE stat_starts; DROP TABLE stat_samples; DROP TABLE stat_cost_days; DROP TABLE policies; DROP TABLE run_snapshots; ALTER TABLE runs DROP COLUMN kind; PRAGMA user_version = 10');
     old.close();
     const conn = openDatabase(dbPath, { mode: 'write' });
     const upgraded = new Store(conn);

@@ -28,7 +28,7 @@ describe('migrations', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
-    expect(tables).toEqual(['definitions', 'event_types', 'events', 'external_events', 'lease', 'policies', 'run_metrics', 'run_snapshots', 'runs', 'saved_versions', 'spend_by_day', 'sqlite_sequence', 'stat_costs', 'stat_edges', 'stat_runs', 'stat_samples', 'stat_starts', 'stat_steps', 'step_states']);
+    expect(tables).toEqual(['definitions', 'event_types', 'events', 'external_events', 'lease', 'policies', 'run_metrics', 'run_snapshots', 'runs', 'saved_versions', 'sqlite_sequence', 'stat_cost_days', 'stat_edges', 'stat_runs', 'stat_samples', 'stat_starts', 'stat_steps', 'step_states']);
     db.close();
   });
 
