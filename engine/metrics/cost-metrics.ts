@@ -7,7 +7,7 @@
 import type { CostDay, CostEntry, RunCostMetrics, StepCostStats, WorkflowCostStats } from '../../shared/api/cost-stats.ts';
 import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
 import type { AttemptMeta } from '../../shared/events/attempt-meta.ts';
-import { attemptCost, attemptTokens, sumCost } from '../../shared/cost/attempt-cost.ts';
+import { attemptCost, attemptTokens, sumCost, toMicros } from '../../shared/cost/attempt-cost.ts';
 import { UNIT_MS } from '../../shared/run/start-buckets.ts';
 
 /** The last day utcDay named (its day number and words): a run's attempts mostly end on one day. */
@@ -42,7 +42,12 @@ export class RunCostFold {
     const key = `${step}\u0000${day}`;
     let e = this.entries.get(key);
     if (e === undefined) this.entries.set(key, (e = { step, day, total: 0, inputTokens: 0, outputTokens: 0, attempts: 0 }));
-    adds(e, { total: attemptCost({ meta }), ...attemptTokens({ meta }), attempts: 1 });
+    // As adds(), without the attempt's own object and sum array: it runs for every attempt of every run that finishes.
+    const tokens = attemptTokens({ meta });
+    e.total = (toMicros(e.total) + toMicros(attemptCost({ meta }))) / 1_000_000;
+    e.inputTokens += tokens.inputTokens;
+    e.outputTokens += tokens.outputTokens;
+    e.attempts += 1;
     if (meta.cost !== undefined) this.currency ??= meta.cost.currency;
   }
 

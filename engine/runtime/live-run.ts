@@ -64,16 +64,6 @@ export interface Launch {
   candidate?: { id: string; use: number } | undefined;
 }
 
-/** One `afterMs` escalation an activation is due for: when, and under which rule. */
-export interface EscalationDue {
-  at: number;
-  stepId: string;
-  activation: number;
-  rule: { id: string; to: string };
-  /** When the activation's first attempt started (what `afterMs` counts from). */
-  startedAt: number;
-}
-
 export interface LiveRun {
   model: RunModel;
   index: DefinitionIndex;
@@ -84,11 +74,11 @@ export interface LiveRun {
   running: Map<string, { controller: AbortController; cancelTimeout: (() => void) | undefined }>;
   timers: Map<string, () => void>;
   /**
-   * The run's pending policy escalations after time (policy-escalation.ts), by step, activation and
-   * rule, and its one timer, armed for the earliest: a step's attempt only adds an entry (most
-   * steps finish long before, and their entries lapse unread).
+   * The run's one timer for its policy's escalations after time (policy-escalation.ts), armed for
+   * the earliest deadline of its unfinished steps: a step's attempt arms it only when its own is
+   * earlier (most steps finish long before their deadline).
    */
-  escalations: { due: Map<string, EscalationDue>; timer: { at: number; cancel: () => void } | undefined };
+  escalations: { timer: { at: number; cancel: () => void } | undefined };
   touched: Set<string>;
   waiters: (() => void)[];
   /** Steps whose running attempt holds a slot of a resource pool (released when its end is logged). */
@@ -140,7 +130,7 @@ export function newLiveRun(model: RunModel): LiveRun {
     due: [],
     running: new Map(),
     timers: new Map(),
-    escalations: { due: new Map(), timer: undefined },
+    escalations: { timer: undefined },
     touched: new Set(),
     waiters: [],
     runInfo: undefined,

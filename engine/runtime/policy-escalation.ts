@@ -9,8 +9,9 @@ import type { StepState } from '../../shared/definition/names.ts';
 import type { Step } from '../../shared/definition/workflow-schema.ts';
 import { selects } from '../../shared/policy/selects.ts';
 import type { StepRuntime } from '../../shared/run/run-model.ts';
-import type { EscalationDue, LiveRun } from './live-run.ts';
+import type { LiveRun } from './live-run.ts';
 import type { RunPort } from './run-port.ts';
+import { deadlineTimers } from './deadline-timers.ts';
 
 type EscalationRule = NonNullable<NonNullable<LiveRun['model']['policy']>['rules']['escalation']>[number];
 
@@ -55,59 +56,83 @@ export function escalateAfterFailure(port: RunPort, live: LiveRun, s: StepRuntim
   }
 }
 
-/** Stops a run's escalation timer, and forgets what was due (the run finished, or the engine stops). */
+/** Stops a run's escalation timer (the run finished, or the engine stops). */
 export function stopEscalations(live: LiveRun): void {
   live.escalations.timer?.cancel();
   live.escalations.timer = undefined;
-  live.escalations.due.clear();
+}
+
+/** When the activation's first attempt started, which `afterMs` counts from; undefined before one. */
+function firstStart(s: StepRuntime): number | undefined {
+  for (const a of s.attempts) if (a.activation === s.activation) return a.startedAt;
+  return undefined;
 }
 
 /**
- * Arms the `afterMs` escalations of the step's current activation (once per rule); call when an
- * attempt starts and when a run is recovered. The clock is the engine's, virtual in scenarios.
+ * The step's current activation's earliest `afterMs` deadline not escalated yet, by its rules;
+ * undefined without one. Nothing is kept per step: the run's timer is armed for the earliest of
+ * its steps', and when it goes off the deadlines are worked out again from the run's model.
+ */
+function deadlineOf(live: LiveRun, s: StepRuntime, rules: readonly EscalationRule[]): number | undefined {
+  const started = firstStart(s);
+  if (started === undefined) return undefined;
+  let at: number | undefined;
+  for (const r of rules) if (r.afterMs !== undefined && (at === undefined || started + r.afterMs < at) && !escalated(live, s, r.id)) at = started + r.afterMs;
+  return at;
+}
+
+/**
+ * Arms the run's escalation timer for the `afterMs` deadlines of the step's current activation;
+ * call when an attempt starts. The clock is the engine's, virtual in scenarios. A deadline later
+ * than the one armed costs nothing: it is found again when the timer goes off.
  */
 export function armEscalationTimers(port: RunPort, live: LiveRun, s: StepRuntime, step: Step): void {
   const rules = rulesFor(live, step);
   if (rules.length === 0) return;
-  const first = s.attempts.find((a) => a.activation === s.activation);
-  if (first === undefined) return;
-  const { due } = live.escalations;
-  const now = port.clock.now();
-  let overdue = false;
-  for (const r of rules) {
-    if (r.afterMs === undefined) continue;
-    const key = `${s.id}\u0000${s.activation}\u0000${r.id}`;
-    if (due.has(key) || escalated(live, s, r.id)) continue;
-    const entry: EscalationDue = { at: first.startedAt + r.afterMs, stepId: s.id, activation: s.activation, rule: { id: r.id, to: r.to }, startedAt: first.startedAt };
-    due.set(key, entry);
-    const timer = live.escalations.timer;
-    if (entry.at <= now) overdue = true;
-    else if (timer === undefined || entry.at < timer.at) armAt(port, live, entry.at);
-  }
+  const at = deadlineOf(live, s, rules);
+  if (at === undefined) return;
+  const timer = live.escalations.timer;
   // Already past (a run recovered late, or virtual time): escalates in the next tick, as a timer would.
-  if (overdue) escalateDue(port, live);
+  if (at <= port.clock.now()) escalateDue(port, live);
+  else if (timer === undefined || at < timer.at) armAt(port, live, at);
 }
 
-/** (Re-)arms the run's one escalation timer for `at`. */
+/** (Re-)arms the run's one escalation timer for `at`: a deadline of the clock's shared timer (deadline-timers.ts). */
 function armAt(port: RunPort, live: LiveRun, at: number): void {
   live.escalations.timer?.cancel();
-  const cancel = port.clock.setTimer(at - port.clock.now(), () => {
+  const cancel = deadlineTimers(port.clock).add(at, () => {
     live.escalations.timer = undefined;
     escalateDue(port, live);
   });
   live.escalations.timer = { at, cancel };
 }
 
-/** The timer fired: every entry now due escalates if its activation is still unfinished; the timer is armed for the next. */
+/** One activation due for escalation under a rule, as the timer found it. */
+interface Firing {
+  stepId: string;
+  activation: number;
+  rule: EscalationRule;
+  startedAt: number;
+}
+
+/** The timer went off: every unfinished activation past a deadline escalates (once per rule); the timer is armed for the next deadline. */
 function escalateDue(port: RunPort, live: LiveRun): void {
   const now = port.clock.now();
-  const firing: EscalationDue[] = [];
+  const firing: Firing[] = [];
   let next = Infinity;
-  for (const [key, d] of live.escalations.due) {
-    if (d.at <= now) {
-      firing.push(d);
-      live.escalations.due.delete(key);
-    } else if (d.at < next) next = d.at;
+  for (const s of live.model.steps.values()) {
+    const step = live.index.steps.get(s.id);
+    if (step === undefined || !UNFINISHED.has(s.state)) continue;
+    const rules = rulesFor(live, step);
+    if (rules.length === 0) continue;
+    const startedAt = firstStart(s);
+    if (startedAt === undefined) continue;
+    for (const r of rules) {
+      if (r.afterMs === undefined || escalated(live, s, r.id)) continue;
+      const at = startedAt + r.afterMs;
+      if (at <= now) firing.push({ stepId: s.id, activation: s.activation, rule: r, startedAt });
+      else if (at < next) next = at;
+    }
   }
   if (next !== Infinity) armAt(port, live, next);
   if (firing.length === 0) return;
@@ -127,11 +152,8 @@ function escalateDue(port: RunPort, live: LiveRun): void {
   port.markDirty(live);
 }
 
-/** After a restart: arms again the timers of every unfinished step of a run under a policy with escalation rules. */
+/** After a restart: arms again the timer of a run under a policy with escalation rules, for its unfinished steps' deadlines. */
 export function rearmEscalationTimers(port: RunPort, live: LiveRun): void {
   if ((live.model.policy?.rules.escalation ?? []).length === 0) return;
-  for (const s of live.model.steps.values()) {
-    const step = live.index.steps.get(s.id);
-    if (step !== undefined && UNFINISHED.has(s.state)) armEscalationTimers(port, live, s, step);
-  }
+  escalateDue(port, live);
 }

@@ -87,8 +87,14 @@ export interface StepCostRow {
   attempts: number;
 }
 
+/** The last day dayNumber read (its words and number): a run's attempts mostly end on one day. */
+let lastDay: [string, number] = ['', 0];
+
 /** A day's number from a cost entry's `YYYY-MM-DD`. */
-const dayNumber = (day: string): number => Math.floor(Date.parse(`${day}T00:00:00Z`) / DAY_MS);
+function dayNumber(day: string): number {
+  if (day !== lastDay[0]) lastDay = [day, Math.floor(Date.parse(`${day}T00:00:00Z`) / DAY_MS)];
+  return lastDay[1];
+}
 
 /** A run's cost entries summed per `key` of each entry. */
 function summed(m: RunMetrics, key: (e: { step: string; day: string }) => string): Map<string, CostCounts> {

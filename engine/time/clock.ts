@@ -6,6 +6,11 @@ export interface Clock {
   now(): number;
   /** Calls `fn` after `ms` (at least 0); returns a function that cancels it. */
   setTimer(ms: number, fn: () => void): () => void;
+  /**
+   * As setTimer, for a timer that must not keep the process alive by itself (far deadlines that a
+   * restarted engine arms again from the log). A clock without it (virtual time) uses setTimer.
+   */
+  setWeakTimer?(ms: number, fn: () => void): () => void;
 }
 
 export type Random = () => number;
@@ -14,6 +19,11 @@ export const systemClock: Clock = {
   now: () => Date.now(),
   setTimer(ms, fn) {
     const t = setTimeout(fn, Math.max(0, Math.min(ms, 2_147_483_647)));
+    return () => clearTimeout(t);
+  },
+  setWeakTimer(ms, fn) {
+    const t = setTimeout(fn, Math.max(0, Math.min(ms, 2_147_483_647)));
+    t.unref();
     return () => clearTimeout(t);
   },
 };
