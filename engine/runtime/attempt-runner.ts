@@ -15,6 +15,7 @@ import { externalise } from '../artifacts/externalise.ts';
 import { readableOutput } from '../artifacts/unreadable-output.ts';
 import { billsAttempts, runsOutside } from '../../shared/definition/step-kinds.ts';
 import { budgetBeforeAttempt } from '../../shared/run/run-budget.ts';
+import { spentOf } from './run-spend.ts';
 import { debugPlan } from './debug-plan.ts';
 import { planReuse, reusedEvidence } from './evidence-reuse.ts';
 import { evaluate, type RunContext } from './expressions.ts';
@@ -125,7 +126,7 @@ export class AttemptRunner {
     // A step that bills does not start when its run's budget would be exceeded (docs/budgets.md):
     // it settles budget_exceeded, which an edge may route, and its executor is never called. A
     // compensation always runs: offsetting an effect that happened is not new work to save on.
-    const overBudget = billsAttempts(step.kind) && s.compensates === null ? budgetBeforeAttempt(m, step, s) : undefined;
+    const overBudget = billsAttempts(step.kind) && s.compensates === null ? budgetBeforeAttempt(m, step, s, spentOf(live)) : undefined;
     if (overBudget !== undefined) {
       await port.settle(live, s, 'budget_exceeded', overBudget);
       return;

@@ -24,6 +24,7 @@ import { AttemptRunner } from './attempt-runner.ts';
 import { foldStoredRun } from './fold-run.ts';
 import { newLiveRun, type Completion, type EngineOptions, type Launch, type LiveRun, type StartRunOptions } from './live-run.ts';
 import { stopEscalations } from './policy-escalation.ts';
+import { noteSpend } from './run-spend.ts';
 import { RunLifecycle } from './run-lifecycle.ts';
 import type { EventExtra, RunPort } from './run-port.ts';
 import { RunProjector } from './run-projection.ts';
@@ -229,7 +230,9 @@ export class EngineCore implements RunPort {
 
   emit<T extends EventType>(live: LiveRun, type: T, data: EventData<T>, extra: EventExtra = {}): RunEvent<T> {
     const e = this.o.store.append({ runId: live.model.runId, type, at: this.o.clock.now(), data, ...extra });
-    applyEvent(live.model, widenEvent(e));
+    const folded = widenEvent(e);
+    applyEvent(live.model, folded);
+    noteSpend(live, folded);
     if (extra.step !== undefined) live.touched.add(extra.step);
     this.projector.mark(live);
     return e;

@@ -79,6 +79,8 @@ export interface LiveRun {
    * earlier (most steps finish long before their deadline).
    */
   escalations: { timer: { at: number; cancel: () => void } | undefined };
+  /** What the run has spent, by step, in millionths (run-spend.ts): kept as events are folded, undefined until asked. */
+  spent: { micros: number; byStep: Map<string, number> } | undefined;
   touched: Set<string>;
   waiters: (() => void)[];
   /** Steps whose running attempt holds a slot of a resource pool (released when its end is logged). */
@@ -131,6 +133,7 @@ export function newLiveRun(model: RunModel): LiveRun {
     running: new Map(),
     timers: new Map(),
     escalations: { timer: undefined },
+    spent: undefined,
     touched: new Set(),
     waiters: [],
     runInfo: undefined,

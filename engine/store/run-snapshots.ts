@@ -33,7 +33,7 @@ import type { BatchPart, PendingWrites } from './unit-of-work.ts';
  * replaced as their runs get snapshots again), never read as this Weft's model.
  * test/store/run-snapshots.test.ts pins the fold's sources to this number.
  */
-export const RUN_SNAPSHOT_FORMAT = 7;
+export const RUN_SNAPSHOT_FORMAT = 8;
 
 /** When a run gets a snapshot: from `minEvents` events on, when it finishes and every `every` events. */
 export interface SnapshotPolicy {

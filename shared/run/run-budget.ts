@@ -92,15 +92,16 @@ function declaredPerCall(step: Step): number | undefined {
 
 /**
  * Why the step's next attempt must not start, or undefined when it may: the run has spent its
- * budget already, or its spend and the step's estimate would exceed it.
+ * budget already, or its spend and the step's estimate would exceed it. `spent` is runSpend(m),
+ * given by an engine that keeps it (engine/runtime/run-spend.ts).
  *
  * @example
  * budgetBeforeAttempt(run, step, s) // 'the run has spent 0.48 USD of the start\'s budget (0.5 USD); the step\'s estimate (its last attempt) of 0.04 USD would exceed it'
  */
-export function budgetBeforeAttempt(m: Pick<RunModel, 'workflow' | 'startBudget' | 'policy' | 'steps'>, step: Step, s: Pick<StepRuntime, 'attempts'>): string | undefined {
+export function budgetBeforeAttempt(m: Pick<RunModel, 'workflow' | 'startBudget' | 'policy' | 'steps'>, step: Step, s: Pick<StepRuntime, 'attempts'>, spent?: number): string | undefined {
   const budget = runBudget(m);
   if (budget === undefined) return undefined;
-  const spent = runSpend(m);
+  spent ??= runSpend(m);
   const estimate = spent >= budget.amount ? undefined : stepEstimate(step, s);
   // Checked before each attempt of a billed step: the words are made only for a step that must not start.
   if (estimate !== undefined && sumCost([spent, estimate.amount]) <= budget.amount) return undefined;

@@ -1,7 +1,7 @@
 // The day's spend as admission reads it (engine/store/day-spend.ts, DaySpend.on) is kept between
 // reads, and must never go stale: this store's commits add to it as they are written, a commit
 // that fails adds nothing, and another connection's commit (another engine or CLI process on the
-// same file) is seen at the next read; a running run's spend is read from its events, a finished
+// same file) is seen from the next turn of the event loop; a running run's spend is read from its events, a finished
 // run's from the day's cost rows, and migration 18 moves a store of schema 17 to that. On real SQLite files.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +28,9 @@ function open(path: string): { db: Db; store: Store } {
   return { db, store: new Store(db) };
 }
 
+/** Lets the event loop turn: the next admission reads SQLite's data_version again. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** Run `runId` of `workflowId` with one attempt that cost `amount`, at `at` (ms), appended and flushed. */
 function spend(store: Store, runId: string, workflowId: string, amount: number, at: number, attempt = 1): void {
   if (attempt === 1) {
@@ -42,7 +45,7 @@ function spend(store: Store, runId: string, workflowId: string, amount: number, 
 }
 
 describe('the day\'s spend kept between admissions', () => {
-  it('adds this store\'s commits, forgets a failed one, and sees another connection\'s', () => {
+  it('adds this store\'s commits, forgets a failed one, and sees another connection\'s from the next turn of the event loop', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weft-day-spend-cache-'));
     dirs.push(dir);
     const path = join(dir, 'weft.db');
@@ -55,8 +58,10 @@ describe('the day\'s spend kept between admissions', () => {
     spend(a.store, 'r1', 'alpha', 0.25, at);
     expect(a.store.spend.on(day, 'alpha')).toEqual({ workflow: 0.25, workspace: 0.25 });
 
-    // Another process's commit on the same file.
+    // Another process's commit on the same file: the starts of one turn are admitted as at one moment (the first's), the next turn sees it.
     spend(b.store, 'r2', 'beta', 0.5, at);
+    expect(a.store.spend.on(day, 'alpha')).toEqual({ workflow: 0.25, workspace: 0.25 });
+    await nextTurn();
     expect(a.store.spend.on(day, 'alpha')).toEqual({ workflow: 0.25, workspace: 0.75 });
     expect(a.store.spend.on(day, 'beta')).toEqual({ workflow: 0.5, workspace: 0.75 });
 
