@@ -27,6 +27,9 @@ export const PROCESS_FILES: readonly string[] = [
   'test/engine/store-concurrent-create.test.ts',
   // kills a real `weft run` mid-run (test/crash/weft-cli.ts)
   'test/engine/stats-rollups.test.ts',
+  // each starts a PostgreSQL cluster of its own (test/fixtures/pg/cluster.ts) unless WEFT_TEST_PG names one
+  'test/store/pg-connection.test.ts',
+  'test/store/pg-dialect.test.ts',
 ];
 
 /** The lane of a test file, given its path from the repository root with forward slashes. */
