@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPg, describePgUrl, openPgPool, parseInt8, pgFailure } from '../../engine/store/pg/pg-connection.ts';
-import { openTestPg, pgMissing, SKIP_PG, type TestPg } from '../fixtures/pg/test-pg.ts';
+import { failWithoutPgUnderCi, openTestPg, pgMissing, SKIP_PG, type TestPg } from '../fixtures/pg/test-pg.ts';
 import { waitUntil } from '../wait-until.ts';
 
 const SECRET = 's3cret-Pa55';
@@ -47,6 +47,8 @@ describe('PostgreSQL URLs in messages', () => {
     expect(() => parseInt8('9007199254740993')).toThrow(/bigint 9007199254740993, beyond what Weft reads exactly/);
   });
 });
+
+failWithoutPgUnderCi();
 
 describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'PostgreSQL connections on a real server', () => {
   let pg: TestPg;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../engine/store/migrations.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { migratePg, PG_ONLY_TABLES, PG_SCHEMA_VERSION } from '../../engine/store/pg/pg-schema.ts';
-import { openTestPg, pgMissing, SKIP_PG, type TestPg } from '../fixtures/pg/test-pg.ts';
+import { failWithoutPgUnderCi, openTestPg, pgMissing, SKIP_PG, type TestPg } from '../fixtures/pg/test-pg.ts';
 
 interface Column {
   name: string;
@@ -97,6 +97,8 @@ async function pgTables(pool: pg.Pool): Promise<Map<string, Table & { collations
   }
   return tables;
 }
+
+failWithoutPgUnderCi();
 
 describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'the PostgreSQL schema against the SQLite one', () => {
   let pg: TestPg;
