@@ -1,7 +1,7 @@
 // Lint, including the layer rule: shared/ imports nothing of ours and no Node or React;
 // shared-node/ (Node-only code the engine and the desktop shell both use) imports only shared/;
 // engine/ and electron/ import only shared/ and shared-node/; renderer/ imports only shared/ and
-// never Node, Electron or SQLite. A violation is an error, and `npm test` runs lint.
+// never Node, Electron, SQLite or PostgreSQL. A violation is an error, and `npm test` runs lint.
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
@@ -34,8 +34,8 @@ export default tseslint.config(
   {
     files: ['shared/**'],
     rules: restrict(
-      [...ours(['engine', 'renderer', 'electron', 'test', 'shared-node']), ...NODE_BUILTINS, 'react', 'react-dom', 'react/*', 'electron', 'better-sqlite3'],
-      'shared/ is pure: it imports nothing of ours outside shared/, and no Node, React, Electron or SQLite',
+      [...ours(['engine', 'renderer', 'electron', 'test', 'shared-node']), ...NODE_BUILTINS, 'react', 'react-dom', 'react/*', 'electron', 'better-sqlite3', 'pg'],
+      'shared/ is pure: it imports nothing of ours outside shared/, and no Node, React, Electron, SQLite or PostgreSQL',
       NODE_MODULES,
     ),
   },
@@ -44,8 +44,8 @@ export default tseslint.config(
     // the app's processes are not.
     files: ['shared-node/**'],
     rules: restrict(
-      [...ours(['engine', 'renderer', 'electron', 'test']), 'react', 'react-dom', 'react/*', 'electron', 'better-sqlite3'],
-      'shared-node/ is Node-only code for engine/ and electron/: it imports only shared/ of ours, and no Electron, React or SQLite',
+      [...ours(['engine', 'renderer', 'electron', 'test']), 'react', 'react-dom', 'react/*', 'electron', 'better-sqlite3', 'pg'],
+      'shared-node/ is Node-only code for engine/ and electron/: it imports only shared/ of ours, and no Electron, React, SQLite or PostgreSQL',
     ),
   },
   {
@@ -85,8 +85,8 @@ export default tseslint.config(
     files: ['renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
     rules: restrict(
-      [...ours(['engine', 'electron', 'test', 'shared-node']), ...NODE_BUILTINS, 'electron', 'better-sqlite3'],
-      'renderer/ may import only shared/ of ours, and never Node, Electron or SQLite',
+      [...ours(['engine', 'electron', 'test', 'shared-node']), ...NODE_BUILTINS, 'electron', 'better-sqlite3', 'pg'],
+      'renderer/ may import only shared/ of ours, and never Node, Electron, SQLite or PostgreSQL',
       NODE_MODULES,
     ),
   },

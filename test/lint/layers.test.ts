@@ -18,6 +18,8 @@ describe('layer rule (eslint no-restricted-imports)', () => {
     ['engine/x.ts', "import { a } from '../electron/main.ts';\nvoid a;\n"],
     ['renderer/x.ts', "import { a } from '../engine/store/db.ts';\nvoid a;\n"],
     ['renderer/x.ts', "import Database from 'better-sqlite3';\nvoid Database;\n"],
+    ['renderer/x.ts', "import pg from 'pg';\nvoid pg;\n"],
+    ['shared/x.ts', "import pg from 'pg';\nvoid pg;\n"],
     ['renderer/x.ts', "import { join } from 'node:path';\nvoid join;\n"],
     ['electron/x.ts', "import { a } from '../engine/server.ts';\nvoid a;\n"],
     ['shared/x.ts', "import { EventEmitter } from 'events';\nvoid EventEmitter;\n"],
