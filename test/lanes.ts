@@ -28,6 +28,7 @@ export const PROCESS_FILES: readonly string[] = [
   // kills a real `weft run` mid-run (test/crash/weft-cli.ts)
   'test/engine/stats-rollups.test.ts',
   // each starts a PostgreSQL cluster of its own (test/fixtures/pg/cluster.ts) unless WEFT_TEST_PG names one
+  'test/store/pg-cluster.test.ts',
   'test/store/pg-connection.test.ts',
   'test/store/pg-dialect.test.ts',
 ];
