@@ -12,7 +12,7 @@
 // (migration 15): two more writes per run.
 import { toMicros } from '../../shared/cost/attempt-cost.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
-import { isFinishedRunState, RUN_STATES } from '../../shared/definition/names.ts';
+import { UNFINISHED_STATES_SQL } from './run-state-sql.ts';
 import type { BatchPart, PendingWrites, UnitOfWork } from './unit-of-work.ts';
 
 /** Milliseconds in a day: a day is `Math.floor(at / DAY_MS)` (UTC). */
@@ -75,9 +75,6 @@ interface SpendAdded {
   micros: number;
 }
 
-/** The states of a run still going, whose spend is in its events. */
-const UNFINISHED_SQL = RUN_STATES.filter((s) => !isFinishedRunState(s)).map((s) => `'${s}'`).join(', ');
-
 export class DaySpend implements BatchPart {
   readonly hasPending = false;
   /**
@@ -110,7 +107,7 @@ export class DaySpend implements BatchPart {
           WHERE c.workflow_id = v.workflow_id AND c.version = v.version AND c.day = @day
           UNION ALL
           SELECT r.workflow_id, ${MICROS_SQL} FROM runs r INDEXED BY runs_by_state CROSS JOIN events e
-          WHERE r.state IN (${UNFINISHED_SQL}) AND r.kind = 'run' AND e.run_id = r.id AND e.type IN (${ENDS_SQL})
+          WHERE r.state IN (${UNFINISHED_STATES_SQL}) AND r.kind = 'run' AND e.run_id = r.id AND e.type IN (${ENDS_SQL})
             AND e.at >= @day * ${DAY_MS} AND e.at < (@day + 1) * ${DAY_MS} AND json_extract(e.data, '$.meta.cost.amount') IS NOT NULL
         ) GROUP BY workflow_id`).raw().all({ day }) as [string, number][];
       this.cached = c = { day, version, micros: new Map(rows) };

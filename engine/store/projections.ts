@@ -3,7 +3,8 @@
 // it folds; they are held for the next commit (unit-of-work.ts) and written with the events that
 // made them, so a run's rows never disagree with its log. Reads here are of those tables only
 // (the runs list page is run-list.ts; a workflow's rollups, run-rollups.ts).
-import { FINISHED_RUN_STATES, type RunState } from '../../shared/definition/names.ts';
+import type { RunState } from '../../shared/definition/names.ts';
+import { FINISHED_STATES_SQL } from './run-state-sql.ts';
 import type { EventLog } from './event-log.ts';
 import { listRunPage, type RunListFilter, type RunListRow } from './run-list.ts';
 import { StoreError } from './store-error.ts';
@@ -133,7 +134,7 @@ export class Projections implements BatchPart {
   }
 
   unfinishedRunIds(): string[] {
-    return ids(this.work.stmt(`SELECT id FROM runs WHERE state NOT IN (${FINISHED_RUN_STATES.map((s) => `'${s}'`).join(', ')}) AND kind = 'run' ORDER BY created_at, id`).all());
+    return ids(this.work.stmt(`SELECT id FROM runs WHERE state NOT IN (${FINISHED_STATES_SQL}) AND kind = 'run' ORDER BY created_at, id`).all());
   }
 
   stepProjections(runId: string): StepProjection[] {

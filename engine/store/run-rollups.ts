@@ -5,7 +5,8 @@
 // (22.8 s over 100,000 runs); only runs still going, whose figures run on with the clock, are
 // folded when asked. A finished run that gets another event (an operator's late act), or that is
 // taken back to a running state (a retry), is folded again or loses its row, in that same commit.
-import { FINISHED_RUN_STATES, isFinishedRunState } from '../../shared/definition/names.ts';
+import { isFinishedRunState } from '../../shared/definition/names.ts';
+import { FINISHED_STATES_SQL } from './run-state-sql.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import { runMetrics } from '../metrics/run-metrics.ts';
 import type { Statement } from 'better-sqlite3';
@@ -112,7 +113,6 @@ export class RunRollups {
 /** Migration 10: the rollups of every finished run of a store made before them. */
 export function buildRunRollups(db: Db, readLog: ReadRunLog): void {
   const rollups = new RunRollups(db, readLog);
-  const finished = FINISHED_RUN_STATES.map((s) => `'${s}'`).join(', ');
-  const ids = db.prepare(`SELECT id FROM runs WHERE state IN (${finished})`).raw().all() as [string][];
+  const ids = db.prepare(`SELECT id FROM runs WHERE state IN (${FINISHED_STATES_SQL})`).raw().all() as [string][];
   for (const [id] of ids) rollups.refresh(id);
 }

@@ -10,7 +10,7 @@
 // WAL pages per 10-step run), and a reader gets all of them as one JSON array.
 import type { Statement } from 'better-sqlite3';
 import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
-import { isFinishedRunState, RUN_STATES } from '../../shared/definition/names.ts';
+import { UNFINISHED_STATES_SQL } from './run-state-sql.ts';
 import type { Db } from './db.ts';
 import { CostRollups, stepCosts, type CostCounts } from './cost-rollups.ts';
 import { MultiRow } from './multi-row.ts';
@@ -307,10 +307,9 @@ export class WorkflowRollups {
    * add up to all the workflow's runs, every run is checked for its rollup instead.
    */
   unrolledRuns(workflowId: string, version: number | undefined, rolledUp: number): string[] {
-    const unfinished = RUN_STATES.filter((s) => !isFinishedRunState(s)).map((s) => `'${s}'`).join(', ');
     // By the state index: there are few runs still going, however many have finished.
     const going = this.ofRuns(
-      `SELECT r.id AS id FROM runs r INDEXED BY runs_by_state WHERE r.state IN (${unfinished}) AND r.workflow_id = ? AND r.kind = 'run' $V AND NOT EXISTS (SELECT 1 FROM run_metrics m WHERE m.run_id = r.id) ORDER BY r.created_at, r.id`,
+      `SELECT r.id AS id FROM runs r INDEXED BY runs_by_state WHERE r.state IN (${UNFINISHED_STATES_SQL}) AND r.workflow_id = ? AND r.kind = 'run' $V AND NOT EXISTS (SELECT 1 FROM run_metrics m WHERE m.run_id = r.id) ORDER BY r.created_at, r.id`,
       version,
       workflowId,
     ) as { id: string }[];
