@@ -121,6 +121,7 @@ export async function openEngineSession(dbPath: string, owner: string, mode: Ses
     store = new Store(db);
     lease = new Lease(db, owner, systemClock.now);
     await acquire(lease, o.leaseWaitMs ?? leaseWaitMs(env));
+    store.useLease(lease);
   } catch (e) {
     db.close();
     if (e instanceof StoreError && e.code === 'locked' && o.lockedHint !== undefined) throw new StoreError('locked', `${e.message}; ${o.lockedHint}`);

@@ -88,7 +88,19 @@ export class DaySpend implements BatchPart {
   /** The workflow of runs seen lately: it never changes, and a run this store created is known from its run_created. */
   private readonly workflows = new Map<string, RunWorkflow>();
 
+  /** Whether this connection is the store's only writer of runs (Store.useLease): then others' commits need no looking for. */
+  private soleWriter: () => boolean = () => false;
+
   constructor(private readonly work: UnitOfWork) {}
+
+  /**
+   * While `held()` is true, no other connection writes the runs' events or rollups (this process
+   * holds the engine lease and schedules the store), so the cached spend is not checked against
+   * data_version: only this store's own commits, which it adds as it writes them, change it.
+   */
+  useSoleWriter(held: () => boolean): void {
+    this.soleWriter = held;
+  }
 
   /**
    * What was spent on `day` (a UTC day number, Math.floor(ms / DAY_MS)), as of the last commit:
@@ -98,8 +110,8 @@ export class DaySpend implements BatchPart {
    * @example store.spend.on(Math.floor(clock.now() / DAY_MS), 'order-flow') // { workflow: 1.2, workspace: 4.75 }
    */
   on(day: number, workflowId: string): DaySpent {
-    const version = this.dataVersion();
     let c = this.cached;
+    const version = c !== undefined && this.soleWriter() ? c.version : this.dataVersion();
     if (c === undefined || c.day !== day || c.version !== version) {
       const rows = this.work.stmt(`
         SELECT workflow_id, sum(micros) FROM (

@@ -26,6 +26,8 @@ function alive(pid: number): boolean {
 
 export class Lease {
   private readonly host = hostname();
+  /** Taken by acquire() and not released nor found taken over since (heartbeat). */
+  private holding = false;
 
   constructor(
     private readonly db: Db,
@@ -37,7 +39,7 @@ export class Lease {
   acquire(): void {
     this.db.transaction(() => {
       const row = this.db.prepare('SELECT owner, pid, host, heartbeat_at FROM lease WHERE id = 1').get() as LeaseRow | undefined;
-      if (row && row.pid !== process.pid && this.held(row)) {
+      if (row && row.pid !== process.pid && this.liveOwner(row)) {
         throw new StoreError(
           'locked',
           `the store is being run by ${row.owner} (process ${row.pid} on ${row.host}); wait for it to finish, or stop it, and try again`,
@@ -47,14 +49,29 @@ export class Lease {
         .prepare('INSERT INTO lease (id, owner, pid, host, heartbeat_at) VALUES (1, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, pid = excluded.pid, host = excluded.host, heartbeat_at = excluded.heartbeat_at')
         .run(this.owner, process.pid, this.host, this.now());
     }).immediate();
+    this.holding = true;
   }
 
+  /**
+   * Keeps the lease fresh. A heartbeat that finds the row no longer ours (another engine took a
+   * stale lease over: this process was stopped for longer than STALE_MS) leaves `held` false.
+   */
   heartbeat(): void {
-    this.db.prepare('UPDATE lease SET heartbeat_at = ? WHERE id = 1 AND pid = ?').run(this.now(), process.pid);
+    const { changes } = this.db.prepare('UPDATE lease SET heartbeat_at = ? WHERE id = 1 AND pid = ?').run(this.now(), process.pid);
+    if (changes === 0) this.holding = false;
   }
 
   release(): void {
+    this.holding = false;
     this.db.prepare('DELETE FROM lease WHERE id = 1 AND pid = ?').run(process.pid);
+  }
+
+  /**
+   * This process holds the lease: it is the one engine scheduling the store, so the runs' events
+   * and rollups are written on its connection alone (a cache of them needs no check for others' commits).
+   */
+  get held(): boolean {
+    return this.holding;
   }
 
   /**
@@ -62,7 +79,7 @@ export class Lease {
    * frees the lease at once. A stale heartbeat frees it anyway, so a pid reused by an unrelated
    * process after a crash cannot lock the store.
    */
-  private held(row: LeaseRow): boolean {
+  private liveOwner(row: LeaseRow): boolean {
     const fresh = this.now() - row.heartbeat_at < STALE_MS;
     if (row.host === this.host) return fresh && alive(row.pid);
     return fresh;

@@ -66,7 +66,8 @@ export class Store {
     this.external = new ExternalEvents(this.work);
     this.projections = new Projections(this.work, this.log);
     this.definitions = new Definitions(this.work);
-    this.rollups = new RunRollups(db, (runId) => this.readRunLog(runId));
+    // A run that finishes is rolled up from the log this store wrote, when it has it whole.
+    this.rollups = new RunRollups(db, (runId) => this.log.writtenLog(runId) ?? this.readRunLog(runId));
     this.snapshots = new RunSnapshots(db, options.snapshots);
     this.spend = new DaySpend(this.work);
     // The commit's order: the policies new runs started under, events, the consumption of external events, projections, the rollups
@@ -78,6 +79,15 @@ export class Store {
     this.work.add(this.projections);
     this.work.add({ hasPending: false, take: () => ({ rows: 0, write: ({ events }) => this.rollups.afterWrite(events) }) });
     for (const part of [this.spend, this.snapshots]) this.work.add(part);
+  }
+
+  /**
+   * The engine lease this store's connection holds (engine-host.ts takes it before scheduling):
+   * while it is held, no other connection writes runs, and the store's caches of what it wrote
+   * need no check for others' commits (DaySpend).
+   */
+  useLease(lease: { readonly held: boolean }): void {
+    this.spend.useSoleWriter(() => lease.held);
   }
 
   /** The sha256 of every artifact the store's runs reference (artifact-refs.ts): what `weft gc` keeps. */

@@ -10,6 +10,7 @@ import { systemClock, systemRandom } from '../../engine/time/clock.ts';
 import { Engine } from '../../engine/runtime/engine.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store } from '../../engine/store/store.ts';
+import { Lease } from '../../engine/store/lease.ts';
 import type { PolicySnapshot } from '../../shared/policy/policy-schema.ts';
 import type { PriceTable } from '../../shared/cost/price-table.ts';
 
@@ -41,6 +42,10 @@ export function engineFixture(executors: Partial<Record<StepKind, Executor>> = {
   const dbPath = join(dir, 'weft.db');
   const db = openDatabase(dbPath);
   const store = new Store(db);
+  // The engine lease, as every engine that schedules a store holds it (engine-host.ts).
+  const lease = new Lease(db, 'weft bench', systemClock.now);
+  lease.acquire();
+  store.useLease(lease);
   const table = governance.prices;
   const engine = new Engine({ store, clock: systemClock, random: systemRandom, executors, ...(table === undefined ? {} : { prices: () => table }) });
   const policy = governance.policy === undefined ? {} : { policy: governance.policy };
@@ -64,6 +69,7 @@ export function engineFixture(executors: Partial<Record<StepKind, Executor>> = {
     },
     close() {
       engine.close();
+      lease.release();
       db.close();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -14,6 +14,7 @@ import type { Db } from '../../engine/store/db.ts';
 import { RUN_SPEND_SQL, SPEND_BY_DAY_SQL } from '../../engine/store/day-spend.ts';
 import { COST_ROLLUPS_SQL } from '../../engine/store/cost-rollups.ts';
 import { SCHEMA_VERSION } from '../../engine/store/migrations.ts';
+import { Lease } from '../../engine/store/lease.ts';
 
 const dirs: string[] = [];
 const opened: { close(): void }[] = [];
@@ -78,6 +79,45 @@ describe('the day\'s spend kept between admissions', () => {
     expect(a.store.spend.on(day + 1, 'alpha')).toEqual({ workflow: 2, workspace: 2 });
     expect(a.store.spend.on(day, 'alpha')).toEqual({ workflow: 0.25, workspace: 0.75 });
     expect(b.store.spend.on(day + 1, 'beta')).toEqual({ workflow: 0, workspace: 2 });
+  });
+
+  it('under the engine lease, reads no data_version: only the lease holder writes runs; a lease taken over makes it look again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-day-spend-lease-'));
+    dirs.push(dir);
+    const path = join(dir, 'weft.db');
+    const a = open(path);
+    const b = open(path);
+    let now = 1_000_000;
+    const lease = new Lease(a.db, 'engine a', () => now);
+    lease.acquire();
+    a.store.useLease(lease);
+    const day = 20_000;
+    const at = day * 86_400_000 + 1_000;
+    spend(a.store, 'r1', 'alpha', 0.25, at);
+    expect(a.store.spend.on(day, 'alpha')).toEqual({ workflow: 0.25, workspace: 0.25 });
+
+    // What SQLite's data_version would say is never asked for while the lease is held.
+    const asked: string[] = [];
+    const prepare = a.db.prepare.bind(a.db);
+    a.db.prepare = ((sql: string) => {
+      asked.push(sql);
+      return prepare(sql);
+    }) as typeof a.db.prepare;
+    await nextTurn();
+    spend(a.store, 'r2', 'alpha', 0.5, at);
+    expect(a.store.spend.on(day, 'alpha')).toEqual({ workflow: 0.75, workspace: 0.75 });
+    expect(asked.filter((sql) => sql.includes('data_version'))).toEqual([]);
+
+    // Another engine takes the lease over (this process was stopped past its staleness): the next
+    // heartbeat finds it gone, and admission reads what the other wrote from then on.
+    // (the row as Lease.acquire in that other process writes it: its owner, pid and heartbeat).
+    b.db.prepare("UPDATE lease SET owner = 'engine b', pid = ?, heartbeat_at = ? WHERE id = 1").run(process.pid + 1_000_000, now + 60_000);
+    spend(b.store, 'r3', 'beta', 1, at);
+    now += 5_000;
+    lease.heartbeat();
+    expect(lease.held).toBe(false);
+    await nextTurn();
+    expect(a.store.spend.on(day, 'alpha')).toEqual({ workflow: 0.75, workspace: 1.75 });
   });
 });
 
