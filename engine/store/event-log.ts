@@ -11,6 +11,8 @@ import type { PolicyRows } from './policy-snapshots.ts';
 import { debugRunIds, lastCursor } from './run-list.ts';
 import type { CursorPage, NewEvent, RunEventPage } from './store-types.ts';
 import type { BatchPart, PendingWrites, UnitOfWork } from './unit-of-work.ts';
+import { WrittenLogs } from './written-logs.ts';
+import { isFinishedRunState } from '../../shared/definition/names.ts';
 
 /** Rows per INSERT: one call into SQLite per CHUNK events instead of per event. */
 const CHUNK = 64;
@@ -24,6 +26,8 @@ export class EventLog implements BatchPart {
   private readonly listeners = new CommitListeners();
   private readonly insertEvent;
   private readonly insertEvents;
+  /** The whole logs of the runs this store created and has not seen finish (written-logs.ts). */
+  private readonly written = new WrittenLogs();
 
   /** `policies`: where a run_created's policy is stored by hash and read back (policy-snapshots.ts). */
   constructor(private readonly work: UnitOfWork, private readonly policies: PolicyRows) {
@@ -47,7 +51,9 @@ export class EventLog implements BatchPart {
     };
     const data = this.policies.storedJson(e.type, e.data);
     this.pending.push([e.runId, seq, e.at, e.type, event.step, event.activation, event.attempt, data, event.reason]);
-    this.pendingEvents.push(widenEvent(event));
+    const wide = widenEvent(event);
+    this.pendingEvents.push(wide);
+    this.written.add(wide);
     this.work.stats.bytes += data.length;
     return event;
   }
@@ -73,13 +79,18 @@ export class EventLog implements BatchPart {
         for (; k < rows.length; k++) last = Number(this.insertEvent.run(rows[k]).lastInsertRowid);
       },
       committed: () => {
+        // A run the commit finished was rolled up from its log in the commit: it is kept no longer.
+        for (const e of events) if (e.type === 'run_state_changed' && isFinishedRunState(e.data.state)) this.written.forget(e.runId);
         if (this.listeners.size === 0 || events.length === 0) return;
         const first = last - events.length + 1;
         this.listeners.publish(events.map((event, i) => ({ cursor: first + i, event, dataJson: publishedJson(event, rows[i]?.[7]) })));
       },
       // Nothing of the batch was written: forget its sequence numbers so the log stays gapless.
       failed: () => {
-        for (const r of rows) this.seqs.delete(r[0]);
+        for (const r of rows) {
+          this.seqs.delete(r[0]);
+          this.written.forget(r[0]);
+        }
       },
     };
   }
@@ -95,6 +106,14 @@ export class EventLog implements BatchPart {
     const rows = this.work.stmt(`SELECT ${EVENT_COLUMNS} FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?`).raw().all(runId, after, limit) as EventRow[];
     gapless(runId, rows, after);
     return rows.map((r) => toEvent(r, this.policies));
+  }
+
+  /**
+   * The run's whole log as this store appended it, with the batch being written, or undefined
+   * when it is not kept (written-logs.ts): read it back with readRunLog.
+   */
+  writtenLog(runId: string): readonly RunEvent[] | undefined {
+    return this.written.of(runId);
   }
 
   readRunLog(runId: string): RunEvent[] {
