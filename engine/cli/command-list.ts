@@ -41,6 +41,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'trust', load: async () => (await import('./commands/trust-command.ts')).trustCommand },
   { name: 'test', load: async () => (await import('./commands/test-command.ts')).testCommand },
   { name: 'artifact', load: async () => (await import('./commands/artifact-command.ts')).artifactCommand },
+  { name: 'store', load: async () => (await import('./commands/store-command.ts')).storeCommand },
   { name: 'gc', load: async () => (await import('./commands/gc-command.ts')).gcCommand },
   { name: 'stats', load: async () => (await import('./commands/stats-command.ts')).statsCommand },
   { name: 'serve', load: async () => (await import('./commands/serve-command.ts')).serveCommand },
