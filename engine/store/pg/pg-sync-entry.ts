@@ -98,10 +98,11 @@ async function batch(statements: readonly PgStatement[]): Promise<PgSyncReply> {
   const bytea: (number[] | undefined)[] = [];
   for (const [index, statement] of statements.entries()) {
     try {
-      const result = await connection.client.query({ text: statement.text, values: statement.values as unknown[], rowMode: statement.rowMode === 'array' ? 'array' : undefined });
+      const query = { text: statement.text, values: statement.values as unknown[] };
+      const result: pg.QueryResult | pg.QueryResult[] = await (statement.rowMode === 'array' ? connection.client.query({ ...query, rowMode: 'array' }) : connection.client.query(query));
       // A multi-statement text (simple protocol, no values) gives one result per statement: the last counts.
-      const last = Array.isArray(result) ? (result as pg.QueryResult[])[(result as pg.QueryResult[]).length - 1] : result;
-      const fields = last?.fields ?? [];
+      const last = Array.isArray(result) ? result[result.length - 1] : result;
+      const fields: pg.FieldDef[] = last?.fields ?? [];
       answers.push({ rows: last?.rows ?? [], rowCount: last?.rowCount ?? 0, fields: fields.map((f) => f.name) });
       const binary = fields.flatMap((f, k) => (f.dataTypeID === BYTEA_OID ? [k] : []));
       bytea.push(binary.length === 0 ? undefined : binary);

@@ -3,6 +3,7 @@
 // listener: the engine's thread posts a request, blocks in Atomics.wait on the shared state word
 // until the PostgreSQL thread has posted the reply and set the word, then takes the reply with
 // receiveMessageOnPort. Notifications (LISTEN) come the ordinary way, as messages of the Worker.
+import type { MessagePort } from 'node:worker_threads';
 
 /** One statement of a batch: `$1..$n` placeholders; rows as arrays or as objects (the default). */
 export interface PgStatement {
