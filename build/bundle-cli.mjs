@@ -57,6 +57,8 @@ await build({
     // that answers the server's heavy reads (read-worker.ts).
     'compare-worker-entry': 'engine/service/compare-worker-entry.ts',
     'read-worker-entry': 'engine/service/read-worker-entry.ts',
+    // The thread of a synchronous PostgreSQL connection (engine/store/pg/pg-sync.ts starts it by this name).
+    'pg-sync-entry': 'engine/store/pg/pg-sync-entry.ts',
   },
   outdir: dist,
   bundle: true,

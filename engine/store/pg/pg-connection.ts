@@ -1,14 +1,16 @@
 // Connections to a PostgreSQL store (issue 25): a node-postgres Pool set up the way the store
 // needs it, and the words for where a store is. PostgreSQL's int8 (bigint: cursors, times,
 // counters) arrives from node-postgres as a string; this pool's clients turn it into a Number and
-// refuse one past Number.MAX_SAFE_INTEGER rather than round it. A pool or client whose server goes
+// refuse one past Number.MAX_SAFE_INTEGER rather than round it; numeric (what sum() and avg() of a
+// bigint return) reads as a Number too, refused when not finite or an integer past that. A pool or client whose server goes
 // away emits 'error', and an 'error' nobody listens to ends the process: both are handled here and
 // passed to a callback. A URL's password never appears in what this file says (describePgUrl).
 import pg from 'pg';
 import { StoreError } from '../store-error.ts';
 
-/** PostgreSQL's type OID of int8 (bigint). */
+/** PostgreSQL's type OIDs of int8 (bigint) and numeric. */
 const INT8_OID = 20;
+const NUMERIC_OID = 1700;
 
 /**
  * int8 in text form to a Number, exactly, or a clear error.
@@ -22,11 +24,40 @@ export function parseInt8(text: string): number {
   return value;
 }
 
-/** The type parsers of a store's clients: node-postgres's own, but int8 as a checked Number. */
+/**
+ * numeric in text form to a Number (as SQLite gives sum() and avg()), or a clear error for NaN,
+ * an infinity, or an integer past 2^53 that a Number would round.
+ * @example parseNumeric('12.50') // 12.5
+ */
+export function parseNumeric(text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || (Number.isInteger(value) && !Number.isSafeInteger(value))) {
+    throw new RangeError(`PostgreSQL returned the numeric ${text}, which Weft cannot read exactly as a number (finite, integers up to ${Number.MAX_SAFE_INTEGER})`);
+  }
+  return value;
+}
+
+/** The type parsers of a store's clients: node-postgres's own, but int8 and numeric as checked Numbers. */
 const STORE_TYPES: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: string) =>
-    oid === INT8_OID && format !== 'binary' ? parseInt8 : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
+  getTypeParser: ((oid: number, format?: string) => {
+    if (format === 'binary') return pg.types.getTypeParser(oid, 'binary');
+    if (oid === INT8_OID) return parseInt8;
+    if (oid === NUMERIC_OID) return parseNumeric;
+    return pg.types.getTypeParser(oid, 'text');
+  }) as pg.CustomTypesConfig['getTypeParser'],
 };
+
+/**
+ * The configuration of one client of a store: its URL, the type parsers above, and the schema as
+ * `search_path` when given, plus further `-c name=value` settings.
+ * @example new pg.Client(pgClientConfig(url, { schema: 't_1', settings: { application_name: 'weft' } }))
+ */
+export function pgClientConfig(url: string, o: { schema?: string | undefined; settings?: Readonly<Record<string, string | number>> } = {}): pg.ClientConfig {
+  const config: pg.ClientConfig = { connectionString: url, types: STORE_TYPES };
+  const settings = Object.entries({ ...(o.schema === undefined ? {} : { search_path: quoteIdent(o.schema) }), ...o.settings });
+  if (settings.length > 0) config.options = settings.map(([name, value]) => `-c ${name}=${String(value)}`).join(' ');
+  return config;
+}
 
 export interface PgPoolOptions {
   /** Told of an error of an idle client or of the pool (the server went away); the next query reconnects. */
@@ -46,8 +77,7 @@ export interface PgPoolOptions {
  */
 export function openPgPool(url: string, options: PgPoolOptions = {}): pg.Pool {
   const onError = options.onError ?? ((): void => undefined);
-  const config: pg.PoolConfig = { connectionString: url, types: STORE_TYPES };
-  if (options.schema !== undefined) config.options = `-c search_path=${quoteIdent(options.schema)}`;
+  const config: pg.PoolConfig = pgClientConfig(url, { schema: options.schema });
   if (options.max !== undefined) config.max = options.max;
   let pool: pg.Pool;
   try {
@@ -124,16 +154,26 @@ function passwordOf(url: string): string | undefined {
 }
 
 /**
+ * `text` without the password of `url` (plain or percent-encoded) and without the URL itself.
+ * @example scrubPgUrl('bad password s3cret', 'postgres://u:s3cret@h/db') // 'bad password ***'
+ */
+export function scrubPgUrl(text: string, url: string): string {
+  const password = passwordOf(url);
+  let said = text;
+  if (password !== undefined) said = said.replaceAll(password, '***').replaceAll(encodeURIComponent(password), '***');
+  if (url !== '' && said.includes(url)) said = said.replaceAll(url, '(the URL)');
+  return said;
+}
+
+/**
  * A StoreError for a failure talking to the store at `url`: what was being done, where (without the
  * password) and what the driver said, with the password scrubbed from that too.
  * @example throw pgFailure(e, url, 'connect'); // cannot connect to PostgreSQL database "x" on 127.0.0.1:5432: connect ECONNREFUSED ...
  */
 export function pgFailure(error: unknown, url: string, doing: string): StoreError {
-  const password = passwordOf(url);
   let said = error instanceof Error ? error.message : String(error);
   if (error instanceof Error && said === '' && 'code' in error) said = String(error.code);
-  if (password !== undefined) said = said.replaceAll(password, '***').replaceAll(encodeURIComponent(password), '***');
-  if (url !== '' && said.includes(url)) said = said.replaceAll(url, '(the URL)');
+  said = scrubPgUrl(said, url);
   const unreachable = /ECONNREFUSED|ENOENT|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|does not exist|authentication failed/.test(said);
   const hint = unreachable ? '; check that PostgreSQL is running there and that the URL (--store or WEFT_STORE) names the right host, port, database and user' : '';
   return new StoreError('io', `cannot ${doing} ${describePgUrl(url)}: ${said}${hint}`);
