@@ -10,7 +10,7 @@
 // A finished run adds one row per day it spent on, and nothing but columns to the step rows its
 // counters write anyway: migration 14's table of one row per step and day, and migration 15's
 // per-day spend, were 10 more rows for a 10-step run (docs/policies.md, "What it costs the engine").
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from './db.ts';
 import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
 import { toMicros } from '../../shared/cost/attempt-cost.ts';
 import type { Db } from './db.ts';

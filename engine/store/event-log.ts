@@ -12,6 +12,7 @@ import { debugRunIds, lastCursor } from './run-list.ts';
 import type { CursorPage, NewEvent, RunEventPage } from './store-types.ts';
 import type { BatchPart, PendingWrites, UnitOfWork } from './unit-of-work.ts';
 import { WrittenLogs } from './written-logs.ts';
+import type { SqlRunResult } from './pg/sql-db.ts';
 import { isFinishedRunState } from '../../shared/definition/names.ts';
 
 /** Rows per INSERT: one call into SQLite per CHUNK events instead of per event. */
@@ -67,22 +68,24 @@ export class EventLog implements BatchPart {
     const events = this.pendingEvents;
     this.pending = [];
     this.pendingEvents = [];
-    let last = 0;
+    let lastInsert: SqlRunResult | undefined;
     return {
       rows: rows.length,
       events,
       write: () => {
-        // The cursor is the rowid SQLite assigns (migration 7): consecutive within this
-        // transaction, which holds the write lock, so the last one gives all of them.
+        // The cursor is the rowid SQLite assigns (migration 7), or the number PostgreSQL's trigger
+        // takes from log_head: consecutive within this transaction, which holds the write lock, so
+        // the last one gives all of them. It is read after the commit (PostgreSQL's answer to the
+        // INSERT arrives with the commit's, in one round trip: pg-db.ts).
         let k = 0;
-        for (; k + CHUNK <= rows.length; k += CHUNK) last = Number(this.insertEvents.run(rows.slice(k, k + CHUNK).flat()).lastInsertRowid);
-        for (; k < rows.length; k++) last = Number(this.insertEvent.run(rows[k]).lastInsertRowid);
+        for (; k + CHUNK <= rows.length; k += CHUNK) lastInsert = this.insertEvents.run(rows.slice(k, k + CHUNK).flat());
+        for (; k < rows.length; k++) lastInsert = this.insertEvent.run(rows[k]);
       },
       committed: () => {
         // A run the commit finished was rolled up from its log in the commit: it is kept no longer.
         for (const e of events) if (e.type === 'run_state_changed' && isFinishedRunState(e.data.state)) this.written.forget(e.runId);
-        if (this.listeners.size === 0 || events.length === 0) return;
-        const first = last - events.length + 1;
+        if (this.listeners.size === 0 || events.length === 0 || lastInsert === undefined) return;
+        const first = Number(lastInsert.lastInsertRowid) - events.length + 1;
         this.listeners.publish(events.map((event, i) => ({ cursor: first + i, event, dataJson: publishedJson(event, rows[i]?.[7]) })));
       },
       // Nothing of the batch was written: forget its sequence numbers so the log stays gapless.

@@ -1,7 +1,7 @@
 // Many rows in one statement: `head VALUES (row), (row), … tail`, so a commit that adds a run's
 // counters (a row per step, per edge, per step and day of cost) makes one call into SQLite per
 // table instead of one per row. Each statement is prepared once per row count and kept.
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from './db.ts';
 import type { Db } from './db.ts';
 
 /** Rows per statement (SQLite allows 32,766 parameters; 11 columns × 64 is far below). */

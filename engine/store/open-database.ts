@@ -14,7 +14,7 @@ import { MIGRATIONS, SCHEMA_VERSION, WEFT_APPLICATION_ID, type Migration } from 
 import { recogniseStore, type Recognised } from './recognise-store.ts';
 import { StoreError } from './store-error.ts';
 import { storeFailure } from './store-failure.ts';
-import type { Db } from './db.ts';
+import type { SqliteDb } from './db.ts';
 
 export type OpenMode = 'create' | 'write' | 'read';
 
@@ -25,7 +25,7 @@ export interface OpenOptions {
   mode?: OpenMode;
 }
 
-export function openDatabase(path: string, options: OpenOptions = {}): Db {
+export function openDatabase(path: string, options: OpenOptions = {}): SqliteDb {
   const mode = options.mode ?? 'create';
   const migrations = MIGRATIONS.filter((m) => m.version <= (options.upTo ?? SCHEMA_VERSION));
   const memory = path === ':memory:';
@@ -39,7 +39,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     }
     checkPath(path, mode);
   }
-  let db: Db;
+  let db: SqliteDb;
   try {
     db = new Database(path, { readonly: mode === 'read', fileMustExist: !memory });
   } catch (e) {
@@ -90,7 +90,7 @@ const BUSY_RETRY_MS = 10;
  * switch (seen in 1 to 3 of 30 rounds of six openers). Asked again, the switch finds the file in
  * WAL mode and passes; a lock that stays held is still reported as busy after BUSY_TIMEOUT_MS.
  */
-function switchToWal(db: Db): void {
+function switchToWal(db: SqliteDb): void {
   const deadline = Date.now() + BUSY_TIMEOUT_MS;
   for (;;) {
     try {
@@ -118,7 +118,7 @@ function needsUpgrade(found: Recognised, migrations: readonly Migration[]): bool
  * the write lock first (BEGIN IMMEDIATE) and recognises the file again under it: another
  * process may have upgraded it (or made it, from an empty file) since it was first read.
  */
-function upgrade(db: Db, path: string, migrations: readonly Migration[]): void {
+function upgrade(db: SqliteDb, path: string, migrations: readonly Migration[]): void {
   db.transaction(() => {
     const found = recogniseStore(db, path);
     const from = found.kind === 'store' ? found.version : 0;

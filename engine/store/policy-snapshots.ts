@@ -7,7 +7,7 @@
 //
 // A row written before migration 16 (or by a store still without the table) keeps its rules
 // inline and is read as it is. A row naming a hash the table does not have is damage, named.
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from './db.ts';
 import type { Policy } from '../../shared/policy/policy-schema.ts';
 import type { Db } from './db.ts';
 import { hashOf } from './canonical-json.ts';

@@ -9,7 +9,7 @@ import { isFinishedRunState } from '../../shared/definition/names.ts';
 import { FINISHED_STATES_SQL } from './run-state-sql.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import { runMetrics } from '../metrics/run-metrics.ts';
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from './db.ts';
 import type { Db } from './db.ts';
 import { WorkflowRollups } from './workflow-rollups.ts';
 import type { RunMetrics } from '../../shared/api/workflow-stats.ts';

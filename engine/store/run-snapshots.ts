@@ -18,7 +18,7 @@
 // hash to what was written; anything else reads as no snapshot, and the reader folds the whole log.
 import { createHash } from 'node:crypto';
 import { deserialize, serialize } from 'node:v8';
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from './db.ts';
 import { isFinishedRunState } from '../../shared/definition/names.ts';
 import type { RunDetail } from '../../shared/api/run-detail.ts';
 import { DETAIL_ATTEMPTS } from '../../shared/api/read-limits.ts';

@@ -10,7 +10,7 @@
 //
 // It also holds the connection and the store's prepared statements, for the job files only:
 // nothing outside engine/store/ reaches `db` (test/lint/store-connection.test.ts).
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from './db.ts';
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import type { Db } from './db.ts';
 import type { StoreStats } from './store-types.ts';

@@ -8,7 +8,7 @@
 // A run's samples are one row of text, not one row per value in value order: a commit that
 // finishes a run then dirties one page of samples rather than one per value (that was 26 more
 // WAL pages per 10-step run), and a reader gets all of them as one JSON array.
-import type { Statement } from 'better-sqlite3';
+import type { Statement } from './db.ts';
 import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
 import { UNFINISHED_STATES_SQL } from './run-state-sql.ts';
 import type { Db } from './db.ts';

@@ -13,7 +13,7 @@ import { systemClock, systemRandom } from '../../engine/time/clock.ts';
 import { Engine } from '../../engine/runtime/engine.ts';
 import { CrashableStore } from '../../engine/scenario/crashable-store.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
-import type { Db } from '../../engine/store/db.ts';
+import type { SqliteDb as Db } from '../../engine/store/db.ts';
 import { Store } from '../../engine/store/store.ts';
 import { parseWorkflow, until } from './harness.ts';
 

@@ -16,7 +16,7 @@
 import { StoreError } from '../store-error.ts';
 import { PgDbStatement, type StatementRunner, type Translation, type TranslateSql } from './pg-db-statement.ts';
 import { PgSyncError, type PgAnswer, type PgStatement, type PgSync } from './pg-sync.ts';
-import type { SqlDb, SqlRunResult, SqlTransaction, SqlTransactionBody } from './sql-db.ts';
+import type { SqlArgs, SqlDb, SqlRunResult, SqlTransaction, SqlTransactionBody } from './sql-db.ts';
 
 export type { Translation, TranslateSql } from './pg-db-statement.ts';
 
@@ -99,9 +99,16 @@ export class PgDb implements SqlDb, StatementRunner {
     return this;
   }
 
-  /** PRAGMAs are SQLite's: on PostgreSQL the store takes its own branch (they are refused, clearly). */
-  pragma(source: string): never {
-    throw new StoreError('refused', `PRAGMA ${source} is SQLite's and means nothing on PostgreSQL; the store must not call it on a PostgreSQL store`);
+  /**
+   * PRAGMAs are SQLite's. The one the store sets while it runs has a PostgreSQL meaning:
+   * `synchronous = FULL` (the commit recording an external attempt's start waits for the disk)
+   * and `= NORMAL` are the session's synchronous_commit on and off. Any other is refused, clearly.
+   */
+  pragma(source: string): unknown {
+    const sync = /^\s*synchronous\s*=\s*(FULL|NORMAL)\s*$/i.exec(source)?.[1];
+    if (sync === undefined) throw new StoreError('refused', `PRAGMA ${source} is SQLite's and means nothing on PostgreSQL; the store must not call it on a PostgreSQL store`);
+    this.exec(`SET synchronous_commit TO ${sync.toUpperCase() === 'FULL' ? 'on' : 'off'}`);
+    return [];
   }
 
   close(): this {
@@ -110,7 +117,7 @@ export class PgDb implements SqlDb, StatementRunner {
   }
 
   transaction<F extends SqlTransactionBody>(fn: F): SqlTransaction<F> {
-    const call = (...params: Parameters<F>): ReturnType<F> => (this.depth === 0 ? this.outer(fn, params) : this.nested(fn, params)) as ReturnType<F>;
+    const call = (...params: SqlArgs<F>): ReturnType<F> => (this.depth === 0 ? this.outer(fn, params) : this.nested(fn, params)) as ReturnType<F>;
     return Object.assign(call, { deferred: call, immediate: call, exclusive: call });
   }
 

@@ -23,12 +23,15 @@ export interface SqlStatement {
 /** Any function (a `never[]` parameter list is what every parameter list is assignable to). */
 export type SqlTransactionBody = (...params: never[]) => unknown;
 
+/** The parameters of `F`, written as better-sqlite3 writes them (its ArgumentTypes), so its Transaction is a SqlTransaction. */
+export type SqlArgs<F extends SqlTransactionBody> = F extends (...args: infer A) => unknown ? A : never;
+
 /** `fn` in a transaction: called as is (deferred) or through .deferred/.immediate/.exclusive. */
 export interface SqlTransaction<F extends SqlTransactionBody> {
-  (...params: Parameters<F>): ReturnType<F>;
-  deferred(...params: Parameters<F>): ReturnType<F>;
-  immediate(...params: Parameters<F>): ReturnType<F>;
-  exclusive(...params: Parameters<F>): ReturnType<F>;
+  (...params: SqlArgs<F>): ReturnType<F>;
+  deferred(...params: SqlArgs<F>): ReturnType<F>;
+  immediate(...params: SqlArgs<F>): ReturnType<F>;
+  exclusive(...params: SqlArgs<F>): ReturnType<F>;
 }
 
 /**

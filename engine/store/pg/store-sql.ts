@@ -1,0 +1,26 @@
+// The store's SQL on PostgreSQL: translateSql (pg-dialect.ts) for the SQL of any SQLite database,
+// and, before it, the few statements whose meaning is the store's own rather than SQLite's:
+// - `PRAGMA data_version` (DaySpend: has another connection committed?) reads the log's head,
+//   which every commit that writes events moves;
+// - a table's presence in `sqlite_master` (modules that serve stores of older schemas) reads
+//   PostgreSQL's catalogue of the current schema;
+// - an INSERT into `events` returns the cursors PostgreSQL's trigger numbered (pg-schema.ts), which
+//   the log reads as SQLite's lastInsertRowid.
+import { translateSql, type TranslatedSql } from './pg-dialect.ts';
+
+const DATA_VERSION = /^\s*PRAGMA\s+data_version\s*;?\s*$/i;
+const TABLE_PRESENT = /^\s*SELECT\s+count\(\*\)\s+FROM\s+sqlite_master\s+WHERE\s+type\s*=\s*'table'\s+AND\s+name\s*(=\s*'\w+'|IN\s*\(\s*'\w+'(?:\s*,\s*'\w+')*\s*\))\s*$/i;
+const EVENTS_INSERT = /^\s*INSERT\s+INTO\s+events\s*\(/i;
+
+/**
+ * The PostgreSQL text of one of the store's statements.
+ * @example storeSql('PRAGMA data_version') // { text: 'SELECT last FROM log_head WHERE id = 1', names: null }
+ */
+export function storeSql(sql: string): TranslatedSql {
+  if (DATA_VERSION.test(sql)) return { text: 'SELECT last FROM log_head WHERE id = 1', names: null };
+  const tables = TABLE_PRESENT.exec(sql)?.[1];
+  if (tables !== undefined) return { text: `SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name ${tables}`, names: null };
+  const translated = translateSql(sql);
+  if (EVENTS_INSERT.test(sql) && !/\bRETURNING\b/i.test(translated.text)) return { text: `${translated.text} RETURNING cursor`, names: translated.names };
+  return translated;
+}
