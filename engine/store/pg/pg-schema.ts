@@ -18,6 +18,7 @@
 // processes starting together on an empty database create it once.
 import type pg from 'pg';
 import { StoreError } from '../store-error.ts';
+import type { PgSync } from './pg-sync.ts';
 
 /** The schema version this baseline equals on SQLite (SCHEMA_VERSION; the dialect test keeps them equal). */
 export const PG_SCHEMA_VERSION = 18;
@@ -217,6 +218,13 @@ export interface PgMigration {
   to: number;
 }
 
+/** One statement of a migration, and what it answers: its rows as objects. */
+interface Query {
+  text: string;
+  values?: readonly unknown[];
+}
+type Rows = Record<string, unknown>[];
+
 /**
  * Makes the database (the schema `search_path` names) a weft store at PG_SCHEMA_VERSION, or checks
  * that it is one: creates everything in an empty one, does nothing in one at this version, and
@@ -227,36 +235,66 @@ export interface PgMigration {
 export async function migratePg(pool: pg.Pool, where = 'the PostgreSQL store'): Promise<PgMigration> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
-    try {
-      await client.query('SELECT pg_advisory_xact_lock($1)', [PG_MIGRATION_LOCK]);
-      const from = await foundVersion(client, where);
-      if (from === 0) {
-        await client.query(PG_BASELINE_SQL);
-        await client.query('INSERT INTO weft_meta (key, value) VALUES ($1, $2), ($3, $4)', ['application', PG_APPLICATION, 'schema_version', String(PG_SCHEMA_VERSION)]);
+    const steps = migration(where);
+    for (let next = steps.next(); ; ) {
+      if (next.done === true) return next.value;
+      try {
+        const { rows } = await client.query(next.value.text, next.value.values === undefined ? [] : [...next.value.values]);
+        next = steps.next(rows as Rows);
+      } catch (e) {
+        next = steps.throw(e);
       }
-      await client.query('COMMIT');
-      return { from, to: PG_SCHEMA_VERSION };
-    } catch (e) {
-      await client.query('ROLLBACK');
-      throw e;
     }
   } finally {
     client.release();
   }
 }
 
-/** The schema version of the store the client sees, 0 if it is empty; throws if it is not one this Weft can use. */
-async function foundVersion(client: pg.PoolClient, where: string): Promise<number> {
-  const { rows: schemaRows } = await client.query<{ schema: string | null }>('SELECT current_schema() AS schema');
-  const schema = schemaRows[0]?.schema ?? null;
+/**
+ * migratePg on the store's own synchronous connection (pg-sync.ts), which opening a store uses.
+ * @example migratePgSync(PgSync.open(url), describePgUrl(url));
+ */
+export function migratePgSync(sync: PgSync, where = 'the PostgreSQL store'): PgMigration {
+  const steps = migration(where);
+  for (let next = steps.next(); ; ) {
+    if (next.done === true) return next.value;
+    try {
+      next = steps.next(sync.query(next.value.text, next.value.values ?? [], 'object').rows as Rows);
+    } catch (e) {
+      next = steps.throw(e);
+    }
+  }
+}
+
+/** The migration, as the statements it asks a connection to run (either driver above runs them). */
+function* migration(where: string): Generator<Query, PgMigration, Rows> {
+  yield { text: 'BEGIN' };
+  try {
+    yield { text: 'SELECT pg_advisory_xact_lock($1)', values: [PG_MIGRATION_LOCK] };
+    const from = yield* foundVersion(where);
+    if (from === 0) {
+      yield { text: PG_BASELINE_SQL };
+      yield { text: 'INSERT INTO weft_meta (key, value) VALUES ($1, $2), ($3, $4)', values: ['application', PG_APPLICATION, 'schema_version', String(PG_SCHEMA_VERSION)] };
+    }
+    yield { text: 'COMMIT' };
+    return { from, to: PG_SCHEMA_VERSION };
+  } catch (e) {
+    yield { text: 'ROLLBACK' };
+    throw e;
+  }
+}
+
+/** The schema version of the store the connection sees, 0 if it is empty; throws if it is not one this Weft can use. */
+function* foundVersion(where: string): Generator<Query, number, Rows> {
+  const schemaRows = yield { text: 'SELECT current_schema() AS schema' };
+  const schema = (schemaRows[0]?.['schema'] as string | null | undefined) ?? null;
   if (schema === null) {
     throw new StoreError('not-a-store', `${where} has no schema to make a store in (search_path names none that exists); nothing was changed; create the schema, or point the URL at another database`);
   }
-  const { rows: tables } = await client.query<{ name: string }>(
-    'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name COLLATE "C"',
-    [schema],
-  );
+  const tables = (yield {
+    text: 'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name COLLATE "C"',
+    values: [schema],
+  }) as { name: string }[];
   if (tables.length === 0) return 0;
   if (!tables.some((t) => t.name === 'weft_meta')) {
     const some = tables.slice(0, 5).map((t) => t.name).join(', ');
@@ -265,7 +303,7 @@ async function foundVersion(client: pg.PoolClient, where: string): Promise<numbe
       `${where} (schema ${schema}) holds tables (${some}${tables.length > 5 ? ', ...' : ''}) but is not a Weft store: it has no weft_meta table; nothing was changed; point the URL at an empty database or schema, or at a Weft store`,
     );
   }
-  const { rows } = await client.query<{ key: string; value: string }>('SELECT key, value FROM weft_meta');
+  const rows = (yield { text: 'SELECT key, value FROM weft_meta' }) as { key: string; value: string }[];
   const meta = new Map(rows.map((r) => [r.key, r.value]));
   if (meta.get('application') !== PG_APPLICATION) {
     throw new StoreError('not-a-store', `${where} (schema ${schema}) has a weft_meta table but its application is ${JSON.stringify(meta.get('application') ?? null)}, not "${PG_APPLICATION}": it is not a Weft store; nothing was changed`);
