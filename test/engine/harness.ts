@@ -1,4 +1,5 @@
-// A real engine on a real SQLite file in a temp folder, for engine tests: workflows are written
+// A real engine on a real SQLite file in a temp folder (or a PostgreSQL schema of its own under
+// WEFT_TEST_STORE=postgres: test/fixtures/store/test-store.ts), for engine tests: workflows are written
 // as plain data, validated like the CLI does, and run with the real executors and, unless a test
 // gives another (a VirtualClock, clock-after.ts), the real clock.
 import { mkdtempSync } from 'node:fs';
@@ -13,8 +14,8 @@ import { systemClock, systemRandom, type Clock } from '../../engine/time/clock.t
 import { Engine } from '../../engine/runtime/engine.ts';
 import { foldRun } from '../../engine/runtime/fold-run.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
-import { openDatabase } from '../../engine/store/open-database.ts';
 import type { Db } from '../../engine/store/db.ts';
+import { openTestDb } from '../fixtures/store/test-store.ts';
 import { Store, type StoreOptions } from '../../engine/store/store.ts';
 
 export { until } from './until.ts';
@@ -46,7 +47,8 @@ export function parseWorkflow(workflow: unknown): Workflow {
 /** `options`: how its Store is made (e.g. a small snapshot policy). */
 export function harness(dir = mkdtempSync(join(tmpdir(), 'weft-engine-')), clock: Clock = systemClock, options: StoreOptions = {}): Harness {
   const dbPath = join(dir, 'weft.db');
-  let db = openDatabase(dbPath);
+  const opened = openTestDb(dir);
+  let db = opened.db;
   let store = new Store(db, options);
   const make = (): Engine => new Engine({ store, clock, random: systemRandom, executors: defaultExecutors() });
   const h: Harness = {
@@ -65,7 +67,7 @@ export function harness(dir = mkdtempSync(join(tmpdir(), 'weft-engine-')), clock
     model: (runId) => foldRun(h.store, runId),
     restart() {
       h.engine.close();
-      db = openDatabase(dbPath);
+      db = opened.reopen();
       store = new Store(db, options);
       h.db = db;
       h.store = store;
@@ -74,7 +76,7 @@ export function harness(dir = mkdtempSync(join(tmpdir(), 'weft-engine-')), clock
     },
     close() {
       h.engine.close();
-      h.db.close();
+      opened.close();
     },
   };
   return h;
