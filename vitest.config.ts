@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { laneOf, testFiles } from './test/lanes.ts';
+import { CONFORMANCE_FILES } from './test/conformance/conformance-files.ts';
+import { pgInstalled } from './test/fixtures/pg/cluster.ts';
 
 // Under CI a JSON report is written too, so .ci/run can print the "N passed, N failed" line (one
 // report for both projects: its totals count every test).
@@ -16,6 +18,10 @@ const WAIT_BOUND_MS = 90_000;
 // Two projects (lanes, test/lanes.ts decides by path): `unit` runs code in the test's process,
 // `process` spawns the real CLI, `weft serve`, crashes and builds. `vitest run` runs both, `npm run
 // test:unit` the unit lane alone (vitest --project unit).
+// The conformance suite (issue 25) runs where PostgreSQL can: CI (.ci/run starts one and sets
+// WEFT_TEST_PG; without it the project's setup fails the run), or a machine with WEFT_TEST_PG or
+// PostgreSQL's binaries (a cluster is started for the run).
+const pgProject = ci || (process.env['WEFT_TEST_PG'] ?? '') !== '' || pgInstalled();
 const unitFiles = testFiles(fileURLToPath(new URL('.', import.meta.url))).filter((file) => laneOf(file) === 'unit');
 
 export default defineConfig({
@@ -56,6 +62,21 @@ export default defineConfig({
           isolate: false,
         },
       },
+      ...(pgProject
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'pg',
+                include: [...CONFORMANCE_FILES],
+                env: { WEFT_TEST_STORE: 'postgres' },
+                globalSetup: ['test/fixtures/pg/pg-project-setup.ts'],
+                pool: 'threads' as const,
+                isolate: false,
+              },
+            },
+          ]
+        : []),
     ],
   },
 });
