@@ -8,8 +8,8 @@
 //   computes with it), scalar max/min, ifnull, group_concat, instr, typeof, ROUND, CAST types,
 //   LIKE (ASCII case-insensitive), IS [NOT] between values, ==, INDEXED BY, 64-bit literals;
 // - results: a comparison selected as a value is 0/1 as on SQLite (PostgreSQL gives a boolean);
-//   a subquery in FROM gets the alias PostgreSQL 15 requires; LIMIT -1 is LIMIT ALL; BEGIN's
-//   SQLite modes go.
+//   a subquery in FROM gets the alias PostgreSQL 15 requires; LIMIT -1 (or a negative bound
+//   limit) is no limit; BEGIN's SQLite modes go; DO UPDATE reads the row's columns as table.column.
 // A tokenizer (sql-tokens.ts) keeps string literals, quoted identifiers and comments untouched.
 // What cannot mean the same on PostgreSQL (PRAGMA, sqlite_master, rowid, SQLite-only functions)
 // throws an UntranslatableSql naming the statement: those sites take a branch of their own.
@@ -65,7 +65,7 @@ function translateStatement(input: Token[]): Token[] {
     if (t.kind === 'word' && SQLITE_ONLY_NAMES.has(t.text.toLowerCase())) throw new UntranslatableSql(`${t.text} is SQLite's own`);
   }
   if (isWord(first, 'BEGIN')) return [first as Token]; // DEFERRED, IMMEDIATE, EXCLUSIVE: PostgreSQL locks rows as it writes them
-  let tokens = rewriteInsert(input);
+  let tokens = rewriteInsert(nameExpressionColumns(input));
   tokens = limitAll(tokens);
   tokens = rewriteExpressions(tokens);
   tokens = aliasSubqueries(tokens);
@@ -130,7 +130,29 @@ function rewriteInsert(input: Token[]): Token[] {
   }
   const conflict = tokens.findIndex((t, i) => isWord(t, 'CONFLICT') && isWord(tokens[i - 1], 'ON') && isWord(tokens[i + 1], 'DO') && isWord(tokens[i + 2], 'UPDATE'));
   if (conflict >= 0) tokens = [...tokens.slice(0, conflict + 1), ...toks(key()), ...tokens.slice(conflict + 1)];
+  const update = tokens.findIndex((t, i) => isWord(t, 'UPDATE') && isWord(tokens[i - 1], 'DO') && isWord(tokens[i + 1], 'SET'));
+  if (update >= 0 && table !== undefined && tableToken !== undefined) tokens = qualifyColumns(tokens, update + 2, table.columns, tableToken.text);
   return tokens;
+}
+
+/**
+ * In DO UPDATE SET … [WHERE …] from `from` on, a column of the target table read in an expression
+ * as `table.column`: SQLite reads a bare name as the row in the table, PostgreSQL calls it
+ * ambiguous beside `excluded`. The columns assigned (`SET a = …, b = …`) stay bare.
+ */
+function qualifyColumns(tokens: Token[], from: number, columns: readonly string[], table: string): Token[] {
+  const out = tokens.slice(0, from);
+  let depth = 0;
+  for (let i = from; i < tokens.length; i++) {
+    const t = tokens[i] as Token;
+    if (isOp(t, '(')) depth++;
+    else if (isOp(t, ')')) depth--;
+    const assigned = depth === 0 && isOp(tokens[i + 1], '=') && (isWord(tokens[i - 1], 'SET') || isOp(tokens[i - 1], ','));
+    if (t.kind === 'word' && columns.includes(t.text) && !isOp(tokens[i - 1], '.') && !isOp(tokens[i + 1], '(') && !assigned) out.push(...toks(`${table}.${t.text}`));
+    else out.push(t);
+    if (isWord(t, 'RETURNING')) return [...out, ...tokens.slice(i + 1)];
+  }
+  return out;
 }
 
 /** SQLite's `LIMIT -1` (no limit) as LIMIT ALL; `LIMIT a, b` is refused (its order is SQLite's own). */
@@ -143,6 +165,11 @@ function limitAll(tokens: Token[]): Token[] {
     if (isOp(tokens[i + 1], '-') && tokens[i + 2]?.kind === 'number') {
       out.push({ kind: 'word', text: 'ALL' });
       i += 2;
+    } else if (tokens[i + 1]?.kind === 'param') {
+      // SQLite reads a negative limit as none; PostgreSQL refuses one, and reads NULL as none.
+      const p = (tokens[i + 1] as Token).text;
+      out.push(...toks(`CASE WHEN CAST(${p} AS bigint) < 0 THEN NULL ELSE CAST(${p} AS bigint) END`));
+      i += 1;
     }
     const after = tokens[i + 2];
     if (isOp(after, ',')) throw new UntranslatableSql('LIMIT offset, count is SQLite\'s order: write LIMIT count OFFSET offset');
@@ -164,6 +191,52 @@ function aliasSubqueries(tokens: Token[]): Token[] {
   return out;
 }
 
+/**
+ * An item of a top-level select list that is an expression without an alias gets its SQLite name:
+ * SQLite names such a column by its text (`SELECT 1` has a column "1"), PostgreSQL by its function
+ * or "?column?"; a row read as an object has that name as its key.
+ */
+function nameExpressionColumns(tokens: Token[]): Token[] {
+  let out = tokens;
+  for (const [from, to] of selectItems(tokens, 0).reverse()) {
+    const item = out.slice(from, to);
+    const bare = item.length === 1 ? item[0]?.kind === 'word' || item[0]?.kind === 'quoted' || isOp(item[0], '*') : item.length === 3 && isOp(item[1], '.');
+    if (bare || isWord(out[to - 2], 'AS') || item.length === 0) continue;
+    const name = joinTokens(item).replace(/"/g, '""');
+    out = [...out.slice(0, to), ...toks(`AS "${name}"`), ...out.slice(to)];
+  }
+  return out;
+}
+
+/** The [from, to) ranges of the items of the select list whose SELECT is at `s`, or of the statement's first SELECT at depth 0. */
+function selectItems(tokens: readonly Token[], s: number): [number, number][] {
+  let at = s;
+  if (!isWord(tokens[at], 'SELECT')) {
+    if (!isWord(tokens[0], 'SELECT')) return []; // only a plain SELECT statement's own list
+    at = 0;
+  }
+  let start = at + 1;
+  if (isWord(tokens[start], 'DISTINCT', 'ALL')) start++;
+  const items: [number, number][] = [];
+  let depth = 0;
+  let from = start;
+  let end = start;
+  for (; end < tokens.length; end++) {
+    const t = tokens[end];
+    if (isOp(t, '(') || isWord(t, 'CASE')) depth++;
+    else if (isOp(t, ')') || isWord(t, 'END')) {
+      if (depth === 0) break;
+      depth--;
+    } else if (depth === 0 && isWord(t, ...LIST_END)) break;
+    else if (depth === 0 && isOp(t, ',')) {
+      items.push([from, end]);
+      from = end + 1;
+    }
+  }
+  items.push([from, end]);
+  return items;
+}
+
 /** Words at the top level of a select item that make it a comparison (a boolean on PostgreSQL). */
 const PREDICATE_WORDS = ['IS', 'IN', 'LIKE', 'ILIKE', 'BETWEEN', 'EXISTS', 'NOT', 'AND', 'OR'];
 const PREDICATE_OPS = ['=', '<>', '!=', '<', '<=', '>', '>='];
@@ -175,26 +248,7 @@ function selectedComparisonsAsIntegers(tokens: Token[]): Token[] {
   let out = tokens;
   for (let s = out.length - 1; s >= 0; s--) {
     if (!isWord(out[s], 'SELECT')) continue;
-    let start = s + 1;
-    if (isWord(out[start], 'DISTINCT', 'ALL')) start++;
-    const items: [number, number][] = [];
-    let depth = 0;
-    let from = start;
-    let end = start;
-    for (; end < out.length; end++) {
-      const t = out[end];
-      if (isOp(t, '(') || isWord(t, 'CASE')) depth++;
-      else if (isOp(t, ')') || isWord(t, 'END')) {
-        if (depth === 0) break;
-        depth--;
-      } else if (depth === 0 && isWord(t, ...LIST_END)) break;
-      else if (depth === 0 && isOp(t, ',')) {
-        items.push([from, end]);
-        from = end + 1;
-      }
-    }
-    items.push([from, end]);
-    for (const [f, t] of items.reverse()) {
+    for (const [f, t] of selectItems(out, s).reverse()) {
       const aliasAt = isWord(out[t - 2], 'AS') ? t - 2 : t;
       if (!isPredicate(out, f, aliasAt)) continue;
       out = [...out.slice(0, f), ...toks('CAST(('), ...out.slice(f, aliasAt), ...toks(') AS integer)'), ...out.slice(aliasAt)];
