@@ -9,7 +9,7 @@
 import { translateSql, type TranslatedSql } from './pg-dialect.ts';
 
 const DATA_VERSION = /^\s*PRAGMA\s+data_version\s*;?\s*$/i;
-const TABLE_PRESENT = /^\s*SELECT\s+count\(\*\)\s+FROM\s+sqlite_master\s+WHERE\s+type\s*=\s*'table'\s+AND\s+name\s*(=\s*'\w+'|IN\s*\(\s*'\w+'(?:\s*,\s*'\w+')*\s*\))\s*$/i;
+const TABLE_PRESENT = /^\s*SELECT\s+(count\(\*\)|1)\s+FROM\s+sqlite_master\s+WHERE\s+type\s*=\s*'table'\s+AND\s+name\s*(=\s*'\w+'|IN\s*\(\s*'\w+'(?:\s*,\s*'\w+')*\s*\))\s*$/i;
 const EVENTS_INSERT = /^\s*INSERT\s+INTO\s+events\s*\(/i;
 
 /**
@@ -18,8 +18,8 @@ const EVENTS_INSERT = /^\s*INSERT\s+INTO\s+events\s*\(/i;
  */
 export function storeSql(sql: string): TranslatedSql {
   if (DATA_VERSION.test(sql)) return { text: 'SELECT last FROM log_head WHERE id = 1', names: null };
-  const tables = TABLE_PRESENT.exec(sql)?.[1];
-  if (tables !== undefined) return { text: `SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name ${tables}`, names: null };
+  const present = TABLE_PRESENT.exec(sql);
+  if (present !== null) return { text: `SELECT ${present[1] ?? '1'} FROM information_schema.tables WHERE table_schema = current_schema() AND table_name ${present[2] ?? ''}`, names: null };
   const translated = translateSql(sql);
   if (EVENTS_INSERT.test(sql) && !/\bRETURNING\b/i.test(translated.text)) return { text: `${translated.text} RETURNING cursor`, names: translated.names };
   return translated;
