@@ -1,11 +1,19 @@
-// The conformance suite (issue 25): the engine tests that run on PostgreSQL too, unchanged, in the
-// vitest project `pg` (WEFT_TEST_STORE=postgres: their harness opens a PostgreSQL schema of its
-// own, test/fixtures/store/test-store.ts). On SQLite they run in the unit lane as ever, so each
-// of these proves the same behaviour on both stores.
+// The conformance suite (issue 25): the tests of the engine, its service and its policies that
+// run on PostgreSQL too, unchanged, in the vitest project `pg` (WEFT_TEST_STORE=postgres: the
+// harness opens a PostgreSQL schema of its own, test/fixtures/store/test-store.ts). On SQLite they
+// run in their own lane as ever, so each of them proves the same behaviour on both stores.
+// test/lint/conformance-files.test.ts keeps every test that runs an engine through the harness in
+// one list or the other.
 export const CONFORMANCE_FILES: readonly string[] = [
+  'test/artifacts/missing-artifact.test.ts',
+  'test/budget/budget-decisions.test.ts',
+  'test/budget/budget-scenarios.test.ts',
+  'test/budget/daily-spend.test.ts',
+  'test/budget/run-spend.test.ts',
   'test/engine/a17.test.ts',
   'test/engine/agent-routing.test.ts',
   'test/engine/attempts.test.ts',
+  'test/engine/child-crash.test.ts',
   'test/engine/children.test.ts',
   'test/engine/compensation-liveness.test.ts',
   'test/engine/debug-runs.test.ts',
@@ -13,17 +21,55 @@ export const CONFORMANCE_FILES: readonly string[] = [
   'test/engine/graph.test.ts',
   'test/engine/handoff-records.test.ts',
   'test/engine/loop-exhaustion.test.ts',
+  'test/engine/metrics.test.ts',
   'test/engine/operator-flow.test.ts',
   'test/engine/operator-redecision.test.ts',
   'test/engine/partial-completion.test.ts',
   'test/engine/people-events.test.ts',
+  'test/engine/permitted-actions.test.ts',
   'test/engine/queue.test.ts',
+  'test/engine/revalidation-fetch.test.ts',
   'test/engine/revalidation.test.ts',
   'test/engine/revise-effects.test.ts',
   'test/engine/revision-plan.test.ts',
   'test/engine/run-to-scenario-refusals.test.ts',
   'test/engine/scenario-revise.test.ts',
   'test/engine/scenario.test.ts',
+  'test/engine/scheduler/attempt-plan.test.ts',
+  'test/engine/scheduler/compensation-plan.test.ts',
+  'test/engine/scheduler/evidence-reuse.test.ts',
+  'test/engine/scheduler/failure-policy.test.ts',
+  'test/engine/scheduler/recovery-plan.test.ts',
+  'test/engine/scheduler/reopen-plan.test.ts',
+  'test/engine/scheduler/settle-decision.test.ts',
+  'test/engine/stats-rollups.test.ts',
+  'test/engine/store-failure.test.ts',
+  'test/engine/store-run-log.test.ts',
+  'test/engine/store.test.ts',
   'test/engine/stored-event-recovery.test.ts',
+  'test/engine/virtual-time.test.ts',
   'test/engine/withdrawal.test.ts',
+  'test/evolution/replay-verdicts.test.ts',
+  'test/policy/policy-scenarios.test.ts',
+  'test/policy/policy-storage.test.ts',
+  'test/service/engine-service.test.ts',
+  'test/shared/compare-runs.test.ts',
+  'test/renderer/graph-edge-labels.test.ts',
+  'test/renderer/run-view/item-failures.test.ts',
+  'test/renderer/run-view/provenance.test.ts',
+  'test/server/event-stream.test.ts',
+  'test/server/served-reads.test.ts',
+  'test/server/stream-frames.test.ts',
+  'test/server/stream-held.test.ts',
+  'test/server/stream-shared-texts.test.ts',
+  'test/shared/run/fold-prefixes.test.ts',
 ];
+
+/** Tests that use the harness but SQLite's own features: why each cannot run on PostgreSQL as it is. */
+export const SQLITE_ONLY: Readonly<Record<string, string>> = {
+  'test/engine/event-cursor.test.ts': "a second SQLite connection on the file checks what a listener sees after the commit",
+  'test/engine/event-subscription.test.ts': "a child process reads the log by the store file's path",
+  'test/engine/run-snapshots.test.ts': "readers open the store read-only by its file path, and the test edits the file with SQLite",
+  'test/service/compare-worker.test.ts': "the compare worker opens the store by its file path on its thread",
+  'test/service/folded-runs.test.ts': "a reader opens the store read-only by its file path",
+};
