@@ -73,6 +73,8 @@ export function copyStore(from: Db, to: Db, o: CopyOptions = {}): CopyReport {
   if (held > 0) throw new StoreError('refused', `the target store already holds ${held} run${held === 1 ? '' : 's'}; nothing was copied; copy into a new, empty store`);
   const tables = storeTables();
   return from.transaction(() => {
+    // One snapshot: SQLite's read transaction is one; PostgreSQL's must be asked for.
+    if ((from as { dialect?: string }).dialect === 'postgres') from.exec('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
     if (o.force !== true) refuseRunning(from, o.now ?? Date.now());
     const report: CopyReport = { tables: {}, events: eventsDigest(from) };
     to.transaction(() => {

@@ -5,7 +5,6 @@
 // unless --force. After the copy, the events of both are compared by their digest; runs continue
 // in the target where they stopped (an engine that opens it recovers them).
 import { cpSync, existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
 import { EXIT_OK } from '../exit-codes.ts';
@@ -22,8 +21,11 @@ its runs keep by reference. Events keep their cursors and their data byte for by
 checks that TO's events digest equals FROM's. Runs continue in TO where they stopped in FROM: an
 engine that opens TO (weft resume, weft serve) recovers them as after a restart.
 
-FROM and TO are store files (SQLite). FROM is read in one snapshot, and TO is written in one
-transaction: a copy that fails leaves TO without runs.
+FROM and TO are each a store file (SQLite) or a PostgreSQL URL (postgres://user@host:5432/db,
+with ?schema=NAME for a schema other than the user's default), so a store moves from SQLite to
+PostgreSQL and back (docs/postgres.md). FROM is read in one snapshot, and TO is written in one
+transaction: a copy that fails leaves TO without runs. A store whose runs keep artifacts (large
+outputs, sensitive values) is not copied to PostgreSQL, which keeps no artifacts yet.
 
   --force   copy from a store that a live engine is running (what it commits after the copy
             starts is not in the copy); without it such a source is refused
@@ -37,35 +39,41 @@ runs, or a source being run (without --force).`,
     const [verb, fromArg, toArg, ...extra] = positionals;
     if (verb !== 'copy') throw new UsageError(verb === undefined ? 'give what to do: weft store copy FROM TO' : `unknown store action "${verb}"; the one action is copy: weft store copy FROM TO`);
     if (fromArg === undefined || toArg === undefined || extra.length > 0) throw new UsageError('give the store to copy and the store to copy it into: weft store copy FROM TO');
-    const from = resolve(io.cwd, fromArg);
-    const to = resolve(io.cwd, toArg);
-    if (from === to) throw new UsageError(`FROM and TO are the same store (${from}); give a new store to copy into`);
     return withUserErrors('store', io, async () => {
-      const [{ openDatabase }, { copyStore, eventsDigest }, { artifactsDirOf }, { StoreError }, { storeFailure }] = await Promise.all([
-        import('../../store/open-database.ts'),
+      const [{ storeLocator, describeStore, openStoreDb }, { copyStore, eventsDigest }, { artifactsDirOf }, { StoreError }, { storeFailure }, { Store }] = await Promise.all([
+        import('../../store/store-locator.ts'),
         import('../../store/copy-store.ts'),
         import('../../artifacts/artifact-store.ts'),
         import('../../store/store-error.ts'),
         import('../../store/store-failure.ts'),
+        import('../../store/store.ts'),
       ]);
-      const source = openDatabase(from, { mode: 'write' });
+      const fromAt = storeLocator(fromArg, io.cwd);
+      const toAt = storeLocator(toArg, io.cwd);
+      const from = describeStore(fromAt);
+      const to = describeStore(toAt);
+      if (from === to) throw new UsageError(`FROM and TO are the same store (${from}); give a new store to copy into`);
+      const source = await openStoreDb(fromAt, 'write');
       try {
-        const target = openDatabase(to, { mode: 'create' });
+        const artifacts = fromAt.kind === 'sqlite' && existsSync(artifactsDirOf(fromAt.path));
+        if (artifacts && toAt.kind === 'postgres' && new Store(source).referencedArtifacts().size > 0) {
+          throw new StoreError('refused', `the runs of ${from} keep artifacts (large outputs or sensitive values) in ${artifactsDirOf(fromAt.path)}, and a PostgreSQL store keeps no artifacts yet; nothing was copied`);
+        }
+        const target = await openStoreDb(toAt, 'create');
         try {
           const report = copyStore(source, target, { force: values.force === true });
           const copied = eventsDigest(target);
           if (copied.digest !== report.events.digest || copied.count !== report.events.count) {
             throw new StoreError('io', `the copy's events differ from the source's (${copied.count} events, digest ${copied.digest.slice(0, 12)}, against ${report.events.count}, ${report.events.digest.slice(0, 12)}); do not use ${to}`);
           }
-          const artifacts = existsSync(artifactsDirOf(from));
-          if (artifacts) cpSync(artifactsDirOf(from), artifactsDirOf(to), { recursive: true, errorOnExist: false, force: false });
+          if (artifacts && fromAt.kind === 'sqlite' && toAt.kind === 'sqlite') cpSync(artifactsDirOf(fromAt.path), artifactsDirOf(toAt.path), { recursive: true, errorOnExist: false, force: false });
           const runs = report.tables['runs'] ?? 0;
           io.stdout.write(values.json === true
             ? `${JSON.stringify({ from, to, ...report, artifacts })}\n`
             : `copied ${runs} run${runs === 1 ? '' : 's'} and ${report.events.count} event${report.events.count === 1 ? '' : 's'} (last cursor ${report.events.lastCursor}) from ${from} to ${to}; the events' digests match (${report.events.digest.slice(0, 12)})${artifacts ? '; artifacts copied' : ''}\n`);
           return EXIT_OK;
         } catch (e) {
-          throw storeFailure(to, e, 'run') ?? e;
+          throw (toAt.kind === 'sqlite' ? storeFailure(toAt.path, e, 'run') : undefined) ?? e;
         } finally {
           target.close();
         }

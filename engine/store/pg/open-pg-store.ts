@@ -14,6 +14,8 @@ import { storeSql } from './store-sql.ts';
 export interface PgStoreOptions {
   /** The schema the store's tables are in (search_path); the user's default unless given. */
   schema?: string;
+  /** Make the store in an empty schema (true unless given); false refuses one (a command that needs runs there). */
+  create?: boolean;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface PgStoreOptions {
 export function openPgDb(url: string, o: PgStoreOptions = {}): PgDb {
   const sync = PgSync.open(url, o.schema === undefined ? {} : { schema: o.schema });
   try {
-    migratePgSync(sync, describePgUrl(url));
+    migratePgSync(sync, describePgUrl(url), o.create ?? true);
   } catch (e) {
     sync.close();
     throw e;

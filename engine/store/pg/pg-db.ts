@@ -73,6 +73,8 @@ function refusePromise(result: unknown): void {
  * db.transaction(() => { for (const r of rows) insert.run(r.id, r.name); })(); // one round trip
  */
 export class PgDb implements SqlDb, StatementRunner {
+  /** Which SQL the connection speaks, for the few callers whose statements differ (copy-store.ts's snapshot). */
+  readonly dialect = 'postgres';
   private readonly translations = new Map<string, Translation>();
   private queue: Queued[] = [];
   /** 0 outside a transaction, 1 in one, one more per savepoint. */

@@ -288,8 +288,8 @@ export async function migratePg(pool: pg.Pool, where = 'the PostgreSQL store'): 
  * migratePg on the store's own synchronous connection (pg-sync.ts), which opening a store uses.
  * @example migratePgSync(PgSync.open(url), describePgUrl(url));
  */
-export function migratePgSync(sync: PgSync, where = 'the PostgreSQL store'): PgMigration {
-  const steps = migration(where);
+export function migratePgSync(sync: PgSync, where = 'the PostgreSQL store', create = true): PgMigration {
+  const steps = migration(where, create);
   for (let next = steps.next(); ; ) {
     if (next.done === true) return next.value;
     try {
@@ -300,12 +300,15 @@ export function migratePgSync(sync: PgSync, where = 'the PostgreSQL store'): PgM
   }
 }
 
-/** The migration, as the statements it asks a connection to run (either driver above runs them). */
-function* migration(where: string): Generator<Query, PgMigration, Rows> {
+/** The migration, as the statements it asks a connection to run (either driver above runs them); `create` false refuses an empty schema. */
+function* migration(where: string, create = true): Generator<Query, PgMigration, Rows> {
   yield { text: 'BEGIN' };
   try {
     yield { text: 'SELECT pg_advisory_xact_lock($1)', values: [PG_MIGRATION_LOCK] };
     const from = yield* foundVersion(where);
+    if (from === 0 && !create) {
+      throw new StoreError('no-store', `${where} holds no Weft store (its schema is empty); nothing was changed; weft run or weft store copy makes one there`);
+    }
     if (from === 0) {
       yield { text: PG_BASELINE_SQL };
       yield { text: 'INSERT INTO weft_meta (key, value) VALUES ($1, $2), ($3, $4)', values: ['application', PG_APPLICATION, 'schema_version', String(PG_SCHEMA_VERSION)] };
