@@ -9,10 +9,13 @@
 // database's locale. A store starts at this baseline (empty, or filled by a copy): the SQLite
 // migrations' backfills have nothing to fold here.
 //
-// Only on PostgreSQL: `events.cursor` is a plain bigint key numbered by the writer from `log_head`
-// (one row, updated last in a commit: commit order, no holes, as SQLite's AUTOINCREMENT), and
-// `weft_meta` holds what SQLite keeps in its header (application_id, user_version). SQLite's
-// event_types triggers are not translated: the writer will keep that set in its commit.
+// Only on PostgreSQL: `events.cursor` is a bigint key that a BEFORE INSERT trigger numbers from
+// `log_head` (one row) when the INSERT gives none, as the store's INSERTs do (SQLite's
+// AUTOINCREMENT). The UPDATE of log_head locks its row until the transaction ends, so a second
+// writer's first event waits for the first writer's commit: cursors are in commit order with no
+// hole, and a rolled-back transaction gives its numbers back. An INSERT that gives the cursor (a
+// store copy) moves log_head up to it. `weft_meta` holds what SQLite keeps in its header
+// (application_id, user_version). SQLite's two event_types triggers are plpgsql triggers here.
 //
 // migratePg makes or checks a store's schema in one transaction under an advisory lock, so
 // processes starting together on an empty database create it once.
@@ -30,6 +33,36 @@ export const PG_MIGRATION_LOCK = 0x57454654;
 
 /** Tables PostgreSQL has and SQLite has not. */
 export const PG_ONLY_TABLES: readonly string[] = ['weft_meta', 'log_head'];
+
+/**
+ * The triggers on `events`: its cursor numbered from log_head (commit-ordered, gapless), and the set
+ * of event types in the log (SQLite's migration 9) kept as SQLite's triggers keep it.
+ */
+const LOG_TRIGGERS_SQL = `
+  CREATE FUNCTION events_cursor() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF NEW.cursor IS NULL THEN
+      UPDATE log_head SET last = last + 1 WHERE id = 1 RETURNING last INTO NEW.cursor;
+    ELSE
+      UPDATE log_head SET last = NEW.cursor WHERE id = 1 AND last < NEW.cursor;
+    END IF;
+    RETURN NEW;
+  END $$;
+  CREATE TRIGGER events_cursor BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION events_cursor();
+  CREATE FUNCTION events_types_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO event_types (type) SELECT DISTINCT type FROM inserted_events ON CONFLICT DO NOTHING;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER events_type_inserted AFTER INSERT ON events REFERENCING NEW TABLE AS inserted_events
+    FOR EACH STATEMENT EXECUTE FUNCTION events_types_inserted();
+  CREATE FUNCTION events_type_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO event_types (type) VALUES (NEW.type) ON CONFLICT DO NOTHING;
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER events_type_changed AFTER UPDATE OF type ON events FOR EACH ROW EXECUTE FUNCTION events_type_changed();
+`;
 
 /** The baseline: every table and index of a store at PG_SCHEMA_VERSION, in one script. */
 export const PG_BASELINE_SQL = `
@@ -79,6 +112,7 @@ export const PG_BASELINE_SQL = `
     last bigint NOT NULL
   );
   INSERT INTO log_head (id, last) VALUES (1, 0);
+  ${LOG_TRIGGERS_SQL}
   CREATE TABLE event_types (
     type text COLLATE "C" PRIMARY KEY
   );

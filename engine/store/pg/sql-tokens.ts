@@ -64,6 +64,10 @@ export function tokenize(sql: string): Token[] {
       const m = /^\?[0-9]*/.exec(sql.slice(i));
       end = i + (m?.[0].length ?? 1);
       kind = 'param';
+    } else if (c === '$' && /^\$[A-Za-z_]*\$/.test(sql.slice(i, i + 64))) {
+      const tag = /^\$[A-Za-z_]*\$/.exec(sql.slice(i))?.[0] ?? '$$';
+      end = closing(tag, i + tag.length, 'a dollar-quoted string');
+      kind = 'string'; // PostgreSQL's $$…$$ (a function's body in the schema)
     } else if (c === '$' && /[0-9]/.test(next)) {
       const m = /^\$[0-9]+/.exec(sql.slice(i));
       end = i + (m?.[0].length ?? 1);
