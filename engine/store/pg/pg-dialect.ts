@@ -8,8 +8,8 @@
 //   computes with it), scalar max/min, ifnull, group_concat, instr, typeof, ROUND, CAST types,
 //   LIKE (ASCII case-insensitive), IS [NOT] between values, ==, INDEXED BY, 64-bit literals;
 // - results: a comparison selected as a value is 0/1 as on SQLite (PostgreSQL gives a boolean);
-//   a subquery in FROM gets the alias PostgreSQL 15 requires; LIMIT -1 is LIMIT ALL; BEGIN's
-//   SQLite modes go.
+//   a subquery in FROM gets the alias PostgreSQL 15 requires; LIMIT -1 (or a negative bound
+//   limit) is no limit; BEGIN's SQLite modes go; DO UPDATE reads the row's columns as table.column.
 // A tokenizer (sql-tokens.ts) keeps string literals, quoted identifiers and comments untouched.
 // What cannot mean the same on PostgreSQL (PRAGMA, sqlite_master, rowid, SQLite-only functions)
 // throws an UntranslatableSql naming the statement: those sites take a branch of their own.
@@ -130,7 +130,29 @@ function rewriteInsert(input: Token[]): Token[] {
   }
   const conflict = tokens.findIndex((t, i) => isWord(t, 'CONFLICT') && isWord(tokens[i - 1], 'ON') && isWord(tokens[i + 1], 'DO') && isWord(tokens[i + 2], 'UPDATE'));
   if (conflict >= 0) tokens = [...tokens.slice(0, conflict + 1), ...toks(key()), ...tokens.slice(conflict + 1)];
+  const update = tokens.findIndex((t, i) => isWord(t, 'UPDATE') && isWord(tokens[i - 1], 'DO') && isWord(tokens[i + 1], 'SET'));
+  if (update >= 0 && table !== undefined && tableToken !== undefined) tokens = qualifyColumns(tokens, update + 2, table.columns, tableToken.text);
   return tokens;
+}
+
+/**
+ * In DO UPDATE SET … [WHERE …] from `from` on, a column of the target table read in an expression
+ * as `table.column`: SQLite reads a bare name as the row in the table, PostgreSQL calls it
+ * ambiguous beside `excluded`. The columns assigned (`SET a = …, b = …`) stay bare.
+ */
+function qualifyColumns(tokens: Token[], from: number, columns: readonly string[], table: string): Token[] {
+  const out = tokens.slice(0, from);
+  let depth = 0;
+  for (let i = from; i < tokens.length; i++) {
+    const t = tokens[i] as Token;
+    if (isOp(t, '(')) depth++;
+    else if (isOp(t, ')')) depth--;
+    const assigned = depth === 0 && isOp(tokens[i + 1], '=') && (isWord(tokens[i - 1], 'SET') || isOp(tokens[i - 1], ','));
+    if (t.kind === 'word' && columns.includes(t.text) && !isOp(tokens[i - 1], '.') && !isOp(tokens[i + 1], '(') && !assigned) out.push(...toks(`${table}.${t.text}`));
+    else out.push(t);
+    if (isWord(t, 'RETURNING')) return [...out, ...tokens.slice(i + 1)];
+  }
+  return out;
 }
 
 /** SQLite's `LIMIT -1` (no limit) as LIMIT ALL; `LIMIT a, b` is refused (its order is SQLite's own). */
@@ -143,6 +165,11 @@ function limitAll(tokens: Token[]): Token[] {
     if (isOp(tokens[i + 1], '-') && tokens[i + 2]?.kind === 'number') {
       out.push({ kind: 'word', text: 'ALL' });
       i += 2;
+    } else if (tokens[i + 1]?.kind === 'param') {
+      // SQLite reads a negative limit as none; PostgreSQL refuses one, and reads NULL as none.
+      const p = (tokens[i + 1] as Token).text;
+      out.push(...toks(`CASE WHEN CAST(${p} AS bigint) < 0 THEN NULL ELSE CAST(${p} AS bigint) END`));
+      i += 1;
     }
     const after = tokens[i + 2];
     if (isOp(after, ',')) throw new UntranslatableSql('LIMIT offset, count is SQLite\'s order: write LIMIT count OFFSET offset');
