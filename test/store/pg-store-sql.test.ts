@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../engine/store/db.ts';
 import { Lease } from '../../engine/store/lease.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { translateSql, UntranslatableSql } from '../../engine/store/pg/pg-dialect.ts';
@@ -107,6 +108,7 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'the store\
   let pg: TestPg;
   let pool: pg.Pool;
   let records: SqlRecord[];
+  let fresh: Db;
   const dir = mkdtempSync(join(tmpdir(), 'weft-record-sql-'));
 
   beforeAll(async () => {
@@ -118,14 +120,25 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'the store\
       stopRecordingSql();
     }
     records = [...(await recordEngineTests(join(dir, 'sql.jsonl'))), ...here];
+    fresh = openDatabase(join(dir, 'fresh.db'));
     pg = await openTestPg();
     ({ pool } = await pg.newSchema());
     await migratePg(pool);
   }, 900_000);
   afterAll(async () => {
+    fresh?.close();
     await pg?.close();
     rmSync(dir, { recursive: true, force: true });
   });
+
+  /** The column names of a read on a fresh SQLite store, or undefined for one of an older schema's tables. */
+  function columnsOnSqlite(sql: string): string[] | undefined {
+    try {
+      return fresh.prepare(sql).columns().map((c) => c.name);
+    } catch {
+      return undefined;
+    }
+  }
 
   it('saw every line of engine/ that hands SQL to the store\'s connection', () => {
     const seen = new Set(records.map((r) => r.site));
@@ -137,12 +150,14 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'the store\
   it('translates every statement the store ran, and PostgreSQL runs each; only the listed SQLite-only ones are refused', async () => {
     const statements = new Map<string, SqlRecord>();
     const args = new Map<string, unknown[]>();
+    const readsObjects = new Set<string>();
     // run-list-plan.test.ts asks SQLite for the plan of the runs list's statements: the statement is what counts here.
     const unplanned = (sql: string): string => sql.replace(/^EXPLAIN QUERY PLAN /, '');
     for (const raw of records) {
       const r = { ...raw, sql: unplanned(raw.sql) };
       if (r.kind === 'args') {
         if (!args.has(r.sql) && r.args !== undefined) args.set(r.sql, r.args);
+        if (r.mode === 'object') readsObjects.add(r.sql);
       } else if (r.site !== 'outside engine/' && !isMigrationDdl(r) && !statements.has(r.sql)) statements.set(r.sql, r);
     }
     const failures: string[] = [];
@@ -165,11 +180,17 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'the store\
           continue;
         }
         const given = args.get(sql);
-        const values = given === undefined ? undefined : translated.names === null ? given.map(bindable) : translated.names.map((n) => bindable((given[0] as Record<string, unknown>)[n]));
+        const values = given === undefined || given.length === 0 ? undefined : translated.names === null ? given.map(bindable) : translated.names.map((n) => bindable((given[0] as Record<string, unknown>)[n]));
         await client.query('BEGIN');
         try {
-          if (values !== undefined || !/\$1\b/.test(translated.text)) await client.query(translated.text, values);
-          else await client.query(`PREPARE weft_check AS ${translated.text}`);
+          if (values !== undefined || !/\$1\b/.test(translated.text)) {
+            const result = await client.query(translated.text, values);
+            // A read whose rows the store takes as objects names their keys by its columns: the same on both.
+            const names = readsObjects.has(sql) ? columnsOnSqlite(sql) : undefined;
+            if (names !== undefined && JSON.stringify(result.fields.map((f) => f.name)) !== JSON.stringify(names)) {
+              failures.push(`${r.site}: columns ${JSON.stringify(result.fields.map((f) => f.name))} on PostgreSQL, ${JSON.stringify(names)} on SQLite: ${sql}`);
+            }
+          } else await client.query(`PREPARE weft_check AS ${translated.text}`);
           ran++;
         } catch (e) {
           failures.push(`${r.site}: PostgreSQL refused ${JSON.stringify(translated.text)}${values === undefined ? '' : ` with ${JSON.stringify(values).slice(0, 200)}`}: ${(e as Error).message}`);

@@ -31,9 +31,14 @@ describe('translateSql, as text', () => {
   });
 
   it('leaves string literals, quoted identifiers and comments as they are', () => {
-    const { text, names } = translateSql(`SELECT "max(a, b)", 'it''s ? @x json_each(?) LIKE' /* ? */ FROM t -- @y\n WHERE x LIKE 'INDEXED BY' AND y = ?`);
+    const { text, names } = translateSql(`SELECT "max(a, b)", 'it''s ? @x json_each(?) LIKE' AS s /* ? */ FROM t -- @y\n WHERE x LIKE 'INDEXED BY' AND y = ?`);
     expect(names).toBeNull();
-    expect(text).toContain(`"max(a, b)", 'it''s ? @x json_each(?) LIKE' FROM t WHERE x ILIKE 'INDEXED BY' AND y = $1`);
+    expect(text).toBe(`SELECT "max(a, b)", 'it''s ? @x json_each(?) LIKE' AS s FROM t WHERE x ILIKE 'INDEXED BY' AND y = $1`);
+  });
+
+  it('names a selected expression without an alias by its text, as SQLite names the column', () => {
+    expect(translateSql('SELECT 1 FROM runs WHERE id = ?').text).toBe('SELECT 1 AS "1" FROM runs WHERE id = $1');
+    expect(translateSql('SELECT e.run_id, count(*), max(seq) AS m FROM events e').text).toBe('SELECT e.run_id, count(*) AS "count(*)", max(seq) AS m FROM events e');
   });
 
   it('refuses what has no meaning on PostgreSQL, naming the statement', () => {

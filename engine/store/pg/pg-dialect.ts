@@ -65,7 +65,7 @@ function translateStatement(input: Token[]): Token[] {
     if (t.kind === 'word' && SQLITE_ONLY_NAMES.has(t.text.toLowerCase())) throw new UntranslatableSql(`${t.text} is SQLite's own`);
   }
   if (isWord(first, 'BEGIN')) return [first as Token]; // DEFERRED, IMMEDIATE, EXCLUSIVE: PostgreSQL locks rows as it writes them
-  let tokens = rewriteInsert(input);
+  let tokens = rewriteInsert(nameExpressionColumns(input));
   tokens = limitAll(tokens);
   tokens = rewriteExpressions(tokens);
   tokens = aliasSubqueries(tokens);
@@ -191,6 +191,52 @@ function aliasSubqueries(tokens: Token[]): Token[] {
   return out;
 }
 
+/**
+ * An item of a top-level select list that is an expression without an alias gets its SQLite name:
+ * SQLite names such a column by its text (`SELECT 1` has a column "1"), PostgreSQL by its function
+ * or "?column?"; a row read as an object has that name as its key.
+ */
+function nameExpressionColumns(tokens: Token[]): Token[] {
+  let out = tokens;
+  for (const [from, to] of selectItems(tokens, 0).reverse()) {
+    const item = out.slice(from, to);
+    const bare = item.length === 1 ? item[0]?.kind === 'word' || item[0]?.kind === 'quoted' || isOp(item[0], '*') : item.length === 3 && isOp(item[1], '.');
+    if (bare || isWord(out[to - 2], 'AS') || item.length === 0) continue;
+    const name = joinTokens(item).replace(/"/g, '""');
+    out = [...out.slice(0, to), ...toks(`AS "${name}"`), ...out.slice(to)];
+  }
+  return out;
+}
+
+/** The [from, to) ranges of the items of the select list whose SELECT is at `s`, or of the statement's first SELECT at depth 0. */
+function selectItems(tokens: readonly Token[], s: number): [number, number][] {
+  let at = s;
+  if (!isWord(tokens[at], 'SELECT')) {
+    if (!isWord(tokens[0], 'SELECT')) return []; // only a plain SELECT statement's own list
+    at = 0;
+  }
+  let start = at + 1;
+  if (isWord(tokens[start], 'DISTINCT', 'ALL')) start++;
+  const items: [number, number][] = [];
+  let depth = 0;
+  let from = start;
+  let end = start;
+  for (; end < tokens.length; end++) {
+    const t = tokens[end];
+    if (isOp(t, '(') || isWord(t, 'CASE')) depth++;
+    else if (isOp(t, ')') || isWord(t, 'END')) {
+      if (depth === 0) break;
+      depth--;
+    } else if (depth === 0 && isWord(t, ...LIST_END)) break;
+    else if (depth === 0 && isOp(t, ',')) {
+      items.push([from, end]);
+      from = end + 1;
+    }
+  }
+  items.push([from, end]);
+  return items;
+}
+
 /** Words at the top level of a select item that make it a comparison (a boolean on PostgreSQL). */
 const PREDICATE_WORDS = ['IS', 'IN', 'LIKE', 'ILIKE', 'BETWEEN', 'EXISTS', 'NOT', 'AND', 'OR'];
 const PREDICATE_OPS = ['=', '<>', '!=', '<', '<=', '>', '>='];
@@ -202,26 +248,7 @@ function selectedComparisonsAsIntegers(tokens: Token[]): Token[] {
   let out = tokens;
   for (let s = out.length - 1; s >= 0; s--) {
     if (!isWord(out[s], 'SELECT')) continue;
-    let start = s + 1;
-    if (isWord(out[start], 'DISTINCT', 'ALL')) start++;
-    const items: [number, number][] = [];
-    let depth = 0;
-    let from = start;
-    let end = start;
-    for (; end < out.length; end++) {
-      const t = out[end];
-      if (isOp(t, '(') || isWord(t, 'CASE')) depth++;
-      else if (isOp(t, ')') || isWord(t, 'END')) {
-        if (depth === 0) break;
-        depth--;
-      } else if (depth === 0 && isWord(t, ...LIST_END)) break;
-      else if (depth === 0 && isOp(t, ',')) {
-        items.push([from, end]);
-        from = end + 1;
-      }
-    }
-    items.push([from, end]);
-    for (const [f, t] of items.reverse()) {
+    for (const [f, t] of selectItems(out, s).reverse()) {
       const aliasAt = isWord(out[t - 2], 'AS') ? t - 2 : t;
       if (!isPredicate(out, f, aliasAt)) continue;
       out = [...out.slice(0, f), ...toks('CAST(('), ...out.slice(f, aliasAt), ...toks(') AS integer)'), ...out.slice(aliasAt)];
