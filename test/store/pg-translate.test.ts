@@ -50,6 +50,10 @@ describe('translateSql, as text', () => {
     expect(() => translateSql('INSERT INTO nowhere (a) VALUES (?) ON CONFLICT DO UPDATE SET a = excluded.a')).toThrow(/the conflict target of an upsert into nowhere is not known/);
   });
 
+  it('returns the cursors of an INSERT INTO events: the last is the lastInsertRowid SQLite gives', () => {
+    expect(translateSql('INSERT INTO events (run_id, seq) VALUES (?, ?), (?, ?)').text).toBe('INSERT INTO events(run_id, seq) VALUES ($1, $2), ($3, $4) RETURNING cursor');
+  });
+
   it('drops SQLite\'s planner hints and transaction modes', () => {
     expect(translateSql('SELECT r.id FROM runs r INDEXED BY runs_by_state WHERE r.state = ?').text).toBe('SELECT r.id FROM runs r WHERE r.state = $1');
     expect(translateSql('BEGIN IMMEDIATE').text).toBe('BEGIN');
@@ -97,6 +101,14 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'translateS
     db?.close();
     await testPg?.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('an INSERT INTO events returns its cursors, consecutive and in VALUES order, the last being SQLite\'s lastInsertRowid', async () => {
+    const sql = "INSERT INTO events (run_id, seq, at, type, data) VALUES (?, ?, 0, 'run_created', '{}'), (?, ?, 0, 'run_created', '{}')";
+    const lastOnSqlite = db.prepare(sql).run('c', 1, 'c', 2).lastInsertRowid;
+    const { rows } = await pool.query({ text: translateSql(sql).text, values: ['c', 1, 'c', 2], rowMode: 'array', types });
+    expect(rows).toEqual([[Number(lastOnSqlite) - 1], [Number(lastOnSqlite)]]);
+    await same("DELETE FROM events WHERE run_id = 'c'");
   });
 
   it('orders ids byte by byte (COLLATE "C"), as SQLite does, and finds a prefix the store\'s way', async () => {
