@@ -36,6 +36,12 @@ describe('translateSql, as text', () => {
     expect(text).toBe(`SELECT "max(a, b)", 'it''s ? @x json_each(?) LIKE' AS s FROM t WHERE x ILIKE 'INDEXED BY' AND y = $1`);
   });
 
+  it('says where a string or comment is not closed, and keeps PostgreSQL\'s dollar-quoted bodies whole', () => {
+    expect(() => translateSql("SELECT 'abc FROM t")).toThrow(/a string that is not closed \(at character 7\)/);
+    expect(() => translateSql('SELECT a /* b FROM t')).toThrow(/a comment that is not closed/);
+    expect(translateSql("SELECT $$ it's ? $$ AS body, ? AS x").text).toBe("SELECT $$ it's ? $$ AS body, $1 AS x");
+  });
+
   it('names a selected expression without an alias by its text, as SQLite names the column', () => {
     expect(translateSql('SELECT 1 FROM runs WHERE id = ?').text).toBe('SELECT 1 AS "1" FROM runs WHERE id = $1');
     expect(translateSql('SELECT e.run_id, count(*), max(seq) AS m FROM events e').text).toBe('SELECT e.run_id, count(*) AS "count(*)", max(seq) AS m FROM events e');
