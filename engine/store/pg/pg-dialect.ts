@@ -202,6 +202,9 @@ function aliasSubqueries(tokens: Token[]): Token[] {
   return out;
 }
 
+/** The longest identifier PostgreSQL keeps whole (NAMEDATALEN - 1). */
+const PG_NAME_BYTES = 63;
+
 /**
  * An item of a top-level select list that is an expression without an alias gets its SQLite name:
  * SQLite names such a column by its text (`SELECT 1` has a column "1"), PostgreSQL by its function
@@ -213,8 +216,10 @@ function nameExpressionColumns(tokens: Token[]): Token[] {
     const item = out.slice(from, to);
     const bare = item.length === 1 ? item[0]?.kind === 'word' || item[0]?.kind === 'quoted' || isOp(item[0], '*') : item.length === 3 && isOp(item[1], '.');
     if (bare || isWord(out[to - 2], 'AS') || item.length === 0) continue;
-    const name = joinTokens(item).replace(/"/g, '""');
-    out = [...out.slice(0, to), ...toks(`AS "${name}"`), ...out.slice(to)];
+    const name = joinTokens(item);
+    // PostgreSQL cuts a name past 63 bytes (with a notice): such a column is read by position.
+    if (Buffer.byteLength(name) > PG_NAME_BYTES) continue;
+    out = [...out.slice(0, to), ...toks(`AS "${name.replace(/"/g, '""')}"`), ...out.slice(to)];
   }
   return out;
 }
