@@ -66,11 +66,13 @@ export function readThrough<T>(v: T, r: ReadThrough): T {
  * looked at once.
  */
 export function readThroughEntries<T extends Record<string, unknown>>(record: T, r: ReadThrough): T {
-  const reader = readerOf(r);
+  // The reader (its maps) is made when an entry holding a reference is first reached: a context
+  // is made per step and expression, and most runs hold no reference at all.
+  let reader: Reader | undefined;
   return new Proxy(record, {
     get(target, key, receiver) {
       const x: unknown = Reflect.get(target, key, receiver);
-      return typeof key === 'symbol' || x === null || typeof x !== 'object' ? x : viewOf(x, reader);
+      return typeof key === 'symbol' || x === null || typeof x !== 'object' || !holdsRef(x) ? x : viewOf(x, (reader ??= readerOf(r)));
     },
   });
 }

@@ -36,6 +36,12 @@ describe('translateSql, as text', () => {
     expect(text).toBe(`SELECT "max(a, b)", 'it''s ? @x json_each(?) LIKE' AS s FROM t WHERE x ILIKE 'INDEXED BY' AND y = $1`);
   });
 
+  it('says where a string or comment is not closed, and keeps PostgreSQL\'s dollar-quoted bodies whole', () => {
+    expect(() => translateSql("SELECT 'abc FROM t")).toThrow(/a string that is not closed \(at character 7\)/);
+    expect(() => translateSql('SELECT a /* b FROM t')).toThrow(/a comment that is not closed/);
+    expect(translateSql("SELECT $$ it's ? $$ AS body, ? AS x").text).toBe("SELECT $$ it's ? $$ AS body, $1 AS x");
+  });
+
   it('names a selected expression without an alias by its text, as SQLite names the column', () => {
     expect(translateSql('SELECT 1 FROM runs WHERE id = ?').text).toBe('SELECT 1 AS "1" FROM runs WHERE id = $1');
     expect(translateSql('SELECT e.run_id, count(*), max(seq) AS m FROM events e').text).toBe('SELECT e.run_id, count(*) AS "count(*)", max(seq) AS m FROM events e');
@@ -48,6 +54,10 @@ describe('translateSql, as text', () => {
     expect(() => translateSql("SELECT strftime('%s', day) FROM t")).toThrow(/the SQLite function strftime\(\) has no PostgreSQL translation/);
     expect(() => translateSql('SELECT a FROM t WHERE b = ? AND c = @c')).toThrow(/mixes named and positional parameters/);
     expect(() => translateSql('INSERT INTO nowhere (a) VALUES (?) ON CONFLICT DO UPDATE SET a = excluded.a')).toThrow(/the conflict target of an upsert into nowhere is not known/);
+  });
+
+  it('returns the cursors of an INSERT INTO events: the last is the lastInsertRowid SQLite gives', () => {
+    expect(translateSql('INSERT INTO events (run_id, seq) VALUES (?, ?), (?, ?)').text).toBe('INSERT INTO events(run_id, seq) VALUES ($1, $2), ($3, $4) RETURNING cursor');
   });
 
   it('drops SQLite\'s planner hints and transaction modes', () => {
@@ -97,6 +107,14 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'translateS
     db?.close();
     await testPg?.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('an INSERT INTO events returns its cursors, consecutive and in VALUES order, the last being SQLite\'s lastInsertRowid', async () => {
+    const sql = "INSERT INTO events (run_id, seq, at, type, data) VALUES (?, ?, 0, 'run_created', '{}'), (?, ?, 0, 'run_created', '{}')";
+    const lastOnSqlite = db.prepare(sql).run('c', 1, 'c', 2).lastInsertRowid;
+    const { rows } = await pool.query({ text: translateSql(sql).text, values: ['c', 1, 'c', 2], rowMode: 'array', types });
+    expect(rows).toEqual([[Number(lastOnSqlite) - 1], [Number(lastOnSqlite)]]);
+    await same("DELETE FROM events WHERE run_id = 'c'");
   });
 
   it('orders ids byte by byte (COLLATE "C"), as SQLite does, and finds a prefix the store\'s way', async () => {

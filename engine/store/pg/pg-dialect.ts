@@ -9,7 +9,9 @@
 //   LIKE (ASCII case-insensitive), IS [NOT] between values, ==, INDEXED BY, 64-bit literals;
 // - results: a comparison selected as a value is 0/1 as on SQLite (PostgreSQL gives a boolean);
 //   a subquery in FROM gets the alias PostgreSQL 15 requires; LIMIT -1 (or a negative bound
-//   limit) is no limit; BEGIN's SQLite modes go; DO UPDATE reads the row's columns as table.column.
+//   limit) is no limit; BEGIN's SQLite modes go; DO UPDATE reads the row's columns as table.column;
+//   a selected expression keeps SQLite's column name; an INSERT INTO events returns its cursors
+//   (the last is better-sqlite3's lastInsertRowid).
 // A tokenizer (sql-tokens.ts) keeps string literals, quoted identifiers and comments untouched.
 // What cannot mean the same on PostgreSQL (PRAGMA, sqlite_master, rowid, SQLite-only functions)
 // throws an UntranslatableSql naming the statement: those sites take a branch of their own.
@@ -96,6 +98,13 @@ function numberParameters(tokens: readonly Token[]): { tokens: Token[]; names: s
 
 const toks = (sql: string): Token[] => significant(tokenize(sql));
 
+/**
+ * The tables whose key SQLite makes the rowid (an INTEGER PRIMARY KEY), by that column: an INSERT
+ * into one returns it, so the connection can give the last as better-sqlite3's lastInsertRowid
+ * (event-log.ts numbers a batch's events by the last cursor of its INSERT).
+ */
+const ROWID_COLUMNS: Readonly<Record<string, string>> = { events: 'cursor' };
+
 /** INSERT OR IGNORE / OR REPLACE / REPLACE INTO as ON CONFLICT; a target-less DO UPDATE gets the primary key. */
 function rewriteInsert(input: Token[]): Token[] {
   let tokens = input;
@@ -132,6 +141,8 @@ function rewriteInsert(input: Token[]): Token[] {
   if (conflict >= 0) tokens = [...tokens.slice(0, conflict + 1), ...toks(key()), ...tokens.slice(conflict + 1)];
   const update = tokens.findIndex((t, i) => isWord(t, 'UPDATE') && isWord(tokens[i - 1], 'DO') && isWord(tokens[i + 1], 'SET'));
   if (update >= 0 && table !== undefined && tableToken !== undefined) tokens = qualifyColumns(tokens, update + 2, table.columns, tableToken.text);
+  const rowid = tableToken === undefined ? undefined : ROWID_COLUMNS[tableToken.text];
+  if (rowid !== undefined && !tokens.some((t) => isWord(t, 'RETURNING'))) tokens = [...tokens, ...toks(`RETURNING ${rowid}`)];
   return tokens;
 }
 
@@ -191,6 +202,9 @@ function aliasSubqueries(tokens: Token[]): Token[] {
   return out;
 }
 
+/** The longest identifier PostgreSQL keeps whole (NAMEDATALEN - 1). */
+const PG_NAME_BYTES = 63;
+
 /**
  * An item of a top-level select list that is an expression without an alias gets its SQLite name:
  * SQLite names such a column by its text (`SELECT 1` has a column "1"), PostgreSQL by its function
@@ -202,8 +216,10 @@ function nameExpressionColumns(tokens: Token[]): Token[] {
     const item = out.slice(from, to);
     const bare = item.length === 1 ? item[0]?.kind === 'word' || item[0]?.kind === 'quoted' || isOp(item[0], '*') : item.length === 3 && isOp(item[1], '.');
     if (bare || isWord(out[to - 2], 'AS') || item.length === 0) continue;
-    const name = joinTokens(item).replace(/"/g, '""');
-    out = [...out.slice(0, to), ...toks(`AS "${name}"`), ...out.slice(to)];
+    const name = joinTokens(item);
+    // PostgreSQL cuts a name past 63 bytes (with a notice): such a column is read by position.
+    if (Buffer.byteLength(name) > PG_NAME_BYTES) continue;
+    out = [...out.slice(0, to), ...toks(`AS "${name.replace(/"/g, '""')}"`), ...out.slice(to)];
   }
   return out;
 }
