@@ -3,61 +3,27 @@
 // are byte-identical with the same cursors, every table holds the same rows, each run folds the
 // same, and the waiting run finishes in the copy. A target that holds runs, a source a live
 // engine runs, a missing source and bad arguments are refused with exit 2, changing nothing.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../engine/store/open-database.ts';
-import { Store } from '../../engine/store/store.ts';
-import { runMetrics } from '../../engine/metrics/run-metrics.ts';
-import { storeTables } from '../../engine/store/copy-store.ts';
-import type { Db } from '../../engine/store/db.ts';
+import { approvalWorkflow, folds, storeWithRuns, tableRows, type CopyJson } from './store-copy-fixture.ts';
 import { runWeft, STACK_LINE } from './run-weft.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'weft-store-copy-'));
-const file = join(dir, 'approval.weft.json');
-writeFileSync(file, JSON.stringify({
-  format: 'weft/v1', id: 'approval', version: 1, name: 'Approval',
-  input: { type: 'object', properties: { orderId: { type: 'string' } } },
-  steps: [
-    { id: 'paid', kind: 'event', config: { name: 'payment.received', correlationKey: 'input.orderId' }, deadlineMs: 86_400_000 },
-    { id: 'review', kind: 'human', config: { task: 'approve', title: 'Ship order {{ input.orderId }}?' }, deadlineMs: 86_400_000 },
-    { id: 'done', kind: 'end' },
-  ],
-  edges: [{ id: 'a', from: 'paid', to: 'review' }, { id: 'b', from: 'review', to: 'done' }],
-}));
-
-/** Every table's rows in key order, as JSON lines (the lease left out: a copy is not being run). */
-function tableRows(db: Db): Record<string, string[]> {
-  const rows: Record<string, string[]> = {};
-  for (const t of storeTables()) rows[t.name] = (db.prepare(`SELECT ${t.columns.join(', ')} FROM ${t.name} ORDER BY ${t.key.join(', ')}`).raw().all() as unknown[][]).map((r) => JSON.stringify(r));
-  return rows;
-}
-
-/** Each run's metrics folded from its log. */
-function folds(db: Db): Record<string, unknown> {
-  const store = new Store(db);
-  const ids = db.prepare('SELECT id FROM runs ORDER BY id').pluck().all() as string[];
-  return Object.fromEntries(ids.map((id) => [id, runMetrics(store.readRunLog(id), 0)]));
-}
+const file = approvalWorkflow(dir);
 
 describe('weft store copy', () => {
   it('copies a store event for event, and a waiting run finishes in the copy', async () => {
     const from = join(dir, 'from.db');
-    const first = await runWeft(['run', file, '--db', from, '--input', '{"orderId": "A1"}', '--json']);
-    expect(first.code).toBe(3);
-    const finished = (JSON.parse(first.stdout) as { runId: string }).runId;
-    expect((await runWeft(['send', 'payment.received', '--key', 'A1', '--db', from])).code).toBe(0);
-    expect((await runWeft(['approve', finished, 'review', '--db', from])).code).toBe(0);
-    const second = await runWeft(['run', file, '--db', from, '--input', '{"orderId": "B2"}', '--json']);
-    expect(second.code).toBe(3);
-    const waiting = (JSON.parse(second.stdout) as { runId: string }).runId;
+    const { waiting } = await storeWithRuns(file, from);
 
     const to = join(dir, 'to.db');
     const copied = await runWeft(['store', 'copy', from, to, '--json']);
     expect(copied.stderr).toBe('');
     expect(copied.code).toBe(0);
-    const report = JSON.parse(copied.stdout) as { tables: Record<string, number>; events: { count: number; lastCursor: number; digest: string } };
+    const report = JSON.parse(copied.stdout) as CopyJson;
     expect(report.tables['runs']).toBe(2);
 
     const a = openDatabase(from, { mode: 'read' });

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../engine/store/db.ts';
+import type { SqliteDb as Db } from '../../engine/store/db.ts';
 import { copyStore } from '../../engine/store/copy-store.ts';
 import { Lease } from '../../engine/store/lease.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';

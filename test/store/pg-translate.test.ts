@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../engine/store/db.ts';
+import type { SqliteDb as Db } from '../../engine/store/db.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { parseInt8 } from '../../engine/store/pg/pg-connection.ts';
 import { translateSql, UntranslatableSql } from '../../engine/store/pg/pg-dialect.ts';

@@ -3,14 +3,11 @@
 // - `PRAGMA data_version` (DaySpend: has another connection committed?) reads the log's head,
 //   which every commit that writes events moves;
 // - a table's presence in `sqlite_master` (modules that serve stores of older schemas) reads
-//   PostgreSQL's catalogue of the current schema;
-// - an INSERT into `events` returns the cursors PostgreSQL's trigger numbered (pg-schema.ts), which
-//   the log reads as SQLite's lastInsertRowid.
+//   PostgreSQL's catalogue of the current schema.
 import { translateSql, type TranslatedSql } from './pg-dialect.ts';
 
 const DATA_VERSION = /^\s*PRAGMA\s+data_version\s*;?\s*$/i;
 const TABLE_PRESENT = /^\s*SELECT\s+(count\(\*\)|1)\s+FROM\s+sqlite_master\s+WHERE\s+type\s*=\s*'table'\s+AND\s+name\s*(=\s*'\w+'|IN\s*\(\s*'\w+'(?:\s*,\s*'\w+')*\s*\))\s*$/i;
-const EVENTS_INSERT = /^\s*INSERT\s+INTO\s+events\s*\(/i;
 
 /**
  * The PostgreSQL text of one of the store's statements.
@@ -20,7 +17,5 @@ export function storeSql(sql: string): TranslatedSql {
   if (DATA_VERSION.test(sql)) return { text: 'SELECT last FROM log_head WHERE id = 1', names: null };
   const present = TABLE_PRESENT.exec(sql);
   if (present !== null) return { text: `SELECT ${present[1] ?? '1'} FROM information_schema.tables WHERE table_schema = current_schema() AND table_name ${present[2] ?? ''}`, names: null };
-  const translated = translateSql(sql);
-  if (EVENTS_INSERT.test(sql) && !/\bRETURNING\b/i.test(translated.text)) return { text: `${translated.text} RETURNING cursor`, names: translated.names };
-  return translated;
+  return translateSql(sql);
 }
