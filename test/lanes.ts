@@ -31,6 +31,8 @@ export const PROCESS_FILES: readonly string[] = [
   'test/store/pg-cluster.test.ts',
   'test/store/pg-connection.test.ts',
   'test/store/pg-dialect.test.ts',
+  'test/store/pg-db.test.ts',
+  'test/store/pg-sync.test.ts',
 ];
 
 /** The lane of a test file, given its path from the repository root with forward slashes. */

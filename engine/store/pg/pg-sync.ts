@@ -110,11 +110,12 @@ export class PgSync {
     if (FROM_SOURCE) data.entry = entry.href;
     const script = FROM_SOURCE ? new URL('../../service/store-worker-boot.mjs', import.meta.url) : entry;
     this.worker = new Worker(fileURLToPath(script), { workerData: data, transferList: [channel.port2] });
-    // An idle thread does not keep the process alive.
-    this.worker.unref();
     this.worker.on('message', (event: PgSyncEvent) => this.heard(event));
     this.worker.on('error', (e: unknown) => this.lostThread(`the PostgreSQL thread failed: ${scrubPgUrl(e instanceof Error ? e.message : String(e), url)}`));
     this.worker.on('exit', (code) => this.lostThread(`the PostgreSQL thread stopped (exit code ${code})`));
+    // An idle thread does not keep the process alive. After the listeners: adding a 'message'
+    // listener refs the Worker again.
+    this.worker.unref();
     const reply = this.call({ kind: 'connect' }, connectTimeoutMs + BOOT_ALLOWANCE_MS, 'connecting');
     if (!reply.ok) {
       this.end('it could not connect');
