@@ -16,7 +16,7 @@
 import { StoreError } from '../store-error.ts';
 import { PgDbStatement, type StatementRunner, type Translation, type TranslateSql } from './pg-db-statement.ts';
 import { PgSyncError, type PgAnswer, type PgStatement, type PgSync } from './pg-sync.ts';
-import type { SqlDb, SqlRunResult, SqlTransaction, SqlTransactionBody } from './sql-db.ts';
+import type { SqlArgs, SqlDb, SqlRunResult, SqlTransaction, SqlTransactionBody } from './sql-db.ts';
 
 export type { Translation, TranslateSql } from './pg-db-statement.ts';
 
@@ -110,7 +110,7 @@ export class PgDb implements SqlDb, StatementRunner {
   }
 
   transaction<F extends SqlTransactionBody>(fn: F): SqlTransaction<F> {
-    const call = (...params: Parameters<F>): ReturnType<F> => (this.depth === 0 ? this.outer(fn, params) : this.nested(fn, params)) as ReturnType<F>;
+    const call = (...params: SqlArgs<F>): ReturnType<F> => (this.depth === 0 ? this.outer(fn, params) : this.nested(fn, params)) as ReturnType<F>;
     return Object.assign(call, { deferred: call, immediate: call, exclusive: call });
   }
 

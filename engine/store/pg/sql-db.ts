@@ -23,12 +23,15 @@ export interface SqlStatement {
 /** Any function (a `never[]` parameter list is what every parameter list is assignable to). */
 export type SqlTransactionBody = (...params: never[]) => unknown;
 
+/** A function's parameters, spelt as better-sqlite3's types spell them (so its Transaction fits SqlTransaction). */
+export type SqlArgs<F> = F extends (...args: infer A) => unknown ? A : never;
+
 /** `fn` in a transaction: called as is (deferred) or through .deferred/.immediate/.exclusive. */
 export interface SqlTransaction<F extends SqlTransactionBody> {
-  (...params: Parameters<F>): ReturnType<F>;
-  deferred(...params: Parameters<F>): ReturnType<F>;
-  immediate(...params: Parameters<F>): ReturnType<F>;
-  exclusive(...params: Parameters<F>): ReturnType<F>;
+  (...params: SqlArgs<F>): ReturnType<F>;
+  deferred(...params: SqlArgs<F>): ReturnType<F>;
+  immediate(...params: SqlArgs<F>): ReturnType<F>;
+  exclusive(...params: SqlArgs<F>): ReturnType<F>;
 }
 
 /**
