@@ -24,7 +24,7 @@ function placeholders(sql: string): Translation {
 
 /** What the store does with a connection, written once against SqlDb. */
 function exercise(db: SqlDb): unknown[] {
-  db.exec('CREATE TABLE items (id integer PRIMARY KEY, name text NOT NULL, qty bigint)');
+  db.exec('CREATE TABLE items (id integer PRIMARY KEY, name text NOT NULL, qty bigint); CREATE INDEX items_by_name ON items (name)');
   const insert = db.prepare('INSERT INTO items (id, name, qty) VALUES (?, ?, ?)');
   const seen: unknown[] = [];
   seen.push(insert.run(1, 'ä-one ✓', 10).changes);

@@ -141,7 +141,7 @@ export class PgSync {
   batch(statements: readonly PgStatement[]): PgAnswer[] {
     const reply = this.call({ kind: 'batch', statements }, this.timeoutMs, statements.length === 1 ? `running ${brief(statements[0]?.text ?? '')}` : `running a batch of ${statements.length} statements`);
     this.session = reply.session;
-    if (!reply.ok) throw this.failed(reply.failure, statements, 'run a statement on');
+    if (!reply.ok) throw this.failed(reply.failure, statements, reply.failure.index < 0 ? 'connect to' : 'run a statement on');
     reply.answers.forEach((answer, k) => toBuffers(answer, reply.bytea[k]));
     return reply.answers;
   }
@@ -215,7 +215,7 @@ export class PgSync {
 
   private failed(f: PgSyncFailure, statements: readonly PgStatement[], doing: string): Error {
     const message = scrubPgUrl(f.message, this.url);
-    const at = statements.length === 0 ? '' : ` (statement ${f.index + 1} of ${statements.length}: ${statements[f.index]?.text ?? ''})`;
+    const at = f.index < 0 || statements.length === 0 ? '' : ` (statement ${f.index + 1} of ${statements.length}: ${statements[f.index]?.text ?? ''})`;
     if (f.kind === 'sql') {
       return new PgSyncError(`PostgreSQL refused a statement${at}: ${message} [${f.code ?? ''}]${f.detail === undefined ? '' : ` (${f.detail})`}`, f.code ?? '', f.index, statements[f.index]?.text ?? '', f.detail, f.constraint);
     }
