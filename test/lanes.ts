@@ -31,8 +31,10 @@ export const PROCESS_FILES: readonly string[] = [
   'test/store/pg-cluster.test.ts',
   'test/store/pg-connection.test.ts',
   'test/store/pg-dialect.test.ts',
+  'test/store/pg-db.test.ts',
   'test/store/pg-events-cursor.test.ts',
   'test/store/pg-store-sql.test.ts',
+  'test/store/pg-sync.test.ts',
   'test/store/pg-translate.test.ts',
 ];
 

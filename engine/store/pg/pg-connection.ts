@@ -55,7 +55,8 @@ const STORE_TYPES: pg.CustomTypesConfig = {
 export function pgClientConfig(url: string, o: { schema?: string | undefined; settings?: Readonly<Record<string, string | number>> } = {}): pg.ClientConfig {
   const config: pg.ClientConfig = { connectionString: url, types: STORE_TYPES };
   const settings = Object.entries({ ...(o.schema === undefined ? {} : { search_path: quoteIdent(o.schema) }), ...o.settings });
-  if (settings.length > 0) config.options = settings.map(([name, value]) => `-c ${name}=${String(value)}`).join(' ');
+  // PostgreSQL splits `options` at spaces; a backslash keeps one in a value.
+  if (settings.length > 0) config.options = settings.map(([name, value]) => `-c ${name}=${String(value).replace(/[\\ ]/g, '\\$&')}`).join(' ');
   return config;
 }
 

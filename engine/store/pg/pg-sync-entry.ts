@@ -92,7 +92,8 @@ async function batch(statements: readonly PgStatement[]): Promise<PgSyncReply> {
   try {
     connection = await mainConnection();
   } catch (e) {
-    return { ok: false, failure: failure(e, 0, undefined), session };
+    // -1: no statement of the batch ran.
+    return { ok: false, failure: failure(e, -1, undefined), session };
   }
   const answers: PgAnswer[] = [];
   const bytea: (number[] | undefined)[] = [];

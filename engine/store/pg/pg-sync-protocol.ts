@@ -54,7 +54,7 @@ export interface PgSyncFailure {
   code?: string;
   detail?: string;
   constraint?: string;
-  /** The statement of the batch that failed (0 for connect, listen and close). */
+  /** The statement of the batch that failed; -1 when the connection could not be made; 0 for listen and close. */
   index: number;
 }
 

@@ -110,11 +110,12 @@ export class PgSync {
     if (FROM_SOURCE) data.entry = entry.href;
     const script = FROM_SOURCE ? new URL('../../service/store-worker-boot.mjs', import.meta.url) : entry;
     this.worker = new Worker(fileURLToPath(script), { workerData: data, transferList: [channel.port2] });
-    // An idle thread does not keep the process alive.
-    this.worker.unref();
     this.worker.on('message', (event: PgSyncEvent) => this.heard(event));
     this.worker.on('error', (e: unknown) => this.lostThread(`the PostgreSQL thread failed: ${scrubPgUrl(e instanceof Error ? e.message : String(e), url)}`));
     this.worker.on('exit', (code) => this.lostThread(`the PostgreSQL thread stopped (exit code ${code})`));
+    // An idle thread does not keep the process alive. After the listeners: adding a 'message'
+    // listener refs the Worker again.
+    this.worker.unref();
     const reply = this.call({ kind: 'connect' }, connectTimeoutMs + BOOT_ALLOWANCE_MS, 'connecting');
     if (!reply.ok) {
       this.end('it could not connect');
@@ -140,7 +141,7 @@ export class PgSync {
   batch(statements: readonly PgStatement[]): PgAnswer[] {
     const reply = this.call({ kind: 'batch', statements }, this.timeoutMs, statements.length === 1 ? `running ${brief(statements[0]?.text ?? '')}` : `running a batch of ${statements.length} statements`);
     this.session = reply.session;
-    if (!reply.ok) throw this.failed(reply.failure, statements, 'run a statement on');
+    if (!reply.ok) throw this.failed(reply.failure, statements, reply.failure.index < 0 ? 'connect to' : 'run a statement on');
     reply.answers.forEach((answer, k) => toBuffers(answer, reply.bytea[k]));
     return reply.answers;
   }
@@ -214,7 +215,7 @@ export class PgSync {
 
   private failed(f: PgSyncFailure, statements: readonly PgStatement[], doing: string): Error {
     const message = scrubPgUrl(f.message, this.url);
-    const at = statements.length === 0 ? '' : ` (statement ${f.index + 1} of ${statements.length}: ${statements[f.index]?.text ?? ''})`;
+    const at = f.index < 0 || statements.length === 0 ? '' : ` (statement ${f.index + 1} of ${statements.length}: ${statements[f.index]?.text ?? ''})`;
     if (f.kind === 'sql') {
       return new PgSyncError(`PostgreSQL refused a statement${at}: ${message} [${f.code ?? ''}]${f.detail === undefined ? '' : ` (${f.detail})`}`, f.code ?? '', f.index, statements[f.index]?.text ?? '', f.detail, f.constraint);
     }

@@ -23,8 +23,8 @@ export interface SqlStatement {
 /** Any function (a `never[]` parameter list is what every parameter list is assignable to). */
 export type SqlTransactionBody = (...params: never[]) => unknown;
 
-/** The parameters of `F`, written as better-sqlite3 writes them (its ArgumentTypes), so its Transaction is a SqlTransaction. */
-export type SqlArgs<F extends SqlTransactionBody> = F extends (...args: infer A) => unknown ? A : never;
+/** A function's parameters, spelt as better-sqlite3's types spell them (so its Transaction fits SqlTransaction). */
+export type SqlArgs<F> = F extends (...args: infer A) => unknown ? A : never;
 
 /** `fn` in a transaction: called as is (deferred) or through .deferred/.immediate/.exclusive. */
 export interface SqlTransaction<F extends SqlTransactionBody> {
