@@ -25,6 +25,8 @@ export const PROCESS_FILES: readonly string[] = [
   'test/cli/test-command.test.ts',
   'test/engine/event-subscription.test.ts',
   'test/engine/store-concurrent-create.test.ts',
+  // a child process that starts a store worker and must end on its own
+  'test/service/store-worker-idle.test.ts',
   // kills a real `weft run` mid-run (test/crash/weft-cli.ts)
   'test/engine/stats-rollups.test.ts',
   // each starts a PostgreSQL cluster of its own (test/fixtures/pg/cluster.ts) unless WEFT_TEST_PG names one

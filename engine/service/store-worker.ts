@@ -78,6 +78,8 @@ export class StoreWorker<Q, A> {
     const message: StoreWorkerRequest<Q> = { id, request };
     return new Promise((resolve, reject) => {
       this.pending.set(id, { request, resolve, reject });
+      // A request waiting for its answer keeps the process alive; an idle worker does not.
+      worker.ref();
       worker.postMessage(message);
     });
   }
@@ -120,11 +122,12 @@ export class StoreWorker<Q, A> {
     const typed = entry.pathname.endsWith('.ts');
     const workerData: StoreWorkerData = { storePath: this.o.storePath, ...(typed ? { entry: entry.href } : {}) };
     const worker = new Worker(fileURLToPath(typed ? BOOT : entry), { workerData });
-    // An idle worker does not keep the process alive.
-    worker.unref();
     worker.on('message', (reply: StoreWorkerReply<A>) => this.settle(reply));
     worker.on('error', (e: unknown) => this.lost(worker, `${this.o.name} failed: ${e instanceof Error ? e.message : String(e)}`, CANNOT_LOAD.has(codeOf(e))));
     worker.on('exit', (code) => this.lost(worker, `${this.o.name} stopped (exit code ${code})`, false));
+    // An idle worker does not keep the process alive (a request waiting does: ask). After the
+    // listeners: adding a 'message' listener refs a Worker again (test/service/store-worker-idle.test.ts).
+    worker.unref();
     this.worker = worker;
     return worker;
   }
@@ -142,6 +145,7 @@ export class StoreWorker<Q, A> {
     const waiting = this.pending.get(reply.id);
     if (waiting === undefined) return;
     this.pending.delete(reply.id);
+    if (this.pending.size === 0) this.worker?.unref();
     if ('answer' in reply) waiting.resolve(reply.answer);
     else waiting.reject(new ServiceError(reply.error.code, reply.error.message, reply.error.path));
   }
