@@ -3,14 +3,14 @@
 // target where they stopped in the source (an engine that opens it recovers them as after a
 // restart). The source is read in one transaction (one snapshot), pages of PAGE rows in primary
 // key order, and the target is written in one transaction: a copy that fails leaves the target
-// as it was. The tables and their columns are the ones the migrations make (tablesOfVersion and
-// an in-memory store): both stores are at the current schema, in whichever dialect. Not copied:
+// as it was. The tables and their columns are the schema's (storeTables): both stores are at the
+// current schema, in whichever dialect. Not copied:
 // the engine lease (the target is not being run), SQLite's own tables, and `event_types`, which
 // the target's triggers fill as the events go in (it is copied without conflicts, in case).
 import { createHash } from 'node:crypto';
 import type { Db } from './db.ts';
-import { SCHEMA_VERSION, tablesOfVersion } from './migrations.ts';
-import { openDatabase } from './open-database.ts';
+import { PG_ONLY_TABLES } from './pg/pg-schema.ts';
+import { pgTables } from './pg/pg-tables.ts';
 import { StoreError } from './store-error.ts';
 
 /** Rows per page read, and at most per INSERT (fewer for wide tables: see insertRows). */
@@ -22,7 +22,7 @@ const NOT_COPIED = new Set(['lease']);
 /** Tables the target's triggers fill as events go in: copied, but a row already there is not a conflict. */
 const FILLED_BY_TRIGGERS = new Set(['event_types']);
 
-/** A table as the migrations make it: its columns in order, and its primary key's. */
+/** A table of the store: its columns in order, and its primary key's (all its columns when it has none). */
 export interface CopiedTable {
   name: string;
   columns: string[];
@@ -46,21 +46,16 @@ export interface CopyOptions {
 /** The lease row's freshness window (lease.ts: STALE_MS). */
 const LEASE_STALE_MS = 30_000;
 
-/** The store's tables as the current migrations make them, with their columns and keys, in copy order. */
+/**
+ * The store's tables with their columns and keys, in copy order: the schema's own list
+ * (pg-tables.ts reads it from the PostgreSQL baseline, which test/store/pg-dialect.test.ts holds
+ * column for column to SQLite's current schema), without the tables only PostgreSQL has.
+ */
 export function storeTables(): CopiedTable[] {
-  const memory = openDatabase(':memory:');
-  try {
-    return tablesOfVersion(SCHEMA_VERSION)
-      .filter((name) => !NOT_COPIED.has(name))
-      .sort()
-      .map((name) => {
-        const info = memory.pragma(`table_info(${name})`) as { name: string; pk: number }[];
-        const key = info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
-        return { name, columns: info.map((c) => c.name), key: key.length > 0 ? key : info.map((c) => c.name) };
-      });
-  } finally {
-    memory.close();
-  }
+  return [...pgTables()]
+    .filter(([name]) => !NOT_COPIED.has(name) && !PG_ONLY_TABLES.includes(name))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, t]) => ({ name, columns: [...t.columns], key: t.primaryKey.length > 0 ? [...t.primaryKey] : [...t.columns] }));
 }
 
 /**

@@ -13,7 +13,6 @@ import type { CursorPage, NewEvent, RunEventPage } from './store-types.ts';
 import type { BatchPart, PendingWrites, UnitOfWork } from './unit-of-work.ts';
 import { WrittenLogs } from './written-logs.ts';
 import type { SqlRunResult } from './pg/sql-db.ts';
-import { isFinishedRunState } from '../../shared/definition/names.ts';
 
 /** Rows per INSERT: one call into SQLite per CHUNK events instead of per event. */
 const CHUNK = 64;
@@ -82,8 +81,6 @@ export class EventLog implements BatchPart {
         for (; k < rows.length; k++) lastInsert = this.insertEvent.run(rows[k]);
       },
       committed: () => {
-        // A run the commit finished was rolled up from its log in the commit: it is kept no longer.
-        for (const e of events) if (e.type === 'run_state_changed' && isFinishedRunState(e.data.state)) this.written.forget(e.runId);
         if (this.listeners.size === 0 || events.length === 0 || lastInsert === undefined) return;
         const first = Number(lastInsert.lastInsertRowid) - events.length + 1;
         this.listeners.publish(events.map((event, i) => ({ cursor: first + i, event, dataJson: publishedJson(event, rows[i]?.[7]) })));
@@ -112,11 +109,14 @@ export class EventLog implements BatchPart {
   }
 
   /**
-   * The run's whole log as this store appended it, with the batch being written, or undefined
-   * when it is not kept (written-logs.ts): read it back with readRunLog.
+   * The whole log of a run that finishes in the batch being written, as this store appended it,
+   * no longer kept from then on; or undefined when it is not kept (written-logs.ts): read it back
+   * with readRunLog. The rollups take it once, as the run finishes (run-rollups.ts).
    */
-  writtenLog(runId: string): readonly RunEvent[] | undefined {
-    return this.written.of(runId);
+  takeWrittenLog(runId: string): readonly RunEvent[] | undefined {
+    const log = this.written.of(runId);
+    this.written.forget(runId);
+    return log;
   }
 
   readRunLog(runId: string): RunEvent[] {

@@ -66,8 +66,9 @@ export class Store {
     this.external = new ExternalEvents(this.work);
     this.projections = new Projections(this.work, this.log);
     this.definitions = new Definitions(this.work);
-    // A run that finishes is rolled up from the log this store wrote, when it has it whole.
-    this.rollups = new RunRollups(db, (runId) => this.log.writtenLog(runId) ?? this.readRunLog(runId));
+    // A run that finishes is rolled up from the log this store wrote, when it has it whole (the
+    // rollups fold a run only as it finishes, or again after: taken once, then read back).
+    this.rollups = new RunRollups(db, (runId) => this.log.takeWrittenLog(runId) ?? this.readRunLog(runId));
     this.snapshots = new RunSnapshots(db, options.snapshots);
     this.spend = new DaySpend(this.work);
     // The commit's order: the policies new runs started under, events, the consumption of external events, projections, the rollups

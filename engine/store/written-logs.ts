@@ -43,7 +43,7 @@ export class WrittenLogs {
     return this.logs.get(runId);
   }
 
-  /** Drops a run's log: it finished (a later event starts no log again), or its commit failed. */
+  /** Drops a run's log: it finished and was rolled up (a later event starts no log again), or its commit failed. */
   forget(runId: string): void {
     const log = this.logs.get(runId);
     if (log === undefined) return;

@@ -55,11 +55,10 @@ const FILES = [
  * of SQLite's migrations), and takes a branch of its own on a PostgreSQL store.
  */
 const SQLITE_ONLY: readonly { what: RegExp; why: string }[] = [
-  { what: /^PRAGMA (busy_timeout|journal_mode|synchronous|wal_checkpoint)\b/, why: 'SQLite connection and WAL settings (open-database.ts, create-store.ts, unit-of-work.ts durable commits): PostgreSQL commits durably by itself' },
-  { what: /^PRAGMA table_info\(/, why: 'copy-store.ts reads the columns of the tables of an in-memory SQLite store (the migrations\' schema), whichever the two stores are' },
+  { what: /^PRAGMA (busy_timeout|journal_mode|synchronous|wal_checkpoint)\b/, why: 'SQLite connection and WAL settings (open-database.ts, create-store.ts, unit-of-work.ts durable commits): on PostgreSQL PgDb.pragma maps synchronous to synchronous_commit, and the rest mean nothing' },
   { what: /^PRAGMA (user_version|application_id)\b/, why: 'SQLite\'s header (open-database.ts, recognise-store.ts, check-log.ts): PostgreSQL keeps both in weft_meta (migratePg)' },
-  { what: /^PRAGMA data_version$/, why: 'day-spend.ts: whether another connection committed; PostgreSQL has no such counter (admission re-reads, or follows log_head.last)' },
-  { what: /FROM sqlite_master\b/, why: 'table presence (cost-rollups, run-snapshots, workflow-rollups, policy-snapshots, recognise-store): a PostgreSQL store is always at the baseline, where every table is' },
+  { what: /^PRAGMA data_version$/, why: 'day-spend.ts: whether another connection committed; on PostgreSQL store-sql.ts reads log_head.last instead' },
+  { what: /FROM sqlite_master\b/, why: 'table presence (cost-rollups, run-snapshots, workflow-rollups, policy-snapshots, recognise-store): on PostgreSQL store-sql.ts reads the catalogue instead' },
   { what: /\browid\b/, why: 'each-rollup.ts pages run_metrics by rowid for migration backfills, which only run on SQLite (PostgreSQL starts at the baseline)' },
 ];
 
