@@ -33,6 +33,7 @@ import { applyEvent } from '../../shared/run/apply-event.ts';
 import { type Evidence, type RunModel, type StepRuntime } from '../../shared/run/run-model.ts';
 import { isRunSettled } from './run-settled.ts';
 import { isQuiet, isTerminal } from '../../shared/run/run-status.ts';
+import { isFinishedRunState } from '../../shared/definition/names.ts';
 import type { RunEndListener, StepHandler } from './step-handler.ts';
 import { StepRouter, type Router } from './step-router.ts';
 
@@ -82,6 +83,8 @@ export class EngineCore implements RunPort {
       activateEntries: (live, reason) => this.router.activateEntries(live, reason),
       recheck: (live, stepId) => this.attempts.resumeCheck(live, stepId),
     });
+    // An intake engine writes runs' starts and operators' actions, and leaves every attempt to the workers.
+    if (o.shared?.handOff !== undefined) this.draining = true;
   }
 
   /** Set by drain(): attempts that would start a process, request or child run wait for the next engine. */
@@ -125,6 +128,9 @@ export class EngineCore implements RunPort {
     const existing = this.runs.get(runId);
     if (existing) return existing;
     if (this.o.store.isReplayRun(runId)) throw new StoreError('refused', `run ${runId} is a replay (weft replay): it is a record of a virtual run, and nothing can act on it; act on the run it replays`);
+    // Sharing the store: an unfinished run becomes this engine's before its log is read (a finished one is only looked at).
+    const stored = this.o.shared === undefined ? undefined : this.o.store.getRun(runId)?.state;
+    if (stored !== undefined && !isFinishedRunState(stored)) this.o.shared?.acquire(runId);
     const model = foldStoredRun(this.o.store, runId, log);
     this.o.store.knownLastSeq(runId, model.lastSeq);
     const live = this.live(model);
@@ -321,6 +327,7 @@ export class EngineCore implements RunPort {
     this.launches = [];
     if (!this.closed) for (const l of launches) this.launch(l);
     for (const live of advanced) this.wake(live);
+    if (this.o.shared?.handOff !== undefined) this.handOff(this.o.shared.handOff);
     if (this.dirtyRuns.size > 0) this.kick();
     else this.wakeDrain();
   }
@@ -395,8 +402,25 @@ export class EngineCore implements RunPort {
     }));
   }
 
+  /** An intake engine's runs with nothing running or queued go to the workers, and leave this engine. */
+  private handOff(give: (runIds: readonly string[]) => void): void {
+    const idle = [...this.runs.values()].filter((l) => !this.dirtyRuns.has(l.model.runId) && l.running.size === 0 && l.inbox.length === 0 && l.actions.length === 0);
+    if (idle.length === 0) return;
+    for (const live of idle) {
+      for (const cancel of live.timers.values()) cancel();
+      stopEscalations(live);
+      this.runs.delete(live.model.runId);
+    }
+    give(idle.map((l) => l.model.runId));
+  }
+
   /** Starts an executor attempt whose start is committed; its result comes back through the inbox. */
   private launch(l: Launch): void {
+    if (this.o.shared !== undefined && !this.o.shared.mayLaunch()) {
+      // The heartbeat lapsed: another worker may hold this run now and will record the attempt as interrupted.
+      this.fail(new StoreError('lease-lost', `this engine's lease lapsed (no heartbeat within its ttl) before step "${l.stepId}" of run ${l.live.model.runId} started: it starts nothing more, and its runs pass to the other workers`));
+      return;
+    }
     launchAttempt(l, {
       clock: this.o.clock,
       context: (activation) => this.context(l.live, {}, activation, { sensitive: l.step.readsSensitive === true }),

@@ -36,6 +36,21 @@ export interface EngineOptions {
   artifacts?: ArtifactStore;
   /** A step output whose JSON is over this many bytes is stored by reference (default DEFAULT_ARTIFACT_THRESHOLD, 8 MiB). */
   artifactThreshold?: number;
+  /** Set when the engine shares its store with others (workers on PostgreSQL: docs/scale-out.md). */
+  shared?: SharedStore;
+}
+
+/** What an engine sharing its store with other engines does besides driving runs (engine/host/worker-host.ts). */
+export interface SharedStore {
+  /** Takes an unfinished run before it is loaded (to act on it); throws when another live engine drives it. */
+  acquire(runId: string): void;
+  /** False once this engine may have lost its runs (its heartbeat lapsed): it starts no attempt, and stops. */
+  mayLaunch(): boolean;
+  /**
+   * An intake engine (`weft serve --no-worker`) starts no attempt: after each commit, the runs it
+   * holds with nothing running are handed to the workers through this, and forgotten here.
+   */
+  handOff?(runIds: readonly string[]): void;
 }
 
 /** How an attempt ended, waiting to be recorded in the run's next tick. */

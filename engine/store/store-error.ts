@@ -13,6 +13,7 @@ export class StoreError extends Error {
       | 'definition-conflict'
       | 'unknown-run'
       | 'locked'
+      | 'lease-lost'
       | 'io'
       | 'bad-input'
       | 'refused',

@@ -25,7 +25,7 @@ import type { RunDetail } from '../../shared/api/run-detail.ts';
 import type { RunModel } from '../../shared/run/run-model.ts';
 import { foldEvents } from '../../shared/run/fold-events.ts';
 import type { CursorPage, ExternalEvent, NewEvent, RunEventPage, RunRow, StepProjection, StoreStats } from './store-types.ts';
-import { UnitOfWork } from './unit-of-work.ts';
+import { UnitOfWork, type CommitBatch } from './unit-of-work.ts';
 import { PolicySnapshots } from './policy-snapshots.ts';
 import { referencedArtifacts } from './artifact-refs.ts';
 import { isReplayRun, saveReplayRun, type ReplayRunRecord } from './replay-runs.ts';
@@ -89,6 +89,14 @@ export class Store {
    */
   useLease(lease: { readonly held: boolean }): void {
     this.spend.useSoleWriter(() => lease.held);
+  }
+
+  /**
+   * What each commit's transaction does first (an engine sharing a PostgreSQL store: its fence,
+   * pg-coordination.ts): a guard that throws fails the commit, and nothing of the batch is written.
+   */
+  guardCommits(guard: (batch: CommitBatch) => void): void {
+    this.work.guardWith(guard);
   }
 
   /** The sha256 of every artifact the store's runs reference (artifact-refs.ts): what `weft gc` keeps. */

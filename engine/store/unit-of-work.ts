@@ -47,12 +47,20 @@ export class UnitOfWork {
   private readonly parts: BatchPart[] = [];
   private readonly statements = new Map<string, Statement>();
   private readonly commit: (writes: readonly PendingWrites[], batch: CommitBatch) => void;
+  /** Runs first in each commit's transaction (PostgreSQL's fence: pg-coordination.ts); its failure fails the commit. */
+  private guard: ((batch: CommitBatch) => void) | undefined;
 
   /** `db` is for the store's job files only (the header). */
   constructor(readonly db: Db) {
     this.commit = db.transaction((writes: readonly PendingWrites[], batch: CommitBatch) => {
+      this.guard?.(batch);
       for (const w of writes) w.write(batch);
     });
+  }
+
+  /** Sets what every commit's transaction does first, before any part writes. */
+  guardWith(guard: (batch: CommitBatch) => void): void {
+    this.guard = guard;
   }
 
   /** Adds a part; parts write in the order they were added. */

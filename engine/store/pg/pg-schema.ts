@@ -22,6 +22,7 @@
 import type pg from 'pg';
 import { StoreError } from '../store-error.ts';
 import type { PgSync } from './pg-sync.ts';
+import { COORDINATION_SQL, COORDINATION_TABLES } from './pg-coordination-sql.ts';
 
 /** The schema version this baseline equals on SQLite (SCHEMA_VERSION; the dialect test keeps them equal). */
 export const PG_SCHEMA_VERSION = 18;
@@ -33,7 +34,7 @@ export const PG_APPLICATION = 'weft';
 export const PG_MIGRATION_LOCK = 0x57454654;
 
 /** Tables PostgreSQL has and SQLite has not. */
-export const PG_ONLY_TABLES: readonly string[] = ['weft_meta', 'log_head'];
+export const PG_ONLY_TABLES: readonly string[] = ['weft_meta', 'log_head', ...COORDINATION_TABLES];
 
 /**
  * The triggers on `events`: its cursor numbered from log_head (commit-ordered, gapless), and the set
@@ -313,6 +314,9 @@ function* migration(where: string, create = true): Generator<Query, PgMigration,
       yield { text: PG_BASELINE_SQL };
       yield { text: 'INSERT INTO weft_meta (key, value) VALUES ($1, $2), ($3, $4)', values: ['application', PG_APPLICATION, 'schema_version', String(PG_SCHEMA_VERSION)] };
     }
+    // The workers' tables (pg-coordination-sql.ts), in a new store and in one made before they existed.
+    const coordination = yield { text: "SELECT to_regclass('run_leases') IS NOT NULL AS present" };
+    if (coordination[0]?.['present'] !== true) yield { text: COORDINATION_SQL };
     yield { text: 'COMMIT' };
     return { from, to: PG_SCHEMA_VERSION };
   } catch (e) {

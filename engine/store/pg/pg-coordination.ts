@@ -1,0 +1,154 @@
+// One engine's side of sharing a PostgreSQL store with others (issue 25, docs/scale-out.md): its
+// registration as a worker, its heartbeat, the runs it claims (new ones, released ones, and those
+// of dead workers), the runs it gives back, and the fence on each of its commits. The tables and
+// functions are pg-coordination-sql.ts's. Every call is a round trip on the store's own
+// synchronous connection, made between the engine's commits (never inside one, except the fence).
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { FINISHED_RUN_STATES } from '../../../shared/definition/names.ts';
+import type { CommitBatch } from '../unit-of-work.ts';
+import { StoreError } from '../store-error.ts';
+import type { PgDb } from './pg-db.ts';
+import { LEASE_LOST_CODE } from './pg-coordination-sql.ts';
+
+/** What a registered engine is: a `weft worker`, a `weft serve`, or a command of the CLI driving runs for a while. */
+export type WorkerRole = 'worker' | 'serve' | 'command';
+
+/** The channel a release or a new run is announced on: free workers claim at once rather than at their next poll. */
+export const WORK_CHANNEL = 'weft_work';
+
+const UNFINISHED = `r.state NOT IN (${FINISHED_RUN_STATES.map((s) => `'${s}'`).join(', ')})`;
+
+/** A live worker, as the app's header and `weft workers` show it. */
+export interface WorkerRow {
+  id: string;
+  role: WorkerRole;
+  host: string;
+  pid: number;
+  startedAt: number;
+  heartbeatAt: number;
+}
+
+/** True for the error a commit gets when a run it writes for was taken over (weft_fence). */
+export function isLeaseLost(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && ((e as { code?: unknown }).code === LEASE_LOST_CODE || (e instanceof StoreError && e.code === 'lease-lost'));
+}
+
+export class PgCoordination {
+  readonly workerId: string;
+
+  /**
+   * `ttlMs`: how long after its last heartbeat this engine counts as dead, and its runs may be
+   * taken over. It heartbeats every ttlMs/4 (the host's timer).
+   */
+  constructor(
+    private readonly db: PgDb,
+    readonly role: WorkerRole,
+    readonly ttlMs: number,
+  ) {
+    this.workerId = `${role}-${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
+  }
+
+  /** Adds this engine's row; runs that have no lease row yet (a store copied from SQLite) get one, free. */
+  register(): void {
+    this.query(
+      'INSERT INTO weft_workers (id, role, host, pid, ttl_ms, started_at, heartbeat_at) VALUES ($1, $2, $3, $4, $5, weft_now_ms(), weft_now_ms())',
+      [this.workerId, this.role, hostname(), process.pid, this.ttlMs],
+    );
+    this.query(`INSERT INTO run_leases (run_id, owner) SELECT r.id, NULL FROM runs r WHERE ${UNFINISHED} AND r.kind = 'run' AND NOT EXISTS (SELECT 1 FROM run_leases l WHERE l.run_id = r.id) ON CONFLICT DO NOTHING`);
+  }
+
+  /**
+   * Keeps this engine alive in the others' eyes. False when its row was already stale (this
+   * process was stopped past its ttl, or the database was unreachable that long): others may have
+   * taken its runs, so it must stop driving them (the host fails the engine and registers anew).
+   */
+  heartbeat(): boolean {
+    const { rows } = this.query('UPDATE weft_workers SET heartbeat_at = weft_now_ms() WHERE id = $1 AND heartbeat_at >= weft_now_ms() - ttl_ms RETURNING 1 AS ok', [this.workerId]);
+    return rows.length === 1;
+  }
+
+  /**
+   * Takes up to `limit` unfinished runs that no live engine holds (released, or held by a dead
+   * worker), oldest first; rows another engine is taking now are skipped (SKIP LOCKED), so two
+   * claimers never take the same run. Answers their ids: the engine loads each (recovery included).
+   */
+  claim(limit: number): string[] {
+    const { rows } = this.query(
+      `UPDATE run_leases l SET owner = $1, claims = l.claims + 1, claimed_at = weft_now_ms()
+       WHERE l.run_id IN (
+         SELECT c.run_id FROM run_leases c JOIN runs r ON r.id = c.run_id LEFT JOIN weft_workers w ON w.id = c.owner
+         WHERE ${UNFINISHED} AND r.kind = 'run' AND (c.owner IS NULL OR w.id IS NULL OR w.heartbeat_at < weft_now_ms() - w.ttl_ms)
+         ORDER BY r.created_at, c.run_id LIMIT $2 FOR UPDATE OF c SKIP LOCKED)
+       RETURNING l.run_id`,
+      [this.workerId, limit],
+    );
+    return rows.map((r) => String(r['run_id']));
+  }
+
+  /**
+   * Takes one run to act on it (an operator's action, an event's delivery): free, dead-owned or
+   * already this engine's. A run another live engine drives is refused, naming that engine.
+   */
+  acquire(runId: string): void {
+    const { rows } = this.query(
+      `INSERT INTO run_leases (run_id, owner, claims, claimed_at) VALUES ($1, $2, 1, weft_now_ms())
+       ON CONFLICT (run_id) DO UPDATE SET owner = EXCLUDED.owner, claimed_at = EXCLUDED.claimed_at,
+         claims = run_leases.claims + CASE WHEN run_leases.owner = EXCLUDED.owner THEN 0 ELSE 1 END
+       WHERE run_leases.owner IS NULL OR run_leases.owner = EXCLUDED.owner
+         OR NOT EXISTS (SELECT 1 FROM weft_workers w WHERE w.id = run_leases.owner AND w.heartbeat_at >= weft_now_ms() - w.ttl_ms)
+       RETURNING owner`,
+      [runId, this.workerId],
+    );
+    if (rows.length === 1) return;
+    const holder = this.query('SELECT w.role, w.host, w.pid FROM run_leases l JOIN weft_workers w ON w.id = l.owner WHERE l.run_id = $1', [runId]).rows[0];
+    const who = holder === undefined ? 'another engine' : `a weft ${String(holder['role'])} (process ${String(holder['pid'])} on ${String(holder['host'])})`;
+    throw new StoreError('locked', `run ${runId} is being driven by ${who}; act on it through that engine's weft serve, or stop it (its runs pass to the other workers) and try again`);
+  }
+
+  /** Gives runs back (they wait for any worker to claim them), and tells the free workers. */
+  release(runIds: readonly string[]): void {
+    if (runIds.length === 0) return;
+    this.query('UPDATE run_leases SET owner = NULL WHERE run_id = ANY($1::text[]) AND owner = $2', [runIds, this.workerId]);
+    this.query(`SELECT pg_notify('${WORK_CHANNEL}', '')`);
+  }
+
+  /** Leaves: every run it holds is given back and its row deleted (a worker stopping cleanly). */
+  leave(): void {
+    this.query('UPDATE run_leases SET owner = NULL WHERE owner = $1', [this.workerId]);
+    this.query('DELETE FROM weft_workers WHERE id = $1', [this.workerId]);
+    this.query(`SELECT pg_notify('${WORK_CHANNEL}', '')`);
+  }
+
+  /** The live engines (heartbeat within their ttl), oldest first. */
+  workers(): WorkerRow[] {
+    return this.query('SELECT id, role, host, pid, started_at, heartbeat_at FROM weft_workers WHERE heartbeat_at >= weft_now_ms() - ttl_ms ORDER BY started_at, id').rows.map((r) => ({
+      id: String(r['id']),
+      role: r['role'] as WorkerRole,
+      host: String(r['host']),
+      pid: Number(r['pid']),
+      startedAt: Number(r['started_at']),
+      heartbeatAt: Number(r['heartbeat_at']),
+    }));
+  }
+
+  /**
+   * The fence, queued as the first statement of a commit's transaction (UnitOfWork's guard): the
+   * runs the batch creates become this engine's, and the commit fails with WF001, writing
+   * nothing, if any run it writes for is no longer this engine's.
+   */
+  fence(batch: CommitBatch): void {
+    if (batch.events.length === 0) return;
+    const runs = new Set<string>();
+    const created: string[] = [];
+    for (const e of batch.events) {
+      runs.add(e.runId);
+      if (e.type === 'run_created') created.push(e.runId);
+    }
+    this.db.write('weft_fence', 'SELECT weft_fence($1, $2::text[], $3::text[])', [this.workerId, [...runs].sort(), created]);
+  }
+
+  private query(text: string, values: readonly unknown[] = []): { rows: Record<string, unknown>[] } {
+    return this.db.pg.query(text, values, 'object') as { rows: Record<string, unknown>[] };
+  }
+}
