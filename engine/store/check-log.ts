@@ -24,9 +24,17 @@ export function findLogDamage(db: Db, version: number): string | undefined {
   return unknownType(db, version) ?? gap(db) ?? changedSnapshot(db);
 }
 
-/** findLogDamage for an open store, as of one snapshot, at the schema version it has. */
+/**
+ * findLogDamage for an open store, as of one snapshot, at the schema version it has. A PostgreSQL
+ * store has no user_version: it is at its baseline (opening it checked that, pg-schema.ts), which
+ * keeps the set of event types; its one snapshot is asked for, as SQLite's read transaction is one.
+ */
 export function storeLogDamage(db: Db): string | undefined {
-  return db.transaction(() => findLogDamage(db, db.pragma('user_version', { simple: true }) as number))();
+  const pg = (db as { dialect?: string }).dialect === 'postgres';
+  return db.transaction(() => {
+    if (pg) db.exec('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+    return findLogDamage(db, pg ? EVENT_TYPES_VERSION : (db.pragma('user_version', { simple: true }) as number));
+  })();
 }
 
 function unknownType(db: Db, version: number): string | undefined {

@@ -4,14 +4,14 @@
 // apart, and opens either as the store's connection (Db). A URL's password never appears in what
 // this file says (describePgUrl).
 import { resolve } from 'node:path';
+import { artifactsDirOf, FileArtifactStore, type ArtifactStore } from '../artifacts/artifact-store.ts';
 import type { Db } from './db.ts';
 import { openDatabase, type OpenMode } from './open-database.ts';
 import { describePgUrl } from './pg/pg-connection.ts';
+import { isPgUrl } from './store-kind.ts';
 import { StoreError } from './store-error.ts';
 
 export type StoreLocator = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; schema?: string };
-
-const PG_URL = /^postgres(ql)?:\/\//i;
 
 /**
  * The store `text` names: a PostgreSQL URL, else a file path (relative to `cwd`).
@@ -19,7 +19,7 @@ const PG_URL = /^postgres(ql)?:\/\//i;
  * @example storeLocator('.weft/weft.db', '/ws') // { kind: 'sqlite', path: '/ws/.weft/weft.db' }
  */
 export function storeLocator(text: string, cwd: string): StoreLocator {
-  if (!PG_URL.test(text)) return { kind: 'sqlite', path: resolve(cwd, text) };
+  if (!isPgUrl(text)) return { kind: 'sqlite', path: resolve(cwd, text) };
   let url: URL;
   try {
     url = new URL(text);
@@ -49,4 +49,18 @@ export async function openStoreDb(where: StoreLocator, mode: OpenMode): Promise<
   if (where.kind === 'sqlite') return openDatabase(where.path, { mode });
   const { openPgDb } = await import('./pg/open-pg-store.ts');
   return openPgDb(where.url, { ...(where.schema === undefined ? {} : { schema: where.schema }), create: mode === 'create' });
+}
+
+/**
+ * Where the store's artifacts (large outputs and sensitive values by reference) are: the folder
+ * beside a SQLite file. A PostgreSQL store keeps none yet (docs/postgres.md): reading or writing
+ * one is refused, naming the store.
+ * @example openStoreArtifacts(storeLocator('/ws/.weft/weft.db', '/')) // files in /ws/.weft/artifacts
+ */
+export function openStoreArtifacts(where: StoreLocator): ArtifactStore {
+  if (where.kind === 'sqlite') return new FileArtifactStore(artifactsDirOf(where.path));
+  const refuse = (): never => {
+    throw new StoreError('refused', `${describeStore(where)} keeps no artifacts (large outputs and sensitive values by reference) yet: a PostgreSQL store cannot hold or read them (docs/postgres.md)`);
+  };
+  return { put: refuse, read: refuse };
 }
