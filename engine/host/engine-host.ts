@@ -17,6 +17,9 @@ import { StoreError } from '../store/store-error.ts';
 import { storeFailure, type StorePhase } from '../store/store-failure.ts';
 import type { Lease } from '../store/lease.ts';
 import type { Store } from '../store/store.ts';
+import type { SharedStore } from '../runtime/live-run.ts';
+import type { WorkerRole, WorkerRow } from '../store/pg/pg-coordination.ts';
+import { isPgStoreText } from '../store/store-text.ts';
 import { systemClock, systemRandom } from '../time/clock.ts';
 import { EngineService } from '../service/engine-service.ts';
 import { trustCheck } from '../service/workspace-trust.ts';
@@ -39,6 +42,24 @@ export interface HostOptions {
    * default) or aborts them, recorded as at any engine stop, for the next engine (a server).
    */
   drain?: boolean;
+  /**
+   * On a PostgreSQL store (docs/scale-out.md): what this engine is among the store's engines
+   * (`command` unless given), and what it does besides acting on the runs it is given.
+   */
+  shared?: SharedOptions;
+}
+
+/** How an engine on a PostgreSQL store shares it (engine/host/shared-session.ts). */
+export interface SharedOptions {
+  role?: WorkerRole;
+  /** Claims released runs and dead workers' runs and drives them (`weft worker`, `weft serve`). */
+  claim?: boolean;
+  /** Starts no attempt: hands every run it writes to the workers (`weft serve --no-worker`). */
+  intake?: boolean;
+  /** How long after its last heartbeat this engine counts as dead (WEFT_LEASE_TTL_MS, else 5 s). */
+  ttlMs?: number;
+  /** Hears what the engine says of its runs and lease (a line each). */
+  log?: (line: string) => void;
 }
 
 /** The EngineService a front end wants over the session's engine. */
@@ -72,6 +93,8 @@ export interface EngineSession {
    * engine, if one did (and no onFatal heard it), or one met while closing. A second call does nothing.
    */
   close(): Promise<void>;
+  /** On a PostgreSQL store: this engine's id among the store's workers, and the live ones. */
+  shared?: { readonly workerId: string; workers(): WorkerRow[] };
 }
 
 const HEARTBEAT_MS = 5_000;
@@ -99,6 +122,31 @@ async function acquire(lease: Lease, waitMs: number): Promise<void> {
 }
 
 /**
+ * The engine every host builds over its store: the default executors, the workspace's trust and
+ * prices, artifacts kept in `artifactsDir`; `shared` when other engines share the store.
+ */
+export async function buildEngine(store: Store, env: NodeJS.ProcessEnv, artifactsDir: string, onFatal: (e: unknown) => void, shared?: SharedStore): Promise<Engine> {
+  const [{ Engine }, { defaultExecutors }] = await Promise.all([import('../runtime/engine.ts'), import('../executors/default-executors.ts')]);
+  return new Engine({
+    store,
+    clock: systemClock,
+    random: systemRandom,
+    executors: defaultExecutors(),
+    onFatal,
+    workspaceTrust: trustCheck(env),
+    prices: workspacePrices().of,
+    artifacts: new FileArtifactStore(artifactsDir),
+    ...artifactThreshold(env),
+    ...(shared === undefined ? {} : { shared }),
+  });
+}
+
+/** The EngineService a session gives a front end (`s` as EngineSession.service takes it). */
+export function sessionService(store: Store, engine: Engine, env: NodeJS.ProcessEnv, s: ServiceOptions): EngineService {
+  return new EngineService(store, engine, s.workspace, env, { ...(s.actor === undefined ? {} : { actor: s.actor }), ...(s.templatesDir === undefined ? {} : { templatesDir: s.templatesDir }) });
+}
+
+/**
  * Opens the store at `dbPath`, takes its lease as `owner` (the name another engine's refusal
  * shows), and builds the engine that schedules it.
  *
@@ -107,9 +155,12 @@ async function acquire(lease: Lease, waitMs: number): Promise<void> {
  * try { await session.service({ workspace: '/ws' }).resume(); } finally { await session.close(); }
  */
 export async function openEngineSession(dbPath: string, owner: string, mode: SessionMode = 'write', env: NodeJS.ProcessEnv = process.env, o: HostOptions = {}): Promise<EngineSession> {
-  const [{ Engine }, { defaultExecutors }, { Lease }, { openDatabase }, { Store }] = await Promise.all([
-    import('../runtime/engine.ts'),
-    import('../executors/default-executors.ts'),
+  // A PostgreSQL store is shared by several engines (docs/scale-out.md): no single lease, a fence instead.
+  if (isPgStoreText(dbPath)) {
+    const { openSharedSession } = await import('./shared-session.ts');
+    return openSharedSession(dbPath, mode, env, o);
+  }
+  const [{ Lease }, { openDatabase }, { Store }] = await Promise.all([
     import('../store/lease.ts'),
     import('../store/open-database.ts'),
     import('../store/store.ts'),
@@ -128,19 +179,9 @@ export async function openEngineSession(dbPath: string, owner: string, mode: Ses
     throw storeFailure(dbPath, e, 'open') ?? e;
   }
   let fatal: unknown;
-  const engine = new Engine({
-    store,
-    clock: systemClock,
-    random: systemRandom,
-    executors: defaultExecutors(),
-    onFatal: (e) => {
-      fatal ??= e;
-      o.onFatal?.(e);
-    },
-    workspaceTrust: trustCheck(env),
-    prices: workspacePrices().of,
-    artifacts: new FileArtifactStore(artifactsDirOf(dbPath)),
-    ...artifactThreshold(env),
+  const engine = await buildEngine(store, env, artifactsDirOf(dbPath), (e) => {
+    fatal ??= e;
+    o.onFatal?.(e);
   });
   const heartbeat = setInterval(() => {
     try {
@@ -164,7 +205,7 @@ export async function openEngineSession(dbPath: string, owner: string, mode: Ses
     store,
     engine,
     failurePhase,
-    service: (s) => new EngineService(store, engine, s.workspace, env, { ...(s.actor === undefined ? {} : { actor: s.actor }), ...(s.templatesDir === undefined ? {} : { templatesDir: s.templatesDir }) }),
+    service: (s) => sessionService(store, engine, env, s),
     publishEndpoint(endpoint) {
       const file = writeEndpointFile(dbPath, { ...endpoint, pid: process.pid });
       published = true;

@@ -8,10 +8,10 @@ import type { Db } from './db.ts';
 import { openDatabase, type OpenMode } from './open-database.ts';
 import { describePgUrl } from './pg/pg-connection.ts';
 import { StoreError } from './store-error.ts';
+import { PG_URL } from './store-text.ts';
 
 export type StoreLocator = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; schema?: string };
 
-const PG_URL = /^postgres(ql)?:\/\//i;
 
 /**
  * The store `text` names: a PostgreSQL URL, else a file path (relative to `cwd`).
