@@ -13,7 +13,8 @@ import { performance } from 'node:perf_hooks';
 import { PgCoordination, WORK_CHANNEL, isLeaseLost } from '../store/pg/pg-coordination.ts';
 import { storeLocator, describeStore } from '../store/store-locator.ts';
 import { StoreError } from '../store/store-error.ts';
-import { buildEngine, sessionService, type EngineSession, type HostOptions, type SessionMode } from './engine-host.ts';
+import { buildEngine, sessionService } from './engine-build.ts';
+import type { EngineSession, HostOptions, SessionMode } from './host-types.ts';
 
 /** The default ttl of an engine's registration: dead 5 s after its last heartbeat. */
 export const DEFAULT_TTL_MS = 5_000;
