@@ -12,7 +12,7 @@ import { statSync } from 'node:fs';
 import type { z } from 'zod';
 import { ApiErrorBody } from '../../shared/api/api-error.ts';
 import { readEndpointFile } from '../host/endpoint-file.ts';
-import { isPgUrl } from '../service/store-text.ts';
+import { isPgStoreText } from '../service/store-text.ts';
 import { ServiceError, type ServiceErrorCode } from '../service/service-error.ts';
 
 export interface StoreOwner {
@@ -43,7 +43,7 @@ const isServiceCode = (code: string): code is ServiceErrorCode => SERVICE_CODES.
  * many engines share it (docs/postgres.md); a command there runs under its own engine session.
  */
 export async function storeOwner(dbPath: string): Promise<StoreOwner | undefined> {
-  if (isPgUrl(dbPath)) return undefined;
+  if (isPgStoreText(dbPath)) return undefined;
   const endpoint = readEndpointFile(dbPath);
   if (endpoint === undefined) return undefined;
   const { loopbackRequest, NotReached } = await import('./loopback-request.ts');

@@ -1,10 +1,11 @@
 // Commands that only read (runs, inspect, events, stats, compare) open the store without a lease
 // and never create one: the store must be there. A SQLite store is opened read-only; a PostgreSQL
 // one (the store text is a postgres:// URL, engine/store/store-locator.ts) through a connection
-// that may write but does not make a store in an empty schema. A SQLite failure while reading
-// becomes one line naming the store (exit 2); a PostgreSQL store is named without its password.
-// The drivers are imported when a store is opened, not when the CLI starts. (Commands that
-// schedule runs own the store through engine/host/engine-host.ts.)
+// that may write but does not make a store in an empty schema. Artifacts are read from the store's
+// folder for them (storeArtifactsDir). A SQLite failure while reading becomes one line naming the
+// store (exit 2); a PostgreSQL store is named without its password. The drivers are imported when
+// a store is opened, not when the CLI starts. (Commands that schedule runs own the store through
+// engine/host/engine-host.ts.)
 import { storeFailure } from '../store/store-failure.ts';
 import type { Store } from '../store/store.ts';
 import type { ArtifactStore } from '../artifacts/artifact-store.ts';
@@ -15,6 +16,8 @@ import { systemClock } from '../time/clock.ts';
 export interface ReadOnlyStore {
   store: Store;
   artifacts: ArtifactStore;
+  /** The folder of its artifacts (beside a SQLite file; $WEFT_ARTIFACTS_DIR or .weft/artifacts for PostgreSQL). */
+  artifactsDir: string;
   /** `postgres` for a PostgreSQL store. */
   kind: 'sqlite' | 'postgres';
   /** The store in messages: its file, or its database without the password. */
@@ -28,10 +31,15 @@ export interface ReadOnlyStore {
  * @example const { store, close } = await openReadOnlyStore('postgres://weft@db/weft?schema=team');
  */
 export async function openReadOnlyStore(text: string): Promise<ReadOnlyStore> {
-  const [{ storeLocator, describeStore, openStoreDb, openStoreArtifacts }, { Store }] = await Promise.all([import('../store/store-locator.ts'), import('../store/store.ts')]);
+  const [{ storeLocator, describeStore, openStoreDb, storeArtifactsDir }, { Store }, { FileArtifactStore }] = await Promise.all([
+    import('../store/store-locator.ts'),
+    import('../store/store.ts'),
+    import('../artifacts/artifact-store.ts'),
+  ]);
   const where = storeLocator(text, process.cwd());
   const db = await openStoreDb(where, 'read');
-  return { store: new Store(db), artifacts: openStoreArtifacts(where), kind: where.kind, name: describeStore(where), close: () => db.close() };
+  const artifactsDir = storeArtifactsDir(where);
+  return { store: new Store(db), artifacts: new FileArtifactStore(artifactsDir), artifactsDir, kind: where.kind, name: describeStore(where), close: () => db.close() };
 }
 
 /**

@@ -3,13 +3,13 @@
 // `schema` parameter names (the user's default schema otherwise). The one place that tells the two
 // apart, and opens either as the store's connection (Db). A URL's password never appears in what
 // this file says (describePgUrl).
-import { resolve } from 'node:path';
-import { artifactsDirOf, FileArtifactStore, type ArtifactStore } from '../artifacts/artifact-store.ts';
+import { join, resolve } from 'node:path';
+import { artifactsDirOf } from '../artifacts/artifact-store.ts';
 import type { Db } from './db.ts';
-import { openDatabase, type OpenMode } from './open-database.ts';
+import type { OpenMode } from './open-database.ts';
 import { describePgUrl } from './pg/pg-connection.ts';
-import { isPgUrl } from './store-kind.ts';
 import { StoreError } from './store-error.ts';
+import { PG_URL } from './store-text.ts';
 
 export type StoreLocator = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; schema?: string };
 
@@ -19,7 +19,7 @@ export type StoreLocator = { kind: 'sqlite'; path: string } | { kind: 'postgres'
  * @example storeLocator('.weft/weft.db', '/ws') // { kind: 'sqlite', path: '/ws/.weft/weft.db' }
  */
 export function storeLocator(text: string, cwd: string): StoreLocator {
-  if (!isPgUrl(text)) return { kind: 'sqlite', path: resolve(cwd, text) };
+  if (!PG_URL.test(text)) return { kind: 'sqlite', path: resolve(cwd, text) };
   let url: URL;
   try {
     url = new URL(text);
@@ -46,21 +46,19 @@ export function describeStore(where: StoreLocator): string {
  * @example const db = await openStoreDb(storeLocator(arg, cwd), 'read');
  */
 export async function openStoreDb(where: StoreLocator, mode: OpenMode): Promise<Db> {
-  if (where.kind === 'sqlite') return openDatabase(where.path, { mode });
+  if (where.kind === 'sqlite') return (await import('./open-database.ts')).openDatabase(where.path, { mode });
   const { openPgDb } = await import('./pg/open-pg-store.ts');
   return openPgDb(where.url, { ...(where.schema === undefined ? {} : { schema: where.schema }), create: mode === 'create' });
 }
 
 /**
- * Where the store's artifacts (large outputs and sensitive values by reference) are: the folder
- * beside a SQLite file. A PostgreSQL store keeps none yet (docs/postgres.md): reading or writing
- * one is refused, naming the store.
- * @example openStoreArtifacts(storeLocator('/ws/.weft/weft.db', '/')) // files in /ws/.weft/artifacts
+ * The folder of the store's artifacts (large outputs and sensitive values kept by reference): the
+ * one beside a SQLite file; for a PostgreSQL store, which has no file to sit beside,
+ * $WEFT_ARTIFACTS_DIR, else .weft/artifacts in `cwd`, where its engines keep them
+ * (engine/host/shared-session.ts): workers on several machines share that folder.
+ * @example storeArtifactsDir(storeLocator('/ws/.weft/weft.db', '/')) // '/ws/.weft/artifacts'
  */
-export function openStoreArtifacts(where: StoreLocator): ArtifactStore {
-  if (where.kind === 'sqlite') return new FileArtifactStore(artifactsDirOf(where.path));
-  const refuse = (): never => {
-    throw new StoreError('refused', `${describeStore(where)} keeps no artifacts (large outputs and sensitive values by reference) yet: a PostgreSQL store cannot hold or read them (docs/postgres.md)`);
-  };
-  return { put: refuse, read: refuse };
+export function storeArtifactsDir(where: StoreLocator, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
+  if (where.kind === 'sqlite') return artifactsDirOf(where.path);
+  return resolve(cwd, env['WEFT_ARTIFACTS_DIR'] ?? join('.weft', 'artifacts'));
 }

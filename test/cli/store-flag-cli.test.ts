@@ -1,19 +1,13 @@
 // `--store URL` and $WEFT_STORE on the read commands (issue 25): a store made with `weft run` in a
 // SQLite file and copied to a PostgreSQL schema with `weft store copy` reads the same through
 // every read command, byte for byte, as the file does; `weft events --follow` follows a run there
-// while an engine on PostgreSQL finishes it; --store with --db, a URL given to --db or $WEFT_DB,
+// while `weft send` and `weft approve` with --store finish it; --store with --db, a URL given to --db or $WEFT_DB,
 // an unreachable or malformed URL and an empty schema are refused with exit 2 and a message that
 // never shows the URL's password.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPgDb } from '../../engine/store/pg/open-pg-store.ts';
-import { Store } from '../../engine/store/store.ts';
-import { Engine } from '../../engine/runtime/engine.ts';
-import { EngineService } from '../../engine/service/engine-service.ts';
-import { defaultExecutors } from '../../engine/executors/default-executors.ts';
-import { systemClock, systemRandom } from '../../engine/time/clock.ts';
 import { failWithoutPgUnderCi, openTestPg, SKIP_PG, pgMissing, type TestPg } from '../fixtures/pg/test-pg.ts';
 import { approvalWorkflow, storeWithRuns } from './store-copy-fixture.ts';
 import { captureIo, weftInProcess } from './capture-io.ts';
@@ -107,25 +101,28 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'commands o
     expect(runs.map((r) => [r.id, r.state]).sort()).toEqual([[finished, 'succeeded'], [waiting, 'waiting']].sort());
   });
 
-  it('takes the store from $WEFT_STORE, which --store overrides and --db does not', async () => {
+  it('takes the store from $WEFT_STORE when neither --store nor --db is given', async () => {
     const byFlag = await runWeft(['runs', '--json', '--store', url], dir);
     expect(byFlag.code).toBe(0);
     const byEnv = await runWeft(['runs', '--json'], dir, { env: { WEFT_STORE: url } });
     expect(byEnv).toEqual(byFlag);
-    // $WEFT_STORE wins over --db and $WEFT_DB: the PostgreSQL store is read, not the missing file.
-    const overDb = await runWeft(['runs', '--json', '--db', join(dir, 'missing.db')], dir, { env: { WEFT_STORE: url, WEFT_DB: join(dir, 'missing.db') } });
-    expect(overDb).toEqual(byFlag);
-    // --store wins over $WEFT_STORE.
-    const flagOverEnv = await runWeft(['runs', '--json', '--store', from], dir, { env: { WEFT_STORE: url } });
-    expect(flagOverEnv.code).toBe(0);
-    expect(flagOverEnv.stdout).toBe((await weftInProcess(['runs', '--json', '--db', from], dir)).stdout);
-    // An empty $WEFT_STORE is unset: --db is read.
-    const emptyEnv = await runWeft(['inspect', finished, '--db', from], dir, { env: { WEFT_STORE: '' } });
+    // $WEFT_STORE wins over $WEFT_DB.
+    const overWeftDb = await runWeft(['runs', '--json'], dir, { env: { WEFT_STORE: url, WEFT_DB: join(dir, 'missing.db') } });
+    expect(overWeftDb).toEqual(byFlag);
+    // A flag wins over the environment: --db and --store name the file.
+    const onFile = (await weftInProcess(['runs', '--json', '--db', from], dir)).stdout;
+    for (const flag of ['--db', '--store']) {
+      const flagOverEnv = await runWeft(['runs', '--json', flag, from], dir, { env: { WEFT_STORE: url } });
+      expect(flagOverEnv.code).toBe(0);
+      expect(flagOverEnv.stdout).toBe(onFile);
+    }
+    // An empty $WEFT_STORE is unset: $WEFT_DB is read.
+    const emptyEnv = await runWeft(['inspect', finished], dir, { env: { WEFT_STORE: '', WEFT_DB: from } });
     expect(emptyEnv.code).toBe(0);
     expect(emptyEnv.stdout).toContain(finished);
   });
 
-  it('follows a run on PostgreSQL with events --follow while an engine there finishes it', async () => {
+  it('follows a run on PostgreSQL with events --follow while send and approve --store finish it', async () => {
     const io = captureIo(dir);
     const following = main(['events', waiting, '--follow', '--json', '--store', url], io);
     const seen = (): string[] => io.out().split('\n').filter((l) => l !== '');
@@ -133,20 +130,13 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'commands o
     const already = (JSON.parse(before) as { events: unknown[] }).events.length;
     await waitUntil(() => seen().length === already, 'the follower printed the events already there');
 
-    const db = openPgDb(pg.url, { schema: new URL(url).searchParams.get('schema') ?? '', create: false });
-    const store = new Store(db);
-    const engine = new Engine({ store, clock: systemClock, random: systemRandom, executors: defaultExecutors() });
-    try {
-      engine.recover();
-      const service = new EngineService(store, engine, dir);
-      expect((await service.sendEvent({ name: 'payment.received', key: 'B2' })).status).toBe('delivered');
-      await expect.poll(() => service.tasks().map((t) => t.runId)).toContain(waiting);
-      await service.decide(waiting, 'review', { action: 'approve' });
-      expect(await service.settled(waiting)).toBe('succeeded');
-    } finally {
-      engine.close();
-      db.close();
-    }
+    // Commands that change runs take --store too: each runs under an engine session of its own there.
+    const sent = await runWeft(['send', 'payment.received', '--key', 'B2', '--store', url, '--json'], dir);
+    expect(sent.stderr).toBe('');
+    expect(JSON.parse(sent.stdout)).toMatchObject({ status: 'delivered', runId: waiting });
+    const approved = await runWeft(['approve', waiting, 'review', '--store', url, '--json'], dir);
+    expect(approved.stderr).toBe('');
+    expect(JSON.parse(approved.stdout)).toEqual({ runId: waiting, state: 'succeeded' });
     expect(await following).toBe(0);
     expect(io.err()).toBe('');
     const all = JSON.parse((await weftInProcess(['events', waiting, '--json', '--store', url], dir)).stdout) as { events: unknown[] };
@@ -187,10 +177,10 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'commands o
     expect(none.stderr).toMatch(/^weft events: PostgreSQL database .* holds no Weft store \(its schema is empty\); nothing was changed/);
     const tables = await runWeft(['tasks', '--store', empty], dir);
     expect(tables.code).toBe(2);
-    // gc has nothing to collect on PostgreSQL, which keeps no artifacts yet.
+    // gc leaves a PostgreSQL store's artifacts alone: their folder may hold other stores' too.
     const gc = await weftInProcess(['gc', '--store', url], dir);
     expect(gc.code).toBe(2);
-    expect(gc.stderr).toMatch(/^weft gc: PostgreSQL database .* keeps no artifacts yet/);
+    expect(gc.stderr).toMatch(/^weft gc: the artifacts of a PostgreSQL store are not collected yet \(PostgreSQL database .*\): their folder \/.*artifacts may also hold other stores' artifacts, which it cannot see; nothing was removed\n$/);
     for (const r of [away, malformed, none, tables, gc]) {
       expect(r.stderr).not.toContain('s3cret');
       expect(r.stderr).not.toContain(STACK_LINE);

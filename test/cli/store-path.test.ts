@@ -1,12 +1,11 @@
-// Which store a command uses (engine/cli/store-path.ts): --store, else $WEFT_STORE, else --db,
+// Which store a command uses (engine/cli/store-path.ts): --store, else --db, else $WEFT_STORE,
 // else $WEFT_DB, else the workspace's .weft/weft.db; a PostgreSQL URL as given, a file made
 // absolute; --store with --db, an empty --store, and a URL given where a SQLite file is meant are
 // refused. And the --store/--db help lines every command shows.
 import { describe, expect, it } from 'vitest';
-import { storeFlagsHelp, storePath } from '../../engine/cli/store-path.ts';
+import { storeFlagsHelp, storeName, storePath } from '../../engine/cli/store-path.ts';
 import { InputError } from '../../engine/cli/input-error.ts';
 import { UsageError } from '../../engine/cli/usage-error.ts';
-import { storeName } from '../../engine/service/store-text.ts';
 
 const URL_A = 'postgres://weft:s3cret@db.example:5433/weft?schema=team';
 const URL_B = 'postgresql://ops@%2Fvar%2Frun%2Fpostgresql/weft';
@@ -19,13 +18,13 @@ describe('storePath', () => {
     expect(storePath({}, cwd, { WEFT_STORE: '', WEFT_DB: '' })).toBe('/home/ana/flows/.weft/weft.db');
   });
 
-  it('takes --store, then $WEFT_STORE, then --db, then $WEFT_DB', () => {
+  it('takes --store, then --db, then $WEFT_STORE, then $WEFT_DB', () => {
     const env = { WEFT_STORE: URL_B, WEFT_DB: 'env.db' };
     expect(storePath({ store: URL_A }, cwd, env)).toBe(URL_A);
     expect(storePath({ store: 'flag.db' }, cwd, env)).toBe('/home/ana/flows/flag.db');
+    expect(storePath({ db: 'flag.db' }, cwd, env)).toBe('/home/ana/flows/flag.db');
     expect(storePath({}, cwd, env)).toBe(URL_B);
-    expect(storePath({ db: 'flag.db' }, cwd, env)).toBe(URL_B);
-    expect(storePath({ db: 'flag.db' }, cwd, { WEFT_STORE: '', WEFT_DB: 'env.db' })).toBe('/home/ana/flows/flag.db');
+    expect(storePath({}, cwd, { WEFT_STORE: '', WEFT_DB: 'env.db' })).toBe('/home/ana/flows/env.db');
     expect(storePath({}, cwd, { WEFT_DB: 'env.db' })).toBe('/home/ana/flows/env.db');
     expect(storePath({}, cwd, { WEFT_STORE: '../other/weft.db' })).toBe('/home/ana/other/weft.db');
   });
@@ -39,7 +38,8 @@ describe('storePath', () => {
 
   it('takes --db alone as a string, as callers from before --store do', () => {
     expect(storePath('old.db', cwd, {})).toBe('/home/ana/flows/old.db');
-    expect(storePath('old.db', cwd, { WEFT_STORE: URL_A })).toBe(URL_A);
+    expect(storePath('old.db', cwd, { WEFT_STORE: URL_A })).toBe('/home/ana/flows/old.db');
+    expect(storePath(undefined, cwd, { WEFT_STORE: URL_A })).toBe(URL_A);
   });
 
   it('refuses both flags, an empty --store, and a URL where a SQLite file is meant, without repeating the URL', () => {
@@ -55,9 +55,8 @@ describe('storePath', () => {
 
 describe('storeName', () => {
   it('names a file by its path, and a PostgreSQL store without its password', async () => {
-    expect(await storeName('/ws/.weft/weft.db')).toBe('/ws/.weft/weft.db');
-    expect(await storeName(URL_A)).toBe('PostgreSQL database "weft" on db.example:5433 as weft, schema team');
-    expect(await storeName('postgres://weft:s3cret@[::1/weft')).not.toContain('s3cret');
+    expect(await storeName('/ws/.weft/weft.db', '/')).toBe('/ws/.weft/weft.db');
+    expect(await storeName(URL_A, '/')).toBe('PostgreSQL database "weft" on db.example:5433 as weft, schema team');
   });
 });
 
@@ -65,7 +64,7 @@ describe('storeFlagsHelp', () => {
   it('aligns its texts at the column given, or below the flag when the column is narrower', () => {
     expect(storeFlagsHelp(20).split('\n')).toEqual([
       '  --store URL|PATH  the store: a SQLite file or a PostgreSQL URL',
-      '                    (postgres://user@host/db, docs/postgres.md); default $WEFT_STORE, else --db',
+      '                    (postgres://user@host/db, docs/postgres.md); with neither flag, $WEFT_STORE',
       '  --db PATH         a SQLite store file (default $WEFT_DB, else .weft/weft.db in this folder)',
     ]);
     const narrow = storeFlagsHelp(13, 'the store for WORKFLOW@VERSION').split('\n');

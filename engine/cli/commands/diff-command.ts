@@ -10,8 +10,7 @@ import { diffSource, loadFileSide, loadStoredSide, type DiffSource } from '../di
 import { withReadOnlyStore } from '../engine-session.ts';
 import { EXIT_FAILED, EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
-import { storeFlagsHelp, storePath } from '../store-path.ts';
-import { storeName } from '../../service/store-text.ts';
+import { storeFlagsHelp, storeName, storePath } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
 
 export const diffCommand: Command = {
@@ -45,7 +44,7 @@ that cannot be read (a missing file, a file that is not a definition, an unknown
     const sources = positionals.map((arg, i) => diffSource(arg, i === 0 ? 'A' : 'B', (p) => resolve(io.cwd, p)));
     const json = values.json === true;
     if (!sources.some((s) => s.kind === 'stored')) return compare(await loadAll(sources), io, json, true);
-    const store = await storeName(storePath(values, io.cwd));
+    const store = await storeName(storePath(values, io.cwd), io.cwd);
     return withReadOnlyStore('diff', io, values, async (reader) => compare(await loadAll(sources, (s) => loadStoredSide(s, reader, store)), io, json, false));
   },
 };

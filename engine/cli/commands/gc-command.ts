@@ -45,17 +45,18 @@ Exit status: 0 done (also when nothing was removed); 2 for a usage error or an u
     if (graceMs < MIN_GC_GRACE_MS) throw new UsageError(`--grace ${values.grace ?? ''} is under a minute: an artifact is written a moment before the event that references it commits, so gc keeps every artifact at least 1m`);
     const db = storePath(values, io.cwd);
     return withUserErrors('gc', io, async () => {
-      const [{ openReadOnlyStore }, { collectArtifacts }, { artifactsDirOf }, { StoreError }] = await Promise.all([
+      const [{ openReadOnlyStore }, { collectArtifacts }, { ServiceError }] = await Promise.all([
         import('../../service/read-only-store.ts'),
         import('../../artifacts/artifact-gc.ts'),
-        import('../../artifacts/artifact-store.ts'),
-        import('../../store/store-error.ts'),
+        import('../../service/service-error.ts'),
       ]);
-      const { store, kind, name, close } = await openReadOnlyStore(db);
+      const { store, kind, name, artifactsDir, close } = await openReadOnlyStore(db);
       let report: GcReport;
       try {
-        if (kind === 'postgres') throw new StoreError('refused', `${name} keeps no artifacts yet (docs/postgres.md): there is nothing for weft gc to collect`);
-        report = collectArtifacts({ dir: artifactsDirOf(db), graceMs, now: Date.now, dryRun: values['dry-run'] === true, referenced: () => store.referencedArtifacts() });
+        // A PostgreSQL store's folder may hold other stores' artifacts too (another schema's, a
+        // SQLite store's beside .weft/weft.db), which this store cannot say are in use.
+        if (kind === 'postgres') throw new ServiceError('refused', `the artifacts of a PostgreSQL store are not collected yet (${name}): their folder ${artifactsDir} may also hold other stores' artifacts, which it cannot see; nothing was removed`);
+        report = collectArtifacts({ dir: artifactsDir, graceMs, now: Date.now, dryRun: values['dry-run'] === true, referenced: () => store.referencedArtifacts() });
       } finally {
         close();
       }

@@ -17,8 +17,7 @@ import { withServiceAt } from '../engine-session.ts';
 import { EXIT_FAILED, EXIT_OK } from '../exit-codes.ts';
 import { InputError } from '../input-error.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
-import { storeFlagsHelp, storePath } from '../store-path.ts';
-import { storeName } from '../../service/store-text.ts';
+import { storeFlagsHelp, storeName, storePath } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
 import { rebillEstimate, rebillLine } from '../../../shared/cost/rebill.ts';
 
@@ -87,7 +86,7 @@ that is not a definition, a definition of another workflow, or a replay given as
       const sent = source.kind === 'stored' ? { workflowId: source.workflowId, version: source.version } : { definition: file, name: source.arg };
       const forwarded = await forward(db, { ...(filter === undefined ? { run: positionals[0] ?? '' } : { filter }), against: sent, ...(scripted === undefined ? {} : { script: scripted }) });
       if (forwarded !== undefined) return 'rows' in forwarded ? printBatch(io, forwarded, json) : printOne(io, forwarded, json);
-      const store = await storeName(db);
+      const store = await storeName(db, io.cwd);
       return withServiceAt(db, 'replay', io, async (service) => {
         const workflow: Workflow = file ?? (source.kind === 'stored' ? loadStoredSide(source, service.reader, store) : failNoSide());
         const side = source.kind === 'file' ? { workflow, file: source.arg } : { workflow, version: source.version };

@@ -7,7 +7,7 @@ import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { exitCodeOf, runOutcomeLine } from '../run-outcome.ts';
 import { storeFlagsHelp, storePath } from '../store-path.ts';
-import { isPgUrl } from '../../service/store-text.ts';
+import { isPgStoreText } from '../../service/store-text.ts';
 import { UsageError } from '../usage-error.ts';
 import { actor } from '../operator.ts';
 
@@ -33,7 +33,7 @@ Exit status as for weft run, for the worst run: 1 if any failed, else 3 if any w
     const dbPath = storePath(values, io.cwd);
     return withUserErrors('resume', io, async () => {
       // Every unfinished run of no store file at all: none, and no store is made to say so.
-      if (only === undefined && !isPgUrl(dbPath) && !existsSync(dbPath)) {
+      if (only === undefined && !isPgStoreText(dbPath) && !existsSync(dbPath)) {
         if (values.json !== true) io.stdout.write('no unfinished runs\n');
         return EXIT_OK;
       }

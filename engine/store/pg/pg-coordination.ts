@@ -120,6 +120,11 @@ export class PgCoordination {
     this.query(`SELECT pg_notify('${WORK_CHANNEL}', '')`);
   }
 
+  /** Calls `heard` on each notification on `channel`, and when notifications may have been missed (a lost connection); answers the stop. */
+  listen(channel: string, heard: () => void): () => void {
+    return this.db.pg.listen(channel, heard, heard);
+  }
+
   /** The live engines (heartbeat within their ttl), oldest first. */
   workers(): WorkerRow[] {
     return this.query('SELECT id, role, host, pid, started_at, heartbeat_at FROM weft_workers WHERE heartbeat_at >= weft_now_ms() - ttl_ms ORDER BY started_at, id').rows.map((r) => ({

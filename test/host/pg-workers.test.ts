@@ -1,0 +1,125 @@
+// Several engines on one PostgreSQL store, in one process (issue 25; the process-level torture and
+// SIGSTOP fencing tests are test/host/pg-torture.test.ts): a run started by an intake engine
+// (`weft serve --no-worker`) is claimed and finished by a worker; a run another live engine drives
+// is refused to a third, naming it; an engine whose lease was taken over writes nothing more for
+// the run (its commit fails with WF001, and the engine stops), while the new owner finishes it.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEngineSession, type EngineSession } from '../../engine/host/engine-host.ts';
+import type { SharedOptions } from '../../engine/host/engine-host.ts';
+import { openPgDb } from '../../engine/store/pg/open-pg-store.ts';
+import { failWithoutPgUnderCi, openTestPg, pgMissing, SKIP_PG, type TestPg } from '../fixtures/pg/test-pg.ts';
+import { waitUntil } from '../wait-until.ts';
+
+failWithoutPgUnderCi();
+
+const approve = {
+  format: 'weft/v1',
+  id: 'approve',
+  version: 1,
+  name: 'Approve',
+  steps: [
+    { id: 'ask', kind: 'human', config: { task: 'approve', title: 'Go?' }, deadlineMs: 86_400_000 },
+    { id: 'done', kind: 'end' },
+  ],
+  edges: [{ id: 'e1', from: 'ask', to: 'done' }],
+};
+
+const pause = {
+  format: 'weft/v1',
+  id: 'pause',
+  version: 1,
+  name: 'Pause',
+  steps: [
+    { id: 'wait', kind: 'wait', config: { durationMs: 30 } },
+    { id: 'done', kind: 'end' },
+  ],
+  edges: [{ id: 'e1', from: 'wait', to: 'done' }],
+};
+
+describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'engines sharing a PostgreSQL store', () => {
+  let pg: TestPg;
+  const dir = mkdtempSync(join(tmpdir(), 'weft-pg-workers-'));
+  const env = { ...process.env, WEFT_CONFIG_DIR: join(dir, 'config'), WEFT_ARTIFACTS_DIR: join(dir, 'artifacts') };
+  const sessions: EngineSession[] = [];
+  writeFileSync(join(dir, 'approve.weft.json'), JSON.stringify(approve));
+  writeFileSync(join(dir, 'pause.weft.json'), JSON.stringify(pause));
+
+  beforeAll(async () => {
+    pg = await openTestPg();
+  });
+  afterAll(async () => {
+    for (const s of sessions) await s.close().catch(() => undefined);
+    await pg.close();
+  });
+
+  async function open(url: string, shared: SharedOptions, onFatal?: (e: unknown) => void): Promise<EngineSession> {
+    const s = await openEngineSession(url, 'test', 'create', env, { shared, ...(onFatal === undefined ? {} : { onFatal }) });
+    sessions.push(s);
+    return s;
+  }
+
+  function leases(url: string, schema: string): Record<string, string | null> {
+    const db = openPgDb(url.replace(/\?.*$/, ''), { schema, create: false });
+    try {
+      const rows = db.prepare('SELECT run_id, owner FROM run_leases ORDER BY run_id').all() as { run_id: string; owner: string | null }[];
+      return Object.fromEntries(rows.map((r) => [r.run_id, r.owner]));
+    } finally {
+      db.close();
+    }
+  }
+
+  it('a run an intake engine starts is claimed and finished by a worker', async () => {
+    const schema = (await pg.newSchema()).name;
+    const url = `${pg.url}?schema=${schema}`;
+    const intake = await open(url, { role: 'serve', intake: true, ttlMs: 2_000 });
+    const worker = await open(url, { role: 'worker', claim: true, ttlMs: 2_000 });
+    const { runId } = await intake.service({ workspace: dir }).startRun({ workflow: 'pause', input: {} });
+    await waitUntil(() => intake.store.getRun(runId)?.state === 'succeeded', 'the worker finishes the run');
+    expect(leases(pg.url, schema)[runId]).toBe(worker.shared?.workerId);
+    const types = intake.store.readEvents(runId).map((e) => e.type);
+    expect(types.filter((t) => t === 'run_created')).toHaveLength(1);
+    expect(types.at(-1)).toBe('run_state_changed');
+    expect(intake.shared?.workers().map((w) => w.role).sort()).toEqual(['serve', 'worker']);
+  });
+
+  it('refuses to act on a run another live engine drives, naming it', async () => {
+    const schema = (await pg.newSchema()).name;
+    const url = `${pg.url}?schema=${schema}`;
+    const a = await open(url, { role: 'worker', ttlMs: 60_000 });
+    const b = await open(url, { role: 'command', ttlMs: 60_000 });
+    const { runId } = await a.service({ workspace: dir }).startRun({ workflow: 'approve', input: {} });
+    expect(await a.engine.settled(runId)).toBe('waiting');
+    await expect(b.service({ workspace: dir }).decide(runId, 'ask', { action: 'approve', by: 'ana' })).rejects.toThrow(/being driven by a weft worker \(process \d+ on /);
+    expect(a.store.readEvents(runId).some((e) => e.type === 'task_decided')).toBe(false);
+  });
+
+  it('an engine whose run was taken over writes nothing more for it, and the new owner finishes it', async () => {
+    const schema = (await pg.newSchema()).name;
+    const url = `${pg.url}?schema=${schema}`;
+    let aStopped: unknown;
+    // A's heartbeat runs every 15 s: within this test it never beats, as if the process were stopped.
+    const a = await open(url, { role: 'worker', ttlMs: 60_000 }, (e) => (aStopped = e));
+    const { runId } = await a.service({ workspace: dir }).startRun({ workflow: 'approve', input: {} });
+    expect(await a.engine.settled(runId)).toBe('waiting');
+    const before = a.store.readEvents(runId).length;
+    // A is dead in the others' eyes (its heartbeat is old): B claims the run.
+    const admin = openPgDb(pg.url, { schema, create: false });
+    admin.prepare('UPDATE weft_workers SET heartbeat_at = 0 WHERE id = ?').run(a.shared?.workerId ?? '');
+    admin.close();
+    const b = await open(url, { role: 'worker', claim: true, ttlMs: 60_000 });
+    await waitUntil(() => leases(pg.url, schema)[runId] === b.shared?.workerId, 'B claims the run');
+    // A still holds the run in memory and acts on it: its commit is fenced off.
+    await expect(a.service({ workspace: dir }).decide(runId, 'ask', { action: 'approve', by: 'anna-at-a' })).rejects.toThrow(/no longer holds run\(s\) /);
+    expect(String(aStopped)).toMatch(/no longer holds run/);
+    expect(a.store.readEvents(runId).length).toBeGreaterThanOrEqual(before);
+    expect(b.store.readEvents(runId).some((e) => e.type === 'task_decided')).toBe(false);
+    // B acts: the run ends, under B.
+    await b.service({ workspace: dir }).decide(runId, 'ask', { action: 'approve', by: 'bea-at-b' });
+    expect(await b.engine.settled(runId)).toBe('succeeded');
+    const decided = b.store.readEvents(runId).filter((e) => e.type === 'task_decided');
+    expect(decided.map((e) => JSON.stringify(e.data))).toEqual([expect.stringContaining('bea-at-b')]);
+  });
+});
