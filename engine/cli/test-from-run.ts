@@ -1,7 +1,8 @@
-// `weft test --from-run RUN [-o FILE] [--store URL|PATH | --db PATH]`: a stored run as a scenario (docs/evolution.md,
-// "A run becomes a test"). Without -o the scenario file's JSON goes to stdout. With -o it is
-// written to FILE; an existing FILE is added to only when it is a scenarios file of the same
-// workflow (the scenario goes at the end of its `scenarios`), and anything else there is refused.
+// `weft test --from-run RUN [-o FILE] [--store URL|PATH | --db PATH]`: a stored run as a scenario
+// (docs/evolution.md, "A run becomes a test"). Without -o the scenario file's JSON goes to stdout.
+// With -o it is written to FILE; an existing FILE is added to only when it is a scenarios file of
+// the same workflow (the scenario goes at the end of its `scenarios`), and anything else there is
+// refused.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { writeFileAtomic } from '../../shared-node/atomic-file.ts';

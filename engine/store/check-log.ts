@@ -10,6 +10,7 @@ import { sha256 } from './canonical-json.ts';
 import type { Db } from './db.ts';
 import { StoreError } from './store-error.ts';
 import { snapshotWorkflow } from './definition-snapshot.ts';
+import { isPgDb, readSnapshot } from './pg/read-snapshot.ts';
 
 /** The first migration that keeps the set of event types. */
 const EVENT_TYPES_VERSION = 9;
@@ -30,10 +31,9 @@ export function findLogDamage(db: Db, version: number): string | undefined {
  * keeps the set of event types; its one snapshot is asked for, as SQLite's read transaction is one.
  */
 export function storeLogDamage(db: Db): string | undefined {
-  const pg = (db as { dialect?: string }).dialect === 'postgres';
   return db.transaction(() => {
-    if (pg) db.exec('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-    return findLogDamage(db, pg ? EVENT_TYPES_VERSION : (db.pragma('user_version', { simple: true }) as number));
+    readSnapshot(db);
+    return findLogDamage(db, isPgDb(db) ? EVENT_TYPES_VERSION : (db.pragma('user_version', { simple: true }) as number));
   })();
 }
 

@@ -1,9 +1,9 @@
-// `weft artifact open RUN PATH [--by NAME] [--store URL|PATH | --db PATH] [--json]`: prints a value a run keeps by
-// reference in the artifact store (docs/long-running.md). Opening a sensitive value is recorded in
-// the run's log (artifact_opened, with who) before it is printed. While a `weft serve` owns the
-// store, the server opens it (POST /api/runs/:id/artifact, engine/cli/store-owner.ts): it drives
-// the run and alone appends to its log, and its service checks the workspace policy's openers,
-// once, as it does here when no server runs.
+// `weft artifact open RUN PATH [--by NAME] [--store URL|PATH | --db PATH] [--json]`: prints a value
+// a run keeps by reference in the artifact store (docs/long-running.md). Opening a sensitive value
+// is recorded in the run's log (artifact_opened, with who) before it is printed. While a `weft
+// serve` owns the store, the server opens it (POST /api/runs/:id/artifact,
+// engine/cli/store-owner.ts): it drives the run and alone appends to its log, and its service
+// checks the workspace policy's openers, once, as it does here when no server runs.
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
 import { postOnStore } from '../engine-session.ts';

@@ -1,6 +1,6 @@
-// `weft compare RUN_A RUN_B [--store URL|PATH | --db PATH] [--json]`: two runs side by side. The comparison is
-// shared/run/compare-runs.ts (the same one `GET /api/compare` answers and the app shows), read
-// through the service's RunReader over the store opened read-only.
+// `weft compare RUN_A RUN_B [--store URL|PATH | --db PATH] [--json]`: two runs side by side. The
+// comparison is shared/run/compare-runs.ts (the same one `GET /api/compare` answers and the app
+// shows), read through the service's RunReader over the store opened read-only.
 import type { Command } from '../command.ts';
 import { withReadOnlyStore } from '../engine-session.ts';
 import { EXIT_FAILED, EXIT_OK } from '../exit-codes.ts';

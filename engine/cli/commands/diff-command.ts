@@ -1,6 +1,6 @@
-// `weft diff A B [--store URL|PATH | --db PATH] [--json]`: what changed between two versions of a workflow, each a
-// file or WORKFLOW@VERSION from the store. The diff itself is shared/definition/workflow-diff.ts,
-// the same one the app's diff view shows.
+// `weft diff A B [--store URL|PATH | --db PATH] [--json]`: what changed between two versions of a
+// workflow, each a file or WORKFLOW@VERSION from the store. The diff itself is
+// shared/definition/workflow-diff.ts, the same one the app's diff view shows.
 import { resolve } from 'node:path';
 import { diffSummaryLines, diffWorkflows, isSameWorkflow } from '../../../shared/definition/workflow-diff.ts';
 import type { Workflow } from '../../../shared/definition/workflow-schema.ts';

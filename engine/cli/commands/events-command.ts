@@ -1,5 +1,5 @@
-// `weft events RUN [--after SEQ] [--limit N] [--follow] [--store URL|PATH | --db PATH] [--json]`: the run's event
-// log, every transition with its reason; a page of it; or the log as it is written.
+// `weft events RUN [--after SEQ] [--limit N] [--follow] [--store URL|PATH | --db PATH] [--json]`:
+// the run's event log, every transition with its reason; a page of it; or the log as it is written.
 import type { RunEvent } from '../../../shared/events/run-event.ts';
 import type { CliIo } from '../cli-io.ts';
 import type { Command } from '../command.ts';

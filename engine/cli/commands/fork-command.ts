@@ -1,5 +1,5 @@
-// `weft fork RUN --from STEP [--input JSON|@file] [--store URL|PATH | --db PATH] [--json]`: a new run that reuses the
-// evidence of every step not downstream of STEP.
+// `weft fork RUN --from STEP [--input JSON|@file] [--store URL|PATH | --db PATH] [--json]`: a new
+// run that reuses the evidence of every step not downstream of STEP.
 import type { Command } from '../command.ts';
 import { actOnRun } from '../engine-session.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';

@@ -1,7 +1,7 @@
-// `weft gc [--grace DURATION] [--dry-run] [--store URL|PATH | --db PATH] [--json]`: removes the artifacts no run of
-// the store references, once older than the grace period (docs/long-running.md, "Retention").
-// Reads the store read-only, so it runs beside `weft serve` or the app; what an engine is about to
-// reference is never removed (engine/artifacts/artifact-gc.ts says how).
+// `weft gc [--grace DURATION] [--dry-run] [--store URL|PATH | --db PATH] [--json]`: removes the
+// artifacts no run of the store references, once older than the grace period (docs/long-running.md,
+// "Retention"). Reads the store read-only, so it runs beside `weft serve` or the app; what an
+// engine is about to reference is never removed (engine/artifacts/artifact-gc.ts says how).
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
 import { EXIT_OK } from '../exit-codes.ts';

@@ -1,8 +1,8 @@
-// `weft replay RUN --against FILE|WORKFLOW@VERSION [--script FILE] [--store URL|PATH | --db PATH] [--json]` and
-// `weft replay --runs FILTER --against …`: a run's input on another definition, in virtual time,
-// every call answered from the run's recordings (engine/evolution/replay-run.ts), stored apart
-// as a run of kind replay, compared with the source (weft compare's text) and given a verdict.
-// docs/evolution.md "Replay" is the contract: verdicts, exit codes, JSON shapes.
+// `weft replay RUN --against FILE|WORKFLOW@VERSION [--script FILE] [--store URL|PATH | --db PATH]
+// [--json]` and `weft replay --runs FILTER --against …`: a run's input on another definition, in
+// virtual time, every call answered from the run's recordings (engine/evolution/replay-run.ts),
+// stored apart as a run of kind replay, compared with the source (weft compare's text) and given a
+// verdict. docs/evolution.md "Replay" is the contract: verdicts, exit codes, JSON shapes.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ReplayBatchResult, ReplayFilter, ReplayResult } from '../../../shared/api/replay-result.ts';

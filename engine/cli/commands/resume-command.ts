@@ -1,4 +1,5 @@
-// `weft resume [RUN] [--store URL|PATH | --db PATH] [--json]`: continues unfinished runs after a stop or a crash.
+// `weft resume [RUN] [--store URL|PATH | --db PATH] [--json]`: continues unfinished runs after a
+// stop or a crash.
 import { existsSync } from 'node:fs';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';

@@ -1,6 +1,7 @@
-// `weft revise RUN --input JSON|@file [--dry-run] [--store URL|PATH | --db PATH] [--json]`: a new input revision for
-// a run. The plan (what runs again, what keeps its evidence, what waits for a decision) is printed
-// before the revision acts; --dry-run prints only the plan and changes nothing.
+// `weft revise RUN --input JSON|@file [--dry-run] [--store URL|PATH | --db PATH] [--json]`: a new
+// input revision for a run. The plan (what runs again, what keeps its evidence, what waits for a
+// decision) is printed before the revision acts; --dry-run prints only the plan and changes
+// nothing.
 import type { RevisePlan } from '../../../shared/api/input-commands.ts';
 import type { JsonValue } from '../../../shared/api/json-value.ts';
 import type { Command } from '../command.ts';

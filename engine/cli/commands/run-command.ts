@@ -1,5 +1,5 @@
-// `weft run FILE [--input JSON|@file] [--store URL|PATH | --db PATH] [--json]`: runs a workflow until it ends or
-// only waiting work remains.
+// `weft run FILE [--input JSON|@file] [--store URL|PATH | --db PATH] [--json]`: runs a workflow
+// until it ends or only waiting work remains.
 import { dirname, resolve } from 'node:path';
 import { hasErrors } from '../../../shared/validator/diagnostic.ts';
 import type { Command } from '../command.ts';

@@ -1,7 +1,7 @@
-// `weft stats [WORKFLOW] [--store URL|PATH | --db PATH] [--version N] [--runs N] [--json]`: a workflow's figures over
-// its runs (rates, branch frequencies, step latencies, cost per day and step) and each run's time
-// split, all folded from the event log (docs/metrics.md); without WORKFLOW, what every workflow
-// cost, and each UTC day across them.
+// `weft stats [WORKFLOW] [--store URL|PATH | --db PATH] [--version N] [--runs N] [--json]`: a
+// workflow's figures over its runs (rates, branch frequencies, step latencies, cost per day and
+// step) and each run's time split, all folded from the event log (docs/metrics.md); without
+// WORKFLOW, what every workflow cost, and each UTC day across them.
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RunMetrics } from '../../metrics/run-metrics.ts';
