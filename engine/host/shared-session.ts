@@ -11,6 +11,7 @@
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PgCoordination, WORK_CHANNEL, isLeaseLost } from '../store/pg/pg-coordination.ts';
+import { SLOT_CHANNEL } from '../store/pg/pg-coordination-sql.ts';
 import { storeLocator, describeStore } from '../store/store-locator.ts';
 import { StoreError } from '../store/store-error.ts';
 import { buildEngine, sessionService } from './engine-build.ts';
@@ -19,8 +20,8 @@ import type { EngineSession, HostOptions, SessionMode } from './host-types.ts';
 /** The default ttl of an engine's registration: dead 5 s after its last heartbeat. */
 export const DEFAULT_TTL_MS = 5_000;
 
-/** How many runs one claim takes at most. */
-const CLAIM_BATCH = 32;
+/** How many runs one claim takes at most; the next batch waits a turn of the event loop, so workers woken together share the work. */
+const CLAIM_BATCH = 8;
 
 /** The ttl an engine registers with: SharedOptions.ttlMs, else $WEFT_LEASE_TTL_MS, else 5 s. */
 function ttlOf(given: number | undefined, env: NodeJS.ProcessEnv): number {
@@ -60,6 +61,8 @@ export async function openSharedSession(url: string, mode: SessionMode, env: Nod
     acquire: (runId) => coordination.acquire(runId),
     // Two heartbeats may be missed before a launch is refused; the third would be the ttl.
     mayLaunch: () => performance.now() - lastBeat < ttlMs / 2,
+    takeSlot: (slot, limit) => coordination.takeSlot(slot, limit),
+    releaseSlot: (slot) => coordination.releaseSlot(slot),
     ...(shared.intake === true ? { handOff: (runIds: readonly string[]) => coordination.release(runIds) } : {}),
   });
   const heartbeat = setInterval(() => {
@@ -73,6 +76,7 @@ export async function openSharedSession(url: string, mode: SessionMode, env: Nod
   }, Math.max(50, Math.floor(ttlMs / 4)));
   heartbeat.unref();
   const claims = shared.claim === true ? claimLoop(coordination, engine, ttlMs, () => fatal !== undefined, log) : undefined;
+  const slots = shared.intake === true ? undefined : slotWatch(coordination, engine, ttlMs);
   let closed = false;
   return {
     store,
@@ -87,6 +91,7 @@ export async function openSharedSession(url: string, mode: SessionMode, env: Nod
       if (closed) return;
       closed = true;
       claims?.stop();
+      slots?.stop();
       if (fatal === undefined && o.drain !== false) await engine.drain();
       clearInterval(heartbeat);
       engine.close();
@@ -115,21 +120,20 @@ function claimLoop(coordination: PgCoordination, engine: { load(runId: string): 
   const claim = (): void => {
     scheduled = false;
     if (stopped()) return;
+    let ids: string[];
     try {
-      for (;;) {
-        const ids = coordination.claim(CLAIM_BATCH);
-        for (const id of ids) {
-          try {
-            engine.load(id);
-          } catch (e) {
-            log(`run ${id} could not be loaded: ${e instanceof Error ? e.message : String(e)}`);
-          }
-        }
-        if (ids.length < CLAIM_BATCH || stopped()) return;
-      }
+      ids = coordination.claim(CLAIM_BATCH);
     } catch {
-      // The database is unreachable now: the next poll tries again.
+      return; // the database is unreachable now: the next poll tries again
     }
+    for (const id of ids) {
+      try {
+        engine.load(id);
+      } catch (e) {
+        log(`run ${id} could not be loaded: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    if (ids.length === CLAIM_BATCH) soon();
   };
   const soon = (): void => {
     if (scheduled) return;
@@ -144,6 +148,33 @@ function claimLoop(coordination: PgCoordination, engine: { load(runId: string): 
   }
   const poll = setInterval(soon, Math.max(50, Math.floor(ttlMs / 4)));
   soon();
+  return {
+    stop() {
+      clearInterval(poll);
+      try {
+        unlisten?.();
+      } catch {
+        // The connection is gone: so is its LISTEN.
+      }
+    },
+  };
+}
+
+/**
+ * Attempts queued for a slot of a resource's pool try again when another engine frees one (its
+ * commit notifies), and every ttl/4 in case a notification was missed or a dead engine's slots
+ * stopped counting.
+ */
+function slotWatch(coordination: PgCoordination, engine: { retrySlots(): void }, ttlMs: number): { stop(): void } {
+  const retry = (): void => engine.retrySlots();
+  let unlisten: (() => void) | undefined;
+  try {
+    unlisten = coordination.listen(SLOT_CHANNEL, retry);
+  } catch {
+    // No LISTEN now: the poll retries.
+  }
+  const poll = setInterval(retry, Math.max(50, Math.floor(ttlMs / 4)));
+  poll.unref();
   return {
     stop() {
       clearInterval(poll);

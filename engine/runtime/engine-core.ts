@@ -73,6 +73,7 @@ export class EngineCore implements RunPort {
         if (durable) this.needDurable = true;
         this.launches.push(l);
       },
+      ...(o.shared === undefined ? {} : { shared: o.shared }),
     }, o.prices);
     this.router = parts.router?.(this, this.attempts) ?? new StepRouter(this, this.attempts);
     this.projector = new RunProjector(o.store);

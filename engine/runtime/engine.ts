@@ -104,6 +104,11 @@ export class Engine {
     return this.core.idle;
   }
 
+  /** Attempts queued for a slot of a resource's pool try again: another engine sharing the store freed one. */
+  retrySlots(): void {
+    this.core.attempts.pools.retryQueued();
+  }
+
   /** Each provider's circuit as this engine sees it now (docs/routing.md "Circuits"). */
   providerCircuits(): ProviderCircuits {
     return this.core.attempts.circuits.snapshot(this.core.clock.now());

@@ -51,6 +51,22 @@ export interface SharedStore {
    * holds with nothing running are handed to the workers through this, and forgotten here.
    */
   handOff?(runIds: readonly string[]): void;
+  /**
+   * limits.concurrency across every engine of the store: takes a slot of the resource's pool for
+   * one step activation, or answers false when `limit` are taken (the attempt queues, and tries
+   * again when retrySlots() is called).
+   */
+  takeSlot?(slot: SharedSlot, limit: number): boolean;
+  /** Frees the slot in the commit that records the attempt's end. */
+  releaseSlot?(slot: SharedSlot): void;
+}
+
+/** One step activation's place in a resource's pool, shared by the store's engines. */
+export interface SharedSlot {
+  pool: string;
+  runId: string;
+  stepId: string;
+  activation: number;
 }
 
 /** How an attempt ended, waiting to be recorded in the run's next tick. */

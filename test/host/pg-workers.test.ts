@@ -4,6 +4,8 @@
 // is refused to a third, naming it; an engine whose lease was taken over writes nothing more for
 // the run (its commit fails with WF001, and the engine stops), while the new owner finishes it.
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,3 +125,85 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'engines sh
     expect(decided.map((e) => JSON.stringify(e.data))).toEqual([expect.stringContaining('bea-at-b')]);
   });
 });
+
+describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'limits.concurrency across engines sharing a PostgreSQL store', () => {
+  let pg: TestPg;
+  let server: Server;
+  let base = '';
+  let inFlight = 0;
+  let most = 0;
+  let served = 0;
+  const dir = mkdtempSync(join(tmpdir(), 'weft-pg-limits-'));
+  const env = { ...process.env, WEFT_CONFIG_DIR: join(dir, 'config'), WEFT_ARTIFACTS_DIR: join(dir, 'artifacts') };
+  const sessions: EngineSession[] = [];
+
+  beforeAll(async () => {
+    pg = await openTestPg();
+    server = createServer((req, res) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      // Held a while, so that attempts overlap whenever the engines let them.
+      setTimeout(() => {
+        inFlight--;
+        served++;
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      }, 40);
+      req.resume();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    writeFileSync(join(dir, 'limited.weft.json'), JSON.stringify({
+      format: 'weft/v1',
+      id: 'limited',
+      version: 1,
+      name: 'Limited',
+      limits: { concurrency: { api: 3 } },
+      steps: [
+        { id: 'call', kind: 'http', resource: 'api', config: { method: 'GET', url: `${base}/call` } },
+        { id: 'done', kind: 'end' },
+      ],
+      edges: [{ id: 'e1', from: 'call', to: 'done' }],
+    }));
+  });
+  afterAll(async () => {
+    for (const s of sessions) await s.close().catch(() => undefined);
+    await new Promise((r) => server.close(r));
+    await pg.close();
+  });
+
+  it('a limit of 3 on a resource holds across 3 workers with 30 runs, and every run succeeds', async () => {
+    const schema = (await pg.newSchema()).name;
+    const url = `${pg.url}?schema=${schema}`;
+    const intake = await openEngineSession(url, 'test', 'create', env, { shared: { role: 'serve', intake: true, ttlMs: 5_000 } });
+    sessions.push(intake);
+    for (let k = 0; k < 3; k++) sessions.push(await openEngineSession(url, 'test', 'create', env, { shared: { role: 'worker', claim: true, ttlMs: 5_000 } }));
+    const service = intake.service({ workspace: dir });
+    const ids: string[] = [];
+    for (let k = 0; k < 30; k++) ids.push((await service.startRun({ workflow: 'limited', input: {} })).runId);
+    await waitUntil(() => ids.every((id) => intake.store.getRun(id)?.state === 'succeeded'), 'all 30 runs succeed');
+    expect(served).toBe(30);
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(3);
+    // The log agrees: in commit order, never more than 3 attempts of the resource started and not ended.
+    let open = 0;
+    let peak = 0;
+    for (const e of intake.store.readEventsAfter(0)) {
+      if (e.event.step !== 'call') continue;
+      if (e.event.type === 'attempt_started') peak = Math.max(peak, ++open);
+      if (e.event.type === 'attempt_succeeded' || e.event.type === 'attempt_failed') open--;
+    }
+    expect(peak).toBeLessThanOrEqual(3);
+    const owners = new Set(Object.values(leasesOf(pg.url, schema)));
+    expect(owners.size).toBeGreaterThan(1);
+  });
+});
+
+function leasesOf(url: string, schema: string): Record<string, string | null> {
+  const db = openPgDb(url, { schema, create: false });
+  try {
+    const rows = db.prepare('SELECT run_id, owner FROM run_leases ORDER BY run_id').all() as { run_id: string; owner: string | null }[];
+    return Object.fromEntries(rows.map((r) => [r.run_id, r.owner]));
+  } finally {
+    db.close();
+  }
+}

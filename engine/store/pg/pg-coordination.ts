@@ -9,7 +9,7 @@ import { FINISHED_RUN_STATES } from '../../../shared/definition/names.ts';
 import type { CommitBatch } from '../unit-of-work.ts';
 import { StoreError } from '../store-error.ts';
 import type { PgDb } from './pg-db.ts';
-import { LEASE_LOST_CODE } from './pg-coordination-sql.ts';
+import { LEASE_LOST_CODE, SLOT_CHANNEL } from './pg-coordination-sql.ts';
 
 /** What a registered engine is: a `weft worker`, a `weft serve`, or a command of the CLI driving runs for a while. */
 export type WorkerRole = 'worker' | 'serve' | 'command';
@@ -18,6 +18,14 @@ export type WorkerRole = 'worker' | 'serve' | 'command';
 export const WORK_CHANNEL = 'weft_work';
 
 const UNFINISHED = `r.state NOT IN (${FINISHED_RUN_STATES.map((s) => `'${s}'`).join(', ')})`;
+
+/** One step activation's slot of a resource's pool (the engine's SharedSlot). */
+export interface SharedSlot {
+  pool: string;
+  runId: string;
+  stepId: string;
+  activation: number;
+}
 
 /** A live worker, as the app's header and `weft workers` show it. */
 export interface WorkerRow {
@@ -36,6 +44,8 @@ export function isLeaseLost(e: unknown): boolean {
 
 export class PgCoordination {
   readonly workerId: string;
+  /** Slots whose attempts ended in the batch being built: freed by its commit (fence()). */
+  private releases: SharedSlot[] = [];
 
   /**
    * `ttlMs`: how long after its last heartbeat this engine counts as dead, and its runs may be
@@ -120,6 +130,17 @@ export class PgCoordination {
     this.query(`SELECT pg_notify('${WORK_CHANNEL}', '')`);
   }
 
+  /** Takes a slot of `slot.pool` for one step activation if fewer than `limit` live engines' slots are taken (its own transaction). */
+  takeSlot(slot: SharedSlot, limit: number): boolean {
+    const { rows } = this.query('SELECT weft_take_slot($1, $2, $3, $4, $5, $6) AS ok', [this.workerId, slot.pool, limit, slot.runId, slot.stepId, slot.activation]);
+    return rows[0]?.['ok'] === true;
+  }
+
+  /** The slot is freed by the next commit, the one recording its attempt's end. */
+  releaseSlot(slot: SharedSlot): void {
+    this.releases.push(slot);
+  }
+
   /** Calls `heard` on each notification on `channel`, and when notifications may have been missed (a lost connection); answers the stop. */
   listen(channel: string, heard: () => void): () => void {
     return this.db.pg.listen(channel, heard, heard);
@@ -143,6 +164,17 @@ export class PgCoordination {
    * nothing, if any run it writes for is no longer this engine's.
    */
   fence(batch: CommitBatch): void {
+    const releases = this.releases;
+    this.releases = [];
+    if (releases.length > 0) {
+      this.db.write('weft_slots release', 'DELETE FROM weft_slots WHERE (pool, run_id, step_id, activation) IN (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]))', [
+        releases.map((r) => r.pool),
+        releases.map((r) => r.runId),
+        releases.map((r) => r.stepId),
+        releases.map((r) => r.activation),
+      ]);
+      this.db.write('weft_slot notify', `SELECT pg_notify('${SLOT_CHANNEL}', '')`, []);
+    }
     if (batch.events.length === 0) return;
     const runs = new Set<string>();
     const created: string[] = [];
