@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PgCoordination, WORK_CHANNEL, isLeaseLost } from '../store/pg/pg-coordination.ts';
 import { SLOT_CHANNEL } from '../store/pg/pg-coordination-sql.ts';
+import type { ReleasedRun } from '../runtime/run-release.ts';
 import { storeLocator, describeStore } from '../store/store-locator.ts';
 import { StoreError } from '../store/store-error.ts';
 import { buildEngine, sessionService } from './engine-build.ts';
@@ -63,7 +64,9 @@ export async function openSharedSession(url: string, mode: SessionMode, env: Nod
     mayLaunch: () => performance.now() - lastBeat < ttlMs / 2,
     takeSlot: (slot, limit) => coordination.takeSlot(slot, limit),
     releaseSlot: (slot) => coordination.releaseSlot(slot),
-    ...(shared.intake === true ? { handOff: (runIds: readonly string[]) => coordination.release(runIds) } : {}),
+    // Commands keep what they drive until they close (leave() gives it all back); the others give back what only waits.
+    ...(shared.intake === true ? { intake: true } : {}),
+    ...(shared.intake === true || shared.claim === true ? { release: (runs: readonly ReleasedRun[]) => coordination.release(runs) } : {}),
   });
   const heartbeat = setInterval(() => {
     if (fatal !== undefined) return;

@@ -29,6 +29,7 @@ import { RunLifecycle } from './run-lifecycle.ts';
 import type { EventExtra, RunPort } from './run-port.ts';
 import { RunProjector } from './run-projection.ts';
 import { workflowsToDequeue } from './run-slots.ts';
+import { releaseWake, type ReleasedRun } from './run-release.ts';
 import { applyEvent } from '../../shared/run/apply-event.ts';
 import { type Evidence, type RunModel, type StepRuntime } from '../../shared/run/run-model.ts';
 import { isRunSettled } from './run-settled.ts';
@@ -85,7 +86,7 @@ export class EngineCore implements RunPort {
       recheck: (live, stepId) => this.attempts.resumeCheck(live, stepId),
     });
     // An intake engine writes runs' starts and operators' actions, and leaves every attempt to the workers.
-    if (o.shared?.handOff !== undefined) this.draining = true;
+    if (o.shared?.intake === true) this.draining = true;
   }
 
   /** Set by drain(): attempts that would start a process, request or child run wait for the next engine. */
@@ -328,7 +329,7 @@ export class EngineCore implements RunPort {
     this.launches = [];
     if (!this.closed) for (const l of launches) this.launch(l);
     for (const live of advanced) this.wake(live);
-    if (this.o.shared?.handOff !== undefined) this.handOff(this.o.shared.handOff);
+    if (this.o.shared?.release !== undefined) this.release(this.o.shared.release, this.o.shared.intake === true);
     if (this.dirtyRuns.size > 0) this.kick();
     else this.wakeDrain();
   }
@@ -392,27 +393,37 @@ export class EngineCore implements RunPort {
   disarm(live: LiveRun, stepId: string): void {
     live.timers.get(stepId)?.();
     live.timers.delete(stepId);
+    live.dues.delete(stepId);
   }
 
   arm(live: LiveRun, stepId: string, dueAt: number): void {
     live.timers.get(stepId)?.();
+    live.dues.set(stepId, dueAt);
     live.timers.set(stepId, this.o.clock.setTimer(dueAt - this.o.clock.now(), () => {
       live.timers.delete(stepId);
+      live.dues.delete(stepId);
       live.due.push(stepId);
       this.markDirty(live);
     }));
   }
 
-  /** An intake engine's runs with nothing running or queued go to the workers, and leave this engine. */
-  private handOff(give: (runIds: readonly string[]) => void): void {
-    const idle = [...this.runs.values()].filter((l) => !this.dirtyRuns.has(l.model.runId) && l.running.size === 0 && l.inbox.length === 0 && l.actions.length === 0);
-    if (idle.length === 0) return;
-    for (const live of idle) {
+  /** Runs given back to the shared store (run-release.ts) leave this engine: another takes them up when due. */
+  private release(give: (runs: readonly ReleasedRun[]) => void, intake: boolean): void {
+    const now = this.o.clock.now();
+    const released: ReleasedRun[] = [];
+    for (const live of this.runs.values()) {
+      if (this.dirtyRuns.has(live.model.runId) || isTerminal(live.model.state)) continue;
+      const wakeAt = releaseWake(live, now, { intake });
+      if (wakeAt !== undefined) released.push({ runId: live.model.runId, wakeAt });
+    }
+    if (released.length === 0) return;
+    for (const { runId } of released) {
+      const live = this.runs.get(runId) as LiveRun;
       for (const cancel of live.timers.values()) cancel();
       stopEscalations(live);
-      this.runs.delete(live.model.runId);
+      this.runs.delete(runId);
     }
-    give(idle.map((l) => l.model.runId));
+    give(released);
   }
 
   /** Starts an executor attempt whose start is committed; its result comes back through the inbox. */

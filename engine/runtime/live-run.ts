@@ -1,5 +1,6 @@
 // A run the engine holds in memory while it drives it: its model (the fold of its log) and the
 // scheduler's work lists (steps to check, ready, due, results to record, actions to apply).
+import type { ReleasedRun } from './run-release.ts';
 import type { ArtifactStore } from '../artifacts/artifact-store.ts';
 import type { PolicySnapshot } from '../../shared/policy/policy-schema.ts';
 import type { StepKind } from '../../shared/definition/names.ts';
@@ -47,10 +48,15 @@ export interface SharedStore {
   /** False once this engine may have lost its runs (its heartbeat lapsed): it starts no attempt, and stops. */
   mayLaunch(): boolean;
   /**
-   * An intake engine (`weft serve --no-worker`) starts no attempt: after each commit, the runs it
-   * holds with nothing running are handed to the workers through this, and forgotten here.
+   * An intake engine (`weft serve --no-worker`) starts no attempt: every run it writes is given
+   * back to the workers once nothing of it is in flight.
    */
-  handOff?(runIds: readonly string[]): void;
+  intake?: boolean;
+  /**
+   * Gives back runs after a commit (run-release.ts decides which: all of an intake's, a worker's
+   * that only wait); they are forgotten here. None: the engine keeps every run it holds.
+   */
+  release?(runs: readonly ReleasedRun[]): void;
   /**
    * limits.concurrency across every engine of the store: takes a slot of the resource's pool for
    * one step activation, or answers false when `limit` are taken (the attempt queues, and tries
@@ -104,6 +110,8 @@ export interface LiveRun {
   due: string[];
   running: Map<string, { controller: AbortController; cancelTimeout: (() => void) | undefined }>;
   timers: Map<string, () => void>;
+  /** When each timer armed through RunPort.arm is due (a run given back to a shared store is taken up again then). */
+  dues: Map<string, number>;
   /**
    * The run's one timer for its policy's escalations after time (policy-escalation.ts), armed for
    * the earliest deadline of its unfinished steps: a step's attempt arms it only when its own is
@@ -164,6 +172,7 @@ export function newLiveRun(model: RunModel): LiveRun {
     running: new Map(),
     timers: new Map(),
     escalations: { timer: undefined },
+    dues: new Map(),
     spent: undefined,
     touched: new Set(),
     waiters: [],

@@ -161,6 +161,7 @@ export class RunLifecycle {
     const revision = live.model.inputRevision + 1;
     for (const cancel of live.timers.values()) cancel();
     live.timers.clear();
+    live.dues.clear();
     live.due = [];
     live.ready = [];
     this.port.emit(live, 'run_input_revised', { inputRevision: revision, input }, { reason: `input revision ${revision}` });

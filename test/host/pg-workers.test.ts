@@ -87,6 +87,20 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'engines sh
     expect(intake.shared?.workers().map((w) => w.role).sort()).toEqual(['serve', 'worker']);
   });
 
+  it('a worker gives back a run that waits on a person; the intake acts on it, and a worker finishes it', async () => {
+    const schema = (await pg.newSchema()).name;
+    const url = `${pg.url}?schema=${schema}`;
+    const intake = await open(url, { role: 'serve', intake: true, ttlMs: 2_000 });
+    await open(url, { role: 'worker', claim: true, ttlMs: 2_000 });
+    const service = intake.service({ workspace: dir });
+    const { runId } = await service.startRun({ workflow: 'approve', input: {} });
+    await waitUntil(() => intake.store.getRun(runId)?.state === 'waiting' && leases(pg.url, schema)[runId] === null, 'the worker gives the waiting run back');
+    await service.decide(runId, 'ask', { action: 'approve', by: 'ana' });
+    await waitUntil(() => intake.store.getRun(runId)?.state === 'succeeded', 'a worker finishes the approved run');
+    const decided = intake.store.readEvents(runId).filter((e) => e.type === 'task_decided');
+    expect(decided).toHaveLength(1);
+  });
+
   it('refuses to act on a run another live engine drives, naming it', async () => {
     const schema = (await pg.newSchema()).name;
     const url = `${pg.url}?schema=${schema}`;

@@ -5,7 +5,8 @@
 // - `weft_workers`: one row per live engine (a worker, or `weft serve`), heartbeated on the
 //   database's clock. A row whose heartbeat is older than its ttl is a dead worker; a worker that
 //   finds its own row stale stops (it may have been taken over) and registers again under a new id.
-// - `run_leases`: which worker drives each unfinished run. The owner id is unique per registration,
+// - `run_leases`: which worker drives each unfinished run, and for a run no worker holds, when one
+//   should take it up (`wake_at`: 0 at once, a time, or NULL when someone acts on it). The owner id is unique per registration,
 //   so it is also the fencing token: every commit of an engine on PostgreSQL first calls
 //   weft_fence, which locks the lease rows of the runs the commit writes (FOR SHARE) and raises
 //   WF001 if any of them is no longer the committer's. A takeover updates those rows, so it waits
@@ -37,7 +38,7 @@ export const SLOT_CHANNEL = 'weft_slot';
 export const COORDINATION_TABLES: readonly string[] = ['weft_workers', 'run_leases', 'weft_slots'];
 
 /** The coordination object made last: a store without it gets COORDINATION_SQL (again: it is idempotent). */
-export const COORDINATION_LAST = 'weft_slots';
+export const COORDINATION_LAST = 'run_leases_due';
 
 export const COORDINATION_SQL = `
   CREATE OR REPLACE FUNCTION weft_now_ms() RETURNS bigint LANGUAGE sql VOLATILE AS
@@ -57,7 +58,9 @@ export const COORDINATION_SQL = `
     claims integer NOT NULL DEFAULT 0,
     claimed_at bigint
   );
+  ALTER TABLE run_leases ADD COLUMN IF NOT EXISTS wake_at bigint DEFAULT 0;
   CREATE INDEX IF NOT EXISTS run_leases_owner ON run_leases (owner);
+  CREATE INDEX IF NOT EXISTS run_leases_due ON run_leases (wake_at) WHERE owner IS NULL;
   CREATE OR REPLACE FUNCTION weft_events_notify() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
     PERFORM pg_notify('weft_log_' || current_schema(), '');

@@ -88,7 +88,8 @@ export class PgCoordination {
       `UPDATE run_leases l SET owner = $1, claims = l.claims + 1, claimed_at = weft_now_ms()
        WHERE l.run_id IN (
          SELECT c.run_id FROM run_leases c JOIN runs r ON r.id = c.run_id LEFT JOIN weft_workers w ON w.id = c.owner
-         WHERE ${UNFINISHED} AND r.kind = 'run' AND (c.owner IS NULL OR w.id IS NULL OR w.heartbeat_at < weft_now_ms() - w.ttl_ms)
+         WHERE ${UNFINISHED} AND r.kind = 'run'
+           AND ((c.owner IS NULL AND c.wake_at <= weft_now_ms()) OR (c.owner IS NOT NULL AND (w.id IS NULL OR w.heartbeat_at < weft_now_ms() - w.ttl_ms)))
          ORDER BY r.created_at, c.run_id LIMIT $2 FOR UPDATE OF c SKIP LOCKED)
        RETURNING l.run_id`,
       [this.workerId, limit],
@@ -116,16 +117,22 @@ export class PgCoordination {
     throw new StoreError('locked', `run ${runId} is being driven by ${who}; act on it through that engine's weft serve, or stop it (its runs pass to the other workers) and try again`);
   }
 
-  /** Gives runs back (they wait for any worker to claim them), and tells the free workers. */
-  release(runIds: readonly string[]): void {
-    if (runIds.length === 0) return;
-    this.query('UPDATE run_leases SET owner = NULL WHERE run_id = ANY($1::text[]) AND owner = $2', [runIds, this.workerId]);
-    this.query(`SELECT pg_notify('${WORK_CHANNEL}', '')`);
+  /**
+   * Gives runs back: each is claimed by a worker once its `wakeAt` comes (0: at once; null: only
+   * when someone acts on it, through acquire), and the free workers are told.
+   */
+  release(runs: readonly { runId: string; wakeAt: number | null }[]): void {
+    if (runs.length === 0) return;
+    this.query(
+      'UPDATE run_leases l SET owner = NULL, wake_at = r.wake_at FROM unnest($1::text[], $2::bigint[]) AS r(run_id, wake_at) WHERE l.run_id = r.run_id AND l.owner = $3',
+      [runs.map((r) => r.runId), runs.map((r) => r.wakeAt), this.workerId],
+    );
+    if (runs.some((r) => r.wakeAt === 0)) this.query(`SELECT pg_notify('${WORK_CHANNEL}', '')`);
   }
 
   /** Leaves: every run it holds is given back and its row deleted (a worker stopping cleanly). */
   leave(): void {
-    this.query('UPDATE run_leases SET owner = NULL WHERE owner = $1', [this.workerId]);
+    this.query('UPDATE run_leases SET owner = NULL, wake_at = 0 WHERE owner = $1', [this.workerId]);
     this.query('DELETE FROM weft_workers WHERE id = $1', [this.workerId]);
     this.query(`SELECT pg_notify('${WORK_CHANNEL}', '')`);
   }
