@@ -1,6 +1,5 @@
 // A run the engine holds in memory while it drives it: its model (the fold of its log) and the
 // scheduler's work lists (steps to check, ready, due, results to record, actions to apply).
-import type { ReleasedRun } from './run-release.ts';
 import type { ArtifactStore } from '../artifacts/artifact-store.ts';
 import type { PolicySnapshot } from '../../shared/policy/policy-schema.ts';
 import type { StepKind } from '../../shared/definition/names.ts';
@@ -65,6 +64,12 @@ export interface SharedStore {
   takeSlot?(slot: SharedSlot, limit: number): boolean;
   /** Frees the slot in the commit that records the attempt's end. */
   releaseSlot?(slot: SharedSlot): void;
+}
+
+/** A run given back to a shared store (run-release.ts): when it should be taken up again (ms since the epoch), or null: when someone acts on it. */
+export interface ReleasedRun {
+  runId: string;
+  wakeAt: number | null;
 }
 
 /** One step activation's place in a resource's pool, shared by the store's engines. */

@@ -8,11 +8,7 @@
 // this engine cannot date (a budget day's) stays.
 import type { LiveRun } from './live-run.ts';
 
-/** A run given back: when it should be taken up again (ms since the epoch), or null: when someone acts on it. */
-export interface ReleasedRun {
-  runId: string;
-  wakeAt: number | null;
-}
+export type { ReleasedRun } from './live-run.ts';
 
 /** A worker keeps a run whose next timer is due sooner than this (giving it back would cost more than it saves). */
 export const KEEP_IF_DUE_WITHIN_MS = 60_000;
