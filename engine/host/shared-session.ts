@@ -11,7 +11,7 @@
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PgCoordination, WORK_CHANNEL, isLeaseLost } from '../store/pg/pg-coordination.ts';
-import { SLOT_CHANNEL } from '../store/pg/pg-coordination-sql.ts';
+import { POKE_CHANNEL, SLOT_CHANNEL } from '../store/pg/pg-coordination-sql.ts';
 import type { ReleasedRun } from '../runtime/run-release.ts';
 import { storeLocator, describeStore } from '../store/store-locator.ts';
 import { StoreError } from '../store/store-error.ts';
@@ -64,6 +64,13 @@ export async function openSharedSession(url: string, mode: SessionMode, env: Nod
     mayLaunch: () => performance.now() - lastBeat < ttlMs / 2,
     takeSlot: (slot, limit) => coordination.takeSlot(slot, limit),
     releaseSlot: (slot) => coordination.releaseSlot(slot),
+    poke: (runIds) => {
+      try {
+        coordination.poke(runIds);
+      } catch {
+        // The database is unreachable: the holder looks again when it next loads the run.
+      }
+    },
     // Commands keep what they drive until they close (leave() gives it all back); the others give back what only waits.
     ...(shared.intake === true ? { intake: true } : {}),
     ...(shared.intake === true || shared.claim === true ? { release: (runs: readonly ReleasedRun[]) => coordination.release(runs) } : {}),
@@ -80,6 +87,7 @@ export async function openSharedSession(url: string, mode: SessionMode, env: Nod
   heartbeat.unref();
   const claims = shared.claim === true ? claimLoop(coordination, engine, ttlMs, () => fatal !== undefined, log) : undefined;
   const slots = shared.intake === true ? undefined : slotWatch(coordination, engine, ttlMs);
+  const pokes = pokeWatch(coordination, engine);
   let closed = false;
   return {
     store,
@@ -95,6 +103,7 @@ export async function openSharedSession(url: string, mode: SessionMode, env: Nod
       closed = true;
       claims?.stop();
       slots?.stop();
+      pokes();
       if (fatal === undefined && o.drain !== false) await engine.drain();
       clearInterval(heartbeat);
       engine.close();
@@ -187,5 +196,24 @@ function slotWatch(coordination: PgCoordination, engine: { retrySlots(): void },
         // The connection is gone: so is its LISTEN.
       }
     },
+  };
+}
+
+/** Pokes from other engines (engine-core acquire): a run held here looks again at what it waits for. */
+function pokeWatch(coordination: PgCoordination, engine: { resumeWaits(runId: string): void }): () => void {
+  let unlisten: (() => void) | undefined;
+  try {
+    unlisten = coordination.listen(POKE_CHANNEL, (runId) => {
+      if (runId !== '') engine.resumeWaits(runId);
+    });
+  } catch {
+    // No LISTEN now: a poked run is looked at again when it is next loaded.
+  }
+  return () => {
+    try {
+      unlisten?.();
+    } catch {
+      // The connection is gone: so is its LISTEN.
+    }
   };
 }

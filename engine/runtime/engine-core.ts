@@ -132,7 +132,7 @@ export class EngineCore implements RunPort {
     if (this.o.store.isReplayRun(runId)) throw new StoreError('refused', `run ${runId} is a replay (weft replay): it is a record of a virtual run, and nothing can act on it; act on the run it replays`);
     // Sharing the store: an unfinished run becomes this engine's before its log is read (a finished one is only looked at).
     const stored = this.o.shared === undefined ? undefined : this.o.store.getRun(runId)?.state;
-    if (stored !== undefined && !isFinishedRunState(stored)) this.o.shared?.acquire(runId);
+    if (stored !== undefined && !isFinishedRunState(stored)) this.acquire(runId);
     const model = foldStoredRun(this.o.store, runId, log);
     this.o.store.knownLastSeq(runId, model.lastSeq);
     const live = this.live(model);
@@ -234,6 +234,43 @@ export class EngineCore implements RunPort {
     this.projector.projectPending();
     this.o.store.flush(this.needDurable);
     this.needDurable = false;
+    this.sendPokes();
+  }
+
+  /**
+   * Takes a run from the shared store before loading it. One another live engine drives is
+   * refused; that engine is poked after this engine's next commit, so it looks again at what the
+   * run waits for (a child that ended here, an event stored here) rather than miss it.
+   */
+  private acquire(runId: string): void {
+    try {
+      this.o.shared?.acquire(runId);
+    } catch (e) {
+      if (e instanceof StoreError && e.code === 'locked') this.pokes.add(runId);
+      throw e;
+    }
+  }
+
+  private readonly pokes = new Set<string>();
+
+  /** Sends the pokes owed (after a commit: what the poked engine should see is written). */
+  sendPokes(): void {
+    if (this.pokes.size === 0) return;
+    const ids = [...this.pokes];
+    this.pokes.clear();
+    this.o.shared?.poke?.(ids);
+  }
+
+  /** Another engine asked: the run's waiting steps look again at what they wait for (handlers' resume, as after a load). */
+  resumeWaits(runId: string): void {
+    const live = this.runs.get(runId);
+    if (live === undefined || this.fatal !== undefined) return;
+    for (const s of live.model.steps.values()) {
+      const kind = live.index.steps.get(s.id)?.kind;
+      const handler = s.state === 'waiting' && kind !== undefined ? this.handlers.get(kind) : undefined;
+      if (handler?.resume !== undefined) live.actions.push(() => handler.resume?.(live, s.id) ?? Promise.resolve());
+    }
+    this.markDirty(live);
   }
 
   emit<T extends EventType>(live: LiveRun, type: T, data: EventData<T>, extra: EventExtra = {}): RunEvent<T> {
@@ -316,6 +353,7 @@ export class EngineCore implements RunPort {
       this.projector.projectPending();
       this.o.store.flush(this.needDurable);
       this.needDurable = false;
+      this.sendPokes();
       this.actions.committed();
     } catch (e) {
       this.ticking = false;

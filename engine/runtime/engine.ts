@@ -104,6 +104,11 @@ export class Engine {
     return this.core.idle;
   }
 
+  /** Another engine sharing the store asks: the run's waiting steps look again at what they wait for. */
+  resumeWaits(runId: string): void {
+    this.core.resumeWaits(runId);
+  }
+
   /** Attempts queued for a slot of a resource's pool try again: another engine sharing the store freed one. */
   retrySlots(): void {
     this.core.attempts.pools.retryQueued();
@@ -197,7 +202,10 @@ export class Engine {
    * An event sent from outside: stored (duplicates ignored), then delivered to the oldest loaded
    * run waiting for it. `stored` is awaited between the two (a crash test's pause).
    */
-  sendEvent(e: ExternalEvent, stored?: () => Promise<void>): Promise<{ status: 'delivered' | 'kept' | 'duplicate'; runId?: string }> {
-    return this.events.send(e, stored);
+  async sendEvent(e: ExternalEvent, stored?: () => Promise<void>): Promise<{ status: 'delivered' | 'kept' | 'duplicate'; runId?: string }> {
+    const sent = await this.events.send(e, stored);
+    // Stored: an engine sharing the store that holds the waiting run, poked, delivers it (docs/scale-out.md).
+    this.core.sendPokes();
+    return sent;
   }
 }

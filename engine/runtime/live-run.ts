@@ -64,6 +64,8 @@ export interface SharedStore {
   takeSlot?(slot: SharedSlot, limit: number): boolean;
   /** Frees the slot in the commit that records the attempt's end. */
   releaseSlot?(slot: SharedSlot): void;
+  /** Asks the engines holding these runs to look again at what they wait for (engine-core acquire). */
+  poke?(runIds: readonly string[]): void;
 }
 
 /** A run given back to a shared store (run-release.ts): when it should be taken up again (ms since the epoch), or null: when someone acts on it. */

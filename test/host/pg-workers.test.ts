@@ -29,6 +29,18 @@ const approve = {
   edges: [{ id: 'e1', from: 'ask', to: 'done' }],
 };
 
+const arrive = {
+  format: 'weft/v1',
+  id: 'arrive',
+  version: 1,
+  name: 'Arrive',
+  steps: [
+    { id: 'wait', kind: 'event', config: { name: 'arrived', correlationKey: '"k1"' }, deadlineMs: 86_400_000 },
+    { id: 'done', kind: 'end' },
+  ],
+  edges: [{ id: 'e1', from: 'wait', to: 'done' }],
+};
+
 const pause = {
   format: 'weft/v1',
   id: 'pause',
@@ -48,6 +60,7 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'engines sh
   const sessions: EngineSession[] = [];
   writeFileSync(join(dir, 'approve.weft.json'), JSON.stringify(approve));
   writeFileSync(join(dir, 'pause.weft.json'), JSON.stringify(pause));
+  writeFileSync(join(dir, 'arrive.weft.json'), JSON.stringify(arrive));
 
   beforeAll(async () => {
     pg = await openTestPg();
@@ -99,6 +112,19 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'engines sh
     await waitUntil(() => intake.store.getRun(runId)?.state === 'succeeded', 'a worker finishes the approved run');
     const decided = intake.store.readEvents(runId).filter((e) => e.type === 'task_decided');
     expect(decided).toHaveLength(1);
+  });
+
+  it('an event sent from another engine reaches a run a live engine holds: stored there, delivered by the holder', async () => {
+    const schema = (await pg.newSchema()).name;
+    const url = `${pg.url}?schema=${schema}`;
+    const a = await open(url, { role: 'worker', ttlMs: 60_000 });
+    const b = await open(url, { role: 'command', ttlMs: 60_000 });
+    const { runId } = await a.service({ workspace: dir }).startRun({ workflow: 'arrive', input: {} });
+    expect(await a.engine.settled(runId)).toBe('waiting');
+    const sent = await b.service({ workspace: dir }).sendEvent({ name: 'arrived', key: 'k1', data: { n: 1 } });
+    expect(sent.status).toBe('kept');
+    await waitUntil(() => a.store.getRun(runId)?.state === 'succeeded', 'the holder, poked, delivers the event');
+    expect(a.store.readEvents(runId).filter((e) => e.type === 'event_received')).toHaveLength(1);
   });
 
   it('refuses to act on a run another live engine drives, naming it', async () => {

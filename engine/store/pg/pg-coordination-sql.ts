@@ -34,6 +34,9 @@ export function logChannel(schema: string): string {
 /** The channel a commit that frees a slot of a resource's pool is announced on: queued attempts try again. */
 export const SLOT_CHANNEL = 'weft_slot';
 
+/** The channel an engine asks another to look again at a run it holds (the payload: the run's id). */
+export const POKE_CHANNEL = 'weft_poke';
+
 /** Tables of the coordination (PostgreSQL only, never copied by `weft store copy`). */
 export const COORDINATION_TABLES: readonly string[] = ['weft_workers', 'run_leases', 'weft_slots'];
 

@@ -9,7 +9,7 @@ import { FINISHED_RUN_STATES } from '../../../shared/definition/names.ts';
 import type { CommitBatch } from '../unit-of-work.ts';
 import { StoreError } from '../store-error.ts';
 import type { PgDb } from './pg-db.ts';
-import { LEASE_LOST_CODE, SLOT_CHANNEL } from './pg-coordination-sql.ts';
+import { LEASE_LOST_CODE, POKE_CHANNEL, SLOT_CHANNEL } from './pg-coordination-sql.ts';
 
 /** What a registered engine is: a `weft worker`, a `weft serve`, or a command of the CLI driving runs for a while. */
 export type WorkerRole = 'worker' | 'serve' | 'command';
@@ -148,9 +148,14 @@ export class PgCoordination {
     this.releases.push(slot);
   }
 
-  /** Calls `heard` on each notification on `channel`, and when notifications may have been missed (a lost connection); answers the stop. */
-  listen(channel: string, heard: () => void): () => void {
-    return this.db.pg.listen(channel, heard, heard);
+  /** Calls `heard` with each notification's payload on `channel`, and with '' when notifications may have been missed (a lost connection); answers the stop. */
+  listen(channel: string, heard: (payload: string) => void): () => void {
+    return this.db.pg.listen(channel, heard, () => heard(''));
+  }
+
+  /** Tells the engines holding these runs to look at them again (POKE_CHANNEL). */
+  poke(runIds: readonly string[]): void {
+    this.query(`SELECT pg_notify('${POKE_CHANNEL}', id) FROM unnest($1::text[]) AS id`, [runIds]);
   }
 
   /** The live engines (heartbeat within their ttl), oldest first. */
