@@ -85,7 +85,7 @@ export async function openSharedSession(url: string, mode: SessionMode, env: Nod
     }
   }, Math.max(50, Math.floor(ttlMs / 4)));
   heartbeat.unref();
-  const claims = shared.claim === true ? claimLoop(coordination, engine, ttlMs, () => fatal !== undefined, log) : undefined;
+  const claims = shared.claim === true ? claimLoop(coordination, engine, { ttlMs, maxRuns: shared.maxRuns ?? Infinity }, () => fatal !== undefined, log) : undefined;
   const slots = shared.intake === true ? undefined : slotWatch(coordination, engine, ttlMs);
   const pokes = pokeWatch(coordination, engine);
   let closed = false;
@@ -127,14 +127,17 @@ export async function openSharedSession(url: string, mode: SessionMode, env: Nod
  * notification), and every ttl/4 otherwise (a worker that died says nothing): each claimed run is
  * loaded, which recovers it (an interrupted external attempt becomes unknown, overdue timers fire).
  */
-function claimLoop(coordination: PgCoordination, engine: { load(runId: string): unknown }, ttlMs: number, stopped: () => boolean, log: (line: string) => void): { stop(): void } {
+function claimLoop(coordination: PgCoordination, engine: { load(runId: string): unknown; readonly heldRuns: number }, o: { ttlMs: number; maxRuns: number }, stopped: () => boolean, log: (line: string) => void): { stop(): void } {
+  const { ttlMs } = o;
   let scheduled = false;
   const claim = (): void => {
     scheduled = false;
     if (stopped()) return;
+    const room = Math.min(CLAIM_BATCH, o.maxRuns - engine.heldRuns);
+    if (room <= 0) return;
     let ids: string[];
     try {
-      ids = coordination.claim(CLAIM_BATCH);
+      ids = coordination.claim(room);
     } catch {
       return; // the database is unreachable now: the next poll tries again
     }
@@ -145,7 +148,7 @@ function claimLoop(coordination: PgCoordination, engine: { load(runId: string): 
         log(`run ${id} could not be loaded: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
-    if (ids.length === CLAIM_BATCH) soon();
+    if (ids.length === room) soon();
   };
   const soon = (): void => {
     if (scheduled) return;

@@ -140,6 +140,10 @@ export class EngineCore implements RunPort {
     return live;
   }
 
+  get heldRuns(): number {
+    return this.runs.size;
+  }
+
   liveRuns(): Iterable<LiveRun> {
     return this.runs.values();
   }

@@ -104,6 +104,11 @@ export class Engine {
     return this.core.idle;
   }
 
+  /** How many unfinished runs this engine holds in memory (a worker's --max-runs counts them). */
+  get heldRuns(): number {
+    return this.core.heldRuns;
+  }
+
   /** Another engine sharing the store asks: the run's waiting steps look again at what they wait for. */
   resumeWaits(runId: string): void {
     this.core.resumeWaits(runId);
