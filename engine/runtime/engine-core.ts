@@ -133,7 +133,8 @@ export class EngineCore implements RunPort {
     // Sharing the store: an unfinished run becomes this engine's before its log is read (a finished one is only looked at).
     const stored = this.o.shared === undefined ? undefined : this.o.store.getRun(runId)?.state;
     if (stored !== undefined && !isFinishedRunState(stored)) this.acquire(runId);
-    const model = foldStoredRun(this.o.store, runId, log);
+    // A log read before the run was taken may miss the last commit of the engine that held it.
+    const model = foldStoredRun(this.o.store, runId, this.o.shared === undefined ? log : undefined);
     this.o.store.knownLastSeq(runId, model.lastSeq);
     const live = this.live(model);
     this.lifecycle.recoverLive(live);

@@ -138,6 +138,23 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'engines sh
     expect(a.store.readEvents(runId).some((e) => e.type === 'task_decided')).toBe(false);
   });
 
+  it('recover (weft resume) on a shared store continues the free runs and leaves those another live engine drives', async () => {
+    const schema = (await pg.newSchema()).name;
+    const url = `${pg.url}?schema=${schema}`;
+    const a = await open(url, { role: 'worker', ttlMs: 60_000 });
+    const held = (await a.service({ workspace: dir }).startRun({ workflow: 'approve', input: {} })).runId;
+    expect(await a.engine.settled(held)).toBe('waiting');
+    const b = await openEngineSession(url, 'test', 'create', env, { shared: { role: 'command', ttlMs: 60_000 } });
+    const free = (await b.service({ workspace: dir }).startRun({ workflow: 'approve', input: {} })).runId;
+    expect(await b.engine.settled(free)).toBe('waiting');
+    await b.close(); // a command gives its runs back as it exits
+    const c = await open(url, { role: 'command', ttlMs: 60_000 });
+    expect(c.engine.recover()).toEqual({ runs: 1, interrupted: 0 });
+    expect(c.engine.model(free)?.state).toBe('waiting');
+    expect(c.engine.model(held)).toBeUndefined();
+    expect(leases(pg.url, schema)).toEqual({ [held]: a.shared?.workerId, [free]: c.shared?.workerId });
+  });
+
   it('an engine whose run was taken over writes nothing more for it, and the new owner finishes it', async () => {
     const schema = (await pg.newSchema()).name;
     const url = `${pg.url}?schema=${schema}`;
