@@ -32,11 +32,11 @@ function waitChain(): Workflow {
   return parseWorkflow({ format: 'weft/v1', id: 'bench-chain-wait-10', version: 1, name: '10 wait steps', steps, edges });
 }
 
-/** Runs parked on a one-hour timer: what a dead worker leaves to be taken over. */
+/** Runs parked on a 50 s timer: a worker keeps a run due within a minute (run-release.ts), so a dead worker leaves them to be taken over. */
 function parked(): Workflow {
   return parseWorkflow({
     format: 'weft/v1', id: 'bench-parked', version: 1, name: 'parked',
-    steps: [{ id: 'park', kind: 'wait', config: { durationMs: 3_600_000 } }, { id: 'end', kind: 'end' }],
+    steps: [{ id: 'park', kind: 'wait', config: { durationMs: 50_000 } }, { id: 'end', kind: 'end' }],
     edges: [{ id: 'e1', from: 'park', to: 'end' }],
   });
 }
