@@ -169,8 +169,9 @@ export class Store {
   /**
    * Calls `listener` with each event after the commit that wrote it, in commit order, with its
    * global cursor; returns the function that unsubscribes. A listener that throws is skipped
-   * (its error goes to `onError`, if given) and never stops the engine. Listeners hear this
-   * store's own commits; a client in another process reads by cursor (readEventsAfter).
+   * (its error goes to `onError`, if given) and never stops the engine. On SQLite listeners hear
+   * this store's own commits (a client in another process reads by cursor: readEventsAfter); on
+   * PostgreSQL every engine's commits to the store, once each (pg/log-tail.ts).
    *
    * @example
    * const stop = store.subscribe(({ cursor, event }) => send(cursor, event), (e) => log(e));
