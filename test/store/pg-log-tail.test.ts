@@ -189,11 +189,11 @@ describe('the log tail without notifications', () => {
     const tail = new LogTail(source, listeners, { pollMs: 5, onReadError: (e) => errors.push(e) });
     tail.start();
     add(600);
-    await until(() => heard.length === 600);
+    await until(() => heard.length === 600, 'the poll reads the 600 events');
     expect(heard).toEqual(Array.from({ length: 600 }, (_, k) => 4 + k));
     failNext = true;
     add(2);
-    await until(() => heard.length === 602);
+    await until(() => heard.length === 602, 'the poll reads again after the failed read');
     expect(errors.length).toBe(1);
     // Its own commit, after others it has not read yet: those first, then its own, each once.
     add(2);
