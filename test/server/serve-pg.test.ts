@@ -6,27 +6,14 @@
 // stats: answered by the read worker, which opens the store by its URL) answer for the runs of
 // both engines; and WS /api/stream delivers the other engine's commits live (the log tail), each
 // event once, in cursor order. Until the engine host opens a PostgreSQL store (openEngineSession),
-// the server is built here around a Store opened on PostgreSQL; `weft serve --store` then builds
-// the same server. The process lane runs it (it starts a PostgreSQL cluster unless WEFT_TEST_PG names one).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+// the server is built around a Store opened on PostgreSQL (test/fixtures/pg/pg-server.ts);
+// `weft serve --store` then builds the same server. The process lane runs it (it starts a PostgreSQL cluster unless WEFT_TEST_PG names one).
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from '../../engine/server/create-server.ts';
-import { EngineService } from '../../engine/service/engine-service.ts';
-import { Engine } from '../../engine/runtime/engine.ts';
-import { defaultExecutors } from '../../engine/executors/default-executors.ts';
-import { systemClock, systemRandom } from '../../engine/time/clock.ts';
-import { Store } from '../../engine/store/store.ts';
-import { openPgDb } from '../../engine/store/pg/open-pg-store.ts';
-import { PgCoordination } from '../../engine/store/pg/pg-coordination.ts';
-import type { PgDb } from '../../engine/store/pg/pg-db.ts';
 import { ROUTES } from '../../shared/api/routes.ts';
-import { parseWorkflow } from '../engine/harness.ts';
 import { transformChain } from '../engine/transform-chain.ts';
 import { failWithoutPgUnderCi, openTestPg, pgMissing, SKIP_PG, type TestPg } from '../fixtures/pg/test-pg.ts';
+import { servePg, type PgServer, type PgWorker } from '../fixtures/pg/pg-server.ts';
 import { waitUntil } from '../wait-until.ts';
 
 const TOKEN = 'serve-pg-token-0123456789abcdefghijklmnopqrstuvwxyz';
@@ -35,66 +22,22 @@ const PASSWORD = 'n0t-to-be-shown';
 
 failWithoutPgUnderCi();
 
-/** The URL with a password in it (the test cluster trusts its socket, so it connects all the same). */
-function withPassword(url: string): string {
-  const u = new URL(url);
-  u.password = PASSWORD;
-  return u.toString();
-}
-
 describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'the server over a PostgreSQL store shared by two engines', () => {
   let pg: TestPg;
-  let root: string;
-  let app: FastifyInstance;
+  let server: PgServer;
   let url: string;
-  const dbs: PgDb[] = [];
-  const engines: Engine[] = [];
-  let other: { store: Store; engine: Engine; run(): string };
+  let other: PgWorker;
 
   beforeAll(async () => {
     pg = await openTestPg();
-    const { name } = await pg.newSchema();
-    const storeText = `${withPassword(pg.url)}${pg.url.includes('?') ? '&' : '?'}schema=${name}`;
-    root = mkdtempSync(join(tmpdir(), 'weft-serve-pg-'));
-    const workspace = join(root, 'workspace');
-    mkdirSync(workspace);
-    writeFileSync(join(workspace, 'chain.weft.json'), JSON.stringify(transformChain('chain', 3)));
-    const env = { ...process.env, WEFT_CONFIG_DIR: join(root, 'config') };
-
-    // The server's engine, as `weft serve` has it.
-    const db = openPgDb(storeText, { schema: name });
-    dbs.push(db);
-    const store = new Store(db);
-    const engine = new Engine({ store, clock: systemClock, random: systemRandom, executors: defaultExecutors() });
-    engines.push(engine);
-    new PgCoordination(db, 'serve', 60_000).register();
-    const service = new EngineService(store, engine, workspace, env);
-    app = await createServer({ service, store, token: TOKEN, appDir: undefined, version: '0.0.0-test', workspace, storePath: storeText });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const address = app.server.address();
-    url = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
-
-    // Another worker on the same store, with a connection of its own.
-    const otherDb = openPgDb(pg.url, { schema: name });
-    dbs.push(otherDb);
-    const otherStore = new Store(otherDb);
-    const otherEngine = new Engine({ store: otherStore, clock: systemClock, random: systemRandom, executors: defaultExecutors() });
-    engines.push(otherEngine);
-    new PgCoordination(otherDb, 'worker', 60_000).register();
-    const workflow = parseWorkflow(transformChain('chain', 3));
-    other = {
-      store: otherStore,
-      engine: otherEngine,
-      run: () => otherEngine.startRun({ workflow, definitionHash: otherStore.saveDefinition(workflow, Date.now()), input: { from: 'worker' }, workspaceDir: workspace }),
-    };
+    server = await servePg(pg, TOKEN, { 'chain.weft.json': transformChain('chain', 3) }, { password: PASSWORD });
+    url = server.url;
+    other = server.addWorker();
   });
 
   afterAll(async () => {
-    await app?.close();
-    for (const engine of engines) engine.close();
-    for (const db of dbs) db.close();
+    await server?.close();
     await pg?.close();
-    if (root !== undefined) rmSync(root, { recursive: true, force: true });
   });
 
   const get = async (path: string): Promise<{ status: number; body: unknown }> => {
@@ -131,7 +74,7 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'the server
     const started = await fetch(`${url}/api/runs`, { method: 'POST', headers: HEADERS, body: JSON.stringify({ workflow: 'chain', input: { from: 'serve' } }) });
     expect(started.status).toBe(201);
     const mine = ((await started.json()) as { runId: string }).runId;
-    const theirs = other.run();
+    const theirs = other.run('chain', { from: 'worker' });
     await other.engine.settled(theirs);
     other.engine.flush();
 
