@@ -10,15 +10,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine } from '../../engine/runtime/engine.ts';
-import { defaultExecutors } from '../../engine/executors/default-executors.ts';
-import { systemClock, systemRandom } from '../../engine/time/clock.ts';
-import { Store, type CommittedEvent } from '../../engine/store/store.ts';
+import type { Engine } from '../../engine/runtime/engine.ts';
+import type { CommittedEvent, Store } from '../../engine/store/store.ts';
 import { openPgDb } from '../../engine/store/pg/open-pg-store.ts';
 import type { PgDb } from '../../engine/store/pg/pg-db.ts';
 import { CommitListeners } from '../../engine/store/commit-listeners.ts';
 import { LogTail, type LogTailSource } from '../../engine/store/pg/log-tail.ts';
-import { parseWorkflow, until } from '../engine/harness.ts';
+import { until } from '../engine/until.ts';
+import { engineOnPg } from '../fixtures/pg/pg-server.ts';
+import { overrideEnv } from '../env-override.ts';
 import { transformChain } from '../engine/transform-chain.ts';
 import { failWithoutPgUnderCi, openTestPg, pgMissing, SKIP_PG, type TestPg } from '../fixtures/pg/test-pg.ts';
 import { waitUntil } from '../wait-until.ts';
@@ -38,7 +38,7 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : "the log ta
   let pg: TestPg;
   const open: Side[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'weft-tail-'));
-  const previousPoll = process.env['WEFT_PG_TAIL_POLL_MS'];
+  let restoreEnv = (): void => {};
 
   beforeAll(async () => {
     pg = await openTestPg();
@@ -48,8 +48,7 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : "the log ta
       side.engine.close();
       side.db.close();
     }
-    if (previousPoll === undefined) delete process.env['WEFT_PG_TAIL_POLL_MS'];
-    else process.env['WEFT_PG_TAIL_POLL_MS'] = previousPoll;
+    restoreEnv();
   });
   afterAll(async () => {
     await pg?.close();
@@ -57,22 +56,15 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : "the log ta
 
   function side(schema: string): Side {
     const db = openPgDb(pg.url, { schema });
-    const store = new Store(db);
-    const engine = new Engine({ store, clock: systemClock, random: systemRandom, executors: defaultExecutors() });
-    const workflow = parseWorkflow(transformChain('chain', 3));
-    const s: Side = {
-      db,
-      store,
-      engine,
-      run: () => engine.startRun({ workflow, definitionHash: store.saveDefinition(workflow, Date.now()), input: {}, workspaceDir: dir }),
-    };
+    const { store, engine, start } = engineOnPg(db, dir);
+    const s: Side = { db, store, engine, run: () => start(transformChain('chain', 3)) };
     open.push(s);
     return s;
   }
 
   async function twoSides(): Promise<{ a: Side; b: Side; heard: CommittedEvent[] }> {
     // Notifications (and the gaps PgSync reports) must deliver on their own: the poll is an hour.
-    process.env['WEFT_PG_TAIL_POLL_MS'] = HOUR_MS;
+    restoreEnv = overrideEnv({ WEFT_PG_TAIL_POLL_MS: HOUR_MS });
     const { name } = await pg.newSchema();
     const a = side(name);
     const b = side(name);
@@ -131,7 +123,7 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : "the log ta
   });
 
   it('stops with the last subscriber and with the connection; a new subscriber hears from its own start', async () => {
-    process.env['WEFT_PG_TAIL_POLL_MS'] = HOUR_MS;
+    restoreEnv = overrideEnv({ WEFT_PG_TAIL_POLL_MS: HOUR_MS });
     const { name } = await pg.newSchema();
     const a = side(name);
     const b = side(name);
