@@ -119,7 +119,8 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
     ...apiHandlers(o.service, reads, {
       version: o.version,
       workspace: o.workspace,
-      storePath: describeStore(where),
+      // A file as it was given (absolute from serve); a database without the URL's password.
+      storePath: where.kind === 'sqlite' ? o.storePath : describeStore(where),
       storeKind: where.kind,
       user: o.service.defaultActor,
       ...(where.kind === 'postgres' ? { workers: () => liveWorkersOf(o.store) } : {}),
