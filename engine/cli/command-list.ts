@@ -45,4 +45,5 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'gc', load: async () => (await import('./commands/gc-command.ts')).gcCommand },
   { name: 'stats', load: async () => (await import('./commands/stats-command.ts')).statsCommand },
   { name: 'serve', load: async () => (await import('./commands/serve-command.ts')).serveCommand },
+  { name: 'worker', load: async () => (await import('./commands/worker-command.ts')).workerCommand },
 ];

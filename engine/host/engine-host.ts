@@ -9,70 +9,19 @@
 //
 // The engine, its executors and SQLite are imported when a session opens, not when the CLI starts:
 // `weft --version`, `weft runs` and `weft validate` do not pay for what they never use.
-import { artifactsDirOf, FileArtifactStore } from '../artifacts/artifact-store.ts';
-import { artifactThreshold } from '../artifacts/artifact-threshold.ts';
-import type { ServeEndpoint } from '../../shared/api/serve-endpoint.ts';
-import type { Engine } from '../runtime/engine.ts';
+import { artifactsDirOf } from '../artifacts/artifact-store.ts';
 import { StoreError } from '../store/store-error.ts';
 import { storeFailure, type StorePhase } from '../store/store-failure.ts';
 import type { Lease } from '../store/lease.ts';
 import type { Store } from '../store/store.ts';
-import { systemClock, systemRandom } from '../time/clock.ts';
-import { EngineService } from '../service/engine-service.ts';
-import { trustCheck } from '../service/workspace-trust.ts';
-import { workspacePrices } from '../cost/load-prices.ts';
+import { isPgStoreText } from '../store/store-text.ts';
+import { systemClock } from '../time/clock.ts';
+import type { EngineService } from '../service/engine-service.ts';
 import { removeEndpointFile, writeEndpointFile } from './endpoint-file.ts';
+import { buildEngine, sessionService } from './engine-build.ts';
+import type { EngineSession, HostOptions, SessionMode } from './host-types.ts';
 
-/** `create` makes the store if there is none (weft run, weft serve); `write` needs one there already. */
-export type SessionMode = 'create' | 'write';
-
-/** How a front end differs in owning a store; a command of the CLI takes the defaults. */
-export interface HostOptions {
-  /** How long to wait for a live owner to give the store back ($WEFT_LEASE_WAIT_MS, else 10 s). */
-  leaseWaitMs?: number;
-  /** What to do, added to the refusal when a live engine holds the store. */
-  lockedHint?: string;
-  /** Hears the store failure that stopped the engine, when it happens; close() then does not throw it again. */
-  onFatal?: (error: unknown) => void;
-  /**
-   * Whether close() first waits for the attempts the engine started (a command: true, the
-   * default) or aborts them, recorded as at any engine stop, for the next engine (a server).
-   */
-  drain?: boolean;
-}
-
-/** The EngineService a front end wants over the session's engine. */
-export interface ServiceOptions {
-  /** The folder its workflow files are found in. */
-  workspace: string;
-  /** Who acts when a command names nobody; engine/service/who-acts.ts's default unless given. */
-  actor?: string;
-  /** The workflow templates of a new workflow; Weft's examples/ unless given. */
-  templatesDir?: string;
-}
-
-export interface EngineSession {
-  store: Store;
-  engine: Engine;
-  /**
-   * What a store failure means for what to do next: `start` while a command that creates runs
-   * (weft run) has committed nothing (its run is not in the store: run the command again), else
-   * `run` (`weft resume` continues from what was committed).
-   */
-  failurePhase(): StorePhase;
-  /** An EngineService over this engine, with the session's environment. */
-  service(o: ServiceOptions): EngineService;
-  /** Writes serve.json beside the store (this process's pid added); close() removes it. Answers its path. */
-  publishEndpoint(endpoint: Omit<ServeEndpoint, 'pid'>): string;
-  /** Removes the serve.json this session wrote, if any (a server does it before it stops listening). */
-  withdrawEndpoint(): void;
-  /**
-   * Waits for the attempts the engine started (unless `drain` is false; starting no new ones),
-   * writes what is pending and gives the store back. Throws the store failure that stopped the
-   * engine, if one did (and no onFatal heard it), or one met while closing. A second call does nothing.
-   */
-  close(): Promise<void>;
-}
+export type { EngineSession, HostOptions, ServiceOptions, SessionMode, SharedOptions } from './host-types.ts';
 
 const HEARTBEAT_MS = 5_000;
 const LEASE_WAIT_MS = 10_000;
@@ -107,9 +56,12 @@ async function acquire(lease: Lease, waitMs: number): Promise<void> {
  * try { await session.service({ workspace: '/ws' }).resume(); } finally { await session.close(); }
  */
 export async function openEngineSession(dbPath: string, owner: string, mode: SessionMode = 'write', env: NodeJS.ProcessEnv = process.env, o: HostOptions = {}): Promise<EngineSession> {
-  const [{ Engine }, { defaultExecutors }, { Lease }, { openDatabase }, { Store }] = await Promise.all([
-    import('../runtime/engine.ts'),
-    import('../executors/default-executors.ts'),
+  // A PostgreSQL store is shared by several engines (docs/scale-out.md): no single lease, a fence instead.
+  if (isPgStoreText(dbPath)) {
+    const { openSharedSession } = await import('./shared-session.ts');
+    return openSharedSession(dbPath, mode, env, o);
+  }
+  const [{ Lease }, { openDatabase }, { Store }] = await Promise.all([
     import('../store/lease.ts'),
     import('../store/open-database.ts'),
     import('../store/store.ts'),
@@ -128,19 +80,9 @@ export async function openEngineSession(dbPath: string, owner: string, mode: Ses
     throw storeFailure(dbPath, e, 'open') ?? e;
   }
   let fatal: unknown;
-  const engine = new Engine({
-    store,
-    clock: systemClock,
-    random: systemRandom,
-    executors: defaultExecutors(),
-    onFatal: (e) => {
-      fatal ??= e;
-      o.onFatal?.(e);
-    },
-    workspaceTrust: trustCheck(env),
-    prices: workspacePrices().of,
-    artifacts: new FileArtifactStore(artifactsDirOf(dbPath)),
-    ...artifactThreshold(env),
+  const engine = await buildEngine(store, env, artifactsDirOf(dbPath), (e) => {
+    fatal ??= e;
+    o.onFatal?.(e);
   });
   const heartbeat = setInterval(() => {
     try {
@@ -164,7 +106,7 @@ export async function openEngineSession(dbPath: string, owner: string, mode: Ses
     store,
     engine,
     failurePhase,
-    service: (s) => new EngineService(store, engine, s.workspace, env, { ...(s.actor === undefined ? {} : { actor: s.actor }), ...(s.templatesDir === undefined ? {} : { templatesDir: s.templatesDir }) }),
+    service: (s) => sessionService(store, engine, env, s),
     publishEndpoint(endpoint) {
       const file = writeEndpointFile(dbPath, { ...endpoint, pid: process.pid });
       published = true;

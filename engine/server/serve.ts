@@ -9,7 +9,7 @@
 // attempts as any engine stop does, gives the lease back and removes the endpoint file; a server
 // that cannot start (a port in use) gives the store back before it says why.
 import type { Socket } from 'node:net';
-import { openEngineSession, type EngineSession } from '../host/engine-host.ts';
+import { openEngineSession, type EngineSession, type SharedOptions } from '../host/engine-host.ts';
 import { createServer } from './create-server.ts';
 import { builtinTemplatesDir } from './templates-dir.ts';
 import { newToken } from './security.ts';
@@ -31,6 +31,8 @@ export interface ServeOptions {
   streamBufferLimit?: number;
   /** The workflow templates of `POST /api/workflows` (`from`); Weft's examples/ unless given. */
   templatesDir?: string;
+  /** On a PostgreSQL store: whether this server's engine also works (claims runs) or only takes them in (docs/scale-out.md). */
+  shared?: SharedOptions;
 }
 
 export interface Serving {
@@ -51,6 +53,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     lockedHint: 'stop the other engine (or the weft serve already running on this store) first',
     onFatal: (error) => o.onFatal?.(error),
     drain: false,
+    ...(o.shared === undefined ? {} : { shared: o.shared }),
   });
   try {
     return await listen(o, session);
@@ -61,7 +64,9 @@ export async function serve(o: ServeOptions): Promise<Serving> {
 }
 
 async function listen(o: ServeOptions, session: EngineSession): Promise<Serving> {
-  session.engine.recover();
+  // On a shared PostgreSQL store the session claims what no live engine holds (shared-session.ts):
+  // recovering every unfinished run would take other workers' runs.
+  if (session.shared === undefined) session.engine.recover();
   const token = o.token ?? newToken();
   const service = session.service({ workspace: o.workspace, templatesDir: o.templatesDir ?? builtinTemplatesDir() });
   const streams = new Set<StreamClient>();

@@ -5,13 +5,13 @@
 // this file says (describePgUrl).
 import { resolve } from 'node:path';
 import type { Db } from './db.ts';
-import { openDatabase, type OpenMode } from './open-database.ts';
+import type { OpenMode } from './open-database.ts';
 import { describePgUrl } from './pg/pg-connection.ts';
 import { StoreError } from './store-error.ts';
+import { PG_URL } from './store-text.ts';
 
 export type StoreLocator = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; schema?: string };
 
-const PG_URL = /^postgres(ql)?:\/\//i;
 
 /**
  * The store `text` names: a PostgreSQL URL, else a file path (relative to `cwd`).
@@ -46,7 +46,7 @@ export function describeStore(where: StoreLocator): string {
  * @example const db = await openStoreDb(storeLocator(arg, cwd), 'read');
  */
 export async function openStoreDb(where: StoreLocator, mode: OpenMode): Promise<Db> {
-  if (where.kind === 'sqlite') return openDatabase(where.path, { mode });
+  if (where.kind === 'sqlite') return (await import('./open-database.ts')).openDatabase(where.path, { mode });
   const { openPgDb } = await import('./pg/open-pg-store.ts');
   return openPgDb(where.url, { ...(where.schema === undefined ? {} : { schema: where.schema }), create: mode === 'create' });
 }

@@ -10,11 +10,12 @@ import { parseCommandArgs } from '../parse-command-args.ts';
 import { readVersion } from '../read-version.ts';
 import { storePath } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
+import { isPgStoreText } from '../../host/store-names.ts';
 
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'serve the app and the engine API on 127.0.0.1 for a workspace',
-  usage: 'weft serve [--workspace DIR] [--db PATH] [--port N] [--open]',
+  usage: 'weft serve [--workspace DIR] [--db PATH | --store URL [--no-worker]] [--port N] [--open]',
   help: `Starts one engine for the workspace's store (it continues unfinished runs and holds the
 store's lease), and serves the Weft Studio app and its API on 127.0.0.1 only. Prints one line:
 
@@ -28,6 +29,11 @@ engine stop, and the next engine continues them.
 
   --workspace DIR   the folder whose *.weft.json files the app shows (default: this folder)
   --db PATH         the store (default $WEFT_DB, else .weft/weft.db in the workspace)
+  --store URL       a PostgreSQL store shared with weft worker processes (default
+                    $WEFT_STORE): postgres://user@host/database[?schema=NAME]; the
+                    server's engine is one of the workers (docs/scale-out.md)
+  --no-worker       with --store: the server's engine starts no step itself; it hands
+                    every run it starts or acts on to the workers
   --port N          the port (default 0: a free one)
   --open            open the app in the default browser`,
 
@@ -35,6 +41,8 @@ engine stop, and the next engine continues them.
     const { values, positionals } = parseCommandArgs(args, {
       workspace: { type: 'string' },
       db: { type: 'string' },
+      store: { type: 'string' },
+      'no-worker': { type: 'boolean' },
       port: { type: 'string' },
       open: { type: 'boolean' },
     });
@@ -44,9 +52,14 @@ engine stop, and the next engine continues them.
     return withUserErrors('serve', io, async () => {
       const workspace = resolve(io.cwd, values.workspace ?? '.');
       if (!existsSync(workspace) || !statSync(workspace).isDirectory()) throw new InputError(`--workspace ${workspace} is not a folder`);
-      const db = storePath(values.db, io.cwd, process.env, workspace);
+      if (values.store !== undefined && values.db !== undefined) throw new UsageError('give the store once: --store URL or --db PATH, not both');
+      const given = values.store ?? (values.db === undefined ? process.env['WEFT_STORE'] : undefined);
+      const db = given === undefined || given === '' ? storePath(values.db, io.cwd, process.env, workspace) : given;
+      const shared = isPgStoreText(db);
+      if (values['no-worker'] === true && !shared) throw new UsageError('--no-worker is for a PostgreSQL store (--store postgres://…), whose runs weft worker processes drive');
       const [{ serve }, { builtAppDir }] = await Promise.all([import('../../server/serve.ts'), import('../../server/app-dir.ts')]);
-      mkdirSync(dirname(db), { recursive: true });
+      if (!shared) mkdirSync(dirname(db), { recursive: true });
+      const intake = values['no-worker'] === true;
       let fatal: unknown;
       let wake: () => void = () => {};
       const stopped = new Promise<void>((r) => {
@@ -61,6 +74,7 @@ engine stop, and the next engine continues them.
         port,
         appDir: builtAppDir(),
         version: readVersion(),
+        ...(shared ? { shared: { role: 'serve' as const, claim: !intake, intake, log: (line: string) => void io.stderr.write(`weft serve: ${line}\n`) } } : {}),
         onFatal: (error) => {
           fatal = error;
           wake();
@@ -77,7 +91,8 @@ engine stop, and the next engine continues them.
       process.off('SIGTERM', onSignal);
       await serving.stop();
       if (fatal !== undefined) {
-        io.stderr.write(`weft serve: the engine stopped: ${fatal instanceof Error ? fatal.message : String(fatal)} (store ${db})\n`);
+        const { describeStoreText } = await import('../../host/store-names.ts');
+        io.stderr.write(`weft serve: the engine stopped: ${fatal instanceof Error ? fatal.message : String(fatal)} (store ${describeStoreText(db, io.cwd)})\n`);
         return 2;
       }
       io.stderr.write('weft serve: stopped\n');

@@ -5,7 +5,7 @@
 // loses nothing it committed, a PostgreSQL server that crashes may lose its last fraction of a
 // second; the commit that records an external attempt's start asks for on (UnitOfWork's durable
 // flush, through PgDb.pragma).
-import { describePgUrl } from './pg-connection.ts';
+import { describePgUrl, quoteIdent } from './pg-connection.ts';
 import { PgDb } from './pg-db.ts';
 import { migratePgSync } from './pg-schema.ts';
 import { PgSync } from './pg-sync.ts';
@@ -26,6 +26,8 @@ export interface PgStoreOptions {
 export function openPgDb(url: string, o: PgStoreOptions = {}): PgDb {
   const sync = PgSync.open(url, o.schema === undefined ? {} : { schema: o.schema });
   try {
+    // A store made in a named schema makes the schema too (the database's default one exists already).
+    if ((o.create ?? true) && o.schema !== undefined) sync.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(o.schema)}`);
     migratePgSync(sync, describePgUrl(url), o.create ?? true);
   } catch (e) {
     sync.close();
