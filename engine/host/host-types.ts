@@ -42,6 +42,8 @@ export interface SharedOptions {
   intake?: boolean;
   /** How long after its last heartbeat this engine counts as dead (WEFT_LEASE_TTL_MS, else 5 s). */
   ttlMs?: number;
+  /** The workspace whose .weft/artifacts keeps values by reference unless $WEFT_ARTIFACTS_DIR is set (the current folder unless given). */
+  workspace?: string;
   /** Hears what the engine says of its runs and lease (a line each). */
   log?: (line: string) => void;
 }

@@ -8,12 +8,12 @@
 //
 // Values kept by reference (artifacts) go to $WEFT_ARTIFACTS_DIR, else .weft/artifacts in the
 // current folder: workers on several machines need that folder shared (docs/scale-out.md).
-import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PgCoordination, WORK_CHANNEL, isLeaseLost } from '../store/pg/pg-coordination.ts';
 import { POKE_CHANNEL, SLOT_CHANNEL } from '../store/pg/pg-coordination-sql.ts';
 import type { ReleasedRun } from '../runtime/run-release.ts';
 import { storeLocator, describeStore } from '../store/store-locator.ts';
+import { storeArtifactsDir } from '../store/store-home.ts';
 import { StoreError } from '../store/store-error.ts';
 import { buildEngine, sessionService } from './engine-build.ts';
 import type { EngineSession, HostOptions, SessionMode } from './host-types.ts';
@@ -54,7 +54,7 @@ export async function openSharedSession(url: string, mode: SessionMode, env: Nod
   const log = shared.log ?? ((): void => undefined);
   let lastBeat = performance.now();
   let fatal: unknown;
-  const engine = await buildEngine(store, env, resolve(env['WEFT_ARTIFACTS_DIR'] ?? join(process.cwd(), '.weft', 'artifacts')), (e) => {
+  const engine = await buildEngine(store, env, storeArtifactsDir(where, shared.workspace ?? process.cwd(), env), (e) => {
     fatal ??= e;
     log(isLeaseLost(e) ? `lease lost: ${e instanceof Error ? e.message : String(e)}` : `stopped: ${e instanceof Error ? e.message : String(e)}`);
     o.onFatal?.(e);

@@ -12,6 +12,12 @@ import type { ArtifactStore } from '../artifacts/artifact-store.ts';
 import { RunReader } from './run-reader.ts';
 import { systemClock } from '../time/clock.ts';
 
+/** Where a reader's store is: relative paths are relative to `cwd`; a PostgreSQL store's artifacts are in `workspace`'s .weft/ (store-home.ts). */
+export interface ReadOnlyPlace {
+  cwd?: string;
+  workspace?: string;
+}
+
 /** A store opened for reading, and what it is called in messages. */
 export interface ReadOnlyStore {
   store: Store;
@@ -30,15 +36,17 @@ export interface ReadOnlyStore {
  * storePath (engine/cli/store-path.ts) chose it: an absolute file path or a PostgreSQL URL.
  * @example const { store, close } = await openReadOnlyStore('postgres://weft@db/weft?schema=team');
  */
-export async function openReadOnlyStore(text: string): Promise<ReadOnlyStore> {
-  const [{ storeLocator, describeStore, openStoreDb, storeArtifactsDir }, { Store }, { FileArtifactStore }] = await Promise.all([
+export async function openReadOnlyStore(text: string, place: ReadOnlyPlace = {}): Promise<ReadOnlyStore> {
+  const [{ storeLocator, describeStore, openStoreDb }, { storeArtifactsDir }, { Store }, { FileArtifactStore }] = await Promise.all([
     import('../store/store-locator.ts'),
+    import('../store/store-home.ts'),
     import('../store/store.ts'),
     import('../artifacts/artifact-store.ts'),
   ]);
-  const where = storeLocator(text, process.cwd());
+  const cwd = place.cwd ?? process.cwd();
+  const where = storeLocator(text, cwd);
   const db = await openStoreDb(where, 'read');
-  const artifactsDir = storeArtifactsDir(where);
+  const artifactsDir = storeArtifactsDir(where, place.workspace ?? cwd);
   return { store: new Store(db), artifacts: new FileArtifactStore(artifactsDir), artifactsDir, kind: where.kind, name: describeStore(where), close: () => db.close() };
 }
 
@@ -48,8 +56,8 @@ export async function openReadOnlyStore(text: string): Promise<ReadOnlyStore> {
  * A store whose log does not read as weft's is still read (its sound runs are); after a body that
  * succeeded, `damaged` hears what is wrong and where (a command that writes refuses such a store).
  */
-export async function withRunReader<T>(text: string, body: (reader: RunReader) => T | Promise<T>, damaged?: (what: string) => void): Promise<T> {
-  const { store, artifacts, name, close } = await openReadOnlyStore(text);
+export async function withRunReader<T>(text: string, body: (reader: RunReader) => T | Promise<T>, damaged?: (what: string) => void, place: ReadOnlyPlace = {}): Promise<T> {
+  const { store, artifacts, name, close } = await openReadOnlyStore(text, place);
   try {
     const value = await body(new RunReader(store, systemClock, artifacts));
     if (damaged !== undefined) {

@@ -3,8 +3,7 @@
 // `schema` parameter names (the user's default schema otherwise). The one place that tells the two
 // apart, and opens either as the store's connection (Db). A URL's password never appears in what
 // this file says (describePgUrl).
-import { join, resolve } from 'node:path';
-import { artifactsDirOf } from '../artifacts/artifact-store.ts';
+import { resolve } from 'node:path';
 import type { Db } from './db.ts';
 import type { OpenMode } from './open-database.ts';
 import { describePgUrl } from './pg/pg-connection.ts';
@@ -51,14 +50,3 @@ export async function openStoreDb(where: StoreLocator, mode: OpenMode): Promise<
   return openPgDb(where.url, { ...(where.schema === undefined ? {} : { schema: where.schema }), create: mode === 'create' });
 }
 
-/**
- * The folder of the store's artifacts (large outputs and sensitive values kept by reference): the
- * one beside a SQLite file; for a PostgreSQL store, which has no file to sit beside,
- * $WEFT_ARTIFACTS_DIR, else .weft/artifacts in `cwd`, where its engines keep them
- * (engine/host/shared-session.ts): workers on several machines share that folder.
- * @example storeArtifactsDir(storeLocator('/ws/.weft/weft.db', '/')) // '/ws/.weft/artifacts'
- */
-export function storeArtifactsDir(where: StoreLocator, env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
-  if (where.kind === 'sqlite') return artifactsDirOf(where.path);
-  return resolve(cwd, env['WEFT_ARTIFACTS_DIR'] ?? join('.weft', 'artifacts'));
-}
