@@ -18,8 +18,8 @@ import { StoreError } from '../store/store-error.ts';
 import { buildEngine, sessionService } from './engine-build.ts';
 import type { EngineSession, HostOptions, SessionMode } from './host-types.ts';
 
-/** The default ttl of an engine's registration: dead 5 s after its last heartbeat. */
-export const DEFAULT_TTL_MS = 5_000;
+/** The default ttl of an engine's registration: dead 10 s after its last heartbeat (a loaded machine can stall a process for seconds). */
+export const DEFAULT_TTL_MS = 10_000;
 
 /** How many runs one claim takes at most; the next batch waits a turn of the event loop, so workers woken together share the work. */
 const CLAIM_BATCH = 8;

@@ -53,7 +53,7 @@ interface Fleet {
 async function fleet(pg: PgCluster, workspace: string, n: number, env: NodeJS.ProcessEnv): Promise<Fleet> {
   const schema = `b${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
   const url = `${pg.url}?schema=${schema}`;
-  const intake = await openEngineSession(url, 'bench', 'create', env, { shared: { role: 'serve', intake: true } });
+  const intake = await openEngineSession(url, 'bench', 'create', env, { shared: { role: 'serve', intake: true, ttlMs: 60_000 } });
   const admin = openPgDb(pg.url, { schema, create: false });
   const workers = Array.from({ length: n }, () => spawn(process.execPath, [BIN, 'worker', '--store', url, '--lease-ttl-ms', String(TTL_MS)], { cwd: workspace, env, stdio: ['ignore', 'ignore', 'pipe'] }));
   await until(() => count(admin, "SELECT count(*) AS n FROM weft_workers WHERE role = 'worker'") === n, `${n} workers registered`);

@@ -89,8 +89,8 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'engines sh
   it('a run an intake engine starts is claimed and finished by a worker', async () => {
     const schema = (await pg.newSchema()).name;
     const url = `${pg.url}?schema=${schema}`;
-    const intake = await open(url, { role: 'serve', intake: true, ttlMs: 10_000 });
-    const worker = await open(url, { role: 'worker', claim: true, ttlMs: 10_000 });
+    const intake = await open(url, { role: 'serve', intake: true, ttlMs: 30_000 });
+    const worker = await open(url, { role: 'worker', claim: true, ttlMs: 30_000 });
     const { runId } = await intake.service({ workspace: dir }).startRun({ workflow: 'pause', input: {} });
     await waitUntil(() => intake.store.getRun(runId)?.state === 'succeeded', 'the worker finishes the run');
     expect(leases(pg.url, schema)[runId]).toBe(worker.shared?.workerId);
@@ -103,8 +103,8 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'engines sh
   it('a worker gives back a run that waits on a person; the intake acts on it, and a worker finishes it', async () => {
     const schema = (await pg.newSchema()).name;
     const url = `${pg.url}?schema=${schema}`;
-    const intake = await open(url, { role: 'serve', intake: true, ttlMs: 10_000 });
-    await open(url, { role: 'worker', claim: true, ttlMs: 10_000 });
+    const intake = await open(url, { role: 'serve', intake: true, ttlMs: 30_000 });
+    await open(url, { role: 'worker', claim: true, ttlMs: 30_000 });
     const service = intake.service({ workspace: dir });
     const { runId } = await service.startRun({ workflow: 'approve', input: {} });
     await waitUntil(() => intake.store.getRun(runId)?.state === 'waiting' && leases(pg.url, schema)[runId] === null, 'the worker gives the waiting run back');
@@ -231,9 +231,9 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'limits.con
   it('a limit of 3 on a resource holds across 3 workers with 30 runs, and every run succeeds', async () => {
     const schema = (await pg.newSchema()).name;
     const url = `${pg.url}?schema=${schema}`;
-    const intake = await openEngineSession(url, 'test', 'create', env, { shared: { role: 'serve', intake: true, ttlMs: 5_000 } });
+    const intake = await openEngineSession(url, 'test', 'create', env, { shared: { role: 'serve', intake: true, ttlMs: 30_000 } });
     sessions.push(intake);
-    for (let k = 0; k < 3; k++) sessions.push(await openEngineSession(url, 'test', 'create', env, { shared: { role: 'worker', claim: true, ttlMs: 5_000 } }));
+    for (let k = 0; k < 3; k++) sessions.push(await openEngineSession(url, 'test', 'create', env, { shared: { role: 'worker', claim: true, ttlMs: 30_000 } }));
     const service = intake.service({ workspace: dir });
     const ids: string[] = [];
     for (let k = 0; k < 30; k++) ids.push((await service.startRun({ workflow: 'limited', input: {} })).runId);

@@ -28,7 +28,7 @@ and an attempt it had started is recorded unknown, never run again blindly.
   --store URL          the store: postgres://user@host:5432/database[?schema=NAME]
                        (default $WEFT_STORE)
   --lease-ttl-ms N     how long after its last heartbeat the worker counts as dead
-                       (default $WEFT_LEASE_TTL_MS, else 5000; it heartbeats every N/4)
+                       (default $WEFT_LEASE_TTL_MS, else 10000; it heartbeats every N/4)
   --max-runs N         claim no more runs while it holds N (default: no bound); runs
                        it gives back while they wait do not count
 
