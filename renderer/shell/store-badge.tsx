@@ -7,6 +7,9 @@ import { useId } from 'react';
 import { Database } from 'lucide-react';
 import { useSession } from '../core/session-store.ts';
 
+/** The engines that drive runs: workers, and a `weft serve` that is one (not an intake, nor a command running for a while). */
+const DRIVES_RUNS = new Set(['worker', 'serve']);
+
 /** "1 worker", "2 workers". */
 function workersText(n: number): string {
   return `${n} ${n === 1 ? 'worker' : 'workers'}`;
@@ -18,7 +21,7 @@ export function StoreBadge() {
   const store = useSession((s) => s.health?.store);
   const cardId = useId();
   if (kind !== 'postgres') return null;
-  const alive = workers?.alive ?? 0;
+  const alive = workers?.list.filter((w) => DRIVES_RUNS.has(w.role)).length ?? 0;
   return (
     <span className="store-badge" tabIndex={0} aria-describedby={cardId} data-testid="store-badge" data-alive={alive}>
       <Database size={13} aria-hidden="true" />
@@ -28,8 +31,8 @@ export function StoreBadge() {
       <span className="store-badge-card" role="tooltip" id={cardId}>
         <span className="store-badge-title">{store}</span>
         <span className="store-badge-label">Engines alive</span>
-        {alive === 0 ? (
-          <span className="store-badge-empty">No engine is alive on this store: runs wait until a worker starts (weft worker --store URL).</span>
+        {(workers?.list.length ?? 0) === 0 ? (
+          <span className="store-badge-empty">No worker is alive on this store: runs wait until one starts (weft worker --store URL).</span>
         ) : (
           <span className="store-badge-list">
             {workers?.list.map((w) => (

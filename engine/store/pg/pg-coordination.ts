@@ -11,8 +11,12 @@ import { StoreError } from '../store-error.ts';
 import type { PgDb } from './pg-db.ts';
 import { LEASE_LOST_CODE, POKE_CHANNEL, SLOT_CHANNEL } from './pg-coordination-sql.ts';
 
-/** What a registered engine is: a `weft worker`, a `weft serve`, or a command of the CLI driving runs for a while. */
-export type WorkerRole = 'worker' | 'serve' | 'command';
+/**
+ * What a registered engine is: a `weft worker`, a `weft serve` (which drives runs too), a
+ * `weft serve --no-worker` (an intake: it starts runs and hands them over), or a command of the
+ * CLI driving runs for a while.
+ */
+export type WorkerRole = 'worker' | 'serve' | 'intake' | 'command';
 
 /** The channel a release or a new run is announced on: free workers claim at once rather than at their next poll. */
 export const WORK_CHANNEL = 'weft_work';
