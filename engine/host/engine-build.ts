@@ -37,3 +37,26 @@ export function sessionService(store: Store, engine: Engine, env: NodeJS.Process
   return new EngineService(store, engine, s.workspace, env, { ...(s.actor === undefined ? {} : { actor: s.actor }), ...(s.templatesDir === undefined ? {} : { templatesDir: s.templatesDir }) });
 }
 
+
+/**
+ * A session's close on either store: waits for the running attempts (unless `drain` is false or
+ * the engine failed), stops the engine, writes what is pending, gives the store back (`giveBack`:
+ * the lease, or the shared store's runs) and closes the connection. Answers the failure the
+ * front end has not heard yet (none when it heard it through onFatal), for it to throw.
+ */
+export async function closeEngine(engine: Engine, o: { drain: boolean; fatal: () => unknown; heard: boolean; giveBack: () => void; closeDb: () => void }): Promise<unknown> {
+  if (o.fatal() === undefined && o.drain) await engine.drain();
+  engine.close();
+  const fatal = o.fatal();
+  let failure = fatal;
+  try {
+    if (fatal === undefined) engine.flush();
+    o.giveBack();
+  } catch (e) {
+    failure ??= e;
+  } finally {
+    o.closeDb();
+  }
+  // A failure the front end already heard (onFatal) is not its stop's failure too.
+  return failure === fatal && o.heard ? undefined : failure;
+}

@@ -18,7 +18,7 @@ import { isPgStoreText } from '../store/store-text.ts';
 import { systemClock } from '../time/clock.ts';
 import type { EngineService } from '../service/engine-service.ts';
 import { removeEndpointFile, writeEndpointFile } from './endpoint-file.ts';
-import { buildEngine, sessionService } from './engine-build.ts';
+import { buildEngine, closeEngine, sessionService } from './engine-build.ts';
 import type { EngineSession, HostOptions, SessionMode } from './host-types.ts';
 
 export type { EngineSession, HostOptions, ServiceOptions, SessionMode, SharedOptions } from './host-types.ts';
@@ -117,21 +117,9 @@ export async function openEngineSession(dbPath: string, owner: string, mode: Ses
       if (closed) return;
       closed = true;
       withdrawEndpoint();
-      if (fatal === undefined && o.drain !== false) await engine.drain();
-      clearInterval(heartbeat);
-      engine.close();
-      let failure = fatal;
-      try {
-        if (fatal === undefined) engine.flush();
-        lease.release();
-      } catch (e) {
-        failure ??= e;
-      } finally {
-        db.close();
-      }
-      // A failure the front end already heard (onFatal) is not its stop's failure too.
-      if (failure === undefined || (failure === fatal && o.onFatal !== undefined)) return;
-      throw storeFailure(dbPath, failure, failurePhase()) ?? failure;
+      // The heartbeat stops once the engine has stopped: a long drain keeps the lease fresh.
+      const failure = await closeEngine(engine, { drain: o.drain !== false, fatal: () => fatal, heard: o.onFatal !== undefined, giveBack: () => (clearInterval(heartbeat), lease.release()), closeDb: () => db.close() });
+      if (failure !== undefined) throw storeFailure(dbPath, failure, failurePhase()) ?? failure;
     },
   };
 }

@@ -15,7 +15,7 @@ import type { ReleasedRun } from '../runtime/run-release.ts';
 import { storeLocator, describeStore } from '../store/store-locator.ts';
 import { storeArtifactsDir } from '../store/store-home.ts';
 import { StoreError } from '../store/store-error.ts';
-import { buildEngine, sessionService } from './engine-build.ts';
+import { buildEngine, closeEngine, sessionService } from './engine-build.ts';
 import type { EngineSession, HostOptions, SessionMode } from './host-types.ts';
 
 /** The default ttl of an engine's registration: dead 10 s after its last heartbeat (a loaded machine can stall a process for seconds). */
@@ -104,20 +104,8 @@ export async function openSharedSession(url: string, mode: SessionMode, env: Nod
       claims?.stop();
       slots?.stop();
       pokes();
-      if (fatal === undefined && o.drain !== false) await engine.drain();
-      clearInterval(heartbeat);
-      engine.close();
-      let failure = fatal;
-      try {
-        if (fatal === undefined) engine.flush();
-        coordination.leave();
-      } catch (e) {
-        failure ??= e;
-      } finally {
-        db.close();
-      }
-      if (failure === undefined || (failure === fatal && o.onFatal !== undefined)) return;
-      throw failure;
+      const failure = await closeEngine(engine, { drain: o.drain !== false, fatal: () => fatal, heard: o.onFatal !== undefined, giveBack: () => (clearInterval(heartbeat), coordination.leave()), closeDb: () => db.close() });
+      if (failure !== undefined) throw failure;
     },
   };
 }
@@ -155,24 +143,9 @@ function claimLoop(coordination: PgCoordination, engine: { load(runId: string): 
     scheduled = true;
     setImmediate(claim);
   };
-  let unlisten: (() => void) | undefined;
-  try {
-    unlisten = coordination.listen(WORK_CHANNEL, soon);
-  } catch {
-    // No LISTEN (the connection failed just now): the poll below still claims.
-  }
-  const poll = setInterval(soon, Math.max(50, Math.floor(ttlMs / 4)));
+  const stop = watch(coordination, WORK_CHANNEL, soon, ttlMs, true);
   soon();
-  return {
-    stop() {
-      clearInterval(poll);
-      try {
-        unlisten?.();
-      } catch {
-        // The connection is gone: so is its LISTEN.
-      }
-    },
-  };
+  return { stop };
 }
 
 /**
@@ -181,38 +154,30 @@ function claimLoop(coordination: PgCoordination, engine: { load(runId: string): 
  * stopped counting.
  */
 function slotWatch(coordination: PgCoordination, engine: { retrySlots(): void }, ttlMs: number): { stop(): void } {
-  const retry = (): void => engine.retrySlots();
-  let unlisten: (() => void) | undefined;
-  try {
-    unlisten = coordination.listen(SLOT_CHANNEL, retry);
-  } catch {
-    // No LISTEN now: the poll retries.
-  }
-  const poll = setInterval(retry, Math.max(50, Math.floor(ttlMs / 4)));
-  poll.unref();
-  return {
-    stop() {
-      clearInterval(poll);
-      try {
-        unlisten?.();
-      } catch {
-        // The connection is gone: so is its LISTEN.
-      }
-    },
-  };
+  return { stop: watch(coordination, SLOT_CHANNEL, () => engine.retrySlots(), ttlMs, false) };
 }
 
 /** Pokes from other engines (engine-core acquire): a run held here looks again at what it waits for. */
 function pokeWatch(coordination: PgCoordination, engine: { resumeWaits(runId: string): void }): () => void {
+  return watch(coordination, POKE_CHANNEL, (runId) => runId !== '' && engine.resumeWaits(runId));
+}
+
+/**
+ * Calls `heard` on each notification on `channel` (with its payload; '' after a lost connection),
+ * and every ttl/4 when `ttlMs` is given (a poll that keeps the process alive when `ref`); answers the stop.
+ * Without a LISTEN now (the connection failed just then), the poll alone hears.
+ */
+function watch(coordination: PgCoordination, channel: string, heard: (payload: string) => unknown, ttlMs?: number, ref = false): () => void {
   let unlisten: (() => void) | undefined;
   try {
-    unlisten = coordination.listen(POKE_CHANNEL, (runId) => {
-      if (runId !== '') engine.resumeWaits(runId);
-    });
+    unlisten = coordination.listen(channel, (payload) => void heard(payload));
   } catch {
-    // No LISTEN now: a poked run is looked at again when it is next loaded.
+    // No LISTEN now: the poll (if any) hears instead.
   }
+  const poll = ttlMs === undefined ? undefined : setInterval(() => heard(''), Math.max(50, Math.floor(ttlMs / 4)));
+  if (!ref) poll?.unref();
   return () => {
+    clearInterval(poll);
     try {
       unlisten?.();
     } catch {
