@@ -115,6 +115,8 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'three work
         });
       };
       await waitUntil(settled, 'the workers settle every run', { pollMs: 200 });
+      // SIGTERM drains a worker once it is running: one still loading would just die of it.
+      await waitUntil(() => pool?.current().every((w) => w.ids().length > 0) ?? false, 'every worker registers');
       const claims = (await admin.query<{ run_id: string; claims: number }>('SELECT run_id, claims FROM run_leases')).rows;
       const last = pool.current();
       const exits = await pool.stop();
@@ -150,9 +152,11 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'three work
       const byState: Record<string, number> = {};
       for (const s of folded.values()) byState[s.folded] = (byState[s.folded] ?? 0) + 1;
       const takeovers = claims.reduce((n, c) => n + Math.max(0, c.claims - 2), 0);
+      const reRegistered = pool.started.reduce((n, w) => n + (w.stderr().match(/^weft worker: registering again$/gm)?.length ?? 0), 0);
+      const repeatedPuts = [...server.counts()].filter(([key, n]) => key.includes(':put:') && n > 1).length;
       console.log(
-        `pg-torture (seed ${SEED}): ${KILLS} worker SIGKILLs, 1 PostgreSQL crash, ${pool.started.length} worker processes (${downAtStart.length} found PostgreSQL down), ${takeovers} takeovers (at most ${Math.max(...claims.map((c) => c.claims))} claims of one run), ` +
-          `${log.filter((e) => e.type === 'engine_resumed').length} runs resumed with interrupted attempts; ${effects.external} external attempts, ${effects.unknown} unknown; ` +
+        `pg-torture (seed ${SEED}): ${KILLS} worker SIGKILLs, 1 PostgreSQL crash, ${pool.started.length} worker processes (${downAtStart.length} found PostgreSQL down), ${takeovers} takeovers (at most ${Math.max(...claims.map((c) => c.claims))} claims of one run), ${reRegistered} workers registering again after a lost lease or database, ` +
+          `${log.filter((e) => e.type === 'engine_resumed').length} runs resumed with interrupted attempts; ${effects.external} external attempts, ${effects.unknown} unknown; ${repeatedPuts} idempotent PUTs retried; ` +
           `${recorder.events.length} events recorded (${recorder.failedPolls()} failed polls); runs by state ${JSON.stringify(byState)}; approvals answered ${answered.length} of ${approvals.length}`,
       );
 
