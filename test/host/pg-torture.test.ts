@@ -22,7 +22,7 @@ import { Store } from '../../engine/store/store.ts';
 import { startCluster, type PgCluster } from '../fixtures/pg/cluster.ts';
 import { startCountingServer, type CountingServer } from '../fixtures/pg/counting-server.ts';
 import { writeEffectWorkflows } from '../fixtures/pg/effect-workflows.ts';
-import { logDefects, readLog, startRecorder, type EventRecorder } from '../fixtures/pg/event-recorder.ts';
+import { doubleEnds, logDefects, readLog, startRecorder, type EventRecorder } from '../fixtures/pg/event-recorder.ts';
 import { effectDefects, stateDefects, type RunStates } from '../fixtures/pg/torture-checks.ts';
 import { failWithoutPgUnderCi, pgMissing, SKIP_PG } from '../fixtures/pg/test-pg.ts';
 import { startWorker, startWorkerPool, type WorkerPool } from '../fixtures/pg/worker-process.ts';
@@ -162,6 +162,7 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'three work
 
       expect(folded.size).toBe(RUNS);
       expect(effects.defects).toEqual([]);
+      expect(doubleEnds(log)).toEqual([]);
       expect(stateDefects(log, folded)).toEqual([]);
       expect(recorder.holes).toEqual([]);
       expect(logDefects(recorder.events, log)).toEqual([]);
