@@ -99,19 +99,20 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'a worker s
   it('stopped during an external request, it writes nothing for the run another worker took over, and the request is not sent again', async () => {
     const { url, intake, lease, state } = await setUp();
     const a = worker(url);
-    const aId = await waitFor(() => a.ids()[0], 'worker A registers');
+    await waitFor(() => a.ids()[0], 'worker A registers');
 
     const { runId } = await intake.service({ workspace: dir }).startRun({ workflow: 'charge', input: { api: server.url, holdMs: 3_000 } });
     const key = effectKey(runId, 'charge');
     await waitUntil(() => server.count(key) === 1, 'A sends the POST (the server holds its reply)');
     const before = await lease(runId);
-    expect(before?.owner).toBe(aId);
+    // A's (on a loaded machine A may have lapsed and registered again: any of its ids).
+    expect(a.ids()).toContain(before?.owner);
+    const aIds = a.ids().length;
     a.signal('SIGSTOP');
 
     const b = worker(url);
-    const bId = await waitFor(() => b.ids()[0], 'worker B registers');
-    await waitUntil(async () => (await lease(runId))?.owner === bId, 'B takes the run over once A is past its ttl');
-    expect((await lease(runId))?.claims).toBe((before?.claims ?? 0) + 1);
+    await waitUntil(async () => b.ids().includes((await lease(runId))?.owner ?? ''), 'B takes the run over once A is past its ttl');
+    expect((await lease(runId))?.claims).toBeGreaterThan(before?.claims ?? 0);
     await waitUntil(async () => (await state(runId)) === 'succeeded', 'B finishes the run through the verify step');
     const atFinish = await readLog(url);
     const types = atFinish.filter((e) => e.run_id === runId).map(typeStep);
@@ -122,43 +123,46 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'a worker s
 
     // Resumed, A's overdue heartbeat runs first and finds its registration stale: A stops driving, with nothing written.
     await waitUntil(() => server.requests.every((r) => r.answered), "the server writes A's held reply");
+    const said = a.stderr().length;
     a.signal('SIGCONT');
-    await waitUntil(() => /^weft worker: lease lost: /m.test(a.stderr()), 'A says it lost its lease');
-    await waitUntil(() => a.ids().length >= 2, 'A registers again under a new id');
+    await waitUntil(() => /^weft worker: lease lost: /m.test(a.stderr().slice(said)), 'A says it lost its lease');
+    await waitUntil(() => a.ids().length > aIds, 'A registers again under a new id');
     // A stopped driving and registered again under a new id: had it written anything for the run, it would be in the log by now.
     const after = await readLog(url);
     expect(after).toEqual(atFinish);
     expect(doubleEnds(after)).toEqual([]);
     expect(server.count(key)).toBe(1);
     expect(server.requests.filter((r) => r.path === '/charge' && r.count > 0)).toHaveLength(1);
-    expect(a.ids()[1]).not.toBe(aId);
     expect(a.exited()).toBe(false);
   });
 
   it('stopped in the middle of a tick, it resumes into a commit, which the store refuses (WF001)', async () => {
     const { url, intake, lease, state } = await setUp();
     const a = worker(url);
-    const aId = await waitFor(() => a.ids()[0], 'worker A registers');
+    await waitFor(() => a.ids()[0], 'worker A registers');
     const { runId } = await intake.service({ workspace: dir }).startRun({ workflow: 'crunch', input: { api: server.url, work: 400_000 } });
     await waitUntil(() => server.requests.some((r) => r.key === `${runId}:fetch` && r.answered), 'A has the first answer to its GET');
     const cpu = cpuTicks(a.pid);
     await waitUntil(() => cpuTicks(a.pid) >= cpu + 20, "A computes the transform (its tick's commit comes after it)");
     a.signal('SIGSTOP');
     const before = await lease(runId);
-    expect(before?.owner).toBe(aId);
+    // A's (on a loaded machine A may have lapsed and registered again: any of its ids).
+    expect(a.ids()).toContain(before?.owner);
+    const aIds = a.ids().length;
     expect((await readLog(url)).filter((e) => e.run_id === runId).map(typeStep)).not.toContain('attempt_succeeded fetch');
 
     const b = worker(url);
-    await waitUntil(async () => ![aId, null, undefined].includes((await lease(runId))?.owner), 'B takes the run over once A is past its ttl');
+    await waitUntil(async () => b.ids().includes((await lease(runId))?.owner ?? ''), 'B takes the run over once A is past its ttl');
     expect((await lease(runId))?.claims).toBeGreaterThan(before?.claims ?? 0);
     await waitUntil(async () => (await state(runId)) === 'succeeded', 'B finishes the run');
     const atFinish = await readLog(url);
 
     // Resumed inside its tick, A finishes the transform and commits before its heartbeat timer can run: the fence refuses it.
+    const said = a.stderr().length;
     a.signal('SIGCONT');
-    await waitUntil(() => /^weft worker: lease lost: /m.test(a.stderr()), 'A says it lost its lease');
-    expect(a.stderr()).toMatch(new RegExp(`^weft worker: lease lost: .*no longer holds run\\(s\\) ${runId}`, 'm'));
-    await waitUntil(() => a.ids().length >= 2, 'A registers again under a new id');
+    await waitUntil(() => /^weft worker: lease lost: /m.test(a.stderr().slice(said)), 'A says it lost its lease');
+    expect(a.stderr().slice(said)).toMatch(new RegExp(`^weft worker: lease lost: .*no longer holds run\\(s\\) ${runId}`, 'm'));
+    await waitUntil(() => a.ids().length > aIds, 'A registers again under a new id');
     const after = await readLog(url);
     expect(after).toEqual(atFinish);
     expect(doubleEnds(after)).toEqual([]);
