@@ -35,6 +35,7 @@ export const PROCESS_FILES: readonly string[] = [
   'test/store/pg-dialect.test.ts',
   'test/store/pg-db.test.ts',
   'test/store/pg-events-cursor.test.ts',
+  'test/store/pg-log-tail.test.ts',
   'test/store/pg-store-sql.test.ts',
   'test/store/pg-sync.test.ts',
   'test/store/pg-translate.test.ts',

@@ -51,9 +51,10 @@ function notADefinition(diagnostics: readonly Diagnostic[], arg: string): string
 
 /**
  * A stored side's workflow: a version that ran (the store keeps no layout for it unless it was
- * also saved from the app) or one saved from the app and not run yet (with its layout).
+ * also saved from the app) or one saved from the app and not run yet (with its layout). `store`
+ * names the store in a message (storeName: never a password).
  */
-export function loadStoredSide(source: Extract<DiffSource, { kind: 'stored' }>, reader: RunReader, storePath: string): Workflow {
+export function loadStoredSide(source: Extract<DiffSource, { kind: 'stored' }>, reader: RunReader, store: string): Workflow {
   const stored = reader.storedDefinition(source.workflowId, source.version);
   if (stored !== undefined) return stored;
   const latest = reader.latestStoredVersion(source.workflowId);
@@ -61,6 +62,6 @@ export function loadStoredSide(source: Extract<DiffSource, { kind: 'stored' }>, 
     ? `the store keeps no version of "${source.workflowId}"`
     : `its latest stored version is ${latest}`;
   throw new InputError(
-    `${source.label} (${source.arg}): workflow "${source.workflowId}" has no version ${source.version} in the store ${storePath} (${known}); a version is stored when it first runs or is saved from the app, or pass --db for another store`,
+    `${source.label} (${source.arg}): workflow "${source.workflowId}" has no version ${source.version} in the store ${store} (${known}); a version is stored when it first runs or is saved from the app, or pass --store or --db for another store`,
   );
 }

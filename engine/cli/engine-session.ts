@@ -19,22 +19,22 @@ import type { RunReader } from '../service/run-reader.ts';
 import type { CliIo } from './cli-io.ts';
 import { oneLine, withUserErrors } from './cli-errors.ts';
 import { printRunOutcome } from './run-outcome.ts';
-import { storePath } from './store-path.ts';
+import { storePath, type StoreFlags } from './store-path.ts';
 
 /**
- * A read-only command's body with a reader over the store of --db (or $WEFT_DB, or the
- * workspace's). A store whose log does not read as weft's is read all the same, with a warning
+ * A read-only command's body with a reader over the store of --store or --db (storePath: or
+ * $WEFT_STORE, $WEFT_DB, the workspace's). A store whose log does not read as weft's is read all the same, with a warning
  * naming the damaged run after the command's output.
  */
-export function withReadOnlyStore(command: string, io: CliIo, db: string | undefined, body: (reader: RunReader) => number | Promise<number>): Promise<number> {
-  const path = storePath(db, io.cwd);
+export function withReadOnlyStore(command: string, io: CliIo, flags: StoreFlags, body: (reader: RunReader) => number | Promise<number>): Promise<number> {
+  const path = storePath(flags, io.cwd);
   return withUserErrors(command, io, async () => {
     const { withRunReader } = await import('../service/read-only-store.ts');
     return withRunReader(path, body, (damage) => io.stderr.write(`weft ${command}: warning: ${oneLine(damage)}; commands that write refuse this store until it is restored from a backup\n`));
   });
 }
 
-/** The body with an EngineService over the store at `dbPath` (a path already resolved), under its lease. */
+/** The body with an EngineService over the store at `dbPath` (as storePath chose it: a resolved path or a URL), under its lease. */
 export async function withServiceAt<T>(dbPath: string, command: string, io: CliIo, body: (service: EngineService) => Promise<T>, mode: SessionMode = 'write'): Promise<T> {
   const { withEngineService } = await import('../host/engine-host.ts');
   return withEngineService(dbPath, `weft ${command}`, { workspace: io.cwd }, body, mode);
@@ -91,8 +91,8 @@ export interface OwnerRequest {
  * A command that acts on one run (pause, retry, keep, …): resolve RUN (an id or a unique prefix),
  * act through the service, let the engine settle, and print the run's outcome.
  */
-export function actOnRun(command: string, io: CliIo, db: string | undefined, json: boolean, run: string, action: z.input<typeof RunAction>, rebill?: RebillQuery): Promise<number> {
-  const path = storePath(db, io.cwd);
+export function actOnRun(command: string, io: CliIo, flags: StoreFlags, json: boolean, run: string, action: z.input<typeof RunAction>, rebill?: RebillQuery): Promise<number> {
+  const path = storePath(flags, io.cwd);
   return withUserErrors(command, io, async () => {
     const [{ checkAct }, { performAct }, { RunActionResult }] = await Promise.all([import('./check-command.ts'), import('../service/perform-command.ts'), import('../../shared/api/run-action.ts')]);
     const typed = checkAct({ command: 'act', run, action });
@@ -118,8 +118,8 @@ async function rebillBefore(path: string, run: string, query: RebillQuery): Prom
 }
 
 /** A person's answer to a task (approve, reject, reassign), as actOnRun does for operator actions. */
-export function answerTask(command: string, io: CliIo, db: string | undefined, json: boolean, run: string, step: string, answer: z.input<typeof TaskAction>): Promise<number> {
-  const path = storePath(db, io.cwd);
+export function answerTask(command: string, io: CliIo, flags: StoreFlags, json: boolean, run: string, step: string, answer: z.input<typeof TaskAction>): Promise<number> {
+  const path = storePath(flags, io.cwd);
   return withUserErrors(command, io, async () => {
     const [{ checkAnswer }, { performAnswer }, { RunOutcome }] = await Promise.all([import('./check-command.ts'), import('../service/perform-command.ts'), import('../../shared/api/run-outcome.ts')]);
     const typed = checkAnswer({ command: 'answer', run, step, answer });

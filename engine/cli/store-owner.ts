@@ -12,6 +12,7 @@ import { statSync } from 'node:fs';
 import type { z } from 'zod';
 import { ApiErrorBody } from '../../shared/api/api-error.ts';
 import { readEndpointFile } from '../host/endpoint-file.ts';
+import { isPgStoreText } from '../service/store-text.ts';
 import { ServiceError, type ServiceErrorCode } from '../service/service-error.ts';
 
 export interface StoreOwner {
@@ -36,8 +37,13 @@ const HEALTH_WAIT_MS = 60_000;
 const SERVICE_CODES: readonly ServiceErrorCode[] = ['bad-input', 'not-found', 'refused', 'internal'];
 const isServiceCode = (code: string): code is ServiceErrorCode => SERVICE_CODES.some((c) => c === code);
 
-/** The `weft serve` that owns the store at `dbPath` (an absolute path), or undefined when none does. */
+/**
+ * The `weft serve` that owns the store at `dbPath` (an absolute path), or undefined when none does.
+ * A PostgreSQL store (a URL) has no owner to hand commands to: no serve.json sits beside it, and
+ * many engines share it (docs/postgres.md); a command there runs under its own engine session.
+ */
 export async function storeOwner(dbPath: string): Promise<StoreOwner | undefined> {
+  if (isPgStoreText(dbPath)) return undefined;
   const endpoint = readEndpointFile(dbPath);
   if (endpoint === undefined) return undefined;
   const { loopbackRequest, NotReached } = await import('./loopback-request.ts');

@@ -1,7 +1,8 @@
-// `weft test --from-run RUN [-o FILE] [--db PATH]`: a stored run as a scenario (docs/evolution.md,
-// "A run becomes a test"). Without -o the scenario file's JSON goes to stdout. With -o it is
-// written to FILE; an existing FILE is added to only when it is a scenarios file of the same
-// workflow (the scenario goes at the end of its `scenarios`), and anything else there is refused.
+// `weft test --from-run RUN [-o FILE] [--store URL|PATH | --db PATH]`: a stored run as a scenario
+// (docs/evolution.md, "A run becomes a test"). Without -o the scenario file's JSON goes to stdout.
+// With -o it is written to FILE; an existing FILE is added to only when it is a scenarios file of
+// the same workflow (the scenario goes at the end of its `scenarios`), and anything else there is
+// refused.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { writeFileAtomic } from '../../shared-node/atomic-file.ts';
@@ -10,10 +11,11 @@ import type { RunScenario } from '../service/run-scenario-read.ts';
 import type { CliIo } from './cli-io.ts';
 import { withReadOnlyStore } from './engine-session.ts';
 import { EXIT_OK, EXIT_USAGE } from './exit-codes.ts';
+import type { StoreFlags } from './store-path.ts';
 
 /** Makes the scenario of `run` and prints it, or writes it to `output`. */
-export function testFromRun(io: CliIo, run: string, output: string | undefined, db: string | undefined): Promise<number> {
-  return withReadOnlyStore('test', io, db, async (reader) => {
+export function testFromRun(io: CliIo, run: string, output: string | undefined, store: StoreFlags): Promise<number> {
+  return withReadOnlyStore('test', io, store, async (reader) => {
     const made = await reader.runScenario(run);
     if (output === undefined) {
       io.stdout.write(`${JSON.stringify({ scenarios: [made.scenario] }, null, 2)}\n`);

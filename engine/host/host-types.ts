@@ -36,10 +36,14 @@ export interface SharedOptions {
   role?: WorkerRole;
   /** Claims released runs and dead workers' runs and drives them (`weft worker`, `weft serve`). */
   claim?: boolean;
+  /** Claims no more while it holds this many runs (`weft worker --max-runs`); no bound unless given. */
+  maxRuns?: number;
   /** Starts no attempt: hands every run it writes to the workers (`weft serve --no-worker`). */
   intake?: boolean;
   /** How long after its last heartbeat this engine counts as dead (WEFT_LEASE_TTL_MS, else 5 s). */
   ttlMs?: number;
+  /** The workspace whose .weft/artifacts keeps values by reference unless $WEFT_ARTIFACTS_DIR is set (the current folder unless given). */
+  workspace?: string;
   /** Hears what the engine says of its runs and lease (a line each). */
   log?: (line: string) => void;
 }

@@ -8,19 +8,21 @@
 //
 // Values kept by reference (artifacts) go to $WEFT_ARTIFACTS_DIR, else .weft/artifacts in the
 // current folder: workers on several machines need that folder shared (docs/scale-out.md).
-import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PgCoordination, WORK_CHANNEL, isLeaseLost } from '../store/pg/pg-coordination.ts';
+import { POKE_CHANNEL, SLOT_CHANNEL } from '../store/pg/pg-coordination-sql.ts';
+import type { ReleasedRun } from '../runtime/run-release.ts';
 import { storeLocator, describeStore } from '../store/store-locator.ts';
+import { storeArtifactsDir } from '../store/store-home.ts';
 import { StoreError } from '../store/store-error.ts';
 import { buildEngine, sessionService } from './engine-build.ts';
 import type { EngineSession, HostOptions, SessionMode } from './host-types.ts';
 
-/** The default ttl of an engine's registration: dead 5 s after its last heartbeat. */
-export const DEFAULT_TTL_MS = 5_000;
+/** The default ttl of an engine's registration: dead 10 s after its last heartbeat (a loaded machine can stall a process for seconds). */
+export const DEFAULT_TTL_MS = 10_000;
 
-/** How many runs one claim takes at most. */
-const CLAIM_BATCH = 32;
+/** How many runs one claim takes at most; the next batch waits a turn of the event loop, so workers woken together share the work. */
+const CLAIM_BATCH = 8;
 
 /** The ttl an engine registers with: SharedOptions.ttlMs, else $WEFT_LEASE_TTL_MS, else 5 s. */
 function ttlOf(given: number | undefined, env: NodeJS.ProcessEnv): number {
@@ -52,7 +54,7 @@ export async function openSharedSession(url: string, mode: SessionMode, env: Nod
   const log = shared.log ?? ((): void => undefined);
   let lastBeat = performance.now();
   let fatal: unknown;
-  const engine = await buildEngine(store, env, resolve(env['WEFT_ARTIFACTS_DIR'] ?? join(process.cwd(), '.weft', 'artifacts')), (e) => {
+  const engine = await buildEngine(store, env, storeArtifactsDir(where, shared.workspace ?? process.cwd(), env), (e) => {
     fatal ??= e;
     log(isLeaseLost(e) ? `lease lost: ${e instanceof Error ? e.message : String(e)}` : `stopped: ${e instanceof Error ? e.message : String(e)}`);
     o.onFatal?.(e);
@@ -60,7 +62,18 @@ export async function openSharedSession(url: string, mode: SessionMode, env: Nod
     acquire: (runId) => coordination.acquire(runId),
     // Two heartbeats may be missed before a launch is refused; the third would be the ttl.
     mayLaunch: () => performance.now() - lastBeat < ttlMs / 2,
-    ...(shared.intake === true ? { handOff: (runIds: readonly string[]) => coordination.release(runIds) } : {}),
+    takeSlot: (slot, limit) => coordination.takeSlot(slot, limit),
+    releaseSlot: (slot) => coordination.releaseSlot(slot),
+    poke: (runIds) => {
+      try {
+        coordination.poke(runIds);
+      } catch {
+        // The database is unreachable: the holder looks again when it next loads the run.
+      }
+    },
+    // Commands keep what they drive until they close (leave() gives it all back); the others give back what only waits.
+    ...(shared.intake === true ? { intake: true } : {}),
+    ...(shared.intake === true || shared.claim === true ? { release: (runs: readonly ReleasedRun[]) => coordination.release(runs) } : {}),
   });
   const heartbeat = setInterval(() => {
     if (fatal !== undefined) return;
@@ -72,7 +85,9 @@ export async function openSharedSession(url: string, mode: SessionMode, env: Nod
     }
   }, Math.max(50, Math.floor(ttlMs / 4)));
   heartbeat.unref();
-  const claims = shared.claim === true ? claimLoop(coordination, engine, ttlMs, () => fatal !== undefined, log) : undefined;
+  const claims = shared.claim === true ? claimLoop(coordination, engine, { ttlMs, maxRuns: shared.maxRuns ?? Infinity }, () => fatal !== undefined, log) : undefined;
+  const slots = shared.intake === true ? undefined : slotWatch(coordination, engine, ttlMs);
+  const pokes = pokeWatch(coordination, engine);
   let closed = false;
   return {
     store,
@@ -87,6 +102,8 @@ export async function openSharedSession(url: string, mode: SessionMode, env: Nod
       if (closed) return;
       closed = true;
       claims?.stop();
+      slots?.stop();
+      pokes();
       if (fatal === undefined && o.drain !== false) await engine.drain();
       clearInterval(heartbeat);
       engine.close();
@@ -110,26 +127,28 @@ export async function openSharedSession(url: string, mode: SessionMode, env: Nod
  * notification), and every ttl/4 otherwise (a worker that died says nothing): each claimed run is
  * loaded, which recovers it (an interrupted external attempt becomes unknown, overdue timers fire).
  */
-function claimLoop(coordination: PgCoordination, engine: { load(runId: string): unknown }, ttlMs: number, stopped: () => boolean, log: (line: string) => void): { stop(): void } {
+function claimLoop(coordination: PgCoordination, engine: { load(runId: string): unknown; readonly heldRuns: number }, o: { ttlMs: number; maxRuns: number }, stopped: () => boolean, log: (line: string) => void): { stop(): void } {
+  const { ttlMs } = o;
   let scheduled = false;
   const claim = (): void => {
     scheduled = false;
     if (stopped()) return;
+    const room = Math.min(CLAIM_BATCH, o.maxRuns - engine.heldRuns);
+    if (room <= 0) return;
+    let ids: string[];
     try {
-      for (;;) {
-        const ids = coordination.claim(CLAIM_BATCH);
-        for (const id of ids) {
-          try {
-            engine.load(id);
-          } catch (e) {
-            log(`run ${id} could not be loaded: ${e instanceof Error ? e.message : String(e)}`);
-          }
-        }
-        if (ids.length < CLAIM_BATCH || stopped()) return;
-      }
+      ids = coordination.claim(room);
     } catch {
-      // The database is unreachable now: the next poll tries again.
+      return; // the database is unreachable now: the next poll tries again
     }
+    for (const id of ids) {
+      try {
+        engine.load(id);
+      } catch (e) {
+        log(`run ${id} could not be loaded: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    if (ids.length === room) soon();
   };
   const soon = (): void => {
     if (scheduled) return;
@@ -153,5 +172,51 @@ function claimLoop(coordination: PgCoordination, engine: { load(runId: string): 
         // The connection is gone: so is its LISTEN.
       }
     },
+  };
+}
+
+/**
+ * Attempts queued for a slot of a resource's pool try again when another engine frees one (its
+ * commit notifies), and every ttl/4 in case a notification was missed or a dead engine's slots
+ * stopped counting.
+ */
+function slotWatch(coordination: PgCoordination, engine: { retrySlots(): void }, ttlMs: number): { stop(): void } {
+  const retry = (): void => engine.retrySlots();
+  let unlisten: (() => void) | undefined;
+  try {
+    unlisten = coordination.listen(SLOT_CHANNEL, retry);
+  } catch {
+    // No LISTEN now: the poll retries.
+  }
+  const poll = setInterval(retry, Math.max(50, Math.floor(ttlMs / 4)));
+  poll.unref();
+  return {
+    stop() {
+      clearInterval(poll);
+      try {
+        unlisten?.();
+      } catch {
+        // The connection is gone: so is its LISTEN.
+      }
+    },
+  };
+}
+
+/** Pokes from other engines (engine-core acquire): a run held here looks again at what it waits for. */
+function pokeWatch(coordination: PgCoordination, engine: { resumeWaits(runId: string): void }): () => void {
+  let unlisten: (() => void) | undefined;
+  try {
+    unlisten = coordination.listen(POKE_CHANNEL, (runId) => {
+      if (runId !== '') engine.resumeWaits(runId);
+    });
+  } catch {
+    // No LISTEN now: a poked run is looked at again when it is next loaded.
+  }
+  return () => {
+    try {
+      unlisten?.();
+    } catch {
+      // The connection is gone: so is its LISTEN.
+    }
   };
 }

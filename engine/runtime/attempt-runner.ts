@@ -2,6 +2,7 @@
 // evidence (evidence-reuse.ts), runs pure steps inline, hands waiting kinds to their handler and
 // the rest to an executor (launched after the commit); then records how each attempt ended, and
 // retries or settles per the failure policy (failure-policy.ts).
+import type { SharedStore } from './live-run.ts';
 import type { StepKind } from '../../shared/definition/names.ts';
 import type { AttemptErrorCode } from '../../shared/events/attempt-error-codes.ts';
 import type { Step } from '../../shared/definition/workflow-schema.ts';
@@ -27,7 +28,7 @@ import { runInlineStep } from './inline-steps.ts';
 import type { Completion, Launch, LiveRun } from './live-run.ts';
 import { outputViolations } from './output-contract.ts';
 import type { RunPort } from './run-port.ts';
-import { poolOf, releaseSlot, slotOrQueue, type Pool } from './run-slots.ts';
+import { ResourcePools } from './resource-pools.ts';
 import { attemptId, currentAttempt, type AttemptRecord, type Evidence, type StepRuntime } from '../../shared/run/run-model.ts';
 import { checkOnResume, resumeCheck } from './revalidation-fetch.ts';
 import { isTerminal } from '../../shared/run/run-status.ts';
@@ -48,19 +49,21 @@ export interface AttemptHost {
   draining(): boolean;
   /** Starts the executor attempt after this tick's commit; `durable` asks for that commit to be fsynced. */
   launch(l: Launch, durable: boolean): void;
+  /** The other engines sharing the store, whose pools are the same pools (a PostgreSQL store). */
+  shared?: SharedStore;
 }
 
-type Waiter = { live: LiveRun; stepId: string };
-const sameWaiter = (a: Waiter, b: Waiter): boolean => a.live === b.live && a.stepId === b.stepId;
 
 export class AttemptRunner {
-  /** Concurrency pools of limits.concurrency, shared by every run this engine schedules. */
-  private readonly pools = new Map<string, Pool<Waiter>>();
+  /** Concurrency pools of limits.concurrency, shared by every run this engine schedules (and, sharing the store, by its engines). */
+  readonly pools: ResourcePools;
   /** The circuits of the providers agent candidates call, shared by every run this engine schedules. */
   readonly circuits = new CircuitBreakers();
 
   /** `prices`: the price table of a workspace, to fix an attempt's cost (none: only declared and scripted costs; EngineOptions.prices). */
-  constructor(private readonly port: RunPort, private readonly host: AttemptHost, private readonly prices?: (workspaceDir: string) => PriceTable | undefined) {}
+  constructor(private readonly port: RunPort, private readonly host: AttemptHost, private readonly prices?: (workspaceDir: string) => PriceTable | undefined) {
+    this.pools = new ResourcePools(port, host.shared);
+  }
 
   /** Starts the step's next attempt, unless a drain or a full resource pool holds it (it stays ready or retry_wait). */
   async start(live: LiveRun, stepId: string): Promise<void> {
@@ -70,7 +73,7 @@ export class AttemptRunner {
     const step = live.index.steps.get(stepId) as Step;
     const handler = this.host.handler(step.kind);
     // Only attempts that run outside the engine take a slot of the step's resource pool.
-    const gate = runsOutside(step.kind) ? poolOf(this.pools, m.workflow.limits, step.resource) : undefined;
+    const gate = runsOutside(step.kind) ? this.pools.gate(m.workflow.limits, step.resource) : undefined;
     const plan = planAttempt(s, step, {
       draining: this.host.draining(),
       slotFree: gate === undefined ? undefined : gate.inUse < gate.limit,
@@ -78,7 +81,7 @@ export class AttemptRunner {
     });
     if (plan.kind === 'hold') return; // the store is being given back: the next engine starts it
     if (plan.kind === 'queue') {
-      if (gate !== undefined) slotOrQueue(gate, { live, stepId }, sameWaiter);
+      if (gate !== undefined) this.pools.queue(gate, live, stepId);
       return;
     }
     const { number, effect } = plan;
@@ -137,6 +140,9 @@ export class AttemptRunner {
     const routed = await routeAttempt(s, step, patched, ctx, this.circuits, port.clock.now());
     const config = routed?.config ?? patched;
     const reason = [variant === null ? undefined : `retry variant ${variant + 1}`, routed?.route.reason].filter((r) => r !== undefined).join('; ');
+    // Sharing the store, the pool's slot is the store's: taken (or queued for) before anything is written.
+    const sharedSlot = gate === undefined ? false : this.pools.takeShared(gate, live, stepId, step);
+    if (sharedSlot === undefined) return;
     port.emit(live, 'attempt_started', {
       inputHash,
       input: recorded,
@@ -167,10 +173,7 @@ export class AttemptRunner {
     }
     const partial = partialSoFar(s);
     this.host.launch({ live, stepId, activation: s.activation, attempt: number, countedAttempt: counted, executor, input, config, step, idempotencyKey, candidate: routed?.candidate, partial }, effect === 'external');
-    if (gate) {
-      gate.inUse++;
-      live.holding.add(stepId);
-    }
+    if (gate && !sharedSlot) this.pools.hold(gate, live, stepId);
   }
 
   /** A step came due: a retry starts, or the handler of a waiting step hears of its timer. */
@@ -231,7 +234,7 @@ export class AttemptRunner {
     const a = s?.attempts.find((x) => x.activation === c.activation && x.number === c.attempt);
     if (s === undefined || a === undefined || a.state !== 'running') return;
     const step = live.index.steps.get(c.stepId) as Step;
-    this.releaseSlot(live, step);
+    this.pools.release(live, step);
     const at = { step: c.stepId, activation: c.activation, attempt: c.attempt };
     const r = readableOutput(c.result, port.artifacts.store, c.stepId);
     const covers = { inputHash: a.inputHash, definitionVersion: m.workflow.version, inputRevision: m.inputRevision };
@@ -374,21 +377,5 @@ export class AttemptRunner {
       this.port.emit(live, 'retry_scheduled', { nextAttempt: d.nextAttempt, dueAt: now + d.delayMs, delayMs: d.delayMs }, at);
       this.port.arm(live, s.id, now + d.delayMs);
     }
-  }
-
-  /**
-   * Frees the pool slot of a step whose attempt has just ended, at the moment its end is logged, so
-   * the log never shows more attempts of a resource at once than its limit; wakes the next waiter.
-   */
-  private releaseSlot(live: LiveRun, step: Step): void {
-    if (!live.holding.delete(step.id)) return;
-    const pool = poolOf(this.pools, live.model.workflow.limits, step.resource);
-    if (pool === undefined) return;
-    const next = releaseSlot(pool);
-    if (next === undefined) return;
-    const s = next.live.model.steps.get(next.stepId);
-    if (s?.state === 'ready') next.live.ready.push(next.stepId);
-    else if (s?.state === 'retry_wait') next.live.due.push(next.stepId);
-    this.port.markDirty(next.live);
   }
 }

@@ -29,6 +29,7 @@ import { RunLifecycle } from './run-lifecycle.ts';
 import type { EventExtra, RunPort } from './run-port.ts';
 import { RunProjector } from './run-projection.ts';
 import { workflowsToDequeue } from './run-slots.ts';
+import { releaseWake, type ReleasedRun } from './run-release.ts';
 import { applyEvent } from '../../shared/run/apply-event.ts';
 import { type Evidence, type RunModel, type StepRuntime } from '../../shared/run/run-model.ts';
 import { isRunSettled } from './run-settled.ts';
@@ -73,6 +74,7 @@ export class EngineCore implements RunPort {
         if (durable) this.needDurable = true;
         this.launches.push(l);
       },
+      ...(o.shared === undefined ? {} : { shared: o.shared }),
     }, o.prices);
     this.router = parts.router?.(this, this.attempts) ?? new StepRouter(this, this.attempts);
     this.projector = new RunProjector(o.store);
@@ -84,7 +86,7 @@ export class EngineCore implements RunPort {
       recheck: (live, stepId) => this.attempts.resumeCheck(live, stepId),
     });
     // An intake engine writes runs' starts and operators' actions, and leaves every attempt to the workers.
-    if (o.shared?.handOff !== undefined) this.draining = true;
+    if (o.shared?.intake === true) this.draining = true;
   }
 
   /** Set by drain(): attempts that would start a process, request or child run wait for the next engine. */
@@ -130,12 +132,17 @@ export class EngineCore implements RunPort {
     if (this.o.store.isReplayRun(runId)) throw new StoreError('refused', `run ${runId} is a replay (weft replay): it is a record of a virtual run, and nothing can act on it; act on the run it replays`);
     // Sharing the store: an unfinished run becomes this engine's before its log is read (a finished one is only looked at).
     const stored = this.o.shared === undefined ? undefined : this.o.store.getRun(runId)?.state;
-    if (stored !== undefined && !isFinishedRunState(stored)) this.o.shared?.acquire(runId);
-    const model = foldStoredRun(this.o.store, runId, log);
+    if (stored !== undefined && !isFinishedRunState(stored)) this.acquire(runId);
+    // A log read before the run was taken may miss the last commit of the engine that held it.
+    const model = foldStoredRun(this.o.store, runId, this.o.shared === undefined ? log : undefined);
     this.o.store.knownLastSeq(runId, model.lastSeq);
     const live = this.live(model);
     this.lifecycle.recoverLive(live);
     return live;
+  }
+
+  get heldRuns(): number {
+    return this.runs.size;
   }
 
   liveRuns(): Iterable<LiveRun> {
@@ -232,6 +239,43 @@ export class EngineCore implements RunPort {
     this.projector.projectPending();
     this.o.store.flush(this.needDurable);
     this.needDurable = false;
+    this.sendPokes();
+  }
+
+  /**
+   * Takes a run from the shared store before loading it. One another live engine drives is
+   * refused; that engine is poked after this engine's next commit, so it looks again at what the
+   * run waits for (a child that ended here, an event stored here) rather than miss it.
+   */
+  private acquire(runId: string): void {
+    try {
+      this.o.shared?.acquire(runId);
+    } catch (e) {
+      if (e instanceof StoreError && e.code === 'locked') this.pokes.add(runId);
+      throw e;
+    }
+  }
+
+  private readonly pokes = new Set<string>();
+
+  /** Sends the pokes owed (after a commit: what the poked engine should see is written). */
+  sendPokes(): void {
+    if (this.pokes.size === 0) return;
+    const ids = [...this.pokes];
+    this.pokes.clear();
+    this.o.shared?.poke?.(ids);
+  }
+
+  /** Another engine asked: the run's waiting steps look again at what they wait for (handlers' resume, as after a load). */
+  resumeWaits(runId: string): void {
+    const live = this.runs.get(runId);
+    if (live === undefined || this.fatal !== undefined) return;
+    for (const s of live.model.steps.values()) {
+      const kind = live.index.steps.get(s.id)?.kind;
+      const handler = s.state === 'waiting' && kind !== undefined ? this.handlers.get(kind) : undefined;
+      if (handler?.resume !== undefined) live.actions.push(() => handler.resume?.(live, s.id) ?? Promise.resolve());
+    }
+    this.markDirty(live);
   }
 
   emit<T extends EventType>(live: LiveRun, type: T, data: EventData<T>, extra: EventExtra = {}): RunEvent<T> {
@@ -314,6 +358,7 @@ export class EngineCore implements RunPort {
       this.projector.projectPending();
       this.o.store.flush(this.needDurable);
       this.needDurable = false;
+      this.sendPokes();
       this.actions.committed();
     } catch (e) {
       this.ticking = false;
@@ -327,7 +372,7 @@ export class EngineCore implements RunPort {
     this.launches = [];
     if (!this.closed) for (const l of launches) this.launch(l);
     for (const live of advanced) this.wake(live);
-    if (this.o.shared?.handOff !== undefined) this.handOff(this.o.shared.handOff);
+    if (this.o.shared?.release !== undefined) this.release(this.o.shared.release, this.o.shared.intake === true);
     if (this.dirtyRuns.size > 0) this.kick();
     else this.wakeDrain();
   }
@@ -391,27 +436,37 @@ export class EngineCore implements RunPort {
   disarm(live: LiveRun, stepId: string): void {
     live.timers.get(stepId)?.();
     live.timers.delete(stepId);
+    live.dues.delete(stepId);
   }
 
   arm(live: LiveRun, stepId: string, dueAt: number): void {
     live.timers.get(stepId)?.();
+    live.dues.set(stepId, dueAt);
     live.timers.set(stepId, this.o.clock.setTimer(dueAt - this.o.clock.now(), () => {
       live.timers.delete(stepId);
+      live.dues.delete(stepId);
       live.due.push(stepId);
       this.markDirty(live);
     }));
   }
 
-  /** An intake engine's runs with nothing running or queued go to the workers, and leave this engine. */
-  private handOff(give: (runIds: readonly string[]) => void): void {
-    const idle = [...this.runs.values()].filter((l) => !this.dirtyRuns.has(l.model.runId) && l.running.size === 0 && l.inbox.length === 0 && l.actions.length === 0);
-    if (idle.length === 0) return;
-    for (const live of idle) {
+  /** Runs given back to the shared store (run-release.ts) leave this engine: another takes them up when due. */
+  private release(give: (runs: readonly ReleasedRun[]) => void, intake: boolean): void {
+    const now = this.o.clock.now();
+    const released: ReleasedRun[] = [];
+    for (const live of this.runs.values()) {
+      if (this.dirtyRuns.has(live.model.runId) || isTerminal(live.model.state)) continue;
+      const wakeAt = releaseWake(live, now, { intake });
+      if (wakeAt !== undefined) released.push({ runId: live.model.runId, wakeAt });
+    }
+    if (released.length === 0) return;
+    for (const { runId } of released) {
+      const live = this.runs.get(runId) as LiveRun;
       for (const cancel of live.timers.values()) cancel();
       stopEscalations(live);
-      this.runs.delete(live.model.runId);
+      this.runs.delete(runId);
     }
-    give(idle.map((l) => l.model.runId));
+    give(released);
   }
 
   /** Starts an executor attempt whose start is committed; its result comes back through the inbox. */

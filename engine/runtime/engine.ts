@@ -104,6 +104,21 @@ export class Engine {
     return this.core.idle;
   }
 
+  /** How many unfinished runs this engine holds in memory (a worker's --max-runs counts them). */
+  get heldRuns(): number {
+    return this.core.heldRuns;
+  }
+
+  /** Another engine sharing the store asks: the run's waiting steps look again at what they wait for. */
+  resumeWaits(runId: string): void {
+    this.core.resumeWaits(runId);
+  }
+
+  /** Attempts queued for a slot of a resource's pool try again: another engine sharing the store freed one. */
+  retrySlots(): void {
+    this.core.attempts.pools.retryQueued();
+  }
+
   /** Each provider's circuit as this engine sees it now (docs/routing.md "Circuits"). */
   providerCircuits(): ProviderCircuits {
     return this.core.attempts.circuits.snapshot(this.core.clock.now());
@@ -192,7 +207,10 @@ export class Engine {
    * An event sent from outside: stored (duplicates ignored), then delivered to the oldest loaded
    * run waiting for it. `stored` is awaited between the two (a crash test's pause).
    */
-  sendEvent(e: ExternalEvent, stored?: () => Promise<void>): Promise<{ status: 'delivered' | 'kept' | 'duplicate'; runId?: string }> {
-    return this.events.send(e, stored);
+  async sendEvent(e: ExternalEvent, stored?: () => Promise<void>): Promise<{ status: 'delivered' | 'kept' | 'duplicate'; runId?: string }> {
+    const sent = await this.events.send(e, stored);
+    // Stored: an engine sharing the store that holds the waiting run, poked, delivers it (docs/scale-out.md).
+    this.core.sendPokes();
+    return sent;
   }
 }

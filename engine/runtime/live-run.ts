@@ -47,10 +47,39 @@ export interface SharedStore {
   /** False once this engine may have lost its runs (its heartbeat lapsed): it starts no attempt, and stops. */
   mayLaunch(): boolean;
   /**
-   * An intake engine (`weft serve --no-worker`) starts no attempt: after each commit, the runs it
-   * holds with nothing running are handed to the workers through this, and forgotten here.
+   * An intake engine (`weft serve --no-worker`) starts no attempt: every run it writes is given
+   * back to the workers once nothing of it is in flight.
    */
-  handOff?(runIds: readonly string[]): void;
+  intake?: boolean;
+  /**
+   * Gives back runs after a commit (run-release.ts decides which: all of an intake's, a worker's
+   * that only wait); they are forgotten here. None: the engine keeps every run it holds.
+   */
+  release?(runs: readonly ReleasedRun[]): void;
+  /**
+   * limits.concurrency across every engine of the store: takes a slot of the resource's pool for
+   * one step activation, or answers false when `limit` are taken (the attempt queues, and tries
+   * again when retrySlots() is called).
+   */
+  takeSlot?(slot: SharedSlot, limit: number): boolean;
+  /** Frees the slot in the commit that records the attempt's end. */
+  releaseSlot?(slot: SharedSlot): void;
+  /** Asks the engines holding these runs to look again at what they wait for (engine-core acquire). */
+  poke?(runIds: readonly string[]): void;
+}
+
+/** A run given back to a shared store (run-release.ts): when it should be taken up again (ms since the epoch), or null: when someone acts on it. */
+export interface ReleasedRun {
+  runId: string;
+  wakeAt: number | null;
+}
+
+/** One step activation's place in a resource's pool, shared by the store's engines. */
+export interface SharedSlot {
+  pool: string;
+  runId: string;
+  stepId: string;
+  activation: number;
 }
 
 /** How an attempt ended, waiting to be recorded in the run's next tick. */
@@ -88,6 +117,8 @@ export interface LiveRun {
   due: string[];
   running: Map<string, { controller: AbortController; cancelTimeout: (() => void) | undefined }>;
   timers: Map<string, () => void>;
+  /** When each timer armed through RunPort.arm is due (a run given back to a shared store is taken up again then). */
+  dues: Map<string, number>;
   /**
    * The run's one timer for its policy's escalations after time (policy-escalation.ts), armed for
    * the earliest deadline of its unfinished steps: a step's attempt arms it only when its own is
@@ -148,6 +179,7 @@ export function newLiveRun(model: RunModel): LiveRun {
     running: new Map(),
     timers: new Map(),
     escalations: { timer: undefined },
+    dues: new Map(),
     spent: undefined,
     touched: new Set(),
     waiters: [],

@@ -161,6 +161,7 @@ export class RunLifecycle {
     const revision = live.model.inputRevision + 1;
     for (const cancel of live.timers.values()) cancel();
     live.timers.clear();
+    live.dues.clear();
     live.due = [];
     live.ready = [];
     this.port.emit(live, 'run_input_revised', { inputRevision: revision, input }, { reason: `input revision ${revision}` });
@@ -186,7 +187,14 @@ export class RunLifecycle {
       const logs = this.port.store.readRunLogs(batch);
       for (const id of batch) {
         if (this.host.holds(id)) continue;
-        const live = this.port.load(id, logs.get(id));
+        let live: LiveRun;
+        try {
+          live = this.port.load(id, logs.get(id));
+        } catch (e) {
+          // Sharing a PostgreSQL store: another live engine drives this run (docs/scale-out.md).
+          if (e instanceof StoreError && e.code === 'locked') continue;
+          throw e;
+        }
         // An engine starts on the store: what the run's waiting steps decided on may have changed while none ran.
         for (const s of live.model.steps.values()) if (s.state === 'waiting') live.restartedWaits.set(s.id, s.activation);
         runs++;

@@ -7,12 +7,18 @@ import type { EngineService } from '../service/engine-service.ts';
 import { performCommand } from '../service/perform-command.ts';
 import type { ServedReads } from '../service/served-reads.ts';
 import type { RouteHandlers } from './register-routes.ts';
+import type { LiveWorkers, StoreKind } from '../../shared/api/health-info.ts';
 
 /** What `GET /api/health` says about this server. */
 export interface HealthFacts {
   version: string;
   workspace: string;
+  /** The store as messages name it (describeStore: a file's path, or a PostgreSQL database without its password). */
   storePath: string;
+  /** Which store it is; SQLite unless given. */
+  storeKind?: StoreKind;
+  /** On PostgreSQL: the engines alive on the store now (read at each request). */
+  workers?: () => LiveWorkers;
   /** Who acts when a command names nobody (EngineService.actor). */
   user: string;
 }
@@ -22,7 +28,7 @@ type OtherRoute = Exclude<keyof RouteHandlers, 'compare' | 'policy.get' | 'polic
 /** `reads` answers the heavy reads off the engine's thread (served-reads.ts). */
 export function apiHandlers(s: EngineService, reads: ServedReads, facts: HealthFacts): Pick<RouteHandlers, OtherRoute> {
   return {
-    health: () => ({ version: facts.version, workspace: facts.workspace, store: facts.storePath, user: facts.user }),
+    health: () => ({ version: facts.version, workspace: facts.workspace, store: facts.storePath, storeKind: facts.storeKind ?? 'sqlite', user: facts.user, ...(facts.workers === undefined ? {} : { workers: facts.workers() }) }),
 
     'workflows.list': async () => ({ workflows: await s.workflowList() }),
     'workflows.get': ({ params }) => s.workflowDetail(params.id),

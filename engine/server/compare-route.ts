@@ -11,10 +11,10 @@ import { CompareWorker } from '../service/compare-worker.ts';
 import type { EngineService } from '../service/engine-service.ts';
 import type { RouteHandlers } from './register-routes.ts';
 
-/** `storePath`: the store the server's engine owns, which the worker reads; the worker ends with `app`. */
+/** `storePath`: the store the server's engine owns (a path or a PostgreSQL URL), which the worker reads; the worker ends with `app`. */
 export function compareHandler(app: FastifyInstance, s: EngineService, storePath: string): Pick<RouteHandlers, 'compare'> {
   // Where no worker can run, the service's own reader computes on this thread.
-  const worker = new CompareWorker(storePath, (a, b, cut) => s.reader.runComparison(a, b, cut));
+  const worker = new CompareWorker(storePath, (a, b, cut) => s.reader.runComparison(a, b, cut), undefined, s.files.root);
   app.addHook('onClose', () => worker.close());
   return { compare: ({ query }) => worker.compare(query.a, query.b, { valueLimit: COMPARE_VALUE_LIMIT, fieldLimit: COMPARE_FIELD_LIMIT }) };
 }

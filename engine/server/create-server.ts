@@ -15,6 +15,8 @@ import { ROUTES } from '../../shared/api/routes.ts';
 import type { EngineService } from '../service/engine-service.ts';
 import { serviceErrorOf } from '../service/service-error.ts';
 import type { Store } from '../store/store.ts';
+import { describeStore, storeLocator } from '../store/store-locator.ts';
+import type { LiveWorkers } from '../../shared/api/health-info.ts';
 import { apiHandlers } from './api-handlers.ts';
 import { bulkHandlers } from './bulk-routes.ts';
 import { compareHandler } from './compare-route.ts';
@@ -38,6 +40,7 @@ export interface ServerOptions {
   appDir: string | undefined;
   version: string;
   workspace: string;
+  /** The store `store` is open on, as it was named: a file's path, or a PostgreSQL URL (store-locator.ts). */
   storePath: string;
   bodyLimit?: number;
   streamBufferLimit?: number;
@@ -85,8 +88,10 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
     return sendError(reply, 'not-found', `no page ${request.url.split('?')[0] ?? ''}; the app is at /`);
   });
 
-  // The heavy reads are answered off the engine's thread (engine/service/served-reads.ts).
+  // The heavy reads are answered off the engine's thread (engine/service/served-reads.ts), by a
+  // connection of their own to the store, a file or a PostgreSQL database alike.
   const reads = new ServedReads(o.service, o.storePath);
+  const where = storeLocator(o.storePath, o.workspace);
   /** One encoding of each live event for all the server's streams. */
   const texts = new EventTexts();
   app.addHook('onClose', () => reads.close());
@@ -111,7 +116,15 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
   });
 
   registerRoutes(app, {
-    ...apiHandlers(o.service, reads, { version: o.version, workspace: o.workspace, storePath: o.storePath, user: o.service.defaultActor }),
+    ...apiHandlers(o.service, reads, {
+      version: o.version,
+      workspace: o.workspace,
+      // A file as it was given (absolute from serve); a database without the URL's password.
+      storePath: where.kind === 'sqlite' ? o.storePath : describeStore(where),
+      storeKind: where.kind,
+      user: o.service.defaultActor,
+      ...(where.kind === 'postgres' ? { workers: () => liveWorkersOf(o.store) } : {}),
+    }),
     ...workflowFileHandlers(o.service),
     ...compareHandler(app, o.service, o.storePath),
     ...scenarioHandlers(o.service),
@@ -140,6 +153,12 @@ export async function createServer(o: ServerOptions): Promise<FastifyInstance> {
     });
   }
   return app;
+}
+
+/** The engines alive on the store, as `GET /api/health` shows them (their ids, roles, hosts and pids). */
+function liveWorkersOf(store: Store): LiveWorkers {
+  const list = (store.liveWorkers() ?? []).map(({ id, role, host, pid }) => ({ id, role, host, pid }));
+  return { alive: list.length, list };
 }
 
 /** The HTTP status fastify put on one of its own errors (a body too large, bad JSON), if any. */

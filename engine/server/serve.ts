@@ -1,6 +1,7 @@
 // `weft serve`: one long-lived engine that owns the store (its lease, kept fresh), continues the
 // store's unfinished runs, and serves the API and the app on 127.0.0.1. The endpoint and the token
-// go in a file beside the store that only the user can read (serve.json, mode 0600), so the CLI
+// go in a file beside the store (a PostgreSQL store's: in the workspace's .weft/, store-home.ts)
+// that only the user can read (serve.json, mode 0600), so the CLI
 // on the same store can hand its commands to this engine, as typed commands that carry content
 // (POST /api/commands): the server never takes a path, a folder or a store from a request.
 // The store, its lease, the engine and the endpoint file are the engine host's (engine/host/), as
@@ -16,6 +17,7 @@ import type { StreamClient, StreamClientStats } from './event-stream.ts';
 
 export interface ServeOptions {
   workspace: string;
+  /** The store: a file's path, or a PostgreSQL URL (store-locator.ts), as openEngineSession opens it. */
   storePath: string;
   port: number;
   appDir: string | undefined;

@@ -6,11 +6,11 @@
 import type { CompareRequest } from './compare-worker-protocol.ts';
 import { withRunReader } from './read-only-store.ts';
 import { storeWorkerError } from './store-worker-protocol.ts';
-import { answerRequests, workerStorePath } from './store-worker-thread.ts';
+import { answerRequests, workerStore } from './store-worker-thread.ts';
 
-const storePath = workerStorePath('the comparison worker');
+const { store, workspace } = workerStore('the comparison worker');
 
 answerRequests(
-  (r: CompareRequest) => withRunReader(storePath, (reader) => reader.runComparison(r.a, r.b, r.cut)),
+  (r: CompareRequest) => withRunReader(store, (reader) => reader.runComparison(r.a, r.b, r.cut), undefined, workspace === undefined ? {} : { workspace }),
   (e) => storeWorkerError(e, 'the comparison failed'),
 );

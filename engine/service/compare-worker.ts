@@ -16,12 +16,14 @@ export class CompareWorker {
   private readonly worker: StoreWorker<CompareRequest, RunComparison>;
 
   /**
-   * `storePath`: the store the engine owns, which the worker opens read-only; `inline` computes
-   * where no worker can run; `script` is the worker's file (tests give one that cannot load).
+   * `store`: the store the engine owns (a path or a PostgreSQL URL), which the worker opens
+   * read-only; `inline` computes where no worker can run; `script` is the worker's file (tests
+   * give one that cannot load); `workspace` keeps a PostgreSQL store's artifacts.
    */
-  constructor(storePath: string, inline: CompareInline, script?: URL) {
+  constructor(store: string, inline: CompareInline, script?: URL, workspace?: string) {
     this.worker = new StoreWorker({
-      storePath,
+      store,
+      ...(workspace === undefined ? {} : { workspace }),
       entry: 'compare-worker-entry',
       inline: (r: CompareRequest) => inline(r.a, r.b, r.cut),
       name: 'the comparison worker',

@@ -53,6 +53,7 @@ import { ValidateRequest } from '../../shared/api/validate-request.ts';
 import { RunReader } from './run-reader.ts';
 import { checkRunInput } from './run-input-check.ts';
 import { requirePrices } from '../cost/require-prices.ts';
+import { StoreError } from '../store/store-error.ts';
 import { ServiceError } from './service-error.ts';
 import { parseCommand, type CommandInput } from './parse-command.ts';
 import { requireTrust } from './workspace-trust.ts';
@@ -597,11 +598,23 @@ export class EngineService {
     // Events an earlier send stored but never delivered (it stopped in between) reach their
     // waiting runs first, oldest first: they were sent before this one.
     for (const runId of this.reader.runsAwaitingStoredEvents()) await this.engine.deliverStoredEvents(runId);
-    if (receiver !== undefined) this.engine.load(receiver);
+    if (receiver !== undefined) this.loadUnlessHeldElsewhere(receiver);
     const consumer = seen ? this.store.externalEventConsumer(id) : undefined;
     if (consumer !== undefined && this.store.getRun(consumer.runId) !== undefined) this.engine.load(consumer.runId);
     const result = await this.engine.sendEvent({ id, name: e.name, key: e.key, data: e.data ?? null, receivedAt: this.clock.now() }, () => pauseAt('send:event-stored', this.env));
     return { id, ...result };
+  }
+
+  /**
+   * Loads a run to deliver to it; on a shared store (docs/scale-out.md) one that another live engine
+   * drives stays there: the event is stored all the same, and that engine, poked, delivers it.
+   */
+  private loadUnlessHeldElsewhere(runId: string): void {
+    try {
+      this.engine.load(runId);
+    } catch (e) {
+      if (!(e instanceof StoreError && e.code === 'locked')) throw e;
+    }
   }
 
   /** Resolves when the run has ended or only waiting work remains; its state then. */

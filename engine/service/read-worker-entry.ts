@@ -1,7 +1,8 @@
 // The read worker's own thread: the server's heavy reads (read-model.ts: runs pages, run detail,
 // a run's values by path, events pages, timelines, stats) over a read-only connection of its own to the store, opened once.
 // In WAL mode each read sees the store as of the last commit before it began, so the engine's
-// thread goes on writing meanwhile. read-worker.ts starts it (store-worker.ts); requests are
+// thread goes on writing meanwhile; on PostgreSQL (a URL) each statement sees every commit made
+// before it began, the engine's and other workers'. read-worker.ts starts it (store-worker.ts); requests are
 // answered one at a time, in order, as JSON text or the service's error. The models of the runs
 // read lately are kept and folded forward by what was committed since (folded-runs.ts): the app
 // re-reads a live run's detail every 500 ms.
@@ -12,11 +13,13 @@ import { eventPageOf, runDetailOf, runSummaryPage, statsOf, stepAttemptsOf, time
 import { FoldedRuns } from './folded-runs.ts';
 import { runValueOf } from './run-value-read.ts';
 import { storeWorkerError } from './store-worker-protocol.ts';
-import { answerRequests, workerStorePath } from './store-worker-thread.ts';
+import { answerRequests, workerStore } from './store-worker-thread.ts';
 import { storeFailure } from '../store/store-failure.ts';
+import { describeStore, storeLocator } from '../store/store-locator.ts';
 
-const storePath = workerStorePath('the read worker');
-const { store } = await openReadOnlyStore(storePath);
+const opened = workerStore('the read worker');
+const { store } = await openReadOnlyStore(opened.store);
+const where = describeStore(storeLocator(opened.store, process.cwd()));
 const reader = new RunReader(store);
 const folded = new FoldedRuns(store);
 const models: RunModels = { resolveRunId: (id) => reader.resolveRunId(id), fold: (runId) => folded.model(runId), summary: (runId, n) => folded.summary(runId, n) };
@@ -42,5 +45,5 @@ function read(q: ReadQuery): unknown {
 
 answerRequests(
   (q: ReadQuery) => JSON.stringify(read(q)),
-  (e) => storeWorkerError(storeFailure(storePath, e, 'read') ?? e, 'the read failed (a bug in weft; please report it)'),
+  (e) => storeWorkerError(storeFailure(where, e, 'read') ?? e, 'the read failed (a bug in weft; please report it)'),
 );

@@ -14,12 +14,14 @@ export class ReadWorker {
   private readonly worker: StoreWorker<ReadQuery, string>;
 
   /**
-   * `storePath`: the store the engine owns, which the worker opens read-only; `inline` answers
-   * where no worker can run; `script` is the worker's file (tests give one that cannot load).
+   * `store`: the store the engine owns (a path or a PostgreSQL URL), which the worker opens
+   * read-only; `inline` answers where no worker can run; `script` is the worker's file (tests give
+   * one that cannot load); `workspace` keeps a PostgreSQL store's artifacts.
    */
-  constructor(storePath: string, inline: ReadInline, script?: URL) {
+  constructor(store: string, inline: ReadInline, script?: URL, workspace?: string) {
     this.worker = new StoreWorker({
-      storePath,
+      store,
+      ...(workspace === undefined ? {} : { workspace }),
       entry: 'read-worker-entry',
       inline,
       name: 'the read worker',

@@ -3,7 +3,8 @@
 //
 // Read-your-writes: before each read is handed to the worker, the engine's pending batch is
 // committed on this thread (EngineService.committedNow). The worker's read starts after that
-// commit, and in WAL mode it sees every commit made before it began; so a client that got an
+// commit, and in WAL mode (or on PostgreSQL, where each statement sees what was committed before
+// it began) it sees every commit made before it began; so a client that got an
 // answer to a command (which the engine acted on before answering) never reads a state older
 // than that answer. The service's clock gives the instant a time-dependent answer is as of.
 import type { RunListFilter } from '../store/run-list.ts';
@@ -24,14 +25,18 @@ import type { StepAttemptsPage, StepAttemptsQuery } from '../../shared/api/step-
 export class ServedReads {
   private readonly worker: ReadWorker;
 
-  /** `storePath`: the store the service's engine owns; `script` is the worker's file (tests). */
+  /**
+   * `store`: the store the service's engine owns, a file's path or a PostgreSQL URL (the worker
+   * opens it by that text; a PostgreSQL store's artifacts are in the service's workspace's
+   * .weft/); `script` is the worker's file (tests).
+   */
   constructor(
     private readonly service: EngineService,
-    storePath: string,
+    store: string,
     script?: URL,
   ) {
     const inline = (q: ReadQuery): string => JSON.stringify(this.inline(q));
-    this.worker = new ReadWorker(storePath, inline, script);
+    this.worker = new ReadWorker(store, inline, script, service.files.root);
   }
 
   /** A page of the runs list (GET /api/runs). */

@@ -5,8 +5,10 @@ import { serviceErrorOf, type ServiceErrorCode } from './service-error.ts';
 
 /** What a store worker is started with. */
 export interface StoreWorkerData {
-  /** The store to open read-only. */
-  storePath: string;
+  /** The store to open read-only: a file's path, or a PostgreSQL URL (store-locator.ts). */
+  store: string;
+  /** The workspace whose .weft/ keeps a PostgreSQL store's artifacts (store-home.ts); the process's folder unless given. */
+  workspace?: string;
   /** Under tsx only: the TypeScript entry the bootstrap imports once tsx is registered. */
   entry?: string;
 }

@@ -4,12 +4,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { StoreWorkerData, StoreWorkerError, StoreWorkerReply, StoreWorkerRequest } from './store-worker-protocol.ts';
 
-/** The path of the store this worker was started with; `worker` names it where there is none. */
-export function workerStorePath(worker: string): string {
+/** The store this worker was started with (its text: a path or a URL) and its workspace; `worker` names it where there is none. */
+export function workerStore(worker: string): { store: string; workspace?: string } {
   const data: StoreWorkerData | undefined = workerData;
-  const storePath = data?.storePath;
-  if (typeof storePath !== 'string') throw new Error(`${worker} was started without the path of its store`);
-  return storePath;
+  const store = data?.store;
+  if (typeof store !== 'string') throw new Error(`${worker} was started without its store`);
+  return { store, ...(data?.workspace === undefined ? {} : { workspace: data.workspace }) };
 }
 
 /** Answers each request from the engine's thread with `answer`, or with `failed` of what it threw. */

@@ -6,6 +6,8 @@
 // answer. The worker starts on the first request, or ahead of it with `start()` (its thread boots in
 // a few hundred ms of CPU, which a reader that is about to ask should not pay on its first read,
 // nor the engine while it is busy), and again after it dies; `close()` stops it.
+// The store is its text (a file's path, or a PostgreSQL URL: the worker opens a connection of its
+// own either way; on PostgreSQL that connection runs on a thread of its own too, pg-sync.ts).
 // Where no worker can run at all (its code cannot be loaded, before it ever answered: a broken
 // install; or the store is in memory, with no file another connection could open), requests are
 // answered on the calling thread, slower for the engine but still answered. A worker that fails
@@ -31,8 +33,10 @@ function codeOf(e: unknown): string {
 
 /** What a store worker is and how its errors speak of it. */
 export interface StoreWorkerOptions<Q, A> {
-  /** The store the engine owns, which the worker opens read-only. */
-  storePath: string;
+  /** The store the engine owns, which the worker opens read-only: a file's path, or a PostgreSQL URL. */
+  store: string;
+  /** The workspace whose .weft/ keeps a PostgreSQL store's artifacts. */
+  workspace?: string;
   /** The worker's entry module beside this one, without extension (e.g. `read-worker-entry`). */
   entry: string;
   /** Answers a request on the calling thread: the fallback where no worker can run. */
@@ -66,7 +70,7 @@ export class StoreWorker<Q, A> {
 
   constructor(private readonly o: StoreWorkerOptions<Q, A>) {
     // An in-memory store (tests) has no file another connection could open.
-    if (o.storePath === ':memory:') this.unusable = 'an in-memory store cannot be read by another connection';
+    if (o.store === ':memory:') this.unusable = 'an in-memory store cannot be read by another connection';
   }
 
   /** The answer to `request`, computed on the worker; rejects with the ServiceError the worker raised. */
@@ -120,7 +124,7 @@ export class StoreWorker<Q, A> {
     const entry = this.o.script ?? new URL(`./${this.o.entry}${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url);
     // A TypeScript entry (only ever under tsx) starts through the bootstrap that registers tsx.
     const typed = entry.pathname.endsWith('.ts');
-    const workerData: StoreWorkerData = { storePath: this.o.storePath, ...(typed ? { entry: entry.href } : {}) };
+    const workerData: StoreWorkerData = { store: this.o.store, ...(this.o.workspace === undefined ? {} : { workspace: this.o.workspace }), ...(typed ? { entry: entry.href } : {}) };
     const worker = new Worker(fileURLToPath(typed ? BOOT : entry), { workerData });
     worker.on('message', (reply: StoreWorkerReply<A>) => this.settle(reply));
     worker.on('error', (e: unknown) => this.lost(worker, `${this.o.name} failed: ${e instanceof Error ? e.message : String(e)}`, CANNOT_LOAD.has(codeOf(e))));

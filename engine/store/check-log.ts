@@ -10,6 +10,7 @@ import { sha256 } from './canonical-json.ts';
 import type { Db } from './db.ts';
 import { StoreError } from './store-error.ts';
 import { snapshotWorkflow } from './definition-snapshot.ts';
+import { isPgDb, readSnapshot } from './pg/read-snapshot.ts';
 
 /** The first migration that keeps the set of event types. */
 const EVENT_TYPES_VERSION = 9;
@@ -24,9 +25,16 @@ export function findLogDamage(db: Db, version: number): string | undefined {
   return unknownType(db, version) ?? gap(db) ?? changedSnapshot(db);
 }
 
-/** findLogDamage for an open store, as of one snapshot, at the schema version it has. */
+/**
+ * findLogDamage for an open store, as of one snapshot, at the schema version it has. A PostgreSQL
+ * store has no user_version: it is at its baseline (opening it checked that, pg-schema.ts), which
+ * keeps the set of event types; its one snapshot is asked for, as SQLite's read transaction is one.
+ */
 export function storeLogDamage(db: Db): string | undefined {
-  return db.transaction(() => findLogDamage(db, db.pragma('user_version', { simple: true }) as number))();
+  return db.transaction(() => {
+    readSnapshot(db);
+    return findLogDamage(db, isPgDb(db) ? EVENT_TYPES_VERSION : (db.pragma('user_version', { simple: true }) as number));
+  })();
 }
 
 function unknownType(db: Db, version: number): string | undefined {

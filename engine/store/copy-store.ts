@@ -12,6 +12,7 @@ import type { Db } from './db.ts';
 import { PG_ONLY_TABLES } from './pg/pg-schema.ts';
 import { pgTables } from './pg/pg-tables.ts';
 import { StoreError } from './store-error.ts';
+import { readSnapshot } from './pg/read-snapshot.ts';
 
 /** Rows per page read, and at most per INSERT (fewer for wide tables: see insertRows). */
 const PAGE = 500;
@@ -69,7 +70,7 @@ export function copyStore(from: Db, to: Db, o: CopyOptions = {}): CopyReport {
   const tables = storeTables();
   return from.transaction(() => {
     // One snapshot: SQLite's read transaction is one; PostgreSQL's must be asked for.
-    if ((from as { dialect?: string }).dialect === 'postgres') from.exec('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+    readSnapshot(from);
     if (o.force !== true) refuseRunning(from, o.now ?? Date.now());
     const report: CopyReport = { tables: {}, events: eventsDigest(from) };
     to.transaction(() => {

@@ -3,7 +3,9 @@
 // publishes them to subscribers with their global cursor once the commit returns
 // (commit-listeners.ts, migration 7). The log's reads: a run's events checked or as the engine
 // loads them (event-rows.ts says why two ways), a page of the whole log by cursor, and the
-// questions asked of the log alone (which runs it has, the newest cursor, debug runs).
+// questions asked of the log alone (which runs it has, the newest cursor, debug runs). On
+// PostgreSQL, where other engines commit to the same store, subscribers hear theirs too
+// (pg/log-tail.ts).
 import { widenEvent, type EventType, type RunEvent } from '../../shared/events/run-event.ts';
 import { CommitListeners, type CommitListener, type CommittedEvent } from './commit-listeners.ts';
 import { EVENT_COLUMNS, gapless, toEvent, toLoggedEvent, wholeNumber, type EventRow } from './event-rows.ts';
@@ -13,6 +15,7 @@ import type { CursorPage, NewEvent, RunEventPage } from './store-types.ts';
 import type { BatchPart, PendingWrites, UnitOfWork } from './unit-of-work.ts';
 import { WrittenLogs } from './written-logs.ts';
 import type { SqlRunResult } from './pg/sql-db.ts';
+import { logTailOf, type LogTail } from './pg/log-tail.ts';
 
 /** Rows per INSERT: one call into SQLite per CHUNK events instead of per event. */
 const CHUNK = 64;
@@ -28,12 +31,15 @@ export class EventLog implements BatchPart {
   private readonly insertEvents;
   /** The whole logs of the runs this store created and has not seen finish (written-logs.ts). */
   private readonly written = new WrittenLogs();
+  /** On PostgreSQL, what publishes other engines' commits too (pg/log-tail.ts): started by the first subscriber. */
+  private readonly tail: LogTail | undefined;
 
   /** `policies`: where a run_created's policy is stored by hash and read back (policy-snapshots.ts). */
   constructor(private readonly work: UnitOfWork, private readonly policies: PolicyRows) {
     const values = '(?, ?, ?, ?, ?, ?, ?, ?, ?)';
     this.insertEvent = work.stmt(`INSERT INTO events (${EVENT_COLUMNS}) VALUES ${values}`);
     this.insertEvents = work.stmt(`INSERT INTO events (${EVENT_COLUMNS}) VALUES ${Array.from({ length: CHUNK }, () => values).join(', ')}`);
+    this.tail = logTailOf(work.db, this, this.listeners);
   }
 
   append<T extends EventType>(e: NewEvent<T>): RunEvent<T> {
@@ -83,7 +89,9 @@ export class EventLog implements BatchPart {
       committed: () => {
         if (this.listeners.size === 0 || events.length === 0 || lastInsert === undefined) return;
         const first = Number(lastInsert.lastInsertRowid) - events.length + 1;
-        this.listeners.publish(events.map((event, i) => ({ cursor: first + i, event, dataJson: publishedJson(event, rows[i]?.[7]) })));
+        const committed = events.map((event, i) => ({ cursor: first + i, event, dataJson: publishedJson(event, rows[i]?.[7]) }));
+        if (this.tail === undefined) this.listeners.publish(committed);
+        else this.tail.committed(committed);
       },
       // Nothing of the batch was written: forget its sequence numbers so the log stays gapless.
       failed: () => {
@@ -95,8 +103,14 @@ export class EventLog implements BatchPart {
     };
   }
 
+  /** On PostgreSQL the first subscriber starts the log tail, and the last to leave stops it. */
   subscribe(listener: CommitListener, onError?: (error: unknown) => void): () => void {
-    return this.listeners.add(listener, onError);
+    const unsubscribe = this.listeners.add(listener, onError);
+    this.tail?.start();
+    return () => {
+      unsubscribe();
+      if (this.listeners.size === 0) this.tail?.stop();
+    };
   }
 
   readEvents(runId: string, page: RunEventPage = {}): RunEvent[] {

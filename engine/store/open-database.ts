@@ -143,7 +143,7 @@ function cannotOpen(path: string, error: unknown, mode: OpenMode): StoreError {
 /** Only `create` makes the store (and its folder); the others need a regular file there. */
 function checkPath(path: string, mode: OpenMode): void {
   if (!existsSync(path)) {
-    throw new StoreError('no-store', `there is no store at ${path}; nothing was created; ${mode === 'create' ? 'check that its folder is writable' : 'run a workflow first (weft run FILE), or point --db or WEFT_DB at the store'}`);
+    throw new StoreError('no-store', `there is no store at ${path}; nothing was created; ${mode === 'create' ? 'check that its folder is writable' : 'run a workflow first (weft run FILE), or point --store or --db (WEFT_STORE or WEFT_DB) at the store'}`);
   }
   if (!statSync(path).isFile()) throw new StoreError('not-a-store', `${path} is not a file, so not a Weft store; point --db at a store file`);
 }

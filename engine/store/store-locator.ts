@@ -12,7 +12,6 @@ import { PG_URL } from './store-text.ts';
 
 export type StoreLocator = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; schema?: string };
 
-
 /**
  * The store `text` names: a PostgreSQL URL, else a file path (relative to `cwd`).
  * @example storeLocator('postgres://weft@db/weft?schema=team') // { kind: 'postgres', url: 'postgres://weft@db/weft', schema: 'team' }
@@ -50,3 +49,4 @@ export async function openStoreDb(where: StoreLocator, mode: OpenMode): Promise<
   const { openPgDb } = await import('./pg/open-pg-store.ts');
   return openPgDb(where.url, { ...(where.schema === undefined ? {} : { schema: where.schema }), create: mode === 'create' });
 }
+

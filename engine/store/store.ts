@@ -30,6 +30,8 @@ import { PolicySnapshots } from './policy-snapshots.ts';
 import { referencedArtifacts } from './artifact-refs.ts';
 import { isReplayRun, saveReplayRun, type ReplayRunRecord } from './replay-runs.ts';
 import type { WorkflowRollups } from './workflow-rollups.ts';
+import { PgCoordination, type WorkerRow } from './pg/pg-coordination.ts';
+import type { PgDb } from './pg/pg-db.ts';
 
 export type { CommitListener, CommittedEvent } from './commit-listeners.ts';
 export type { CursorPage, ExternalEvent, NewEvent, RunEventPage, RunKind, RunRow, StepProjection, StoreStats } from './store-types.ts';
@@ -97,6 +99,16 @@ export class Store {
    */
   guardCommits(guard: (batch: CommitBatch) => void): void {
     this.work.guardWith(guard);
+  }
+
+  /**
+   * The engines sharing this PostgreSQL store and alive now (their heartbeat within their ttl),
+   * oldest first: what `GET /api/health` shows. Undefined on SQLite, where one engine holds a
+   * store at a time (its lease).
+   */
+  liveWorkers(): WorkerRow[] | undefined {
+    const db = this.work.db as Db & { dialect?: string };
+    return db.dialect === 'postgres' ? new PgCoordination(db as PgDb, 'serve', 0).workers() : undefined;
   }
 
   /** The sha256 of every artifact the store's runs reference (artifact-refs.ts): what `weft gc` keeps. */
@@ -169,8 +181,9 @@ export class Store {
   /**
    * Calls `listener` with each event after the commit that wrote it, in commit order, with its
    * global cursor; returns the function that unsubscribes. A listener that throws is skipped
-   * (its error goes to `onError`, if given) and never stops the engine. Listeners hear this
-   * store's own commits; a client in another process reads by cursor (readEventsAfter).
+   * (its error goes to `onError`, if given) and never stops the engine. On SQLite listeners hear
+   * this store's own commits (a client in another process reads by cursor: readEventsAfter); on
+   * PostgreSQL every engine's commits to the store, once each (pg/log-tail.ts).
    *
    * @example
    * const stop = store.subscribe(({ cursor, event }) => send(cursor, event), (e) => log(e));

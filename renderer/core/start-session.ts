@@ -21,6 +21,9 @@ import { onWatchedRunsChange, watchedRuns, watchRuns } from './watched-runs.ts';
 import { prefetchRunPage } from './run-queries.ts';
 import { useRoute } from './route-store.ts';
 
+/** How often health is read again on a PostgreSQL store (the header's count of live workers). */
+const HEALTH_REFRESH_MS = 5_000;
+
 const REFUSED: Record<TokenSource, string> = {
   address: 'The engine refused this page’s token (it changes at every start). Open the address that `weft serve` printed.',
   desktop: 'The engine refused the desktop app’s token. Quit Weft Studio and start it again.',
@@ -132,9 +135,15 @@ export function startSession(token: string | null, source: TokenSource = 'addres
   const unwatch = onWatchedRunsChange(() => stream.watch(watchedRuns()));
   // At once too, so a refused token is reported even while the stream cannot connect.
   checkHealth();
+  // On a PostgreSQL store the header counts the live workers, which come and go without a commit
+  // to tell the stream: health is read again every few seconds there (it is one small query).
+  const healthRefresh = setInterval(() => {
+    if (useSession.getState().health?.storeKind === 'postgres') checkHealth();
+  }, HEALTH_REFRESH_MS);
   stream.start();
   return () => {
     live = false;
+    clearInterval(healthRefresh);
     unwatchOpening();
     unwatch();
     sync.stop();

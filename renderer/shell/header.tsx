@@ -1,8 +1,10 @@
-// Where you are, which workspace, whether the engine is connected, and the theme switch.
+// Where you are, which workspace, which store (on PostgreSQL, with its live workers), whether the
+// engine is connected, and the theme switch.
 import { FolderOpen, Monitor, Moon, Sun } from 'lucide-react';
 import { useRoute } from '../core/route-store.ts';
 import { useSession } from '../core/session-store.ts';
 import { useTheme } from '../core/theme-store.ts';
+import { StoreBadge } from './store-badge.tsx';
 
 export function Header() {
   const route = useRoute((s) => s.route);
@@ -72,6 +74,7 @@ export function Header() {
           {workspace}
         </span>
       ) : null}
+      <StoreBadge />
       <span className="conn" data-state={connection} data-testid="connection" role="status">
         <span className="conn-dot" aria-hidden="true" />
         {connection === 'open' ? 'live' : connection === 'connecting' ? 'connecting' : 'offline'}

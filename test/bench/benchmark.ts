@@ -3,8 +3,8 @@
 export interface Benchmark {
   name: string;
   description: string;
-  /** Runs the benchmark, writing its report line by line. */
-  run(print: (line: string) => void): Promise<void>;
+  /** Runs the benchmark, writing its report line by line; `store` postgres adds PostgreSQL rows where it has them. */
+  run(print: (line: string) => void, options?: { store: 'sqlite' | 'postgres' }): Promise<void>;
 }
 
 export function isBenchmark(value: unknown): value is Benchmark {

@@ -15,6 +15,7 @@ import { formatTable, median, type Benchmark } from './benchmark.ts';
 import { killedStore, measureCliResume, measureRecovery, measureRuns, noopExecutor, type RecoverySample, type RunsSample } from './engine-measure.ts';
 import { chainWorkflow, fanOutWorkflow } from './engine-workflows.ts';
 import { governanceRows } from './engine-governance.ts';
+import { pgEngineRows } from './engine-pg.ts';
 
 /**
  * The peer: LangGraph.js with its SQLite checkpointer, measured on this kind of machine (2 cores,
@@ -66,7 +67,7 @@ const fixed = (n: number, digits: number): string => n.toFixed(digits);
 export const benchmark: Benchmark = {
   name: 'engine',
   description: 'durable steps/s, cost per step and recovery of the real Engine on a temp SQLite file',
-  async run(print) {
+  async run(print, options) {
     const throughput = [['case', 'steps', 'reps', 'median ms', 'steps/s', 'ms/step', 'vs LangGraph', 'of 20k/s', '<0.1 ms']];
     const cost = [['case', 'events', 'rows', 'data B', 'file B', 'commits', 'fsyncs']];
     for (const c of cases()) {
@@ -109,6 +110,11 @@ export const benchmark: Benchmark = {
     await governanceRows(print);
     print('');
     await recovery(print);
+    if (options?.store === 'postgres') {
+      print('');
+      print('on PostgreSQL, several workers (docs/scale-out.md):');
+      await pgEngineRows(print);
+    }
   },
 };
 

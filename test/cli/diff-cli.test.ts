@@ -71,7 +71,7 @@ describe('weft diff of versions in the store', () => {
     const r = await runWeft(['diff', 'hello@1', 'hello@7', '--db', db]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`weft diff: B (hello@7): workflow "hello" has no version 7 in the store ${db} (its latest stored version is 2); a version is stored when it first runs or is saved from the app, or pass --db for another store\n`);
+    expect(r.stderr).toBe(`weft diff: B (hello@7): workflow "hello" has no version 7 in the store ${db} (its latest stored version is 2); a version is stored when it first runs or is saved from the app, or pass --store or --db for another store\n`);
     const other = await runWeft(['diff', 'nope@1', v1, '--db', db]);
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/^weft diff: A \(nope@1\): workflow "nope" has no version 1 .*the store keeps no version of "nope".*\n$/);
@@ -134,13 +134,13 @@ describe.concurrent('weft diff of what cannot be compared', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(new RegExp(`^weft diff: give exactly two workflows to compare \\(got ${args.length}\\)`));
-    expect(r.stderr).toContain('usage: weft diff A B [--db PATH] [--json]');
+    expect(r.stderr).toContain('usage: weft diff A B [--store URL|PATH | --db PATH] [--json]');
   });
 
   it('exits 2 for an unknown option and names the ones it takes', async () => {
     const r = await runWeft(['diff', A, A, '--layout']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('unknown option "--layout"; it accepts --db VALUE, --json');
+    expect(r.stderr).toContain('unknown option "--layout"; it accepts --store VALUE, --db VALUE, --json');
   });
 
   it('is listed in weft --help', async () => {

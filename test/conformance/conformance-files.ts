@@ -52,7 +52,9 @@ export const CONFORMANCE_FILES: readonly string[] = [
   'test/evolution/replay-verdicts.test.ts',
   'test/policy/policy-scenarios.test.ts',
   'test/policy/policy-storage.test.ts',
+  'test/service/compare-worker.test.ts',
   'test/service/engine-service.test.ts',
+  'test/service/folded-runs.test.ts',
   'test/shared/compare-runs.test.ts',
   'test/renderer/graph-edge-labels.test.ts',
   'test/renderer/run-view/item-failures.test.ts',
@@ -70,6 +72,4 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
   'test/engine/event-cursor.test.ts': "a second SQLite connection on the file checks what a listener sees after the commit",
   'test/engine/event-subscription.test.ts': "a child process reads the log by the store file's path",
   'test/engine/run-snapshots.test.ts': "readers open the store read-only by its file path, and the test edits the file with SQLite",
-  'test/service/compare-worker.test.ts': "the compare worker opens the store by its file path on its thread",
-  'test/service/folded-runs.test.ts': "a reader opens the store read-only by its file path",
 };

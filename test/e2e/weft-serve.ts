@@ -13,7 +13,7 @@ import { layoutProblems } from '../layout-check.ts';
 import { WAIT_BOUND_MS } from '../wait-until.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(REPO_ROOT, 'bin/weft.js');
+export const BIN = join(REPO_ROOT, 'bin/weft.js');
 
 export interface Workspace {
   dir: string;
@@ -45,11 +45,13 @@ export interface Served {
 
 /**
  * `weft serve` on the workspace; a port of an earlier start makes it a restart there, with the
- * same token when it is given (WEFT_TOKEN), else with a new one.
+ * same token when it is given (WEFT_TOKEN), else with a new one; `store`: a PostgreSQL store.
  */
-export function startServe(ws: Workspace, again?: { port: number; token?: string }): Promise<Served> {
+export function startServe(ws: Workspace, again?: { port: number; token?: string }, store?: { url: string; noWorker?: boolean }): Promise<Served> {
   const env = again?.token === undefined ? ws.env : { ...ws.env, WEFT_TOKEN: again.token };
-  const child = spawn(process.execPath, [BIN, 'serve', '--workspace', ws.dir, '--db', ws.db, '--port', String(again?.port ?? 0)], { cwd: ws.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A PostgreSQL store (docs/scale-out.md) in place of the workspace's SQLite file, with or without the server's own worker.
+  const where = store === undefined ? ['--db', ws.db] : ['--store', store.url, ...(store.noWorker === true ? ['--no-worker'] : [])];
+  const child = spawn(process.execPath, [BIN, 'serve', '--workspace', ws.dir, ...where, '--port', String(again?.port ?? 0)], { cwd: ws.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));

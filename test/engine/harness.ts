@@ -23,6 +23,8 @@ export { until } from './until.ts';
 export interface Harness {
   dir: string;
   dbPath: string;
+  /** The store as a command names it: dbPath on SQLite, the URL with its schema on PostgreSQL (a second connection opens it by this). */
+  storeText: string;
   db: Db;
   store: Store;
   engine: Engine;
@@ -54,6 +56,7 @@ export function harness(dir = mkdtempSync(join(tmpdir(), 'weft-engine-')), clock
   const h: Harness = {
     dir,
     dbPath,
+    storeText: opened.text,
     db,
     store,
     engine: make(),

@@ -3,6 +3,7 @@
 // built from the table), its status one the entry lists and its body parsed with the entry's answer
 // schema. A route in the table that this test does not exercise fails it, so a new route comes
 // with its answer checked.
+import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_IDS, ROUTES, type HttpRouteId, type RouteAnswerOf, type RouteSpec } from '../../shared/api/routes.ts';
@@ -83,7 +84,9 @@ afterAll(async () => {
 
 describe('every route of the table answers what its entry says', () => {
   it('answers each HTTP route with a listed status and a body its answer schema parses', async () => {
-    expect((await exercise('health', {})).answer.version).toBe('0.0.0-test');
+    const health = (await exercise('health', {})).answer;
+    expect(health).toMatchObject({ version: '0.0.0-test', storeKind: 'sqlite', store: join(server.root, 'weft.db') });
+    expect(health.workers).toBeUndefined();
     expect((await exercise('workflows.list', {})).answer.workflows.map((w) => w.id).sort()).toEqual(['payment', 'review', 'routed', 'vault']);
     expect((await exercise('validate', { body: { definition: review } })).answer.valid).toBe(true);
     expect((await exercise('workflows.source', { query: { file: 'review.weft.json' } })).answer).toMatchObject({ file: 'review.weft.json', findings: [] });

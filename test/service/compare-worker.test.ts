@@ -1,5 +1,5 @@
-// CompareWorker on a real store: a comparison computed on the worker thread (its own read-only
-// connection) equals the one RunReader computes on this thread, an unknown run comes back as the
+// CompareWorker on a real store (SQLite, or PostgreSQL in the conformance suite, opened by its
+// URL): a comparison computed on the worker thread (its own read-only connection) equals the one RunReader computes on this thread, an unknown run comes back as the
 // service's not-found error naming its side, and where the worker's code cannot be loaded the
 // comparison is still answered, computed on this thread. Runs are made by the real engine.
 import { join } from 'node:path';
@@ -43,7 +43,7 @@ describe('CompareWorker', () => {
   it('computes on its thread what the reader computes on this one, and names the side of an unknown run', async () => {
     const [a, b] = await twoRuns();
     let inlineCalls = 0;
-    const worker = new CompareWorker(h.dbPath, (x, y, c) => {
+    const worker = new CompareWorker(h.storeText, (x, y, c) => {
       inlineCalls++;
       return inline(x, y, c);
     });
@@ -59,7 +59,7 @@ describe('CompareWorker', () => {
 
   it('computes on this thread where its code cannot be loaded', async () => {
     const [a, b] = await twoRuns();
-    const worker = new CompareWorker(h.dbPath, inline, new URL(`file://${join(h.dir, 'no-such-worker.mjs')}`));
+    const worker = new CompareWorker(h.storeText, inline, new URL(`file://${join(h.dir, 'no-such-worker.mjs')}`));
     workers.push(worker);
     expect(await worker.compare(a, b, cut)).toEqual(inline(a, b, cut));
     expect(await worker.compare(b, a, cut)).toEqual(inline(b, a, cut));

@@ -39,7 +39,7 @@ describe('a kept model folded forward', () => {
     const { runId } = h.start(redraft);
     expect(await h.engine.settled(runId)).toBe('waiting');
     h.engine.flush();
-    reader = await openReadOnlyStore(h.dbPath);
+    reader = await openReadOnlyStore(h.storeText);
     const folded = new FoldedRuns(reader.store);
     const seen: number[] = [];
     const read = () => {
@@ -78,7 +78,7 @@ describe('a kept model folded forward', () => {
     const runs = [h.start(redraft).runId, h.start(redraft).runId, h.start(redraft).runId];
     for (const runId of runs) expect(await h.engine.settled(runId)).toBe('waiting');
     h.engine.flush();
-    reader = await openReadOnlyStore(h.dbPath);
+    reader = await openReadOnlyStore(h.storeText);
     const events = reader.store.readEvents(runs[0] ?? '').length;
 
     const two = new FoldedRuns(reader.store, { maxRuns: 2, maxEvents: 1_000_000 });

@@ -24,7 +24,7 @@ afterAll(async () => {
 
 function worker(o: { script?: URL; storePath?: string; inline?: (r: TestRequest) => unknown } = {}): StoreWorker<TestRequest, unknown> {
   const w = new StoreWorker<TestRequest, unknown>({
-    storePath: o.storePath ?? storePath,
+    store: o.storePath ?? storePath,
     entry: 'no-such-entry',
     inline: o.inline ?? ((r) => ({ thread: 'inline', op: r.op })),
     name: 'the test worker',

@@ -15,7 +15,7 @@ import { EXIT_FAILED, EXIT_OK } from '../exit-codes.ts';
 import { actor } from '../operator.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { readRunInput } from '../run-input.ts';
-import { storePath } from '../store-path.ts';
+import { storeFlagsHelp, storePath, type StoreFlags } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
 
 /** The filter's flags, each also a key of --filter, and the BulkFilter field it sets. */
@@ -24,6 +24,7 @@ type FilterKey = keyof typeof FILTER_KEYS;
 const isFilterKey = (k: string): k is FilterKey => Object.hasOwn(FILTER_KEYS, k);
 
 const OPTIONS = {
+  store: { type: 'string' },
   db: { type: 'string' },
   json: { type: 'boolean' },
   'dry-run': { type: 'boolean' },
@@ -85,7 +86,7 @@ const exitOf = (r: BulkResult): number => (r.counts.refused > 0 ? EXIT_FAILED : 
 export const bulkCommand: Command = {
   name: 'bulk',
   summary: 'retry, resolve, cancel, replay or migrate many runs at once, selected by a filter',
-  usage: 'weft bulk retry|resolve|cancel|replay|migrate (--workflow ID --state STATE … | --filter K=V,… | RUN…) [--step STEP] [--as succeeded|failed] [--evidence JSON|@file] [--on VERSION] [--to VERSION] [--dry-run] [--json] [--reason TEXT] [--by NAME] [--db PATH]',
+  usage: 'weft bulk retry|resolve|cancel|replay|migrate (--workflow ID --state STATE … | --filter K=V,… | RUN…) [--step STEP] [--as succeeded|failed] [--evidence JSON|@file] [--on VERSION] [--to VERSION] [--dry-run] [--json] [--reason TEXT] [--by NAME] [--store URL|PATH | --db PATH]',
   help: `Acts on every run a filter selects (newest first), or on the RUNs named, one after another.
 A run the action does not fit is refused with the reason, and the others go on.
 
@@ -110,6 +111,7 @@ Selection (every one given must hold; also as --filter 'workflow=ID,state=failed
   --limit N              at most N runs (default 100, at most 1000)
 
   --dry-run    say per run what would happen, change nothing
+${storeFlagsHelp(15)}
   --json       print {"action","dryRun","rows":[{"runId","workflowId","version","action",
                "status":"would"|"done"|"refused","what"?,"reason"?,"state"?}],"counts":{…}}
 
@@ -145,14 +147,14 @@ Exit status: 0 every selected run was (or would be) acted on, 1 some were refuse
     };
     // The service parses it (shared/api/bulk-action.ts): a bad filter value is named by its field.
     const unparsed = new Unparsed<typeof BulkRequest>(request);
-    if (values['dry-run'] === true) return preview(io, values.db, unparsed, values.json === true);
+    if (values['dry-run'] === true) return preview(io, values, unparsed, values.json === true);
     const { filter: _filter, runs: _runs, ...settings } = { filter: undefined, runs: undefined, ...request };
-    return apply(io, values.db, unparsed, settings, values.json === true);
+    return apply(io, values, unparsed, settings, values.json === true);
   },
 };
 
-async function preview(io: CliIo, db: string | undefined, request: Unparsed<typeof BulkRequest>, json: boolean): Promise<number> {
-  return withReadOnlyStore('bulk', io, db, async (reader) => {
+async function preview(io: CliIo, flags: StoreFlags, request: Unparsed<typeof BulkRequest>, json: boolean): Promise<number> {
+  return withReadOnlyStore('bulk', io, flags, async (reader) => {
     const { bulkPreview } = await import('../../service/bulk-run.ts');
     const result = await bulkPreview(reader, request, Date.now());
     if (json) io.stdout.write(`${JSON.stringify(result)}\n`);
@@ -164,8 +166,8 @@ async function preview(io: CliIo, db: string | undefined, request: Unparsed<type
   });
 }
 
-async function apply(io: CliIo, db: string | undefined, request: Unparsed<typeof BulkRequest>, settings: Record<string, unknown>, json: boolean): Promise<number> {
-  const path = storePath(db, io.cwd);
+async function apply(io: CliIo, flags: StoreFlags, request: Unparsed<typeof BulkRequest>, settings: Record<string, unknown>, json: boolean): Promise<number> {
+  const path = storePath(flags, io.cwd);
   const print = (row: BulkRow, i: number, n: number): void => {
     if (!json) io.stdout.write(line(row, i, n));
   };

@@ -1,6 +1,6 @@
-// `weft diff A B [--db PATH] [--json]`: what changed between two versions of a workflow, each a
-// file or WORKFLOW@VERSION from the store. The diff itself is shared/definition/workflow-diff.ts,
-// the same one the app's diff view shows.
+// `weft diff A B [--store URL|PATH | --db PATH] [--json]`: what changed between two versions of a
+// workflow, each a file or WORKFLOW@VERSION from the store. The diff itself is
+// shared/definition/workflow-diff.ts, the same one the app's diff view shows.
 import { resolve } from 'node:path';
 import { diffSummaryLines, diffWorkflows, isSameWorkflow } from '../../../shared/definition/workflow-diff.ts';
 import type { Workflow } from '../../../shared/definition/workflow-schema.ts';
@@ -10,19 +10,19 @@ import { diffSource, loadFileSide, loadStoredSide, type DiffSource } from '../di
 import { withReadOnlyStore } from '../engine-session.ts';
 import { EXIT_FAILED, EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
-import { storePath } from '../store-path.ts';
+import { storeFlagsHelp, storeName, storePath } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
 
 export const diffCommand: Command = {
   name: 'diff',
   summary: 'show what changed between two versions of a workflow',
-  usage: 'weft diff A B [--db PATH] [--json]',
+  usage: 'weft diff A B [--store URL|PATH | --db PATH] [--json]',
   help: `Compares workflow A with workflow B: steps and edges added, removed or changed (and in
 which parts), workflow-level changes, and boxes moved in the layout. Nothing is run.
 
   A, B        a workflow file (NAME.weft.json), or WORKFLOW@VERSION for a version that has
               run, read from the store (for a file with such a name, write ./NAME@2)
-  --db PATH   the store for WORKFLOW@VERSION (default $WEFT_DB, else .weft/weft.db)
+${storeFlagsHelp(14, 'the store for WORKFLOW@VERSION')}
   --json      print {"steps":{"added","removed","changed":[{"id","parts"}]},
               "edges":{"added","removed","changed":[{"id","parts"}],"renamed"},
               "layoutOnly","workflow":{"changed"},"layout":{"moved"},"versions":{"a","b"},
@@ -37,15 +37,15 @@ Exit status: 0 no differences, 1 they differ (layout only included), 2 usage err
 that cannot be read (a missing file, a file that is not a definition, an unknown version).`,
 
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, json: { type: 'boolean' } });
+    const { values, positionals } = parseCommandArgs(args, { store: { type: 'string' }, db: { type: 'string' }, json: { type: 'boolean' } });
     if (positionals.length !== 2) {
       throw new UsageError(`give exactly two workflows to compare (got ${positionals.length}): each a NAME.weft.json file or WORKFLOW@VERSION`);
     }
     const sources = positionals.map((arg, i) => diffSource(arg, i === 0 ? 'A' : 'B', (p) => resolve(io.cwd, p)));
     const json = values.json === true;
     if (!sources.some((s) => s.kind === 'stored')) return compare(await loadAll(sources), io, json, true);
-    const db = storePath(values.db, io.cwd);
-    return withReadOnlyStore('diff', io, values.db, async (reader) => compare(await loadAll(sources, (s) => loadStoredSide(s, reader, db)), io, json, false));
+    const store = await storeName(storePath(values, io.cwd), io.cwd);
+    return withReadOnlyStore('diff', io, values, async (reader) => compare(await loadAll(sources, (s) => loadStoredSide(s, reader, store)), io, json, false));
   },
 };
 

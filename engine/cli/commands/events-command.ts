@@ -1,5 +1,5 @@
-// `weft events RUN [--after SEQ] [--limit N] [--follow] [--db PATH] [--json]`: the run's event
-// log, every transition with its reason; a page of it; or the log as it is written.
+// `weft events RUN [--after SEQ] [--limit N] [--follow] [--store URL|PATH | --db PATH] [--json]`:
+// the run's event log, every transition with its reason; a page of it; or the log as it is written.
 import type { RunEvent } from '../../../shared/events/run-event.ts';
 import type { CliIo } from '../cli-io.ts';
 import type { Command } from '../command.ts';
@@ -8,11 +8,12 @@ import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { exitCodeOf } from '../run-outcome.ts';
 import { UsageError } from '../usage-error.ts';
+import { storeFlagsHelp } from '../store-path.ts';
 
 export const eventsCommand: Command = {
   name: 'events',
   summary: "print a run's event log",
-  usage: 'weft events RUN [--after SEQ] [--limit N] [--follow] [--db PATH] [--json]',
+  usage: 'weft events RUN [--after SEQ] [--limit N] [--follow] [--store URL|PATH | --db PATH] [--json]',
   help: `Prints every event of RUN in order: sequence number, time, type, step/activation.attempt,
 reason, and data.
 
@@ -22,12 +23,14 @@ reason, and data.
   --follow     print the events as they are committed, by any process, until the run ends;
                exits with the run's code: 0 succeeded, 1 failed or cancelled (a waiting or
                paused run is followed on). Reads the store only, every 0.1 s
+${storeFlagsHelp(15)}
   --json       print {"events":[{"seq","at","type","step","activation","attempt","data","reason"}]};
                with --limit, {"events":[…],"next":S}: S is the --after of the next page, or null
                when this page reaches the end of the log; with --follow, one event object per line`,
 
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, {
+      store: { type: 'string' },
       db: { type: 'string' },
       json: { type: 'boolean' },
       after: { type: 'string' },
@@ -40,7 +43,7 @@ reason, and data.
     const limit = values.limit === undefined ? undefined : wholeNumber('--limit', values.limit, 1);
     if (values.follow === true && limit !== undefined) throw new UsageError('--follow prints until the run ends; give --limit without --follow');
     const json = values.json === true;
-    return withReadOnlyStore('events', io, values.db, async (reader) => {
+    return withReadOnlyStore('events', io, values, async (reader) => {
       if (values.follow === true) {
         const print = (e: RunEvent): void => void io.stdout.write(json ? `${JSON.stringify(printable(e))}\n` : line(e));
         return exitCodeOf(await reader.followEvents(reader.resolveRunId(run), after, print));

@@ -1,12 +1,12 @@
-// `weft gc [--grace DURATION] [--dry-run] [--db PATH] [--json]`: removes the artifacts no run of
-// the store references, once older than the grace period (docs/long-running.md, "Retention").
-// Reads the store read-only, so it runs beside `weft serve` or the app; what an engine is about to
-// reference is never removed (engine/artifacts/artifact-gc.ts says how).
+// `weft gc [--grace DURATION] [--dry-run] [--store URL|PATH | --db PATH] [--json]`: removes the
+// artifacts no run of the store references, once older than the grace period (docs/long-running.md,
+// "Retention"). Reads the store read-only, so it runs beside `weft serve` or the app; what an
+// engine is about to reference is never removed (engine/artifacts/artifact-gc.ts says how).
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
-import { storePath } from '../store-path.ts';
+import { storeFlagsHelp, storePath } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
 import { DEFAULT_GC_GRACE_MS, MIN_GC_GRACE_MS, type GcReport } from '../../artifacts/artifact-gc.ts';
 
@@ -21,7 +21,7 @@ export function parseGrace(text: string): number | undefined {
 export const gcCommand: Command = {
   name: 'gc',
   summary: 'remove stored artifacts no run references, after a grace period',
-  usage: 'weft gc [--grace DURATION] [--dry-run] [--db PATH] [--json]',
+  usage: 'weft gc [--grace DURATION] [--dry-run] [--store URL|PATH | --db PATH] [--json]',
   help: `Removes from the store folder's artifacts/ every artifact (a large output or a sensitive
 value kept by reference) that no event of any run references and that has not been written or used
 for the grace period. An artifact a run references is never removed. Safe to run while weft serve,
@@ -31,29 +31,32 @@ young, and kept.
   --grace DURATION  how long an unreferenced artifact is kept: 90s, 15m, 12h, 7d (default 1d,
                     at least 1m)
   --dry-run         only list what would be removed
-  --db PATH         the store (default $WEFT_DB, else .weft/weft.db in this folder)
+${storeFlagsHelp(20)}
   --json            print {"dryRun","graceMs","artifacts","referenced","young",
                     "removed":[{"sha256","size"}],"bytes"}
 
 Exit status: 0 done (also when nothing was removed); 2 for a usage error or an unreadable store.`,
 
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, json: { type: 'boolean' }, grace: { type: 'string' }, 'dry-run': { type: 'boolean' } });
+    const { values, positionals } = parseCommandArgs(args, { store: { type: 'string' }, db: { type: 'string' }, json: { type: 'boolean' }, grace: { type: 'string' }, 'dry-run': { type: 'boolean' } });
     if (positionals.length > 0) throw new UsageError(`weft gc takes no arguments (got "${positionals[0] ?? ''}")`);
     const graceMs = values.grace === undefined ? DEFAULT_GC_GRACE_MS : parseGrace(values.grace);
     if (graceMs === undefined) throw new UsageError(`--grace "${values.grace ?? ''}" is not a duration: give a number and a unit, e.g. 90s, 15m, 12h or 7d`);
     if (graceMs < MIN_GC_GRACE_MS) throw new UsageError(`--grace ${values.grace ?? ''} is under a minute: an artifact is written a moment before the event that references it commits, so gc keeps every artifact at least 1m`);
-    const db = storePath(values.db, io.cwd);
+    const db = storePath(values, io.cwd);
     return withUserErrors('gc', io, async () => {
-      const [{ openReadOnlyStore }, { collectArtifacts }, { artifactsDirOf }] = await Promise.all([
+      const [{ openReadOnlyStore }, { collectArtifacts }, { ServiceError }] = await Promise.all([
         import('../../service/read-only-store.ts'),
         import('../../artifacts/artifact-gc.ts'),
-        import('../../artifacts/artifact-store.ts'),
+        import('../../service/service-error.ts'),
       ]);
-      const { store, close } = await openReadOnlyStore(db);
+      const { store, kind, name, artifactsDir, close } = await openReadOnlyStore(db);
       let report: GcReport;
       try {
-        report = collectArtifacts({ dir: artifactsDirOf(db), graceMs, now: Date.now, dryRun: values['dry-run'] === true, referenced: () => store.referencedArtifacts() });
+        // A PostgreSQL store's folder may hold other stores' artifacts too (another schema's, a
+        // SQLite store's beside .weft/weft.db), which this store cannot say are in use.
+        if (kind === 'postgres') throw new ServiceError('refused', `the artifacts of a PostgreSQL store are not collected yet (${name}): their folder ${artifactsDir} may also hold other stores' artifacts, which it cannot see; nothing was removed`);
+        report = collectArtifacts({ dir: artifactsDir, graceMs, now: Date.now, dryRun: values['dry-run'] === true, referenced: () => store.referencedArtifacts() });
       } finally {
         close();
       }

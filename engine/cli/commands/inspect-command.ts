@@ -1,4 +1,4 @@
-// `weft inspect RUN [--db PATH] [--json]`: the run's restart record.
+// `weft inspect RUN [--store URL|PATH | --db PATH] [--json]`: the run's restart record.
 import type { RestartRecord } from '../../service/run-reader.ts';
 import type { RunCost } from '../../../shared/cost/run-cost.ts';
 import type { RunDetail } from '../../../shared/api/run-detail.ts';
@@ -12,17 +12,19 @@ import { withReadOnlyStore } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { UsageError } from '../usage-error.ts';
+import { storeFlagsHelp } from '../store-path.ts';
 
 export const inspectCommand: Command = {
   name: 'inspect',
   summary: "show a run's restart record: each step's state, evidence and next action",
-  usage: 'weft inspect RUN [--db PATH] [--json]',
+  usage: 'weft inspect RUN [--store URL|PATH | --db PATH] [--json]',
   help: `Shows, for each step of RUN (an id or a unique prefix): its state, its evidence and what
 that evidence covers (input hash, definition version, input revision), its attempts, the
 candidate each attempt of an agent step with candidates ran on and why (docs/routing.md), what
 it cost, and the next permitted action with its reason; and what the run cost in all. The head
 names the workspace policy the run started under (its hash and its rules' ids; docs/policies.md).
 
+${storeFlagsHelp(11)}
   --json   print the run's RunDetail (docs/api.md): the restart record
            {"run":{...},"steps":[{"id","state","activation","attempts":[...],"evidence","next"}]}
            plus, per step, its permittedActions [{action, why}] and each attempt's input,
@@ -32,10 +34,10 @@ names the workspace policy the run started under (its hash and its rules' ids; d
            (docs/cost.md)`,
 
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, json: { type: 'boolean' } });
+    const { values, positionals } = parseCommandArgs(args, { store: { type: 'string' }, db: { type: 'string' }, json: { type: 'boolean' } });
     const [run, ...extra] = positionals;
     if (run === undefined || extra.length > 0) throw new UsageError('give exactly one run id');
-    return withReadOnlyStore('inspect', io, values.db, async (reader) => {
+    return withReadOnlyStore('inspect', io, values, async (reader) => {
       const detail = reader.runDetail(run);
       io.stdout.write(values.json === true ? `${JSON.stringify(detail)}\n` : formatRecord(detail));
       return EXIT_OK;

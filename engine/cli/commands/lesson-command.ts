@@ -13,8 +13,9 @@ import { actor } from '../operator.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { UsageError } from '../usage-error.ts';
 import type { Lesson, LessonsFile } from '../../../shared/lessons/lessons-schema.ts';
+import { storeFlagsHelp } from '../store-path.ts';
 
-const USAGE_ADD = 'weft lesson add RUN --steps STEP[,STEP…] --failure-mode TEXT --changed TEXT [--by NAME] [--workspace DIR] [--db PATH] [--json]';
+const USAGE_ADD = 'weft lesson add RUN --steps STEP[,STEP…] --failure-mode TEXT --changed TEXT [--by NAME] [--workspace DIR] [--store URL|PATH | --db PATH] [--json]';
 const USAGE_LIST = 'weft lesson list WORKFLOW [--workspace DIR] [--json]';
 
 export const lessonCommand: Command = {
@@ -33,6 +34,7 @@ before a save that changes one of those steps.
     --by NAME        who records it (default $WEFT_USER, else $USER)
   list WORKFLOW      the lessons of the workflow with that id, oldest first
   --workspace DIR    the folder of the workflow files (default: this folder)
+${storeFlagsHelp(21)}
   --json             add: the lesson and its file; list: {"workflow","file","lessons"}
 
 Exit status 0; 2 for an unknown run, workflow or step, a blank or too long text, or a lessons
@@ -52,6 +54,7 @@ async function add(args: readonly string[], io: CliIo): Promise<number> {
     changed: { type: 'string' },
     by: { type: 'string' },
     workspace: { type: 'string' },
+    store: { type: 'string' },
     db: { type: 'string' },
     json: { type: 'boolean' },
   });
@@ -62,7 +65,7 @@ async function add(args: readonly string[], io: CliIo): Promise<number> {
   if (values.changed === undefined) throw new UsageError('--changed TEXT is required: what was changed because of it');
   const request = { runId: positionals[0] as string, steps, failureMode: values['failure-mode'], changed: values.changed, by: actor(values.by) };
   const workspace = resolve(io.cwd, values.workspace ?? '.');
-  return withReadOnlyStore('lesson', io, values.db, async (reader) => {
+  return withReadOnlyStore('lesson', io, values, async (reader) => {
     const [{ addLesson }, { WorkspaceFiles }] = await Promise.all([import('../../service/lessons-service.ts'), import('../../service/workspace-files.ts')]);
     const run = reader.lessonRun(request.runId);
     const { lesson, file } = await addLesson(new WorkspaceFiles(workspace), run, request, request.by, Date.now());

@@ -12,7 +12,7 @@ import { diffSource, loadFileSide } from '../diff-source.ts';
 import { withServiceAt } from '../engine-session.ts';
 import { EXIT_FAILED, EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
-import { storePath } from '../store-path.ts';
+import { storeFlagsHelp, storePath } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
 
 /** `OLD=NEW` pairs of a repeated flag, as a record; a UsageError naming the flag for a bad one. */
@@ -55,7 +55,7 @@ export function formatMigrationPlan(plan: MigrationPlan, applied: boolean, error
 export const migrateCommand: Command = {
   name: 'migrate',
   summary: 'move running runs to another version of their workflow, after checking each one',
-  usage: 'weft migrate RUN… --to VERSION|WORKFLOW@VERSION|FILE [--map OLD=NEW]… [--decide STEP=skip|run]… [--dry-run] [--json] [--db PATH]\n       weft migrate --all WORKFLOW[@VERSION] --to VERSION|FILE [same options]',
+  usage: 'weft migrate RUN… --to VERSION|WORKFLOW@VERSION|FILE [--map OLD=NEW]… [--decide STEP=skip|run]… [--dry-run] [--json] [--store URL|PATH | --db PATH]\n       weft migrate --all WORKFLOW[@VERSION] --to VERSION|FILE [same options]',
   help: `Moves each RUN (an id or unique prefix), or with --all every unfinished run of WORKFLOW (of
 VERSION only, when given), to another version of its workflow. --to is a version number of the
 run's workflow, WORKFLOW@VERSION (as the store keeps it: run, or saved from the app), or a
@@ -73,6 +73,7 @@ One plan line per run is printed, then the safe ones are migrated: one run_migra
 in one transaction per run; a run that is not migrated is untouched.
 
   --dry-run   print the plans and change nothing
+${storeFlagsHelp(14)}
   --json      print {"dryRun","toVersion","runs":[{"plan":{...},"applied","error"?}]}
   --by WHO    who migrates (default $WEFT_USER, else the OS user); --reason TEXT why
 
@@ -87,6 +88,7 @@ needing a decision (or its migration failed), 2 bad usage or an error.`,
       decide: { type: 'string', multiple: true },
       'dry-run': { type: 'boolean' },
       json: { type: 'boolean' },
+      store: { type: 'string' },
       db: { type: 'string' },
       by: { type: 'string' },
       reason: { type: 'string' },
@@ -106,7 +108,7 @@ needing a decision (or its migration failed), 2 bad usage or an error.`,
     }
     const to = values.to;
     const json = values.json === true;
-    const path = storePath(values.db, io.cwd);
+    const path = storePath(values, io.cwd);
     return withUserErrors('migrate', io, async () => {
       let target: MigrationTarget;
       let workflowOfTarget: string | undefined;

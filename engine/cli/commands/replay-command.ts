@@ -1,8 +1,8 @@
-// `weft replay RUN --against FILE|WORKFLOW@VERSION [--script FILE] [--db PATH] [--json]` and
-// `weft replay --runs FILTER --against …`: a run's input on another definition, in virtual time,
-// every call answered from the run's recordings (engine/evolution/replay-run.ts), stored apart
-// as a run of kind replay, compared with the source (weft compare's text) and given a verdict.
-// docs/evolution.md "Replay" is the contract: verdicts, exit codes, JSON shapes.
+// `weft replay RUN --against FILE|WORKFLOW@VERSION [--script FILE] [--store URL|PATH | --db PATH]
+// [--json]` and `weft replay --runs FILTER --against …`: a run's input on another definition, in
+// virtual time, every call answered from the run's recordings (engine/evolution/replay-run.ts),
+// stored apart as a run of kind replay, compared with the source (weft compare's text) and given a
+// verdict. docs/evolution.md "Replay" is the contract: verdicts, exit codes, JSON shapes.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ReplayBatchResult, ReplayFilter, ReplayResult } from '../../../shared/api/replay-result.ts';
@@ -17,7 +17,7 @@ import { withServiceAt } from '../engine-session.ts';
 import { EXIT_FAILED, EXIT_OK } from '../exit-codes.ts';
 import { InputError } from '../input-error.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
-import { storePath } from '../store-path.ts';
+import { storeFlagsHelp, storeName, storePath } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
 import { rebillEstimate, rebillLine } from '../../../shared/cost/rebill.ts';
 
@@ -27,7 +27,7 @@ const REPLAY_BILLS_NOTHING = `${rebillLine(rebillEstimate('replay', { steps: [],
 export const replayCommand: Command = {
   name: 'replay',
   summary: 'replay a run (or many) on another version, from its recorded calls, and say what changes',
-  usage: 'weft replay RUN|--runs FILTER --against FILE|WORKFLOW@VERSION [--script FILE] [--db PATH] [--json]',
+  usage: 'weft replay RUN|--runs FILTER --against FILE|WORKFLOW@VERSION [--script FILE] [--store URL|PATH | --db PATH] [--json]',
   help: `Runs RUN's input on another definition of its workflow, in virtual time, without touching
 the outside world: every call of a step that does work (http, command, script, agent) is answered
 by RUN's recorded attempt of that step with the same input (judged by its input hash), after the
@@ -50,7 +50,7 @@ Prints the comparison of RUN (A) with its replay (B), as \`weft compare\` does, 
                   (newest first, default limit 50); prints one row per run and a summary line
   --script FILE   answers for calls with no recording: a JSON object of scripted outcomes by
                   step id, as a scenario's "steps" (docs/scenarios.md), or a scenario file
-  --db PATH       the store (default $WEFT_DB, else .weft/weft.db in this folder)
+${storeFlagsHelp(18)}
   --json          print {"replayRunId","sourceRunId","against":{"workflowId","version"|"file",
                   "definitionHash"},"verdict","needsRecording"?:{"stepId","reason","path"?,"why"},
                   "sourceState","replayState","comparison"} (comparison: weft compare --json);
@@ -65,6 +65,7 @@ that is not a definition, a definition of another workflow, or a replay given as
       against: { type: 'string' },
       runs: { type: 'string' },
       script: { type: 'string' },
+      store: { type: 'string' },
       db: { type: 'string' },
       json: { type: 'boolean' },
     });
@@ -74,7 +75,7 @@ that is not a definition, a definition of another workflow, or a replay given as
     if (values.against === undefined) throw new UsageError('--against FILE|WORKFLOW@VERSION is required: the definition to replay on');
     const against = values.against;
     const json = values.json === true;
-    const db = storePath(values.db, io.cwd);
+    const db = storePath(values, io.cwd);
     return withUserErrors('replay', io, async () => {
       const [{ scriptFrom }, { ReplayScript }] = await Promise.all([import('../../evolution/replay-against.ts'), import('../../../shared/scenario/replay-script.ts')]);
       const scripted = values.script === undefined ? undefined : readScript(values.script, io.cwd, ReplayScript.safeParse);
@@ -85,8 +86,9 @@ that is not a definition, a definition of another workflow, or a replay given as
       const sent = source.kind === 'stored' ? { workflowId: source.workflowId, version: source.version } : { definition: file, name: source.arg };
       const forwarded = await forward(db, { ...(filter === undefined ? { run: positionals[0] ?? '' } : { filter }), against: sent, ...(scripted === undefined ? {} : { script: scripted }) });
       if (forwarded !== undefined) return 'rows' in forwarded ? printBatch(io, forwarded, json) : printOne(io, forwarded, json);
+      const store = await storeName(db, io.cwd);
       return withServiceAt(db, 'replay', io, async (service) => {
-        const workflow: Workflow = file ?? (source.kind === 'stored' ? loadStoredSide(source, service.reader, db) : failNoSide());
+        const workflow: Workflow = file ?? (source.kind === 'stored' ? loadStoredSide(source, service.reader, store) : failNoSide());
         const side = source.kind === 'file' ? { workflow, file: source.arg } : { workflow, version: source.version };
         if (filter !== undefined) return printBatch(io, await service.replayMany(filter, side, script), json);
         return printOne(io, await service.replay(positionals[0] ?? '', side, script), json);

@@ -1,4 +1,5 @@
-// `weft resume [RUN] [--db PATH] [--json]`: continues unfinished runs after a stop or a crash.
+// `weft resume [RUN] [--store URL|PATH | --db PATH] [--json]`: continues unfinished runs after a
+// stop or a crash.
 import { existsSync } from 'node:fs';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
@@ -6,32 +7,34 @@ import { performOnStore } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { exitCodeOf, runOutcomeLine } from '../run-outcome.ts';
-import { storePath } from '../store-path.ts';
+import { storeFlagsHelp, storePath } from '../store-path.ts';
+import { isPgStoreText } from '../../service/store-text.ts';
 import { UsageError } from '../usage-error.ts';
 import { actor } from '../operator.ts';
 
 export const resumeCommand: Command = {
   name: 'resume',
   summary: 'continue unfinished runs (after a stop or a crash)',
-  usage: 'weft resume [RUN] [--by NAME] [--reason TEXT] [--db PATH] [--json]',
+  usage: 'weft resume [RUN] [--by NAME] [--reason TEXT] [--store URL|PATH | --db PATH] [--json]',
   help: `Continues RUN, or every unfinished run of the store, from its event log: completed work
 is kept; an attempt the stop interrupted is run again if its effect is none or idempotent,
 and is marked unknown if it is external (never repeated blindly); overdue timers fire at once.
 Waits until the runs end or only waiting work remains. A paused RUN is resumed (recorded with
 --by and --reason).
 
-  --json   print {"runId","state"} per run (one line each)
+${storeFlagsHelp(20)}
+  --json            print {"runId","state"} per run (one line each)
 
 Exit status as for weft run, for the worst run: 1 if any failed, else 3 if any waits, else 0.`,
 
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, json: { type: 'boolean' }, by: { type: 'string' }, reason: { type: 'string' } });
+    const { values, positionals } = parseCommandArgs(args, { store: { type: 'string' }, db: { type: 'string' }, json: { type: 'boolean' }, by: { type: 'string' }, reason: { type: 'string' } });
     if (positionals.length > 1) throw new UsageError('give at most one run id');
     const [only] = positionals;
-    const dbPath = storePath(values.db, io.cwd);
+    const dbPath = storePath(values, io.cwd);
     return withUserErrors('resume', io, async () => {
-      // Every unfinished run of no store at all: none, and no store is made to say so.
-      if (only === undefined && !existsSync(dbPath)) {
+      // Every unfinished run of no store file at all: none, and no store is made to say so.
+      if (only === undefined && !isPgStoreText(dbPath) && !existsSync(dbPath)) {
         if (values.json !== true) io.stdout.write('no unfinished runs\n');
         return EXIT_OK;
       }

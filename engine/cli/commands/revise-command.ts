@@ -1,12 +1,13 @@
-// `weft revise RUN --input JSON|@file [--dry-run] [--db PATH] [--json]`: a new input revision for
-// a run. The plan (what runs again, what keeps its evidence, what waits for a decision) is printed
-// before the revision acts; --dry-run prints only the plan and changes nothing.
+// `weft revise RUN --input JSON|@file [--dry-run] [--store URL|PATH | --db PATH] [--json]`: a new
+// input revision for a run. The plan (what runs again, what keeps its evidence, what waits for a
+// decision) is printed before the revision acts; --dry-run prints only the plan and changes
+// nothing.
 import type { RevisePlan } from '../../../shared/api/input-commands.ts';
 import type { JsonValue } from '../../../shared/api/json-value.ts';
 import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
 import { performOnStore, withReadOnlyStore } from '../engine-session.ts';
-import { storePath } from '../store-path.ts';
+import { storeFlagsHelp, storePath } from '../store-path.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { formatRevisionPlan } from '../revision-plan-text.ts';
@@ -17,7 +18,7 @@ import { UsageError } from '../usage-error.ts';
 export const reviseCommand: Command = {
   name: 'revise',
   summary: "add an input revision to a run; only what depends on changed input runs again",
-  usage: 'weft revise RUN --input JSON|@file [--dry-run] [--db PATH] [--json]',
+  usage: 'weft revise RUN --input JSON|@file [--dry-run] [--store URL|PATH | --db PATH] [--json]',
   help: `Gives RUN a new input (input revision N+1) and continues it. Each step's evidence records
 the hash of the input it covered: a step whose resolved input is unchanged keeps its evidence,
 one whose input changed runs again, and an external step whose earlier attempt with the same
@@ -31,13 +32,14 @@ for a decision, and which are decided only when the steps before them have settl
 steps it bills again with what their last attempts cost (--json: "rebill").
 
   --dry-run   print the plan and change nothing
+${storeFlagsHelp(14)}
   --json      print {"runId","state","inputRevision","plan":[{"stepId","kind","action","reason"}]}
               (with --dry-run also "dryRun": true; actions: rerun, reuse, keep, ask, carry, later)
 
 Exit status as for weft run; 0 for --dry-run.`,
 
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs(args, { input: { type: 'string' }, db: { type: 'string' }, json: { type: 'boolean' }, 'dry-run': { type: 'boolean' } });
+    const { values, positionals } = parseCommandArgs(args, { input: { type: 'string' }, store: { type: 'string' }, db: { type: 'string' }, json: { type: 'boolean' }, 'dry-run': { type: 'boolean' } });
     const [run, ...extra] = positionals;
     if (run === undefined || extra.length > 0) throw new UsageError('give exactly one run id');
     if (values.input === undefined) throw new UsageError('--input is required: the new run input, as JSON or @file');
@@ -50,14 +52,14 @@ Exit status as for weft run; 0 for --dry-run.`,
       return withUserErrors('revise', io, () => Promise.reject(e));
     }
     if (values['dry-run'] === true) {
-      return withReadOnlyStore('revise', io, values.db, async (reader) => {
+      return withReadOnlyStore('revise', io, values, async (reader) => {
         const id = reader.resolveRunId(run);
         const answer: RevisePlan = await reader.revisePlan(id, input);
         io.stdout.write(json ? `${JSON.stringify(answer)}\n` : `${formatRevisionPlan(id, answer)}dry run: nothing was changed\n`);
         return EXIT_OK;
       });
     }
-    const path = storePath(values.db, io.cwd);
+    const path = storePath(values, io.cwd);
     return withUserErrors('revise', io, async () => {
       const [{ checkAct }, { performAct }, { ReviseOutcome }] = await Promise.all([import('../check-command.ts'), import('../../service/perform-command.ts'), import('../../../shared/api/input-commands.ts')]);
       const typed = checkAct({ command: 'act', run, action: { action: 'revise', input } });

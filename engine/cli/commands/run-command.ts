@@ -1,5 +1,5 @@
-// `weft run FILE [--input JSON|@file] [--db PATH] [--json]`: runs a workflow until it ends or
-// only waiting work remains.
+// `weft run FILE [--input JSON|@file] [--store URL|PATH | --db PATH] [--json]`: runs a workflow
+// until it ends or only waiting work remains.
 import { dirname, resolve } from 'node:path';
 import { hasErrors } from '../../../shared/validator/diagnostic.ts';
 import type { Command } from '../command.ts';
@@ -11,13 +11,13 @@ import { formatDiagnosticLine } from '../format-diagnostic.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { readRunInput } from '../run-input.ts';
 import { printRunOutcome } from '../run-outcome.ts';
-import { storePath } from '../store-path.ts';
+import { storeFlagsHelp, storePath } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
 
 export const runCommand: Command = {
   name: 'run',
   summary: 'run a workflow until it ends or only waiting work remains',
-  usage: 'weft run FILE [--input JSON|@file] [--key KEY] [--priority N] [--budget AMOUNT] [--break STEP]... [--pin STEP=@file.json]... [--db PATH] [--json]',
+  usage: 'weft run FILE [--input JSON|@file] [--key KEY] [--priority N] [--budget AMOUNT] [--break STEP]... [--pin STEP=@file.json]... [--store URL|PATH | --db PATH] [--json]',
   help: `Validates FILE, stores a snapshot of its definition (a version that has run is
 immutable), starts a run and drives it until it ends or only waiting work remains
 (timers, people, events, or a step that needs a person).
@@ -32,7 +32,7 @@ immutable), starts a run and drives it until it ends or only waiting work remain
                        weft continue RUN, or weft step RUN to pause before the next start
   --pin STEP=@file     a debug run: settle STEP with this output (or STEP=JSON) without calling
                        it, as pinned evidence that no other run reuses (repeat for more steps)
-  --db PATH            the store (default $WEFT_DB, else .weft/weft.db in this folder)
+${storeFlagsHelp(23)}
   --json               print {"runId","state"}
 
 Exit status: 0 succeeded, 1 failed (or the definition is invalid), 2 usage, input or store
@@ -41,6 +41,7 @@ error, 3 left waiting or needing attention.`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, {
       input: { type: 'string' },
+      store: { type: 'string' },
       db: { type: 'string' },
       json: { type: 'boolean' },
       key: { type: 'string' },
@@ -55,7 +56,7 @@ error, 3 left waiting or needing attention.`,
     if (budget !== undefined && (values.budget?.trim() === '' || !Number.isFinite(budget) || budget < 0)) throw new UsageError(`--budget takes an amount of 0 or more, such as 0.25; got "${values.budget ?? ''}"`);
     const [file, ...extra] = positionals;
     if (file === undefined || extra.length > 0) throw new UsageError('give exactly one workflow file');
-    const dbPath = storePath(values.db, io.cwd);
+    const dbPath = storePath(values, io.cwd);
     return withUserErrors('run', io, async () => {
       const path = resolve(io.cwd, file);
       // The validator loads with the command that needs it, not with every `weft` call.

@@ -74,7 +74,7 @@ engine stop, and the next engine continues them.
         port,
         appDir: builtAppDir(),
         version: readVersion(),
-        ...(shared ? { shared: { role: 'serve' as const, claim: !intake, intake, log: (line: string) => void io.stderr.write(`weft serve: ${line}\n`) } } : {}),
+        ...(shared ? { shared: { role: 'serve' as const, claim: !intake, intake, workspace, log: (line: string) => void io.stderr.write(`weft serve: ${line}\n`) } } : {}),
         onFatal: (error) => {
           fatal = error;
           wake();

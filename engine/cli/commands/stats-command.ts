@@ -1,7 +1,7 @@
-// `weft stats [WORKFLOW] [--db PATH] [--version N] [--runs N] [--json]`: a workflow's figures over
-// its runs (rates, branch frequencies, step latencies, cost per day and step) and each run's time
-// split, all folded from the event log (docs/metrics.md); without WORKFLOW, what every workflow
-// cost, and each UTC day across them.
+// `weft stats [WORKFLOW] [--store URL|PATH | --db PATH] [--version N] [--runs N] [--json]`: a
+// workflow's figures over its runs (rates, branch frequencies, step latencies, cost per day and
+// step) and each run's time split, all folded from the event log (docs/metrics.md); without
+// WORKFLOW, what every workflow cost, and each UTC day across them.
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RunMetrics } from '../../metrics/run-metrics.ts';
@@ -15,11 +15,12 @@ import { withReadOnlyStore } from '../engine-session.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { UsageError } from '../usage-error.ts';
+import { storeFlagsHelp } from '../store-path.ts';
 
 export const statsCommand: Command = {
   name: 'stats',
   summary: "a workflow's success, retry, compensation and intervention rates, branch frequencies, step latencies and cost",
-  usage: 'weft stats [WORKFLOW] [--db PATH] [--version N] [--runs N] [--json]',
+  usage: 'weft stats [WORKFLOW] [--store URL|PATH | --db PATH] [--version N] [--runs N] [--json]',
   help: `Figures of WORKFLOW (its id, or its .weft.json file) over all its runs in the store, folded
 from the event log: success rate (of finished runs), retry, compensation and human-intervention
 rates (of all runs), run duration p50/p95, per step its runs, attempts, retries, outcomes and
@@ -34,13 +35,13 @@ tokens), the most expensive first, and each UTC day's cost across them.
 
   --version N  only runs of that version (default: all versions)
   --runs N     how many of the newest runs to list (default 10; --json always has all)
-  --db PATH    the store (default $WEFT_DB, else .weft/weft.db in this folder)
+${storeFlagsHelp(15)}
   --json       print {"asOf","stats":{...},"runs":[{...}]} (shapes in docs/metrics.md); without
                WORKFLOW {"asOf","total","currency","workflows":[{"workflowId","runs","cost"}],
                "days":[{"day","total","workflows":{...}}]}`,
 
   async run(args, io) {
-    const { values, positionals } = parseCommandArgs(args, { db: { type: 'string' }, version: { type: 'string' }, runs: { type: 'string' }, json: { type: 'boolean' } });
+    const { values, positionals } = parseCommandArgs(args, { store: { type: 'string' }, db: { type: 'string' }, version: { type: 'string' }, runs: { type: 'string' }, json: { type: 'boolean' } });
     const [target, ...extra] = positionals;
     if (extra.length > 0) throw new UsageError('give one workflow (its id or its .weft.json file), or none for the cost of every workflow');
     const version = values.version === undefined ? undefined : Number(values.version);
@@ -49,13 +50,13 @@ tokens), the most expensive first, and each UTC day's cost across them.
     if (!Number.isInteger(listed) || listed < 0) throw new UsageError('--runs takes a whole number (0 for none)');
     if (target === undefined) {
       if (values.version !== undefined) throw new UsageError('--version needs a workflow: weft stats WORKFLOW --version N');
-      return withReadOnlyStore('stats', io, values.db, (reader) => {
+      return withReadOnlyStore('stats', io, values, (reader) => {
         const summary = reader.costSummary();
         io.stdout.write(values.json === true ? `${JSON.stringify(summary)}\n` : formatSummary(summary));
         return EXIT_OK;
       });
     }
-    return withReadOnlyStore('stats', io, values.db, (reader) => {
+    return withReadOnlyStore('stats', io, values, (reader) => {
       const workflowId = target.endsWith('.json') ? workflowIdOfFile(resolve(io.cwd, target)) : target;
       const { asOf, report } = reader.workflowReport(workflowId, version);
       io.stdout.write(values.json === true ? `${JSON.stringify({ asOf: new Date(asOf).toISOString(), ...report })}\n` : formatReport(report, listed));

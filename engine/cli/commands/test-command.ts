@@ -14,6 +14,7 @@ import type { CliIo } from '../cli-io.ts';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { UsageError } from '../usage-error.ts';
+import { storeFlagsHelp } from '../store-path.ts';
 
 interface Target {
   workflowFile: string;
@@ -25,7 +26,7 @@ interface Target {
 export const testCommand: Command = {
   name: 'test',
   summary: "run workflows' scenarios in virtual time and report coverage",
-  usage: 'weft test FILE [SCENARIO_FILE...] [--json [--events]] | weft test --from-run RUN [-o FILE] [--db PATH]',
+  usage: 'weft test FILE [SCENARIO_FILE...] [--json [--events]] | weft test --from-run RUN [-o FILE] [--store URL|PATH | --db PATH]',
   help: `Runs the scenarios of each workflow. FILE is a NAME.weft.json; the scenario files after it
 are its scenarios (a NAME.scenarios.json, or any *.json holding {"scenarios": [...]}), and without any, NAME.scenarios.json and every *.json in a NAME.scenarios/
 folder beside it are. A scenario file or NAME.scenarios/ folder on its own tests the workflow
@@ -49,7 +50,7 @@ expectations (docs/evolution.md). It prints the scenario file's JSON, or with -o
                   engine computes, or one whose large values are gone from the store's
                   artifacts/ is refused); values kept by reference are written as values
   -o, --output FILE  write the scenario file there instead of printing it
-  --db PATH       the store (default $WEFT_DB, else .weft/weft.db in this folder)
+${storeFlagsHelp(18)}
 
 Exit status: 0 every scenario passed (--from-run: the scenario was printed or written), 1 one
 failed, 2 usage error, an unreadable or invalid file, or (--from-run) an unknown run or a run
@@ -60,6 +61,7 @@ that cannot become a test.`,
       events: { type: 'boolean' },
       'from-run': { type: 'string' },
       output: { type: 'string', short: 'o' },
+      store: { type: 'string' },
       db: { type: 'string' },
     });
     const fromRun = values['from-run'];
@@ -67,9 +69,9 @@ that cannot become a test.`,
       if (positionals.length > 0) throw new UsageError(`--from-run makes a scenario from a run; give no files with it (got ${positionals.join(' ')}), and -o FILE to write it`);
       if (values.json === true || values.events === true) throw new UsageError('--from-run prints the scenario file as JSON already; give it without --json or --events');
       const { testFromRun } = await import('../test-from-run.ts');
-      return testFromRun(io, fromRun, values.output, values.db);
+      return testFromRun(io, fromRun, values.output, values);
     }
-    if (values.output !== undefined || values.db !== undefined) throw new UsageError('-o and --db go with --from-run RUN: weft test --from-run RUN [-o FILE] [--db PATH]');
+    if (values.output !== undefined || values.store !== undefined || values.db !== undefined) throw new UsageError('-o, --store and --db go with --from-run RUN: weft test --from-run RUN [-o FILE] [--store URL|PATH | --db PATH]');
     if (positionals.length === 0) throw new UsageError('give workflow files, scenario files or folders, or --from-run RUN');
     if (values.events === true && values.json !== true) throw new UsageError('--events needs --json: the event logs are part of the JSON report');
     const { targets, missing } = targetsOf(positionals.map((p) => resolve(io.cwd, p)), io);

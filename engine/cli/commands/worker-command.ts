@@ -18,7 +18,7 @@ const MAX_BACKOFF_MS = 5_000;
 export const workerCommand: Command = {
   name: 'worker',
   summary: 'drive runs of a shared PostgreSQL store, beside other workers',
-  usage: 'weft worker --store URL [--lease-ttl-ms N]',
+  usage: 'weft worker --store URL [--lease-ttl-ms N] [--max-runs N]',
   help: `Runs an engine on a PostgreSQL store that other workers share: it claims the runs
 no live engine holds (started by weft serve --no-worker, given back by a command,
 or left by a worker that died) and drives them. A run is driven by one worker at a
@@ -28,7 +28,9 @@ and an attempt it had started is recorded unknown, never run again blindly.
   --store URL          the store: postgres://user@host:5432/database[?schema=NAME]
                        (default $WEFT_STORE)
   --lease-ttl-ms N     how long after its last heartbeat the worker counts as dead
-                       (default $WEFT_LEASE_TTL_MS, else 5000; it heartbeats every N/4)
+                       (default $WEFT_LEASE_TTL_MS, else 10000; it heartbeats every N/4)
+  --max-runs N         claim no more runs while it holds N (default: no bound); runs
+                       it gives back while they wait do not count
 
 Prints a line to stderr when it starts, loses its lease or stops. Stop with Ctrl-C
 or SIGTERM: it waits for its running attempts, gives its runs back and exits 0.
@@ -38,6 +40,7 @@ Exit status: 0 stopped, 2 usage error or a store that cannot be opened at start.
     const { values, positionals } = parseCommandArgs(args, {
       store: { type: 'string' },
       'lease-ttl-ms': { type: 'string' },
+      'max-runs': { type: 'string' },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
     const store = values.store ?? process.env['WEFT_STORE'];
@@ -47,6 +50,8 @@ Exit status: 0 stopped, 2 usage error or a store that cannot be opened at start.
     }
     const ttl = values['lease-ttl-ms'] === undefined ? undefined : Number(values['lease-ttl-ms']);
     if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 200)) throw new UsageError(`--lease-ttl-ms takes a whole number of milliseconds, 200 or more; got "${values['lease-ttl-ms'] ?? ''}"`);
+    const maxRuns = values['max-runs'] === undefined ? undefined : Number(values['max-runs']);
+    if (maxRuns !== undefined && (!Number.isInteger(maxRuns) || maxRuns < 1)) throw new UsageError(`--max-runs takes a whole number, 1 or more; got "${values['max-runs'] ?? ''}"`);
     return withUserErrors('worker', io, async () => {
       const [{ openEngineSession }, { describeStoreText }] = await Promise.all([import('../../host/engine-host.ts'), import('../../host/store-names.ts')]);
       const where = describeStoreText(store, io.cwd);
@@ -73,7 +78,7 @@ Exit status: 0 stopped, 2 usage error or a store that cannot be opened at start.
                 lost = e;
                 wake();
               },
-              shared: { role: 'worker', claim: true, ...(ttl === undefined ? {} : { ttlMs: ttl }), log: say },
+              shared: { role: 'worker', claim: true, ...(ttl === undefined ? {} : { ttlMs: ttl }), ...(maxRuns === undefined ? {} : { maxRuns }), log: say },
             });
           } catch (e) {
             if (first) throw e; // nothing was ever driven: the store cannot be used (exit 2)

@@ -9,7 +9,7 @@ import { FINISHED_RUN_STATES } from '../../../shared/definition/names.ts';
 import type { CommitBatch } from '../unit-of-work.ts';
 import { StoreError } from '../store-error.ts';
 import type { PgDb } from './pg-db.ts';
-import { LEASE_LOST_CODE } from './pg-coordination-sql.ts';
+import { LEASE_LOST_CODE, POKE_CHANNEL, SLOT_CHANNEL } from './pg-coordination-sql.ts';
 
 /** What a registered engine is: a `weft worker`, a `weft serve`, or a command of the CLI driving runs for a while. */
 export type WorkerRole = 'worker' | 'serve' | 'command';
@@ -18,6 +18,14 @@ export type WorkerRole = 'worker' | 'serve' | 'command';
 export const WORK_CHANNEL = 'weft_work';
 
 const UNFINISHED = `r.state NOT IN (${FINISHED_RUN_STATES.map((s) => `'${s}'`).join(', ')})`;
+
+/** One step activation's slot of a resource's pool (the engine's SharedSlot). */
+export interface SharedSlot {
+  pool: string;
+  runId: string;
+  stepId: string;
+  activation: number;
+}
 
 /** A live worker, as the app's header and `weft workers` show it. */
 export interface WorkerRow {
@@ -36,6 +44,8 @@ export function isLeaseLost(e: unknown): boolean {
 
 export class PgCoordination {
   readonly workerId: string;
+  /** Slots whose attempts ended in the batch being built: freed by its commit (fence()). */
+  private releases: SharedSlot[] = [];
 
   /**
    * `ttlMs`: how long after its last heartbeat this engine counts as dead, and its runs may be
@@ -80,7 +90,8 @@ export class PgCoordination {
       `UPDATE run_leases l SET owner = $1, claims = l.claims + 1, claimed_at = weft_now_ms()
        WHERE l.run_id IN (
          SELECT c.run_id FROM run_leases c JOIN runs r ON r.id = c.run_id LEFT JOIN weft_workers w ON w.id = c.owner
-         WHERE ${UNFINISHED} AND r.kind = 'run' AND c.owner IS DISTINCT FROM $1 AND (c.owner IS NULL OR w.id IS NULL OR w.heartbeat_at < weft_now_ms() - w.ttl_ms)
+         WHERE ${UNFINISHED} AND r.kind = 'run' AND c.owner IS DISTINCT FROM $1
+           AND ((c.owner IS NULL AND c.wake_at <= weft_now_ms()) OR (c.owner IS NOT NULL AND (w.id IS NULL OR w.heartbeat_at < weft_now_ms() - w.ttl_ms)))
            AND EXISTS (SELECT 1 FROM weft_workers me WHERE me.id = $1 AND me.heartbeat_at >= weft_now_ms() - me.ttl_ms)
          ORDER BY r.created_at, c.run_id LIMIT $2 FOR UPDATE OF c SKIP LOCKED)
        RETURNING l.run_id`,
@@ -109,23 +120,45 @@ export class PgCoordination {
     throw new StoreError('locked', `run ${runId} is being driven by ${who}; act on it through that engine's weft serve, or stop it (its runs pass to the other workers) and try again`);
   }
 
-  /** Gives runs back (they wait for any worker to claim them), and tells the free workers. */
-  release(runIds: readonly string[]): void {
-    if (runIds.length === 0) return;
-    this.query('UPDATE run_leases SET owner = NULL WHERE run_id = ANY($1::text[]) AND owner = $2', [runIds, this.workerId]);
-    this.query(`SELECT pg_notify('${WORK_CHANNEL}', '')`);
+  /**
+   * Gives runs back: each is claimed by a worker once its `wakeAt` comes (0: at once; null: only
+   * when someone acts on it, through acquire), and the free workers are told.
+   */
+  release(runs: readonly { runId: string; wakeAt: number | null }[]): void {
+    if (runs.length === 0) return;
+    this.query(
+      'UPDATE run_leases l SET owner = NULL, wake_at = r.wake_at FROM unnest($1::text[], $2::bigint[]) AS r(run_id, wake_at) WHERE l.run_id = r.run_id AND l.owner = $3',
+      [runs.map((r) => r.runId), runs.map((r) => r.wakeAt), this.workerId],
+    );
+    if (runs.some((r) => r.wakeAt === 0)) this.query(`SELECT pg_notify('${WORK_CHANNEL}', '')`);
   }
 
   /** Leaves: every run it holds is given back and its row deleted (a worker stopping cleanly). */
   leave(): void {
-    this.query('UPDATE run_leases SET owner = NULL WHERE owner = $1', [this.workerId]);
+    this.query('UPDATE run_leases SET owner = NULL, wake_at = 0 WHERE owner = $1', [this.workerId]);
     this.query('DELETE FROM weft_workers WHERE id = $1', [this.workerId]);
     this.query(`SELECT pg_notify('${WORK_CHANNEL}', '')`);
   }
 
-  /** Calls `heard` on each notification on `channel`, and when notifications may have been missed (a lost connection); answers the stop. */
-  listen(channel: string, heard: () => void): () => void {
-    return this.db.pg.listen(channel, heard, heard);
+  /** Takes a slot of `slot.pool` for one step activation if fewer than `limit` live engines' slots are taken (its own transaction). */
+  takeSlot(slot: SharedSlot, limit: number): boolean {
+    const { rows } = this.query('SELECT weft_take_slot($1, $2, $3, $4, $5, $6) AS ok', [this.workerId, slot.pool, limit, slot.runId, slot.stepId, slot.activation]);
+    return rows[0]?.['ok'] === true;
+  }
+
+  /** The slot is freed by the next commit, the one recording its attempt's end. */
+  releaseSlot(slot: SharedSlot): void {
+    this.releases.push(slot);
+  }
+
+  /** Calls `heard` with each notification's payload on `channel`, and with '' when notifications may have been missed (a lost connection); answers the stop. */
+  listen(channel: string, heard: (payload: string) => void): () => void {
+    return this.db.pg.listen(channel, heard, () => heard(''));
+  }
+
+  /** Tells the engines holding these runs to look at them again (POKE_CHANNEL). */
+  poke(runIds: readonly string[]): void {
+    this.query(`SELECT pg_notify('${POKE_CHANNEL}', id) FROM unnest($1::text[]) AS id`, [runIds]);
   }
 
   /** The live engines (heartbeat within their ttl), oldest first. */
@@ -146,6 +179,17 @@ export class PgCoordination {
    * nothing, if any run it writes for is no longer this engine's.
    */
   fence(batch: CommitBatch): void {
+    const releases = this.releases;
+    this.releases = [];
+    if (releases.length > 0) {
+      this.db.write('weft_slots release', 'DELETE FROM weft_slots WHERE (pool, run_id, step_id, activation) IN (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[]))', [
+        releases.map((r) => r.pool),
+        releases.map((r) => r.runId),
+        releases.map((r) => r.stepId),
+        releases.map((r) => r.activation),
+      ]);
+      this.db.write('weft_slot notify', `SELECT pg_notify('${SLOT_CHANNEL}', '')`, []);
+    }
     if (batch.events.length === 0) return;
     const runs = new Set<string>();
     const created: string[] = [];

@@ -81,6 +81,7 @@ export class PgDb implements SqlDb, StatementRunner {
   private depth = 0;
   /** A statement of the open transaction failed, at this depth: nothing more is sent until a savepoint above it rolls back. */
   private failure: { error: Error; depth: number; lost: boolean } | undefined;
+  private readonly closeHooks: (() => void)[] = [];
 
   constructor(
     readonly pg: PgSync,
@@ -114,8 +115,15 @@ export class PgDb implements SqlDb, StatementRunner {
   }
 
   close(): this {
+    const hooks = this.closeHooks.splice(0);
+    for (const hook of hooks) hook();
     this.pg.close();
     return this;
+  }
+
+  /** Calls `hook` as the connection closes, before it ends (the store's log tail stops). */
+  onClose(hook: () => void): void {
+    this.closeHooks.push(hook);
   }
 
   transaction<F extends SqlTransactionBody>(fn: F): SqlTransaction<F> {

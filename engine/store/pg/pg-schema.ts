@@ -22,7 +22,7 @@
 import type pg from 'pg';
 import { StoreError } from '../store-error.ts';
 import type { PgSync } from './pg-sync.ts';
-import { COORDINATION_SQL, COORDINATION_TABLES } from './pg-coordination-sql.ts';
+import { COORDINATION_LAST, COORDINATION_SQL, COORDINATION_TABLES } from './pg-coordination-sql.ts';
 
 /** The schema version this baseline equals on SQLite (SCHEMA_VERSION; the dialect test keeps them equal). */
 export const PG_SCHEMA_VERSION = 18;
@@ -315,7 +315,7 @@ function* migration(where: string, create = true): Generator<Query, PgMigration,
       yield { text: 'INSERT INTO weft_meta (key, value) VALUES ($1, $2), ($3, $4)', values: ['application', PG_APPLICATION, 'schema_version', String(PG_SCHEMA_VERSION)] };
     }
     // The workers' tables (pg-coordination-sql.ts), in a new store and in one made before they existed.
-    const coordination = yield { text: "SELECT to_regclass('run_leases') IS NOT NULL AS present" };
+    const coordination = yield { text: 'SELECT to_regclass($1) IS NOT NULL AS present', values: [COORDINATION_LAST] };
     if (coordination[0]?.['present'] !== true) yield { text: COORDINATION_SQL };
     yield { text: 'COMMIT' };
     return { from, to: PG_SCHEMA_VERSION };
