@@ -39,6 +39,10 @@ export const PROCESS_FILES: readonly string[] = [
   'test/store/pg-store-sql.test.ts',
   'test/store/pg-sync.test.ts',
   'test/store/pg-translate.test.ts',
+  // real `weft worker` processes stopped and killed on a cluster of their own
+  'test/host/pg-claim.test.ts',
+  'test/host/pg-fencing.test.ts',
+  'test/host/pg-torture.test.ts',
 ];
 
 /** The lane of a test file, given its path from the repository root with forward slashes. */

@@ -86,14 +86,17 @@ export class PgCoordination {
    * Takes up to `limit` unfinished runs that no live engine holds (released, or held by a dead
    * worker), oldest first; rows another engine is taking now are skipped (SKIP LOCKED), so two
    * claimers never take the same run. Answers their ids: the engine loads each (recovery included).
+   * An engine whose own registration is stale takes nothing (it stops at its next heartbeat), and
+   * never takes its own runs again: else, stale itself, it would claim its runs over and over.
    */
   claim(limit: number): string[] {
     const { rows } = this.query(
       `UPDATE run_leases l SET owner = $1, claims = l.claims + 1, claimed_at = weft_now_ms()
        WHERE l.run_id IN (
          SELECT c.run_id FROM run_leases c JOIN runs r ON r.id = c.run_id LEFT JOIN weft_workers w ON w.id = c.owner
-         WHERE ${UNFINISHED} AND r.kind = 'run'
+         WHERE ${UNFINISHED} AND r.kind = 'run' AND c.owner IS DISTINCT FROM $1
            AND ((c.owner IS NULL AND c.wake_at <= weft_now_ms()) OR (c.owner IS NOT NULL AND (w.id IS NULL OR w.heartbeat_at < weft_now_ms() - w.ttl_ms)))
+           AND EXISTS (SELECT 1 FROM weft_workers me WHERE me.id = $1 AND me.heartbeat_at >= weft_now_ms() - me.ttl_ms)
          ORDER BY r.created_at, c.run_id LIMIT $2 FOR UPDATE OF c SKIP LOCKED)
        RETURNING l.run_id`,
       [this.workerId, limit],
