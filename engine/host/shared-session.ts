@@ -143,6 +143,11 @@ function claimLoop(coordination: PgCoordination, engine: { load(runId: string): 
     scheduled = true;
     setImmediate(claim);
   };
+  try {
+    coordination.adoptUnleased();
+  } catch {
+    // The database is unreachable now: the next worker to start adopts them.
+  }
   const stop = watch(coordination, WORK_CHANNEL, soon, ttlMs, true);
   soon();
   return { stop };

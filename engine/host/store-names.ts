@@ -1,8 +1,6 @@
-// What a front end (the CLI) may know of a store's name without reaching into engine/store: whether
-// the text names a PostgreSQL store, and how to name it in a message (without a URL's password).
+// How a front end (the CLI) names a store in a message without reaching into engine/store: a
+// file's path, or a PostgreSQL database without its URL's password (engine/cli/store-path.ts storeName).
 import { describeStore, storeLocator } from '../store/store-locator.ts';
-
-export { isPgStoreText } from '../store/store-text.ts';
 
 /**
  * The store `text` names, for messages: a file's absolute path, or a database without its password.

@@ -8,9 +8,9 @@ import { EXIT_OK } from '../exit-codes.ts';
 import { InputError } from '../input-error.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
 import { readVersion } from '../read-version.ts';
-import { storePath } from '../store-path.ts';
+import { storeName, storePath } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
-import { isPgStoreText } from '../../host/store-names.ts';
+import { isPgStoreText } from '../../service/store-text.ts';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -91,8 +91,7 @@ engine stop, and the next engine continues them.
       process.off('SIGTERM', onSignal);
       await serving.stop();
       if (fatal !== undefined) {
-        const { describeStoreText } = await import('../../host/store-names.ts');
-        io.stderr.write(`weft serve: the engine stopped: ${fatal instanceof Error ? fatal.message : String(fatal)} (store ${describeStoreText(db, io.cwd)})\n`);
+        io.stderr.write(`weft serve: the engine stopped: ${fatal instanceof Error ? fatal.message : String(fatal)} (store ${await storeName(db, io.cwd)})\n`);
         return 2;
       }
       io.stderr.write('weft serve: stopped\n');

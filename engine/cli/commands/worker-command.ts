@@ -9,8 +9,9 @@ import type { Command } from '../command.ts';
 import { withUserErrors } from '../cli-errors.ts';
 import { EXIT_OK } from '../exit-codes.ts';
 import { parseCommandArgs } from '../parse-command-args.ts';
+import { storeName } from '../store-path.ts';
 import { UsageError } from '../usage-error.ts';
-import { isPgStoreText } from '../../host/store-names.ts';
+import { isPgStoreText } from '../../service/store-text.ts';
 
 /** The longest wait between two attempts to register again, while the database does not answer. */
 const MAX_BACKOFF_MS = 5_000;
@@ -53,8 +54,8 @@ Exit status: 0 stopped, 2 usage error or a store that cannot be opened at start.
     const maxRuns = values['max-runs'] === undefined ? undefined : Number(values['max-runs']);
     if (maxRuns !== undefined && (!Number.isInteger(maxRuns) || maxRuns < 1)) throw new UsageError(`--max-runs takes a whole number, 1 or more; got "${values['max-runs'] ?? ''}"`);
     return withUserErrors('worker', io, async () => {
-      const [{ openEngineSession }, { describeStoreText }] = await Promise.all([import('../../host/engine-host.ts'), import('../../host/store-names.ts')]);
-      const where = describeStoreText(store, io.cwd);
+      const { openEngineSession } = await import('../../host/engine-host.ts');
+      const where = await storeName(store, io.cwd);
       const say = (line: string): void => void io.stderr.write(`weft worker: ${line}\n`);
       let stopping = false;
       let wake: () => void = () => undefined;

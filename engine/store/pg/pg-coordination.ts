@@ -63,12 +63,19 @@ export class PgCoordination {
     this.workerId = `${role}-${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
   }
 
-  /** Adds this engine's row; runs that have no lease row yet (a store copied from SQLite) get one, free. */
+  /** Adds this engine's row. */
   register(): void {
     this.query(
       'INSERT INTO weft_workers (id, role, host, pid, ttl_ms, started_at, heartbeat_at) VALUES ($1, $2, $3, $4, $5, weft_now_ms(), weft_now_ms())',
       [this.workerId, this.role, hostname(), process.pid, this.ttlMs],
     );
+  }
+
+  /**
+   * Unfinished runs with no lease row yet (a store copied from SQLite, or made before the leases
+   * existed) get one, free to claim: a claiming engine does it once as it starts, not every command.
+   */
+  adoptUnleased(): void {
     this.query(`INSERT INTO run_leases (run_id, owner) SELECT r.id, NULL FROM runs r WHERE ${UNFINISHED} AND r.kind = 'run' AND NOT EXISTS (SELECT 1 FROM run_leases l WHERE l.run_id = r.id) ON CONFLICT DO NOTHING`);
   }
 
