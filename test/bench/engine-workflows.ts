@@ -75,8 +75,10 @@ export function parkedWorkflow(durationMs: number): Workflow {
  * The same workflow under governance: each work step tagged and billed a declared cost per call,
  * with a run budget in its limits, so every attempt meets the policy's checks, a budget check and
  * a recorded cost (what the "policies and cost accounting" rows of the engine bench measure).
+ * Not `billed`: the same checks, but no step declares a cost, so no attempt records one (the row
+ * that tells the policies' share from the cost accounting's).
  */
-export function governedWorkflow(base: Workflow): Workflow {
-  const steps = base.steps.map((s) => (s.kind === 'end' ? s : { ...s, tags: ['bench'], cost: { perCall: 0.0001 } }));
+export function governedWorkflow(base: Workflow, billed = true): Workflow {
+  const steps = base.steps.map((s) => (s.kind === 'end' ? s : { ...s, tags: ['bench'], ...(billed ? { cost: { perCall: 0.0001 } } : {}) }));
   return parseWorkflow({ ...base, id: `${base.id}-governed`, steps, limits: { ...base.limits, budget: 1_000 } });
 }
