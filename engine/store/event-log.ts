@@ -9,6 +9,7 @@
 import { widenEvent, type EventType, type RunEvent } from '../../shared/events/run-event.ts';
 import { CommitListeners, type CommitListener, type CommittedEvent } from './commit-listeners.ts';
 import { EVENT_COLUMNS, gapless, toEvent, toLoggedEvent, wholeNumber, type EventRow } from './event-rows.ts';
+import { storedCost, storedShort } from './stored-cost.ts';
 import type { PolicyRows } from './policy-snapshots.ts';
 import { debugRunIds, lastCursor } from './run-list.ts';
 import type { CursorPage, NewEvent, RunEventPage } from './store-types.ts';
@@ -55,7 +56,7 @@ export class EventLog implements BatchPart {
       data: e.data,
       reason: e.reason ?? null,
     };
-    const data = this.policies.storedJson(e.type, e.data);
+    const data = this.policies.storedJson(e.type, storedCost(e.type, e.data));
     this.pending.push([e.runId, seq, e.at, e.type, event.step, event.activation, event.attempt, data, event.reason]);
     const wide = widenEvent(event);
     this.pendingEvents.push(wide);
@@ -222,7 +223,11 @@ export class EventLog implements BatchPart {
   }
 }
 
-/** The data JSON readers get with an event: the stored row's, except a run_created's, whose policy the row names by hash only. */
+/**
+ * The data JSON readers get with an event: the stored row's, except a run_created's, whose policy
+ * the row names by hash only, and an attempt's whose cost the row stores short (stored-cost.ts).
+ */
 function publishedJson(event: RunEvent, stored: string | undefined): string | undefined {
-  return event.type === 'run_created' && event.data.policy !== undefined ? JSON.stringify(event.data) : stored;
+  const asStored = !(event.type === 'run_created' && event.data.policy !== undefined) && !storedShort(event.type, event.data);
+  return asStored ? stored : JSON.stringify(event.data);
 }

@@ -13,6 +13,7 @@
 // command, a scenario) is parsed where it enters.
 import { EVENT_DATA, parseEventData, runEvent, widenEvent, type EventData, type EventType, type RunEvent } from '../../shared/events/run-event.ts';
 import type { PolicyRows } from './policy-snapshots.ts';
+import { readCost } from './stored-cost.ts';
 import { StoreError } from './store-error.ts';
 
 /** The columns of `events` after the cursor, in the order the store selects and inserts them. */
@@ -36,7 +37,8 @@ export function gapless(runId: string, rows: readonly EventRow[], after: number)
 
 /**
  * A row's type, if this Weft knows it, and its data parsed as JSON (a run_created's policy rules
- * put back from the store's policies, policy-snapshots.ts); else the damage, named.
+ * put back from the store's policies, policy-snapshots.ts; an attempt's cost its currency and
+ * basis, stored-cost.ts); else the damage, named.
  */
 function rowParts([runId, seq, , type, , , , data]: EventRow, policies: PolicyRows): { where: string; known: EventType; parsed: unknown } {
   const where = `run ${runId} event ${seq}`;
@@ -49,7 +51,7 @@ function rowParts([runId, seq, , type, , , , data]: EventRow, policies: PolicyRo
   } catch {
     throw new StoreError('damaged', `${where}: stored data is not JSON; the store is damaged`);
   }
-  return { where, known: type, parsed: policies.expand(type, parsed, where) };
+  return { where, known: type, parsed: policies.expand(type, readCost(type, parsed), where) };
 }
 
 function isEventType(type: string): type is EventType {
