@@ -5,10 +5,8 @@
 // engine"). The amounts are runSpend's own: each step's attempts' recorded costs, in millionths.
 import type { RunEvent } from '../../shared/events/run-event.ts';
 import { attemptsMicros } from '../../shared/cost/attempt-cost.ts';
+import { META_EVENTS } from '../../shared/events/attempt-meta.ts';
 import type { LiveRun } from './live-run.ts';
-
-/** The events that record an attempt's cost (apply-event.ts sets `meta` on these alone). */
-const COST_EVENTS: ReadonlySet<string> = new Set(['attempt_succeeded', 'attempt_failed', 'attempt_unknown', 'attempt_partial']);
 
 /** What the run has spent, in the currency's unit (as runSpend): worked out from its model when not kept. */
 export function spentOf(live: LiveRun): number {
@@ -37,7 +35,7 @@ export function noteSpend(live: LiveRun, e: RunEvent): void {
     live.spent = undefined;
     return;
   }
-  if (!COST_EVENTS.has(e.type)) return;
+  if (!META_EVENTS.has(e.type)) return;
   const s = live.model.steps.get(e.step);
   const micros = s === undefined ? 0 : attemptsMicros(s.attempts);
   kept.micros += micros - (kept.byStep.get(e.step) ?? 0);

@@ -6,14 +6,12 @@
 // reads old and new rows alike. Each left-out pair was 36 of an attempt event's bytes: with a
 // declared cost on every step, 11% more pages of events than a run that bills nothing, which
 // checkpoints write out (docs/policies.md, "What it costs the engine").
-import type { AttemptMeta } from '../../shared/events/attempt-meta.ts';
+import { META_EVENTS, type AttemptMeta } from '../../shared/events/attempt-meta.ts';
 
 /** The currency and basis a stored cost may leave out. */
 const CURRENCY = 'USD';
 const BASIS = 'declared';
 
-/** The events whose data may carry `meta.cost` (apply-event.ts reads it on these alone). */
-const COST_EVENTS: ReadonlySet<string> = new Set(['attempt_succeeded', 'attempt_failed', 'attempt_unknown', 'attempt_partial']);
 
 type Cost = NonNullable<AttemptMeta['cost']>;
 
@@ -21,7 +19,7 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'obj
 
 /** Whether an event's data is stored other than as emitted (its cost without a default currency or basis). */
 export function storedShort(type: string, data: unknown): boolean {
-  if (!COST_EVENTS.has(type) || !isObject(data)) return false;
+  if (!META_EVENTS.has(type) || !isObject(data)) return false;
   const meta = data['meta'];
   if (!isObject(meta)) return false;
   const cost = meta['cost'] as Cost | undefined;
@@ -51,7 +49,7 @@ export function storedCost(type: string, data: unknown): unknown {
  * @example readCost('attempt_succeeded', { meta: { cost: { amount: 0.5 } } }) // { meta: { cost: { amount: 0.5, currency: 'USD', basis: 'declared' } } }
  */
 export function readCost(type: string, parsed: unknown): unknown {
-  if (!COST_EVENTS.has(type) || !isObject(parsed) || !isObject(parsed['meta'])) return parsed;
+  if (!META_EVENTS.has(type) || !isObject(parsed) || !isObject(parsed['meta'])) return parsed;
   const meta = parsed['meta'];
   const cost = meta['cost'];
   if (!isObject(cost) || ('currency' in cost && 'basis' in cost)) return parsed;

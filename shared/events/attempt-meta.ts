@@ -27,3 +27,6 @@ export const AttemptMeta = z.object({
   cost: z.object({ amount: z.number().nonnegative(), currency: z.string(), basis: z.enum(['tokens', 'declared', 'scripted']) }).optional(),
 });
 export type AttemptMeta = z.infer<typeof AttemptMeta>;
+
+/** The events whose data carries an attempt's meta, and so its cost (apply-event.ts reads `meta` on these alone). */
+export const META_EVENTS: ReadonlySet<string> = new Set(['attempt_succeeded', 'attempt_failed', 'attempt_unknown', 'attempt_partial']);
