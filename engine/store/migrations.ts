@@ -269,6 +269,13 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: COST_DAYS_SQL,
     build: buildCostDays,
   },
+  {
+    version: 19,
+    name: "an attempt's cost of USD and basis declared stored as its amount (stored-cost.ts)",
+    // No table changes. A Weft of before would read such a row as damage; the number tells it
+    // the store is newer than it, before it reads anything.
+    sql: '',
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

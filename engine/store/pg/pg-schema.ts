@@ -25,7 +25,10 @@ import type { PgSync } from './pg-sync.ts';
 import { COORDINATION_LAST, COORDINATION_SQL, COORDINATION_TABLES } from './pg-coordination-sql.ts';
 
 /** The schema version this baseline equals on SQLite (SCHEMA_VERSION; the dialect test keeps them equal). */
-export const PG_SCHEMA_VERSION = 18;
+export const PG_SCHEMA_VERSION = 19;
+
+/** The first PostgreSQL schema (SQLite's 18): every PostgreSQL store was made at it or later. */
+const PG_FIRST_VERSION = 18;
 
 /** The value of weft_meta's `application` row in every weft store on PostgreSQL. */
 export const PG_APPLICATION = 'weft';
@@ -265,7 +268,7 @@ type Rows = Record<string, unknown>[];
  * that it is one: creates everything in an empty one, does nothing in one at this version, and
  * refuses a newer store or a database that holds tables but is not a weft store. `where` names the
  * store in errors (describePgUrl), never with its password.
- * @example const { from, to } = await migratePg(pool, describePgUrl(url)); // { from: 0, to: 18 } the first time
+ * @example const { from, to } = await migratePg(pool, describePgUrl(url)); // { from: 0, to: 19 } the first time
  */
 export async function migratePg(pool: pg.Pool, where = 'the PostgreSQL store'): Promise<PgMigration> {
   const client = await pool.connect();
@@ -313,6 +316,9 @@ function* migration(where: string, create = true): Generator<Query, PgMigration,
     if (from === 0) {
       yield { text: PG_BASELINE_SQL };
       yield { text: 'INSERT INTO weft_meta (key, value) VALUES ($1, $2), ($3, $4)', values: ['application', PG_APPLICATION, 'schema_version', String(PG_SCHEMA_VERSION)] };
+    } else if (from < PG_SCHEMA_VERSION) {
+      // 18 to 19 changed no table (an attempt's cost may be stored short, stored-cost.ts): only the number moves.
+      yield { text: "UPDATE weft_meta SET value = $1 WHERE key = 'schema_version'", values: [String(PG_SCHEMA_VERSION)] };
     }
     // The workers' tables (pg-coordination-sql.ts), in a new store and in one made before they existed.
     const coordination = yield { text: 'SELECT to_regclass($1) IS NOT NULL AS present', values: [COORDINATION_LAST] };
@@ -359,9 +365,9 @@ function* foundVersion(where: string): Generator<Query, number, Rows> {
       `${where} has schema version ${version}, newer than this Weft's (${PG_SCHEMA_VERSION}); nothing was changed; use a newer Weft with this store`,
     );
   }
-  if (version < PG_SCHEMA_VERSION) {
-    // The baseline is the first PostgreSQL schema: a store older than it was never made by a Weft.
-    throw new StoreError('damaged', `${where} has schema version ${version}, older than the first PostgreSQL schema (${PG_SCHEMA_VERSION}), which no Weft made; nothing was changed`);
+  if (version < PG_FIRST_VERSION) {
+    // A store older than the first PostgreSQL schema was never made by a Weft.
+    throw new StoreError('damaged', `${where} has schema version ${version}, older than the first PostgreSQL schema (${PG_FIRST_VERSION}), which no Weft made; nothing was changed`);
   }
   return version;
 }
