@@ -72,4 +72,5 @@ export const SQLITE_ONLY: Readonly<Record<string, string>> = {
   'test/engine/event-cursor.test.ts': "a second SQLite connection on the file checks what a listener sees after the commit",
   'test/engine/event-subscription.test.ts': "a child process reads the log by the store file's path",
   'test/engine/run-snapshots.test.ts': "readers open the store read-only by its file path, and the test edits the file with SQLite",
+  'test/store/stored-cost.test.ts': "it reads and rewrites the events rows of the store file with SQLite; on PostgreSQL the same EventLog code stores and reads them, and the suite's cost tests read them back there",
 };
