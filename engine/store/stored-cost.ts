@@ -12,18 +12,21 @@ import { META_EVENTS, type AttemptMeta } from '../../shared/events/attempt-meta.
 const CURRENCY = 'USD';
 const BASIS = 'declared';
 
-
 type Cost = NonNullable<AttemptMeta['cost']>;
+type Data = Record<string, unknown> & { meta: Record<string, unknown> & { cost: Record<string, unknown> } };
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
+/** The data of an event that carries an attempt's meta with a cost (as emitted or as stored); else undefined. */
+function withCost(type: string, data: unknown): Data | undefined {
+  if (!META_EVENTS.has(type) || !isObject(data) || !isObject(data['meta']) || !isObject(data['meta']['cost'])) return undefined;
+  return data as Data;
+}
+
 /** Whether an event's data is stored other than as emitted (its cost without a default currency or basis). */
 export function storedShort(type: string, data: unknown): boolean {
-  if (!META_EVENTS.has(type) || !isObject(data)) return false;
-  const meta = data['meta'];
-  if (!isObject(meta)) return false;
-  const cost = meta['cost'] as Cost | undefined;
-  return cost !== undefined && (cost.currency === CURRENCY || cost.basis === BASIS);
+  const cost = withCost(type, data)?.meta.cost;
+  return cost !== undefined && (cost['currency'] === CURRENCY || cost['basis'] === BASIS);
 }
 
 /**
@@ -35,11 +38,10 @@ export function storedShort(type: string, data: unknown): boolean {
  */
 export function storedCost(type: string, data: unknown): unknown {
   if (!storedShort(type, data)) return data;
-  const whole = data as Record<string, unknown> & { meta: Record<string, unknown> };
-  const { meta } = whole;
-  const { amount, currency, basis, ...rest } = meta['cost'] as Cost;
+  const whole = data as Data;
+  const { amount, currency, basis, ...rest } = whole.meta.cost as Cost;
   const kept = { amount, ...(currency === CURRENCY ? {} : { currency }), ...(basis === BASIS ? {} : { basis }), ...rest };
-  return { ...whole, meta: { ...meta, cost: kept } };
+  return { ...whole, meta: { ...whole.meta, cost: kept } };
 }
 
 /**
@@ -49,10 +51,8 @@ export function storedCost(type: string, data: unknown): unknown {
  * @example readCost('attempt_succeeded', { meta: { cost: { amount: 0.5 } } }) // { meta: { cost: { amount: 0.5, currency: 'USD', basis: 'declared' } } }
  */
 export function readCost(type: string, parsed: unknown): unknown {
-  if (!META_EVENTS.has(type) || !isObject(parsed) || !isObject(parsed['meta'])) return parsed;
-  const meta = parsed['meta'];
-  const cost = meta['cost'];
-  if (!isObject(cost) || ('currency' in cost && 'basis' in cost)) return parsed;
-  const { amount, currency, basis, ...rest } = cost;
-  return { ...parsed, meta: { ...meta, cost: { amount, currency: currency ?? CURRENCY, basis: basis ?? BASIS, ...rest } } };
+  const whole = withCost(type, parsed);
+  if (whole === undefined || ('currency' in whole.meta.cost && 'basis' in whole.meta.cost)) return parsed;
+  const { amount, currency, basis, ...rest } = whole.meta.cost;
+  return { ...whole, meta: { ...whole.meta, cost: { amount, currency: currency ?? CURRENCY, basis: basis ?? BASIS, ...rest } } };
 }

@@ -76,16 +76,6 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'engines sh
     return s;
   }
 
-  function leases(url: string, schema: string): Record<string, string | null> {
-    const db = openPgDb(url.replace(/\?.*$/, ''), { schema, create: false });
-    try {
-      const rows = db.prepare('SELECT run_id, owner FROM run_leases ORDER BY run_id').all() as { run_id: string; owner: string | null }[];
-      return Object.fromEntries(rows.map((r) => [r.run_id, r.owner]));
-    } finally {
-      db.close();
-    }
-  }
-
   it('a run an intake engine starts is claimed and finished by a worker', async () => {
     const schema = (await pg.newSchema()).name;
     const url = `${pg.url}?schema=${schema}`;
@@ -251,26 +241,28 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'limits.con
       if (e.event.type === 'attempt_succeeded' || e.event.type === 'attempt_failed') open--;
     }
     expect(peak).toBeLessThanOrEqual(3);
-    const owners = new Set(Object.values(leasesOf(pg.url, schema)));
+    const owners = new Set(Object.values(leases(pg.url, schema)));
     expect(owners.size).toBeGreaterThan(1);
   });
 });
 
-function claimsOf(url: string, schema: string, runId: string): number {
-  const db = openPgDb(url, { schema, create: false });
+/** The store's run_leases: each run's owner (null: free) and how many times it was claimed. */
+function leaseRows(url: string, schema: string): Record<string, { owner: string | null; claims: number }> {
+  const db = openPgDb(url.replace(/\?.*$/, ''), { schema, create: false });
   try {
-    return (db.prepare('SELECT claims FROM run_leases WHERE run_id = ?').get(runId) as { claims: number } | undefined)?.claims ?? 0;
+    const rows = db.prepare('SELECT run_id, owner, claims FROM run_leases ORDER BY run_id').all() as { run_id: string; owner: string | null; claims: number }[];
+    return Object.fromEntries(rows.map((r) => [r.run_id, { owner: r.owner, claims: Number(r.claims) }]));
   } finally {
     db.close();
   }
 }
 
-function leasesOf(url: string, schema: string): Record<string, string | null> {
-  const db = openPgDb(url, { schema, create: false });
-  try {
-    const rows = db.prepare('SELECT run_id, owner FROM run_leases ORDER BY run_id').all() as { run_id: string; owner: string | null }[];
-    return Object.fromEntries(rows.map((r) => [r.run_id, r.owner]));
-  } finally {
-    db.close();
-  }
+/** Each run's lease owner (null: free). */
+function leases(url: string, schema: string): Record<string, string | null> {
+  return Object.fromEntries(Object.entries(leaseRows(url, schema)).map(([id, l]) => [id, l.owner]));
+}
+
+/** How many times the run was claimed. */
+function claimsOf(url: string, schema: string, runId: string): number {
+  return leaseRows(url, schema)[runId]?.claims ?? 0;
 }
