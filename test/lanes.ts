@@ -33,6 +33,7 @@ export const PROCESS_FILES: readonly string[] = [
   'test/store/pg-cluster.test.ts',
   'test/store/pg-connection.test.ts',
   'test/store/pg-dialect.test.ts',
+  'test/store/pg-cost-bucket.test.ts',
   'test/store/pg-db.test.ts',
   'test/store/pg-events-cursor.test.ts',
   'test/store/pg-log-tail.test.ts',

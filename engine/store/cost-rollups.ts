@@ -10,6 +10,11 @@
 // A finished run adds one row per day it spent on, and nothing but columns to the step rows its
 // counters write anyway: migration 14's table of one row per step and day, and migration 15's
 // per-day spend, were 10 more rows for a 10-step run (docs/policies.md, "What it costs the engine").
+// On SQLite (schema 20), the day a run last spent on goes in the "current day" columns of the
+// stat_runs row its counters write anyway (the bucket), not in a stat_cost_days row: a page fewer
+// per finishing commit. The bucket moves to stat_cost_days when a run of a later day (or another
+// currency) finishes; a day's spend is the sum of both. On PostgreSQL every day goes to
+// stat_cost_days, as before: several workers would race to move one bucket.
 import type { Statement } from './db.ts';
 import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
 import { toMicros } from '../../shared/cost/attempt-cost.ts';
@@ -17,6 +22,7 @@ import type { Db } from './db.ts';
 import { eachRollup } from './each-rollup.ts';
 import { MultiRow } from './multi-row.ts';
 import { DAY_MS } from './day-spend.ts';
+import { isPgDb } from './pg/read-snapshot.ts';
 
 /** Migration 14's table (dropped by migration 18). */
 export const COST_ROLLUPS_SQL = `
@@ -62,6 +68,32 @@ export const COST_DAYS_SQL = `
   DROP INDEX runs_spending;
   ALTER TABLE runs DROP COLUMN spend_day;
 `;
+
+/**
+ * Migration 20: the bucket of a stat_runs row, the cost of its finished runs on one UTC day
+ * (`cost_day`, null while none) in one currency, not yet moved to stat_cost_days.
+ */
+export const COST_BUCKET_SQL = `
+  ALTER TABLE stat_runs ADD COLUMN cost_day INTEGER;
+  ALTER TABLE stat_runs ADD COLUMN cost_currency TEXT;
+  ALTER TABLE stat_runs ADD COLUMN cost_micros INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE stat_runs ADD COLUMN cost_input_tokens INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE stat_runs ADD COLUMN cost_output_tokens INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE stat_runs ADD COLUMN cost_attempts INTEGER NOT NULL DEFAULT 0;
+`;
+
+/** The bucket columns of stat_runs, in order. */
+export const BUCKET_COLUMNS = ['cost_day', 'cost_currency', 'cost_micros', 'cost_input_tokens', 'cost_output_tokens', 'cost_attempts'] as const;
+
+/**
+ * What a finishing commit does to its stat_runs row's bucket: adds the run's cost of the bucket's
+ * day to it (`add`), or makes it the run's last day after moving what it held (`set`); `values`
+ * are the bucket columns' (BUCKET_COLUMNS).
+ */
+export interface BucketWrite {
+  mode: 'add' | 'set';
+  values: [day: number, currency: string, ...counts: CostCounts];
+}
 
 /** What attempts that recorded a cost or tokens add up to: micros, input and output tokens, attempts. */
 export type CostCounts = [micros: number, inputTokens: number, outputTokens: number, attempts: number];
@@ -119,6 +151,7 @@ export const stepCosts = (m: RunMetrics): Map<string, CostCounts> => summed(m, (
 export class CostRollups {
   private readonly statements = new Map<string, Statement>();
   private present: boolean | undefined;
+  private bucketColumns: boolean | undefined;
   private upsert: MultiRow | undefined;
 
   constructor(private readonly db: Db) {}
@@ -135,11 +168,26 @@ export class CostRollups {
     return this.present;
   }
 
-  /** Adds (1) or subtracts (-1) a finished run's cost per day: one row per day it spent on (its steps' are written with their counters). */
-  apply(m: RunMetrics, sign: 1 | -1): void {
+  /** Whether stat_runs has the bucket columns (schema 20; a PostgreSQL store has them from its baseline). */
+  private hasBucket(): boolean {
+    this.bucketColumns ??= isPgDb(this.db) || this.db.prepare("SELECT count(*) FROM pragma_table_info('stat_runs') WHERE name = 'cost_day'").pluck().get() === 1;
+    return this.bucketColumns;
+  }
+
+  /**
+   * Adds (1) or subtracts (-1) a finished run's cost per day (its steps' are written with their
+   * counters). On SQLite the last day it spent on goes to the bucket of its stat_runs row, whose
+   * write the caller makes (the BucketWrite returned); every other day is a stat_cost_days row.
+   */
+  apply(m: RunMetrics, sign: 1 | -1): BucketWrite | undefined {
     const cost = m.cost;
-    if (cost === undefined || !this.kept()) return;
+    if (cost === undefined || !this.kept()) return undefined;
     const succeeded = m.state === 'succeeded' ? 1 : 0;
+    const rows: unknown[][] = [];
+    const days = new Map<number, CostCounts>();
+    for (const [day, c] of summed(m, (e) => e.day)) days.set(dayNumber(day), [sign * c[0], sign * c[1], sign * c[2], sign * c[3]]);
+    const bucket = this.bucketed(m, cost.currency, days, sign, rows);
+    for (const [day, c] of days) rows.push([m.workflowId, m.version, day, succeeded, cost.currency, ...c]);
     this.upsert ??= new MultiRow(
       this.db,
       'INSERT INTO stat_cost_days VALUES',
@@ -147,18 +195,49 @@ export class CostRollups {
       `ON CONFLICT DO UPDATE SET micros = micros + excluded.micros, input_tokens = input_tokens + excluded.input_tokens,
        output_tokens = output_tokens + excluded.output_tokens, attempts = attempts + excluded.attempts`,
     );
-    const rows: unknown[][] = [];
-    for (const [day, c] of summed(m, (e) => e.day)) rows.push([m.workflowId, m.version, dayNumber(day), succeeded, cost.currency, sign * c[0], sign * c[1], sign * c[2], sign * c[3]]);
     this.upsert.run(rows);
+    return bucket;
   }
 
-  /** A workflow's days (of one version if given), summed over versions, oldest first; those left at zero are not read. */
+  /**
+   * The part of `days` that goes to the run's bucket, taken out of `days`: its last day, when the
+   * bucket holds that day in that currency; or, adding, when the bucket is empty or holds an
+   * earlier day (or another currency), whose row is then pushed to `rows` to move it to
+   * stat_cost_days. A subtraction goes to the bucket only in the first case: it never moves one.
+   */
+  private bucketed(m: RunMetrics, currency: string, days: Map<number, CostCounts>, sign: 1 | -1, rows: unknown[][]): BucketWrite | undefined {
+    if (days.size === 0 || !this.hasBucket() || isPgDb(this.db)) return undefined;
+    const last = Math.max(...days.keys());
+    const counts = days.get(last) as CostCounts;
+    const held = this.stmt('SELECT cost_day, cost_currency, cost_micros, cost_input_tokens, cost_output_tokens, cost_attempts FROM stat_runs WHERE workflow_id = ? AND version = ? AND state = ?')
+      .raw()
+      .get(m.workflowId, m.version, m.state) as [number | null, string | null, ...CostCounts] | undefined;
+    const empty = held === undefined || held[0] === null || (held[2] === 0 && held[3] === 0 && held[4] === 0 && held[5] === 0);
+    let mode: BucketWrite['mode'];
+    if (!empty && held[0] === last && held[1] === currency) mode = 'add';
+    else if (sign === -1) return undefined;
+    else if (empty) mode = 'set';
+    else if ((held[0] as number) <= last) {
+      rows.push([m.workflowId, m.version, held[0], m.state === 'succeeded' ? 1 : 0, held[1], held[2], held[3], held[4], held[5]]);
+      mode = 'set';
+    } else return undefined;
+    days.delete(last);
+    return { mode, values: [last, currency, ...counts] };
+  }
+
+  /** A workflow's days (of one version if given), summed over versions, oldest first, buckets with the rest; those left at zero are not read. */
   days(workflowId: string, version?: number): CostDayRow[] {
     if (!this.kept()) return [];
-    const head = `SELECT day, succeeded, currency, sum(micros) AS micros, sum(input_tokens) AS inputTokens, sum(output_tokens) AS outputTokens,
-      sum(attempts) AS attempts FROM stat_cost_days WHERE workflow_id = ?`;
-    const tail = 'GROUP BY day, succeeded, currency HAVING sum(attempts) <> 0 ORDER BY day, succeeded, currency';
-    return (version === undefined ? this.stmt(`${head} ${tail}`).all(workflowId) : this.stmt(`${head} AND version = ? ${tail}`).all(workflowId, version)) as CostDayRow[];
+    const of = version === undefined ? '' : 'AND version = ?';
+    const buckets = this.hasBucket()
+      ? `UNION ALL SELECT cost_day, CASE WHEN state = 'succeeded' THEN 1 ELSE 0 END, cost_currency, cost_micros, cost_input_tokens, cost_output_tokens, cost_attempts
+         FROM stat_runs WHERE workflow_id = ? ${of} AND cost_day IS NOT NULL`
+      : '';
+    const sql = `SELECT day, succeeded, currency, sum(micros) AS micros, sum(input_tokens) AS inputTokens, sum(output_tokens) AS outputTokens, sum(attempts) AS attempts
+      FROM (SELECT day, succeeded, currency, micros, input_tokens, output_tokens, attempts FROM stat_cost_days WHERE workflow_id = ? ${of} ${buckets}) AS c
+      GROUP BY day, succeeded, currency HAVING sum(attempts) <> 0 ORDER BY day, succeeded, currency`;
+    const args = version === undefined ? [workflowId] : [workflowId, version];
+    return this.stmt(sql).all(...args, ...(buckets === '' ? [] : args)) as CostDayRow[];
   }
 
   /** A workflow's steps' cost (of one version if given), summed over versions and outcomes; steps without any are not read. */

@@ -1,9 +1,9 @@
 // What each workflow spent per day (UTC, engine clock), for the daily budgets of a workspace
 // policy (docs/budgets.md), in millionths of the currency's unit (as sumCost adds). It never
 // disagrees with the log, and costs the commits that write attempt events nothing more:
-// - a finished run's spend is in its cost rollup (cost-rollups.ts, stat_cost_days: one row per
-//   day it spent on), added and taken out with its rollup in the commit that finishes it or
-//   takes it back to running;
+// - a finished run's spend is in its cost rollup (cost-rollups.ts: stat_cost_days, one row per
+//   day it spent on, and on SQLite the current day's bucket of its stat_runs row), added and
+//   taken out with its rollup in the commit that finishes it or takes it back to running;
 // - a run not finished is read from its attempt events, which the log holds anyway, found by the
 //   state index of `runs` (the runs still going).
 // Admission reads both, and keeps the answer between reads while no other connection commits,
@@ -104,7 +104,7 @@ export class DaySpend implements BatchPart {
 
   /**
    * What was spent on `day` (a UTC day number, Math.floor(ms / DAY_MS)), as of the last commit:
-   * the finished runs' rows of the day (a probe per workflow version that has finished runs) and the day's attempt events
+   * the finished runs' rows of the day (a probe per workflow version that has finished runs, and the buckets of stat_runs) and the day's attempt events
    * of the runs still going (by the state index).
    *
    * @example store.spend.on(Math.floor(clock.now() / DAY_MS), 'order-flow') // { workflow: 1.2, workspace: 4.75 }
@@ -117,6 +117,8 @@ export class DaySpend implements BatchPart {
         SELECT workflow_id, sum(micros) FROM (
           SELECT c.workflow_id, c.micros FROM (SELECT DISTINCT workflow_id, version FROM stat_runs) v CROSS JOIN stat_cost_days c
           WHERE c.workflow_id = v.workflow_id AND c.version = v.version AND c.day = @day
+          UNION ALL
+          SELECT workflow_id, cost_micros FROM stat_runs WHERE cost_day = @day
           UNION ALL
           SELECT r.workflow_id, ${MICROS_SQL} FROM runs r INDEXED BY runs_by_state CROSS JOIN events e
           WHERE r.state IN (${UNFINISHED_STATES_SQL}) AND r.kind = 'run' AND e.run_id = r.id AND e.type IN (${ENDS_SQL})

@@ -2,7 +2,7 @@
 // last one applied. Never edit a migration that has shipped: add the next one.
 import type { Db } from './db.ts';
 import { buildRunRollups, RunRollups } from './run-rollups.ts';
-import { buildCostDays, buildCostRollups, COST_DAYS_SQL, COST_ROLLUPS_SQL } from './cost-rollups.ts';
+import { buildCostDays, buildCostRollups, COST_BUCKET_SQL, COST_DAYS_SQL, COST_ROLLUPS_SQL } from './cost-rollups.ts';
 import { RUN_SNAPSHOTS_SQL, SNAPSHOT_POLICY } from './run-snapshots.ts';
 import { Store } from './store.ts';
 import { backfillWorkflowRollups, WORKFLOW_ROLLUPS_SQL } from './workflow-rollups.ts';
@@ -275,6 +275,14 @@ export const MIGRATIONS: readonly Migration[] = [
     // No table changes. A Weft of before would read such a row as damage; the number tells it
     // the store is newer than it, before it reads anything.
     sql: '',
+  },
+  {
+    version: 20,
+    name: "the current day's cost of finished runs on their stat_runs row (cost-rollups.ts)",
+    // A finishing commit's upsert of stat_cost_days wrote a page no other part of it writes (one
+    // WAL frame more per run, docs/policies.md). The day a run last spent on now goes to its
+    // stat_runs row, written anyway; the rows already in stat_cost_days stay where they are.
+    sql: COST_BUCKET_SQL,
   },
 ];
 

@@ -12,7 +12,7 @@ import type { Statement } from './db.ts';
 import type { RunMetrics } from '../../shared/api/workflow-stats.ts';
 import { UNFINISHED_STATES_SQL } from './run-state-sql.ts';
 import type { Db } from './db.ts';
-import { CostRollups, stepCosts, type CostCounts } from './cost-rollups.ts';
+import { BUCKET_COLUMNS, CostRollups, stepCosts, type BucketWrite, type CostCounts } from './cost-rollups.ts';
 import { MultiRow } from './multi-row.ts';
 import { eachRollup } from './each-rollup.ts';
 
@@ -90,6 +90,19 @@ export const WORKFLOW_ROLLUPS_SQL = `
     PRIMARY KEY (workflow_id, version, run_id)
   ) WITHOUT ROWID;
 `;
+
+/** stat_runs' counters, in order (the bucket's columns follow them from schema 20: cost-rollups.ts). */
+const RUN_COUNTERS = ['runs', 'retried', 'compensated', 'intervened', 'retries', 'compensations', 'interventions'];
+
+/** A finished run's stat_runs upsert: its counters alone, or with its cost's bucket added to the row's or set in its place. */
+function runsUpsert(bucket: BucketWrite['mode'] | undefined): string {
+  const columns = ['workflow_id', 'version', 'state', ...RUN_COUNTERS, ...(bucket === undefined ? [] : BUCKET_COLUMNS)];
+  const sets = RUN_COUNTERS.map((c) => `${c} = ${c} + excluded.${c}`);
+  if (bucket !== undefined) sets.push(...BUCKET_COLUMNS.map((c, k) => (k < 2 || bucket === 'set' ? `${c} = excluded.${c}` : `${c} = ${c} + excluded.${c}`)));
+  return `INSERT INTO stat_runs (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT DO UPDATE SET ${sets.join(', ')}`;
+}
+
+const RUNS_UPSERT = { none: runsUpsert(undefined), add: runsUpsert('add'), set: runsUpsert('set') };
 
 /** The tables above, in a store of schema 11 or later. */
 const TABLES = ['stat_runs', 'stat_steps', 'stat_edges', 'stat_starts', 'stat_samples'];
@@ -187,11 +200,11 @@ export class WorkflowRollups {
     const retried = b(m.retries > 0);
     const compensated = b(m.compensations > 0);
     const intervened = b(m.humanInterventions > 0);
-    this.stmt(
-      `INSERT INTO stat_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET runs = runs + excluded.runs, retried = retried + excluded.retried,
-       compensated = compensated + excluded.compensated, intervened = intervened + excluded.intervened, retries = retries + excluded.retries,
-       compensations = compensations + excluded.compensations, interventions = interventions + excluded.interventions`,
-    ).run(wf, v, m.state, sign, sign * retried, sign * compensated, sign * intervened, sign * m.retries, sign * m.compensations, sign * m.humanInterventions);
+    // The run's cost per day first: the last day may go to the bucket of the stat_runs row written here (cost-rollups.ts).
+    const bucket = this.costs.apply(m, sign);
+    const counts = [wf, v, m.state, sign, sign * retried, sign * compensated, sign * intervened, sign * m.retries, sign * m.compensations, sign * m.humanInterventions];
+    if (bucket === undefined) this.stmt(RUNS_UPSERT.none).run(...counts);
+    else this.stmt(RUNS_UPSERT[bucket.mode]).run(...counts, ...bucket.values);
     this.stmt(
       `INSERT INTO stat_starts VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET runs = runs + excluded.runs, succeeded = succeeded + excluded.succeeded,
        retried = retried + excluded.retried, compensated = compensated + excluded.compensated, intervened = intervened + excluded.intervened`,
@@ -229,7 +242,6 @@ export class WorkflowRollups {
       'ON CONFLICT DO UPDATE SET listed = listed + excluded.listed, decided = decided + excluded.decided, taken = taken + excluded.taken, taking = taking + excluded.taking',
     );
     this.edgeRows.run(Object.entries(m.edges).map(([id, e]) => [wf, v, id, sign, sign * e.decided, sign * e.taken, sign * b(e.taken > 0)]));
-    this.costs.apply(m, sign);
     if (sign === 1) this.stmt('INSERT INTO stat_samples (workflow_id, version, run_id, samples) VALUES (?, ?, ?, ?)').run(wf, v, m.runId, samplesText(m));
     else this.stmt('DELETE FROM stat_samples WHERE workflow_id = ? AND version = ? AND run_id = ?').run(wf, v, m.runId);
   }

@@ -15,6 +15,7 @@ import { DAY_MS } from '../../engine/store/day-spend.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store } from '../../engine/store/store.ts';
 import type { Db } from '../../engine/store/db.ts';
+import { KEPT_COST_DAYS } from '../kept-cost-days.ts';
 import { Policy } from '../../shared/policy/policy-schema.ts';
 import { parseWorkflow } from '../engine/harness.ts';
 
@@ -81,7 +82,7 @@ describe('the daily spend of a workspace', () => {
     expect(second.store.spend.waitingForBudget([b1])).toEqual(new Set());
 
     // What the commits kept, per day and workflow, is what the log's attempt events add up to.
-    const rows = (db: Db) => db.prepare('SELECT day, workflow_id, sum(micros) AS micros FROM stat_cost_days GROUP BY day, workflow_id ORDER BY day, workflow_id').all();
+    const rows = (db: Db) => db.prepare(`SELECT day, workflow_id, sum(micros) AS micros FROM ${KEPT_COST_DAYS} GROUP BY day, workflow_id ORDER BY day, workflow_id`).all();
     const kept = rows(second.db);
     expect(kept).toEqual([{ day: day0, workflow_id: 'alpha', micros: 1_200_000 }, { day: day0 + 1, workflow_id: 'beta', micros: 600_000 }]);
     const fromLog = second.db.prepare(`SELECT e.at / ${DAY_MS} AS day, r.workflow_id, SUM(CAST(ROUND(json_extract(e.data, '$.meta.cost.amount') * 1000000) AS INTEGER)) AS micros

@@ -15,6 +15,7 @@ import { RUN_SPEND_SQL, SPEND_BY_DAY_SQL } from '../../engine/store/day-spend.ts
 import { COST_ROLLUPS_SQL } from '../../engine/store/cost-rollups.ts';
 import { SCHEMA_VERSION } from '../../engine/store/migrations.ts';
 import { Lease } from '../../engine/store/lease.ts';
+import { DROP_COST_BUCKET_SQL, KEPT_COST_DAYS } from '../kept-cost-days.ts';
 
 const dirs: string[] = [];
 const opened: { close(): void }[] = [];
@@ -135,7 +136,7 @@ describe('where a run\'s spend is kept', () => {
     const { db, store } = open(join(dir, 'weft.db'));
     const day = 20_000;
     const at = day * 86_400_000 + 86_000_000; // 6 min 40 s before midnight
-    const rows = () => db.prepare('SELECT day, workflow_id, sum(micros) FROM stat_cost_days GROUP BY day, workflow_id HAVING sum(attempts) <> 0 ORDER BY day, workflow_id').raw().all();
+    const rows = () => db.prepare(`SELECT day, workflow_id, sum(micros) FROM ${KEPT_COST_DAYS} GROUP BY day, workflow_id HAVING sum(attempts) <> 0 ORDER BY day, workflow_id`).raw().all();
     // What the attempt events say: the truth every state below must add up to.
     const fromLog = () => db.prepare(`SELECT e.at / 86400000 AS day, r.workflow_id, SUM(CAST(ROUND(json_extract(e.data, '$.meta.cost.amount') * 1000000) AS INTEGER)) AS micros
       FROM events e JOIN runs r ON r.id = e.run_id WHERE e.type = 'attempt_succeeded' GROUP BY 1, 2 ORDER BY 1, 2`).raw().all();
@@ -192,7 +193,7 @@ describe('migration 18', () => {
     spend(first.store, 'going', 'alpha', 0.5, at);
     // As a store of schema 17 was: cost per step and day (14), spend per day (15, rebuilt by 17) and the mark of a running run (17).
     const columns = ['cost_micros', 'input_tokens', 'output_tokens', 'cost_attempts'].map((c) => `ALTER TABLE stat_steps DROP COLUMN ${c};`).join(' ');
-    first.db.exec(`DROP TABLE stat_cost_days; ${columns} ${COST_ROLLUPS_SQL}; ${SPEND_BY_DAY_SQL}; ${RUN_SPEND_SQL}; PRAGMA user_version = 17`);
+    first.db.exec(`DROP TABLE stat_cost_days; ${columns} ${DROP_COST_BUCKET_SQL} ${COST_ROLLUPS_SQL}; ${SPEND_BY_DAY_SQL}; ${RUN_SPEND_SQL}; PRAGMA user_version = 17`);
     expect(first.db.prepare('SELECT id, spend_day FROM runs ORDER BY id').raw().all()).toEqual([['done', null], ['going', day]]);
     opened.splice(opened.indexOf(first.db), 1);
     first.db.close();
@@ -209,7 +210,7 @@ describe('migration 18', () => {
     upgraded.store.append({ runId: 'going', type: 'run_state_changed', at, data: { state: 'succeeded' } });
     upgraded.store.setRunProjection({ id: 'going', workflowId: 'alpha', version: 1, state: 'succeeded', inputRevision: 1, createdAt: at, updatedAt: at });
     upgraded.store.flush();
-    expect(upgraded.db.prepare('SELECT day, workflow_id, sum(micros) FROM stat_cost_days GROUP BY 1, 2').raw().all()).toEqual([[day, 'alpha', 750_000]]);
+    expect(upgraded.db.prepare(`SELECT day, workflow_id, sum(micros) FROM ${KEPT_COST_DAYS} GROUP BY 1, 2`).raw().all()).toEqual([[day, 'alpha', 750_000]]);
     expect(upgraded.store.spend.on(day, 'alpha')).toEqual({ workflow: 0.75, workspace: 0.75 });
   });
 });

@@ -10,6 +10,7 @@ import { servedWorkflowReport } from '../../engine/metrics/served-report.ts';
 import { openDatabase } from '../../engine/store/open-database.ts';
 import { Store } from '../../engine/store/store.ts';
 import { costedStore, expected } from './cost-history.ts';
+import { DROP_COST_BUCKET_SQL } from '../kept-cost-days.ts';
 
 const asOf = Date.UTC(2027, 0, 1);
 
@@ -51,7 +52,7 @@ describe('cost across runs', () => {
     const dbPath = await costedStore();
     // As a store of schema 13 would be: no cost table, and rollups folded before runs had a cost.
     const old = openDatabase(dbPath);
-    old.exec(`DROP TABLE stat_cost_days; ${['cost_micros', 'input_tokens', 'output_tokens', 'cost_attempts'].map((c) => `ALTER TABLE stat_steps DROP COLUMN ${c};`).join(' ')}
+    old.exec(`DROP TABLE stat_cost_days; ${DROP_COST_BUCKET_SQL} ${['cost_micros', 'input_tokens', 'output_tokens', 'cost_attempts'].map((c) => `ALTER TABLE stat_steps DROP COLUMN ${c};`).join(' ')}
       DROP TABLE policies; UPDATE run_metrics SET metrics = json_remove(metrics, '$.cost'); PRAGMA user_version = 13`);
     expect(old.prepare("SELECT count(*) FROM run_metrics WHERE json_extract(metrics, '$.cost') IS NOT NULL").pluck().get()).toBe(0);
     old.close();

@@ -177,15 +177,19 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'the Postgr
     expect(rows).toEqual([{ value: String(PG_SCHEMA_VERSION + 1) }]);
   });
 
-  it('brings a store of schema 18, the first PostgreSQL one, to this version without changing a table; refuses one older', async () => {
+  it('brings a store of schema 18 or 19 to this version, giving stat_runs the bucket columns of the baseline (migration 20); refuses one older', async () => {
     const { pool } = await pg.newSchema();
     await migratePg(pool);
     const before = await pgTables(pool);
-    await pool.query("UPDATE weft_meta SET value = '18' WHERE key = 'schema_version'");
-    expect(await migratePg(pool)).toEqual({ from: 18, to: PG_SCHEMA_VERSION });
-    expect(await pgTables(pool)).toEqual(before);
-    const { rows } = await pool.query("SELECT value FROM weft_meta WHERE key = 'schema_version'");
-    expect(rows).toEqual([{ value: String(PG_SCHEMA_VERSION) }]);
+    const bucket = ['cost_day', 'cost_currency', 'cost_micros', 'cost_input_tokens', 'cost_output_tokens', 'cost_attempts'];
+    for (const version of ['18', '19']) {
+      await pool.query(`ALTER TABLE stat_runs ${bucket.map((c) => `DROP COLUMN ${c}`).join(', ')}`);
+      await pool.query("UPDATE weft_meta SET value = $1 WHERE key = 'schema_version'", [version]);
+      expect(await migratePg(pool)).toEqual({ from: Number(version), to: PG_SCHEMA_VERSION });
+      expect(await pgTables(pool)).toEqual(before);
+      const { rows } = await pool.query("SELECT value FROM weft_meta WHERE key = 'schema_version'");
+      expect(rows).toEqual([{ value: String(PG_SCHEMA_VERSION) }]);
+    }
     await pool.query("UPDATE weft_meta SET value = '17' WHERE key = 'schema_version'");
     await expect(migratePg(pool, 'the store at test')).rejects.toThrow('the store at test has schema version 17, older than the first PostgreSQL schema (18), which no Weft made; nothing was changed');
   });

@@ -59,6 +59,7 @@ const SQLITE_ONLY: readonly { what: RegExp; why: string }[] = [
   { what: /^PRAGMA (user_version|application_id)\b/, why: 'SQLite\'s header (open-database.ts, recognise-store.ts, check-log.ts): PostgreSQL keeps both in weft_meta (migratePg)' },
   { what: /^PRAGMA data_version$/, why: 'day-spend.ts: whether another connection committed; on PostgreSQL store-sql.ts reads log_head.last instead' },
   { what: /FROM sqlite_master\b/, why: 'table presence (cost-rollups, run-snapshots, workflow-rollups, policy-snapshots, recognise-store): on PostgreSQL store-sql.ts reads the catalogue instead' },
+  { what: /\bpragma_table_info\(/, why: 'cost-rollups.ts: whether stat_runs has the cost bucket of schema 20 (migration builds run before it); a PostgreSQL store has it from its baseline' },
   { what: /\browid\b/, why: 'each-rollup.ts pages run_metrics by rowid for migration backfills, which only run on SQLite (PostgreSQL starts at the baseline)' },
 ];
 

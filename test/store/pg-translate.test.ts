@@ -137,7 +137,7 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'translateS
   });
 
   it('an upsert without a conflict target adds to the row of the primary key it meets', async () => {
-    const upsert = 'INSERT INTO stat_runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET runs = runs + excluded.runs, retries = retries + excluded.retries';
+    const upsert = 'INSERT INTO stat_runs (workflow_id, version, state, runs, retried, compensated, intervened, retries, compensations, interventions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET runs = runs + excluded.runs, retries = retries + excluded.retries';
     await same(upsert, ['wf', 1, 'succeeded', 1, 0, 0, 0, 2, 0, 0]);
     await same(upsert, ['wf', 1, 'succeeded', 1, 0, 0, 0, 3, 0, 0]);
     expect(await same('SELECT workflow_id, runs, retries FROM stat_runs')).toEqual([['wf', 2, 5]]);

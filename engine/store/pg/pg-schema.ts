@@ -25,7 +25,7 @@ import type { PgSync } from './pg-sync.ts';
 import { COORDINATION_LAST, COORDINATION_SQL, COORDINATION_TABLES } from './pg-coordination-sql.ts';
 
 /** The schema version this baseline equals on SQLite (SCHEMA_VERSION; the dialect test keeps them equal). */
-export const PG_SCHEMA_VERSION = 19;
+export const PG_SCHEMA_VERSION = 20;
 
 /** The first PostgreSQL schema (SQLite's 18): every PostgreSQL store was made at it or later. */
 const PG_FIRST_VERSION = 18;
@@ -178,6 +178,12 @@ export const PG_BASELINE_SQL = `
   );
 `;
 
+/** Migration 20's columns of stat_runs on a store made before (as the baseline has them). */
+const STAT_RUNS_BUCKET_SQL = `
+  ALTER TABLE stat_runs ADD COLUMN cost_day bigint, ADD COLUMN cost_currency text COLLATE "C",
+    ADD COLUMN cost_micros bigint NOT NULL DEFAULT 0, ADD COLUMN cost_input_tokens bigint NOT NULL DEFAULT 0,
+    ADD COLUMN cost_output_tokens bigint NOT NULL DEFAULT 0, ADD COLUMN cost_attempts bigint NOT NULL DEFAULT 0`;
+
 /** The rollups of finished runs (workflow-rollups.ts, cost-rollups.ts): one table per view of them. */
 function statTables(): string {
   const key = 'workflow_id text COLLATE "C" NOT NULL,\n    version integer NOT NULL';
@@ -192,6 +198,12 @@ function statTables(): string {
     retries bigint NOT NULL,
     compensations bigint NOT NULL,
     interventions bigint NOT NULL,
+    cost_day bigint,
+    cost_currency text COLLATE "C",
+    cost_micros bigint NOT NULL DEFAULT 0,
+    cost_input_tokens bigint NOT NULL DEFAULT 0,
+    cost_output_tokens bigint NOT NULL DEFAULT 0,
+    cost_attempts bigint NOT NULL DEFAULT 0,
     PRIMARY KEY (workflow_id, version, state)
   );
   CREATE TABLE stat_steps (
@@ -268,7 +280,7 @@ type Rows = Record<string, unknown>[];
  * that it is one: creates everything in an empty one, does nothing in one at this version, and
  * refuses a newer store or a database that holds tables but is not a weft store. `where` names the
  * store in errors (describePgUrl), never with its password.
- * @example const { from, to } = await migratePg(pool, describePgUrl(url)); // { from: 0, to: 19 } the first time
+ * @example const { from, to } = await migratePg(pool, describePgUrl(url)); // { from: 0, to: 20 } the first time
  */
 export async function migratePg(pool: pg.Pool, where = 'the PostgreSQL store'): Promise<PgMigration> {
   const client = await pool.connect();
@@ -317,7 +329,9 @@ function* migration(where: string, create = true): Generator<Query, PgMigration,
       yield { text: PG_BASELINE_SQL };
       yield { text: 'INSERT INTO weft_meta (key, value) VALUES ($1, $2), ($3, $4)', values: ['application', PG_APPLICATION, 'schema_version', String(PG_SCHEMA_VERSION)] };
     } else if (from < PG_SCHEMA_VERSION) {
-      // 18 to 19 changed no table (an attempt's cost may be stored short, stored-cost.ts): only the number moves.
+      // 18 to 19 changed no table (an attempt's cost may be stored short, stored-cost.ts). 19 to
+      // 20 gave stat_runs its cost bucket (cost-rollups.ts), which PostgreSQL's writers leave empty.
+      if (from < 20) yield { text: STAT_RUNS_BUCKET_SQL };
       yield { text: "UPDATE weft_meta SET value = $1 WHERE key = 'schema_version'", values: [String(PG_SCHEMA_VERSION)] };
     }
     // The workers' tables (pg-coordination-sql.ts), in a new store and in one made before they existed.
