@@ -152,6 +152,7 @@ export class CostRollups {
   private readonly statements = new Map<string, Statement>();
   private present: boolean | undefined;
   private bucketColumns: boolean | undefined;
+  private bucketWrites: boolean | undefined;
   private upsert: MultiRow | undefined;
 
   constructor(private readonly db: Db) {}
@@ -172,6 +173,12 @@ export class CostRollups {
   private hasBucket(): boolean {
     this.bucketColumns ??= isPgDb(this.db) || this.db.prepare("SELECT count(*) FROM pragma_table_info('stat_runs') WHERE name = 'cost_day'").pluck().get() === 1;
     return this.bucketColumns;
+  }
+
+  /** Whether finishing runs write the bucket: on SQLite at schema 20 (PostgreSQL's readers add it, its writers leave it). */
+  private writesBucket(): boolean {
+    this.bucketWrites ??= this.hasBucket() && !isPgDb(this.db);
+    return this.bucketWrites;
   }
 
   /**
@@ -206,7 +213,7 @@ export class CostRollups {
    * stat_cost_days. A subtraction goes to the bucket only in the first case: it never moves one.
    */
   private bucketed(m: RunMetrics, currency: string, days: Map<number, CostCounts>, sign: 1 | -1, rows: unknown[][]): BucketWrite | undefined {
-    if (days.size === 0 || !this.hasBucket() || isPgDb(this.db)) return undefined;
+    if (days.size === 0 || !this.writesBucket()) return undefined;
     const last = Math.max(...days.keys());
     const counts = days.get(last) as CostCounts;
     const held = this.stmt('SELECT cost_day, cost_currency, cost_micros, cost_input_tokens, cost_output_tokens, cost_attempts FROM stat_runs WHERE workflow_id = ? AND version = ? AND state = ?')
