@@ -41,6 +41,11 @@ const PG_CRASH_AT = 50;
 const WORKFLOWS = ['charge', 'pay', 'sync', 'timer', 'approval'] as const;
 /** A run is settled for this test once its row is in one of these states (stateDefects then says whether it may be). */
 const SETTLED = ['succeeded', 'failed', 'cancelled', 'needs_attention'];
+/**
+ * What a worker says when PostgreSQL goes down while it starts: no connection, a connection that
+ * died under a statement, or the server ending it (SQLSTATE class 57, operator intervention).
+ */
+const DOWN_AT_START = /^weft worker: (cannot (connect to|run a statement on) PostgreSQL |PostgreSQL refused a statement .*\[57P0[1-3]\])/m;
 
 describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'three workers, SIGKILLed 100 times, and PostgreSQL crashed once', () => {
   const random = seededRandom(SEED);
@@ -76,6 +81,7 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'three work
     pool = startWorkerPool(WORKERS, () => startWorker(url, TTL_MS, dir, env));
     const admin = openPgPool(url, { max: 1 });
     const runs = new Map<string, string>(); // run id -> workflow
+    const crash = { down: Infinity, up: -Infinity }; // when PostgreSQL was stopped and when it took connections again (Date.now())
     const startRun = async (i: number): Promise<void> => {
       const workflow = WORKFLOWS[i % WORKFLOWS.length] ?? 'charge';
       const input = { api: server?.url ?? '', holdMs: between(random, 0, 300), failFirst: between(random, 0, 2) };
@@ -95,8 +101,10 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'three work
         await pool.kill(live[between(random, 0, live.length - 1)] ?? 0);
         if (k === PG_CRASH_AT) {
           await admin.query('CHECKPOINT');
+          crash.down = Date.now();
           cluster.stopImmediate();
           cluster.start();
+          crash.up = Date.now();
           // The intake engine's connection died with the server: it is replaced, as a restarted `weft serve` would be.
           await intake.close().catch(() => undefined);
           intake = await open(url, 'serve');
@@ -120,9 +128,18 @@ describe.skipIf(SKIP_PG)(SKIP_PG ? `skipped: ${pgMissing() ?? ''}` : 'three work
       const claims = (await admin.query<{ run_id: string; claims: number }>('SELECT run_id, claims FROM run_leases')).rows;
       const last = pool.current();
       const exits = await pool.stop();
-      // A worker started while PostgreSQL was down exits 2 (weft worker's contract) and is started again; nothing else ends one.
-      const downAtStart = pool.unexpected.filter((u) => /exited by itself \(2\): weft worker: cannot connect to PostgreSQL/.test(u));
-      expect(pool.unexpected.filter((u) => !downAtStart.includes(u))).toEqual([]);
+      // A worker whose start met PostgreSQL down (it could not connect, or its connection died while it
+      // registered) exits 2, weft worker's contract, and is started again; nothing else ends one. Such a
+      // worker never registered, was started before PostgreSQL came back, and was seen to exit after it went down.
+      const downAtStart = pool.unexpected.filter(
+        (u) =>
+          u.code === 2 &&
+          u.worker.ids().length === 0 &&
+          u.worker.startedAt <= crash.up &&
+          u.exitedAt >= crash.down &&
+          DOWN_AT_START.test(u.worker.stderr()),
+      );
+      expect(pool.unexpected.filter((u) => !downAtStart.includes(u)).map((u) => u.said)).toEqual([]);
       expect(exits, last.map((w) => w.stderr()).join('\n---\n')).toEqual(Array(WORKERS).fill(0));
 
       // Half the approvals are answered by an engine session that acquires their runs (no worker holds them now).
