@@ -75,11 +75,12 @@ export class TaskHandler implements StepHandler {
     if (s.state !== 'waiting' || currentAttempt(s) !== a) throw new StoreError('refused', `step "${stepId}" stopped waiting before the decision was applied; nothing was changed`);
     const at = { step: stepId, activation: a.activation, attempt: a.number };
     this.port.disarm(live, stepId);
-    this.port.emit(live, 'task_decided', { decision: d.decision, by: d.by, ...(d.data === undefined ? {} : { data: d.data }), ...(d.choice === undefined ? {} : { choice: d.choice }), ...(d.reason === undefined ? {} : { reason: d.reason }) }, { ...at, reason: `${d.decision} by ${d.by}` });
+    const decided = this.port.emit(live, 'task_decided', { decision: d.decision, by: d.by, ...(d.data === undefined ? {} : { data: d.data }), ...(d.choice === undefined ? {} : { choice: d.choice }), ...(d.reason === undefined ? {} : { reason: d.reason }) }, { ...at, reason: `${d.decision} by ${d.by}` });
     const output = {
       decision: d.decision,
       by: d.by,
-      at: new Date(this.port.clock.now()).toISOString(),
+      // The decision's own time, not a second reading of the clock: a replay decides at that moment, so its output is the same.
+      at: new Date(decided.at).toISOString(),
       ...(d.data === undefined ? {} : { data: d.data }),
       ...(d.choice === undefined ? {} : { choice: d.choice }),
       ...(d.reason === undefined ? {} : { reason: d.reason }),

@@ -191,3 +191,42 @@ describe('events and waits', () => {
     expect(r.comparison.steps.find((s) => s.id === 'paid')?.b?.output).toEqual(r.comparison.steps.find((s) => s.id === 'paid')?.a?.output);
   });
 });
+
+describe('a person\'s decisions', () => {
+  // A clock that moves on every reading, as a busy machine's can between two readings a millisecond apart.
+  let ticks = 0;
+  const ticking = { ...systemClock, now: () => Date.now() + ticks++ };
+  const review = {
+    format: 'weft/v1', id: 'review-flow', version: 1, name: 'Review flow',
+    steps: [
+      { id: 'check', kind: 'human', deadlineMs: 86_400_000, config: { task: 'approve', title: 'Check the record' } },
+      { id: 'done', kind: 'end' },
+      { id: 'refused', kind: 'end', config: { status: 'failed' } },
+    ],
+    edges: [{ id: 'ok', from: 'check', to: 'done' }, { id: 'no', from: 'check', to: 'refused', on: 'rejected' }],
+  };
+
+  it('record their time once: the output says when the decision was recorded, and a replay gives the same output', async () => {
+    const p = harness(undefined, ticking);
+    try {
+      for (const decision of ['approved', 'rejected'] as const) {
+        const { runId } = p.start(review, {});
+        await until(() => p.store.getRun(runId)?.state === 'waiting', 'the task opens');
+        await p.engine.decideTask(runId, 'check', { decision, by: 'ops', ...(decision === 'rejected' ? { reason: 'wrong record' } : {}) });
+        await p.engine.settled(runId);
+        const events = p.events(runId);
+        const decided = events.find((e) => e.type === 'task_decided');
+        const ended = events.find((e) => e.step === 'check' && (e.type === 'attempt_succeeded' || e.type === 'attempt_failed'));
+        expect((ended?.data as { output?: { at?: string } }).output?.at).toBe(new Date(decided?.at ?? 0).toISOString());
+        const r = await replayRun(p.store, runId, { workflow: parseWorkflow(review), version: 1 }, { clock: systemClock, random: systemRandom });
+        expect(r.verdict).toBe('same');
+        const check = r.comparison.steps.find((s) => s.id === 'check');
+        expect(check?.fields.output).toEqual([]);
+        expect(check?.b?.output).toEqual(check?.a?.output);
+        expect(r.comparison.firstDifference).toBeNull();
+      }
+    } finally {
+      p.close();
+    }
+  });
+});
