@@ -13,13 +13,13 @@ export function deadlineOf(port: RunPort, step: Step): number | undefined {
 export async function deadlinePassed(port: RunPort, live: LiveRun, s: StepRuntime, step: Step, a: AttemptRecord): Promise<void> {
   const onExpire = step.kind === 'human' ? (step.config.onExpire ?? 'expire') : 'expire';
   const at = { step: s.id, activation: a.activation, attempt: a.number };
-  port.emit(live, 'deadline_passed', { onExpire }, { ...at, reason: `deadline of ${step.deadlineMs} ms passed` });
+  const passed = port.emit(live, 'deadline_passed', { onExpire }, { ...at, reason: `deadline of ${step.deadlineMs} ms passed` });
   if (onExpire === 'escalate') {
     port.emit(live, 'step_escalated', { outcome: 'expired' }, { step: s.id, activation: s.activation, reason: `the task of "${s.id}" passed its deadline and onExpire is escalate: it stays open for a person` });
     return;
   }
   if (onExpire === 'reject') {
-    const output = { decision: 'rejected', by: 'deadline', reason: 'the deadline passed', at: new Date(port.clock.now()).toISOString() };
+    const output = { decision: 'rejected', by: 'deadline', reason: 'the deadline passed', at: new Date(passed.at).toISOString() }; // when the deadline passed, as recorded (one reading of the clock)
     port.emit(live, 'attempt_failed', { error: { code: 'rejected', message: 'the deadline passed' }, retryable: false, output }, { ...at, reason: 'rejected: the deadline passed' });
     await port.settle(live, s, 'rejected', 'the deadline passed (onExpire reject)');
     return;

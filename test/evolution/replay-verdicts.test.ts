@@ -229,4 +229,19 @@ describe('a person\'s decisions', () => {
       p.close();
     }
   });
+
+  it('a deadline\'s rejection says when the deadline passed, as recorded', async () => {
+    const p = harness(undefined, ticking);
+    try {
+      const quick = { ...review, id: 'quick-review', steps: review.steps.map((s) => (s.id === 'check' ? { ...s, deadlineMs: 50, config: { ...s.config, onExpire: 'reject' } } : s)) };
+      const { runId } = p.start(quick, {});
+      await until(() => p.store.getRun(runId)?.state === 'failed', 'the deadline rejects the task');
+      const events = p.events(runId);
+      const passed = events.find((e) => e.type === 'deadline_passed');
+      const failed = events.find((e) => e.type === 'attempt_failed' && e.step === 'check');
+      expect((failed?.data as { output?: { by?: string; at?: string } }).output).toMatchObject({ by: 'deadline', at: new Date(passed?.at ?? 0).toISOString() });
+    } finally {
+      p.close();
+    }
+  });
 });
